@@ -1,0 +1,137 @@
+/* base.h: the pieces every other module stands on.
+ *
+ *   arena   bump allocation for compiler data that lives as long as one compile
+ *   buf     a growable byte string with printf-style appends
+ *   vec     a growable array of pointers
+ *   source  a file's text with a line table, for diagnostics
+ *   diag    "file:line:col: error: msg", the source line and a caret
+ *   files   reading a whole file, writing one atomically
+ *   hash    FNV-1a, for hash maps and cache keys
+ *
+ * Depends on libc alone. */
+#ifndef TC_BASE_H
+#define TC_BASE_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define TC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define TC_NORETURN __attribute__((noreturn))
+#else
+#define TC_PRINTF(f, a)
+#define TC_NORETURN
+#endif
+
+#define TC_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Internal errors: a bug in this program, never the user's input. */
+TC_NORETURN void die(const char *fmt, ...) TC_PRINTF(1, 2);
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* ---- arena ---- */
+typedef struct ArenaBlock ArenaBlock;
+typedef struct Arena {
+	ArenaBlock *head;
+} Arena;
+
+void *arena_alloc(Arena *a, size_t n);            /* zeroed, 16-byte aligned */
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...) TC_PRINTF(2, 3);
+void arena_free(Arena *a);
+
+/* ---- buf ---- */
+typedef struct Buf {
+	char *data;     /* always NUL-terminated when len > 0 or after any append */
+	size_t len;
+	size_t cap;
+} Buf;
+
+void buf_putc(Buf *b, char c);
+void buf_puts(Buf *b, const char *s);
+void buf_putn(Buf *b, const char *s, size_t n);
+void buf_printf(Buf *b, const char *fmt, ...) TC_PRINTF(2, 3);
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+void buf_indent(Buf *b, int depth);               /* depth tabs */
+const char *buf_str(Buf *b);                      /* "" when empty */
+char *buf_detach(Buf *b);                         /* caller frees */
+void buf_free(Buf *b);
+
+/* ---- vec: a growable array of pointers ---- */
+typedef struct Vec {
+	void **data;
+	int len;
+	int cap;
+} Vec;
+
+void vec_push(Vec *v, void *item);
+void *vec_pop(Vec *v);
+void *vec_last(Vec *v);
+void vec_free(Vec *v);
+
+/* ---- source files and diagnostics ---- */
+typedef struct Source {
+	const char *name;     /* as given by the user */
+	const char *text;     /* NUL-terminated; may contain other NULs for binary files */
+	size_t len;
+	int line_base;        /* added to every reported line (embedded sources) */
+	int col_base;         /* added to columns on the first line (embedded sources) */
+} Source;
+
+/* A diagnostic sink. Errors are counted; `jump`, when set, is where a
+ * fatal error returns to (each public entry point sets it). */
+typedef struct Diag {
+	FILE *out;            /* NULL: keep messages in `text` only */
+	Buf text;             /* every message, for the library API */
+	int errors;
+	int warnings;
+	jmp_buf *jump;
+	bool color;
+} Diag;
+
+typedef enum {
+	DIAG_ERROR,
+	DIAG_WARNING,
+	DIAG_NOTE,
+} DiagKind;
+
+/* Reports at a 0-based byte offset of `src` (line and column are derived). */
+void diag_at(Diag *d, DiagKind kind, const Source *src, size_t offset, const char *fmt, ...)
+	TC_PRINTF(5, 6);
+void diag_vat(Diag *d, DiagKind kind, const Source *src, size_t offset, const char *fmt, va_list ap);
+/* Reports an error without a location ("tritonc: error: ..."). */
+void diag_plain(Diag *d, DiagKind kind, const char *fmt, ...) TC_PRINTF(3, 4);
+/* Reports an error at `offset` and returns to d->jump (dies when none is set). */
+TC_NORETURN void diag_fatal(Diag *d, const Source *src, size_t offset, const char *fmt, ...)
+	TC_PRINTF(4, 5);
+TC_NORETURN void diag_vfatal(Diag *d, const Source *src, size_t offset, const char *fmt, va_list ap);
+/* 1-based line and column of a byte offset, with the source's bases applied. */
+void source_linecol(const Source *src, size_t offset, int *line, int *col);
+
+/* ---- files ---- */
+/* Reads a whole file; NULL and errno set on failure. The text is NUL-terminated. */
+char *file_read(const char *path, size_t *len);
+/* Writes through a temporary file in the same folder and renames it into
+ * place, so a failure never leaves a half-written file. 0 on success. */
+int file_write_atomic(const char *path, const char *data, size_t len);
+bool file_exists(const char *path);
+
+/* ---- hash ---- */
+uint64_t hash_fnv1a(const void *data, size_t len, uint64_t seed);
+#define HASH_SEED 0xcbf29ce484222325ull
+
+/* ---- small numeric helpers ---- */
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
+static inline bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+int ilog2(int64_t x);                             /* floor(log2(x)), x > 0 */
+
+#endif

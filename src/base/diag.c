@@ -1,0 +1,126 @@
+/* diag.c: diagnostics in the GCC style, so editors and CI can read them:
+ *
+ *   kernel.py:12:17: error: unknown function 'tl.sume'
+ *      12 |     row_sum = tl.sume(x_sq, 1)
+ *         |               ^
+ */
+#include "base.h"
+
+#include <string.h>
+
+static const char *kind_name[] = {
+	[DIAG_ERROR] = "error",
+	[DIAG_WARNING] = "warning",
+	[DIAG_NOTE] = "note",
+};
+
+void source_linecol(const Source *src, size_t offset, int *line, int *col)
+{
+	if (offset > src->len)
+		offset = src->len;
+	int l = 1;
+	size_t start = 0;
+	for (size_t i = 0; i < offset; i++) {
+		if (src->text[i] == '\n') {
+			l++;
+			start = i + 1;
+		}
+	}
+	*line = l + src->line_base;
+	*col = (int)(offset - start) + 1 + (l == 1 ? src->col_base : 0);
+}
+
+static void emit(Diag *d, const char *s, size_t n)
+{
+	buf_putn(&d->text, s, n);
+	if (d->out)
+		fwrite(s, 1, n, d->out);
+}
+
+/* Prints the source line holding `offset` and a caret under it. Control
+ * bytes and overlong lines are shown safely. */
+static void show_line(Buf *b, const Source *src, size_t offset, int line)
+{
+	if (offset > src->len)
+		offset = src->len;
+	size_t start = offset, end = offset;
+	while (start > 0 && src->text[start - 1] != '\n')
+		start--;
+	while (end < src->len && src->text[end] != '\n')
+		end++;
+	/* Keep at most 120 bytes around the caret. */
+	size_t from = start, to = end;
+	if (offset - from > 80)
+		from = offset - 80;
+	if (to - offset > 40)
+		to = offset + 40;
+	buf_printf(b, "%5d | ", line);
+	size_t caret = 0;
+	for (size_t i = from; i < to; i++) {
+		unsigned char c = (unsigned char)src->text[i];
+		if (c == '\t' || (c >= 0x20 && c != 0x7f))
+			buf_putc(b, (char)c);
+		else
+			buf_putc(b, '?');
+		if (i < offset)
+			caret++;
+	}
+	buf_puts(b, "\n      | ");
+	for (size_t i = 0; i < caret; i++)
+		buf_putc(b, src->text[from + i] == '\t' ? '\t' : ' ');
+	buf_puts(b, "^\n");
+}
+
+void diag_vat(Diag *d, DiagKind kind, const Source *src, size_t offset, const char *fmt, va_list ap)
+{
+	Buf b = {0};
+	int line = 0, col = 0;
+	if (src) {
+		source_linecol(src, offset, &line, &col);
+		buf_printf(&b, "%s:%d:%d: %s: ", src->name, line, col, kind_name[kind]);
+	} else {
+		buf_printf(&b, "%s: ", kind_name[kind]);
+	}
+	buf_vprintf(&b, fmt, ap);
+	buf_putc(&b, '\n');
+	if (src)
+		show_line(&b, src, offset, line);
+	emit(d, b.data, b.len);
+	buf_free(&b);
+	if (kind == DIAG_ERROR)
+		d->errors++;
+	else if (kind == DIAG_WARNING)
+		d->warnings++;
+}
+
+void diag_at(Diag *d, DiagKind kind, const Source *src, size_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vat(d, kind, src, offset, fmt, ap);
+	va_end(ap);
+}
+
+void diag_plain(Diag *d, DiagKind kind, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vat(d, kind, NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+void diag_vfatal(Diag *d, const Source *src, size_t offset, const char *fmt, va_list ap)
+{
+	diag_vat(d, DIAG_ERROR, src, offset, fmt, ap);
+	if (d->jump)
+		longjmp(*d->jump, 1);
+	die("fatal diagnostic with no recovery point");
+}
+
+void diag_fatal(Diag *d, const Source *src, size_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vfatal(d, src, offset, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,238 @@
+/* mem.c: allocation helpers, the arena, growable buffers and vectors. */
+#include "base.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("internal error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		die("out of memory (%zu x %zu bytes)", count, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+/* ---- arena ---- */
+
+struct ArenaBlock {
+	ArenaBlock *next;
+	size_t used;
+	size_t cap;
+	_Alignas(16) unsigned char data[];
+};
+
+void *arena_alloc(Arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	ArenaBlock *b = a->head;
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
+		b = xmalloc(sizeof(ArenaBlock) + cap);
+		b->next = a->head;
+		b->used = 0;
+		b->cap = cap;
+		a->head = b;
+	}
+	void *p = b->data + b->used;
+	b->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *arena_strndup(Arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *arena_strdup(Arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_printf(Arena *a, const char *fmt, ...)
+{
+	Buf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	char *s = arena_strndup(a, buf_str(&b), b.len);
+	buf_free(&b);
+	return s;
+}
+
+void arena_free(Arena *a)
+{
+	ArenaBlock *b = a->head;
+	while (b) {
+		ArenaBlock *next = b->next;
+		free(b);
+		b = next;
+	}
+	a->head = NULL;
+}
+
+/* ---- buf ---- */
+
+static void buf_reserve(Buf *b, size_t extra)
+{
+	if (b->len + extra + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap * 2 : 256;
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	b->data = xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void buf_putn(Buf *b, const char *s, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void buf_putc(Buf *b, char c)
+{
+	buf_putn(b, &c, 1);
+}
+
+void buf_puts(Buf *b, const char *s)
+{
+	buf_putn(b, s, strlen(s));
+}
+
+void buf_vprintf(Buf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		die("bad format string '%s'", fmt);
+	buf_reserve(b, (size_t)n);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void buf_printf(Buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void buf_indent(Buf *b, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		buf_putc(b, '\t');
+}
+
+const char *buf_str(Buf *b)
+{
+	return b->data ? b->data : "";
+}
+
+char *buf_detach(Buf *b)
+{
+	char *s = b->data ? b->data : xstrdup("");
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+void buf_free(Buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+/* ---- vec ---- */
+
+void vec_push(Vec *v, void *item)
+{
+	if (v->len == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 8;
+		v->data = xrealloc(v->data, sizeof(void *) * (size_t)v->cap);
+	}
+	v->data[v->len++] = item;
+}
+
+void *vec_pop(Vec *v)
+{
+	return v->len ? v->data[--v->len] : NULL;
+}
+
+void *vec_last(Vec *v)
+{
+	return v->len ? v->data[v->len - 1] : NULL;
+}
+
+void vec_free(Vec *v)
+{
+	free(v->data);
+	v->data = NULL;
+	v->len = v->cap = 0;
+}
+
+/* ---- numbers and hashing ---- */
+
+int ilog2(int64_t x)
+{
+	int n = -1;
+	while (x > 0) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+}
+
+uint64_t hash_fnv1a(const void *data, size_t len, uint64_t seed)
+{
+	const unsigned char *p = data;
+	uint64_t h = seed;
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}

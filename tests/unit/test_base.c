@@ -1,0 +1,98 @@
+/* test_base.c: the base library: buffers, arenas, diagnostics, atomic writes. */
+#include "base/base.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+
+#define CHECK(name, cond)                                              \
+	do {                                                           \
+		if (cond)                                              \
+			printf("PASS %s\n", name);                     \
+		else {                                                 \
+			printf("FAIL %s: %s (line %d)\n", name, #cond, __LINE__); \
+			failures++;                                    \
+		}                                                      \
+	} while (0)
+
+static void test_buf(void)
+{
+	Buf b = {0};
+	for (int i = 0; i < 1000; i++)
+		buf_printf(&b, "%d,", i);
+	CHECK("buf grows", b.len == strlen(b.data) && strncmp(b.data, "0,1,2,", 6) == 0);
+	CHECK("buf tail", strcmp(b.data + b.len - 4, "999,") == 0);
+	buf_free(&b);
+	CHECK("buf empty str", strcmp(buf_str(&b), "") == 0);
+}
+
+static void test_arena(void)
+{
+	Arena a = {0};
+	char *big = arena_alloc(&a, 200000);
+	big[199999] = 1;
+	char *s = arena_printf(&a, "%s-%d", "x", 42);
+	CHECK("arena printf", strcmp(s, "x-42") == 0);
+	CHECK("arena aligned", ((uintptr_t)arena_alloc(&a, 3) & 15) == 0);
+	arena_free(&a);
+}
+
+static void test_diag(void)
+{
+	const char *text = "def k(x):\n    y = tl.sume(x)\n";
+	Source src = {.name = "k.py", .text = text, .len = strlen(text)};
+	Diag d = {0};
+	size_t off = (size_t)(strstr(text, "tl.sume") - text);
+	diag_at(&d, DIAG_ERROR, &src, off, "unknown function '%s'", "tl.sume");
+	CHECK("diag location", strncmp(d.text.data, "k.py:2:9: error: unknown function 'tl.sume'\n", 44) == 0);
+	CHECK("diag caret", strstr(d.text.data, "|         ^\n") != NULL);
+	CHECK("diag counts", d.errors == 1);
+	buf_free(&d.text);
+
+	Source embedded = {.name = "mod.py", .text = text, .len = strlen(text), .line_base = 40};
+	Diag d2 = {0};
+	diag_at(&d2, DIAG_ERROR, &embedded, off, "x");
+	CHECK("diag line base", strncmp(d2.text.data, "mod.py:42:9:", 12) == 0);
+	buf_free(&d2.text);
+
+	jmp_buf jb;
+	Diag d3 = {.jump = &jb};
+	volatile int reached = 0;
+	if (setjmp(jb) == 0) {
+		diag_fatal(&d3, &src, 0, "stop");
+		reached = 1;
+	}
+	CHECK("diag fatal jumps", reached == 0 && d3.errors == 1);
+	buf_free(&d3.text);
+}
+
+static void test_files(void)
+{
+	char dir[] = "/tmp/tcbaseXXXXXX";
+	CHECK("mkdtemp", mkdtemp(dir) != NULL);
+	char path[64];
+	snprintf(path, sizeof path, "%s/out.txt", dir);
+	CHECK("atomic write", file_write_atomic(path, "hello", 5) == 0);
+	size_t n = 0;
+	char *back = file_read(path, &n);
+	CHECK("read back", back && n == 5 && memcmp(back, "hello", 5) == 0);
+	free(back);
+	char bad[96];
+	snprintf(bad, sizeof bad, "%s/missing/out.txt", dir);
+	CHECK("atomic write fails cleanly", file_write_atomic(bad, "x", 1) != 0 && !file_exists(bad));
+	CHECK("read dir fails", file_read(dir, NULL) == NULL);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	test_buf();
+	test_arena();
+	test_diag();
+	test_files();
+	CHECK("ilog2", ilog2(1) == 0 && ilog2(64) == 6 && ilog2(65) == 6);
+	return failures ? 1 : 0;
+}
