@@ -1,0 +1,108 @@
+/* target.c: the target descriptors. */
+#include "gpu/target.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct AmdArch {
+	const char *name;
+	int warp_size;
+	MatrixUnit matrix;
+} AmdArch;
+
+/* gfx9 (CDNA) runs 64-lane wavefronts; gfx10 and later (RDNA) default to 32. */
+static const AmdArch amd_archs[] = {
+	{"gfx908", 64, MATRIX_MFMA},
+	{"gfx90a", 64, MATRIX_MFMA},
+	{"gfx940", 64, MATRIX_MFMA},
+	{"gfx941", 64, MATRIX_MFMA},
+	{"gfx942", 64, MATRIX_MFMA},
+	{"gfx1030", 32, MATRIX_NONE},
+	{"gfx1100", 32, MATRIX_NONE},
+};
+
+static bool parse_cuda(const char *arch, Target *t, char *err, size_t errlen)
+{
+	int sm = 0;
+	char tail = 0;
+	if (!*arch)
+		arch = "sm_80";
+	if (sscanf(arch, "sm_%d%c", &sm, &tail) < 1 || (tail && tail != 'a') || sm < 70) {
+		snprintf(err, errlen, "unknown CUDA architecture '%s' (expected sm_70 or later, e.g. sm_90)", arch);
+		return false;
+	}
+	t->kind = TARGET_CUDA;
+	t->arch = arch;
+	t->warp_size = 32;
+	t->max_vector_bytes = 16;
+	t->max_threads = 1024;
+	t->shared_bytes = 48 * 1024;
+	t->matrix = sm >= 90 && tail == 'a' ? MATRIX_WGMMA : sm >= 80 ? MATRIX_MMA : MATRIX_NONE;
+	return true;
+}
+
+static bool parse_hip(const char *arch, Target *t, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof amd_archs / sizeof amd_archs[0]; i++) {
+		if (strcmp(arch, amd_archs[i].name) == 0) {
+			t->kind = TARGET_HIP;
+			t->arch = amd_archs[i].name;
+			t->warp_size = amd_archs[i].warp_size;
+			t->max_vector_bytes = 16;
+			t->max_threads = 1024;
+			t->shared_bytes = 64 * 1024;
+			t->matrix = amd_archs[i].matrix;
+			return true;
+		}
+	}
+	snprintf(err, errlen, "unknown AMD architecture '%s' (known: gfx908, gfx90a, gfx940, gfx941, gfx942, gfx1030, gfx1100)",
+		 arch);
+	return false;
+}
+
+static bool parse_c(const char *arch, Target *t, char *err, size_t errlen)
+{
+	int w = 32;
+	if (!strcmp(arch, "wave64"))
+		w = 64;
+	else if (*arch && strcmp(arch, "wave32")) {
+		snprintf(err, errlen, "unknown C target option '%s' (expected wave32 or wave64)", arch);
+		return false;
+	}
+	t->kind = TARGET_C;
+	t->arch = w == 64 ? "wave64" : "wave32";
+	t->warp_size = w;
+	t->max_vector_bytes = 16;
+	t->max_threads = 1024;
+	t->shared_bytes = 64 * 1024;
+	t->matrix = MATRIX_NONE;
+	return true;
+}
+
+bool target_parse(const char *spec, Target *t, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof *t);
+	t->spec = spec;
+	const char *colon = strchr(spec, ':');
+	size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+	const char *arch = colon ? colon + 1 : "";
+	if (n == 4 && !strncmp(spec, "cuda", 4))
+		return parse_cuda(arch, t, err, errlen);
+	if (n == 3 && !strncmp(spec, "hip", 3)) {
+		if (!*arch) {
+			snprintf(err, errlen, "target 'hip' needs an architecture, e.g. hip:gfx90a");
+			return false;
+		}
+		return parse_hip(arch, t, err, errlen);
+	}
+	if (n == 1 && spec[0] == 'c')
+		return parse_c(arch, t, err, errlen);
+	if (n == 6 && !strncmp(spec, "interp", 6) && !colon) {
+		t->kind = TARGET_INTERP;
+		t->arch = "";
+		return true;
+	}
+	snprintf(err, errlen, "unknown target '%s' (expected cuda:sm_NN, hip:gfxNNN, c, c:wave64 or interp)", spec);
+	return false;
+}

@@ -1,0 +1,41 @@
+/* target.h: what the lowering knows about a machine, as data.
+ *
+ * The warp width lives here and nowhere else: every butterfly length, lane
+ * mask width and warps-per-block figure is derived from `warp_size`. The
+ * passes never ask which vendor they compile for. */
+#ifndef TC_TARGET_H
+#define TC_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+	TARGET_CUDA,   /* CUDA C for NVIDIA, NVRTC or nvcc */
+	TARGET_HIP,    /* HIP C for AMD, hipcc */
+	TARGET_C,      /* C for the CPU: the block's threads in lockstep */
+	TARGET_INTERP, /* the tile-level interpreter: no lowering at all */
+} TargetKind;
+
+typedef enum {
+	MATRIX_NONE,   /* FMA loops (the CPU, RDNA2) */
+	MATRIX_MMA,    /* NVIDIA mma.sync (sm_80+) */
+	MATRIX_WGMMA,  /* NVIDIA wgmma (sm_90a) */
+	MATRIX_MFMA,   /* AMD CDNA matrix cores */
+} MatrixUnit;
+
+typedef struct Target {
+	const char *spec;        /* as the user wrote it: "cuda:sm_90", "hip:gfx90a", "c" */
+	TargetKind kind;
+	const char *arch;        /* "sm_90", "gfx90a", "" */
+	int warp_size;           /* 32 or 64 */
+	int max_vector_bytes;    /* widest single load or store of one thread */
+	int max_threads;         /* per block */
+	int shared_bytes;        /* shared memory a block may use by default */
+	MatrixUnit matrix;
+} Target;
+
+/* Parses "cuda[:sm_NN]", "hip:gfxNNN", "c[:wave32|wave64]", "interp".
+ * Returns false and writes a message into `err` for anything else. */
+bool target_parse(const char *spec, Target *t, char *err, size_t errlen);
+
+#endif
