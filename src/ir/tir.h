@@ -88,6 +88,10 @@ typedef enum {
 typedef enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } CmpKind;
 typedef enum { RED_SUM, RED_MAX, RED_MIN, RED_PROD, RED_ARGMAX, RED_ARGMIN, RED_ANY } ReduceKind;
 typedef enum { EVICT_NORMAL, EVICT_FIRST, EVICT_LAST } EvictionPolicy;
+typedef enum {
+	MATH_EXP, MATH_EXP2, MATH_LOG, MATH_LOG2, MATH_LOG1P, MATH_SQRT, MATH_RSQRT,
+	MATH_ABS, MATH_SIN, MATH_COS, MATH_TANH, MATH_ERF, MATH_FLOOR, MATH_CEIL, MATH_SIGMOID,
+} MathFn;
 
 /* What is known of an integer or pointer tile's values along each dim, as
  * Triton's axis analysis knows it: runs of consecutive values (contiguity),
@@ -137,6 +141,61 @@ typedef struct TKernel {
 	int num_stages;
 	Arena *arena;
 } TKernel;
+
+/* ---- building (build.c) ----
+ * The builder appends ops to the current block and makes the IR explicit:
+ * operands of element-wise ops are promoted (Triton 3.6's rules) and
+ * broadcast to one shape by CAST, EXPAND and BROADCAST ops it inserts, so
+ * the passes and the interpreter see operands of one type and shape. */
+typedef struct TBuilder {
+	TKernel *kernel;
+	TBlock *block;
+	Arena *arena;
+	int next_id;
+	const char *error;     /* set instead of a value when an op does not type */
+} TBuilder;
+
+TKernel *tir_kernel_new(Arena *a, const char *name, TBuilder *b);
+TValue *tir_arg(TBuilder *b, const char *name, Type t);
+TValue *tir_const_int(TBuilder *b, DType dt, int64_t v);
+TValue *tir_const_float(TBuilder *b, DType dt, double v);
+TValue *tir_program_id(TBuilder *b, int axis);
+TValue *tir_arange(TBuilder *b, int start, int end);
+TValue *tir_expand(TBuilder *b, TValue *x, int axis);
+TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape);
+TValue *tir_cast(TBuilder *b, TValue *x, DType to);
+/* Element-wise binary op with promotion and broadcasting. NULL and
+ * b->error set when the operands cannot be combined. */
+TValue *tir_binary(TBuilder *b, TOp op, TValue *x, TValue *y);
+TValue *tir_cmp(TBuilder *b, CmpKind k, TValue *x, TValue *y);
+TValue *tir_where(TBuilder *b, TValue *c, TValue *x, TValue *y);
+TValue *tir_math(TBuilder *b, MathFn fn, TValue *x);
+TValue *tir_load(TBuilder *b, TValue *ptr, TValue *mask, TValue *other, EvictionPolicy ev);
+TValue *tir_store(TBuilder *b, TValue *ptr, TValue *value, TValue *mask);
+TValue *tir_reduce(TBuilder *b, ReduceKind k, TValue *x, int axis);
+/* The result dtype of a binary op on `x` and `y` under Triton's rules; a
+ * "weak" operand is a Python scalar, which adopts the other side's type.
+ * False when the types cannot be combined. */
+bool tir_promote(DType x, bool x_weak, DType y, bool y_weak, bool div_or_mod, DType *out);
+bool dtype_is_float(DType t);
+bool dtype_is_signed(DType t);
+
+/* ---- the interpreter (interp.c) ---- */
+typedef struct TArgValue {
+	void *ptr;             /* pointer arguments */
+	int64_t i;             /* integer scalars */
+	double f;              /* float scalars */
+} TArgValue;
+
+/* Runs the kernel for every program of `grid`. 0 on success; otherwise
+ * writes a message into `err`. */
+int tir_interpret(TKernel *k, const TArgValue *args, const int grid[3], char *err, size_t errlen);
+
+/* ---- fp16 and bf16 (fp.c): round to nearest even ---- */
+uint16_t fp16_from_float(float f);
+float fp16_to_float(uint16_t h);
+uint16_t bf16_from_float(float f);
+float bf16_to_float(uint16_t h);
 
 int dtype_bytes(DType t);
 const char *dtype_name(DType t);   /* Triton's spelling: fp32, bf16, i1, ... */

@@ -1,0 +1,404 @@
+/* build.c: constructing tile IR, with Triton 3.6's typing rules.
+ *
+ * Every helper appends one op to the current block. The element-wise ones
+ * first bring their operands to one dtype and one shape, inserting the
+ * casts and broadcasts, so nothing later has to know the rules. */
+#include "ir/tir.h"
+
+#include <string.h>
+
+bool dtype_is_float(DType t)
+{
+	return t == DT_F16 || t == DT_BF16 || t == DT_F32 || t == DT_F64;
+}
+
+bool dtype_is_signed(DType t)
+{
+	return t == DT_I8 || t == DT_I16 || t == DT_I32 || t == DT_I64;
+}
+
+static bool dtype_is_int(DType t)
+{
+	return !dtype_is_float(t) && t != DT_PTR;
+}
+
+/* Integers of different widths widen; signed against unsigned takes the
+ * unsigned type when it is at least as wide; bool takes the other type. */
+static DType integer_promote(DType x, DType y)
+{
+	if (x == DT_I1)
+		return y;
+	if (y == DT_I1)
+		return x;
+	bool xs = dtype_is_signed(x), ys = dtype_is_signed(y);
+	if (xs == ys)
+		return dtype_bytes(x) >= dtype_bytes(y) ? x : y;
+	DType u = xs ? y : x, s = xs ? x : y;
+	return dtype_bytes(u) >= dtype_bytes(s) ? u : s;
+}
+
+bool tir_promote(DType x, bool x_weak, DType y, bool y_weak, bool div_or_mod, DType *out)
+{
+	if (x == DT_PTR || y == DT_PTR)
+		return false;
+	/* A Python scalar adopts the tensor's type unless it is a float meeting
+	 * an integer tensor, which makes the result fp32. */
+	if (x_weak != y_weak) {
+		DType w = x_weak ? x : y, t = x_weak ? y : x;
+		if (dtype_is_float(w) && dtype_is_int(t)) {
+			*out = DT_F32;
+			return true;
+		}
+		if (!(div_or_mod && dtype_is_float(t) && dtype_bytes(t) == 2)) {
+			*out = t;
+			return true;
+		}
+		x = t;
+		y = t;
+	}
+	if (x == DT_F64 || y == DT_F64)
+		*out = DT_F64;
+	else if (x == DT_F32 || y == DT_F32)
+		*out = DT_F32;
+	else if (x == DT_F16 || y == DT_F16)
+		*out = div_or_mod ? DT_F32 : DT_F16;
+	else if (x == DT_BF16 || y == DT_BF16)
+		*out = div_or_mod || x != y ? DT_F32 : DT_BF16;
+	else {
+		if (div_or_mod && dtype_is_signed(x) != dtype_is_signed(y) && x != DT_I1 && y != DT_I1)
+			return false;
+		*out = integer_promote(x, y);
+	}
+	return true;
+}
+
+TKernel *tir_kernel_new(Arena *a, const char *name, TBuilder *b)
+{
+	TKernel *k = arena_alloc(a, sizeof *k);
+	k->name = arena_strdup(a, name);
+	k->body = arena_alloc(a, sizeof *k->body);
+	k->arena = a;
+	k->num_warps = 4;
+	k->num_stages = 1;
+	memset(b, 0, sizeof *b);
+	b->kernel = k;
+	b->block = k->body;
+	b->arena = a;
+	return k;
+}
+
+static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
+{
+	TValue *v = arena_alloc(b->arena, sizeof *v);
+	v->id = b->next_id++;
+	v->op = op;
+	v->type = t;
+	v->nargs = nargs;
+	if (nargs) {
+		v->args = arena_alloc(b->arena, sizeof *v->args * (size_t)nargs);
+		memcpy(v->args, args, sizeof *v->args * (size_t)nargs);
+	}
+	if (b->block->last)
+		b->block->last->next = v;
+	else
+		b->block->first = v;
+	b->block->last = v;
+	return v;
+}
+
+static Type scalar_type(DType dt)
+{
+	Type t = {.dtype = dt};
+	return t;
+}
+
+static Type with_dtype(Type t, DType dt)
+{
+	t.dtype = dt;
+	if (dt != DT_PTR)
+		t.elem = 0;
+	return t;
+}
+
+TValue *tir_arg(TBuilder *b, const char *name, Type t)
+{
+	TKernel *k = b->kernel;
+	TValue *v = append(b, TOP_ARG, t, 0, NULL);
+	v->name = arena_strdup(b->arena, name);
+	v->iconst = k->nargs;
+	TValue **args = arena_alloc(b->arena, sizeof *args * (size_t)(k->nargs + 1));
+	if (k->nargs)
+		memcpy(args, k->args, sizeof *args * (size_t)k->nargs);
+	args[k->nargs++] = v;
+	k->args = args;
+	return v;
+}
+
+TValue *tir_const_int(TBuilder *b, DType dt, int64_t c)
+{
+	TValue *v = append(b, TOP_CONST, scalar_type(dt), 0, NULL);
+	v->iconst = c;
+	v->fconst = (double)c;
+	return v;
+}
+
+TValue *tir_const_float(TBuilder *b, DType dt, double c)
+{
+	TValue *v = append(b, TOP_CONST, scalar_type(dt), 0, NULL);
+	v->fconst = c;
+	return v;
+}
+
+TValue *tir_program_id(TBuilder *b, int axis)
+{
+	TValue *v = append(b, TOP_PROGRAM_ID, scalar_type(DT_I32), 0, NULL);
+	v->aux = axis;
+	return v;
+}
+
+TValue *tir_arange(TBuilder *b, int start, int end)
+{
+	if (end <= start || !is_pow2(end - start)) {
+		b->error = "arange's range must be a positive power of two";
+		return NULL;
+	}
+	Type t = {.dtype = DT_I32, .rank = 1, .shape = {end - start}};
+	TValue *v = append(b, TOP_ARANGE, t, 0, NULL);
+	v->iconst = start;
+	return v;
+}
+
+TValue *tir_expand(TBuilder *b, TValue *x, int axis)
+{
+	Type t = x->type;
+	if (t.rank >= TC_MAX_RANK || axis < 0 || axis > t.rank) {
+		b->error = "expand_dims: axis out of range";
+		return NULL;
+	}
+	memmove(t.shape + axis + 1, t.shape + axis, sizeof(int) * (size_t)(t.rank - axis));
+	t.shape[axis] = 1;
+	t.rank++;
+	TValue *v = append(b, TOP_EXPAND, t, 1, &x);
+	v->aux = axis;
+	return v;
+}
+
+TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape)
+{
+	while (x->type.rank < rank)
+		x = tir_expand(b, x, 0);
+	if (x->type.rank != rank) {
+		b->error = "cannot broadcast to fewer dimensions";
+		return NULL;
+	}
+	bool same = true;
+	for (int d = 0; d < rank; d++) {
+		if (x->type.shape[d] != shape[d] && x->type.shape[d] != 1) {
+			b->error = "incompatible shapes for broadcasting";
+			return NULL;
+		}
+		same &= x->type.shape[d] == shape[d];
+	}
+	if (same)
+		return x;
+	Type t = x->type;
+	memcpy(t.shape, shape, sizeof(int) * (size_t)rank);
+	return append(b, x->type.rank ? TOP_BROADCAST : TOP_SPLAT, t, 1, &x);
+}
+
+TValue *tir_cast(TBuilder *b, TValue *x, DType to)
+{
+	if (x->type.dtype == to)
+		return x;
+	return append(b, TOP_CAST, with_dtype(x->type, to), 1, &x);
+}
+
+/* The shape both operands broadcast to, numpy style (shorter ranks are
+ * padded on the left). */
+static bool broadcast_shape(const Type *x, const Type *y, int *rank, int *shape)
+{
+	*rank = imax(x->rank, y->rank);
+	for (int d = 0; d < *rank; d++) {
+		int i = d - (*rank - x->rank), j = d - (*rank - y->rank);
+		int a = i >= 0 ? x->shape[i] : 1, c = j >= 0 ? y->shape[j] : 1;
+		if (a != c && a != 1 && c != 1)
+			return false;
+		shape[d] = imax(a, c);
+	}
+	return true;
+}
+
+static bool unify_shapes(TBuilder *b, TValue **x, TValue **y)
+{
+	int rank, shape[TC_MAX_RANK];
+	if (!broadcast_shape(&(*x)->type, &(*y)->type, &rank, shape)) {
+		b->error = "incompatible shapes for broadcasting";
+		return false;
+	}
+	*x = tir_broadcast_to(b, *x, rank, shape);
+	*y = *x ? tir_broadcast_to(b, *y, rank, shape) : NULL;
+	return *x && *y;
+}
+
+TValue *tir_binary(TBuilder *b, TOp op, TValue *x, TValue *y)
+{
+	if (x->type.dtype == DT_PTR || y->type.dtype == DT_PTR) {
+		if (op != TOP_ADD && op != TOP_SUB) {
+			b->error = "only + and - apply to pointers";
+			return NULL;
+		}
+		if (y->type.dtype == DT_PTR) {
+			TValue *t = x;
+			x = y;
+			y = t;
+		}
+		if (y->type.dtype == DT_PTR || dtype_is_float(y->type.dtype)) {
+			b->error = "a pointer offset must be an integer";
+			return NULL;
+		}
+		if (!unify_shapes(b, &x, &y))
+			return NULL;
+		if (op == TOP_SUB)
+			y = append(b, TOP_NEG, y->type, 1, &y);
+		TValue *args[2] = {x, y};
+		return append(b, TOP_PTR_ADD, x->type, 2, args);
+	}
+	bool div_or_mod = op == TOP_DIV || op == TOP_MOD || op == TOP_IDIV || op == TOP_FMOD;
+	DType dt;
+	if (!tir_promote(x->type.dtype, false, y->type.dtype, false, div_or_mod, &dt)) {
+		b->error = "operand types cannot be combined";
+		return NULL;
+	}
+	bool bitwise = op == TOP_AND || op == TOP_OR || op == TOP_XOR || op == TOP_SHL || op == TOP_SHR;
+	if (bitwise && dtype_is_float(dt)) {
+		b->error = "bitwise operators need integer operands";
+		return NULL;
+	}
+	if (op == TOP_DIV && !dtype_is_float(dt))
+		dt = DT_F32;                       /* int / int is true division in fp32 */
+	if (op == TOP_MOD && dtype_is_float(dt))
+		op = TOP_FMOD;
+	x = tir_cast(b, x, dt);
+	y = tir_cast(b, y, dt);
+	if (!unify_shapes(b, &x, &y))
+		return NULL;
+	TValue *args[2] = {x, y};
+	return append(b, op, x->type, 2, args);
+}
+
+TValue *tir_cmp(TBuilder *b, CmpKind k, TValue *x, TValue *y)
+{
+	DType dt;
+	if (x->type.dtype == DT_PTR && y->type.dtype == DT_PTR)
+		dt = DT_PTR;
+	else if (!tir_promote(x->type.dtype, false, y->type.dtype, false, false, &dt)) {
+		b->error = "operand types cannot be compared";
+		return NULL;
+	}
+	x = tir_cast(b, x, dt);
+	y = tir_cast(b, y, dt);
+	if (!unify_shapes(b, &x, &y))
+		return NULL;
+	TValue *args[2] = {x, y};
+	TValue *v = append(b, TOP_CMP, with_dtype(x->type, DT_I1), 2, args);
+	v->aux = k;
+	return v;
+}
+
+TValue *tir_where(TBuilder *b, TValue *c, TValue *x, TValue *y)
+{
+	DType dt;
+	if (x->type.dtype == DT_PTR && y->type.dtype == DT_PTR)
+		dt = DT_PTR;
+	else if (!tir_promote(x->type.dtype, false, y->type.dtype, false, false, &dt)) {
+		b->error = "where: the two values have types that cannot be combined";
+		return NULL;
+	}
+	c = tir_cast(b, c, DT_I1);
+	x = tir_cast(b, x, dt);
+	y = tir_cast(b, y, dt);
+	if (!unify_shapes(b, &x, &y) || !unify_shapes(b, &c, &x) || !unify_shapes(b, &x, &y))
+		return NULL;
+	TValue *args[3] = {c, x, y};
+	return append(b, TOP_WHERE, x->type, 3, args);
+}
+
+TValue *tir_math(TBuilder *b, MathFn fn, TValue *x)
+{
+	if (fn != MATH_ABS && !dtype_is_float(x->type.dtype)) {
+		b->error = "this math function needs a floating-point operand";
+		return NULL;
+	}
+	TValue *v = append(b, TOP_MATH, x->type, 1, &x);
+	v->aux = fn;
+	return v;
+}
+
+TValue *tir_load(TBuilder *b, TValue *ptr, TValue *mask, TValue *other, EvictionPolicy ev)
+{
+	if (ptr->type.dtype != DT_PTR) {
+		b->error = "load needs a pointer";
+		return NULL;
+	}
+	TValue *args[3] = {ptr, NULL, NULL};
+	int n = 1;
+	if (mask) {
+		args[n++] = tir_broadcast_to(b, tir_cast(b, mask, DT_I1), ptr->type.rank, ptr->type.shape);
+		if (!args[n - 1])
+			return NULL;
+	}
+	if (other) {
+		if (!mask) {
+			b->error = "'other' needs a mask";
+			return NULL;
+		}
+		other = tir_cast(b, other, ptr->type.elem);
+		args[n++] = tir_broadcast_to(b, other, ptr->type.rank, ptr->type.shape);
+		if (!args[n - 1])
+			return NULL;
+	}
+	Type t = with_dtype(ptr->type, ptr->type.elem);
+	TValue *v = append(b, TOP_LOAD, t, n, args);
+	v->aux = ev;
+	return v;
+}
+
+TValue *tir_store(TBuilder *b, TValue *ptr, TValue *value, TValue *mask)
+{
+	if (ptr->type.dtype != DT_PTR) {
+		b->error = "store needs a pointer";
+		return NULL;
+	}
+	value = tir_broadcast_to(b, tir_cast(b, value, ptr->type.elem), ptr->type.rank, ptr->type.shape);
+	if (!value)
+		return NULL;
+	TValue *args[3] = {ptr, value, NULL};
+	int n = 2;
+	if (mask) {
+		args[n++] = tir_broadcast_to(b, tir_cast(b, mask, DT_I1), ptr->type.rank, ptr->type.shape);
+		if (!args[n - 1])
+			return NULL;
+	}
+	Type none = {.dtype = DT_I1};
+	return append(b, TOP_STORE, none, n, args);
+}
+
+TValue *tir_reduce(TBuilder *b, ReduceKind k, TValue *x, int axis)
+{
+	if (axis < 0)
+		axis += x->type.rank;
+	if (axis < 0 || axis >= x->type.rank) {
+		b->error = "reduction axis out of range";
+		return NULL;
+	}
+	/* Triton sums small integers and halves in a wider type. */
+	if (k == RED_SUM && dtype_is_int(x->type.dtype) && dtype_bytes(x->type.dtype) < 4)
+		x = tir_cast(b, x, DT_I32);
+	Type t = x->type;
+	memmove(t.shape + axis, t.shape + axis + 1, sizeof(int) * (size_t)(t.rank - axis - 1));
+	t.rank--;
+	TValue *v = append(b, TOP_REDUCE, t, 1, &x);
+	v->aux = k;
+	v->aux2 = axis;
+	return v;
+}
