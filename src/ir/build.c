@@ -93,6 +93,7 @@ static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
 	v->id = b->next_id++;
 	v->op = op;
 	v->type = t;
+	v->line = b->line;
 	v->nargs = nargs;
 	if (nargs) {
 		v->args = arena_alloc(b->arena, sizeof *v->args * (size_t)nargs);

@@ -403,27 +403,36 @@ static void run_block(Interp *in, TBlock *b)
 		eval(in, v);
 }
 
-int tir_interpret(TKernel *k, const TArgValue *args, const int grid[3], char *err, size_t errlen)
+int tir_interpret_range(TKernel *k, const TArgValue *args, const int grid[3], int64_t first, int64_t count,
+			char *err, size_t errlen)
 {
-	int count = 0;
+	volatile int ids = 0;
 	for (TValue *v = k->body->first; v; v = v->next)
-		count = imax(count, v->id + 1);
+		ids = imax(ids, v->id + 1);
 	Interp in = {.k = k, .args = args, .err = err, .errlen = errlen};
-	in.tiles = xcalloc((size_t)count + 1, sizeof *in.tiles);
+	in.tiles = xcalloc((size_t)ids + 1, sizeof *in.tiles);
 	memcpy(in.grid, grid, sizeof in.grid);
-	int status = 0;
+	volatile int status = 0;
 	if (setjmp(in.fail) == 0) {
-		for (in.pid[2] = 0; in.pid[2] < grid[2]; in.pid[2]++)
-			for (in.pid[1] = 0; in.pid[1] < grid[1]; in.pid[1]++)
-				for (in.pid[0] = 0; in.pid[0] < grid[0]; in.pid[0]++)
-					run_block(&in, k->body);
+		for (int64_t p = first; p < first + count; p++) {
+			in.pid[0] = (int)(p % grid[0]);
+			in.pid[1] = (int)(p / grid[0] % grid[1]);
+			in.pid[2] = (int)(p / grid[0] / grid[1]);
+			run_block(&in, k->body);
+		}
 	} else {
 		status = -1;
 	}
-	for (int i = 0; i <= count; i++) {
+	for (int i = 0; i <= ids; i++) {
 		free(in.tiles[i].f);
 		free(in.tiles[i].i);
 	}
 	free(in.tiles);
 	return status;
+}
+
+int tir_interpret(TKernel *k, const TArgValue *args, const int grid[3], char *err, size_t errlen)
+{
+	int64_t total = (int64_t)grid[0] * grid[1] * grid[2];
+	return tir_interpret_range(k, args, grid, 0, total, err, errlen);
 }

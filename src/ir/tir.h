@@ -152,6 +152,7 @@ typedef struct TBuilder {
 	TBlock *block;
 	Arena *arena;
 	int next_id;
+	int line;              /* source line given to each new op */
 	const char *error;     /* set instead of a value when an op does not type */
 } TBuilder;
 
@@ -190,6 +191,9 @@ typedef struct TArgValue {
 /* Runs the kernel for every program of `grid`. 0 on success; otherwise
  * writes a message into `err`. */
 int tir_interpret(TKernel *k, const TArgValue *args, const int grid[3], char *err, size_t errlen);
+/* Runs only programs first .. first+count-1, numbered with axis 0 fastest. */
+int tir_interpret_range(TKernel *k, const TArgValue *args, const int grid[3], int64_t first, int64_t count,
+			char *err, size_t errlen);
 
 /* ---- fp16 and bf16 (fp.c): round to nearest even ---- */
 uint16_t fp16_from_float(float f);

@@ -1,0 +1,844 @@
+/* specialize.c: binds a kernel's signature and constexprs and walks its
+ * body, building tile IR.
+ *
+ * Names hold either a runtime value (a TValue) or a compile-time one: a
+ * Python int, float or bool, a dtype, None, a module such as `tl`. Python
+ * arithmetic on compile-time values is folded here with Python's own rules
+ * (floor division, sign of the divisor for %); once a runtime value is
+ * involved, Triton's rules apply and a Python scalar is a "weak" operand
+ * that adopts the tensor's type. Loops with compile-time bounds are
+ * unrolled. */
+#include "ir/specialize.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum {
+	SV_NONE,     /* None */
+	SV_INT,      /* a Python int (also bool) */
+	SV_FLOAT,    /* a Python float */
+	SV_DTYPE,    /* tl.float32, ... */
+	SV_STR,
+	SV_MODULE,   /* tl, triton, libdevice, tl_math, triton_helpers */
+	SV_VALUE,    /* a runtime tile or scalar */
+	SV_TUPLE,
+} SvKind;
+
+typedef struct SVal SVal;
+struct SVal {
+	SvKind kind;
+	int64_t i;
+	double f;
+	DType dtype;
+	const char *str;
+	TValue *v;
+	SVal **items;
+	int nitems;
+};
+
+typedef struct Binding {
+	const char *name;
+	SVal *val;
+	struct Binding *next;
+} Binding;
+
+typedef struct Spec {
+	Arena *a;
+	Diag *d;
+	const Kernel *k;
+	const Source *src;
+	TBuilder b;
+	Binding *env;
+} Spec;
+
+TC_NORETURN static void error_at(Spec *s, const Node *n, const char *fmt, ...) TC_PRINTF(3, 4);
+
+static void error_at(Spec *s, const Node *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vfatal(s->d, s->src, n ? n->offset : 0, fmt, ap);
+	va_end(ap);
+}
+
+static SVal *sv_new(Spec *s, SvKind k)
+{
+	SVal *v = arena_alloc(s->a, sizeof *v);
+	v->kind = k;
+	return v;
+}
+
+static SVal *sv_int(Spec *s, int64_t i)
+{
+	SVal *v = sv_new(s, SV_INT);
+	v->i = i;
+	return v;
+}
+
+static SVal *sv_float(Spec *s, double f)
+{
+	SVal *v = sv_new(s, SV_FLOAT);
+	v->f = f;
+	return v;
+}
+
+static SVal *sv_value(Spec *s, const Node *n, TValue *t)
+{
+	if (!t)
+		error_at(s, n, "%s", s->b.error ? s->b.error : "invalid operation");
+	SVal *v = sv_new(s, SV_VALUE);
+	v->v = t;
+	return v;
+}
+
+static void bind(Spec *s, const char *name, SVal *v)
+{
+	for (Binding *b = s->env; b; b = b->next) {
+		if (!strcmp(b->name, name)) {
+			b->val = v;
+			return;
+		}
+	}
+	Binding *b = arena_alloc(s->a, sizeof *b);
+	b->name = name;
+	b->val = v;
+	b->next = s->env;
+	s->env = b;
+}
+
+static SVal *lookup(Spec *s, const char *name)
+{
+	for (Binding *b = s->env; b; b = b->next)
+		if (!strcmp(b->name, name))
+			return b->val;
+	return NULL;
+}
+
+/* ---- compile-time values to IR ---- */
+
+static bool is_const(const SVal *v)
+{
+	return v->kind == SV_INT || v->kind == SV_FLOAT;
+}
+
+static DType const_dtype(const SVal *v)
+{
+	if (v->kind == SV_FLOAT)
+		return DT_F32;
+	return v->i >= INT32_MIN && v->i <= INT32_MAX ? DT_I32 : DT_I64;
+}
+
+static TValue *materialize(Spec *s, const Node *n, SVal *v, DType dt)
+{
+	if (v->kind == SV_VALUE)
+		return v->v;
+	if (v->kind == SV_INT)
+		return dtype_is_float(dt) ? tir_const_float(&s->b, dt, (double)v->i) : tir_const_int(&s->b, dt, v->i);
+	if (v->kind == SV_FLOAT)
+		return tir_const_float(&s->b, dt, v->f);
+	error_at(s, n, "expected a number or a tensor here");
+}
+
+static TValue *to_value(Spec *s, const Node *n, SVal *v)
+{
+	return materialize(s, n, v, is_const(v) ? const_dtype(v) : DT_F32);
+}
+
+/* Brings a Python scalar to the type Triton gives it against a tensor. */
+static void weak_operands(Spec *s, const Node *n, SVal *x, SVal *y, bool div_or_mod, TValue **tx, TValue **ty)
+{
+	if (x->kind == SV_VALUE && is_const(y)) {
+		DType dt;
+		if (!tir_promote(x->v->type.dtype, false, const_dtype(y), true, div_or_mod, &dt))
+			error_at(s, n, "operand types cannot be combined");
+		*tx = x->v;
+		*ty = materialize(s, n, y, dt);
+	} else if (is_const(x) && y->kind == SV_VALUE) {
+		DType dt;
+		if (!tir_promote(const_dtype(x), true, y->v->type.dtype, false, div_or_mod, &dt))
+			error_at(s, n, "operand types cannot be combined");
+		*tx = materialize(s, n, x, dt);
+		*ty = y->v;
+	} else {
+		*tx = to_value(s, n, x);
+		*ty = to_value(s, n, y);
+	}
+}
+
+/* ---- folding Python arithmetic ---- */
+
+static int64_t py_floordiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static SVal *fold_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
+{
+	if (x->kind == SV_INT && y->kind == SV_INT) {
+		int64_t a = x->i, b = y->i;
+		switch (op) {
+		case OP_ADD: return sv_int(s, a + b);
+		case OP_SUB: return sv_int(s, a - b);
+		case OP_MUL: return sv_int(s, a * b);
+		case OP_DIV:
+			if (!b)
+				error_at(s, n, "division by zero in a constant expression");
+			return sv_float(s, (double)a / (double)b);
+		case OP_FLOORDIV:
+		case OP_MOD:
+			if (!b)
+				error_at(s, n, "division by zero in a constant expression");
+			return sv_int(s, op == OP_FLOORDIV ? py_floordiv(a, b) : a - b * py_floordiv(a, b));
+		case OP_BITAND: return sv_int(s, a & b);
+		case OP_BITOR: return sv_int(s, a | b);
+		case OP_BITXOR: return sv_int(s, a ^ b);
+		case OP_LSHIFT: return sv_int(s, (int64_t)((uint64_t)a << (b & 63)));
+		case OP_RSHIFT: return sv_int(s, a >> (b & 63));
+		case OP_POW: {
+			int64_t r = 1;
+			for (int64_t i = 0; i < b; i++)
+				r *= a;
+			return b >= 0 ? sv_int(s, r) : sv_float(s, pow((double)a, (double)b));
+		}
+		default: break;
+		}
+	} else {
+		double a = x->kind == SV_INT ? (double)x->i : x->f, b = y->kind == SV_INT ? (double)y->i : y->f;
+		switch (op) {
+		case OP_ADD: return sv_float(s, a + b);
+		case OP_SUB: return sv_float(s, a - b);
+		case OP_MUL: return sv_float(s, a * b);
+		case OP_DIV: return sv_float(s, a / b);
+		case OP_POW: return sv_float(s, pow(a, b));
+		case OP_FLOORDIV: return sv_float(s, floor(a / b));
+		default: break;
+		}
+	}
+	error_at(s, n, "operator '%s' is not supported on these constants", ast_op_name(op));
+}
+
+static SVal *fold_compare(Spec *s, Op op, SVal *x, SVal *y)
+{
+	double a = x->kind == SV_INT ? (double)x->i : x->f, b = y->kind == SV_INT ? (double)y->i : y->f;
+	bool r = op == OP_LT ? a < b : op == OP_LE ? a <= b : op == OP_GT ? a > b :
+		 op == OP_GE ? a >= b : op == OP_EQ ? a == b : a != b;
+	return sv_int(s, r);
+}
+
+static TOp binary_op(Op op, DType dt)
+{
+	switch (op) {
+	case OP_ADD: return TOP_ADD;
+	case OP_SUB: return TOP_SUB;
+	case OP_MUL: return TOP_MUL;
+	case OP_DIV: return TOP_DIV;
+	case OP_FLOORDIV: return dtype_is_float(dt) ? TOP_ARG : TOP_IDIV;
+	case OP_MOD: return TOP_MOD;
+	case OP_BITAND: return TOP_AND;
+	case OP_BITOR: return TOP_OR;
+	case OP_BITXOR: return TOP_XOR;
+	case OP_LSHIFT: return TOP_SHL;
+	case OP_RSHIFT: return TOP_SHR;
+	default: return TOP_ARG; /* not an element-wise binary op */
+	}
+}
+
+static CmpKind cmp_kind(Op op)
+{
+	switch (op) {
+	case OP_LT: return CMP_LT;
+	case OP_LE: return CMP_LE;
+	case OP_GT: return CMP_GT;
+	case OP_GE: return CMP_GE;
+	case OP_EQ: return CMP_EQ;
+	default: return CMP_NE;
+	}
+}
+
+static SVal *eval(Spec *s, const Node *n);
+
+static SVal *eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
+{
+	if (is_const(x) && is_const(y))
+		return fold_binary(s, n, op, x, y);
+	bool div_or_mod = op == OP_DIV || op == OP_MOD || op == OP_FLOORDIV;
+	TValue *tx, *ty;
+	weak_operands(s, n, x, y, div_or_mod, &tx, &ty);
+	DType dt;
+	if (tx->type.dtype != DT_PTR && ty->type.dtype != DT_PTR &&
+	    !tir_promote(tx->type.dtype, false, ty->type.dtype, false, div_or_mod, &dt))
+		error_at(s, n, "operands of types %s and %s cannot be combined", dtype_name(tx->type.dtype),
+			 dtype_name(ty->type.dtype));
+	TOp top = binary_op(op, tx->type.dtype == DT_PTR ? DT_I64 : dtype_is_float(tx->type.dtype) || dtype_is_float(ty->type.dtype) ? DT_F32 : DT_I32);
+	if (top == TOP_ARG)
+		error_at(s, n, "operator '%s' is not supported on tensors of these types", ast_op_name(op));
+	return sv_value(s, n, tir_binary(&s->b, top, tx, ty));
+}
+
+static int64_t const_int(Spec *s, const Node *n, SVal *v, const char *what)
+{
+	if (v->kind != SV_INT)
+		error_at(s, n, "%s must be a compile-time integer", what);
+	return v->i;
+}
+
+/* ---- calls ---- */
+
+static const Node *arg_node(const Node *call, int pos, const char *kw)
+{
+	if (pos >= 0 && pos < call->items.len)
+		return call->items.items[pos];
+	for (int i = 0; i < call->keywords.len; i++) {
+		const Node *k = call->keywords.items[i];
+		if (k->name && !strcmp(k->name, kw))
+			return k->rhs;
+	}
+	return NULL;
+}
+
+static SVal *arg(Spec *s, const Node *call, int pos, const char *kw)
+{
+	const Node *a = arg_node(call, pos, kw);
+	return a ? eval(s, a) : NULL;
+}
+
+static SVal *need_arg(Spec *s, const Node *call, int pos, const char *kw)
+{
+	SVal *v = arg(s, call, pos, kw);
+	if (!v)
+		error_at(s, call, "missing argument '%s'", kw);
+	return v;
+}
+
+static TValue *need_value(Spec *s, const Node *call, int pos, const char *kw)
+{
+	SVal *v = need_arg(s, call, pos, kw);
+	return to_value(s, arg_node(call, pos, kw), v);
+}
+
+static DType need_dtype(Spec *s, const Node *n, SVal *v)
+{
+	if (!v || v->kind != SV_DTYPE)
+		error_at(s, n, "expected a dtype such as tl.float32");
+	return v->dtype;
+}
+
+static void shape_of(Spec *s, const Node *n, SVal *v, int *rank, int *shape)
+{
+	if (v->kind == SV_INT) {
+		*rank = 1;
+		shape[0] = (int)v->i;
+		return;
+	}
+	if (v->kind != SV_TUPLE || v->nitems > TC_MAX_RANK)
+		error_at(s, n, "expected a shape such as [XBLOCK, RBLOCK]");
+	*rank = v->nitems;
+	for (int i = 0; i < v->nitems; i++)
+		shape[i] = (int)const_int(s, n, v->items[i], "a shape's extent");
+}
+
+static const struct {
+	const char *name;
+	MathFn fn;
+} math_fns[] = {
+	{"exp", MATH_EXP}, {"exp2", MATH_EXP2}, {"log", MATH_LOG}, {"log2", MATH_LOG2},
+	{"log1p", MATH_LOG1P}, {"sqrt", MATH_SQRT}, {"sqrt_rn", MATH_SQRT}, {"rsqrt", MATH_RSQRT},
+	{"abs", MATH_ABS}, {"sin", MATH_SIN}, {"cos", MATH_COS}, {"tanh", MATH_TANH},
+	{"erf", MATH_ERF}, {"floor", MATH_FLOOR}, {"ceil", MATH_CEIL}, {"sigmoid", MATH_SIGMOID},
+};
+
+static SVal *call_reduce(Spec *s, const Node *call, ReduceKind k)
+{
+	TValue *x = need_value(s, call, 0, "input");
+	SVal *axis = arg(s, call, 1, "axis");
+	if (!axis || axis->kind == SV_NONE)
+		error_at(s, call, "reductions over all axes are not supported yet; give an axis");
+	return sv_value(s, call, tir_reduce(&s->b, k, x, (int)const_int(s, call, axis, "axis")));
+}
+
+static EvictionPolicy eviction(Spec *s, const Node *call)
+{
+	SVal *ev = arg(s, call, -1, "eviction_policy");
+	if (!ev)
+		return EVICT_NORMAL;
+	if (ev->kind != SV_STR)
+		error_at(s, call, "eviction_policy must be a string");
+	if (!strcmp(ev->str, "evict_last"))
+		return EVICT_LAST;
+	if (!strcmp(ev->str, "evict_first"))
+		return EVICT_FIRST;
+	if (!*ev->str || !strcmp(ev->str, "evict_normal"))
+		return EVICT_NORMAL;
+	error_at(s, call, "unknown eviction_policy '%s'", ev->str);
+}
+
+static SVal *call_tl(Spec *s, const Node *call, const char *fn)
+{
+	TBuilder *b = &s->b;
+	if (!strcmp(fn, "program_id") || !strcmp(fn, "num_programs")) {
+		int axis = (int)const_int(s, call, need_arg(s, call, 0, "axis"), "axis");
+		if (axis < 0 || axis > 2)
+			error_at(s, call, "axis must be 0, 1 or 2");
+		TValue *v = tir_program_id(b, axis);
+		if (fn[0] == 'n')
+			v->op = TOP_NUM_PROGRAMS;
+		return sv_value(s, call, v);
+	}
+	if (!strcmp(fn, "arange")) {
+		int lo = (int)const_int(s, call, need_arg(s, call, 0, "start"), "arange's start");
+		int hi = (int)const_int(s, call, need_arg(s, call, 1, "end"), "arange's end");
+		return sv_value(s, call, tir_arange(b, lo, hi));
+	}
+	if (!strcmp(fn, "full") || !strcmp(fn, "zeros")) {
+		int rank, shape[TC_MAX_RANK];
+		shape_of(s, call, need_arg(s, call, 0, "shape"), &rank, shape);
+		bool zeros = fn[0] == 'z';
+		SVal *val = zeros ? sv_int(s, 0) : need_arg(s, call, 1, "value");
+		DType dt = need_dtype(s, call, need_arg(s, call, zeros ? 1 : 2, "dtype"));
+		return sv_value(s, call, tir_broadcast_to(b, materialize(s, call, val, dt), rank, shape));
+	}
+	if (!strcmp(fn, "load")) {
+		TValue *ptr = need_value(s, call, 0, "pointer");
+		SVal *mask = arg(s, call, 1, "mask"), *other = arg(s, call, 2, "other");
+		TValue *m = mask && mask->kind != SV_NONE ? to_value(s, call, mask) : NULL;
+		TValue *o = other && other->kind != SV_NONE && m ?
+			materialize(s, call, other, ptr->type.dtype == DT_PTR ? ptr->type.elem : DT_F32) : NULL;
+		return sv_value(s, call, tir_load(b, ptr, m, o, eviction(s, call)));
+	}
+	if (!strcmp(fn, "store")) {
+		TValue *ptr = need_value(s, call, 0, "pointer");
+		SVal *val = need_arg(s, call, 1, "value");
+		SVal *mask = arg(s, call, 2, "mask");
+		TValue *v = materialize(s, call, val, ptr->type.dtype == DT_PTR ? ptr->type.elem : DT_F32);
+		TValue *m = mask && mask->kind != SV_NONE ? to_value(s, call, mask) : NULL;
+		sv_value(s, call, tir_store(b, ptr, v, m));
+		return sv_new(s, SV_NONE);
+	}
+	if (!strcmp(fn, "sum"))
+		return call_reduce(s, call, RED_SUM);
+	if (!strcmp(fn, "max"))
+		return call_reduce(s, call, RED_MAX);
+	if (!strcmp(fn, "min"))
+		return call_reduce(s, call, RED_MIN);
+	if (!strcmp(fn, "where")) {
+		SVal *c = need_arg(s, call, 0, "condition"), *x = need_arg(s, call, 1, "x"), *y = need_arg(s, call, 2, "y");
+		TValue *tx, *ty;
+		weak_operands(s, call, x, y, false, &tx, &ty);
+		return sv_value(s, call, tir_where(b, to_value(s, call, c), tx, ty));
+	}
+	if (!strcmp(fn, "maximum") || !strcmp(fn, "minimum")) {
+		SVal *x = need_arg(s, call, 0, "x"), *y = need_arg(s, call, 1, "y");
+		TValue *tx, *ty;
+		weak_operands(s, call, x, y, false, &tx, &ty);
+		return sv_value(s, call, tir_binary(b, fn[1] == 'a' ? TOP_MAXIMUM : TOP_MINIMUM, tx, ty));
+	}
+	if (!strcmp(fn, "broadcast_to")) {
+		TValue *x = need_value(s, call, 0, "input");
+		int rank, shape[TC_MAX_RANK];
+		shape_of(s, call, need_arg(s, call, 1, "shape"), &rank, shape);
+		return sv_value(s, call, tir_broadcast_to(b, x, rank, shape));
+	}
+	if (!strcmp(fn, "cdiv")) {
+		SVal *x = need_arg(s, call, 0, "x"), *y = need_arg(s, call, 1, "div");
+		if (is_const(x) && is_const(y))
+			return fold_binary(s, call, OP_FLOORDIV, fold_binary(s, call, OP_SUB, fold_binary(s, call, OP_ADD, x, y), sv_int(s, 1)), y);
+		return eval_binary(s, call, OP_FLOORDIV, eval_binary(s, call, OP_SUB, eval_binary(s, call, OP_ADD, x, y), sv_int(s, 1)), y);
+	}
+	for (size_t i = 0; i < TC_COUNT(math_fns); i++) {
+		if (!strcmp(fn, math_fns[i].name)) {
+			TValue *x = need_value(s, call, 0, "x");
+			if (!dtype_is_float(x->type.dtype) && math_fns[i].fn != MATH_ABS)
+				x = tir_cast(b, x, DT_F32);
+			return sv_value(s, call, tir_math(b, math_fns[i].fn, x));
+		}
+	}
+	error_at(s, call, "unsupported function 'tl.%s'", fn);
+}
+
+static SVal *call_helpers(Spec *s, const Node *call, const char *fn)
+{
+	if (!strcmp(fn, "maximum") || !strcmp(fn, "minimum"))
+		return call_tl(s, call, fn);
+	if (!strcmp(fn, "max2"))
+		return call_reduce(s, call, RED_MAX);
+	if (!strcmp(fn, "min2"))
+		return call_reduce(s, call, RED_MIN);
+	if (!strcmp(fn, "promote_to_tensor"))
+		return sv_value(s, call, need_value(s, call, 0, "x"));
+	error_at(s, call, "unsupported function 'triton_helpers.%s'", fn);
+}
+
+static SVal *call_method(Spec *s, const Node *call, SVal *self, const char *fn)
+{
+	if (self->kind != SV_VALUE && !is_const(self))
+		error_at(s, call, "'.%s' needs a tensor", fn);
+	TValue *x = to_value(s, call, self);
+	if (!strcmp(fn, "to")) {
+		DType dt = need_dtype(s, call, need_arg(s, call, 0, "dtype"));
+		return sv_value(s, call, tir_cast(&s->b, x, dt));
+	}
+	if (!strcmp(fn, "broadcast_to")) {
+		int rank, shape[TC_MAX_RANK];
+		shape_of(s, call, need_arg(s, call, 0, "shape"), &rank, shape);
+		return sv_value(s, call, tir_broadcast_to(&s->b, x, rank, shape));
+	}
+	error_at(s, call, "unsupported method '.%s'", fn);
+}
+
+static SVal *eval_call(Spec *s, const Node *n)
+{
+	const Node *callee = n->lhs;
+	if (callee->kind == ND_NAME && !strcmp(callee->name, "float")) {
+		SVal *v = need_arg(s, n, 0, "x");
+		if (v->kind == SV_STR) {
+			if (!strcmp(v->str, "inf"))
+				return sv_float(s, INFINITY);
+			if (!strcmp(v->str, "-inf"))
+				return sv_float(s, -INFINITY);
+			if (!strcmp(v->str, "nan"))
+				return sv_float(s, NAN);
+		}
+		if (is_const(v))
+			return sv_float(s, v->kind == SV_INT ? (double)v->i : v->f);
+		error_at(s, n, "float() needs a constant");
+	}
+	if (callee->kind == ND_ATTR) {
+		SVal *obj = eval(s, callee->lhs);
+		if (obj->kind == SV_MODULE) {
+			if (!strcmp(obj->str, "tl") || !strcmp(obj->str, "libdevice") || !strcmp(obj->str, "tl_math") ||
+			    !strcmp(obj->str, "triton"))
+				return call_tl(s, n, callee->name);
+			if (!strcmp(obj->str, "triton_helpers"))
+				return call_helpers(s, n, callee->name);
+		}
+		return call_method(s, n, obj, callee->name);
+	}
+	error_at(s, n, "unsupported call");
+}
+
+/* ---- expressions ---- */
+
+static SVal *eval_subscript(Spec *s, const Node *n)
+{
+	SVal *base = eval(s, n->lhs);
+	const Node *idx = n->rhs;
+	int count = idx->kind == ND_TUPLE ? idx->items.len : 1;
+	if (base->kind == SV_TUPLE && count == 1 && idx->kind != ND_SLICE) {
+		int64_t i = const_int(s, idx, eval(s, idx), "a tuple index");
+		if (i < 0 || i >= base->nitems)
+			error_at(s, idx, "tuple index out of range");
+		return base->items[i];
+	}
+	TValue *x = to_value(s, n->lhs, base);
+	int dim = 0;
+	for (int i = 0; i < count; i++) {
+		const Node *it = idx->kind == ND_TUPLE ? idx->items.items[i] : idx;
+		if (it->kind == ND_NONE) {
+			x = tir_expand(&s->b, x, dim);
+			if (!x)
+				error_at(s, it, "%s", s->b.error);
+			dim++;
+		} else if (it->kind == ND_SLICE && !it->lhs && !it->rhs && !it->cond) {
+			if (dim >= x->type.rank)
+				error_at(s, it, "too many indices for a tensor of rank %d", x->type.rank);
+			dim++;
+		} else {
+			error_at(s, it, "only ':' and 'None' may index a tensor");
+		}
+	}
+	return sv_value(s, n, x);
+}
+
+static SVal *eval_attr(Spec *s, const Node *n)
+{
+	SVal *obj = eval(s, n->lhs);
+	if (obj->kind == SV_MODULE && !strcmp(obj->str, "tl")) {
+		static const struct { const char *name; DType dt; } types[] = {
+			{"float32", DT_F32}, {"float16", DT_F16}, {"bfloat16", DT_BF16}, {"float64", DT_F64},
+			{"int1", DT_I1}, {"int8", DT_I8}, {"int16", DT_I16}, {"int32", DT_I32}, {"int64", DT_I64},
+			{"uint8", DT_U8}, {"uint32", DT_U32}, {"uint64", DT_U64},
+		};
+		for (size_t i = 0; i < TC_COUNT(types); i++) {
+			if (!strcmp(n->name, types[i].name)) {
+				SVal *v = sv_new(s, SV_DTYPE);
+				v->dtype = types[i].dt;
+				return v;
+			}
+		}
+		if (!strcmp(n->name, "constexpr"))
+			return sv_new(s, SV_NONE);
+	}
+	error_at(s, n, "unsupported attribute '%s'", n->name);
+}
+
+static SVal *eval(Spec *s, const Node *n)
+{
+	s->b.line = 0;
+	int line, col;
+	source_linecol(s->src, n->offset, &line, &col);
+	s->b.line = line;
+	switch (n->kind) {
+	case ND_NAME: {
+		SVal *v = lookup(s, n->name);
+		if (!v)
+			error_at(s, n, "undefined name '%s'", n->name);
+		return v;
+	}
+	case ND_INT: return sv_int(s, n->ival);
+	case ND_FLOAT: return sv_float(s, n->fval);
+	case ND_TRUE: return sv_int(s, 1);
+	case ND_FALSE: return sv_int(s, 0);
+	case ND_NONE: return sv_new(s, SV_NONE);
+	case ND_STR: {
+		SVal *v = sv_new(s, SV_STR);
+		v->str = n->str;
+		return v;
+	}
+	case ND_TUPLE:
+	case ND_LIST: {
+		SVal *v = sv_new(s, SV_TUPLE);
+		v->nitems = n->items.len;
+		v->items = arena_alloc(s->a, sizeof(SVal *) * (size_t)(v->nitems + 1));
+		for (int i = 0; i < v->nitems; i++)
+			v->items[i] = eval(s, n->items.items[i]);
+		return v;
+	}
+	case ND_BINOP:
+		return eval_binary(s, n, n->op, eval(s, n->lhs), eval(s, n->rhs));
+	case ND_UNARY: {
+		SVal *x = eval(s, n->lhs);
+		if (n->op == OP_POS)
+			return x;
+		if (x->kind == SV_INT)
+			return sv_int(s, n->op == OP_NEG ? -x->i : n->op == OP_INVERT ? ~x->i : !x->i);
+		if (x->kind == SV_FLOAT && n->op == OP_NEG)
+			return sv_float(s, -x->f);
+		TValue *v = to_value(s, n, x);
+		if (n->op == OP_NEG)
+			return eval_binary(s, n, OP_SUB, sv_value(s, n, tir_const_int(&s->b, v->type.dtype, 0)), x);
+		if (dtype_is_float(v->type.dtype))
+			error_at(s, n, "'%s' needs an integer or boolean tensor", ast_op_name(n->op));
+		TValue *r = tir_binary(&s->b, TOP_XOR, v, tir_const_int(&s->b, v->type.dtype, v->type.dtype == DT_I1 ? 1 : -1));
+		return sv_value(s, n, r);
+	}
+	case ND_COMPARE: {
+		if (n->items.len != 2)
+			error_at(s, n, "chained comparisons are not supported");
+		SVal *x = eval(s, n->items.items[0]), *y = eval(s, n->items.items[1]);
+		Op op = n->ops[0];
+		if (op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE && op != OP_EQ && op != OP_NE)
+			error_at(s, n, "comparison '%s' is not supported", ast_op_name(op));
+		if (is_const(x) && is_const(y))
+			return fold_compare(s, op, x, y);
+		TValue *tx, *ty;
+		weak_operands(s, n, x, y, false, &tx, &ty);
+		return sv_value(s, n, tir_cmp(&s->b, cmp_kind(op), tx, ty));
+	}
+	case ND_TERNARY: {
+		SVal *c = eval(s, n->cond);
+		if (c->kind != SV_INT)
+			error_at(s, n->cond, "the condition of 'x if c else y' must be a compile-time constant");
+		return eval(s, c->i ? n->lhs : n->rhs);
+	}
+	case ND_CALL: return eval_call(s, n);
+	case ND_SUBSCRIPT: return eval_subscript(s, n);
+	case ND_ATTR: return eval_attr(s, n);
+	default:
+		error_at(s, n, "unsupported expression (%s)", ast_kind_name(n->kind));
+	}
+}
+
+/* ---- statements ---- */
+
+static void assign(Spec *s, const Node *target, SVal *v)
+{
+	if (target->kind == ND_NAME) {
+		if (v->kind == SV_VALUE && !v->v->name)
+			v->v->name = target->name;
+		bind(s, target->name, v);
+		return;
+	}
+	if (target->kind == ND_TUPLE || target->kind == ND_LIST) {
+		if (v->kind != SV_TUPLE || v->nitems != target->items.len)
+			error_at(s, target, "cannot unpack into %d names", target->items.len);
+		for (int i = 0; i < v->nitems; i++)
+			assign(s, target->items.items[i], v->items[i]);
+		return;
+	}
+	error_at(s, target, "only names can be assigned to");
+}
+
+static void exec_block(Spec *s, const NodeList *body);
+
+static void exec_for(Spec *s, const Node *n)
+{
+	const Node *it = n->rhs;
+	const char *fn = it->kind == ND_CALL ? ast_dotted_name(s->a, it->lhs) : NULL;
+	if (!fn || (strcmp(fn, "range") && strcmp(fn, "tl.range") && strcmp(fn, "tl.static_range")))
+		error_at(s, it, "a for loop must run over range, tl.range or tl.static_range");
+	SVal *a0 = arg(s, it, 0, "start"), *a1 = arg(s, it, 1, "end"), *a2 = arg(s, it, 2, "step");
+	SVal *lo = a1 ? a0 : sv_int(s, 0), *hi = a1 ? a1 : a0, *step = a2 ? a2 : sv_int(s, 1);
+	if (!lo || !hi || lo->kind != SV_INT || hi->kind != SV_INT || step->kind != SV_INT)
+		error_at(s, it, "loops with bounds known only at run time are not supported yet");
+	if (step->i <= 0)
+		error_at(s, it, "a loop's step must be positive");
+	if ((hi->i - lo->i) / step->i > 4096)
+		error_at(s, it, "this loop would unroll to more than 4096 copies");
+	if (n->orelse.len)
+		error_at(s, n, "'for ... else' is not supported");
+	for (int64_t i = lo->i; i < hi->i; i += step->i) {
+		assign(s, n->lhs, sv_int(s, i));
+		exec_block(s, &n->body);
+	}
+}
+
+static void exec_stmt(Spec *s, const Node *n)
+{
+	switch (n->kind) {
+	case ND_EXPR_STMT:
+		if (n->lhs->kind != ND_STR)
+			eval(s, n->lhs);
+		return;
+	case ND_ASSIGN: {
+		SVal *v = eval(s, n->rhs);
+		for (int i = 0; i < n->items.len; i++)
+			assign(s, n->items.items[i], v);
+		return;
+	}
+	case ND_ANNASSIGN:
+		if (n->rhs)
+			assign(s, n->lhs, eval(s, n->rhs));
+		return;
+	case ND_AUGASSIGN:
+		assign(s, n->lhs, eval_binary(s, n, n->op, eval(s, n->lhs), eval(s, n->rhs)));
+		return;
+	case ND_FOR:
+		exec_for(s, n);
+		return;
+	case ND_IF: {
+		SVal *c = eval(s, n->cond);
+		if (c->kind != SV_INT)
+			error_at(s, n->cond, "if-conditions known only at run time are not supported yet");
+		exec_block(s, c->i ? &n->body : &n->orelse);
+		return;
+	}
+	case ND_PASS:
+		return;
+	default:
+		error_at(s, n, "unsupported statement (%s)", ast_kind_name(n->kind));
+	}
+}
+
+static void exec_block(Spec *s, const NodeList *body)
+{
+	for (int i = 0; i < body->len; i++)
+		exec_stmt(s, body->items[i]);
+}
+
+/* ---- the signature ---- */
+
+static bool parse_sig_type(const char *t, Type *out)
+{
+	memset(out, 0, sizeof *out);
+	if (t[0] == '*') {
+		out->dtype = DT_PTR;
+		return dtype_parse(t + 1, &out->elem);
+	}
+	return dtype_parse(t, &out->dtype);
+}
+
+static SVal *parse_define(Spec *s, const char *text)
+{
+	char *end;
+	if (!strcmp(text, "True") || !strcmp(text, "False"))
+		return sv_int(s, text[0] == 'T');
+	long long i = strtoll(text, &end, 0);
+	if (*text && !*end)
+		return sv_int(s, i);
+	double f = strtod(text, &end);
+	if (*text && !*end)
+		return sv_float(s, f);
+	return NULL;
+}
+
+static const char *define_value(const SpecOptions *opt, const char *name)
+{
+	size_t n = strlen(name);
+	for (int i = 0; i < opt->ndefines; i++)
+		if (!strncmp(opt->defines[i], name, n) && opt->defines[i][n] == '=')
+			return opt->defines[i] + n + 1;
+	return NULL;
+}
+
+static bool is_constexpr_param(const Node *p)
+{
+	const Node *ann = p->lhs;
+	return ann && ann->kind == ND_ATTR && !strcmp(ann->name, "constexpr");
+}
+
+static void bind_params(Spec *s, const SpecOptions *opt)
+{
+	const Node *f = s->k->func;
+	const char *sig = opt->signature;
+	for (int i = 0; i < f->params.len; i++) {
+		const Node *p = f->params.items[i];
+		const char *given = define_value(opt, p->name);
+		const char *sigty = s->k->signature ? discover_sig_type(s->k, p->name) : NULL;
+		if (is_constexpr_param(p) || given || (sigty && !strcmp(sigty, "constexpr"))) {
+			SVal *v = given ? parse_define(s, given) : p->rhs ? eval(s, p->rhs) : NULL;
+			if (!v)
+				error_at(s, p, "constexpr '%s' needs a value (-D %s=...)", p->name, p->name);
+			bind(s, p->name, v);
+			continue;
+		}
+		char ty[32] = "";
+		if (sig) {
+			size_t len = strcspn(sig, ",");
+			if (len == 0 || len >= sizeof ty)
+				error_at(s, p, "the signature has no type for parameter '%s'", p->name);
+			memcpy(ty, sig, len);
+			ty[len] = '\0';
+			sig += len + (sig[len] == ',');
+		} else if (sigty) {
+			snprintf(ty, sizeof ty, "%s", sigty);
+		} else {
+			error_at(s, p, "no type for parameter '%s': give a signature (-s '*fp32,i32,...')", p->name);
+		}
+		Type t;
+		if (!parse_sig_type(ty, &t))
+			error_at(s, p, "unknown type '%s' for parameter '%s' (expected *fp32, i32, fp32, ...)", ty, p->name);
+		bind(s, p->name, sv_value(s, p, tir_arg(&s->b, p->name, t)));
+	}
+	if (sig && *sig)
+		error_at(s, f, "the signature has more types than '%s' has parameters", f->name);
+}
+
+static void bind_modules(Spec *s)
+{
+	static const char *mods[] = {"tl", "triton", "libdevice", "tl_math", "triton_helpers"};
+	for (size_t i = 0; i < TC_COUNT(mods); i++) {
+		SVal *m = sv_new(s, SV_MODULE);
+		m->str = mods[i];
+		bind(s, mods[i], m);
+	}
+}
+
+TKernel *specialize(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
+{
+	jmp_buf jb, *saved = d->jump;
+	Spec s = {.a = a, .d = d, .k = k, .src = k->src};
+	d->jump = &jb;
+	TKernel *result = NULL;
+	if (setjmp(jb) == 0) {
+		TKernel *tk = tir_kernel_new(a, k->name, &s.b);
+		tk->num_warps = opt->num_warps > 0 ? opt->num_warps : 4;
+		bind_modules(&s);
+		bind_params(&s, opt);
+		exec_block(&s, &k->func->body);
+		result = tk;
+	}
+	d->jump = saved;
+	return result;
+}

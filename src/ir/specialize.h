@@ -1,0 +1,24 @@
+/* specialize.h: from a kernel's AST to tile IR, for one signature and one
+ * set of constexpr values. */
+#ifndef TC_SPECIALIZE_H
+#define TC_SPECIALIZE_H
+
+#include "ir/tir.h"
+#include "triton/triton.h"
+
+typedef struct SpecOptions {
+	/* Types of the kernel's non-constexpr parameters, in order, comma
+	 * separated: "*fp32,*fp32,*fp32,i32,i32". NULL: take them from an
+	 * Inductor kernel's triton_meta signature. */
+	const char *signature;
+	/* Constexpr values, "NAME=VALUE" each (ints, floats, True/False). */
+	const char **defines;
+	int ndefines;
+	int num_warps;
+} SpecOptions;
+
+/* Builds the tile IR. Errors are reported to `d` as file:line:col with a
+ * caret at the construct; the result is NULL then. */
+TKernel *specialize(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt);
+
+#endif

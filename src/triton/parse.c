@@ -1,0 +1,924 @@
+/* parse.c: a recursive-descent parser for the Triton kernel language.
+ *
+ * Each function is preceded by the grammar rule it parses. At module
+ * level only function definitions are parsed; imports and any other
+ * top-level statement (with its indented block) are skipped, so Python
+ * that is no part of a kernel (classes, lambdas, with) does no harm. */
+#include "triton/internal.h"
+
+#include <string.h>
+
+#define MAX_DEPTH 150
+
+typedef struct Parser {
+	Arena *arena;
+	Diag *diag;
+	const Source *src;
+	const Token *toks;
+	int ntoks;
+	int pos;
+	int depth;
+} Parser;
+
+static Node *expr(Parser *P);
+static Node *or_test(Parser *P);
+static Node *bitor(Parser *P);
+static Node *factor(Parser *P);
+static void block(Parser *P, NodeList *out);
+
+static const Token *tok(Parser *P) { return &P->toks[P->pos]; }
+static const Token *peek_tok(Parser *P, int k)
+{
+	int i = P->pos + k;
+	return &P->toks[i < P->ntoks ? i : P->ntoks - 1];
+}
+static void next(Parser *P)
+{
+	if (P->pos < P->ntoks - 1)
+		P->pos++;
+}
+static bool equal(Parser *P, const char *s) { return lex_equal(P->src, tok(P), s); }
+
+static bool consume(Parser *P, const char *s)
+{
+	if (!equal(P, s))
+		return false;
+	next(P);
+	return true;
+}
+
+static TC_NORETURN void error_tok(Parser *P, const Token *t, const char *msg)
+{
+	if (t->kind == TK_INDENT)
+		diag_fatal(P->diag, P->src, t->offset + t->len, "unexpected indent");
+	if (t->kind == TK_EOF)
+		diag_fatal(P->diag, P->src, t->offset, "%s (unexpected end of file)", msg);
+	if (t->kind == TK_NEWLINE || t->kind == TK_DEDENT)
+		diag_fatal(P->diag, P->src, t->offset, "%s (unexpected end of line)", msg);
+	diag_fatal(P->diag, P->src, t->offset, "%s near '%.*s'", msg,
+	           (int)(t->len > 40 ? 40 : t->len), P->src->text + t->offset);
+}
+
+static void skip(Parser *P, const char *s)
+{
+	if (!consume(P, s)) {
+		char msg[64];
+		snprintf(msg, sizeof msg, "expected '%s'", s);
+		error_tok(P, tok(P), msg);
+	}
+}
+
+static const char *ident(Parser *P, const char *what)
+{
+	const Token *t = tok(P);
+	if (t->kind != TK_IDENT) {
+		char msg[64];
+		snprintf(msg, sizeof msg, "expected %s", what);
+		error_tok(P, t, msg);
+	}
+	next(P);
+	return arena_strndup(P->arena, P->src->text + t->offset, t->len);
+}
+
+static Node *new_node(Parser *P, NodeKind kind, size_t offset)
+{
+	return ast_new(P->arena, kind, offset);
+}
+
+static void enter(Parser *P)
+{
+	if (++P->depth > MAX_DEPTH)
+		diag_fatal(P->diag, P->src, tok(P)->offset, "expression nested too deeply");
+}
+
+static Node *binop(Parser *P, Op op, Node *lhs, Node *rhs)
+{
+	Node *n = new_node(P, ND_BINOP, lhs->offset);
+	n->op = op;
+	n->lhs = lhs;
+	n->rhs = rhs;
+	return n;
+}
+
+/* strings = STRING+   (adjacent literals are joined) */
+static Node *strings(Parser *P)
+{
+	Node *n = new_node(P, ND_STR, tok(P)->offset);
+	Buf b = {0};
+	while (tok(P)->kind == TK_STR) {
+		buf_putn(&b, tok(P)->str, tok(P)->str_len);
+		next(P);
+	}
+	n->str = arena_strndup(P->arena, buf_str(&b), b.len);
+	n->str_len = b.len;
+	buf_free(&b);
+	return n;
+}
+
+/* star_expr = '*' bitor | expr */
+static Node *star_expr(Parser *P)
+{
+	if (equal(P, "*")) {
+		Node *n = new_node(P, ND_STARRED, tok(P)->offset);
+		next(P);
+		n->lhs = bitor(P);
+		return n;
+	}
+	return expr(P);
+}
+
+/* exprlist = star_expr (',' star_expr)* ','?   (a tuple when there is a comma)
+ * `end` lists the tokens that may follow, so a trailing comma is allowed. */
+static Node *exprlist(Parser *P, Node *(*item)(Parser *))
+{
+	size_t at = tok(P)->offset;
+	Node *first = item(P);
+	if (!equal(P, ","))
+		return first;
+	Node *t = new_node(P, ND_TUPLE, at);
+	nodelist_push(P->arena, &t->items, first);
+	while (consume(P, ",")) {
+		const Token *k = tok(P);
+		if (k->kind == TK_NEWLINE || lex_equal(P->src, k, "=") || lex_equal(P->src, k, ")") ||
+		    lex_equal(P->src, k, ":") || lex_equal(P->src, k, "in") || lex_equal(P->src, k, ";") ||
+		    (k->kind == TK_PUNCT && k->len == 2 && P->src->text[k->offset + 1] == '='))
+			break;
+		nodelist_push(P->arena, &t->items, item(P));
+	}
+	return t;
+}
+
+/* paren = '(' ')' | '(' exprlist ')' */
+static Node *paren(Parser *P)
+{
+	size_t at = tok(P)->offset;
+	skip(P, "(");
+	if (consume(P, ")"))
+		return new_node(P, ND_TUPLE, at);
+	Node *n = exprlist(P, star_expr);
+	skip(P, ")");
+	return n;
+}
+
+/* list = '[' (star_expr (',' star_expr)* ','?)? ']' */
+static Node *list(Parser *P)
+{
+	Node *n = new_node(P, ND_LIST, tok(P)->offset);
+	skip(P, "[");
+	while (!equal(P, "]")) {
+		nodelist_push(P->arena, &n->items, star_expr(P));
+		if (!consume(P, ","))
+			break;
+	}
+	skip(P, "]");
+	return n;
+}
+
+/* dict_or_set = '{' '}'
+ *             | '{' (expr ':' expr | '**' bitor) (',' ...)* ','? '}'
+ *             | '{' star_expr (',' star_expr)* ','? '}' */
+static Node *dict_or_set(Parser *P)
+{
+	Node *n = new_node(P, ND_DICT, tok(P)->offset);
+	skip(P, "{");
+	bool first = true;
+	while (!equal(P, "}")) {
+		if (equal(P, "**") && n->kind == ND_DICT) {
+			next(P);
+			nodelist_push(P->arena, &n->items, NULL);
+			nodelist_push(P->arena, &n->values, bitor(P));
+		} else {
+			Node *k = star_expr(P);
+			if (first && !equal(P, ":"))
+				n->kind = ND_SET;
+			nodelist_push(P->arena, &n->items, k);
+			if (n->kind == ND_DICT) {
+				skip(P, ":");
+				nodelist_push(P->arena, &n->values, expr(P));
+			}
+		}
+		first = false;
+		if (!consume(P, ","))
+			break;
+	}
+	skip(P, "}");
+	return n;
+}
+
+/* atom = NAME | INT | FLOAT | strings | 'True' | 'False' | 'None' | '...'
+ *      | paren | list | dict_or_set */
+static Node *atom(Parser *P)
+{
+	const Token *t = tok(P);
+	Node *n;
+	switch (t->kind) {
+	case TK_IDENT:
+		n = new_node(P, ND_NAME, t->offset);
+		n->name = ident(P, "name");
+		return n;
+	case TK_INT:
+		if (t->overflow)
+			error_tok(P, t, "integer literal too large");
+		n = new_node(P, ND_INT, t->offset);
+		n->ival = t->ival;
+		next(P);
+		return n;
+	case TK_FLOAT:
+		n = new_node(P, ND_FLOAT, t->offset);
+		n->fval = t->fval;
+		next(P);
+		return n;
+	case TK_STR:
+		return strings(P);
+	default:
+		break;
+	}
+	static const struct { const char *s; NodeKind k; } consts[] = {
+		{"True", ND_TRUE}, {"False", ND_FALSE}, {"None", ND_NONE}, {"...", ND_ELLIPSIS},
+	};
+	for (size_t i = 0; i < TC_COUNT(consts); i++) {
+		if (equal(P, consts[i].s)) {
+			next(P);
+			return new_node(P, consts[i].k, t->offset);
+		}
+	}
+	if (equal(P, "("))
+		return paren(P);
+	if (equal(P, "["))
+		return list(P);
+	if (equal(P, "{"))
+		return dict_or_set(P);
+	error_tok(P, t, "invalid syntax: expected an expression");
+}
+
+/* args = (arg (',' arg)* ','?)?
+ * arg  = NAME '=' expr | '**' expr | '*' expr | expr */
+static void call_args(Parser *P, Node *call)
+{
+	while (!equal(P, ")")) {
+		const Token *t = tok(P);
+		if (t->kind == TK_IDENT && lex_equal(P->src, peek_tok(P, 1), "=")) {
+			Node *k = new_node(P, ND_KEYWORD, t->offset);
+			k->name = ident(P, "name");
+			next(P);
+			k->rhs = expr(P);
+			nodelist_push(P->arena, &call->keywords, k);
+		} else if (equal(P, "**")) {
+			Node *k = new_node(P, ND_KEYWORD, t->offset);
+			next(P);
+			k->rhs = expr(P);
+			nodelist_push(P->arena, &call->keywords, k);
+		} else {
+			if (call->keywords.len > 0 && !equal(P, "*"))
+				error_tok(P, t, "positional argument follows keyword argument");
+			nodelist_push(P->arena, &call->items, star_expr(P));
+		}
+		if (!consume(P, ","))
+			break;
+	}
+	skip(P, ")");
+}
+
+/* slice = expr? ':' expr? (':' expr?)? | expr */
+static Node *slice(Parser *P)
+{
+	size_t at = tok(P)->offset;
+	Node *lo = NULL;
+	if (!equal(P, ":"))
+		lo = expr(P);
+	if (!consume(P, ":"))
+		return lo;
+	Node *n = new_node(P, ND_SLICE, at);
+	n->lhs = lo;
+	if (!equal(P, ":") && !equal(P, ",") && !equal(P, "]"))
+		n->rhs = expr(P);
+	if (consume(P, ":") && !equal(P, ",") && !equal(P, "]"))
+		n->cond = expr(P);
+	return n;
+}
+
+/* subscript = slice (',' slice)* ','?   (a tuple when there is a comma) */
+static Node *subscript(Parser *P)
+{
+	size_t at = tok(P)->offset;
+	Node *first = slice(P);
+	if (!equal(P, ","))
+		return first;
+	Node *t = new_node(P, ND_TUPLE, at);
+	nodelist_push(P->arena, &t->items, first);
+	while (consume(P, ",") && !equal(P, "]"))
+		nodelist_push(P->arena, &t->items, slice(P));
+	return t;
+}
+
+/* primary = atom ('(' args ')' | '[' subscript ']' | '.' NAME)* */
+static Node *primary(Parser *P)
+{
+	Node *n = atom(P);
+	for (;;) {
+		size_t at = tok(P)->offset;
+		if (consume(P, "(")) {
+			Node *c = new_node(P, ND_CALL, n->offset);
+			c->lhs = n;
+			call_args(P, c);
+			n = c;
+		} else if (consume(P, "[")) {
+			Node *s = new_node(P, ND_SUBSCRIPT, n->offset);
+			s->lhs = n;
+			s->rhs = subscript(P);
+			skip(P, "]");
+			n = s;
+		} else if (consume(P, ".")) {
+			Node *a = new_node(P, ND_ATTR, n->offset);
+			a->lhs = n;
+			a->name = ident(P, "attribute name after '.'");
+			n = a;
+		} else {
+			(void)at;
+			return n;
+		}
+	}
+}
+
+/* power = primary ('**' factor)? */
+static Node *power(Parser *P)
+{
+	Node *n = primary(P);
+	if (consume(P, "**"))
+		n = binop(P, OP_POW, n, factor(P));
+	return n;
+}
+
+/* factor = ('+' | '-' | '~') factor | power */
+static Node *factor(Parser *P)
+{
+	Op op = equal(P, "-") ? OP_NEG : equal(P, "+") ? OP_POS : equal(P, "~") ? OP_INVERT : OP_NONE;
+	if (op == OP_NONE)
+		return power(P);
+	enter(P);
+	Node *n = new_node(P, ND_UNARY, tok(P)->offset);
+	next(P);
+	n->op = op;
+	n->lhs = factor(P);
+	P->depth--;
+	return n;
+}
+
+/* A left-associative binary level: operand (OP operand)* */
+typedef struct { const char *s; Op op; } OpTab;
+
+static Node *binary_level(Parser *P, Node *(*operand)(Parser *), const OpTab *tab, size_t n)
+{
+	Node *lhs = operand(P);
+	for (;;) {
+		size_t i = 0;
+		while (i < n && !equal(P, tab[i].s))
+			i++;
+		if (i == n)
+			return lhs;
+		next(P);
+		lhs = binop(P, tab[i].op, lhs, operand(P));
+	}
+}
+
+/* term = factor (('*' | '/' | '//' | '%' | '@') factor)* */
+static Node *term(Parser *P)
+{
+	static const OpTab t[] = {{"*", OP_MUL}, {"/", OP_DIV}, {"//", OP_FLOORDIV}, {"%", OP_MOD}, {"@", OP_MATMUL}};
+	return binary_level(P, factor, t, TC_COUNT(t));
+}
+
+/* arith = term (('+' | '-') term)* */
+static Node *arith(Parser *P)
+{
+	static const OpTab t[] = {{"+", OP_ADD}, {"-", OP_SUB}};
+	return binary_level(P, term, t, TC_COUNT(t));
+}
+
+/* shift = arith (('<<' | '>>') arith)* */
+static Node *shift(Parser *P)
+{
+	static const OpTab t[] = {{"<<", OP_LSHIFT}, {">>", OP_RSHIFT}};
+	return binary_level(P, arith, t, TC_COUNT(t));
+}
+
+/* bitand = shift ('&' shift)* */
+static Node *bitand(Parser *P)
+{
+	static const OpTab t[] = {{"&", OP_BITAND}};
+	return binary_level(P, shift, t, TC_COUNT(t));
+}
+
+/* bitxor = bitand ('^' bitand)* */
+static Node *bitxor(Parser *P)
+{
+	static const OpTab t[] = {{"^", OP_BITXOR}};
+	return binary_level(P, bitand, t, TC_COUNT(t));
+}
+
+/* bitor = bitxor ('|' bitxor)* */
+static Node *bitor(Parser *P)
+{
+	static const OpTab t[] = {{"|", OP_BITOR}};
+	return binary_level(P, bitxor, t, TC_COUNT(t));
+}
+
+/* Reads a comparison operator, or returns OP_NONE. */
+static Op comp_op(Parser *P)
+{
+	static const OpTab t[] = {{"<", OP_LT}, {"<=", OP_LE}, {">", OP_GT}, {">=", OP_GE},
+	                          {"==", OP_EQ}, {"!=", OP_NE}, {"in", OP_IN}};
+	for (size_t i = 0; i < TC_COUNT(t); i++)
+		if (consume(P, t[i].s))
+			return t[i].op;
+	if (equal(P, "not") && lex_equal(P->src, peek_tok(P, 1), "in")) {
+		next(P), next(P);
+		return OP_NOTIN;
+	}
+	if (consume(P, "is"))
+		return consume(P, "not") ? OP_ISNOT : OP_IS;
+	return OP_NONE;
+}
+
+/* comparison = bitor (comp_op bitor)*
+ * comp_op    = '<' | '<=' | '>' | '>=' | '==' | '!=' | 'in' | 'not' 'in' | 'is' | 'is' 'not' */
+static Node *comparison(Parser *P)
+{
+	Node *first = bitor(P);
+	Op op = comp_op(P);
+	if (op == OP_NONE)
+		return first;
+	Node *n = new_node(P, ND_COMPARE, first->offset);
+	nodelist_push(P->arena, &n->items, first);
+	Op ops[64];
+	int nops = 0;
+	while (op != OP_NONE) {
+		if (nops == (int)TC_COUNT(ops))
+			error_tok(P, tok(P), "comparison chain too long");
+		ops[nops++] = op;
+		nodelist_push(P->arena, &n->items, bitor(P));
+		op = comp_op(P);
+	}
+	n->ops = arena_alloc(P->arena, sizeof(Op) * (size_t)nops);
+	memcpy(n->ops, ops, sizeof(Op) * (size_t)nops);
+	return n;
+}
+
+/* not_test = 'not' not_test | comparison */
+static Node *not_test(Parser *P)
+{
+	if (!equal(P, "not"))
+		return comparison(P);
+	enter(P);
+	Node *n = new_node(P, ND_UNARY, tok(P)->offset);
+	next(P);
+	n->op = OP_NOT;
+	n->lhs = not_test(P);
+	P->depth--;
+	return n;
+}
+
+/* and_test = not_test ('and' not_test)*
+ * or_test  = and_test ('or' and_test)* */
+static Node *bool_level(Parser *P, const char *kw, Op op, Node *(*operand)(Parser *))
+{
+	Node *first = operand(P);
+	if (!equal(P, kw))
+		return first;
+	Node *n = new_node(P, ND_BOOLOP, first->offset);
+	n->op = op;
+	nodelist_push(P->arena, &n->items, first);
+	while (consume(P, kw))
+		nodelist_push(P->arena, &n->items, operand(P));
+	return n;
+}
+
+static Node *and_test(Parser *P) { return bool_level(P, "and", OP_AND, not_test); }
+static Node *or_test(Parser *P) { return bool_level(P, "or", OP_OR, and_test); }
+
+/* lambda = 'lambda' (lparam (',' lparam)* ','?)? ':' expr
+ * lparam = ('*' | '**')? NAME ('=' expr)?
+ * (Only so that decorators such as @triton.heuristics parse.) */
+static Node *lambda(Parser *P)
+{
+	Node *n = new_node(P, ND_LAMBDA, tok(P)->offset);
+	skip(P, "lambda");
+	while (!equal(P, ":")) {
+		Node *p = new_node(P, ND_PARAM, tok(P)->offset);
+		if (consume(P, "**"))
+			p->op = OP_STARSTAR;
+		else if (consume(P, "*"))
+			p->op = OP_STAR;
+		p->name = ident(P, "parameter name");
+		if (consume(P, "="))
+			p->rhs = expr(P);
+		nodelist_push(P->arena, &n->params, p);
+		if (!consume(P, ","))
+			break;
+	}
+	skip(P, ":");
+	n->lhs = expr(P);
+	return n;
+}
+
+/* expr = lambda | or_test ('if' or_test 'else' expr)? */
+static Node *expr(Parser *P)
+{
+	enter(P);
+	if (equal(P, "lambda")) {
+		Node *l = lambda(P);
+		P->depth--;
+		return l;
+	}
+	Node *n = or_test(P);
+	if (equal(P, "if")) {
+		Node *t = new_node(P, ND_TERNARY, n->offset);
+		next(P);
+		t->lhs = n;
+		t->cond = or_test(P);
+		skip(P, "else");
+		t->rhs = expr(P);
+		n = t;
+	}
+	P->depth--;
+	return n;
+}
+
+/* ---- statements ---- */
+
+static void end_of_line(Parser *P)
+{
+	if (tok(P)->kind != TK_NEWLINE)
+		error_tok(P, tok(P), "invalid syntax");
+	next(P);
+}
+
+static Op aug_op(Parser *P)
+{
+	static const OpTab t[] = {
+		{"+=", OP_ADD}, {"-=", OP_SUB}, {"*=", OP_MUL}, {"/=", OP_DIV}, {"//=", OP_FLOORDIV},
+		{"%=", OP_MOD}, {"**=", OP_POW}, {"@=", OP_MATMUL}, {"<<=", OP_LSHIFT}, {">>=", OP_RSHIFT},
+		{"&=", OP_BITAND}, {"|=", OP_BITOR}, {"^=", OP_BITXOR},
+	};
+	for (size_t i = 0; i < TC_COUNT(t); i++)
+		if (consume(P, t[i].s))
+			return t[i].op;
+	return OP_NONE;
+}
+
+static void check_target(Parser *P, Node *n)
+{
+	switch (n->kind) {
+	case ND_NAME: case ND_ATTR: case ND_SUBSCRIPT:
+		return;
+	case ND_TUPLE: case ND_LIST:
+		for (int i = 0; i < n->items.len; i++)
+			check_target(P, n->items.items[i]);
+		return;
+	case ND_STARRED:
+		check_target(P, n->lhs);
+		return;
+	default:
+		diag_fatal(P->diag, P->src, n->offset, "cannot assign to %s", ast_kind_name(n->kind));
+	}
+}
+
+/* expr_stmt = exprlist ':' expr ('=' exprlist)?       annotated assignment
+ *           | exprlist augop exprlist                  augmented assignment
+ *           | exprlist ('=' exprlist)*                 assignment or expression */
+static Node *expr_stmt(Parser *P)
+{
+	size_t at = tok(P)->offset;
+	Node *lhs = exprlist(P, star_expr);
+	if (consume(P, ":")) {
+		if (lhs->kind != ND_NAME && lhs->kind != ND_ATTR && lhs->kind != ND_SUBSCRIPT)
+			diag_fatal(P->diag, P->src, lhs->offset, "only a single target can be annotated");
+		Node *n = new_node(P, ND_ANNASSIGN, at);
+		n->lhs = lhs;
+		n->cond = expr(P);
+		if (consume(P, "="))
+			n->rhs = exprlist(P, star_expr);
+		return n;
+	}
+	Op op = aug_op(P);
+	if (op != OP_NONE) {
+		if (lhs->kind != ND_NAME && lhs->kind != ND_ATTR && lhs->kind != ND_SUBSCRIPT)
+			diag_fatal(P->diag, P->src, lhs->offset, "illegal target for augmented assignment");
+		Node *n = new_node(P, ND_AUGASSIGN, at);
+		n->op = op;
+		n->lhs = lhs;
+		n->rhs = exprlist(P, star_expr);
+		return n;
+	}
+	if (!equal(P, "=")) {
+		Node *n = new_node(P, ND_EXPR_STMT, at);
+		n->lhs = lhs;
+		return n;
+	}
+	Node *n = new_node(P, ND_ASSIGN, at);
+	Node *value = lhs;
+	while (consume(P, "=")) {
+		check_target(P, value);
+		nodelist_push(P->arena, &n->items, value);
+		value = exprlist(P, star_expr);
+	}
+	n->rhs = value;
+	return n;
+}
+
+/* simple_stmt = 'pass' | 'break' | 'continue' | 'return' exprlist?
+ *             | 'assert' expr (',' expr)? | expr_stmt */
+static Node *simple_stmt(Parser *P)
+{
+	const Token *t = tok(P);
+	static const struct { const char *s; NodeKind k; } words[] = {
+		{"pass", ND_PASS}, {"break", ND_BREAK}, {"continue", ND_CONTINUE},
+	};
+	for (size_t i = 0; i < TC_COUNT(words); i++)
+		if (consume(P, words[i].s))
+			return new_node(P, words[i].k, t->offset);
+	if (consume(P, "return")) {
+		Node *n = new_node(P, ND_RETURN, t->offset);
+		if (tok(P)->kind != TK_NEWLINE && !equal(P, ";"))
+			n->lhs = exprlist(P, star_expr);
+		return n;
+	}
+	if (consume(P, "assert")) {
+		Node *n = new_node(P, ND_ASSERT, t->offset);
+		n->cond = expr(P);
+		if (consume(P, ","))
+			n->rhs = expr(P);
+		return n;
+	}
+	if (t->kind == TK_KEYWORD && !equal(P, "not") && !equal(P, "True") && !equal(P, "False") &&
+	    !equal(P, "None") && !equal(P, "lambda"))
+		diag_fatal(P->diag, P->src, t->offset, "'%.*s' statement is not supported in a kernel",
+		           (int)t->len, P->src->text + t->offset);
+	return expr_stmt(P);
+}
+
+/* simple_stmts = simple_stmt (';' simple_stmt)* ';'? NEWLINE */
+static void simple_stmts(Parser *P, NodeList *out)
+{
+	nodelist_push(P->arena, out, simple_stmt(P));
+	while (consume(P, ";") && tok(P)->kind != TK_NEWLINE)
+		nodelist_push(P->arena, out, simple_stmt(P));
+	end_of_line(P);
+}
+
+/* if_stmt = 'if' expr ':' block ('elif' expr ':' block)* ('else' ':' block)? */
+static Node *if_stmt(Parser *P)
+{
+	Node *n = new_node(P, ND_IF, tok(P)->offset);
+	next(P); /* 'if' or 'elif' */
+	n->cond = expr(P);
+	skip(P, ":");
+	block(P, &n->body);
+	if (equal(P, "elif")) {
+		nodelist_push(P->arena, &n->orelse, if_stmt(P));
+	} else if (consume(P, "else")) {
+		skip(P, ":");
+		block(P, &n->orelse);
+	}
+	return n;
+}
+
+/* for_stmt = 'for' targets 'in' exprlist ':' block ('else' ':' block)?
+ * targets  = bitor (',' bitor)* ','? */
+static Node *for_stmt(Parser *P)
+{
+	Node *n = new_node(P, ND_FOR, tok(P)->offset);
+	skip(P, "for");
+	n->lhs = exprlist(P, bitor);
+	check_target(P, n->lhs);
+	skip(P, "in");
+	n->rhs = exprlist(P, star_expr);
+	skip(P, ":");
+	block(P, &n->body);
+	if (consume(P, "else")) {
+		skip(P, ":");
+		block(P, &n->orelse);
+	}
+	return n;
+}
+
+/* while_stmt = 'while' expr ':' block ('else' ':' block)? */
+static Node *while_stmt(Parser *P)
+{
+	Node *n = new_node(P, ND_WHILE, tok(P)->offset);
+	skip(P, "while");
+	n->cond = expr(P);
+	skip(P, ":");
+	block(P, &n->body);
+	if (consume(P, "else")) {
+		skip(P, ":");
+		block(P, &n->orelse);
+	}
+	return n;
+}
+
+/* param = ('*' | '**')? NAME (':' expr)? ('=' expr)? */
+static Node *param(Parser *P)
+{
+	Node *n = new_node(P, ND_PARAM, tok(P)->offset);
+	if (consume(P, "**"))
+		n->op = OP_STARSTAR;
+	else if (consume(P, "*"))
+		n->op = OP_STAR;
+	n->name = ident(P, "parameter name");
+	if (consume(P, ":"))
+		n->lhs = expr(P);
+	if (consume(P, "="))
+		n->rhs = expr(P);
+	return n;
+}
+
+/* funcdef = 'def' NAME '(' (param (',' param)* ','?)? ')' ('->' expr)? ':' block */
+static Node *funcdef(Parser *P)
+{
+	Node *n = new_node(P, ND_FUNCDEF, tok(P)->offset);
+	skip(P, "def");
+	n->name = ident(P, "function name");
+	skip(P, "(");
+	while (!equal(P, ")")) {
+		Node *p = param(P);
+		for (int i = 0; i < n->params.len; i++)
+			if (strcmp(n->params.items[i]->name, p->name) == 0)
+				diag_fatal(P->diag, P->src, p->offset, "duplicate argument '%s' in function definition", p->name);
+		nodelist_push(P->arena, &n->params, p);
+		if (!consume(P, ","))
+			break;
+	}
+	skip(P, ")");
+	if (consume(P, "->"))
+		n->rhs = expr(P);
+	skip(P, ":");
+	block(P, &n->body);
+	return n;
+}
+
+/* decorated = ('@' expr NEWLINE)+ funcdef */
+static Node *decorated(Parser *P)
+{
+	NodeList decs = {0};
+	while (consume(P, "@")) {
+		nodelist_push(P->arena, &decs, expr(P));
+		end_of_line(P);
+	}
+	if (!equal(P, "def"))
+		error_tok(P, tok(P), "expected 'def' after decorator");
+	Node *n = funcdef(P);
+	n->decorators = decs;
+	return n;
+}
+
+/* stmt = if_stmt | for_stmt | while_stmt | decorated | funcdef | simple_stmts */
+static void stmt(Parser *P, NodeList *out)
+{
+	if (equal(P, "if"))
+		nodelist_push(P->arena, out, if_stmt(P));
+	else if (equal(P, "for"))
+		nodelist_push(P->arena, out, for_stmt(P));
+	else if (equal(P, "while"))
+		nodelist_push(P->arena, out, while_stmt(P));
+	else if (equal(P, "@"))
+		nodelist_push(P->arena, out, decorated(P));
+	else if (equal(P, "def"))
+		nodelist_push(P->arena, out, funcdef(P));
+	else if (equal(P, "elif") || equal(P, "else"))
+		error_tok(P, tok(P), "invalid syntax");
+	else if (tok(P)->kind == TK_INDENT)
+		error_tok(P, tok(P), "unexpected indent");
+	else
+		simple_stmts(P, out);
+}
+
+/* block = NEWLINE INDENT stmt+ DEDENT | simple_stmts */
+static void block(Parser *P, NodeList *out)
+{
+	if (tok(P)->kind != TK_NEWLINE) {
+		simple_stmts(P, out);
+		return;
+	}
+	next(P);
+	if (tok(P)->kind != TK_INDENT)
+		diag_fatal(P->diag, P->src, tok(P)->offset, "expected an indented block");
+	next(P);
+	while (tok(P)->kind != TK_DEDENT && tok(P)->kind != TK_EOF)
+		stmt(P, out);
+	next(P);
+}
+
+/* Skips a statement the front end does not need: its logical line and,
+ * when it opens a block, the whole indented block. */
+static void skip_stmt(Parser *P)
+{
+	while (tok(P)->kind != TK_NEWLINE && tok(P)->kind != TK_EOF)
+		next(P);
+	next(P);
+	if (tok(P)->kind != TK_INDENT)
+		return;
+	int level = 0;
+	do {
+		if (tok(P)->kind == TK_INDENT)
+			level++;
+		else if (tok(P)->kind == TK_DEDENT)
+			level--;
+		next(P);
+	} while (level > 0 && tok(P)->kind != TK_EOF);
+}
+
+/* True when a decorator names triton: @triton.jit, @triton.autotune(...),
+ * @triton_heuristics.pointwise(...), @jit. */
+static bool is_triton_decorator(Parser *P, const Node *d)
+{
+	if (d->kind == ND_CALL)
+		d = d->lhs;
+	const char *name = ast_dotted_name(P->arena, d);
+	if (!name)
+		return false;
+	return strncmp(name, "triton", 6) == 0 || strcmp(name, "jit") == 0;
+}
+
+/* top_def = decorated, when a decorator is triton's; other decorated
+ * definitions are skipped. */
+static void top_def(Parser *P, NodeList *out)
+{
+	NodeList decs = {0};
+	bool triton = false;
+	while (consume(P, "@")) {
+		Node *d = expr(P);
+		triton |= is_triton_decorator(P, d);
+		nodelist_push(P->arena, &decs, d);
+		end_of_line(P);
+	}
+	if (!equal(P, "def"))
+		error_tok(P, tok(P), "expected 'def' after decorator");
+	if (!triton) {
+		skip_stmt(P);
+		return;
+	}
+	Node *n = funcdef(P);
+	n->decorators = decs;
+	nodelist_push(P->arena, out, n);
+}
+
+/* module = (top_def | skipped_stmt | NEWLINE)* EOF */
+static Node *module(Parser *P)
+{
+	Node *m = new_node(P, ND_MODULE, 0);
+	while (tok(P)->kind != TK_EOF) {
+		if (tok(P)->kind == TK_NEWLINE) {
+			next(P);
+		} else if (tok(P)->kind == TK_INDENT) {
+			error_tok(P, tok(P), "unexpected indent");
+		} else if (equal(P, "@")) {
+			top_def(P, &m->body);
+		} else {
+			skip_stmt(P);
+		}
+	}
+	return m;
+}
+
+Node *parse_run(Arena *a, Diag *d, const Source *src, const Token *toks, int ntoks)
+{
+	Parser P = {a, d, src, toks, ntoks, 0, 0};
+	return module(&P);
+}
+
+Node *parse_module(Arena *a, Diag *d, const Source *src)
+{
+	jmp_buf jb;
+	jmp_buf *saved = d->jump;
+	Node *volatile res = NULL;
+	d->jump = &jb;
+	if (setjmp(jb) == 0) {
+		int n;
+		Token *toks = lex_run(a, d, src, &n);
+		res = parse_run(a, d, src, toks, n);
+	}
+	d->jump = saved;
+	return res;
+}
+
+Node *parse_expression(Arena *a, Diag *d, const Source *src)
+{
+	jmp_buf jb;
+	jmp_buf *saved = d->jump;
+	Node *volatile res = NULL;
+	d->jump = &jb;
+	if (setjmp(jb) == 0) {
+		int n;
+		Token *toks = lex_run(a, d, src, &n);
+		Parser P = {a, d, src, toks, n, 0, 0};
+		Node *e = exprlist(&P, star_expr);
+		while (tok(&P)->kind == TK_NEWLINE)
+			next(&P);
+		if (tok(&P)->kind != TK_EOF)
+			error_tok(&P, tok(&P), "unexpected token after expression");
+		res = e;
+	}
+	d->jump = saved;
+	return res;
+}

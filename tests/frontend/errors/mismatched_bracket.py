@@ -1,0 +1,3 @@
+@triton.jit
+def k(x_ptr):
+    x = [1, 2)

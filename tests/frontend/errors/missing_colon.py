@@ -1,0 +1,4 @@
+@triton.jit
+def k(x_ptr):
+    if x_ptr
+        pass

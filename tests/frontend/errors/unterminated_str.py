@@ -1,0 +1,4 @@
+@triton.jit
+def k(x_ptr):
+    s = "abc
+    return s

@@ -1,0 +1,5 @@
+@triton.jit
+def k(x_ptr):
+    x = 1
+    y = """never
+closed

@@ -1,0 +1,211 @@
+/* test_golden.c: corpus kernels, from their source text through discovery,
+ * parsing, specialization and the tile-IR interpreter, against the values
+ * real Triton produced on a GPU for the same inputs (tests/golden/). */
+#include "base/json.h"
+#include "ir/specialize.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+static void report(bool ok, const char *name, const char *why)
+{
+	if (ok)
+		printf("PASS %s\n", name);
+	else {
+		printf("FAIL %s: %s\n", name, why);
+		failures++;
+	}
+}
+
+static float hash_input(uint32_t i, uint32_t arg)
+{
+	uint32_t h = i * 0x9E3779B9u + (arg + 1) * 0x85EBCA6Bu;
+	h ^= h >> 16;
+	h *= 0x85EBCA6Bu;
+	h ^= h >> 13;
+	h *= 0xC2B2AE35u;
+	h ^= h >> 16;
+	return (float)(h >> 8) * (1.0f / 8388608.0f) - 1.0f;
+}
+
+static double read_elem(DType dt, const void *base, int64_t i)
+{
+	const char *p = (const char *)base + i * dtype_bytes(dt);
+	if (dt == DT_F32) {
+		float f;
+		memcpy(&f, p, 4);
+		return f;
+	}
+	uint16_t h;
+	memcpy(&h, p, 2);
+	return dt == DT_F16 ? fp16_to_float(h) : bf16_to_float(h);
+}
+
+static void fill(DType dt, void *base, int64_t n, uint32_t arg, bool poison)
+{
+	for (int64_t i = 0; i < n; i++) {
+		float v = poison ? NAN : hash_input((uint32_t)i, arg);
+		char *p = (char *)base + i * dtype_bytes(dt);
+		if (dt == DT_F32)
+			memcpy(p, &v, 4);
+		else {
+			uint16_t h = dt == DT_F16 ? fp16_from_float(v) : bf16_from_float(v);
+			memcpy(p, &h, 2);
+		}
+	}
+}
+
+static int64_t numel(const Json *shape)
+{
+	int64_t n = 1;
+	for (int i = 0; shape && i < shape->len; i++)
+		n *= (int64_t)json_num(json_at(shape, i), 1);
+	return n;
+}
+
+/* One golden file: returns a failure reason or NULL. */
+static const char *run_golden(const char *name, char *why, size_t whylen)
+{
+	Arena a = {0};
+	char path[256];
+	snprintf(path, sizeof path, "tests/golden/%s.json", name);
+	size_t len;
+	char *text = file_read(path, &len);
+	Json *g = text ? json_parse(&a, text, len, NULL) : NULL;
+	if (!g)
+		return "cannot read the golden file";
+	const char *file = json_str(json_get(g, "file"), "");
+	const char *kname = json_str(json_get(g, "kernel"), "");
+	size_t srclen;
+	char *srctext = file_read(file, &srclen);
+	if (!srctext)
+		return "cannot read the kernel's source";
+	Source src = {.name = file, .text = srctext, .len = srclen};
+	Diag d = {.out = stdout};
+	KernelList kl = {0};
+	const Kernel *k = NULL;
+	if (discover_kernels(&a, &d, &src, &kl) > 0)
+		for (int i = 0; i < kl.len; i++)
+			if (!strcmp(kl.items[i]->name, kname))
+				k = kl.items[i];
+	if (!k)
+		return "kernel not found in its source";
+
+	/* Signature and buffers from the golden file's argument list. */
+	Json *args = json_get(g, "args");
+	Buf sig = {0};
+	TArgValue *vals = xcalloc((size_t)args->len, sizeof *vals);
+	DType *dts = xcalloc((size_t)args->len, sizeof *dts);
+	int64_t *sizes = xcalloc((size_t)args->len, sizeof *sizes);
+	for (int i = 0; i < args->len; i++) {
+		Json *arg = json_at(args, i);
+		const char *init = json_str(json_get(arg, "init"), "");
+		const char *dt = json_str(json_get(arg, "dtype"), "");
+		DType t = DT_F32;
+		dtype_parse(dt, &t);
+		dts[i] = t;
+		bool scalar = !strcmp(init, "scalar");
+		buf_printf(&sig, "%s%s%s", i ? "," : "", scalar ? "" : "*", dt);
+		if (scalar) {
+			vals[i].i = (int64_t)json_num(json_get(arg, "value"), 0);
+			continue;
+		}
+		sizes[i] = numel(json_get(arg, "shape"));
+		vals[i].ptr = xmalloc((size_t)(sizes[i] * dtype_bytes(t)));
+		bool output = json_get(json_get(g, "outputs"), json_str(json_get(arg, "name"), "")) != NULL;
+		bool hashed = !strcmp(init, "hash");
+		fill(t, vals[i].ptr, sizes[i], (uint32_t)json_num(json_get(arg, "arg_index"), i), output && !hashed);
+	}
+	Json *cx = json_get(g, "constexprs");
+	const char *defines[8];
+	int ndef = 0;
+	for (int i = 0; cx && i < cx->len && ndef < 8; i++)
+		defines[ndef++] = arena_printf(&a, "%s=%lld", cx->keys[i], (long long)json_num(cx->items[i], 0));
+	SpecOptions opt = {.signature = buf_str(&sig), .defines = defines, .ndefines = ndef,
+			   .num_warps = (int)json_num(json_get(g, "num_warps"), 4)};
+	TKernel *tk = specialize(&a, &d, k, &opt);
+	const char *fail = NULL;
+	if (!tk) {
+		fail = "specialization failed";
+		goto done;
+	}
+	int grid[3];
+	for (int i = 0; i < 3; i++)
+		grid[i] = (int)json_num(json_at(json_get(g, "grid"), i), 1);
+
+	/* Run the programs that write the sampled positions: for these 1-D
+	 * grids over row-major outputs, position * programs / numel. */
+	Json *outs = json_get(g, "outputs");
+	int64_t programs = (int64_t)grid[0] * grid[1] * grid[2];
+	char err[256];
+	for (int o = 0; o < outs->len && !fail; o++) {
+		int ai = -1;
+		for (int i = 0; i < args->len; i++)
+			if (!strcmp(json_str(json_get(json_at(args, i), "name"), ""), outs->keys[o]))
+				ai = i;
+		Json *pos = json_get(outs->items[o], "positions"), *want = json_get(outs->items[o], "values");
+		if (ai < 0 || !pos || !want || pos->len != want->len || pos->len == 0) {
+			fail = "malformed outputs";
+			break;
+		}
+		unsigned char *done_pid = xcalloc((size_t)programs, 1);
+		double worst = 0;
+		double tol = dts[ai] == DT_F32 ? 1e-5 : 1e-2;
+		for (int p = 0; p < pos->len && !fail; p++) {
+			int64_t at = (int64_t)json_num(json_at(pos, p), 0);
+			int64_t pid = at * programs / sizes[ai];
+			if (!done_pid[pid]) {
+				done_pid[pid] = 1;
+				if (tir_interpret_range(tk, vals, grid, pid, 1, err, sizeof err) != 0) {
+					snprintf(why, whylen, "interpreter: %s", err);
+					fail = why;
+				}
+			}
+		}
+		for (int p = 0; p < pos->len && !fail; p++) {
+			int64_t at = (int64_t)json_num(json_at(pos, p), 0);
+			double got = read_elem(dts[ai], vals[ai].ptr, at), w = json_num(json_at(want, p), NAN);
+			double e = fabs(got - w) / fmax(fabs(w), 1e-3);
+			worst = isnan(e) ? INFINITY : fmax(worst, e);
+		}
+		free(done_pid);
+		printf("# %s.%s: max relative error %.3g at %d positions\n", name, outs->keys[o], worst, pos->len);
+		if (!fail && !(worst <= tol)) {
+			snprintf(why, whylen, "max relative error %.3g over tolerance %g", worst, tol);
+			fail = why;
+		}
+	}
+done:
+	for (int i = 0; i < args->len; i++)
+		free(vals[i].ptr);
+	free(vals);
+	free(dts);
+	free(sizes);
+	buf_free(&sig);
+	buf_free(&d.text);
+	free(text);
+	free(srctext);
+	arena_free(&a);
+	return fail;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *cases[] = {
+		"rmsnorm_inductor_r37", "rmsnorm_f32_4096", "rmsnorm_bf16_4096", "softmax_f32_1024",
+		"add_relu_mul_f32", "gelu_tanh_bf16", "swiglu_bf16", "broadcast_bias_f16",
+	};
+	for (size_t i = 0; i < TC_COUNT(cases); i++) {
+		if (argc > 1 && strcmp(argv[1], cases[i]))
+			continue;
+		char why[300];
+		const char *fail = run_golden(cases[i], why, sizeof why);
+		char name[128];
+		snprintf(name, sizeof name, "interpreter matches Triton: %s", cases[i]);
+		report(!fail, name, fail ? fail : "");
+	}
+	return failures ? 1 : 0;
+}
