@@ -186,6 +186,12 @@ TValue *tir_expand(TBuilder *b, TValue *x, int axis)
 
 TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape)
 {
+	if (x->type.rank == 0 && rank > 0) {
+		Type t = x->type;
+		t.rank = rank;
+		memcpy(t.shape, shape, sizeof(int) * (size_t)rank);
+		return append(b, TOP_SPLAT, t, 1, &x);
+	}
 	while (x->type.rank < rank)
 		x = tir_expand(b, x, 0);
 	if (x->type.rank != rank) {

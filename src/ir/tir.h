@@ -181,6 +181,10 @@ bool tir_promote(DType x, bool x_weak, DType y, bool y_weak, bool div_or_mod, DT
 bool dtype_is_float(DType t);
 bool dtype_is_signed(DType t);
 
+/* ---- text (dump.c) ---- */
+void tir_dump(Buf *b, const TKernel *k);
+void tir_format_type(Buf *b, const Type *t);
+
 /* ---- the interpreter (interp.c) ---- */
 typedef struct TArgValue {
 	void *ptr;             /* pointer arguments */

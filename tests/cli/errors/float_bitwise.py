@@ -1,0 +1,9 @@
+# expect: 8:9: error: bitwise operators need integer operands
+# args: -s *fp32,*fp32,i32 -D BLOCK=16
+import triton
+import triton.language as tl
+@triton.jit
+def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    y = x & x
+    tl.store(y_ptr + tl.arange(0, BLOCK), y)

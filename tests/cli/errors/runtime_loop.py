@@ -1,0 +1,9 @@
+# expect: 8:14: error: loops with bounds known only at run time are not supported yet
+# args: -s *fp32,*fp32,i32 -D BLOCK=16
+import triton
+import triton.language as tl
+@triton.jit
+def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    a = tl.arange(0, BLOCK)
+    for i in range(0, n, BLOCK):
+        tl.store(y_ptr + a + i, tl.load(x_ptr + a + i))

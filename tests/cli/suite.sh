@@ -1,0 +1,44 @@
+#!/bin/sh
+# Broken kernels: each must give its expected "file:line:col: error:" line,
+# a source line with a caret, exit status 1, and leave no output file.
+cd "$(dirname "$0")/../.." || exit 2
+BIN=${BIN:-bin}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for f in tests/cli/errors/*.py; do
+	name=$(basename "$f" .py)
+	want=$(sed -n 's/^# expect: //p' "$f")
+	args=$(sed -n 's/^# args: //p' "$f")
+	# shellcheck disable=SC2086
+	"$BIN/tritonc" compile "$f" $args -o "$tmp/$name.out" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	first=$(head -n 1 "$tmp/err")
+	if [ $rc -ne 1 ]; then
+		echo "FAIL cli $name: exit status $rc, expected 1"
+	elif [ "$first" != "$f:$want" ]; then
+		echo "FAIL cli $name: got '$first', expected '$f:$want'"
+	elif ! grep -q '^ *| *^$' "$tmp/err" && ! grep -q '| .*\^$' "$tmp/err"; then
+		echo "FAIL cli $name: no caret line"
+	elif [ -e "$tmp/$name.out" ] || ls "$tmp" | grep -q "$name.out.tmp"; then
+		echo "FAIL cli $name: an output file was left behind"
+	else
+		echo "PASS cli $name"
+	fi
+done
+# A good kernel writes its output; an existing file is replaced only on success.
+echo keep >"$tmp/kept"
+"$BIN/tritonc" compile tests/cli/errors/undefined.py -s '*fp32,*fp32,i32' -D BLOCK=16 -o "$tmp/kept" 2>/dev/null
+if [ "$(cat "$tmp/kept")" = keep ]; then echo "PASS cli failed compile keeps the old output"; else echo "FAIL cli failed compile overwrote the output"; fi
+if "$BIN/tritonc" compile examples/rmsnorm.py -s '*fp32,*fp32,*fp32,i32,i32' -D XBLOCK=2 -o "$tmp/ok.tir" &&
+	grep -q 'reduce.sum axis=1' "$tmp/ok.tir"; then
+	echo "PASS cli compile writes the tile IR"
+else
+	echo "FAIL cli compile of the example"
+fi
+if "$BIN/tritonc" list examples/rmsnorm.py | grep -q '^triton_per_fused_mul_pow_rsqrt_0'; then
+	echo "PASS cli list"
+else
+	echo "FAIL cli list"
+fi
+"$BIN/tritonc" compile examples/rmsnorm.py --target hip:gfx999 2>"$tmp/err"
+if [ $? -eq 2 ] && grep -q "unknown AMD architecture 'gfx999'" "$tmp/err"; then echo "PASS cli bad target"; else echo "FAIL cli bad target"; fi
