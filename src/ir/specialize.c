@@ -787,7 +787,9 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 		const char *given = define_value(opt, p->name);
 		const char *sigty = s->k->signature ? discover_sig_type(s->k, p->name) : NULL;
 		if (is_constexpr_param(p) || given || (sigty && !strcmp(sigty, "constexpr"))) {
-			SVal *v = given ? parse_define(s, given) : p->rhs ? eval(s, p->rhs) : NULL;
+			/* -D first, then Inductor's triton_meta['constants'], then the default. */
+			const Node *known = ast_dict_get(ast_dict_get(s->k->triton_meta, "constants"), p->name);
+			SVal *v = given ? parse_define(s, given) : known ? eval(s, known) : p->rhs ? eval(s, p->rhs) : NULL;
 			if (!v)
 				error_at(s, p, "constexpr '%s' needs a value (-D %s=...)", p->name, p->name);
 			bind(s, p->name, v);

@@ -101,6 +101,8 @@ static const char *run_golden(const char *name, char *why, size_t whylen)
 	TArgValue *vals = xcalloc((size_t)args->len, sizeof *vals);
 	DType *dts = xcalloc((size_t)args->len, sizeof *dts);
 	int64_t *sizes = xcalloc((size_t)args->len, sizeof *sizes);
+	int *kargs = xcalloc((size_t)args->len, sizeof *kargs);  /* kernel argument -> golden argument */
+	int nk = 0;
 	for (int i = 0; i < args->len; i++) {
 		Json *arg = json_at(args, i);
 		const char *init = json_str(json_get(arg, "init"), "");
@@ -109,7 +111,11 @@ static const char *run_golden(const char *name, char *why, size_t whylen)
 		dtype_parse(dt, &t);
 		dts[i] = t;
 		bool scalar = !strcmp(init, "scalar");
-		buf_printf(&sig, "%s%s%s", i ? "," : "", scalar ? "" : "*", dt);
+		if (!strcmp(dt, "constexpr")) {
+			continue;   /* bound from the kernel's own constants, not passed */
+		}
+		buf_printf(&sig, "%s%s%s", sig.len ? "," : "", scalar ? "" : "*", dt);
+		kargs[nk++] = i;
 		if (scalar) {
 			vals[i].i = (int64_t)json_num(json_get(arg, "value"), 0);
 			continue;
@@ -133,6 +139,10 @@ static const char *run_golden(const char *name, char *why, size_t whylen)
 		fail = "specialization failed";
 		goto done;
 	}
+	/* The kernel's arguments, in its own order (constexprs are not passed). */
+	TArgValue *kvals = xcalloc((size_t)nk + 1, sizeof *kvals);
+	for (int i = 0; i < nk; i++)
+		kvals[i] = vals[kargs[i]];
 	int grid[3];
 	for (int i = 0; i < 3; i++)
 		grid[i] = (int)json_num(json_at(json_get(g, "grid"), i), 1);
@@ -160,7 +170,7 @@ static const char *run_golden(const char *name, char *why, size_t whylen)
 			int64_t pid = at * programs / sizes[ai];
 			if (!done_pid[pid]) {
 				done_pid[pid] = 1;
-				if (tir_interpret_range(tk, vals, grid, pid, 1, err, sizeof err) != 0) {
+				if (tir_interpret_range(tk, kvals, grid, pid, 1, err, sizeof err) != 0) {
 					snprintf(why, whylen, "interpreter: %s", err);
 					fail = why;
 				}
@@ -185,7 +195,9 @@ static const char *run_golden(const char *name, char *why, size_t whylen)
 			fail = why;
 		}
 	}
+	free(kvals);
 done:
+	free(kargs);
 	for (int i = 0; i < args->len; i++)
 		free(vals[i].ptr);
 	free(vals);
