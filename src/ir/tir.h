@@ -181,6 +181,15 @@ bool tir_promote(DType x, bool x_weak, DType y, bool y_weak, bool div_or_mod, DT
 bool dtype_is_float(DType t);
 bool dtype_is_signed(DType t);
 
+/* ---- axis analysis (axis.c) ---- */
+/* Fills every value's AxisInfo. `arg_div` gives each argument's known
+ * divisibility (bytes for pointers, e.g. 16 when aligned), or NULL. */
+void tir_axis_analysis(TKernel *k, const int64_t *arg_div);
+/* Elements per access for a load or store through `ptr` (with `mask` or
+ * NULL) along its last dimension, at most `max_bytes` wide. Before layout:
+ * the layout's size_per_thread bounds it further. */
+int tir_vector_width(const TValue *ptr, const TValue *mask, int max_bytes);
+
 /* ---- text (dump.c) ---- */
 void tir_dump(Buf *b, const TKernel *k);
 void tir_format_type(Buf *b, const Type *t);

@@ -200,8 +200,35 @@ static void test_errors(void)
 	arena_free(&a);
 }
 
+/* 16-byte accesses where contiguity, alignment and the mask allow them. */
+static void test_vector_width(void)
+{
+	Arena a = {0};
+	TKernel *k = build_rmsnorm(&a, 2);
+	int64_t aligned[5] = {16, 16, 16, 16, 16}, unknown_len[5] = {16, 16, 16, 16, 1};
+	int widths[2][3] = {{0}};
+	for (int pass = 0; pass < 2; pass++) {
+		tir_axis_analysis(k, pass ? unknown_len : aligned);
+		int n = 0;
+		for (TValue *v = k->body->first; v; v = v->next) {
+			if (v->op == TOP_LOAD && n < 3)
+				widths[pass][n++] = tir_vector_width(v->args[0], v->nargs > 1 ? v->args[1] : NULL, 16);
+			if (v->op == TOP_STORE && n < 3)
+				widths[pass][n++] = tir_vector_width(v->args[0], v->args[2], 16);
+		}
+	}
+	printf("# widths with rnumel %% 16 == 0: %d %d %d; unknown rnumel: %d %d %d\n", widths[0][0], widths[0][1],
+	       widths[0][2], widths[1][0], widths[1][1], widths[1][2]);
+	CHECK("fp32 loads and store are 4 wide when rnumel is a multiple of 16",
+	      widths[0][0] == 4 && widths[0][1] == 4 && widths[0][2] == 4);
+	CHECK("masked accesses fall to 1 wide when rnumel may be anything",
+	      widths[1][0] == 1 && widths[1][1] == 1 && widths[1][2] == 1);
+	arena_free(&a);
+}
+
 int main(void)
 {
+	test_vector_width();
 	test_rmsnorm();
 	test_promotion();
 	test_int_division();

@@ -1,0 +1,173 @@
+/* axis.c: what is known of integer and pointer tiles' values, as Triton's
+ * axis analysis knows it, so the lowering can choose 16-byte accesses.
+ *
+ * For each dimension: contiguity (runs of consecutive values), constancy
+ * (runs of equal values) and divisibility (the largest power of two known
+ * to divide the first value of each run; bytes for pointers). The rules are
+ * Triton's, simplified to the ops the tile IR has. */
+#include "ir/tir.h"
+
+#define DIV_MAX ((int64_t)1 << 30)
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static int64_t pow2_factor(int64_t c)
+{
+	if (c == 0)
+		return DIV_MAX;
+	int64_t f = c & -c;
+	return f < 0 || f > DIV_MAX ? DIV_MAX : f;
+}
+
+static void set_scalar(AxisInfo *a, const Type *t, int64_t div)
+{
+	for (int d = 0; d < TC_MAX_RANK; d++) {
+		a->contiguity[d] = 1;
+		a->constancy[d] = d < t->rank ? t->shape[d] : 1;
+		a->divisibility[d] = div;
+	}
+}
+
+static void set_unknown(AxisInfo *a)
+{
+	for (int d = 0; d < TC_MAX_RANK; d++) {
+		a->contiguity[d] = 1;
+		a->constancy[d] = 1;
+		a->divisibility[d] = 1;
+	}
+}
+
+static void infer(TValue *v, const int64_t *arg_div)
+{
+	AxisInfo *r = &v->axis;
+	const AxisInfo *a = v->nargs > 0 ? &v->args[0]->axis : NULL;
+	const AxisInfo *b = v->nargs > 1 ? &v->args[1]->axis : NULL;
+	int rank = v->type.rank;
+	switch (v->op) {
+	case TOP_ARG:
+		set_scalar(r, &v->type, arg_div ? arg_div[v->iconst] : 1);
+		return;
+	case TOP_CONST:
+		set_scalar(r, &v->type, dtype_is_float(v->type.dtype) ? 1 : pow2_factor(v->iconst));
+		return;
+	case TOP_PROGRAM_ID:
+	case TOP_NUM_PROGRAMS:
+		set_scalar(r, &v->type, 1);
+		return;
+	case TOP_ARANGE:
+		set_unknown(r);
+		r->contiguity[0] = v->type.shape[0];
+		r->divisibility[0] = pow2_factor(v->iconst);
+		return;
+	case TOP_SPLAT:
+		set_scalar(r, &v->type, a->divisibility[0]);
+		return;
+	case TOP_EXPAND: {
+		int axis = v->aux;
+		for (int d = rank - 1; d >= 0; d--) {
+			int s = d < axis ? d : d > axis ? d - 1 : -1;
+			r->contiguity[d] = s < 0 ? 1 : a->contiguity[s];
+			r->constancy[d] = s < 0 ? 1 : a->constancy[s];
+			r->divisibility[d] = s < 0 ? a->divisibility[0] : a->divisibility[s];
+		}
+		return;
+	}
+	case TOP_BROADCAST:
+		*r = *a;
+		for (int d = 0; d < rank; d++) {
+			if (v->args[0]->type.shape[d] == 1 && v->type.shape[d] != 1) {
+				r->constancy[d] = v->type.shape[d];
+				r->contiguity[d] = 1;
+			}
+		}
+		return;
+	case TOP_CAST:
+		*r = *a;
+		return;
+	case TOP_ADD:
+	case TOP_SUB:
+	case TOP_PTR_ADD: {
+		int64_t scale = v->op == TOP_PTR_ADD ? dtype_bytes(v->type.elem) : 1;
+		for (int d = 0; d < rank; d++) {
+			int64_t c1 = gcd64(a->contiguity[d], b->constancy[d]);
+			int64_t c2 = v->op == TOP_SUB ? 1 : gcd64(a->constancy[d], b->contiguity[d]);
+			r->contiguity[d] = (int)(c1 > c2 ? c1 : c2);
+			r->constancy[d] = (int)gcd64(a->constancy[d], b->constancy[d]);
+			int64_t bd = b->divisibility[d] * scale;
+			r->divisibility[d] = gcd64(a->divisibility[d], bd > DIV_MAX ? DIV_MAX : bd);
+		}
+		return;
+	}
+	case TOP_MUL:
+		for (int d = 0; d < rank; d++) {
+			int64_t m = a->divisibility[d] * b->divisibility[d];
+			r->contiguity[d] = 1;
+			r->constancy[d] = (int)gcd64(a->constancy[d], b->constancy[d]);
+			r->divisibility[d] = m > DIV_MAX || m <= 0 ? DIV_MAX : m;
+		}
+		return;
+	case TOP_CMP:
+		/* x < n with x contiguous and n constant: the result changes at most
+		 * where n falls, which divisibility bounds. */
+		for (int d = 0; d < rank; d++) {
+			int64_t run = gcd64(a->constancy[d], b->constancy[d]);
+			if (b->constancy[d] > 1 && a->contiguity[d] > 1) {
+				int64_t c = gcd64(a->divisibility[d], b->divisibility[d]);
+				c = c < a->contiguity[d] ? c : a->contiguity[d];
+				run = c > run ? c : run;
+			}
+			r->constancy[d] = (int)run;
+			r->contiguity[d] = 1;
+			r->divisibility[d] = 1;
+		}
+		return;
+	case TOP_AND:
+	case TOP_OR:
+	case TOP_WHERE:
+		for (int d = 0; d < rank; d++) {
+			const AxisInfo *c = v->op == TOP_WHERE ? &v->args[2]->axis : b;
+			r->constancy[d] = (int)gcd64(a->constancy[d], c->constancy[d]);
+			if (v->op == TOP_WHERE)
+				r->constancy[d] = (int)gcd64(r->constancy[d], b->constancy[d]);
+			r->contiguity[d] = 1;
+			r->divisibility[d] = 1;
+		}
+		return;
+	default:
+		set_unknown(r);
+		return;
+	}
+}
+
+void tir_axis_analysis(TKernel *k, const int64_t *arg_div)
+{
+	for (TValue *v = k->body->first; v; v = v->next)
+		infer(v, arg_div);
+}
+
+int tir_vector_width(const TValue *ptr, const TValue *mask, int max_bytes)
+{
+	if (ptr->type.rank == 0)
+		return 1;
+	int d = ptr->type.rank - 1;
+	int64_t size = dtype_bytes(ptr->type.elem);
+	int64_t w = max_bytes / size;
+	int64_t c = ptr->axis.contiguity[d];
+	int64_t align = ptr->axis.divisibility[d] / size;
+	w = w < c ? w : c;
+	w = w < align ? w : align;
+	if (mask && mask->axis.constancy[d] < w)
+		w = mask->axis.constancy[d];
+	int v = 1;
+	while (v * 2 <= w)
+		v *= 2;
+	return v;
+}
