@@ -48,12 +48,12 @@ static void show_line(Buf *b, const Source *src, size_t offset, int line)
 		start--;
 	while (end < src->len && src->text[end] != '\n')
 		end++;
-	/* Keep at most 120 bytes around the caret. */
+	/* Keep at most 200 bytes around the caret. */
 	size_t from = start, to = end;
 	if (offset - from > 80)
 		from = offset - 80;
-	if (to - offset > 40)
-		to = offset + 40;
+	if (to - offset > 120)
+		to = offset + 120;
 	buf_printf(b, "%5d | ", line);
 	size_t caret = 0;
 	for (size_t i = from; i < to; i++) {

@@ -1,0 +1,140 @@
+/* rule_loops.c: H1, shuffle loops whose trip count is fixed for 32 lanes.
+ *
+ *   for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(m, v, o);
+ *
+ * combines lanes 0..31 only; on a 64-lane wavefront the two halves never
+ * meet. A shuffle with an explicit width (a deliberate 32-lane logical
+ * warp) is left alone, as the hazard table asks. */
+#include "warpcheck/warpcheck.h"
+
+#include <string.h>
+
+typedef struct Header {
+	int init0, init1;   /* [init0, init1) */
+	int cond0, cond1;
+	int step0, step1;
+	int var;            /* the loop variable's token in init */
+} Header;
+
+static bool split_header(const WcFile *f, int open, int close, Header *h)
+{
+	int semi[2], ns = 0, depth = 0;
+	for (int i = open + 1; i < close; i++) {
+		if (wc_is(f, i, "(") || wc_is(f, i, "["))
+			depth++;
+		else if (wc_is(f, i, ")") || wc_is(f, i, "]"))
+			depth--;
+		else if (depth == 0 && wc_is(f, i, ";") && ns < 2)
+			semi[ns++] = i;
+	}
+	if (ns != 2)
+		return false;
+	*h = (Header){open + 1, semi[0], semi[0] + 1, semi[1], semi[1] + 1, close, -1};
+	for (int i = h->init0; i + 1 < h->init1; i++)
+		if (f->t[i].kind == WT_IDENT && wc_is(f, i + 1, "="))
+			h->var = i;
+	return h->var >= 0;
+}
+
+static bool same_ident(const WcFile *f, int a, int b)
+{
+	return f->t[a].kind == WT_IDENT && f->t[b].kind == WT_IDENT && f->t[a].len == f->t[b].len &&
+	       memcmp(f->src.text + f->t[a].off, f->src.text + f->t[b].off, f->t[a].len) == 0;
+}
+
+static bool range_has(const WcFile *f, int from, int to, const char *s)
+{
+	for (int i = from; i < to; i++)
+		if (wc_is(f, i, s))
+			return true;
+	return false;
+}
+
+/* The body [from, to) holds a shuffle, with no width, that uses `var`. */
+static bool body_shuffles(const WcFile *f, int from, int to, int var)
+{
+	for (int i = from; i < to; i++) {
+		if (!wc_is_shuffle(f, i) || !wc_is(f, i + 1, "("))
+			continue;
+		int s[8], e[8];
+		int n = wc_call_args(f, i + 1, s, e, 8);
+		bool sync = f->t[i].len > 7 && wc_ident_has(f, i, "_sync");
+		if (n <= 0 || n >= (sync ? 4 : 3))
+			continue;  /* explicit width: a deliberate logical warp */
+		for (int k = s[0]; k < e[n - 1]; k++)
+			if (same_ident(f, k, var))
+				return true;
+	}
+	return false;
+}
+
+static int body_end(const WcFile *f, int start)
+{
+	if (wc_is(f, start, "{"))
+		return wc_match(f, start);
+	int depth = 0;
+	for (int i = start; i < f->n; i++) {
+		if (wc_is(f, i, "(") || wc_is(f, i, "{"))
+			depth++;
+		else if (wc_is(f, i, ")") || wc_is(f, i, "}"))
+			depth--;
+		else if (depth == 0 && wc_is(f, i, ";"))
+			return i;
+	}
+	return -1;
+}
+
+/* Token in [from, to) compared against var with `op` whose value is v. */
+static int bound_token(const WcFile *f, const Header *h, const char *op, uint64_t v)
+{
+	for (int i = h->cond0; i + 2 < h->cond1 + 1; i++) {
+		uint64_t x;
+		if (same_ident(f, i, h->var) && wc_is(f, i + 1, op) && wc_value(f, i + 2, &x) && x == v)
+			return i + 2;
+	}
+	return -1;
+}
+
+static void check_for(WcFile *f, int i)
+{
+	Header h;
+	int close = wc_match(f, i + 1);
+	if (close < 0 || !split_header(f, i + 1, close, &h))
+		return;
+	int end = body_end(f, close + 1);
+	if (end < 0 || !body_shuffles(f, close + 1, end, h.var))
+		return;
+	int init = h.var + 2;
+	uint64_t v;
+	bool halves = range_has(f, h.step0, h.step1, "/=") || range_has(f, h.step0, h.step1, ">>=") ||
+	              range_has(f, h.step0, h.step1, "/") || range_has(f, h.step0, h.step1, ">>");
+	bool doubles = range_has(f, h.step0, h.step1, "*=") || range_has(f, h.step0, h.step1, "<<=");
+	if (halves && init + 1 == h.init1 && wc_value(f, init, &v) && v == 16) {
+		WcFinding *fd = wc_find(f, init, "H1", "loop-trip-count", "start at warpSize / 2",
+			"shuffle loop starts at 16, so a 64-lane wavefront combines only 32 lanes");
+		if (f->t[init].kind == WT_NUMBER)
+			wc_edit(fd, f, init, init, "warpSize / 2");
+		return;
+	}
+	if (!doubles || !wc_value(f, init, &v) || v != 1)
+		return;
+	int b = bound_token(f, &h, "<", 32);
+	const char *repl = "warpSize";
+	if (b < 0) {
+		b = bound_token(f, &h, "<=", 16);
+		repl = "warpSize / 2";
+	}
+	if (b < 0)
+		return;
+	WcFinding *fd = wc_find(f, b, "H1", "loop-trip-count", "bound the loop by warpSize",
+		"shuffle loop stops at 32 lanes; a 64-lane wavefront needs one more step");
+	if (f->t[b].kind == WT_NUMBER)
+		wc_edit(fd, f, b, b, repl);
+}
+
+void wc_rule_loops(WcFile *f)
+{
+	for (int i = 0; i + 1 < f->n; i++)
+		if (wc_ident_is(f, i, "for") && wc_is(f, i + 1, "("))
+			check_for(f, i);
+}

@@ -1,0 +1,76 @@
+/* rule_masks.c: H2 (32-bit lane masks) and H13 (mask arithmetic that
+ * overflows at 64 lanes).
+ *
+ * A wavefront's masks are 64 bits: 0xffffffff in a _sync call leaves lanes
+ * 32..63 out (a compile error from HIP 6.2 on). A project macro that drops
+ * the mask (#define __shfl_xor_sync(m, v, o, w) __shfl_xor(v, o, w)) makes
+ * the literal harmless, so such shims are followed. */
+#include "warpcheck/warpcheck.h"
+
+#include <string.h>
+
+/* The call at i goes through a same-file macro that ignores its mask. */
+static bool mask_dropped(const WcFile *f, int i)
+{
+	const WcMacro *m = wc_macro(f, f->src.text + f->t[i].off, f->t[i].len);
+	return m && m->nparams > 0 && !(m->used & 1u);
+}
+
+/* Argument [s, e) is a 32-bit all-ones mask: 0xffffffff, ~0u, FULL_MASK. */
+static bool full32(const WcFile *f, int s, int e)
+{
+	uint64_t v;
+	if (e == s + 1 && wc_value(f, s, &v))
+		return v == 0xffffffffu;
+	if (e == s + 2 && wc_is(f, s, "~") && f->t[s + 1].kind == WT_NUMBER && f->t[s + 1].num_ok &&
+	    f->t[s + 1].num == 0 && !f->t[s + 1].num_wide) {
+		const char *p = f->src.text + f->t[s + 1].off;
+		return memchr(p, 'u', f->t[s + 1].len) || memchr(p, 'U', f->t[s + 1].len);
+	}
+	return false;
+}
+
+static void check_sync(WcFile *f, int i)
+{
+	if (!wc_is(f, i + 1, "(") || mask_dropped(f, i))
+		return;
+	int s[8], e[8];
+	int n = wc_call_args(f, i + 1, s, e, 8);
+	if (n < 1 || !full32(f, s[0], e[0]))
+		return;
+	WcFinding *fd = wc_find(f, s[0], "H2", "lane-mask",
+		"use a 64-bit mask (~0ull) or the mask-less HIP intrinsic",
+		"32-bit full mask in %.*s leaves lanes 32..63 of a 64-lane wavefront out",
+		(int)f->t[i].len, f->src.text + f->t[i].off);
+	if (f->t[s[0]].kind == WT_NUMBER || wc_is(f, s[0], "~"))
+		wc_edit(fd, f, s[0], e[0] - 1, "~0ull");
+}
+
+/* 1 << warpSize, and (1ull << width) - 1 with a width that can be 64. */
+static void check_shift(WcFile *f, int i)
+{
+	uint64_t one;
+	if (!wc_is(f, i + 1, "<<") || !wc_value(f, i, &one) || one != 1 || f->t[i].kind != WT_NUMBER)
+		return;
+	int r = i + 2;
+	if (wc_ident_is(f, r, "warpSize") || wc_ident_is(f, r, "__AMDGCN_WAVEFRONT_SIZE")) {
+		wc_find(f, i, "H13", "mask-overflow", "use ~0ull >> (64 - warpSize), or special-case 64",
+			"1 << warpSize is undefined when warpSize is 64 (shift by the full width)");
+		return;
+	}
+	bool width = wc_ident_has(f, r, "width") || wc_ident_has(f, r, "size") || wc_ident_has(f, r, "bits");
+	if (width && wc_is(f, i - 1, "(") && wc_is(f, r + 1, ")") && wc_is(f, r + 2, "-") &&
+	    wc_is(f, r + 3, "1") && !wc_derived(f, r))
+		wc_find(f, i, "H13", "mask-overflow", "use ~0ull >> (64 - width), or special-case 64",
+			"(1 << width) - 1 overflows when width is 64");
+}
+
+void wc_rule_masks(WcFile *f)
+{
+	for (int i = 0; i + 1 < f->n; i++) {
+		if (wc_is_sync(f, i))
+			check_sync(f, i);
+		else if (f->t[i].kind == WT_NUMBER)
+			check_shift(f, i);
+	}
+}

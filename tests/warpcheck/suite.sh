@@ -1,0 +1,230 @@
+#!/bin/sh
+# warpcheck tests: one "PASS name" or "FAIL name: reason" line per case.
+#
+# cases/*: every line ending in "// expect: H2 [H4...]" must be reported with
+# those ids and no other line may be; "expect-col: N" also pins the column.
+# A case with no expect comment is a must-not-flag case. The bad-input cases
+# below check for a clear error, no crash, and that other files still run.
+cd "$(dirname "$0")/../.." || exit 2
+WC=${BIN:-bin}/warpcheck
+case $WC in /*) ;; *) WC=$(pwd)/$WC ;; esac
+CASES=tests/warpcheck/cases
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; failed=1; }
+
+# "line:id" pairs the file expects, one a line, sorted.
+expected() {
+	awk '/\/\/ expect:/ {
+		s = $0; sub(/.*\/\/ expect:/, "", s); sub(/expect-col:.*/, "", s)
+		n = split(s, ids, /[ \t,]+/)
+		for (i = 1; i <= n; i++) if (ids[i] ~ /^H[0-9]+$/) print FNR ":" ids[i]
+	}' "$1" | sort -u
+}
+
+# "line:col:id" the file pins with expect-col.
+expected_cols() {
+	awk '/expect-col:/ {
+		s = $0; c = s; sub(/.*expect-col:[ \t]*/, "", c); sub(/[^0-9].*/, "", c)
+		sub(/.*\/\/ expect:/, "", s); sub(/expect-col:.*/, "", s)
+		n = split(s, ids, /[ \t,]+/)
+		for (i = 1; i <= n; i++) if (ids[i] ~ /^H[0-9]+$/) print FNR ":" c ":" ids[i]
+	}' "$1" | sort -u
+}
+
+# "line:col:id" of every warning in text output.
+reported() {
+	sed -n 's/^[^ ]*:\([0-9][0-9]*\):\([0-9][0-9]*\): warning: .*\[\(H[0-9][0-9]*\) [^]]*\]$/\1:\2:\3/p' "$1" | sort -u
+}
+
+run_case() {
+	f=$1
+	name=$(basename "$f")
+	"$WC" "$f" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -gt 2 ]; then
+		fail "$name" "exit status $rc (crash?)"
+		return
+	fi
+	expected "$f" >"$tmp/want"
+	reported "$tmp/out" >"$tmp/got3"
+	sed 's/^\([0-9]*\):[0-9]*:/\1:/' "$tmp/got3" | sort -u >"$tmp/got"
+	if ! cmp -s "$tmp/want" "$tmp/got"; then
+		fail "$name" "expected [$(tr '\n' ' ' <"$tmp/want")] got [$(tr '\n' ' ' <"$tmp/got")]"
+		return
+	fi
+	for want in $(expected_cols "$f"); do
+		if ! grep -qx "$want" "$tmp/got3"; then
+			fail "$name" "no finding at line:col:id $want"
+			return
+		fi
+	done
+	if [ -s "$tmp/want" ] && [ $rc -ne 1 ]; then
+		fail "$name" "exit status $rc with findings, want 1"
+	elif [ ! -s "$tmp/want" ] && [ $rc -ne 0 ]; then
+		fail "$name" "exit status $rc on a clean file, want 0: $(head -1 "$tmp/err")"
+	else
+		pass "$name"
+	fi
+}
+
+for f in "$CASES"/*; do
+	case "$f" in *.cu|*.cuh|*.hip|*.h|*.hpp|*.cpp|*.cc) run_case "$f" ;; esac
+done
+
+# A bad input next to a good file: an error naming the file, status 2, the
+# good file's findings still printed.
+bad_case() {
+	name=$1 file=$2 msg=$3
+	"$WC" "$file" "$CASES/seed_bad.cu" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 2 ]; then
+		fail "$name" "exit status $rc, want 2"
+	elif ! grep -q "^$file:[0-9]*:[0-9]*: error: $msg" "$tmp/err"; then
+		fail "$name" "no '$msg' error: $(head -1 "$tmp/err")"
+	elif ! grep -q 'seed_bad.cu:4:32: warning' "$tmp/out"; then
+		fail "$name" "the other file was not checked"
+	else
+		pass "$name"
+	fi
+}
+
+printf '__global__ void k() {}\n\000\001\002binary' >"$tmp/binary.cu"
+bad_case bad-binary "$tmp/binary.cu" "binary file"
+printf '__device__ int f() { return 1; }\n/* never closed\n' >"$tmp/comment.cu"
+bad_case bad-unterminated-comment "$tmp/comment.cu" "unterminated comment"
+printf 'const char *s = "never closed;\nint x = __popc(1);\n' >"$tmp/string.cu"
+bad_case bad-unterminated-string "$tmp/string.cu" "unterminated string literal"
+printf 'const char *r = R"x(raw never closed\n' >"$tmp/raw.cu"
+bad_case bad-unterminated-raw "$tmp/raw.cu" "unterminated raw string"
+printf '#if defined(FOO)\nint x;\n' >"$tmp/if.cu"
+bad_case bad-unbalanced-if "$tmp/if.cu" "unterminated #if"
+printf 'int x;\n#endif\n' >"$tmp/endif.cu"
+bad_case bad-stray-endif "$tmp/endif.cu" "#endif without #if"
+printf '// caf\351 latin-1\n__global__ void k() {}\n' >"$tmp/latin1.cu"
+bad_case bad-non-utf8 "$tmp/latin1.cu" "invalid UTF-8"
+"$WC" "$tmp/missing.cu" "$CASES/seed_bad.cu" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "missing.cu: No such file" "$tmp/err" && grep -q 'seed_bad.cu:4:32: warning' "$tmp/out"; then
+	pass bad-missing-file
+else
+	fail bad-missing-file "status $rc: $(head -1 "$tmp/err")"
+fi
+
+# --fix rewrites in place: afterwards the file is clean; --dry-run prints a
+# diff that patch(1) turns into the same text.
+fix_case() {
+	name=$1 src=$2
+	base=$(basename "$src")
+	mkdir -p "$tmp/fix" "$tmp/dry"
+	cp "$src" "$tmp/fix/$base"
+	cp "$src" "$tmp/dry/$base"
+	"$WC" --fix "$tmp/fix/$base" >/dev/null 2>"$tmp/err"
+	"$WC" "$tmp/fix/$base" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "$name" "still reports after --fix (status $rc): $(grep warning: "$tmp/out" | head -1)"
+		return
+	fi
+	(cd "$tmp/dry" && "$WC" --fix --dry-run "$base") >"$tmp/diff" 2>"$tmp/err"
+	if ! cmp -s "$src" "$tmp/dry/$base"; then
+		fail "$name" "--dry-run changed the file"
+	elif ! grep -q '^+++ ' "$tmp/diff"; then
+		fail "$name" "--dry-run printed no diff"
+	elif command -v patch >/dev/null 2>&1 && ! (cd "$tmp/dry" && patch -s -p0 <"$tmp/diff" >/dev/null 2>&1 && cmp -s "$base" "$tmp/fix/$base"); then
+		fail "$name" "the dry-run diff does not reproduce --fix"
+	else
+		pass "$name"
+	fi
+}
+fix_case fix-cuda "$CASES/fix_cuda.cu"
+fix_case fix-hip "$CASES/fix_hip.hip"
+fix_case fix-seed "$CASES/seed_bad.cu"
+
+# Fixed code must still compile. hipcc is a Debian package the CI installs,
+# so its absence is a failure; nvcc comes with the CUDA toolkit, and its
+# absence is reported as a skip.
+HIPCC=${HIPCC:-/usr/bin/hipcc}
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+if [ -x "$HIPCC" ]; then
+	if "$HIPCC" --offload-arch=gfx90a --offload-arch=gfx1030 -c "$tmp/fix/fix_hip.hip" -o "$tmp/hip.o" >"$tmp/err" 2>&1; then
+		pass fix-hip-compiles
+	else
+		fail fix-hip-compiles "$(head -3 "$tmp/err" | tr '\n' ' ')"
+	fi
+else
+	fail fix-hip-compiles "hipcc not found at $HIPCC (apt-get install hipcc)"
+fi
+if [ -x "$NVCC" ]; then
+	if "$NVCC" -arch=sm_90 -c "$tmp/fix/fix_cuda.cu" -o "$tmp/cu.o" >"$tmp/err" 2>&1; then
+		pass fix-cuda-compiles
+	else
+		fail fix-cuda-compiles "$(grep error "$tmp/err" | head -3 | tr '\n' ' ')"
+	fi
+else
+	echo "SKIP fix-cuda-compiles: nvcc not found at $NVCC"
+fi
+
+# Output formats.
+"$WC" --format json "$CASES/seed_bad.cu" >"$tmp/json"
+n=$(grep -c '"id": "H' "$tmp/json")
+if [ "$n" -ne 8 ]; then
+	fail json-format "$n findings in JSON, want 8"
+elif command -v python3 >/dev/null 2>&1 && ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/json" 2>/dev/null; then
+	fail json-format "not valid JSON"
+else
+	pass json-format
+fi
+"$WC" --format sarif "$CASES/seed_bad.cu" "$CASES/h3_clean.cu" >"$tmp/sarif"
+if ! grep -q '"version": "2.1.0"' "$tmp/sarif"; then
+	fail sarif-format "no SARIF 2.1.0 version"
+elif command -v python3 >/dev/null 2>&1 && ! python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]["results"]
+assert len(r) == 8 and r[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 3
+' "$tmp/sarif" 2>/dev/null; then
+	fail sarif-format "invalid SARIF or wrong results"
+else
+	pass sarif-format
+fi
+"$WC" --format json "$CASES/h3_clean.cu" >"$tmp/json"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '"findings": \[\]' "$tmp/json"; then
+	pass json-clean
+else
+	fail json-clean "status $rc: $(head -c 200 "$tmp/json")"
+fi
+
+# Command line.
+"$WC" --help >"$tmp/out" 2>&1 && grep -q '^usage: warpcheck' "$tmp/out" && pass cli-help || fail cli-help "no usage"
+"$WC" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && pass cli-no-args || fail cli-no-args "status $rc, want 2"
+"$WC" --bogus "$CASES" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && pass cli-bad-option || fail cli-bad-option "status $rc, want 2"
+"$WC" --format xml "$CASES" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && pass cli-bad-format || fail cli-bad-format "status $rc, want 2"
+mkdir -p "$tmp/tree/sub/deeper"
+cp "$CASES/seed_bad.cu" "$tmp/tree/sub/deeper/a.cuh"
+cp "$CASES/seed_bad.cu" "$tmp/tree/sub/b.txt"
+cp "$CASES/h2_masks.cu" "$tmp/tree/c.hpp"
+"$WC" "$tmp/tree" >"$tmp/out" 2>&1; rc=$?
+files=$(grep ': warning:' "$tmp/out" | cut -d: -f1 | sort -u | wc -l)
+if [ $rc -eq 1 ] && [ "$files" -eq 2 ]; then
+	pass cli-directory
+else
+	fail cli-directory "status $rc, findings in $files files, want 2"
+fi
+if [ -c /dev/zero ]; then
+	"$WC" /dev/zero "$CASES/seed_bad.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
+	if [ $rc -eq 2 ] && grep -q 'not a regular file' "$tmp/err" && grep -q 'seed_bad.cu:4:32' "$tmp/out"; then
+		pass cli-device-file
+	else
+		fail cli-device-file "status $rc: $(head -1 "$tmp/err")"
+	fi
+fi
+
+exit $failed
