@@ -113,6 +113,9 @@ void diag_plain(Diag *d, DiagKind kind, const char *fmt, ...) TC_PRINTF(3, 4);
 TC_NORETURN void diag_fatal(Diag *d, const Source *src, size_t offset, const char *fmt, ...)
 	TC_PRINTF(4, 5);
 TC_NORETURN void diag_vfatal(Diag *d, const Source *src, size_t offset, const char *fmt, va_list ap);
+/* Appends "   12 | <the source line>" and a caret line under `offset`;
+ * `line` is the number to show. */
+void diag_show_line(Buf *b, const Source *src, size_t offset, int line);
 /* 1-based line and column of a byte offset, with the source's bases applied. */
 void source_linecol(const Source *src, size_t offset, int *line, int *col);
 

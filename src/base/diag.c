@@ -39,7 +39,7 @@ static void emit(Diag *d, const char *s, size_t n)
 
 /* Prints the source line holding `offset` and a caret under it. Control
  * bytes and overlong lines are shown safely. */
-static void show_line(Buf *b, const Source *src, size_t offset, int line)
+void diag_show_line(Buf *b, const Source *src, size_t offset, int line)
 {
 	if (offset > src->len)
 		offset = src->len;
@@ -84,7 +84,7 @@ void diag_vat(Diag *d, DiagKind kind, const Source *src, size_t offset, const ch
 	buf_vprintf(&b, fmt, ap);
 	buf_putc(&b, '\n');
 	if (src)
-		show_line(&b, src, offset, line);
+		diag_show_line(&b, src, offset, line);
 	emit(d, b.data, b.len);
 	buf_free(&b);
 	if (kind == DIAG_ERROR)

@@ -5,27 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The source line and a caret, as diag.c prints them; findings already
- * know their line and column, so nothing rescans the file from the top. */
+/* The source line and a caret, as every diagnostic shows them; findings
+ * already know their line, so nothing rescans the file from the top. */
 static void show_line(FILE *out, const WcFile *f, const WcFinding *fd)
 {
-	const char *s = f->src.text;
-	size_t start = fd->off, end = fd->off;
-	while (start > 0 && s[start - 1] != '\n')
-		start--;
-	while (end < f->src.len && s[end] != '\n')
-		end++;
-	size_t from = fd->off - start > 80 ? fd->off - 80 : start;
-	size_t to = end - fd->off > 40 ? fd->off + 40 : end;
-	fprintf(out, "%5d | ", fd->line);
-	for (size_t i = from; i < to; i++) {
-		unsigned char c = (unsigned char)s[i];
-		fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', out);
-	}
-	fputs("\n      | ", out);
-	for (size_t i = from; i < fd->off; i++)
-		fputc(s[i] == '\t' ? '\t' : ' ', out);
-	fputs("^\n", out);
+	Buf b = {0};
+	diag_show_line(&b, &f->src, fd->off, fd->line);
+	fputs(buf_str(&b), out);
+	buf_free(&b);
 }
 
 void wc_report_text(FILE *out, const WcFile *f)
