@@ -85,9 +85,17 @@ static double getf(const Tile *t, int k)
 	return t->f ? t->f[k] : (double)t->i[k];
 }
 
+/* The integer view of an element. Float tiles are read this way only where
+ * the result is then dropped (both views are passed to put), so out-of-range
+ * values just need a defined answer. */
 static int64_t geti(const Tile *t, int k)
 {
-	return t->i ? t->i[k] : (int64_t)t->f[k];
+	if (t->i)
+		return t->i[k];
+	double f = t->f[k];
+	if (!(f > -9.2e18 && f < 9.2e18))
+		return 0;
+	return (int64_t)f;
 }
 
 static void put(Tile *t, DType dt, int k, double f, int64_t i)

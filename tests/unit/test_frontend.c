@@ -376,6 +376,71 @@ static void test_plain_module(void)
 	arena_free(&a);
 }
 
+/* ---- golden AST dumps: tests/frontend/golden/NAME.ast for tests/corpus/NAME.py ---- */
+
+static void test_golden_file(const char *file)
+{
+	char path[512], gold[512], name[600];
+	size_t stem = strlen(file) - 4;
+	snprintf(path, sizeof path, "tests/corpus/%.*s.py", (int)stem, file);
+	snprintf(gold, sizeof gold, "tests/frontend/golden/%s", file);
+	snprintf(name, sizeof name, "golden.%.*s", (int)stem, file);
+	size_t len, glen;
+	char *text = read_file(path, &len);
+	char *want = read_file(gold, &glen);
+	if (!text || !want) {
+		free(text);
+		free(want);
+		return;
+	}
+	const char *base = strrchr(path, '/') + 1;
+	Source src = {base, text, len, 0, 0};
+	Arena a = {0};
+	Diag d = {0};
+	KernelList kl = {0};
+	int n = discover_kernels(&a, &d, &src, &kl);
+	Buf b = {0};
+	for (int i = 0; i < n; i++) {
+		Kernel *k = kl.items[i];
+		int line, col;
+		source_linecol(k->src, k->func->offset, &line, &col);
+		buf_printf(&b, "; kernel %s %s at %d:%d, %d helpers\n", k->name,
+		           discover_decor_name(k->decor), line, col, k->helpers.len);
+		ast_dump(&b, k->func);
+	}
+	if (n < 0) {
+		fail(name, "%s", buf_str(&d.text));
+	} else if (strcmp(buf_str(&b), want) != 0) {
+		size_t i = 0;
+		while (b.data[i] && b.data[i] == want[i])
+			i++;
+		fail(name, "dump differs at byte %zu", i);
+	} else {
+		pass(name);
+	}
+	buf_free(&b);
+	free(text);
+	free(want);
+	buf_free(&d.text);
+	arena_free(&a);
+}
+
+static void test_golden(void)
+{
+	DIR *dir = opendir("tests/frontend/golden");
+	if (!dir) {
+		fail("golden", "cannot open tests/frontend/golden");
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		size_t n = strlen(e->d_name);
+		if (n > 4 && strcmp(e->d_name + n - 4, ".ast") == 0)
+			test_golden_file(e->d_name);
+	}
+	closedir(dir);
+}
+
 /* ---- error inputs: tests/frontend/errors/NAME.py and NAME.err ---- */
 
 static void test_error_file(const char *file)
@@ -481,6 +546,7 @@ int main(void)
 	test_corpus();
 	test_inductor_details();
 	test_plain_module();
+	test_golden();
 	test_errors();
 	test_mutations();
 	return failures ? 1 : 0;
