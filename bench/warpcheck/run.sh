@@ -1,0 +1,33 @@
+#!/bin/sh
+# warpcheck's throughput on one core over a generated tree, against grep -rE
+# with a regex for the same surface patterns. Usage: bench/warpcheck/run.sh [MB]
+set -e
+cd "$(dirname "$0")/../.."
+mb=${1:-64}
+tree=$(mktemp -d)
+trap 'rm -rf "$tree"' EXIT
+# A tree of CUDA files made from the test cases, renamed so each is distinct.
+i=0
+while [ "$(du -sm "$tree" | cut -f1)" -lt "$mb" ]; do
+	d="$tree/dir$((i / 100))"
+	mkdir -p "$d"
+	for f in tests/warpcheck/cases/*.cu tests/warpcheck/cases/*.hip; do
+		for rep in 1 2 3 4 5 6 7 8; do sed "s/\([a-z_]*kernel\)/\1_$i$rep/g" "$f"; done >"$d/f$i.cu"
+		i=$((i + 1))
+	done
+done
+bytes=$(du -sb "$tree" | cut -f1)
+files=$(find "$tree" -type f | wc -l)
+re='__shfl[a-z_]*\(|__ballot|0xffffffff|% *32|& *31|/ *32|>> *5|offset *= *16|\[32\]|__popc|warpSize'
+t0=$(date +%s.%N)
+taskset -c 0 bin/warpcheck --format json "$tree" >/dev/null || true
+t1=$(date +%s.%N)
+taskset -c 0 grep -rEn "$re" "$tree" >/dev/null || true
+t2=$(date +%s.%N)
+echo "$files files, $bytes bytes"
+awk -v b="$bytes" -v a="$t0" -v m="$t1" -v z="$t2" 'BEGIN {
+	w = m - a; g = z - m;
+	printf "| tool | seconds | MB/s |\n|---|---|---|\n";
+	printf "| warpcheck --format json | %.2f | %.1f |\n", w, b / w / 1e6;
+	printf "| grep -rEn (surface regex) | %.2f | %.1f |\n", g, b / g / 1e6;
+	printf "ratio grep/warpcheck: %.1fx\n", w / g }'
