@@ -9,8 +9,12 @@ bool wc_is(const WcFile *f, int i, const char *s)
 	if (i < 0 || i >= f->n)
 		return false;
 	const WcTok *t = &f->t[i];
-	return t->kind != WT_STRING && t->kind != WT_CHAR && t->len == strlen(s) &&
-	       memcmp(f->src.text + t->off, s, t->len) == 0;
+	const char *p = f->src.text + t->off;
+	/* Rules ask this of every token: reject on the first byte before
+	 * measuring anything. */
+	if (t->len == 0 || p[0] != s[0] || t->kind == WT_STRING || t->kind == WT_CHAR)
+		return false;
+	return strncmp(p, s, t->len) == 0 && s[t->len] == '\0';
 }
 
 bool wc_ident_is(const WcFile *f, int i, const char *s)
