@@ -1,21 +1,11 @@
 /* test_base.c: the base library: buffers, arenas, diagnostics, atomic writes. */
 #include "base/base.h"
+#include "check.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(name, cond)                                              \
-	do {                                                           \
-		if (cond)                                              \
-			printf("PASS %s\n", name);                     \
-		else {                                                 \
-			printf("FAIL %s: %s (line %d)\n", name, #cond, __LINE__); \
-			failures++;                                    \
-		}                                                      \
-	} while (0)
 
 static void test_buf(void)
 {

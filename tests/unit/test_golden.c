@@ -3,12 +3,12 @@
  * real Triton produced on a GPU for the same inputs (tests/golden/). */
 #include "base/json.h"
 #include "ir/specialize.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
 
 static void report(bool ok, const char *name, const char *why)
 {
@@ -18,17 +18,6 @@ static void report(bool ok, const char *name, const char *why)
 		printf("FAIL %s: %s\n", name, why);
 		failures++;
 	}
-}
-
-static float hash_input(uint32_t i, uint32_t arg)
-{
-	uint32_t h = i * 0x9E3779B9u + (arg + 1) * 0x85EBCA6Bu;
-	h ^= h >> 16;
-	h *= 0x85EBCA6Bu;
-	h ^= h >> 13;
-	h *= 0xC2B2AE35u;
-	h ^= h >> 16;
-	return (float)(h >> 8) * (1.0f / 8388608.0f) - 1.0f;
 }
 
 static double read_elem(DType dt, const void *base, int64_t i)

@@ -3,34 +3,12 @@
  * and against the values real Triton produced (tests/golden/). Also the
  * typing rules the builder applies. */
 #include "ir/tir.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(name, cond)                                                          \
-	do {                                                                       \
-		if (cond)                                                          \
-			printf("PASS %s\n", name);                                 \
-		else {                                                             \
-			printf("FAIL %s: %s (line %d)\n", name, #cond, __LINE__);  \
-			failures++;                                                \
-		}                                                                  \
-	} while (0)
-
-/* The golden inputs' formula (tests/golden/inputs.md). */
-static float hash_input(uint32_t i, uint32_t arg)
-{
-	uint32_t h = i * 0x9E3779B9u + (arg + 1) * 0x85EBCA6Bu;
-	h ^= h >> 16;
-	h *= 0x85EBCA6Bu;
-	h ^= h >> 13;
-	h *= 0xC2B2AE35u;
-	h ^= h >> 16;
-	return (float)(h >> 8) * (1.0f / 8388608.0f) - 1.0f;
-}
 
 static Type ptr_type(DType elem)
 {

@@ -9,22 +9,12 @@
 #include "base/base.h"
 #include "gpu/layout.h"
 #include "gpu/target.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(name, cond)                                                          \
-	do {                                                                       \
-		if (cond)                                                          \
-			printf("PASS %s\n", name);                                 \
-		else {                                                             \
-			printf("FAIL %s: %s (line %d)\n", name, #cond, __LINE__);  \
-			failures++;                                                \
-		}                                                                  \
-	} while (0)
 
 /* Every element of the tile is held in range by exactly one (thread, slot). */
 static bool covers_once(const Layout *l)

@@ -1,19 +1,9 @@
 /* test_tir.c: element types by name and size. */
 #include "ir/tir.h"
+#include "check.h"
 
 #include <string.h>
 
-static int failures;
-
-#define CHECK(name, cond)                                                          \
-	do {                                                                       \
-		if (cond)                                                          \
-			printf("PASS %s\n", name);                                 \
-		else {                                                             \
-			printf("FAIL %s: %s (line %d)\n", name, #cond, __LINE__);  \
-			failures++;                                                \
-		}                                                                  \
-	} while (0)
 
 int main(void)
 {
