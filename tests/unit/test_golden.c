@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static void report(bool ok, const char *name, const char *why)
 {
 	if (ok)
