@@ -92,7 +92,7 @@ char *wc_apply_fixes(const WcFile *f, size_t *len, int *applied)
 	}
 	buf_putn(&b, f->src.text + pos, f->src.len - pos);
 	*len = b.len;
-	return b.len ? buf_detach(&b) : xstrdup("");
+	return buf_detach(&b); /* "" when empty; never leaks a reserved buffer */
 }
 
 /* Line starts of a text; the last entry is its length. */
