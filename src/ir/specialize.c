@@ -227,14 +227,16 @@ static SVal *fold_compare(Spec *s, Op op, SVal *x, SVal *y)
 	return sv_int(s, r);
 }
 
-static TOp binary_op(Op op, DType dt)
+/* The element-wise op for a Python operator; TOP_ARG where there is none
+ * (// on floats has no Triton lowering here). */
+static TOp binary_op(Op op, bool on_floats)
 {
 	switch (op) {
 	case OP_ADD: return TOP_ADD;
 	case OP_SUB: return TOP_SUB;
 	case OP_MUL: return TOP_MUL;
 	case OP_DIV: return TOP_DIV;
-	case OP_FLOORDIV: return dtype_is_float(dt) ? TOP_ARG : TOP_IDIV;
+	case OP_FLOORDIV: return on_floats ? TOP_ARG : TOP_IDIV;
 	case OP_MOD: return TOP_MOD;
 	case OP_BITAND: return TOP_AND;
 	case OP_BITOR: return TOP_OR;
@@ -271,7 +273,7 @@ static SVal *eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 	    !tir_promote(tx->type.dtype, false, ty->type.dtype, false, div_or_mod, &dt))
 		error_at(s, n, "operands of types %s and %s cannot be combined", dtype_name(tx->type.dtype),
 			 dtype_name(ty->type.dtype));
-	TOp top = binary_op(op, tx->type.dtype == DT_PTR ? DT_I64 : dtype_is_float(tx->type.dtype) || dtype_is_float(ty->type.dtype) ? DT_F32 : DT_I32);
+	TOp top = binary_op(op, dtype_is_float(tx->type.dtype) || dtype_is_float(ty->type.dtype));
 	if (top == TOP_ARG)
 		error_at(s, n, "operator '%s' is not supported on tensors of these types", ast_op_name(op));
 	return sv_value(s, n, tir_binary(&s->b, top, tx, ty));
@@ -575,7 +577,6 @@ static SVal *eval_attr(Spec *s, const Node *n)
 
 static SVal *eval(Spec *s, const Node *n)
 {
-	s->b.line = 0;
 	int line, col;
 	source_linecol(s->src, n->offset, &line, &col);
 	s->b.line = line;
