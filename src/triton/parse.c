@@ -683,6 +683,15 @@ static Node *if_stmt(Parser *P)
 	return n;
 }
 
+/* else_block = ('else' ':' block)?   (the tail of for and while) */
+static void else_block(Parser *P, NodeList *orelse)
+{
+	if (consume(P, "else")) {
+		skip(P, ":");
+		block(P, orelse);
+	}
+}
+
 /* for_stmt = 'for' targets 'in' exprlist ':' block ('else' ':' block)?
  * targets  = bitor (',' bitor)* ','? */
 static Node *for_stmt(Parser *P)
@@ -695,10 +704,7 @@ static Node *for_stmt(Parser *P)
 	n->rhs = exprlist(P, star_expr);
 	skip(P, ":");
 	block(P, &n->body);
-	if (consume(P, "else")) {
-		skip(P, ":");
-		block(P, &n->orelse);
-	}
+	else_block(P, &n->orelse);
 	return n;
 }
 
@@ -710,10 +716,7 @@ static Node *while_stmt(Parser *P)
 	n->cond = expr(P);
 	skip(P, ":");
 	block(P, &n->body);
-	if (consume(P, "else")) {
-		skip(P, ":");
-		block(P, &n->orelse);
-	}
+	else_block(P, &n->orelse);
 	return n;
 }
 
