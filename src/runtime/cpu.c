@@ -1,0 +1,590 @@
+/* cpu.c: the CPU runtime (see cpu.h).
+ *
+ *   cache folder   which folder, creating it, private temporary folders
+ *   command        the compiler's argv and the cache key hashed from it
+ *   compiler       running it with posix_spawnp, its output through a pipe
+ *   compile        cache lookup, build in a temporary folder, rename, dlopen
+ *   run            the grid in contiguous chunks over big-stack workers
+ *
+ * Workers pull chunk numbers from an atomic counter, so the grid still runs
+ * to the end when fewer threads than asked for could be started. */
+#include "runtime/cpu.h"
+
+#include "base/base.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define WORKER_STACK_BYTES ((size_t)64 << 20)
+#define AUTO_THREADS_MAX 64
+#define THREADS_MAX 1024
+#define OUTPUT_MAX_BYTES ((size_t)64 << 10)
+
+struct CpuKernel {
+	void *handle;          /* dlopen handle */
+	CpuLaunchFn fn;
+	bool from_cache;
+	char *object_path;
+	char *private_dir;     /* removed at free; NULL for a shared cache */
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...) TC_PRINTF(3, 4);
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || errlen == 0)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+	Buf b = {0};
+	buf_printf(&b, "%s/%s", dir, name);
+	return buf_detach(&b);
+}
+
+/* Removes a folder and the plain files in it; the folders made here hold
+ * nothing else. */
+static void remove_folder(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			char *path = path_join(dir, e->d_name);
+			unlink(path);
+			free(path);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+/* ---- cache folder ---- */
+
+static const char *env_nonempty(const char *name)
+{
+	const char *v = getenv(name);
+	return v && v[0] ? v : NULL;
+}
+
+/* The shared cache folder to use, or NULL for a private one. */
+static char *cache_folder_choice(const char *asked)
+{
+	if (asked)
+		return asked[0] ? xstrdup(asked) : NULL;
+	const char *dir = env_nonempty("TRITONC_CACHE");
+	if (dir)
+		return xstrdup(dir);
+	if ((dir = env_nonempty("XDG_CACHE_HOME")) != NULL)
+		return path_join(dir, "tritonc");
+	if ((dir = env_nonempty("HOME")) != NULL)
+		return path_join(dir, ".cache/tritonc");
+	return NULL;
+}
+
+/* mkdir -p, with owner-only permissions for what it creates. */
+static bool make_folders(const char *path, char *err, size_t errlen)
+{
+	char *p = xstrdup(path);
+	bool ok = true;
+	for (char *s = p + 1; ok; s++) {
+		bool end = *s == '\0';
+		if (*s != '/' && !end)
+			continue;
+		*s = '\0';
+		ok = mkdir(p, 0700) == 0 || errno == EEXIST;
+		if (end)
+			break;
+		*s = '/';
+	}
+	struct stat st;
+	if (ok && (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))) {
+		ok = false;
+		errno = ENOTDIR;
+	}
+	if (!ok)
+		set_err(err, errlen, "cannot create the cache folder %s: %s", path, strerror(errno));
+	free(p);
+	return ok;
+}
+
+/* A fresh folder "PARENT/PREFIXxxxxxx"; NULL with errno set on failure. */
+static char *make_temp_folder(const char *parent, const char *prefix)
+{
+	Buf b = {0};
+	buf_printf(&b, "%s/%sXXXXXX", parent, prefix);
+	char *dir = buf_detach(&b);
+	if (!mkdtemp(dir)) {
+		int saved = errno;
+		free(dir);
+		errno = saved;
+		return NULL;
+	}
+	return dir;
+}
+
+/* Sets *dir to the folder objects go in; a private one is recorded in k. */
+static bool open_cache_folder(CpuKernel *k, const char *asked, char **dir, char *err,
+	size_t errlen)
+{
+	*dir = cache_folder_choice(asked);
+	if (*dir)
+		return make_folders(*dir, err, errlen);
+	const char *tmp = env_nonempty("TMPDIR");
+	k->private_dir = make_temp_folder(tmp ? tmp : "/tmp", "tritonc-");
+	if (!k->private_dir) {
+		set_err(err, errlen, "cannot create a private cache folder in %s: %s",
+			tmp ? tmp : "/tmp", strerror(errno));
+		return false;
+	}
+	*dir = xstrdup(k->private_dir);
+	return true;
+}
+
+/* ---- command ---- */
+
+/* argv for the compiler: the words of $CC, the fixed and extra flags (the
+ * part that goes into the cache key), then "-o OUT SRC -lm" and NULL. */
+typedef struct Command {
+	char *cc_words;        /* a copy of $CC, split in place */
+	const char **argv;
+	int key_words;         /* argv[0 .. key_words-1] are hashed */
+	int argc;
+} Command;
+
+static const char *const fixed_flags[] = {"-std=c11", "-O2", "-fPIC", "-shared"};
+
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/* Splits `s` in place at blanks and appends each word to the command. */
+static void command_add_words(Command *c, char *s)
+{
+	while (*s) {
+		while (is_blank(*s))
+			*s++ = '\0';
+		if (*s)
+			c->argv[c->argc++] = s;
+		while (*s && !is_blank(*s))
+			s++;
+	}
+}
+
+static void command_init(Command *c, const char *const *extra_flags)
+{
+	const char *cc = env_nonempty("CC");
+	c->cc_words = xstrdup(cc ? cc : "cc");
+	size_t extra = 0;
+	while (extra_flags && extra_flags[extra])
+		extra++;
+	size_t cap = strlen(c->cc_words) / 2 + 2 + TC_COUNT(fixed_flags) + extra + 5;
+	c->argv = xmalloc(cap * sizeof *c->argv);
+	c->argc = 0;
+	command_add_words(c, c->cc_words);
+	if (c->argc == 0)
+		c->argv[c->argc++] = "cc";
+	for (size_t i = 0; i < TC_COUNT(fixed_flags); i++)
+		c->argv[c->argc++] = fixed_flags[i];
+	for (size_t i = 0; i < extra; i++)
+		c->argv[c->argc++] = extra_flags[i];
+	c->key_words = c->argc;
+	c->argv[c->argc] = NULL;
+}
+
+/* Appends the output and source paths; the command is then ready to run. */
+static void command_set_paths(Command *c, const char *out, const char *src)
+{
+	c->argc = c->key_words;
+	c->argv[c->argc++] = "-o";
+	c->argv[c->argc++] = out;
+	c->argv[c->argc++] = src;
+	c->argv[c->argc++] = "-lm";
+	c->argv[c->argc] = NULL;
+}
+
+/* The cache key: every word before the paths, NUL-separated, then the source. */
+static uint64_t command_key(const Command *c, const char *source)
+{
+	uint64_t h = HASH_SEED;
+	for (int i = 0; i < c->key_words; i++)
+		h = hash_fnv1a(c->argv[i], strlen(c->argv[i]) + 1, h);
+	return hash_fnv1a(source, strlen(source), h);
+}
+
+static void command_free(Command *c)
+{
+	free(c->cc_words);
+	free(c->argv);
+}
+
+/* ---- compiler ---- */
+
+/* Reads `fd` to its end, keeping the first OUTPUT_MAX_BYTES. */
+static void read_output(int fd, Buf *out)
+{
+	char chunk[4096];
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (out->len < OUTPUT_MAX_BYTES)
+			buf_putn(out, chunk, (size_t)n);
+	}
+	while (out->len > 0 && out->data[out->len - 1] == '\n')
+		out->data[--out->len] = '\0';
+}
+
+/* Starts argv with stdin from /dev/null and stdout and stderr into `fd`. */
+static int spawn_with_output(pid_t *pid, const char *const *argv, int fd)
+{
+	posix_spawn_file_actions_t actions;
+	int rc = posix_spawn_file_actions_init(&actions);
+	if (rc != 0)
+		return rc;
+	rc = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+	if (rc == 0)
+		rc = posix_spawn_file_actions_adddup2(&actions, fd, 1);
+	if (rc == 0)
+		rc = posix_spawn_file_actions_adddup2(&actions, fd, 2);
+	if (rc == 0)
+		rc = posix_spawnp(pid, argv[0], &actions, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	return rc;
+}
+
+static int wait_child(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR)
+			return -1;
+	}
+	return 0;
+}
+
+/* Runs the compiler; on failure, `err` gets its exit status and output. */
+static bool run_compiler(const Command *c, char *err, size_t errlen)
+{
+	int fds[2];
+	if (pipe(fds) != 0) {
+		set_err(err, errlen, "cannot create a pipe: %s", strerror(errno));
+		return false;
+	}
+	/* Neither end leaks into processes other threads start meanwhile. */
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	pid_t pid;
+	int rc = spawn_with_output(&pid, c->argv, fds[1]);
+	close(fds[1]);
+	if (rc != 0) {
+		close(fds[0]);
+		set_err(err, errlen, "cannot run the C compiler '%s': %s", c->argv[0], strerror(rc));
+		return false;
+	}
+	Buf out = {0};
+	read_output(fds[0], &out);
+	close(fds[0]);
+	int status = 0;
+	bool ok = false;
+	if (wait_child(pid, &status) != 0)
+		set_err(err, errlen, "cannot wait for the C compiler '%s': %s", c->argv[0],
+			strerror(errno));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		ok = true;
+	else if (WIFEXITED(status))
+		set_err(err, errlen, "the C compiler '%s' failed (exit status %d):\n%s", c->argv[0],
+			WEXITSTATUS(status), buf_str(&out));
+	else
+		set_err(err, errlen, "the C compiler '%s' was killed by signal %d:\n%s", c->argv[0],
+			WTERMSIG(status), buf_str(&out));
+	buf_free(&out);
+	return ok;
+}
+
+/* ---- compile ---- */
+
+/* Compiles into a temporary folder inside `dir`, then renames the object
+ * to `object_path`. The temporary folder is removed either way. */
+static bool build_object(Command *c, const char *source, const char *dir,
+	const char *object_path, char *err, size_t errlen)
+{
+	char *tmp = make_temp_folder(dir, "tmp-");
+	if (!tmp) {
+		set_err(err, errlen, "cannot create a temporary folder in %s: %s", dir,
+			strerror(errno));
+		return false;
+	}
+	char *src = path_join(tmp, "kernel.c");
+	char *out = path_join(tmp, "kernel.so");
+	bool ok = file_write_atomic(src, source, strlen(source)) == 0;
+	if (!ok)
+		set_err(err, errlen, "cannot write %s: %s", src, strerror(errno));
+	if (ok) {
+		command_set_paths(c, out, src);
+		ok = run_compiler(c, err, errlen);
+	}
+	if (ok && rename(out, object_path) != 0) {
+		set_err(err, errlen, "cannot move the object to %s: %s", object_path,
+			strerror(errno));
+		ok = false;
+	}
+	remove_folder(tmp);
+	free(src);
+	free(out);
+	free(tmp);
+	return ok;
+}
+
+/* Loads the object; a stale or damaged cached one is rebuilt. */
+static bool load_object(CpuKernel *k, Command *c, const char *source, const char *dir,
+	char *err, size_t errlen)
+{
+	if (file_exists(k->object_path)) {
+		k->handle = dlopen(k->object_path, RTLD_NOW | RTLD_LOCAL);
+		if (k->handle) {
+			k->from_cache = true;
+			return true;
+		}
+	}
+	if (!build_object(c, source, dir, k->object_path, err, errlen))
+		return false;
+	k->handle = dlopen(k->object_path, RTLD_NOW | RTLD_LOCAL);
+	if (!k->handle) {
+		const char *why = dlerror();
+		set_err(err, errlen, "cannot load %s: %s", k->object_path, why ? why : "unknown");
+		return false;
+	}
+	return true;
+}
+
+static bool find_launcher(CpuKernel *k, const char *name, char *err, size_t errlen)
+{
+	Buf symbol = {0};
+	buf_printf(&symbol, "%s_launch", name);
+	void *fn = dlsym(k->handle, symbol.data);
+	if (fn)
+		/* POSIX guarantees that dlsym's result converts to a function pointer. */
+		memcpy(&k->fn, &fn, sizeof k->fn);
+	else
+		set_err(err, errlen, "the compiled kernel has no function %s", symbol.data);
+	buf_free(&symbol);
+	return fn != NULL;
+}
+
+CpuKernel *cpu_compile(const char *source, const char *name, const char *const *extra_flags,
+	const char *cache_dir, char *err, size_t errlen)
+{
+	if (!source || !name || !name[0]) {
+		set_err(err, errlen, "cpu_compile needs a source and a kernel name");
+		return NULL;
+	}
+	CpuKernel *k = xcalloc(1, sizeof *k);
+	char *dir = NULL;
+	Command cmd;
+	command_init(&cmd, extra_flags);
+	bool ok = open_cache_folder(k, cache_dir, &dir, err, errlen);
+	if (ok) {
+		char file[32];
+		snprintf(file, sizeof file, "tc-%016llx.so",
+			(unsigned long long)command_key(&cmd, source));
+		k->object_path = path_join(dir, file);
+		ok = load_object(k, &cmd, source, dir, err, errlen) &&
+			find_launcher(k, name, err, errlen);
+	}
+	command_free(&cmd);
+	free(dir);
+	if (!ok) {
+		cpu_kernel_free(k);
+		return NULL;
+	}
+	return k;
+}
+
+bool cpu_kernel_from_cache(const CpuKernel *k)
+{
+	return k && k->from_cache;
+}
+
+CpuLaunchFn cpu_kernel_fn(const CpuKernel *k)
+{
+	return k ? k->fn : NULL;
+}
+
+void cpu_kernel_free(CpuKernel *k)
+{
+	if (!k)
+		return;
+	if (k->handle)
+		dlclose(k->handle);
+	if (k->private_dir)
+		remove_folder(k->private_dir);
+	free(k->private_dir);
+	free(k->object_path);
+	free(k);
+}
+
+/* ---- run ---- */
+
+/* One run of the grid, shared by its workers. */
+typedef struct GridRun {
+	CpuLaunchFn fn;
+	void **args;
+	int grid[3];
+	long programs;
+	int chunks;
+	atomic_int next_chunk;
+} GridRun;
+
+/* First program of chunk i; chunks differ in size by at most one. */
+static long chunk_first(const GridRun *r, int i)
+{
+	long base = r->programs / r->chunks;
+	long extra = r->programs % r->chunks;
+	return base * i + (i < extra ? i : extra);
+}
+
+static void *worker_main(void *arg)
+{
+	GridRun *r = arg;
+	for (;;) {
+		int i = atomic_fetch_add(&r->next_chunk, 1);
+		if (i >= r->chunks)
+			return NULL;
+		long first = chunk_first(r, i);
+		r->fn(r->args, r->grid, first, chunk_first(r, i + 1) - first);
+	}
+}
+
+/* The number of programs in `grid`, or -1 (with `err` set). */
+static long grid_programs(const int grid[3], char *err, size_t errlen)
+{
+	long n = 1;
+	for (int axis = 0; axis < 3; axis++) {
+		if (grid[axis] < 0) {
+			set_err(err, errlen, "grid axis %d is negative (%d)", axis, grid[axis]);
+			return -1;
+		}
+		if (grid[axis] > 0 && n > LONG_MAX / grid[axis]) {
+			set_err(err, errlen, "the grid %d x %d x %d has too many programs", grid[0],
+				grid[1], grid[2]);
+			return -1;
+		}
+		n *= grid[axis];
+	}
+	return n;
+}
+
+static int worker_count(int asked, long programs)
+{
+	long n = asked;
+	if (asked == 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		n = cpus < 1 ? 1 : cpus > AUTO_THREADS_MAX ? AUTO_THREADS_MAX : cpus;
+	}
+	if (n > THREADS_MAX)
+		n = THREADS_MAX;
+	return (int)(n < programs ? n : programs);
+}
+
+/* Starts up to r->chunks workers and joins them. Since workers take chunks
+ * until none is left, one started worker is enough to finish the grid. */
+static bool run_workers(GridRun *r, char *err, size_t errlen)
+{
+	pthread_attr_t attr;
+	int rc = pthread_attr_init(&attr);
+	if (rc == 0 && (rc = pthread_attr_setstacksize(&attr, WORKER_STACK_BYTES)) != 0)
+		pthread_attr_destroy(&attr);
+	if (rc != 0) {
+		set_err(err, errlen, "cannot set up worker threads: %s", strerror(rc));
+		return false;
+	}
+	pthread_t *workers = xmalloc((size_t)r->chunks * sizeof *workers);
+	int started = 0;
+	for (; started < r->chunks; started++) {
+		rc = pthread_create(&workers[started], &attr, worker_main, r);
+		if (rc != 0)
+			break;
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(workers[i], NULL);
+	pthread_attr_destroy(&attr);
+	free(workers);
+	if (started == 0)
+		set_err(err, errlen, "cannot start a worker thread: %s", strerror(rc));
+	return started > 0;
+}
+
+int cpu_run(const CpuKernel *k, void **args, const int grid[3], int threads, char *err,
+	size_t errlen)
+{
+	if (!k || !k->fn || !grid) {
+		set_err(err, errlen, "cpu_run needs a compiled kernel and a grid");
+		return -1;
+	}
+	if (threads < 0) {
+		set_err(err, errlen, "the thread count is negative (%d)", threads);
+		return -1;
+	}
+	long programs = grid_programs(grid, err, errlen);
+	if (programs < 0)
+		return -1;
+	if (programs == 0)
+		return 0;
+	GridRun r = {.fn = k->fn, .args = args, .programs = programs};
+	memcpy(r.grid, grid, sizeof r.grid);
+	r.chunks = worker_count(threads, programs);
+	atomic_init(&r.next_chunk, 0);
+	return run_workers(&r, err, errlen) ? 0 : -1;
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+int cpu_time(const CpuKernel *k, void **args, const int grid[3], int threads, int warmup,
+	int reps, double *ms, char *err, size_t errlen)
+{
+	if (warmup < 0 || reps < 0 || (reps > 0 && !ms)) {
+		set_err(err, errlen, "cpu_time needs warmup >= 0, reps >= 0 and a place for the times");
+		return -1;
+	}
+	for (int i = 0; i < warmup; i++) {
+		if (cpu_run(k, args, grid, threads, err, errlen) != 0)
+			return -1;
+	}
+	for (int i = 0; i < reps; i++) {
+		double start = now_ms();
+		if (cpu_run(k, args, grid, threads, err, errlen) != 0)
+			return -1;
+		ms[i] = now_ms() - start;
+	}
+	return 0;
+}
