@@ -1,0 +1,752 @@
+/* cuda.c: the CUDA runtime (cuda.h).
+ *
+ * The driver (libcuda) and NVRTC are opened with dlopen and their entry
+ * points kept in two tables of function pointers, CudaDriver and Nvrtc,
+ * declared here from the documented C signatures so that no CUDA header is
+ * needed to build. Where the driver has a _v2 entry point (64-bit sizes, the
+ * one cuda.h maps the plain name to), that one is used.
+ *
+ *   libraries  dlopen, symbol tables, error messages
+ *   open       cuInit, device 0's primary context, its sm_XX
+ *   compile    NVRTC to a cubin, with a disk cache keyed by an FNV-1a hash
+ *   memory     cuMemAlloc and cuMemcpy wrappers
+ *   launch     cuLaunchKernel, synchronized; timing with one event pair per launch
+ *
+ * Everything runs on the legacy default stream of device 0's primary
+ * context, made current at each entry point. Depends on libc and libdl. */
+#include "runtime/cuda.h"
+#include "base/base.h"
+
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- the driver's and NVRTC's types, as their C APIs declare them ---- */
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUevent_st *CUevent;
+typedef struct CUstream_st *CUstream;
+typedef unsigned long long CUdeviceptr;
+typedef struct NvrtcProgram_st *nvrtcProgram;
+typedef int nvrtcResult;
+
+enum {
+	CUDA_SUCCESS = 0,
+	NVRTC_SUCCESS = 0,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+	CU_EVENT_DEFAULT = 0,
+};
+
+/* Dynamic shared memory a kernel may use before it must opt in. */
+#define DEFAULT_SHARED_LIMIT (48 * 1024)
+
+typedef struct CudaDriver {
+	void *lib;
+	CUresult (*cuInit)(unsigned flags);
+	CUresult (*cuGetErrorString)(CUresult result, const char **text);
+	CUresult (*cuDeviceGet)(CUdevice *device, int ordinal);
+	CUresult (*cuDeviceGetAttribute)(int *value, int attribute, CUdevice device);
+	CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *context, CUdevice device);
+	CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
+	CUresult (*cuCtxSetCurrent)(CUcontext context);
+	CUresult (*cuCtxSynchronize)(void);
+	CUresult (*cuMemAlloc)(CUdeviceptr *dptr, size_t bytes);
+	CUresult (*cuMemFree)(CUdeviceptr dptr);
+	CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
+	CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
+	CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char value, size_t count);
+	CUresult (*cuModuleLoadData)(CUmodule *module, const void *image);
+	CUresult (*cuModuleUnload)(CUmodule module);
+	CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module, const char *name);
+	CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value);
+	CUresult (*cuLaunchKernel)(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+	                           unsigned block_x, unsigned block_y, unsigned block_z,
+	                           unsigned shared_bytes, CUstream stream, void **params, void **extra);
+	CUresult (*cuEventCreate)(CUevent *event, unsigned flags);
+	CUresult (*cuEventDestroy)(CUevent event);
+	CUresult (*cuEventRecord)(CUevent event, CUstream stream);
+	CUresult (*cuEventSynchronize)(CUevent event);
+	CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
+} CudaDriver;
+
+typedef struct Nvrtc {
+	void *lib;
+	nvrtcResult (*nvrtcVersion)(int *major, int *minor);
+	const char *(*nvrtcGetErrorString)(nvrtcResult result);
+	nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram *program, const char *source, const char *name,
+	                                  int header_count, const char *const *headers,
+	                                  const char *const *include_names);
+	nvrtcResult (*nvrtcCompileProgram)(nvrtcProgram program, int option_count, const char *const *options);
+	nvrtcResult (*nvrtcGetProgramLogSize)(nvrtcProgram program, size_t *size);
+	nvrtcResult (*nvrtcGetProgramLog)(nvrtcProgram program, char *log);
+	nvrtcResult (*nvrtcGetCUBINSize)(nvrtcProgram program, size_t *size);
+	nvrtcResult (*nvrtcGetCUBIN)(nvrtcProgram program, char *cubin);
+	nvrtcResult (*nvrtcDestroyProgram)(nvrtcProgram *program);
+} Nvrtc;
+
+struct CudaRuntime {
+	CudaDriver drv;
+	Nvrtc rtc;
+	CUdevice device;
+	CUcontext context;             /* device 0's primary context; NULL until retained */
+	char arch[32];                 /* "sm_90" */
+	int nvrtc_major, nvrtc_minor;
+	CUdeviceptr flush_buffer;      /* cuda_time's L2 scratch; 0 until first needed */
+	size_t flush_buffer_bytes;
+};
+
+struct CudaKernel {
+	CudaRuntime *rt;
+	CUmodule module;
+	CUfunction function;
+	int shared_limit;              /* dynamic shared memory the function allows now */
+	bool from_cache;
+};
+
+/* ---- libraries ---- */
+
+static void set_error(char *err, size_t errlen, const char *fmt, ...) TC_PRINTF(3, 4);
+
+static void set_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || errlen == 0)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* true when `result` is success; otherwise "call failed: <driver's text>" in err. */
+static bool cu_ok(const CudaDriver *drv, CUresult result, const char *call, char *err, size_t errlen)
+{
+	if (result == CUDA_SUCCESS)
+		return true;
+	const char *text = NULL;
+	if (!drv->cuGetErrorString || drv->cuGetErrorString(result, &text) != CUDA_SUCCESS || !text)
+		text = "unknown error";
+	set_error(err, errlen, "%s failed: %s (CUresult %d)", call, text, result);
+	return false;
+}
+
+static bool rtc_ok(const Nvrtc *rtc, nvrtcResult result, const char *call, char *err, size_t errlen)
+{
+	if (result == NVRTC_SUCCESS)
+		return true;
+	const char *text = rtc->nvrtcGetErrorString ? rtc->nvrtcGetErrorString(result) : NULL;
+	set_error(err, errlen, "%s failed: %s (nvrtcResult %d)", call, text ? text : "unknown error", result);
+	return false;
+}
+
+/* dlopens the first name that loads, trying each folder of `folders` in turn
+ * ("" is the loader's own search path). NULL and a message in err when none does. */
+static void *open_library(const char *what, const char *const *names, const char *const *folders,
+                          char *err, size_t errlen)
+{
+	Buf path = {0};
+	Buf last_error = {0};
+	void *lib = NULL;
+	for (int f = 0; folders[f] && !lib; f++) {
+		for (int n = 0; names[n] && !lib; n++) {
+			path.len = 0;
+			if (folders[f][0])
+				buf_printf(&path, "%s/%s", folders[f], names[n]);
+			else
+				buf_puts(&path, names[n]);
+			lib = dlopen(path.data, RTLD_NOW | RTLD_LOCAL);
+			if (!lib) {
+				const char *why = dlerror();
+				last_error.len = 0;
+				buf_puts(&last_error, why ? why : "not found");
+			}
+		}
+	}
+	if (!lib) {
+		Buf tried = {0};
+		for (int n = 0; names[n]; n++)
+			buf_printf(&tried, "%s%s", n ? ", " : "", names[n]);
+		for (int f = 1; folders[f]; f++)
+			buf_printf(&tried, "%s%s", f == 1 ? " on the library path and in " : ", ", folders[f]);
+		set_error(err, errlen, "cannot load %s (tried %s): %s", what, buf_str(&tried), buf_str(&last_error));
+		buf_free(&tried);
+	}
+	buf_free(&path);
+	buf_free(&last_error);
+	return lib;
+}
+
+_Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers must fit in void *");
+
+/* Stores in *slot, a function pointer, the first of `names` (NULL-terminated)
+ * that `lib` exports; when none is, adds the first name to `missing`. */
+static void bind_symbol(void *lib, void *slot, const char *const *names, Buf *missing)
+{
+	for (int i = 0; names[i]; i++) {
+		void *symbol = dlsym(lib, names[i]);
+		if (symbol) {
+			memcpy(slot, &symbol, sizeof symbol);
+			return;
+		}
+	}
+	buf_printf(missing, "%s%s", missing->len ? ", " : "", names[0]);
+}
+
+#define BIND(lib, slot, missing, ...) \
+	bind_symbol(lib, slot, (const char *const[]){__VA_ARGS__, NULL}, missing)
+
+static bool load_driver(CudaDriver *drv, char *err, size_t errlen)
+{
+	static const char *const names[] = {"libcuda.so.1", "libcuda.so", NULL};
+	static const char *const folders[] = {"", NULL};
+	drv->lib = open_library("the CUDA driver", names, folders, err, errlen);
+	if (!drv->lib)
+		return false;
+	void *lib = drv->lib;
+	Buf missing = {0};
+	BIND(lib, &drv->cuInit, &missing, "cuInit");
+	BIND(lib, &drv->cuGetErrorString, &missing, "cuGetErrorString");
+	BIND(lib, &drv->cuDeviceGet, &missing, "cuDeviceGet");
+	BIND(lib, &drv->cuDeviceGetAttribute, &missing, "cuDeviceGetAttribute");
+	BIND(lib, &drv->cuDevicePrimaryCtxRetain, &missing, "cuDevicePrimaryCtxRetain");
+	BIND(lib, &drv->cuDevicePrimaryCtxRelease, &missing, "cuDevicePrimaryCtxRelease_v2",
+	     "cuDevicePrimaryCtxRelease");
+	BIND(lib, &drv->cuCtxSetCurrent, &missing, "cuCtxSetCurrent");
+	BIND(lib, &drv->cuCtxSynchronize, &missing, "cuCtxSynchronize");
+	BIND(lib, &drv->cuMemAlloc, &missing, "cuMemAlloc_v2");
+	BIND(lib, &drv->cuMemFree, &missing, "cuMemFree_v2");
+	BIND(lib, &drv->cuMemcpyHtoD, &missing, "cuMemcpyHtoD_v2");
+	BIND(lib, &drv->cuMemcpyDtoH, &missing, "cuMemcpyDtoH_v2");
+	BIND(lib, &drv->cuMemsetD8, &missing, "cuMemsetD8_v2");
+	BIND(lib, &drv->cuModuleLoadData, &missing, "cuModuleLoadData");
+	BIND(lib, &drv->cuModuleUnload, &missing, "cuModuleUnload");
+	BIND(lib, &drv->cuModuleGetFunction, &missing, "cuModuleGetFunction");
+	BIND(lib, &drv->cuFuncSetAttribute, &missing, "cuFuncSetAttribute");
+	BIND(lib, &drv->cuLaunchKernel, &missing, "cuLaunchKernel");
+	BIND(lib, &drv->cuEventCreate, &missing, "cuEventCreate");
+	BIND(lib, &drv->cuEventDestroy, &missing, "cuEventDestroy_v2", "cuEventDestroy");
+	BIND(lib, &drv->cuEventRecord, &missing, "cuEventRecord");
+	BIND(lib, &drv->cuEventSynchronize, &missing, "cuEventSynchronize");
+	BIND(lib, &drv->cuEventElapsedTime, &missing, "cuEventElapsedTime_v2", "cuEventElapsedTime");
+	bool ok = missing.len == 0;
+	if (!ok)
+		set_error(err, errlen, "the CUDA driver (libcuda) is too old: it lacks %s", missing.data);
+	buf_free(&missing);
+	return ok;
+}
+
+static bool load_nvrtc(Nvrtc *rtc, char *err, size_t errlen)
+{
+	static const char *const names[] = {
+		"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", NULL,
+	};
+	Buf cuda_home_lib = {0};
+	const char *cuda_home = getenv("CUDA_HOME");
+	if (cuda_home && cuda_home[0])
+		buf_printf(&cuda_home_lib, "%s/lib64", cuda_home);
+	const char *folders[] = {"", "/usr/local/cuda/lib64", NULL, NULL};
+	if (cuda_home_lib.len && strcmp(cuda_home_lib.data, folders[1]) != 0) {
+		folders[2] = folders[1];
+		folders[1] = cuda_home_lib.data;
+	}
+	rtc->lib = open_library("NVRTC (libnvrtc)", names, folders, err, errlen);
+	buf_free(&cuda_home_lib);
+	if (!rtc->lib)
+		return false;
+	void *lib = rtc->lib;
+	Buf missing = {0};
+	BIND(lib, &rtc->nvrtcVersion, &missing, "nvrtcVersion");
+	BIND(lib, &rtc->nvrtcGetErrorString, &missing, "nvrtcGetErrorString");
+	BIND(lib, &rtc->nvrtcCreateProgram, &missing, "nvrtcCreateProgram");
+	BIND(lib, &rtc->nvrtcCompileProgram, &missing, "nvrtcCompileProgram");
+	BIND(lib, &rtc->nvrtcGetProgramLogSize, &missing, "nvrtcGetProgramLogSize");
+	BIND(lib, &rtc->nvrtcGetProgramLog, &missing, "nvrtcGetProgramLog");
+	BIND(lib, &rtc->nvrtcGetCUBINSize, &missing, "nvrtcGetCUBINSize");
+	BIND(lib, &rtc->nvrtcGetCUBIN, &missing, "nvrtcGetCUBIN");
+	BIND(lib, &rtc->nvrtcDestroyProgram, &missing, "nvrtcDestroyProgram");
+	bool ok = missing.len == 0;
+	if (!ok)
+		set_error(err, errlen, "NVRTC (libnvrtc) is too old (11.2 or later is needed): it lacks %s",
+		          missing.data);
+	buf_free(&missing);
+	return ok;
+}
+
+/* ---- open ---- */
+
+static bool make_current(CudaRuntime *rt, char *err, size_t errlen)
+{
+	return cu_ok(&rt->drv, rt->drv.cuCtxSetCurrent(rt->context), "cuCtxSetCurrent", err, errlen);
+}
+
+static bool init_device(CudaRuntime *rt, char *err, size_t errlen)
+{
+	const CudaDriver *drv = &rt->drv;
+	CUcontext context = NULL;
+	int major = 0, minor = 0;
+	if (!cu_ok(drv, drv->cuInit(0), "cuInit", err, errlen) ||
+	    !cu_ok(drv, drv->cuDeviceGet(&rt->device, 0), "cuDeviceGet", err, errlen) ||
+	    !cu_ok(drv, drv->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, rt->device),
+	           "cuDeviceGetAttribute", err, errlen) ||
+	    !cu_ok(drv, drv->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, rt->device),
+	           "cuDeviceGetAttribute", err, errlen) ||
+	    !cu_ok(drv, drv->cuDevicePrimaryCtxRetain(&context, rt->device), "cuDevicePrimaryCtxRetain", err, errlen))
+		return false;
+	rt->context = context;
+	snprintf(rt->arch, sizeof rt->arch, "sm_%d%d", major, minor);
+	return make_current(rt, err, errlen) &&
+	       rtc_ok(&rt->rtc, rt->rtc.nvrtcVersion(&rt->nvrtc_major, &rt->nvrtc_minor), "nvrtcVersion", err, errlen);
+}
+
+CudaRuntime *cuda_open(char *err, size_t errlen)
+{
+	set_error(err, errlen, "%s", "");
+	CudaRuntime *rt = xcalloc(1, sizeof *rt);
+	if (!load_driver(&rt->drv, err, errlen) || !load_nvrtc(&rt->rtc, err, errlen) ||
+	    !init_device(rt, err, errlen)) {
+		cuda_close(rt);
+		return NULL;
+	}
+	return rt;
+}
+
+void cuda_close(CudaRuntime *rt)
+{
+	if (!rt)
+		return;
+	if (rt->context) {
+		make_current(rt, NULL, 0);
+		if (rt->flush_buffer)
+			rt->drv.cuMemFree(rt->flush_buffer);
+		rt->drv.cuDevicePrimaryCtxRelease(rt->device);
+	}
+	if (rt->rtc.lib)
+		dlclose(rt->rtc.lib);
+	if (rt->drv.lib)
+		dlclose(rt->drv.lib);
+	free(rt);
+}
+
+const char *cuda_arch(CudaRuntime *rt)
+{
+	return rt ? rt->arch : "";
+}
+
+/* ---- compile ---- */
+
+/* The cache folder to use: `requested`, else the default; NULL for none. Caller frees. */
+static char *cache_folder(const char *requested)
+{
+	if (requested)
+		return requested[0] ? xstrdup(requested) : NULL;
+	const char *env = getenv("TRITONC_CACHE");
+	if (env && env[0])
+		return xstrdup(env);
+	Buf folder = {0};
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	if (xdg && xdg[0])
+		buf_printf(&folder, "%s/tritonc", xdg);
+	else if (home && home[0])
+		buf_printf(&folder, "%s/.cache/tritonc", home);
+	else
+		return NULL;
+	return buf_detach(&folder);
+}
+
+/* mkdir -p: true when `path` is a folder afterwards. */
+static bool make_folders(const char *path)
+{
+	char *prefix = xstrdup(path);
+	for (char *slash = strchr(prefix + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		(void)mkdir(prefix, 0755);
+		*slash = '/';
+	}
+	(void)mkdir(prefix, 0755);
+	struct stat st;
+	bool is_folder = stat(prefix, &st) == 0 && S_ISDIR(st.st_mode);
+	free(prefix);
+	return is_folder;
+}
+
+/* Everything the cubin depends on: the source, the options, NVRTC's version and the arch. */
+static uint64_t cubin_key(const CudaRuntime *rt, const char *source, const char *const *opts, int nopts)
+{
+	uint64_t h = hash_fnv1a(source, strlen(source) + 1, HASH_SEED);
+	for (int i = 0; i < nopts; i++)
+		h = hash_fnv1a(opts[i], strlen(opts[i]) + 1, h);
+	char compiler[96];
+	int n = snprintf(compiler, sizeof compiler, "nvrtc %d.%d %s", rt->nvrtc_major, rt->nvrtc_minor, rt->arch);
+	return hash_fnv1a(compiler, (size_t)n, h);
+}
+
+/* Where the cubin of this compile lives in the cache; NULL when there is no
+ * usable cache folder. Caller frees. */
+static char *cubin_cache_path(const CudaRuntime *rt, const char *source, const char *const *opts, int nopts,
+                              const char *requested_folder)
+{
+	char *folder = cache_folder(requested_folder);
+	if (!folder || !make_folders(folder)) {
+		free(folder);
+		return NULL;
+	}
+	Buf path = {0};
+	buf_printf(&path, "%s/%016" PRIx64 ".cubin", folder, cubin_key(rt, source, opts, nopts));
+	free(folder);
+	return buf_detach(&path);
+}
+
+/* Loads the cached cubin at `path`; false when there is none or the driver refuses it. */
+static bool load_cached_module(CudaRuntime *rt, const char *path, CUmodule *module)
+{
+	size_t len = 0;
+	char *cubin = path ? file_read(path, &len) : NULL;
+	bool is_elf = cubin && len > 4 && memcmp(cubin, "\177ELF", 4) == 0;
+	CUmodule loaded = NULL;
+	bool ok = is_elf && rt->drv.cuModuleLoadData(&loaded, cubin) == CUDA_SUCCESS;
+	if (ok)
+		*module = loaded;
+	free(cubin);
+	return ok;
+}
+
+/* The program's log, without its trailing newlines, into err; the result's
+ * name when the log is empty. */
+static void report_compile_error(const Nvrtc *rtc, nvrtcProgram program, nvrtcResult result,
+                                 char *err, size_t errlen)
+{
+	size_t size = 0;
+	char *log = NULL;
+	if (rtc->nvrtcGetProgramLogSize(program, &size) == NVRTC_SUCCESS && size > 1) {
+		log = xmalloc(size);
+		if (rtc->nvrtcGetProgramLog(program, log) == NVRTC_SUCCESS) {
+			log[size - 1] = '\0';
+			size_t len = strlen(log);
+			while (len > 0 && (log[len - 1] == '\n' || log[len - 1] == '\r'))
+				log[--len] = '\0';
+		} else {
+			log[0] = '\0';
+		}
+	}
+	if (log && log[0])
+		set_error(err, errlen, "%s", log);
+	else
+		rtc_ok(rtc, result, "nvrtcCompileProgram", err, errlen);
+	free(log);
+}
+
+static char *fetch_cubin(const Nvrtc *rtc, nvrtcProgram program, size_t *cubin_len, char *err, size_t errlen)
+{
+	size_t size = 0;
+	if (!rtc_ok(rtc, rtc->nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize", err, errlen))
+		return NULL;
+	if (size == 0) {
+		set_error(err, errlen, "nvrtcGetCUBIN: NVRTC made no cubin (is -arch a real sm_XX?)");
+		return NULL;
+	}
+	char *cubin = xmalloc(size);
+	if (!rtc_ok(rtc, rtc->nvrtcGetCUBIN(program, cubin), "nvrtcGetCUBIN", err, errlen)) {
+		free(cubin);
+		return NULL;
+	}
+	*cubin_len = size;
+	return cubin;
+}
+
+/* Compiles `source` with NVRTC: the cubin (caller frees), or NULL with the log in err. */
+static char *nvrtc_compile(const Nvrtc *rtc, const char *source, const char *const *opts, int nopts,
+                           size_t *cubin_len, char *err, size_t errlen)
+{
+	nvrtcProgram program = NULL;
+	if (!rtc_ok(rtc, rtc->nvrtcCreateProgram(&program, source, "kernel.cu", 0, NULL, NULL),
+	            "nvrtcCreateProgram", err, errlen))
+		return NULL;
+	char *cubin = NULL;
+	nvrtcResult result = rtc->nvrtcCompileProgram(program, nopts, opts);
+	if (result == NVRTC_SUCCESS)
+		cubin = fetch_cubin(rtc, program, cubin_len, err, errlen);
+	else
+		report_compile_error(rtc, program, result, err, errlen);
+	rtc->nvrtcDestroyProgram(&program);
+	return cubin;
+}
+
+/* Compiles, stores the cubin in the cache (when `cache_path`; a failed write
+ * is no error) and loads it. */
+static bool compile_and_load(CudaRuntime *rt, const char *source, const char *const *opts, int nopts,
+                             const char *cache_path, CUmodule *module, char *err, size_t errlen)
+{
+	size_t cubin_len = 0;
+	char *cubin = nvrtc_compile(&rt->rtc, source, opts, nopts, &cubin_len, err, errlen);
+	if (!cubin)
+		return false;
+	if (cache_path)
+		(void)file_write_atomic(cache_path, cubin, cubin_len);
+	CUmodule loaded = NULL;
+	bool ok = cu_ok(&rt->drv, rt->drv.cuModuleLoadData(&loaded, cubin), "cuModuleLoadData", err, errlen);
+	if (ok)
+		*module = loaded;
+	free(cubin);
+	return ok;
+}
+
+CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
+                         const char *const *extra_opts, const char *cache_dir,
+                         char *err, size_t errlen)
+{
+	set_error(err, errlen, "%s", "");
+	if (!rt || !source || !name) {
+		set_error(err, errlen, "cuda_compile: no runtime, source or kernel name");
+		return NULL;
+	}
+	if (!make_current(rt, err, errlen))
+		return NULL;
+
+	char arch_opt[64];
+	snprintf(arch_opt, sizeof arch_opt, "-arch=%s", rt->arch);
+	int extra_count = 0;
+	while (extra_opts && extra_opts[extra_count])
+		extra_count++;
+	int nopts = 3 + extra_count;
+	const char **opts = xmalloc(sizeof *opts * (size_t)nopts);
+	opts[0] = arch_opt;
+	opts[1] = "-std=c++17";
+	opts[2] = "-default-device";
+	for (int i = 0; i < extra_count; i++)
+		opts[3 + i] = extra_opts[i];
+
+	char *cache_path = cubin_cache_path(rt, source, opts, nopts, cache_dir);
+	CudaKernel *k = xcalloc(1, sizeof *k);
+	k->rt = rt;
+	k->shared_limit = DEFAULT_SHARED_LIMIT;
+	k->from_cache = load_cached_module(rt, cache_path, &k->module);
+	bool ok = k->from_cache || compile_and_load(rt, source, opts, nopts, cache_path, &k->module, err, errlen);
+	if (ok) {
+		char call[256];
+		snprintf(call, sizeof call, "cuModuleGetFunction(\"%.200s\")", name);
+		ok = cu_ok(&rt->drv, rt->drv.cuModuleGetFunction(&k->function, k->module, name), call, err, errlen);
+	}
+	free(cache_path);
+	free(opts);
+	if (!ok) {
+		cuda_kernel_free(k);
+		return NULL;
+	}
+	return k;
+}
+
+bool cuda_kernel_from_cache(const CudaKernel *k)
+{
+	return k && k->from_cache;
+}
+
+void cuda_kernel_free(CudaKernel *k)
+{
+	if (!k)
+		return;
+	if (k->module && make_current(k->rt, NULL, 0))
+		k->rt->drv.cuModuleUnload(k->module);
+	free(k);
+}
+
+/* ---- memory ---- */
+
+int cuda_alloc(CudaRuntime *rt, size_t bytes, uint64_t *dptr, char *err, size_t errlen)
+{
+	set_error(err, errlen, "%s", "");
+	if (!rt || !dptr) {
+		set_error(err, errlen, "cuda_alloc: no runtime or no place for the address");
+		return -1;
+	}
+	*dptr = 0;
+	CUdeviceptr p = 0;
+	if (!make_current(rt, err, errlen) ||
+	    !cu_ok(&rt->drv, rt->drv.cuMemAlloc(&p, bytes ? bytes : 1), "cuMemAlloc", err, errlen))
+		return -1;
+	*dptr = p;
+	return 0;
+}
+
+void cuda_free(CudaRuntime *rt, uint64_t dptr)
+{
+	if (rt && dptr && make_current(rt, NULL, 0))
+		rt->drv.cuMemFree(dptr);
+}
+
+int cuda_upload(CudaRuntime *rt, uint64_t dst, const void *src, size_t bytes, char *err, size_t errlen)
+{
+	set_error(err, errlen, "%s", "");
+	if (bytes == 0)
+		return 0;
+	if (!rt || !src) {
+		set_error(err, errlen, "cuda_upload: no runtime or no source");
+		return -1;
+	}
+	bool ok = make_current(rt, err, errlen) &&
+	          cu_ok(&rt->drv, rt->drv.cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", err, errlen);
+	return ok ? 0 : -1;
+}
+
+int cuda_download(CudaRuntime *rt, void *dst, uint64_t src, size_t bytes, char *err, size_t errlen)
+{
+	set_error(err, errlen, "%s", "");
+	if (bytes == 0)
+		return 0;
+	if (!rt || !dst) {
+		set_error(err, errlen, "cuda_download: no runtime or no destination");
+		return -1;
+	}
+	bool ok = make_current(rt, err, errlen) &&
+	          cu_ok(&rt->drv, rt->drv.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", err, errlen);
+	return ok ? 0 : -1;
+}
+
+/* ---- launch ---- */
+
+static bool valid_launch(const char *who, const CudaKernel *k, const int grid[3], int threads, int shared_bytes,
+                         char *err, size_t errlen)
+{
+	if (!k || !grid) {
+		set_error(err, errlen, "%s: no kernel or no grid", who);
+		return false;
+	}
+	if (grid[0] <= 0 || grid[1] <= 0 || grid[2] <= 0 || threads <= 0 || shared_bytes < 0) {
+		set_error(err, errlen, "%s: bad launch shape: grid %d x %d x %d, %d threads, %d shared bytes", who,
+		          grid[0], grid[1], grid[2], threads, shared_bytes);
+		return false;
+	}
+	return true;
+}
+
+/* Queues one launch, first raising the function's dynamic shared memory
+ * limit when `shared_bytes` is over it. */
+static bool launch_async(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
+                         char *err, size_t errlen)
+{
+	const CudaDriver *drv = &k->rt->drv;
+	if (shared_bytes > k->shared_limit) {
+		if (!cu_ok(drv, drv->cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+		                                        shared_bytes),
+		           "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err, errlen))
+			return false;
+		k->shared_limit = shared_bytes;
+	}
+	CUresult result = drv->cuLaunchKernel(k->function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+	                                      (unsigned)threads, 1, 1, (unsigned)shared_bytes, NULL, args, NULL);
+	return cu_ok(drv, result, "cuLaunchKernel", err, errlen);
+}
+
+int cuda_launch(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
+                char *err, size_t errlen)
+{
+	set_error(err, errlen, "%s", "");
+	if (!valid_launch("cuda_launch", k, grid, threads, shared_bytes, err, errlen))
+		return -1;
+	const CudaDriver *drv = &k->rt->drv;
+	bool ok = make_current(k->rt, err, errlen) && launch_async(k, grid, threads, shared_bytes, args, err, errlen) &&
+	          cu_ok(drv, drv->cuCtxSynchronize(), "cuCtxSynchronize (after the launch)", err, errlen);
+	return ok ? 0 : -1;
+}
+
+/* Makes the runtime's L2 scratch buffer at least `bytes` long. */
+static bool reserve_flush_buffer(CudaRuntime *rt, size_t bytes, char *err, size_t errlen)
+{
+	if (rt->flush_buffer_bytes >= bytes)
+		return true;
+	if (rt->flush_buffer)
+		rt->drv.cuMemFree(rt->flush_buffer);
+	rt->flush_buffer = 0;
+	rt->flush_buffer_bytes = 0;
+	CUdeviceptr p = 0;
+	if (!cu_ok(&rt->drv, rt->drv.cuMemAlloc(&p, bytes), "cuMemAlloc (L2 flush buffer)", err, errlen))
+		return false;
+	rt->flush_buffer = p;
+	rt->flush_buffer_bytes = bytes;
+	return true;
+}
+
+static bool create_events(const CudaDriver *drv, CUevent *events, int count, char *err, size_t errlen)
+{
+	for (int i = 0; i < count; i++)
+		if (!cu_ok(drv, drv->cuEventCreate(&events[i], CU_EVENT_DEFAULT), "cuEventCreate", err, errlen))
+			return false;
+	return true;
+}
+
+static void destroy_events(const CudaDriver *drv, CUevent *events, int count)
+{
+	for (int i = 0; i < count; i++)
+		if (events[i])
+			drv->cuEventDestroy(events[i]);
+}
+
+/* Queues the timed launches: launch i between starts[i] and ends[i], each
+ * after an L2 flush when flush_bytes > 0. */
+static bool queue_timed_launches(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
+                                 int reps, size_t flush_bytes, CUevent *starts, CUevent *ends,
+                                 char *err, size_t errlen)
+{
+	CudaRuntime *rt = k->rt;
+	const CudaDriver *drv = &rt->drv;
+	for (int i = 0; i < reps; i++) {
+		if (flush_bytes > 0 &&
+		    !cu_ok(drv, drv->cuMemsetD8(rt->flush_buffer, 0, flush_bytes), "cuMemsetD8 (L2 flush)", err, errlen))
+			return false;
+		if (!cu_ok(drv, drv->cuEventRecord(starts[i], NULL), "cuEventRecord", err, errlen) ||
+		    !launch_async(k, grid, threads, shared_bytes, args, err, errlen) ||
+		    !cu_ok(drv, drv->cuEventRecord(ends[i], NULL), "cuEventRecord", err, errlen))
+			return false;
+	}
+	return true;
+}
+
+/* Waits for the last launch and reads every launch's time. */
+static bool read_times(const CudaDriver *drv, CUevent *starts, CUevent *ends, int reps, float *ms,
+                       char *err, size_t errlen)
+{
+	if (!cu_ok(drv, drv->cuEventSynchronize(ends[reps - 1]), "cuEventSynchronize (after the timed launches)",
+	           err, errlen))
+		return false;
+	for (int i = 0; i < reps; i++)
+		if (!cu_ok(drv, drv->cuEventElapsedTime(&ms[i], starts[i], ends[i]), "cuEventElapsedTime", err, errlen))
+			return false;
+	return true;
+}
+
+int cuda_time(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
+              int warmup, int reps, size_t flush_bytes, float *ms, char *err, size_t errlen)
+{
+	set_error(err, errlen, "%s", "");
+	if (!valid_launch("cuda_time", k, grid, threads, shared_bytes, err, errlen))
+		return -1;
+	if (warmup < 0 || reps < 1 || !ms) {
+		set_error(err, errlen, "cuda_time: needs warmup >= 0, reps >= 1 and a place for the times");
+		return -1;
+	}
+	CudaRuntime *rt = k->rt;
+	if (!make_current(rt, err, errlen))
+		return -1;
+	if (flush_bytes > 0 && !reserve_flush_buffer(rt, flush_bytes, err, errlen))
+		return -1;
+
+	CUevent *starts = xcalloc((size_t)reps, sizeof *starts);
+	CUevent *ends = xcalloc((size_t)reps, sizeof *ends);
+	bool ok = create_events(&rt->drv, starts, reps, err, errlen) && create_events(&rt->drv, ends, reps, err, errlen);
+	for (int i = 0; ok && i < warmup; i++)
+		ok = launch_async(k, grid, threads, shared_bytes, args, err, errlen);
+	ok = ok && queue_timed_launches(k, grid, threads, shared_bytes, args, reps, flush_bytes, starts, ends, err, errlen);
+	ok = ok && read_times(&rt->drv, starts, ends, reps, ms, err, errlen);
+	destroy_events(&rt->drv, starts, reps);
+	destroy_events(&rt->drv, ends, reps);
+	free(starts);
+	free(ends);
+	return ok ? 0 : -1;
+}

@@ -1,0 +1,66 @@
+/* cuda.h: the CUDA runtime: compiles CUDA C with NVRTC, loads it on device 0
+ * and launches and times kernels through the driver API.
+ *
+ * The driver (libcuda) and NVRTC are loaded with dlopen when cuda_open is
+ * called, so a program linked with this runtime builds and runs on machines
+ * without CUDA; there cuda_open returns NULL and says what is missing.
+ *
+ * Every function that can fail takes `err` and `errlen`: on failure it writes
+ * a message naming the failing call into err (truncated to errlen bytes, NUL
+ * included; err may be NULL) and returns NULL or nonzero. Nothing aborts. */
+#ifndef TC_RUNTIME_CUDA_H
+#define TC_RUNTIME_CUDA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct CudaRuntime CudaRuntime;
+typedef struct CudaKernel CudaKernel;
+
+/* Loads the driver and NVRTC, initializes device 0 and makes its primary
+ * context current. NULL and a message in err when there is none. */
+CudaRuntime *cuda_open(char *err, size_t errlen);
+/* Frees the runtime and its scratch memory; free its kernels first. NULL is ignored. */
+void cuda_close(CudaRuntime *rt);
+/* "sm_90" etc. of device 0 */
+const char *cuda_arch(CudaRuntime *rt);
+
+/* Compiles CUDA C source with NVRTC to a cubin for the device's arch
+ * (options: -arch=sm_XX, -std=c++17, -default-device, plus `extra_opts`,
+ * NULL-terminated, may be NULL) and loads the function `name`.
+ * Cubins are cached in `cache_dir`: NULL means the default ($TRITONC_CACHE,
+ * else $XDG_CACHE_HOME/tritonc, else $HOME/.cache/tritonc, created if
+ * missing), "" means no cache. The key hashes the source, the options, the
+ * NVRTC version and the arch. On a compile error err gets the NVRTC log. */
+CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
+                         const char *const *extra_opts, const char *cache_dir,
+                         char *err, size_t errlen);
+/* true when the cubin came from the cache */
+bool cuda_kernel_from_cache(const CudaKernel *k);
+/* Unloads the kernel's module. NULL is ignored. */
+void cuda_kernel_free(CudaKernel *k);
+
+/* Device memory: *dptr gets the address (0 bytes allocates a minimal block). 0 on success. */
+int cuda_alloc(CudaRuntime *rt, size_t bytes, uint64_t *dptr, char *err, size_t errlen);
+/* Frees what cuda_alloc gave; 0 is ignored. */
+void cuda_free(CudaRuntime *rt, uint64_t dptr);
+/* Copies host to device and device to host; synchronous. 0 on success. */
+int cuda_upload(CudaRuntime *rt, uint64_t dst, const void *src, size_t bytes, char *err, size_t errlen);
+int cuda_download(CudaRuntime *rt, void *dst, uint64_t src, size_t bytes, char *err, size_t errlen);
+
+/* Launches grid[3] blocks of `threads` threads with `shared_bytes` of dynamic
+ * shared memory (the function's limit is raised when it exceeds 48 KiB);
+ * args is cuLaunchKernel's kernelParams: an array of pointers to each
+ * argument's value. Waits for the kernel; 0 on success. */
+int cuda_launch(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
+                char *err, size_t errlen);
+/* Times `reps` launches after `warmup` untimed ones, one event pair per
+ * launch, writing each launch's milliseconds into ms[reps] (the caller takes
+ * the median). When flush_bytes > 0, a scratch buffer of that size (kept by
+ * the runtime) is overwritten with cuMemsetD8 before each timed launch to
+ * flush L2. 0 on success. */
+int cuda_time(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
+              int warmup, int reps, size_t flush_bytes, float *ms, char *err, size_t errlen);
+
+#endif
