@@ -93,3 +93,10 @@ void tir_dump(Buf *b, const TKernel *k)
 			dump_value(b, v);
 	buf_puts(b, "}\n");
 }
+
+const char *tir_op_name(TOp op)
+{
+	if ((int)op < 0 || (size_t)op >= sizeof op_names / sizeof op_names[0] || !op_names[op])
+		return "?";
+	return op_names[op];
+}

@@ -193,6 +193,7 @@ int tir_vector_width(const TValue *ptr, const TValue *mask, int max_bytes);
 /* ---- text (dump.c) ---- */
 void tir_dump(Buf *b, const TKernel *k);
 void tir_format_type(Buf *b, const Type *t);
+const char *tir_op_name(TOp op);     /* "load", "reduce", ... */
 
 /* ---- the interpreter (interp.c) ---- */
 typedef struct TArgValue {

@@ -1,0 +1,331 @@
+/* simt.c: building SIMT IR and printing it as text (`--dump simt`). */
+#include "gpu/simt.h"
+
+#include <string.h>
+
+/* Names the printers use themselves (loop and thread variables, C keywords,
+ * the tc_ prefix of the preludes) and the names already given. */
+static bool name_taken(const SKernel *k, const char *name)
+{
+	static const char *const reserved[] = {
+		"t", "i0", "i1", "i2", "i3", "i4", "j", "p", "w", "args", "grid", "first", "count",
+		"auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+		"enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict",
+		"return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+		"unsigned", "void", "volatile", "while", "true", "false", "threadIdx", "blockIdx", "gridDim",
+		"blockDim", "warpSize", "new", "delete", "class", "template", "this", "namespace", "operator",
+	};
+	if (strncmp(name, "tc_", 3) == 0 || strncmp(name, "__", 2) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+		if (strcmp(reserved[i], name) == 0)
+			return true;
+	for (int i = 0; k->tile && i < k->tile->nargs; i++)
+		if (strcmp(k->tile->args[i]->name, name) == 0)
+			return true;
+	for (int i = 0; i < k->nregs; i++)
+		if (strcmp(k->regs[i]->name, name) == 0)
+			return true;
+	return false;
+}
+
+SReg *simt_reg(SKernel *k, SRegKind kind, DType dt, DType elem, int count, const char *name)
+{
+	SReg *r = arena_alloc(k->arena, sizeof *r);
+	r->id = k->nregs;
+	r->kind = kind;
+	r->dtype = dt;
+	r->elem = elem;
+	r->count = count;
+	/* Names stay readable: the Triton variable's name, made unique. */
+	const char *base = name && *name ? name : "t";
+	r->name = !name || name_taken(k, base) ? arena_printf(k->arena, "%s%d", base, r->id) : arena_strdup(k->arena, base);
+	if (k->nregs == k->cap_regs) {
+		k->cap_regs = k->cap_regs ? 2 * k->cap_regs : 64;
+		SReg **grown = arena_alloc(k->arena, (size_t)k->cap_regs * sizeof *grown);
+		if (k->nregs)
+			memcpy(grown, k->regs, (size_t)k->nregs * sizeof *grown);
+		k->regs = grown;
+	}
+	k->regs[k->nregs++] = r;
+	return r;
+}
+
+static SExpr *expr(SKernel *k, SExprKind kind, DType dt)
+{
+	SExpr *e = arena_alloc(k->arena, sizeof *e);
+	e->kind = kind;
+	e->dtype = dt;
+	return e;
+}
+
+SExpr *simt_ref(SKernel *k, SReg *r, SExpr *index)
+{
+	SExpr *e = expr(k, SE_REF, r->dtype);
+	e->reg = r;
+	e->index = r->count > 1 || r->kind == SR_SHARED ? index : NULL;
+	return e;
+}
+
+SExpr *simt_int(SKernel *k, DType dt, int64_t v)
+{
+	SExpr *e = expr(k, SE_INT, dt);
+	e->ival = v;
+	return e;
+}
+
+SExpr *simt_float(SKernel *k, DType dt, double v)
+{
+	SExpr *e = expr(k, SE_FLOAT, dt);
+	e->fval = v;
+	return e;
+}
+
+SExpr *simt_leaf(SKernel *k, SExprKind kind, DType dt, int aux)
+{
+	SExpr *e = expr(k, kind, dt);
+	e->aux = aux;
+	return e;
+}
+
+SExpr *simt_binary(SKernel *k, TOp op, DType dt, SExpr *x, SExpr *y)
+{
+	SExpr *e = expr(k, SE_BINARY, dt);
+	e->aux = op;
+	e->a[0] = x;
+	e->a[1] = y;
+	return e;
+}
+
+SExpr *simt_cmp(SKernel *k, CmpKind c, DType operand, SExpr *x, SExpr *y)
+{
+	SExpr *e = expr(k, SE_CMP, DT_I1);
+	e->aux = c;
+	e->from = operand;
+	e->a[0] = x;
+	e->a[1] = y;
+	return e;
+}
+
+SExpr *simt_cast(SKernel *k, DType from, DType to, SExpr *x)
+{
+	if (from == to)
+		return x;
+	SExpr *e = expr(k, SE_CAST, to);
+	e->from = from;
+	e->a[0] = x;
+	return e;
+}
+
+SExpr *simt_and(SKernel *k, SExpr *x, SExpr *y)
+{
+	if (!x)
+		return y;
+	if (!y)
+		return x;
+	SExpr *e = expr(k, SE_LOGIC_AND, DT_I1);
+	e->a[0] = x;
+	e->a[1] = y;
+	return e;
+}
+
+SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line)
+{
+	SStmt *s = arena_alloc(k->arena, sizeof *s);
+	s->kind = kind;
+	s->line = line;
+	s->vec = 1;
+	if (k->last)
+		k->last->next = s;
+	else
+		k->first = s;
+	k->last = s;
+	return s;
+}
+
+const char *simt_reg_ctype(DType dt)
+{
+	switch (dt) {
+	case DT_I1: return "bool";
+	case DT_I8: return "tc_i8";
+	case DT_I16: return "tc_i16";
+	case DT_I32: return "tc_i32";
+	case DT_I64: return "tc_i64";
+	case DT_U8: return "tc_u8";
+	case DT_U32: return "tc_u32";
+	case DT_U64: return "tc_u64";
+	case DT_F16: case DT_BF16: case DT_F32: return "float";
+	case DT_F64: return "double";
+	case DT_PTR: return "void *";
+	}
+	return "?";
+}
+
+const char *simt_mem_ctype(DType dt)
+{
+	switch (dt) {
+	case DT_I1: return "tc_i8";
+	case DT_F16: case DT_BF16: return "tc_u16";
+	default: return simt_reg_ctype(dt);
+	}
+}
+
+/* ---- the text form ---- */
+
+static const char *binary_name(int op)
+{
+	switch ((TOp)op) {
+	case TOP_ADD: return "+";
+	case TOP_SUB: return "-";
+	case TOP_MUL: return "*";
+	case TOP_DIV: return "/";
+	case TOP_IDIV: return "div";
+	case TOP_MOD: return "mod";
+	case TOP_FMOD: return "fmod";
+	case TOP_AND: return "&";
+	case TOP_OR: return "|";
+	case TOP_XOR: return "^";
+	case TOP_SHL: return "<<";
+	case TOP_SHR: return ">>";
+	case TOP_MAXIMUM: return "max";
+	case TOP_MINIMUM: return "min";
+	case TOP_PTR_ADD: return "+ptr";
+	default: return "?";
+	}
+}
+
+static void dump_expr(Buf *b, const SExpr *e)
+{
+	static const char *const cmp[] = {"<", "<=", ">", ">=", "==", "!="};
+	switch (e->kind) {
+	case SE_REF:
+		buf_puts(b, e->reg->name);
+		if (e->index) {
+			buf_putc(b, '[');
+			dump_expr(b, e->index);
+			buf_putc(b, ']');
+		}
+		return;
+	case SE_INT: buf_printf(b, "%lld", (long long)e->ival); return;
+	case SE_FLOAT: buf_printf(b, "%.9g", e->fval); return;
+	case SE_LOOP: buf_printf(b, "i%d", e->aux); return;
+	case SE_LANE: buf_puts(b, "lane"); return;
+	case SE_WARP: buf_puts(b, "warp"); return;
+	case SE_THREAD: buf_puts(b, "thread"); return;
+	case SE_PROGRAM_ID: buf_printf(b, "program_id(%d)", e->aux); return;
+	case SE_NUM_PROGRAMS: buf_printf(b, "num_programs(%d)", e->aux); return;
+	case SE_ARG: buf_printf(b, "arg%d", e->aux); return;
+	case SE_BINARY:
+		buf_putc(b, '(');
+		dump_expr(b, e->a[0]);
+		buf_printf(b, " %s ", binary_name(e->aux));
+		dump_expr(b, e->a[1]);
+		buf_putc(b, ')');
+		return;
+	case SE_UNARY:
+		buf_puts(b, e->aux == TOP_NEG ? "-" : "~");
+		dump_expr(b, e->a[0]);
+		return;
+	case SE_CMP:
+		buf_putc(b, '(');
+		dump_expr(b, e->a[0]);
+		buf_printf(b, " %s ", cmp[e->aux]);
+		dump_expr(b, e->a[1]);
+		buf_putc(b, ')');
+		return;
+	case SE_SELECT:
+		buf_putc(b, '(');
+		dump_expr(b, e->a[0]);
+		buf_puts(b, " ? ");
+		dump_expr(b, e->a[1]);
+		buf_puts(b, " : ");
+		dump_expr(b, e->a[2]);
+		buf_putc(b, ')');
+		return;
+	case SE_CAST:
+		buf_printf(b, "%s(", dtype_name(e->dtype));
+		dump_expr(b, e->a[0]);
+		buf_putc(b, ')');
+		return;
+	case SE_MATH:
+		buf_printf(b, "math%d(", e->aux);
+		dump_expr(b, e->a[0]);
+		buf_putc(b, ')');
+		return;
+	case SE_LOGIC_AND:
+		buf_putc(b, '(');
+		dump_expr(b, e->a[0]);
+		buf_puts(b, " && ");
+		dump_expr(b, e->a[1]);
+		buf_putc(b, ')');
+		return;
+	}
+}
+
+static void dump_stmt(Buf *b, const SStmt *s)
+{
+	if (s->kind == SS_COMMENT) {
+		buf_printf(b, "  // %s\n", s->text);
+		return;
+	}
+	buf_puts(b, s->uniform ? "  uniform" : "  thread ");
+	for (int i = 0; i < s->nloops; i++)
+		buf_printf(b, " for i%d<%d", i, s->extent[i]);
+	buf_puts(b, ": ");
+	if (s->guard && s->kind != SS_LOAD) {
+		buf_puts(b, "if ");
+		dump_expr(b, s->guard);
+		buf_puts(b, ": ");
+	}
+	switch (s->kind) {
+	case SS_ASSIGN:
+		dump_expr(b, s->dst);
+		buf_puts(b, " = ");
+		dump_expr(b, s->value);
+		break;
+	case SS_LOAD:
+		dump_expr(b, s->dst);
+		buf_printf(b, " = load.v%d%s ", s->vec,
+			   s->evict == EVICT_LAST ? ".evict_last" : s->evict == EVICT_FIRST ? ".evict_first" : "");
+		dump_expr(b, s->ptr);
+		if (s->guard) {
+			buf_puts(b, " if ");
+			dump_expr(b, s->guard);
+		}
+		if (s->other) {
+			buf_puts(b, " else ");
+			dump_expr(b, s->other);
+		}
+		break;
+	case SS_STORE:
+		buf_printf(b, "store.v%d ", s->vec);
+		dump_expr(b, s->ptr);
+		buf_puts(b, ", ");
+		dump_expr(b, s->value);
+		break;
+	case SS_SHUFFLE:
+		buf_printf(b, "%s = shuffle_xor %s, %d", s->shuffled->name, s->src->name, s->lane_xor);
+		break;
+	case SS_BARRIER:
+		buf_puts(b, "barrier");
+		break;
+	case SS_COMMENT:
+		break;
+	}
+	buf_putc(b, '\n');
+}
+
+void simt_dump(Buf *b, const SKernel *k)
+{
+	buf_printf(b, "simt %s W=%d warps=%d threads=%d shared=%d {\n", k->name, k->warp_size, k->num_warps,
+		   k->threads, k->shared_bytes);
+	for (int i = 0; i < k->nregs; i++) {
+		const SReg *r = k->regs[i];
+		static const char *const kinds[] = {"thread", "uniform", "shared"};
+		buf_printf(b, "  %s %s %s[%d]\n", kinds[r->kind], r->dtype == DT_PTR ? "ptr" : dtype_name(r->dtype),
+			   r->name, r->count);
+	}
+	for (const SStmt *s = k->first; s; s = s->next)
+		dump_stmt(b, s);
+	buf_puts(b, "}\n");
+}

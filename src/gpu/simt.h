@@ -1,0 +1,146 @@
+/* simt.h: the SIMT IR, what one thread of a program does.
+ *
+ * The lowering (lower.c) turns a tile-IR kernel into this form for one
+ * target: every tile becomes a small register array per thread, every tile
+ * op a loop nest over that array, and the parts of an op that cross threads
+ * become explicit shuffles, shared-memory traffic and barriers. It is the
+ * only stage that knows the warp width; the printers (src/emit) spell the
+ * same statements as CUDA C, HIP C or lockstep C and decide nothing.
+ *
+ * Registers are of three kinds: per-thread arrays, uniform scalars (the
+ * same in every thread of a program: arguments, program ids and what is
+ * computed from them) and shared arrays (one per block). Statements carry a
+ * loop nest of constant extents; their expressions index registers with the
+ * loop variables, so a printer can unroll them or not. */
+#ifndef TC_SIMT_H
+#define TC_SIMT_H
+
+#include "gpu/target.h"
+#include "ir/tir.h"
+
+#define SIMT_MAX_LOOPS TC_MAX_RANK
+
+typedef enum {
+	SR_THREAD,   /* count elements in every thread */
+	SR_UNIFORM,  /* one value for the whole program */
+	SR_SHARED,   /* count elements shared by the block */
+} SRegKind;
+
+typedef struct SReg {
+	int id;
+	const char *name;      /* unique in the kernel, from the Triton variable where there is one */
+	SRegKind kind;
+	DType dtype;           /* the value's dtype (fp16 and bf16 are held in fp32 registers) */
+	DType elem;            /* pointee for DT_PTR */
+	int count;             /* elements; 1 for scalars */
+} SReg;
+
+typedef enum {
+	SE_REF,          /* reg[index]; index NULL for scalars */
+	SE_INT,          /* integer constant of `dtype` */
+	SE_FLOAT,        /* float constant of `dtype` */
+	SE_LOOP,         /* loop variable number `aux` of the enclosing statement */
+	SE_LANE,         /* the thread's lane in its warp */
+	SE_WARP,         /* the thread's warp in its block */
+	SE_THREAD,       /* the thread's index in its block */
+	SE_PROGRAM_ID,   /* aux: axis */
+	SE_NUM_PROGRAMS, /* aux: axis */
+	SE_ARG,          /* kernel argument number `aux` */
+	SE_BINARY,       /* aux: TOp (TOP_ADD ... TOP_MINIMUM, TOP_PTR_ADD); dtype of the result */
+	SE_UNARY,        /* aux: TOP_NEG or TOP_NOT */
+	SE_CMP,          /* aux: CmpKind; a[0] and a[1] of dtype `from` */
+	SE_SELECT,       /* a[0] ? a[1] : a[2] */
+	SE_CAST,         /* a[0] from `from` to `dtype` */
+	SE_MATH,         /* aux: MathFn */
+	SE_LOGIC_AND,    /* a[0] && a[1] on booleans (guards) */
+} SExprKind;
+
+typedef struct SExpr SExpr;
+struct SExpr {
+	SExprKind kind;
+	DType dtype;           /* of the result */
+	DType from;            /* SE_CAST, SE_CMP: of the operands */
+	int aux;
+	bool plain;            /* SE_BINARY: index arithmetic of the lowering, which cannot overflow */
+	int64_t ival;
+	double fval;
+	SReg *reg;             /* SE_REF */
+	SExpr *index;          /* SE_REF: an integer expression, NULL for scalars */
+	SExpr *a[3];
+};
+
+typedef enum {
+	SS_COMMENT,   /* text: a source line */
+	SS_ASSIGN,    /* dst = value, where guard (or always) */
+	SS_LOAD,      /* dst[0 .. vec) = *ptr .. ptr[vec-1] where mask, else other */
+	SS_STORE,     /* *ptr .. = value[0 .. vec) where mask */
+	SS_SHUFFLE,   /* dst[i] = src[i] of the lane `lane_xor` away, i < src->count */
+	SS_BARRIER,   /* every thread of the block reaches it before any goes on */
+} SStmtKind;
+
+typedef struct SStmt SStmt;
+struct SStmt {
+	SStmtKind kind;
+	int line;                       /* source line, 0 when none */
+	const char *text;               /* SS_COMMENT */
+	bool uniform;                   /* the same in every thread (no per-thread state) */
+	int nloops;
+	int extent[SIMT_MAX_LOOPS];     /* loop k runs over 0 .. extent[k]-1, outermost first */
+	SExpr *dst;                     /* SE_REF: ASSIGN, LOAD (first element) */
+	SExpr *value;                   /* ASSIGN; STORE: the first element (REF) */
+	SExpr *guard;                   /* ASSIGN, STORE, LOAD: the mask, or NULL */
+	SExpr *ptr;                     /* LOAD, STORE: the first element's address */
+	SExpr *other;                   /* LOAD: the value of masked-off elements, or NULL */
+	int vec;                        /* LOAD, STORE: consecutive elements per access */
+	int value_stride;               /* STORE: element j of the access is value's index + j * value_stride */
+	EvictionPolicy evict;           /* LOAD */
+	SReg *src;                      /* SHUFFLE */
+	SReg *shuffled;                 /* SHUFFLE: the destination */
+	int lane_xor;                   /* SHUFFLE */
+	SStmt *next;
+};
+
+typedef struct SKernel {
+	const char *name;
+	const TKernel *tile;            /* what it was lowered from: argument names and types */
+	Target target;
+	int warp_size;                  /* the W this code was lowered for */
+	int num_warps;
+	int threads;                    /* per block: warp_size * num_warps */
+	SReg **regs;                    /* every register, in order of definition */
+	int nregs, cap_regs;
+	SStmt *first, *last;
+	int shared_bytes;               /* static shared memory of all SR_SHARED registers */
+	Arena *arena;
+} SKernel;
+
+/* ---- building (simt.c) ---- */
+SReg *simt_reg(SKernel *k, SRegKind kind, DType dt, DType elem, int count, const char *name);
+SExpr *simt_ref(SKernel *k, SReg *r, SExpr *index);
+SExpr *simt_int(SKernel *k, DType dt, int64_t v);
+SExpr *simt_float(SKernel *k, DType dt, double v);
+SExpr *simt_leaf(SKernel *k, SExprKind kind, DType dt, int aux);
+SExpr *simt_binary(SKernel *k, TOp op, DType dt, SExpr *x, SExpr *y);
+SExpr *simt_cmp(SKernel *k, CmpKind c, DType operand, SExpr *x, SExpr *y);
+SExpr *simt_cast(SKernel *k, DType from, DType to, SExpr *x);
+SExpr *simt_and(SKernel *k, SExpr *x, SExpr *y);   /* either may be NULL (true) */
+SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line);
+
+/* ---- text (simt.c): `tritonc compile --dump simt` ---- */
+void simt_dump(Buf *b, const SKernel *k);
+/* The C spelling of a dtype in registers ("float" for fp16 and bf16) and in memory. */
+const char *simt_reg_ctype(DType dt);
+const char *simt_mem_ctype(DType dt);
+
+/* ---- the lowering (lower.c) ----
+ * Lowers `tk` for `target` (warp width, vector width). NULL after reporting
+ * an error through `diag` (at the source line of an op that cannot be
+ * lowered yet). First runs the axis analysis on `tk`: `arg_div[i]` is what
+ * is known to divide argument i (bytes for pointers), as Triton specializes
+ * on 16; NULL means pointers 16-byte aligned (the runtimes allocate them so)
+ * and integers unknown. `src` gives the source lines copied into comments;
+ * it may be NULL. */
+SKernel *simt_lower(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target,
+		    const int64_t *arg_div);
+
+#endif
