@@ -1,7 +1,10 @@
 /* tritonc: the command-line driver. Each subcommand is one function that
  * calls the pipeline's stages in order. */
 #include "base/base.h"
+#include "emit/emit.h"
+#include "gpu/simt.h"
 #include "gpu/target.h"
+#include "runtime/run.h"
 #include "ir/specialize.h"
 #include "triton/triton.h"
 
@@ -17,15 +20,28 @@ static const char usage[] =
 	"\n"
 	"commands:\n"
 	"  list FILE.py              the kernels in FILE, their parameters, signatures and configs\n"
-	"  compile FILE.py [options] specialize a kernel and print or write the result\n"
+	"  compile FILE.py [options] compile a kernel to CUDA C, HIP C or C\n"
 	"      -k NAME               the kernel (default: the only one in FILE)\n"
 	"      -s SIG                types of the non-constexpr parameters: '*fp32,*fp32,i32'\n"
 	"                            (Inductor kernels carry their own)\n"
 	"      -D NAME=VALUE         a constexpr value (repeatable)\n"
 	"      --num-warps N         warps per program (default 4)\n"
-	"      --target T            interp (cuda:sm_NN, hip:gfxNNN and c are not implemented yet)\n"
-	"      --dump tir            print the tile IR\n"
+	"      --target T            cuda:sm_NN (default cuda:sm_90), hip:gfx90a|gfx940|gfx942|gfx908|\n"
+	"                            gfx1030|gfx1100, c (c:wave64 for 64-lane layouts), interp\n"
+	"      --dump tir|simt       print the tile IR, or the per-thread SIMT IR\n"
 	"      -o FILE               write the output to FILE instead of standard output\n"
+	"  run FILE.py [options]     compile a kernel, run it on generated inputs and report\n"
+	"      (-k, -s, -D, --num-warps as for compile)\n"
+	"      --target T            c (default; c:wave64 runs 64-lane layouts) or cuda[:sm_NN]\n"
+	"      --arg NAME=VALUE      a scalar argument's value, or a buffer's element count\n"
+	"                            (default: the product of the *numel arguments)\n"
+	"      --grid X[,Y[,Z]]      programs (default: cdiv(xnumel, XBLOCK))\n"
+	"      --check               compare every buffer with the tile-IR interpreter\n"
+	"      --bench               time 20 launches and report GB/s\n"
+	"      --run-width W         C only: simulate warps of W lanes (32 or 64) whatever\n"
+	"                            the code was lowered for\n"
+	"      --threads N           C only: worker threads (default: every core)\n"
+	"      --int-range N         integer inputs are drawn from [0, N) (default 16)\n"
 	"  --help                    this text\n"
 	"  --version                 the version\n";
 
@@ -121,83 +137,401 @@ static const Kernel *pick_kernel(Loaded *l, const char *name)
 	return NULL;
 }
 
-static int cmd_compile(int argc, char **argv)
+/* What compile and run are told on the command line. */
+typedef struct Options {
+	const char *file, *kernel, *out, *dump, *target_spec;
+	SpecOptions spec;
+	const char **defines;
+	/* run */
+	const char **args;        /* "NAME=VALUE" */
+	int nargs;
+	int grid[3];
+	bool check;
+	int bench;                /* timed launches; 0: none */
+	int run_width;
+	int threads;
+	int64_t int_range;
+} Options;
+
+static bool parse_grid(const char *s, int grid[3])
 {
-	const char *file = NULL, *kname = NULL, *out = NULL, *dump = NULL, *target_spec = "interp";
-	SpecOptions opt = {.num_warps = 4};
-	const char **defines = xcalloc((size_t)argc + 1, sizeof *defines);
-	opt.defines = defines;
-	int status = 2;
+	grid[0] = grid[1] = grid[2] = 1;
+	for (int i = 0; i < 3; i++) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (end == s || v < 1 || v > 0x7fffffff)
+			return false;
+		grid[i] = (int)v;
+		if (!*end)
+			return true;
+		if (*end != ',')
+			return false;
+		s = end + 1;
+	}
+	return false;
+}
+
+/* Parses the options of compile (run: false) or run; false after saying why. */
+static bool parse_options(int argc, char **argv, Options *o, bool run)
+{
+	memset(o, 0, sizeof *o);
+	o->target_spec = run ? "c" : "cuda:sm_90";
+	o->spec.num_warps = 4;
+	o->int_range = 16;
+	o->defines = xcalloc((size_t)argc + 1, sizeof *o->defines);
+	o->args = xcalloc((size_t)argc + 1, sizeof *o->args);
+	o->spec.defines = o->defines;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		bool more = i + 1 < argc;
 		if (!strcmp(a, "-k") && more)
-			kname = argv[++i];
+			o->kernel = argv[++i];
 		else if (!strcmp(a, "-s") && more)
-			opt.signature = argv[++i];
+			o->spec.signature = argv[++i];
 		else if (!strcmp(a, "-D") && more)
-			defines[opt.ndefines++] = argv[++i];
+			o->defines[o->spec.ndefines++] = argv[++i];
 		else if (!strncmp(a, "-D", 2) && a[2])
-			defines[opt.ndefines++] = a + 2;
+			o->defines[o->spec.ndefines++] = a + 2;
 		else if (!strcmp(a, "--num-warps") && more)
-			opt.num_warps = atoi(argv[++i]);
+			o->spec.num_warps = atoi(argv[++i]);
 		else if (!strcmp(a, "--target") && more)
-			target_spec = argv[++i];
-		else if (!strcmp(a, "--dump") && more)
-			dump = argv[++i];
-		else if (!strcmp(a, "-o") && more)
-			out = argv[++i];
-		else if (a[0] != '-' && !file)
-			file = a;
+			o->target_spec = argv[++i];
+		else if (!strcmp(a, "--dump") && more && !run)
+			o->dump = argv[++i];
+		else if (!strcmp(a, "-o") && more && !run)
+			o->out = argv[++i];
+		else if (!strcmp(a, "--arg") && more && run)
+			o->args[o->nargs++] = argv[++i];
+		else if (!strcmp(a, "--grid") && more && run) {
+			if (!parse_grid(argv[++i], o->grid)) {
+				fprintf(stderr, "tritonc: error: --grid takes X[,Y[,Z]] of positive integers, not '%s'\n", argv[i]);
+				return false;
+			}
+		} else if (!strcmp(a, "--check") && run)
+			o->check = true;
+		else if (!strcmp(a, "--bench") && run)
+			o->bench = 20;
+		else if (!strcmp(a, "--run-width") && more && run)
+			o->run_width = atoi(argv[++i]);
+		else if (!strcmp(a, "--threads") && more && run)
+			o->threads = atoi(argv[++i]);
+		else if (!strcmp(a, "--int-range") && more && run)
+			o->int_range = atoll(argv[++i]);
+		else if (a[0] != '-' && !o->file)
+			o->file = a;
 		else {
 			fprintf(stderr, "tritonc: error: unknown or incomplete option '%s'\n", a);
-			goto done;
+			return false;
 		}
 	}
-	if (!file) {
-		fputs("usage: tritonc compile FILE.py [-k NAME] [-s SIG] [-D NAME=VALUE] [--dump tir] [-o FILE]\n", stderr);
-		goto done;
+	if (!o->file) {
+		fprintf(stderr, "tritonc: error: no input file (see tritonc --help)\n");
+		return false;
 	}
-	if (opt.num_warps < 1 || opt.num_warps > 32 || !is_pow2(opt.num_warps)) {
+	if (o->spec.num_warps < 1 || o->spec.num_warps > 32 || !is_pow2(o->spec.num_warps)) {
 		fputs("tritonc: error: --num-warps must be a power of two from 1 to 32\n", stderr);
-		goto done;
+		return false;
 	}
+	if (o->run_width && o->run_width != 32 && o->run_width != 64) {
+		fputs("tritonc: error: --run-width must be 32 or 64\n", stderr);
+		return false;
+	}
+	if (o->dump && strcmp(o->dump, "tir") && strcmp(o->dump, "simt")) {
+		fprintf(stderr, "tritonc: error: unknown --dump stage '%s' (expected tir or simt)\n", o->dump);
+		return false;
+	}
+	return true;
+}
+
+static void free_options(Options *o)
+{
+	free(o->defines);
+	free(o->args);
+}
+
+static int cmd_compile(int argc, char **argv)
+{
+	Options o;
 	Target target;
 	char err[200];
-	if (!target_parse(target_spec, &target, err, sizeof err)) {
+	int status = 2;
+	if (!parse_options(argc, argv, &o, false))
+		goto done;
+	if (!target_parse(o.target_spec, &target, err, sizeof err)) {
 		fprintf(stderr, "tritonc: error: %s\n", err);
-		goto done;
-	}
-	if (target.kind != TARGET_INTERP) {
-		fprintf(stderr, "tritonc: error: code generation for '%s' is not implemented yet\n", target_spec);
-		goto done;
-	}
-	if (dump && strcmp(dump, "tir")) {
-		fprintf(stderr, "tritonc: error: unknown --dump stage '%s' (expected tir)\n", dump);
 		goto done;
 	}
 	Loaded l;
 	status = 1;
-	if (load(&l, file)) {
-		const Kernel *k = pick_kernel(&l, kname);
-		TKernel *tk = k ? specialize(&l.arena, &l.diag, k, &opt) : NULL;
-		if (tk) {
+	if (load(&l, o.file)) {
+		const Kernel *k = pick_kernel(&l, o.kernel);
+		TKernel *tk = k ? specialize(&l.arena, &l.diag, k, &o.spec) : NULL;
+		bool tile_only = target.kind == TARGET_INTERP || (o.dump && !strcmp(o.dump, "tir"));
+		SKernel *sk = tk && !tile_only ? simt_lower(&l.arena, &l.diag, k->src, tk, &target, NULL) : NULL;
+		if (tk && (sk || tile_only)) {
 			Buf b = {0};
-			tir_dump(&b, tk);
-			if (!out) {
+			if (tile_only)
+				tir_dump(&b, tk);
+			else if (o.dump)
+				simt_dump(&b, sk);
+			else
+				emit_kernel(&b, sk);
+			if (!o.out) {
 				fputs(buf_str(&b), stdout);
 				status = 0;
-			} else if (file_write_atomic(out, buf_str(&b), b.len) == 0) {
+			} else if (file_write_atomic(o.out, buf_str(&b), b.len) == 0) {
 				status = 0;
 			} else {
-				fprintf(stderr, "tritonc: error: cannot write '%s': %s\n", out, strerror(errno));
+				fprintf(stderr, "tritonc: error: cannot write '%s': %s\n", o.out, strerror(errno));
 			}
 			buf_free(&b);
 		}
 	}
 	unload(&l);
 done:
-	free(defines);
+	free_options(&o);
+	return status;
+}
+
+/* ---- run ---- */
+
+/* The value of "--arg NAME=VALUE" for `name`, or NULL. */
+static const char *arg_value(const Options *o, const char *name)
+{
+	size_t n = strlen(name);
+	for (int i = 0; i < o->nargs; i++)
+		if (!strncmp(o->args[i], name, n) && o->args[i][n] == '=')
+			return o->args[i] + n + 1;
+	return NULL;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+	return n >= m && !strcmp(s + n - m, tail);
+}
+
+/* The value of constexpr `name` given with -D, or 0. */
+static int64_t define_value(const Options *o, const char *name)
+{
+	size_t n = strlen(name);
+	for (int i = 0; i < o->spec.ndefines; i++)
+		if (!strncmp(o->defines[i], name, n) && o->defines[i][n] == '=')
+			return atoll(o->defines[i] + n + 1);
+	return 0;
+}
+
+/* Scalars from --arg; buffer sizes from --arg NAME=COUNT or, by default,
+ * the product of the *numel scalars (Inductor's convention); the grid from
+ * --grid or cdiv(xnumel, XBLOCK) (and y). False after saying what is missing. */
+static bool bind_args(const Options *o, const TKernel *tk, RunArg *args, size_t *counts, int grid[3])
+{
+	int64_t numel = 1;
+	bool any_numel = false;
+	for (int i = 0; i < tk->nargs; i++) {
+		const TValue *a = tk->args[i];
+		if (a->type.dtype == DT_PTR)
+			continue;
+		const char *v = arg_value(o, a->name);
+		if (!v) {
+			fprintf(stderr, "tritonc: error: give the value of '%s' with --arg %s=VALUE\n", a->name, a->name);
+			return false;
+		}
+		args[i].i = atoll(v);
+		args[i].f = atof(v);
+		if (ends_with(a->name, "numel")) {
+			numel *= args[i].i > 0 ? args[i].i : 1;
+			any_numel = true;
+		}
+	}
+	for (int i = 0; i < tk->nargs; i++) {
+		const TValue *a = tk->args[i];
+		if (a->type.dtype != DT_PTR)
+			continue;
+		const char *v = arg_value(o, a->name);
+		long long n = v ? atoll(v) : any_numel ? numel : 0;
+		if (n <= 0) {
+			fprintf(stderr, "tritonc: error: give the element count of '%s' with --arg %s=COUNT\n", a->name,
+				a->name);
+			return false;
+		}
+		counts[i] = (size_t)n;
+		args[i].bytes = counts[i] * (size_t)dtype_bytes(a->type.elem);
+	}
+	memcpy(grid, o->grid, sizeof o->grid);
+	if (grid[0])
+		return true;
+	grid[0] = grid[1] = grid[2] = 1;
+	static const char *const axes[][2] = {{"xnumel", "XBLOCK"}, {"ynumel", "YBLOCK"}};
+	bool found = false;
+	for (int d = 0; d < 2; d++) {
+		const char *n = arg_value(o, axes[d][0]);
+		int64_t block = define_value(o, axes[d][1]);
+		if (n && block > 0) {
+			grid[d] = (int)((atoll(n) + block - 1) / block);
+			found = true;
+		}
+	}
+	if (!found)
+		fputs("tritonc: error: give the grid with --grid X[,Y[,Z]]\n", stderr);
+	return found;
+}
+
+/* Runs the interpreter on copies of the inputs and compares every buffer.
+ * Large grids: a sample of programs, and only the elements they changed. */
+static bool check_against_interpreter(TKernel *tk, RunArg *args, void **inputs, const size_t *counts,
+				      const int grid[3])
+{
+	int n = tk->nargs;
+	TArgValue *targs = xcalloc((size_t)n + 1, sizeof *targs);
+	void **ref = xcalloc((size_t)n + 1, sizeof *ref);
+	for (int i = 0; i < n; i++) {
+		if (tk->args[i]->type.dtype == DT_PTR) {
+			ref[i] = xmalloc(args[i].bytes);
+			memcpy(ref[i], inputs[i], args[i].bytes);
+			targs[i].ptr = ref[i];
+		} else {
+			targs[i].i = args[i].i;
+			targs[i].f = args[i].f;
+		}
+	}
+	int64_t programs = (int64_t)grid[0] * grid[1] * grid[2];
+	bool sampled = programs > 2048;
+	char err[256] = "";
+	int rc = 0;
+	if (!sampled)
+		rc = tir_interpret(tk, targs, grid, err, sizeof err);
+	for (int s = 0; sampled && rc == 0 && s < 64; s++) {
+		int64_t first = s < 32 ? s : programs - 64 + s;   /* the first 32 and the last 32 */
+		rc = tir_interpret_range(tk, targs, grid, first, 1, err, sizeof err);
+	}
+	bool ok = rc == 0;
+	if (rc)
+		fprintf(stderr, "tritonc: error: the interpreter failed: %s\n", err);
+	for (int i = 0; ok && i < n; i++) {
+		const TValue *a = tk->args[i];
+		if (a->type.dtype != DT_PTR)
+			continue;
+		DType dt = a->type.elem;
+		size_t esize = (size_t)dtype_bytes(dt), compared = 0, bad = 0, first_bad = 0;
+		double worst = 0;
+		/* compare runs of elements the interpreter wrote (all of them when not sampled) */
+		for (size_t e = 0; e < counts[i]; e++) {
+			size_t off = e * esize;
+			if (sampled && !memcmp((char *)ref[i] + off, (char *)inputs[i] + off, esize))
+				continue;
+			double err1;
+			size_t fb;
+			size_t b = run_compare((char *)args[i].host + off, (char *)ref[i] + off, dt, 1, run_tolerance(dt),
+					       &err1, &fb);
+			if (b && !bad)
+				first_bad = e;
+			bad += b;
+			worst = err1 > worst ? err1 : worst;
+			compared++;
+		}
+		printf("check %s: %zu elements compared with the interpreter%s, max error %.3g (tolerance %g): %s\n",
+		       a->name, compared, sampled ? " (64 programs)" : "", worst, run_tolerance(dt), bad ? "FAIL" : "ok");
+		if (bad) {
+			printf("  first wrong element: %zu\n", first_bad);
+			ok = false;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(ref[i]);
+	free(ref);
+	free(targs);
+	return ok;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	Options o;
+	Target target;
+	char err[4096];
+	int status = 2;
+	if (!parse_options(argc, argv, &o, true))
+		goto done;
+	if (!target_parse(o.target_spec, &target, err, sizeof err)) {
+		fprintf(stderr, "tritonc: error: %s\n", err);
+		goto done;
+	}
+	if (target.kind == TARGET_HIP || target.kind == TARGET_INTERP) {
+		fprintf(stderr, "tritonc: error: run takes --target c[:wave32|wave64] or cuda[:sm_NN]; the HIP lowering "
+				"runs on the CPU as --target c:wave64 (or c:wave32 for RDNA)\n");
+		goto done;
+	}
+	Loaded l;
+	status = 1;
+	if (!load(&l, o.file))
+		goto unload;
+	const Kernel *k = pick_kernel(&l, o.kernel);
+	TKernel *tk = k ? specialize(&l.arena, &l.diag, k, &o.spec) : NULL;
+	if (!tk)
+		goto unload;
+	int n = tk->nargs, grid[3];
+	RunArg *args = xcalloc((size_t)n + 1, sizeof *args);
+	size_t *counts = xcalloc((size_t)n + 1, sizeof *counts);
+	void **inputs = xcalloc((size_t)n + 1, sizeof *inputs);
+	int64_t *div = xcalloc((size_t)n + 1, sizeof *div);
+	if (!bind_args(&o, tk, args, counts, grid))
+		goto free_args;
+	for (int i = 0; i < n; i++) {
+		const TValue *a = tk->args[i];
+		/* Triton specializes integers divisible by 16; the buffers are 16-byte aligned. */
+		div[i] = a->type.dtype == DT_PTR ? 16 : args[i].i % 16 == 0 ? 16 : 1;
+		if (a->type.dtype != DT_PTR)
+			continue;
+		args[i].host = xmalloc(args[i].bytes);
+		inputs[i] = xmalloc(args[i].bytes);
+		run_fill(inputs[i], a->type.elem, counts[i], i, o.int_range);
+		memcpy(args[i].host, inputs[i], args[i].bytes);
+	}
+	SKernel *sk = simt_lower(&l.arena, &l.diag, k->src, tk, &target, div);
+	if (!sk)
+		goto free_args;
+	Buf source = {0};
+	emit_kernel(&source, sk);
+	RunOptions ro = {
+		.device = target.kind == TARGET_CUDA ? DEVICE_CUDA : DEVICE_CPU,
+		.cpu_threads = o.threads,
+		.run_width = o.run_width,
+		.bench_reps = o.bench,
+		.bench_warmup = o.bench ? 5 : 0,
+	};
+	memcpy(ro.grid, grid, sizeof grid);
+	RunResult res;
+	if (run_kernel(sk, buf_str(&source), args, &ro, &res, err, sizeof err) != 0) {
+		fprintf(stderr, "tritonc: error: %s\n", err);
+	} else {
+		printf("ran %s on %s: grid %d,%d,%d, %d threads a block%s\n", sk->name, target.spec, grid[0], grid[1],
+		       grid[2], sk->threads, res.from_cache ? " (cached)" : "");
+		status = 0;
+		if (o.check && !check_against_interpreter(tk, args, inputs, counts, grid))
+			status = 1;
+		if (o.bench) {
+			double bytes = 0;
+			for (int i = 0; i < n; i++)
+				bytes += (double)args[i].bytes;
+			printf("bench: median %.4f ms, min %.4f ms over %d launches; %.1f GB/s counting every buffer once "
+			       "(%.1f MB)\n",
+			       res.ms_median, res.ms_min, o.bench, bytes / (res.ms_median * 1e-3) / 1e9, bytes / 1e6);
+		}
+	}
+	buf_free(&source);
+free_args:
+	for (int i = 0; i < n; i++) {
+		free(args[i].host);
+		free(inputs[i]);
+	}
+	free(args);
+	free(counts);
+	free(inputs);
+	free(div);
+unload:
+	unload(&l);
+done:
+	free_options(&o);
 	return status;
 }
 
@@ -215,6 +549,8 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "compile"))
 		return cmd_compile(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 2, argv + 2);
 	fprintf(stderr, "tritonc: error: unknown command '%s' (try 'tritonc --help')\n", argv[1]);
 	return 2;
 }

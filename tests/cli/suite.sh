@@ -29,7 +29,7 @@ done
 echo keep >"$tmp/kept"
 "$BIN/tritonc" compile tests/cli/errors/undefined.py -s '*fp32,*fp32,i32' -D BLOCK=16 -o "$tmp/kept" 2>/dev/null
 if [ "$(cat "$tmp/kept")" = keep ]; then echo "PASS cli failed compile keeps the old output"; else echo "FAIL cli failed compile overwrote the output"; fi
-if "$BIN/tritonc" compile examples/rmsnorm.py -s '*fp32,*fp32,*fp32,i32,i32' -D XBLOCK=2 -o "$tmp/ok.tir" &&
+if "$BIN/tritonc" compile examples/rmsnorm.py -s '*fp32,*fp32,*fp32,i32,i32' -D XBLOCK=2 --dump tir -o "$tmp/ok.tir" &&
 	grep -q 'reduce.sum axis=1' "$tmp/ok.tir"; then
 	echo "PASS cli compile writes the tile IR"
 else

@@ -1,0 +1,138 @@
+/* cuda.c: the CUDA C printer (NVRTC or nvcc, sm_80 and newer).
+ *
+ * Wide loads and stores are inline PTX: v2/v4 accesses of 32-bit words,
+ * and for eviction_policy a fractional L2 cache policy (createpolicy) with
+ * the matching L1 eviction priority, as Triton does on NVIDIA. */
+#include "emit/prelude.h"
+#include "emit/printer.h"
+
+static const char cuda_types[] =
+	"typedef signed char tc_i8;\n"
+	"typedef short tc_i16;\n"
+	"typedef int tc_i32;\n"
+	"typedef long long tc_i64;\n"
+	"typedef unsigned char tc_u8;\n"
+	"typedef unsigned short tc_u16;\n"
+	"typedef unsigned int tc_u32;\n"
+	"typedef unsigned long long tc_u64;\n"
+	"#define TC_DEVICE __device__ __forceinline__\n"
+	"#define TC_INF __int_as_float(0x7f800000)\n"
+	"#define TC_NAN __int_as_float(0x7fc00000)\n"
+	"TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }\n"
+	"TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }\n"
+	"TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }\n";
+
+/* The PTX operand list "{%0, %1, %2, %3}" of n words starting at `first`. */
+static void word_operands(Buf *b, int n, int first)
+{
+	if (n > 1)
+		buf_putc(b, '{');
+	for (int i = 0; i < n; i++)
+		buf_printf(b, "%s%%%d", i ? ", " : "", first + i);
+	if (n > 1)
+		buf_putc(b, '}');
+}
+
+static const char *vector_suffix(int words)
+{
+	return words == 4 ? ".v4" : words == 2 ? ".v2" : "";
+}
+
+/* tc_ldN[_evict_first|_evict_last](w, p): N words from global memory. */
+static void load_function(Buf *b, int words, EvictionPolicy ev)
+{
+	static const char *const names[] = {"", "_evict_first", "_evict_last"};
+	static const char *const levels[] = {"", "evict_first", "evict_last"};
+	buf_printf(b, "TC_DEVICE void tc_ld%d%s(tc_u32 *w, const void *p)\n{\n\tasm volatile(\"", words, names[ev]);
+	if (ev != EVICT_NORMAL)
+		buf_printf(b, "{\\n\\t.reg .b64 pol;\\n\\tcreatepolicy.fractional.L2::%s.b64 pol, 1.0;\\n\\t"
+			      "ld.global.L1::%s.L2::cache_hint%s.b32 ",
+			   levels[ev], levels[ev], vector_suffix(words));
+	else
+		buf_printf(b, "ld.global%s.b32 ", vector_suffix(words));
+	word_operands(b, words, 0);
+	buf_printf(b, ", [%%%d]%s;", words, ev != EVICT_NORMAL ? ", pol" : "");
+	buf_puts(b, ev != EVICT_NORMAL ? "\\n\\t}\"\n\t\t     : " : "\"\n\t\t     : ");
+	for (int i = 0; i < words; i++)
+		buf_printf(b, "%s\"=r\"(w[%d])", i ? ", " : "", i);
+	buf_puts(b, " : \"l\"(p));\n}\n");
+}
+
+static void store_function(Buf *b, int words)
+{
+	buf_printf(b, "TC_DEVICE void tc_st%d(void *p, const tc_u32 *w)\n{\n\tasm volatile(\"st.global%s.b32 [%%0], ",
+		   words, vector_suffix(words));
+	word_operands(b, words, 1);
+	buf_puts(b, ";\" :: \"l\"(p)");
+	for (int i = 0; i < words; i++)
+		buf_printf(b, ", \"r\"(w[%d])", i);
+	buf_puts(b, " : \"memory\");\n}\n");
+}
+
+static void cuda_head(Buf *b, const SKernel *k)
+{
+	buf_puts(b, cuda_types);
+	buf_puts(b, prelude_common);
+	for (int words = 1; words <= 4; words *= 2) {
+		for (int ev = EVICT_NORMAL; ev <= EVICT_LAST; ev++)
+			load_function(b, words, (EvictionPolicy)ev);
+		store_function(b, words);
+	}
+	buf_printf(b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(", k->threads, k->name);
+	emit_params(b, k);
+	buf_puts(b, ")\n{\n");
+}
+
+static void cuda_tail(Buf *b, const SKernel *k)
+{
+	buf_puts(b, "}\n");
+}
+
+static void cuda_leaf(Buf *b, const SKernel *k, const SExpr *e)
+{
+	static const char axes[] = "xyz";
+	switch (e->kind) {
+	case SE_LANE: buf_printf(b, "(tc_i32)(threadIdx.x %% %d)", k->warp_size); return;
+	case SE_WARP: buf_printf(b, "(tc_i32)(threadIdx.x / %d)", k->warp_size); return;
+	case SE_THREAD: buf_puts(b, "(tc_i32)threadIdx.x"); return;
+	case SE_PROGRAM_ID: buf_printf(b, "(tc_i32)blockIdx.%c", axes[e->aux]); return;
+	case SE_NUM_PROGRAMS: buf_printf(b, "(tc_i32)gridDim.%c", axes[e->aux]); return;
+	default: return;
+	}
+}
+
+static void cuda_shuffle(Buf *b, const SKernel *k, const SStmt *s, const char *idx)
+{
+	/* all 32 lanes take part: the lowering shuffles whole warps */
+	const char *cast = s->src->dtype == DT_I1 ? "(int)" : "";
+	buf_printf(b, "%s%s = __shfl_xor_sync(0xffffffffu, %s%s%s, %d);\n", s->shuffled->name, idx, cast,
+		   s->src->name, idx, s->lane_xor);
+}
+
+static void cuda_barrier(Buf *b)
+{
+	buf_puts(b, "__syncthreads();\n");
+}
+
+static void cuda_load_words(Buf *b, int words, EvictionPolicy ev, const char *ptr)
+{
+	static const char *const names[] = {"", "_evict_first", "_evict_last"};
+	buf_printf(b, "tc_ld%d%s(w, %s);\n", words, names[ev], ptr);
+}
+
+static void cuda_store_words(Buf *b, int words, const char *ptr)
+{
+	buf_printf(b, "tc_st%d(%s, w);\n", words, ptr);
+}
+
+const Printer cuda_printer = {
+	.lockstep = false,
+	.head = cuda_head,
+	.tail = cuda_tail,
+	.leaf = cuda_leaf,
+	.shuffle = cuda_shuffle,
+	.barrier = cuda_barrier,
+	.load_words = cuda_load_words,
+	.store_words = cuda_store_words,
+	.shared_qualifier = "__shared__ ",
+};

@@ -1,0 +1,562 @@
+/* emit.c: what the three printers share: expressions, declarations, loop
+ * nests, loads and stores. A target's Printer (cuda.c, hip.c, c.c) spells
+ * the rest. */
+#include "emit/printer.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Emit {
+	Buf *b;
+	const SKernel *k;
+	const Printer *P;
+	int depth;
+} Emit;
+
+static const Printer *printer_for(const SKernel *k)
+{
+	switch (k->target.kind) {
+	case TARGET_CUDA: return &cuda_printer;
+	case TARGET_HIP: return &hip_printer;
+	default: return &c_printer;
+	}
+}
+
+static void line(Emit *E, const char *fmt, ...) TC_PRINTF(2, 3);
+static void line(Emit *E, const char *fmt, ...)
+{
+	buf_indent(E->b, E->depth);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(E->b, fmt, ap);
+	va_end(ap);
+	buf_putc(E->b, '\n');
+}
+
+/* ---- types ---- */
+
+static const char *reg_type(const SReg *r, Arena *a)
+{
+	if (r->dtype == DT_PTR)
+		return arena_printf(a, "%s *", simt_mem_ctype(r->elem));
+	return simt_reg_ctype(r->dtype);
+}
+
+const char *emit_param_type(const SKernel *k, int i, Arena *scratch)
+{
+	const Type *t = &k->tile->args[i]->type;
+	if (t->dtype == DT_PTR)
+		return arena_printf(scratch, "%s *", simt_mem_ctype(t->elem));
+	return simt_reg_ctype(t->dtype);
+}
+
+void emit_params(Buf *b, const SKernel *k)
+{
+	Arena scratch = {0};
+	for (int i = 0; i < k->tile->nargs; i++) {
+		const char *type = emit_param_type(k, i, &scratch);
+		size_t n = strlen(type);
+		buf_printf(b, "%s%s%s%s", i ? ", " : "", type, type[n - 1] == '*' ? "" : " ", k->tile->args[i]->name);
+	}
+	arena_free(&scratch);
+}
+
+/* ---- expressions ---- */
+
+static void expr(Emit *E, const SExpr *e);
+
+static void float_const(Buf *b, DType dt, double v)
+{
+	if (isnan(v)) {
+		buf_puts(b, "TC_NAN");
+		return;
+	}
+	if (isinf(v)) {
+		buf_puts(b, v > 0 ? "TC_INF" : "(-TC_INF)");
+		return;
+	}
+	char s[64];
+	snprintf(s, sizeof s, dt == DT_F64 ? "%.17g" : "%.9g", v);
+	bool has_point = strpbrk(s, ".e") != NULL;
+	buf_printf(b, "%s%s%s%s%s", v < 0 ? "(" : "", s, has_point ? "" : ".0", dt == DT_F64 ? "" : "f",
+		   v < 0 ? ")" : "");
+}
+
+static void int_const(Buf *b, DType dt, int64_t v)
+{
+	switch (dt) {
+	case DT_I1: buf_puts(b, v ? "true" : "false"); return;
+	case DT_I64:
+		if (v == INT64_MIN)
+			buf_puts(b, "(-9223372036854775807LL - 1)");
+		else
+			buf_printf(b, v < 0 ? "(%lldLL)" : "%lldLL", (long long)v);
+		return;
+	case DT_U32: case DT_U64: case DT_U8:
+		buf_printf(b, "%lluu%s", (unsigned long long)v, dt == DT_U64 ? "LL" : "");
+		return;
+	default:
+		if (v == INT32_MIN)
+			buf_puts(b, "(-2147483647 - 1)");
+		else
+			buf_printf(b, v < 0 ? "(%lld)" : "%lld", (long long)v);
+	}
+}
+
+static void ref(Emit *E, const SReg *r, const SExpr *index)
+{
+	buf_puts(E->b, r->name);
+	if (E->P->lockstep && r->kind == SR_THREAD)
+		buf_puts(E->b, "[t]");
+	if (index) {
+		buf_putc(E->b, '[');
+		expr(E, index);
+		buf_putc(E->b, ']');
+	}
+}
+
+static const char *round_fn(DType dt)
+{
+	return dt == DT_BF16 ? "tc_round_bf16" : dt == DT_F16 ? "tc_round_f16" : NULL;
+}
+
+static const char *wide_unsigned(DType dt)
+{
+	return dt == DT_I32 ? "tc_u32" : dt == DT_I64 ? "tc_u64" : NULL;
+}
+
+static void binary(Emit *E, const SExpr *e)
+{
+	static const char *const ops[] = {
+		[TOP_ADD] = "+", [TOP_SUB] = "-", [TOP_MUL] = "*", [TOP_DIV] = "/", [TOP_IDIV] = "/",
+		[TOP_MOD] = "%", [TOP_AND] = "&", [TOP_OR] = "|", [TOP_XOR] = "^", [TOP_SHL] = "<<",
+		[TOP_SHR] = ">>", [TOP_PTR_ADD] = "+",
+	};
+	Buf *b = E->b;
+	DType dt = e->dtype;
+	TOp op = (TOp)e->aux;
+	bool fl = dtype_is_float(dt);
+	const char *unsig = wide_unsigned(dt);
+	if (op == TOP_MAXIMUM || op == TOP_MINIMUM) {
+		if (fl) {
+			buf_printf(b, "tc_%s%s(", op == TOP_MAXIMUM ? "max" : "min", dt == DT_F64 ? "d" : "f");
+			expr(E, e->a[0]);
+			buf_puts(b, ", ");
+			expr(E, e->a[1]);
+			buf_putc(b, ')');
+			return;
+		}
+		buf_puts(b, "((");
+		expr(E, e->a[0]);
+		buf_puts(b, op == TOP_MAXIMUM ? ") > (" : ") < (");
+		expr(E, e->a[1]);
+		buf_puts(b, ") ? (");
+		expr(E, e->a[0]);
+		buf_puts(b, ") : (");
+		expr(E, e->a[1]);
+		buf_puts(b, "))");
+		return;
+	}
+	if (op == TOP_FMOD) {
+		buf_puts(b, dt == DT_F64 ? "fmod(" : "fmodf(");
+		expr(E, e->a[0]);
+		buf_puts(b, ", ");
+		expr(E, e->a[1]);
+		buf_putc(b, ')');
+		return;
+	}
+	if (unsig && !e->plain && (op == TOP_ADD || op == TOP_SUB || op == TOP_MUL)) {
+		/* wrap around as the GPU does, without C's signed-overflow UB */
+		buf_printf(b, "(%s)((%s)", simt_reg_ctype(dt), unsig);
+		expr(E, e->a[0]);
+		buf_printf(b, " %s (%s)", ops[op], unsig);
+		expr(E, e->a[1]);
+		buf_putc(b, ')');
+		return;
+	}
+	buf_putc(b, '(');
+	expr(E, e->a[0]);
+	buf_printf(b, " %s ", ops[op] ? ops[op] : "?");
+	expr(E, e->a[1]);
+	buf_putc(b, ')');
+}
+
+static const char *math_name(int fn, DType dt)
+{
+	static const char *const f32[] = {
+		[MATH_EXP] = "expf", [MATH_EXP2] = "exp2f", [MATH_LOG] = "logf", [MATH_LOG2] = "log2f",
+		[MATH_LOG1P] = "log1pf", [MATH_SQRT] = "sqrtf", [MATH_RSQRT] = "tc_rsqrtf", [MATH_ABS] = "fabsf",
+		[MATH_SIN] = "sinf", [MATH_COS] = "cosf", [MATH_TANH] = "tanhf", [MATH_ERF] = "erff",
+		[MATH_FLOOR] = "floorf", [MATH_CEIL] = "ceilf", [MATH_SIGMOID] = "tc_sigmoidf",
+	};
+	static const char *const f64[] = {
+		[MATH_EXP] = "exp", [MATH_EXP2] = "exp2", [MATH_LOG] = "log", [MATH_LOG2] = "log2",
+		[MATH_LOG1P] = "log1p", [MATH_SQRT] = "sqrt", [MATH_RSQRT] = "tc_rsqrtd", [MATH_ABS] = "fabs",
+		[MATH_SIN] = "sin", [MATH_COS] = "cos", [MATH_TANH] = "tanh", [MATH_ERF] = "erf",
+		[MATH_FLOOR] = "floor", [MATH_CEIL] = "ceil", [MATH_SIGMOID] = "tc_sigmoidd",
+	};
+	return dt == DT_F64 ? f64[fn] : f32[fn];
+}
+
+static void math(Emit *E, const SExpr *e)
+{
+	Buf *b = E->b;
+	if (!dtype_is_float(e->dtype)) {   /* abs is the only integer math */
+		buf_puts(b, "((");
+		expr(E, e->a[0]);
+		buf_puts(b, ") < 0 ? -(");
+		expr(E, e->a[0]);
+		buf_puts(b, ") : (");
+		expr(E, e->a[0]);
+		buf_puts(b, "))");
+		return;
+	}
+	buf_printf(b, "%s(", math_name(e->aux, e->dtype));
+	expr(E, e->a[0]);
+	buf_putc(b, ')');
+}
+
+static void cast(Emit *E, const SExpr *e)
+{
+	Buf *b = E->b;
+	DType from = e->from, to = e->dtype;
+	bool from_fl = dtype_is_float(from), to_fl = dtype_is_float(to);
+	if (to == DT_I1) {
+		buf_puts(b, "((");
+		expr(E, e->a[0]);
+		buf_puts(b, ") != 0)");
+		return;
+	}
+	if (to == DT_F16 || to == DT_BF16) {
+		/* Registers hold fp32; only the precision changes. */
+		bool exact = from == to || (to == DT_F16 && from == DT_I1);
+		buf_printf(b, exact ? "(" : "%s(", round_fn(to));
+		buf_puts(b, from_fl ? "" : "(float)");
+		expr(E, e->a[0]);
+		buf_putc(b, ')');
+		return;
+	}
+	if (to_fl && from_fl && to == DT_F32 && (from == DT_F16 || from == DT_BF16)) {
+		expr(E, e->a[0]);   /* already held as fp32 */
+		return;
+	}
+	buf_printf(b, "((%s)", simt_reg_ctype(to));
+	expr(E, e->a[0]);
+	buf_putc(b, ')');
+}
+
+static void expr(Emit *E, const SExpr *e)
+{
+	static const char *const cmp[] = {"<", "<=", ">", ">=", "==", "!="};
+	Buf *b = E->b;
+	const char *round = NULL;
+	switch (e->kind) {
+	case SE_REF: ref(E, e->reg, e->index); return;
+	case SE_INT: int_const(b, e->dtype, e->ival); return;
+	case SE_FLOAT: float_const(b, e->dtype, e->fval); return;
+	case SE_LOOP: buf_printf(b, "i%d", e->aux); return;
+	case SE_ARG: buf_puts(b, E->k->tile->args[e->aux]->name); return;
+	case SE_LANE: case SE_WARP: case SE_THREAD: case SE_PROGRAM_ID: case SE_NUM_PROGRAMS:
+		E->P->leaf(b, E->k, e);
+		return;
+	case SE_BINARY:
+		round = round_fn(e->dtype);
+		if (round)
+			buf_printf(b, "%s(", round);
+		binary(E, e);
+		if (round)
+			buf_putc(b, ')');
+		return;
+	case SE_UNARY:
+		buf_puts(b, e->aux == TOP_NEG ? "(-" : e->dtype == DT_I1 ? "(!" : "(~");
+		expr(E, e->a[0]);
+		buf_putc(b, ')');
+		return;
+	case SE_CMP:
+	case SE_LOGIC_AND:
+		buf_putc(b, '(');
+		expr(E, e->a[0]);
+		buf_printf(b, " %s ", e->kind == SE_CMP ? cmp[e->aux] : "&&");
+		expr(E, e->a[1]);
+		buf_putc(b, ')');
+		return;
+	case SE_SELECT:
+		buf_putc(b, '(');
+		expr(E, e->a[0]);
+		buf_puts(b, " ? ");
+		expr(E, e->a[1]);
+		buf_puts(b, " : ");
+		expr(E, e->a[2]);
+		buf_putc(b, ')');
+		return;
+	case SE_CAST: cast(E, e); return;
+	case SE_MATH:
+		round = round_fn(e->dtype);
+		if (round)
+			buf_printf(b, "%s(", round);
+		math(E, e);
+		if (round)
+			buf_putc(b, ')');
+		return;
+	}
+}
+
+/* An expression as a string, for the printers' hooks. */
+static char *expr_str(Emit *E, const SExpr *e)
+{
+	Buf tmp = {0}, *saved = E->b;
+	E->b = &tmp;
+	expr(E, e);
+	E->b = saved;
+	return buf_detach(&tmp);
+}
+
+/* `r` at `index` + j, as a string */
+static char *elem_str(Emit *E, const SExpr *refe, int j)
+{
+	if (refe->kind != SE_REF || !refe->index || j == 0)
+		return expr_str(E, refe);
+	Buf tmp = {0}, *saved = E->b;
+	E->b = &tmp;
+	buf_puts(&tmp, refe->reg->name);
+	if (E->P->lockstep && refe->reg->kind == SR_THREAD)
+		buf_puts(&tmp, "[t]");
+	buf_putc(&tmp, '[');
+	expr(E, refe->index);
+	buf_printf(&tmp, " + %d]", j);
+	E->b = saved;
+	return buf_detach(&tmp);
+}
+
+/* ---- memory ---- */
+
+static const char *from_memory(DType dt)
+{
+	switch (dt) {
+	case DT_F16: return "tc_f16_to_f32";
+	case DT_BF16: return "tc_bf16_to_f32";
+	case DT_I1: return "0 != ";
+	default: return "";
+	}
+}
+
+static const char *to_memory(DType dt)
+{
+	switch (dt) {
+	case DT_F16: return "tc_f32_to_f16";
+	case DT_BF16: return "tc_f32_to_bf16";
+	case DT_I1: return "(tc_i8)";
+	default: return "";
+	}
+}
+
+/* Elements whose 32-bit words the word loads and stores carry. */
+static bool word_sized(DType dt)
+{
+	return dt == DT_F32 || dt == DT_I32 || dt == DT_U32 || dt == DT_F16 || dt == DT_BF16;
+}
+
+static void load_stmt(Emit *E, const SStmt *s)
+{
+	DType dt = s->dst->reg->dtype;
+	int size = dt == DT_I1 ? 1 : dtype_bytes(dt);
+	int bytes = s->vec * size;
+	char *ptr = expr_str(E, s->ptr);
+	char *guard = s->guard ? expr_str(E, s->guard) : NULL;
+	char *other = s->other ? expr_str(E, s->other) : NULL;
+	bool words = E->P->load_words && word_sized(dt) && bytes % 4 == 0 && (s->vec > 1 || s->evict != EVICT_NORMAL);
+	if (!words) {
+		for (int j = 0; j < s->vec; j++) {
+			char *dst = elem_str(E, s->dst, j);
+			if (guard)
+				line(E, "%s = %s ? %s((const %s *)%s)[%d] : %s;", dst, guard, from_memory(dt),
+				     simt_mem_ctype(dt), ptr, j, other);
+			else
+				line(E, "%s = %s((const %s *)%s)[%d];", dst, from_memory(dt), simt_mem_ctype(dt), ptr, j);
+			free(dst);
+		}
+		goto done;
+	}
+	if (guard)
+		line(E, "if (%s) {", guard);
+	E->depth += guard != NULL;
+	int nwords = bytes / 4;
+	line(E, "tc_u32 w[%d];", nwords);
+	buf_indent(E->b, E->depth);
+	E->P->load_words(E->b, nwords, s->evict, ptr);
+	for (int j = 0; j < s->vec; j++) {
+		char *dst = elem_str(E, s->dst, j);
+		if (size == 4)
+			line(E, "%s = %s(w[%d]);", dst, dtype_is_float(dt) ? "tc_f32_from_bits" : "", j);
+		else
+			line(E, "%s = %s((tc_u16)(w[%d] >> %d));", dst, from_memory(dt), j / 2, 16 * (j % 2));
+		free(dst);
+	}
+	E->depth -= guard != NULL;
+	if (guard) {
+		line(E, "} else {");
+		E->depth++;
+		for (int j = 0; j < s->vec; j++) {
+			char *dst = elem_str(E, s->dst, j);
+			line(E, "%s = %s;", dst, other);
+			free(dst);
+		}
+		E->depth--;
+		line(E, "}");
+	}
+done:
+	free(ptr);
+	free(guard);
+	free(other);
+}
+
+static void store_stmt(Emit *E, const SStmt *s)
+{
+	DType dt = s->value->dtype;
+	int size = dt == DT_I1 ? 1 : dtype_bytes(dt);
+	int bytes = s->vec * size;
+	char *ptr = expr_str(E, s->ptr);
+	if (s->guard) {
+		char *guard = expr_str(E, s->guard);
+		line(E, "if (%s) {", guard);
+		free(guard);
+		E->depth++;
+	}
+	bool words = E->P->store_words && word_sized(dt) && bytes % 4 == 0 && s->vec > 1;
+	if (!words) {
+		for (int j = 0; j < s->vec; j++) {
+			char *v = elem_str(E, s->value, j * s->value_stride);
+			line(E, "((%s *)%s)[%d] = %s(%s);", simt_mem_ctype(dt), ptr, j, to_memory(dt), v);
+			free(v);
+		}
+	} else {
+		int nwords = bytes / 4;
+		line(E, "tc_u32 w[%d];", nwords);
+		for (int j = 0; j < s->vec; j++) {
+			char *v = elem_str(E, s->value, j * s->value_stride);
+			if (size == 4)
+				line(E, "w[%d] = %s(%s);", j, dtype_is_float(dt) ? "tc_f32_bits" : "(tc_u32)", v);
+			else if (j % 2 == 0)
+				line(E, "w[%d] = (tc_u32)%s(%s);", j / 2, to_memory(dt), v);
+			else
+				line(E, "w[%d] |= (tc_u32)%s(%s) << 16;", j / 2, to_memory(dt), v);
+			free(v);
+		}
+		buf_indent(E->b, E->depth);
+		E->P->store_words(E->b, nwords, ptr);
+	}
+	if (s->guard) {
+		E->depth--;
+		line(E, "}");
+	}
+	free(ptr);
+}
+
+/* ---- statements ---- */
+
+static void shuffle_stmt(Emit *E, const SStmt *s)
+{
+	bool many = s->src->count > 1;
+	if (many)
+		line(E, "for (int i = 0; i < %d; ++i)", s->src->count);
+	E->depth += many;
+	buf_indent(E->b, E->depth);
+	E->P->shuffle(E->b, E->k, s, many ? "[i]" : "");
+	E->depth -= many;
+}
+
+static void body(Emit *E, const SStmt *s)
+{
+	switch (s->kind) {
+	case SS_ASSIGN: {
+		char *dst = expr_str(E, s->dst), *value = expr_str(E, s->value);
+		if (s->guard) {
+			char *guard = expr_str(E, s->guard);
+			line(E, "if (%s)", guard);
+			free(guard);
+			E->depth++;
+			line(E, "%s = %s;", dst, value);
+			E->depth--;
+		} else {
+			line(E, "%s = %s;", dst, value);
+		}
+		free(dst);
+		free(value);
+		return;
+	}
+	case SS_LOAD: load_stmt(E, s); return;
+	case SS_STORE: store_stmt(E, s); return;
+	case SS_SHUFFLE: shuffle_stmt(E, s); return;
+	case SS_BARRIER: buf_indent(E->b, E->depth); E->P->barrier(E->b); return;
+	case SS_COMMENT: return;
+	}
+}
+
+static void stmt(Emit *E, const SStmt *s)
+{
+	if (s->kind == SS_COMMENT) {
+		buf_putc(E->b, '\n');
+		line(E, "// %d: %s", s->line, s->text);
+		return;
+	}
+	int opened = 0;
+	if (E->P->lockstep && !s->uniform && s->kind != SS_BARRIER) {
+		line(E, "for (int t = 0; t < TC_THREADS; ++t) {");
+		E->depth++;
+		opened++;
+	}
+	for (int i = 0; i < s->nloops; i++) {
+		if (!E->P->lockstep)
+			line(E, "#pragma unroll");
+		line(E, "for (int i%d = 0; i%d < %d; ++i%d) {", i, i, s->extent[i], i);
+		E->depth++;
+		opened++;
+	}
+	body(E, s);
+	while (opened--) {
+		E->depth--;
+		line(E, "}");
+	}
+}
+
+static void declare(Emit *E, const SReg *r, Arena *scratch)
+{
+	const char *type = reg_type(r, scratch);
+	size_t n = strlen(type);
+	const char *sep = type[n - 1] == '*' ? "" : " ";
+	switch (r->kind) {
+	case SR_THREAD:
+		if (E->P->lockstep)
+			line(E, "%s%s%s[TC_THREADS]%s;", type, sep, r->name,
+			     r->count > 1 ? arena_printf(scratch, "[%d]", r->count) : "");
+		else if (r->count > 1)
+			line(E, "%s%s%s[%d];", type, sep, r->name, r->count);
+		else
+			line(E, "%s%s%s;", type, sep, r->name);
+		return;
+	case SR_UNIFORM:
+		line(E, "%s%s%s;", type, sep, r->name);
+		return;
+	case SR_SHARED:
+		line(E, "%s%s%s%s[%d];", E->P->shared_qualifier, type, sep, r->name, r->count);
+		return;
+	}
+}
+
+void emit_kernel(Buf *out, const SKernel *k)
+{
+	Emit E = {.b = out, .k = k, .P = printer_for(k), .depth = 0};
+	Arena scratch = {0};
+	buf_printf(out, "// %s: generated by tritonc for %s (warp width %d, %d warps, %d threads a block)\n",
+		   k->name, k->target.spec, k->warp_size, k->num_warps, k->threads);
+	E.P->head(out, k);
+	E.depth = 1;
+	for (int i = 0; i < k->nregs; i++)
+		declare(&E, k->regs[i], &scratch);
+	for (const SStmt *s = k->first; s; s = s->next)
+		stmt(&E, s);
+	E.P->tail(out, k);
+	arena_free(&scratch);
+}

@@ -1,0 +1,96 @@
+/* hip.c: the HIP C printer (hipcc, AMD CDNA with 64-lane wavefronts and
+ * RDNA with 32). HIP has no `_sync` shuffles in the versions we target:
+ * __shfl_xor takes the width instead, the lowering's W. Eviction hints
+ * have no portable spelling here and become comments. */
+#include "emit/prelude.h"
+#include "emit/printer.h"
+
+static const char hip_types[] =
+	"#include <hip/hip_runtime.h>\n"
+	"typedef signed char tc_i8;\n"
+	"typedef short tc_i16;\n"
+	"typedef int tc_i32;\n"
+	"typedef long long tc_i64;\n"
+	"typedef unsigned char tc_u8;\n"
+	"typedef unsigned short tc_u16;\n"
+	"typedef unsigned int tc_u32;\n"
+	"typedef unsigned long long tc_u64;\n"
+	"#define TC_DEVICE __device__ inline\n"
+	"#define TC_INF __builtin_huge_valf()\n"
+	"#define TC_NAN __builtin_nanf(\"\")\n"
+	"TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }\n"
+	"TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }\n"
+	"TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }\n"
+	"TC_DEVICE void tc_ld1(tc_u32 *w, const void *p) { w[0] = *(const tc_u32 *)p; }\n"
+	"TC_DEVICE void tc_ld2(tc_u32 *w, const void *p) { uint2 v = *(const uint2 *)p; w[0] = v.x; w[1] = v.y; }\n"
+	"TC_DEVICE void tc_ld4(tc_u32 *w, const void *p)\n"
+	"{\n"
+	"\tuint4 v = *(const uint4 *)p;\n"
+	"\tw[0] = v.x; w[1] = v.y; w[2] = v.z; w[3] = v.w;\n"
+	"}\n"
+	"TC_DEVICE void tc_st1(void *p, const tc_u32 *w) { *(tc_u32 *)p = w[0]; }\n"
+	"TC_DEVICE void tc_st2(void *p, const tc_u32 *w) { *(uint2 *)p = make_uint2(w[0], w[1]); }\n"
+	"TC_DEVICE void tc_st4(void *p, const tc_u32 *w) { *(uint4 *)p = make_uint4(w[0], w[1], w[2], w[3]); }\n";
+
+static void hip_head(Buf *b, const SKernel *k)
+{
+	buf_puts(b, hip_types);
+	buf_puts(b, prelude_common);
+	buf_printf(b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(", k->threads, k->name);
+	emit_params(b, k);
+	buf_puts(b, ")\n{\n");
+}
+
+static void hip_tail(Buf *b, const SKernel *k)
+{
+	buf_puts(b, "}\n");
+}
+
+static void hip_leaf(Buf *b, const SKernel *k, const SExpr *e)
+{
+	static const char axes[] = "xyz";
+	switch (e->kind) {
+	case SE_LANE: buf_printf(b, "(tc_i32)(threadIdx.x %% %d)", k->warp_size); return;
+	case SE_WARP: buf_printf(b, "(tc_i32)(threadIdx.x / %d)", k->warp_size); return;
+	case SE_THREAD: buf_puts(b, "(tc_i32)threadIdx.x"); return;
+	case SE_PROGRAM_ID: buf_printf(b, "(tc_i32)blockIdx.%c", axes[e->aux]); return;
+	case SE_NUM_PROGRAMS: buf_printf(b, "(tc_i32)gridDim.%c", axes[e->aux]); return;
+	default: return;
+	}
+}
+
+static void hip_shuffle(Buf *b, const SKernel *k, const SStmt *s, const char *idx)
+{
+	const char *cast = s->src->dtype == DT_I1 ? "(int)" : "";
+	buf_printf(b, "%s%s = __shfl_xor(%s%s%s, %d, %d);\n", s->shuffled->name, idx, cast, s->src->name, idx,
+		   s->lane_xor, k->warp_size);
+}
+
+static void hip_barrier(Buf *b)
+{
+	buf_puts(b, "__syncthreads();\n");
+}
+
+static void hip_load_words(Buf *b, int words, EvictionPolicy ev, const char *ptr)
+{
+	buf_printf(b, "tc_ld%d(w, %s);%s\n", words, ptr,
+		   ev == EVICT_LAST ? " /* evict_last: no cache-policy hint on this target */"
+		   : ev == EVICT_FIRST ? " /* evict_first: no cache-policy hint on this target */" : "");
+}
+
+static void hip_store_words(Buf *b, int words, const char *ptr)
+{
+	buf_printf(b, "tc_st%d(%s, w);\n", words, ptr);
+}
+
+const Printer hip_printer = {
+	.lockstep = false,
+	.head = hip_head,
+	.tail = hip_tail,
+	.leaf = hip_leaf,
+	.shuffle = hip_shuffle,
+	.barrier = hip_barrier,
+	.load_words = hip_load_words,
+	.store_words = hip_store_words,
+	.shared_qualifier = "__shared__ ",
+};

@@ -1,0 +1,7 @@
+/* prelude.h: the text shared by the generated files' preludes. */
+#ifndef TC_PRELUDE_H
+#define TC_PRELUDE_H
+
+extern const char prelude_common[];
+
+#endif

@@ -1,0 +1,33 @@
+/* printer.h: what a target's printer supplies to the shared printing code
+ * (emit.c): the kernel's head (with the prelude) and tail, and the statements
+ * that each machine spells differently. */
+#ifndef TC_PRINTER_H
+#define TC_PRINTER_H
+
+#include "emit/emit.h"
+
+typedef struct Printer {
+	/* The C printer: per-thread state is an array over the block's threads
+	 * and every per-thread statement is a loop over them. */
+	bool lockstep;
+	void (*head)(Buf *b, const SKernel *k);        /* prelude, signature and opening brace */
+	void (*tail)(Buf *b, const SKernel *k);        /* closing brace and what follows */
+	void (*leaf)(Buf *b, const SKernel *k, const SExpr *e);  /* lane, warp, thread, program ids */
+	/* s->shuffled`idx` = s->src`idx` of the lane s->lane_xor away; idx is "[i]" or "" */
+	void (*shuffle)(Buf *b, const SKernel *k, const SStmt *s, const char *idx);
+	void (*barrier)(Buf *b);
+	/* `words` 32-bit words from `ptr` into the array `w`, with an eviction hint.
+	 * NULL: the target loads element by element. */
+	void (*load_words)(Buf *b, int words, EvictionPolicy ev, const char *ptr);
+	void (*store_words)(Buf *b, int words, const char *ptr);
+	const char *shared_qualifier;  /* "__shared__ " or "" */
+} Printer;
+
+extern const Printer cuda_printer, hip_printer, c_printer;
+
+/* emit.c, for the printers' heads: "float *in_ptr0, tc_i32 xnumel" */
+void emit_params(Buf *b, const SKernel *k);
+/* the C type of argument i */
+const char *emit_param_type(const SKernel *k, int i, Arena *scratch);
+
+#endif

@@ -1,0 +1,241 @@
+/* run.c: one launch of a lowered kernel on host buffers, on the CPU or a
+ * CUDA device; input generation and comparison for `tritonc run --check`. */
+#include "runtime/run.h"
+
+#include "runtime/cpu.h"
+#include "runtime/cuda.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The bytes of one scalar argument as the kernel's parameter type has them. */
+typedef union ScalarArg {
+	int8_t i8;
+	int16_t i16;
+	int32_t i32;
+	int64_t i64;
+	float f32;
+	double f64;
+	uint64_t ptr;
+	void *host;
+} ScalarArg;
+
+static void scalar_value(const Type *t, const RunArg *a, ScalarArg *out)
+{
+	memset(out, 0, sizeof *out);
+	switch (t->dtype) {
+	case DT_I1: case DT_I8: case DT_U8: out->i8 = (int8_t)a->i; break;
+	case DT_I16: out->i16 = (int16_t)a->i; break;
+	case DT_I32: case DT_U32: out->i32 = (int32_t)a->i; break;
+	case DT_I64: case DT_U64: out->i64 = a->i; break;
+	case DT_F64: out->f64 = a->f; break;
+	default: out->f32 = (float)a->f; break;
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void summarize(double *ms, int n, RunResult *res)
+{
+	qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+	res->ms_min = ms[0];
+	res->ms_median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+}
+
+static int run_cpu(const SKernel *k, const char *source, RunArg *args, const RunOptions *o, RunResult *res,
+		   char *err, size_t errlen)
+{
+	const TKernel *tk = k->tile;
+	char width[32];
+	snprintf(width, sizeof width, "-DTC_RUN_W=%d", o->run_width ? o->run_width : k->warp_size);
+	const char *flags[] = {width, NULL};
+	CpuKernel *ck = cpu_compile(source, k->name, flags, o->cache_dir, err, errlen);
+	if (!ck)
+		return -1;
+	res->from_cache = cpu_kernel_from_cache(ck);
+	ScalarArg *vals = xcalloc((size_t)tk->nargs + 1, sizeof *vals);
+	void **argv = xcalloc((size_t)tk->nargs + 1, sizeof *argv);
+	for (int i = 0; i < tk->nargs; i++) {
+		if (tk->args[i]->type.dtype == DT_PTR)
+			vals[i].host = args[i].host;
+		else
+			scalar_value(&tk->args[i]->type, &args[i], &vals[i]);
+		argv[i] = &vals[i];
+	}
+	int rc = cpu_run(ck, argv, o->grid, o->cpu_threads, err, errlen);
+	if (rc == 0 && o->bench_reps > 0) {
+		double *ms = xcalloc((size_t)o->bench_reps, sizeof *ms);
+		rc = cpu_time(ck, argv, o->grid, o->cpu_threads, o->bench_warmup, o->bench_reps, ms, err, errlen);
+		if (rc == 0)
+			summarize(ms, o->bench_reps, res);
+		free(ms);
+	}
+	free(vals);
+	free(argv);
+	cpu_kernel_free(ck);
+	return rc;
+}
+
+static int run_cuda(const SKernel *k, const char *source, RunArg *args, const RunOptions *o, RunResult *res,
+		    char *err, size_t errlen)
+{
+	const TKernel *tk = k->tile;
+	CudaRuntime *rt = cuda_open(err, errlen);
+	if (!rt)
+		return -1;
+	CudaKernel *ck = cuda_compile(rt, source, k->name, NULL, o->cache_dir, err, errlen);
+	ScalarArg *vals = xcalloc((size_t)tk->nargs + 1, sizeof *vals);
+	void **argv = xcalloc((size_t)tk->nargs + 1, sizeof *argv);
+	int rc = ck ? 0 : -1;
+	for (int i = 0; rc == 0 && i < tk->nargs; i++) {
+		argv[i] = &vals[i];
+		if (tk->args[i]->type.dtype != DT_PTR) {
+			scalar_value(&tk->args[i]->type, &args[i], &vals[i]);
+			continue;
+		}
+		rc = cuda_alloc(rt, args[i].bytes, &vals[i].ptr, err, errlen);
+		if (rc == 0)
+			rc = cuda_upload(rt, vals[i].ptr, args[i].host, args[i].bytes, err, errlen);
+	}
+	if (rc == 0) {
+		res->from_cache = cuda_kernel_from_cache(ck);
+		rc = cuda_launch(ck, o->grid, k->threads, 0, argv, err, errlen);
+	}
+	for (int i = 0; rc == 0 && i < tk->nargs; i++)
+		if (tk->args[i]->type.dtype == DT_PTR)
+			rc = cuda_download(rt, args[i].host, vals[i].ptr, args[i].bytes, err, errlen);
+	if (rc == 0 && o->bench_reps > 0) {
+		float *ms = xcalloc((size_t)o->bench_reps, sizeof *ms);
+		double *msd = xcalloc((size_t)o->bench_reps, sizeof *msd);
+		/* 256 MiB of scratch writes between launches push the inputs out of L2 */
+		rc = cuda_time(ck, o->grid, k->threads, 0, argv, o->bench_warmup, o->bench_reps, (size_t)256 << 20, ms,
+			       err, errlen);
+		for (int i = 0; i < o->bench_reps; i++)
+			msd[i] = ms[i];
+		if (rc == 0)
+			summarize(msd, o->bench_reps, res);
+		free(ms);
+		free(msd);
+	}
+	for (int i = 0; i < tk->nargs; i++)
+		if (tk->args[i]->type.dtype == DT_PTR && vals[i].ptr)
+			cuda_free(rt, vals[i].ptr);
+	free(vals);
+	free(argv);
+	cuda_kernel_free(ck);
+	cuda_close(rt);
+	return rc;
+}
+
+int run_kernel(const SKernel *k, const char *source, RunArg *args, const RunOptions *o, RunResult *res,
+	       char *err, size_t errlen)
+{
+	memset(res, 0, sizeof *res);
+	if (o->device == DEVICE_CUDA)
+		return run_cuda(k, source, args, o, res, err, errlen);
+	return run_cpu(k, source, args, o, res, err, errlen);
+}
+
+/* ---- inputs and comparison ---- */
+
+static uint32_t mix(uint32_t i, uint32_t arg)
+{
+	uint32_t h = i * 0x9E3779B9u + (arg + 1) * 0x85EBCA6Bu;
+	h ^= h >> 16;
+	h *= 0x85EBCA6Bu;
+	h ^= h >> 13;
+	h *= 0xC2B2AE35u;
+	h ^= h >> 16;
+	return h;
+}
+
+void run_fill(void *buf, DType dt, size_t count, int arg, int64_t int_range)
+{
+	for (size_t i = 0; i < count; i++) {
+		uint32_t h = mix((uint32_t)i, (uint32_t)arg);
+		float f = (float)(h >> 8) * (1.0f / 8388608.0f) - 1.0f;
+		int64_t n = int_range > 0 ? (int64_t)(h % (uint64_t)int_range) : 0;
+		switch (dt) {
+		case DT_F32: ((float *)buf)[i] = f; break;
+		case DT_F64: ((double *)buf)[i] = f; break;
+		case DT_F16: ((uint16_t *)buf)[i] = fp16_from_float(f); break;
+		case DT_BF16: ((uint16_t *)buf)[i] = bf16_from_float(f); break;
+		case DT_I1: ((int8_t *)buf)[i] = (int8_t)(h >> 31); break;
+		case DT_I8: case DT_U8: ((int8_t *)buf)[i] = (int8_t)n; break;
+		case DT_I16: ((int16_t *)buf)[i] = (int16_t)n; break;
+		case DT_I32: case DT_U32: ((int32_t *)buf)[i] = (int32_t)n; break;
+		case DT_I64: case DT_U64: ((int64_t *)buf)[i] = n; break;
+		case DT_PTR: break;
+		}
+	}
+}
+
+static double element(const void *p, DType dt, size_t i)
+{
+	switch (dt) {
+	case DT_F32: return ((const float *)p)[i];
+	case DT_F64: return ((const double *)p)[i];
+	case DT_F16: return fp16_to_float(((const uint16_t *)p)[i]);
+	case DT_BF16: return bf16_to_float(((const uint16_t *)p)[i]);
+	case DT_I1: case DT_I8: return ((const int8_t *)p)[i];
+	case DT_U8: return ((const uint8_t *)p)[i];
+	case DT_I16: return ((const int16_t *)p)[i];
+	case DT_I32: return ((const int32_t *)p)[i];
+	case DT_U32: return ((const uint32_t *)p)[i];
+	case DT_I64: return (double)((const int64_t *)p)[i];
+	case DT_U64: return (double)((const uint64_t *)p)[i];
+	case DT_PTR: return 0;
+	}
+	return 0;
+}
+
+double run_tolerance(DType dt)
+{
+	switch (dt) {
+	case DT_F32: case DT_F64: return 1e-5;
+	case DT_F16: case DT_BF16: return 1e-2;
+	default: return 0;
+	}
+}
+
+size_t run_compare(const void *got, const void *want, DType dt, size_t count, double tol, double *max_err,
+		   size_t *first_bad)
+{
+	double sum_sq = 0;
+	size_t finite = 0;
+	for (size_t i = 0; i < count; i++) {
+		double w = element(want, dt, i);
+		if (isfinite(w)) {
+			sum_sq += w * w;
+			finite++;
+		}
+	}
+	double rms = finite ? sqrt(sum_sq / (double)finite) : 0;
+	size_t bad = 0;
+	*max_err = 0;
+	for (size_t i = 0; i < count; i++) {
+		double g = element(got, dt, i), w = element(want, dt, i);
+		double scale = fmax(fabs(w), rms);
+		double e;
+		if (isnan(g) || isnan(w))
+			e = isnan(g) && isnan(w) ? 0 : INFINITY;
+		else if (g == w)
+			e = 0;
+		else
+			e = fabs(g - w) / (scale > 0 ? scale : 1);
+		if (e > *max_err)
+			*max_err = e;
+		if (e > tol) {
+			if (!bad && first_bad)
+				*first_bad = i;
+			bad++;
+		}
+	}
+	return bad;
+}

@@ -1,0 +1,62 @@
+/* run.h: running a lowered kernel on host buffers, on the CPU or an NVIDIA
+ * GPU, and checking it against the tile-IR interpreter.
+ *
+ * The caller owns host copies of every buffer. run_kernel compiles the
+ * kernel's source for its device, copies the buffers in, launches the grid
+ * once, copies every buffer back, and, when asked, times more launches. */
+#ifndef TC_RUN_H
+#define TC_RUN_H
+
+#include "gpu/simt.h"
+
+typedef enum {
+	DEVICE_CPU,   /* the C printer's output, compiled by the system cc */
+	DEVICE_CUDA,  /* the CUDA printer's output, compiled by NVRTC */
+} Device;
+
+/* One kernel argument: a buffer (pointer arguments) or a scalar. */
+typedef struct RunArg {
+	void *host;           /* pointers: the host buffer */
+	size_t bytes;         /* pointers: its size */
+	int64_t i;            /* integer scalars */
+	double f;             /* float scalars */
+} RunArg;
+
+typedef struct RunOptions {
+	Device device;
+	int grid[3];
+	int cpu_threads;      /* 0: every core */
+	int run_width;        /* CPU: the warp width to simulate; 0: the one lowered for */
+	int bench_reps;       /* 0: no timing */
+	int bench_warmup;
+	const char *cache_dir;/* NULL: the default cache */
+} RunOptions;
+
+typedef struct RunResult {
+	double ms_median;     /* of the timed launches */
+	double ms_min;
+	bool from_cache;      /* the compiled code came from the cache */
+} RunResult;
+
+/* 0 on success; otherwise a message in err. `source` is emit_kernel's output
+ * for `k`. */
+int run_kernel(const SKernel *k, const char *source, RunArg *args, const RunOptions *o, RunResult *res,
+	       char *err, size_t errlen);
+
+/* Fills a buffer of `count` elements of `dt` for argument number `arg`
+ * with the golden-input formula: floats in [-1, 1) from a hash of the
+ * element index and the argument number (exact in fp32; rounded for fp16
+ * and bf16), integers in [0, int_range), booleans alternating by hash. */
+void run_fill(void *buf, DType dt, size_t count, int arg, int64_t int_range);
+
+/* Compares `got` with `want` (count elements of dt): an element is wrong
+ * when |got - want| > tol * max(|want|, rms(want)), or exactly one is NaN.
+ * Returns the number of wrong elements; *max_err gets the largest error
+ * relative to that scale. */
+size_t run_compare(const void *got, const void *want, DType dt, size_t count, double tol, double *max_err,
+		   size_t *first_bad);
+
+/* The tolerance for a dtype: 1e-5 fp32/fp64 (relative), 1e-2 fp16/bf16, 0 integers. */
+double run_tolerance(DType dt);
+
+#endif
