@@ -20,7 +20,25 @@ static const char cuda_types[] =
 	"#define TC_NAN __int_as_float(0x7fc00000)\n"
 	"TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }\n"
 	"TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }\n"
-	"TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }\n";
+	"TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }\n"
+	"/* fp16 and bf16 conversions are single instructions from sm_80 on */\n"
+	"#define TC_HALF_CONVERSIONS 1\n"
+	"TC_DEVICE float tc_bf16_to_f32(tc_u16 h) { return __uint_as_float((tc_u32)h << 16); }\n"
+	"TC_DEVICE tc_u16 tc_f32_to_bf16(float x) { tc_u16 h; asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x)); return h; }\n"
+	"TC_DEVICE float tc_f16_to_f32(tc_u16 h) { float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h)); return f; }\n"
+	"TC_DEVICE tc_u16 tc_f32_to_f16(float x) { tc_u16 h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x)); return h; }\n"
+	"TC_DEVICE tc_u32 tc_pack_bf16x2(float lo, float hi)\n"
+	"{\n"
+	"\ttc_u32 w;\n"
+	"\tasm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(w) : \"f\"(hi), \"f\"(lo));\n"
+	"\treturn w;\n"
+	"}\n"
+	"TC_DEVICE tc_u32 tc_pack_f16x2(float lo, float hi)\n"
+	"{\n"
+	"\ttc_u32 w;\n"
+	"\tasm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(w) : \"f\"(hi), \"f\"(lo));\n"
+	"\treturn w;\n"
+	"}\n";
 
 /* The PTX operand list "{%0, %1, %2, %3}" of n words starting at `first`. */
 static void word_operands(Buf *b, int n, int first)

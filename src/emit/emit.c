@@ -371,10 +371,10 @@ static void load_stmt(Emit *E, const SStmt *s)
 		for (int j = 0; j < s->vec; j++) {
 			char *dst = elem_str(E, s->dst, j);
 			if (guard)
-				line(E, "%s = %s ? %s((const %s *)%s)[%d] : %s;", dst, guard, from_memory(dt),
+				line(E, "%s = %s ? %s(((const %s *)%s)[%d]) : %s;", dst, guard, from_memory(dt),
 				     simt_mem_ctype(dt), ptr, j, other);
 			else
-				line(E, "%s = %s((const %s *)%s)[%d];", dst, from_memory(dt), simt_mem_ctype(dt), ptr, j);
+				line(E, "%s = %s(((const %s *)%s)[%d]);", dst, from_memory(dt), simt_mem_ctype(dt), ptr, j);
 			free(dst);
 		}
 		goto done;
@@ -390,6 +390,8 @@ static void load_stmt(Emit *E, const SStmt *s)
 		char *dst = elem_str(E, s->dst, j);
 		if (size == 4)
 			line(E, "%s = %s(w[%d]);", dst, dtype_is_float(dt) ? "tc_f32_from_bits" : "", j);
+		else if (dt == DT_BF16)
+			line(E, "%s = tc_bf16_%s(w[%d]);", dst, j % 2 ? "hi" : "lo", j / 2);
 		else
 			line(E, "%s = %s((tc_u16)(w[%d] >> %d));", dst, from_memory(dt), j / 2, 16 * (j % 2));
 		free(dst);
@@ -438,10 +440,11 @@ static void store_stmt(Emit *E, const SStmt *s)
 			char *v = elem_str(E, s->value, j * s->value_stride);
 			if (size == 4)
 				line(E, "w[%d] = %s(%s);", j, dtype_is_float(dt) ? "tc_f32_bits" : "(tc_u32)", v);
-			else if (j % 2 == 0)
-				line(E, "w[%d] = (tc_u32)%s(%s);", j / 2, to_memory(dt), v);
-			else
-				line(E, "w[%d] |= (tc_u32)%s(%s) << 16;", j / 2, to_memory(dt), v);
+			else if (j % 2 == 1) {
+				char *lo = elem_str(E, s->value, (j - 1) * s->value_stride);
+				line(E, "w[%d] = tc_pack_%s(%s, %s);", j / 2, dt == DT_BF16 ? "bf16x2" : "f16x2", lo, v);
+				free(lo);
+			}
 			free(v);
 		}
 		buf_indent(E->b, E->depth);
