@@ -22,7 +22,8 @@ static const char usage[] =
 	"  list FILE.py              the kernels in FILE, their parameters, signatures and configs\n"
 	"  compile FILE.py [options] compile a kernel to CUDA C, HIP C or C\n"
 	"      -k NAME               the kernel (default: the only one in FILE)\n"
-	"      -s SIG                types of the non-constexpr parameters: '*fp32,*fp32,i32'\n"
+	"      -s SIG                types of the non-constexpr parameters: '*fp32,*fp32,i32';\n"
+	"                            i32:16 says the value is a multiple of 16\n"
 	"                            (Inductor kernels carry their own)\n"
 	"      -D NAME=VALUE         a constexpr value (repeatable)\n"
 	"      --num-warps N         warps per program (default 4)\n"
@@ -42,6 +43,7 @@ static const char usage[] =
 	"                            the code was lowered for\n"
 	"      --threads N           C only: worker threads (default: every core)\n"
 	"      --int-range N         integer inputs are drawn from [0, N) (default 16)\n"
+	"      --save DIR            write each buffer to DIR/NAME.in and DIR/NAME.out\n"
 	"  --help                    this text\n"
 	"  --version                 the version\n";
 
@@ -150,8 +152,42 @@ typedef struct Options {
 	int bench;                /* timed launches; 0: none */
 	int run_width;
 	int threads;
+	const char *save;         /* a directory for every buffer, before and after */
 	int64_t int_range;
+	char *signature;          /* -s without the ":16" divisibility hints */
+	int64_t sig_div[64];      /* the hint of each signature entry; 0: none */
 } Options;
+
+/* "*fp32:16,i32:16,i32" -> "*fp32,i32,i32" and the 16s, as Triton's
+ * tt.divisibility: the argument (bytes for pointers) is a multiple of 16. */
+static bool strip_hints(Options *o)
+{
+	if (!o->spec.signature)
+		return true;
+	o->signature = xstrdup(o->spec.signature);
+	char *w = o->signature;
+	int n = 0;
+	for (const char *r = o->spec.signature; *r; r++) {
+		if (*r == ',') {
+			n++;
+			*w++ = *r;
+		} else if (*r == ':') {
+			char *end;
+			long v = strtol(r + 1, &end, 10);
+			if (v != 16 || n >= 64) {
+				fprintf(stderr, "tritonc: error: a signature hint must be ':16' (divisible by 16)\n");
+				return false;
+			}
+			o->sig_div[n] = v;
+			r = end - 1;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = 0;
+	o->spec.signature = o->signature;
+	return true;
+}
 
 static bool parse_grid(const char *s, int grid[3])
 {
@@ -215,6 +251,8 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 			o->run_width = atoi(argv[++i]);
 		else if (!strcmp(a, "--threads") && more && run)
 			o->threads = atoi(argv[++i]);
+		else if (!strcmp(a, "--save") && more && run)
+			o->save = argv[++i];
 		else if (!strcmp(a, "--int-range") && more && run)
 			o->int_range = atoll(argv[++i]);
 		else if (a[0] != '-' && !o->file)
@@ -236,6 +274,8 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 		fputs("tritonc: error: --run-width must be 32 or 64\n", stderr);
 		return false;
 	}
+	if (!strip_hints(o))
+		return false;
 	if (o->dump && strcmp(o->dump, "tir") && strcmp(o->dump, "simt")) {
 		fprintf(stderr, "tritonc: error: unknown --dump stage '%s' (expected tir or simt)\n", o->dump);
 		return false;
@@ -245,8 +285,21 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 
 static void free_options(Options *o)
 {
+	free(o->signature);
 	free(o->defines);
 	free(o->args);
+}
+
+/* What is known to divide each argument: the signature's hints; pointers
+ * are 16-byte aligned as Triton assumes of the tensors it is given. */
+static const int64_t *arg_hints(const Options *o, const TKernel *tk, Arena *a)
+{
+	int64_t *div = arena_alloc(a, sizeof(int64_t) * (size_t)(tk->nargs + 1));
+	for (int i = 0; i < tk->nargs; i++) {
+		bool ptr = tk->args[i]->type.dtype == DT_PTR;
+		div[i] = ptr ? 16 : i < 64 && o->sig_div[i] ? o->sig_div[i] : 1;
+	}
+	return div;
 }
 
 static int cmd_compile(int argc, char **argv)
@@ -267,7 +320,7 @@ static int cmd_compile(int argc, char **argv)
 		const Kernel *k = pick_kernel(&l, o.kernel);
 		TKernel *tk = k ? specialize(&l.arena, &l.diag, k, &o.spec) : NULL;
 		bool tile_only = target.kind == TARGET_INTERP || (o.dump && !strcmp(o.dump, "tir"));
-		SKernel *sk = tk && !tile_only ? simt_lower(&l.arena, &l.diag, k->src, tk, &target, NULL) : NULL;
+		SKernel *sk = tk && !tile_only ? simt_lower(&l.arena, &l.diag, k->src, tk, &target, arg_hints(&o, tk, &l.arena)) : NULL;
 		if (tk && (sk || tile_only)) {
 			Buf b = {0};
 			if (tile_only)
@@ -444,6 +497,25 @@ static bool check_against_interpreter(TKernel *tk, RunArg *args, void **inputs, 
 	return ok;
 }
 
+/* DIR/NAME.in and DIR/NAME.out: each buffer's raw bytes before and after the run. */
+static bool save_buffers(const char *dir, const TKernel *tk, const RunArg *args, void **inputs)
+{
+	for (int i = 0; i < tk->nargs; i++) {
+		if (tk->args[i]->type.dtype != DT_PTR)
+			continue;
+		for (int after = 0; after < 2; after++) {
+			char path[4096];
+			snprintf(path, sizeof path, "%s/%s.%s", dir, tk->args[i]->name, after ? "out" : "in");
+			const void *data = after ? args[i].host : inputs[i];
+			if (file_write_atomic(path, data, args[i].bytes) != 0) {
+				fprintf(stderr, "tritonc: error: cannot write '%s': %s\n", path, strerror(errno));
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	Options o;
@@ -508,6 +580,8 @@ static int cmd_run(int argc, char **argv)
 		       grid[2], sk->threads, res.from_cache ? " (cached)" : "");
 		status = 0;
 		if (o.check && !check_against_interpreter(tk, args, inputs, counts, grid))
+			status = 1;
+		if (o.save && !save_buffers(o.save, tk, args, inputs))
 			status = 1;
 		if (o.bench) {
 			double bytes = 0;
