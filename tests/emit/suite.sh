@@ -1,0 +1,50 @@
+#!/bin/sh
+# Every target's output for the seed kernel and three Inductor kernels is
+# accepted by the compiler that target uses: nvcc for CUDA (sm_90), hipcc
+# for HIP (gfx90a, gfx940: 64-lane; gfx1030: 32-lane), cc for C. A missing
+# hipcc or cc is a failure; a missing nvcc (not a Debian package) is
+# reported as SKIP on its own line.
+cd "$(dirname "$0")/../.." || exit 2
+BIN=${BIN:-bin}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
+
+# name|file|options
+cases='seed_fp32|tests/corpus/rmsnorm_inductor.py|-s *fp32,*fp32,*fp32,i32,i32:16 -D XBLOCK=2
+seed_bf16|tests/corpus/rmsnorm_inductor.py|-s *bf16,*bf16,*bf16,i32,i32 -D XBLOCK=4 --num-warps 8
+rmsnorm_f32_4096|tests/corpus/rmsnorm_f32_4096.py|-D XBLOCK=1 -D R0_BLOCK=1024 --num-warps 8
+softmax_f32_1024|tests/corpus/softmax_f32_1024.py|-D XBLOCK=1 --num-warps 8
+add_relu_mul_f32|tests/corpus/add_relu_mul_f32.py|-D XBLOCK=1024'
+
+compile_with() { # name target ext command...
+	name=$1 target=$2 ext=$3
+	shift 3
+	out="$tmp/$name-$(echo "$target" | tr ':' '_').$ext"
+	if ! "$BIN/tritonc" compile $file $opts --target "$target" -o "$out" 2>"$tmp/err"; then
+		echo "FAIL emit $name $target: tritonc failed: $(head -3 "$tmp/err")"
+		return
+	fi
+	if "$@" "$out" -o "$out.o" >"$tmp/log" 2>&1; then
+		echo "PASS emit $name $target: $1 accepts it"
+	else
+		echo "FAIL emit $name $target: $1 rejects it:"
+		head -20 "$tmp/log"
+	fi
+}
+
+echo "$cases" | while IFS='|' read -r name file opts; do
+	compile_with "$name" c c cc -std=c11 -O1 -Wall -Werror -Wno-unused-variable -Wno-unused-function -c
+	for arch in gfx90a gfx940 gfx1030; do
+		if command -v hipcc >/dev/null; then
+			compile_with "$name" "hip:$arch" hip hipcc --offload-arch=$arch -c
+		else
+			echo "FAIL emit $name hip:$arch: hipcc is not installed (scripts/setup.sh installs it)"
+		fi
+	done
+	if [ -n "$NVCC" ]; then
+		compile_with "$name" cuda:sm_90 cu "$NVCC" -arch=sm_90 -c
+	else
+		echo "SKIP emit $name cuda:sm_90: nvcc is not installed here"
+	fi
+done
