@@ -1,0 +1,66 @@
+#!/bin/sh
+# GPU tests (make gpu-check), on a machine with an NVIDIA GPU: the CUDA
+# runtime's own test, then the CUDA output of the seed kernel and of
+# Inductor kernels run with `tritonc run --target cuda --check` (every
+# buffer against the tile-IR interpreter), then the seed kernel against real
+# Triton and float64 (needs python3 with torch and triton). Ends with
+# "N passed, N failed" like make check.
+cd "$(dirname "$0")/../.." || exit 2
+BIN=${BIN:-bin}
+BUILD=${BUILD:-build}
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+make -s units >/dev/null || exit 2
+
+{
+	"$BUILD/tests/test_cuda_runtime"
+
+	run() { # name, then tritonc run options
+		name=$1
+		shift
+		if "$BIN/tritonc" run "$@" --target cuda --check >"$log/out" 2>&1; then
+			echo "PASS gpu $name"
+		else
+			echo "FAIL gpu $name:"
+			tail -5 "$log/out"
+		fi
+	}
+	for dt in fp32 bf16; do
+		for cfg in "1 4" "2 8" "4 16"; do
+			set -- $cfg
+			run "seed $dt XBLOCK=$1 warps=$2" examples/rmsnorm.py -s "*$dt,*$dt,*$dt,i32,i32" -D XBLOCK=$1 \
+				--num-warps $2 --arg xnumel=4099 --arg rnumel=3000 --arg in_ptr1=4096
+		done
+	done
+	run "rmsnorm_f32_4096" tests/corpus/rmsnorm_f32_4096.py -D XBLOCK=1 -D R0_BLOCK=1024 --num-warps 8 \
+		--arg xnumel=8192 --arg r0_numel=4096 --grid 8192
+	run "softmax_f32_1024" tests/corpus/softmax_f32_1024.py -D XBLOCK=1 --num-warps 8 --arg xnumel=16384 \
+		--arg r0_numel=1024 --grid 16384
+	run "add_relu_mul_f32" tests/corpus/add_relu_mul_f32.py -D XBLOCK=1024 --arg xnumel=16777216
+	run "layernorm_f32_1024" tests/corpus/layernorm_f32_1024.py -D XBLOCK=1 --num-warps 8 --arg xnumel=16384 \
+		--arg r0_numel=1024 --arg in_ptr1=1024 --arg in_ptr2=1024 --grid 16384
+	run "gelu_tanh_bf16" tests/corpus/gelu_tanh_bf16.py -D XBLOCK=1024 --arg xnumel=16777216
+
+	if python3 -c 'import torch, triton' 2>/dev/null; then
+		for dt in fp32 bf16; do
+			mkdir -p "$log/$dt"
+			"$BIN/tritonc" run examples/rmsnorm.py --target cuda -s "*$dt,*$dt,*$dt,i32,i32" -D XBLOCK=2 \
+				--arg xnumel=4096 --arg rnumel=4096 --arg in_ptr1=4096 --save "$log/$dt" >/dev/null 2>&1
+			python3 bench/rmsnorm/reference.py examples/rmsnorm.py "$log/$dt" 4096 4096 $dt 2 4 >"$log/ref" 2>&1
+			err=$(sed -n 's/^tritonc_vs_f64 .* rel_err=\([^ ]*\) .*/\1/p' "$log/ref")
+			limit=$([ $dt = fp32 ] && echo 1e-5 || echo 1e-2)
+			if [ -n "$err" ] && python3 -c "import sys; sys.exit(0 if $err < $limit else 1)"; then
+				echo "PASS gpu seed $dt against float64 (rel err $err) and Triton: $(grep '^triton ' "$log/ref")"
+			else
+				echo "FAIL gpu seed $dt against float64:"
+				cat "$log/ref"
+			fi
+		done
+	else
+		echo "FAIL gpu: python3 with torch and triton is needed for the comparison with Triton"
+	fi
+} | tee "$log/all"
+passed=$(grep -c '^PASS ' "$log/all")
+failed=$(grep -c '^FAIL ' "$log/all")
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
