@@ -1,0 +1,104 @@
+/* api.c: the library entry points of include/tritonc.h, the same stages as
+ * `tritonc compile`. */
+#include "tritonc.h"
+
+#include "emit/emit.h"
+#include "gpu/simt.h"
+#include "ir/specialize.h"
+#include "triton/triton.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *tritonc_version(void)
+{
+	return "0.1";
+}
+
+void tritonc_free(void *p)
+{
+	free(p);
+}
+
+static const Kernel *find_kernel(const KernelList *kl, const char *name, Diag *d)
+{
+	for (int i = 0; i < kl->len; i++)
+		if (name ? !strcmp(kl->items[i]->name, name) : kl->len == 1)
+			return kl->items[i];
+	if (name)
+		diag_plain(d, DIAG_ERROR, "no kernel '%s' in the source", name);
+	else
+		diag_plain(d, DIAG_ERROR, "the source has %d kernels; name one", kl->len);
+	return NULL;
+}
+
+/* Splits "i32:16" hints off the signature into arg_div (see tritonc.c). */
+static const char *strip_hints(Arena *a, const char *sig, int64_t *div, int max, Diag *d)
+{
+	if (!sig)
+		return NULL;
+	char *out = arena_strdup(a, sig), *w = out;
+	int n = 0;
+	for (const char *r = sig; *r; r++) {
+		if (*r == ',')
+			n++;
+		if (*r != ':') {
+			*w++ = *r;
+			continue;
+		}
+		char *end;
+		long v = strtol(r + 1, &end, 10);
+		if (v != 16 || n >= max) {
+			diag_plain(d, DIAG_ERROR, "a signature hint must be ':16' (divisible by 16)");
+			return NULL;
+		}
+		div[n] = v;
+		r = end - 1;
+	}
+	*w = 0;
+	return out;
+}
+
+char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,
+		      char **diagnostics)
+{
+	tritonc_options o = options ? *options : (tritonc_options){0};
+	Arena a = {0};
+	Diag d = {0};
+	char *result = NULL;
+	Source src = {.name = filename ? filename : "<source>", .text = source, .len = source ? strlen(source) : 0};
+	Target target;
+	char err[200];
+	int64_t hints[64] = {0};
+	KernelList kl = {0};
+	if (!source)
+		diag_plain(&d, DIAG_ERROR, "no source");
+	else if (!target_parse(o.target ? o.target : "cuda:sm_90", &target, err, sizeof err))
+		diag_plain(&d, DIAG_ERROR, "%s", err);
+	else if (discover_kernels(&a, &d, &src, &kl) >= 0) {
+		const Kernel *k = find_kernel(&kl, o.kernel, &d);
+		SpecOptions spec = {.signature = strip_hints(&a, o.signature, hints, 64, &d),
+				    .defines = (const char **)o.defines, .ndefines = o.ndefines,
+				    .num_warps = o.num_warps > 0 ? o.num_warps : 4};
+		TKernel *tk = k && !d.errors ? specialize(&a, &d, k, &spec) : NULL;
+		bool tile_only = tk && (target.kind == TARGET_INTERP || (o.dump && !strcmp(o.dump, "tir")));
+		int64_t *div = tk ? arena_alloc(&a, sizeof(int64_t) * (size_t)(tk->nargs + 1)) : NULL;
+		for (int i = 0; tk && i < tk->nargs; i++)
+			div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : i < 64 && hints[i] ? hints[i] : 1;
+		SKernel *sk = tk && !tile_only ? simt_lower(&a, &d, k->src, tk, &target, div) : NULL;
+		Buf b = {0};
+		if (tile_only)
+			tir_dump(&b, tk);
+		else if (sk && o.dump)
+			simt_dump(&b, sk);
+		else if (sk)
+			emit_kernel(&b, sk);
+		if (tile_only || sk)
+			result = buf_detach(&b);
+	}
+	if (diagnostics)
+		*diagnostics = d.text.len ? buf_detach(&d.text) : NULL;
+	buf_free(&d.text);
+	arena_free(&a);
+	return result;
+}
