@@ -176,7 +176,7 @@ void run_fill(void *buf, DType dt, size_t count, int arg, int64_t int_range)
 	}
 }
 
-static double element(const void *p, DType dt, size_t i)
+double run_element(const void *p, DType dt, size_t i)
 {
 	switch (dt) {
 	case DT_F32: return ((const float *)p)[i];
@@ -195,6 +195,16 @@ static double element(const void *p, DType dt, size_t i)
 	return 0;
 }
 
+double run_element_error(double got, double want, double rms)
+{
+	if (isnan(got) || isnan(want))
+		return isnan(got) && isnan(want) ? 0 : INFINITY;
+	if (got == want)
+		return 0;
+	double scale = fmax(fabs(want), rms);
+	return fabs(got - want) / (scale > 0 ? scale : 1);
+}
+
 double run_tolerance(DType dt)
 {
 	switch (dt) {
@@ -210,7 +220,7 @@ size_t run_compare(const void *got, const void *want, DType dt, size_t count, do
 	double sum_sq = 0;
 	size_t finite = 0;
 	for (size_t i = 0; i < count; i++) {
-		double w = element(want, dt, i);
+		double w = run_element(want, dt, i);
 		if (isfinite(w)) {
 			sum_sq += w * w;
 			finite++;
@@ -220,15 +230,7 @@ size_t run_compare(const void *got, const void *want, DType dt, size_t count, do
 	size_t bad = 0;
 	*max_err = 0;
 	for (size_t i = 0; i < count; i++) {
-		double g = element(got, dt, i), w = element(want, dt, i);
-		double scale = fmax(fabs(w), rms);
-		double e;
-		if (isnan(g) || isnan(w))
-			e = isnan(g) && isnan(w) ? 0 : INFINITY;
-		else if (g == w)
-			e = 0;
-		else
-			e = fabs(g - w) / (scale > 0 ? scale : 1);
+		double e = run_element_error(run_element(got, dt, i), run_element(want, dt, i), rms);
 		if (e > *max_err)
 			*max_err = e;
 		if (e > tol) {

@@ -56,6 +56,11 @@ void run_fill(void *buf, DType dt, size_t count, int arg, int64_t int_range);
 size_t run_compare(const void *got, const void *want, DType dt, size_t count, double tol, double *max_err,
 		   size_t *first_bad);
 
+/* Element i of a buffer of dt, as a double. */
+double run_element(const void *p, DType dt, size_t i);
+/* |got - want| / max(|want|, rms); infinite when exactly one is NaN. */
+double run_element_error(double got, double want, double rms);
+
 /* The tolerance for a dtype: 1e-5 fp32/fp64 (relative), 1e-2 fp16/bf16, 0 integers. */
 double run_tolerance(DType dt);
 

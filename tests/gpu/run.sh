@@ -29,7 +29,8 @@ make -s units >/dev/null || exit 2
 		for cfg in "1 4" "2 8" "4 16"; do
 			set -- $cfg
 			run "seed $dt XBLOCK=$1 warps=$2" examples/rmsnorm.py -s "*$dt,*$dt,*$dt,i32,i32" -D XBLOCK=$1 \
-				--num-warps $2 --arg xnumel=4099 --arg rnumel=3000 --arg in_ptr1=4096
+				--num-warps $2 --arg xnumel=4099 --arg rnumel=3000 --arg in_ptr0=16789504 --arg in_ptr1=4096 \
+				--arg out_ptr0=16789504
 		done
 	done
 	run "rmsnorm_f32_4096" tests/corpus/rmsnorm_f32_4096.py -D XBLOCK=1 -D R0_BLOCK=1024 --num-warps 8 \
