@@ -4,7 +4,15 @@
  * For each dimension: contiguity (runs of consecutive values), constancy
  * (runs of equal values) and divisibility (the largest power of two known
  * to divide the first value of each run; bytes for pointers). The rules are
- * Triton's, simplified to the ops the tile IR has. */
+ * Triton's, simplified to the ops the tile IR has.
+ *
+ * Blocks: a loop's induction variable is a scalar divisible by what divides
+ * both its start and its step; its carried values start from their inits'
+ * info and are joined (gcd per dim) with what the body yields until nothing
+ * changes, so what holds is what holds on every iteration (after 32 rounds
+ * without a fixpoint they fall to unknown). An if's results join its two
+ * yields. tl.multiple_of / max_contiguous / max_constancy (TOP_HINT) replace
+ * what is known, as Triton's attributes do. */
 #include "ir/tir.h"
 
 #define DIV_MAX ((int64_t)1 << 30)
@@ -42,6 +50,72 @@ static void set_unknown(AxisInfo *a)
 		a->contiguity[d] = 1;
 		a->constancy[d] = 1;
 		a->divisibility[d] = 1;
+	}
+}
+
+static void infer_block(TBlock *b, const int64_t *arg_div);
+
+static void join(AxisInfo *r, const AxisInfo *a, const AxisInfo *b)
+{
+	for (int d = 0; d < TC_MAX_RANK; d++) {
+		r->contiguity[d] = (int)gcd64(a->contiguity[d], b->contiguity[d]);
+		r->constancy[d] = (int)gcd64(a->constancy[d], b->constancy[d]);
+		r->divisibility[d] = gcd64(a->divisibility[d], b->divisibility[d]);
+	}
+}
+
+static bool axis_equal(const AxisInfo *a, const AxisInfo *b)
+{
+	for (int d = 0; d < TC_MAX_RANK; d++)
+		if (a->contiguity[d] != b->contiguity[d] || a->constancy[d] != b->constancy[d] ||
+		    a->divisibility[d] != b->divisibility[d])
+			return false;
+	return true;
+}
+
+/* A loop: params from the inits, then joined with the yields to a fixpoint. */
+static void infer_for(TValue *v, const int64_t *arg_div)
+{
+	TBlock *body = v->body;
+	int n = v->nargs - 3;
+	int64_t div = gcd64(v->args[0]->axis.divisibility[0], v->args[2]->axis.divisibility[0]);
+	set_scalar(&body->params[0]->axis, &body->params[0]->type, div);
+	for (int i = 0; i < n; i++)
+		body->params[i + 1]->axis = v->args[i + 3]->axis;
+	for (int round = 0;; round++) {
+		infer_block(body, arg_div);
+		const TValue *y = body->last;
+		bool changed = false;
+		for (int i = 0; y && y->op == TOP_YIELD && i < n; i++) {
+			AxisInfo j;
+			join(&j, &body->params[i + 1]->axis, &y->args[i]->axis);
+			if (!axis_equal(&j, &body->params[i + 1]->axis)) {
+				body->params[i + 1]->axis = j;
+				changed = true;
+			}
+		}
+		if (!changed)
+			return;
+		if (round == 32) {
+			for (int i = 0; i < n; i++)
+				set_unknown(&body->params[i + 1]->axis);
+			infer_block(body, arg_div);
+			return;
+		}
+	}
+}
+
+static void infer_hint(TValue *v)
+{
+	v->axis = v->args[0]->axis;
+	for (int d = 0; d < TC_MAX_RANK; d++) {
+		int64_t h = v->hint[d];
+		if (v->aux == HINT_MULTIPLE_OF)
+			v->axis.divisibility[d] = h;
+		else if (v->aux == HINT_MAX_CONTIGUOUS)
+			v->axis.contiguity[d] = (int)h;
+		else
+			v->axis.constancy[d] = (int)h;
 	}
 }
 
@@ -141,16 +215,47 @@ static void infer(TValue *v, const int64_t *arg_div)
 			r->divisibility[d] = 1;
 		}
 		return;
+	case TOP_HINT:
+		infer_hint(v);
+		return;
+	case TOP_FOR:
+		set_unknown(r);
+		infer_for(v, arg_div);
+		return;
+	case TOP_IF:
+		set_unknown(r);
+		infer_block(v->body, arg_div);
+		infer_block(v->orelse, arg_div);
+		return;
+	case TOP_SCAN:
+		set_unknown(r);
+		for (int i = 0; i < v->body->nparams; i++)
+			set_unknown(&v->body->params[i]->axis);
+		infer_block(v->body, arg_div);
+		return;
+	case TOP_RESULT: {
+		const TValue *op = v->args[0];
+		if (op->op == TOP_FOR)
+			*r = op->body->params[v->aux + 1]->axis;
+		else
+			join(r, &op->body->last->args[v->aux]->axis, &op->orelse->last->args[v->aux]->axis);
+		return;
+	}
 	default:
 		set_unknown(r);
 		return;
 	}
 }
 
+static void infer_block(TBlock *b, const int64_t *arg_div)
+{
+	for (TValue *v = b->first; v; v = v->next)
+		infer(v, arg_div);
+}
+
 void tir_axis_analysis(TKernel *k, const int64_t *arg_div)
 {
-	for (TValue *v = k->body->first; v; v = v->next)
-		infer(v, arg_div);
+	infer_block(k->body, arg_div);
 }
 
 int tir_vector_width(const TValue *ptr, const TValue *mask, int max_bytes)

@@ -5,6 +5,7 @@
  * casts and broadcasts, so nothing later has to know the rules. */
 #include "ir/tir.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 bool dtype_is_float(DType t)
@@ -37,24 +38,26 @@ static DType integer_promote(DType x, DType y)
 	return dtype_bytes(u) >= dtype_bytes(s) ? u : s;
 }
 
+/* Triton's kinds of scalar type: bool < unsigned < signed < float. */
+static int kind_of(DType t)
+{
+	return t == DT_I1 ? 0 : dtype_is_float(t) ? 3 : dtype_is_signed(t) ? 2 : 1;
+}
+
 bool tir_promote(DType x, bool x_weak, DType y, bool y_weak, bool div_or_mod, DType *out)
 {
 	if (x == DT_PTR || y == DT_PTR)
 		return false;
-	/* A Python scalar adopts the tensor's type unless it is a float meeting
-	 * an integer tensor, which makes the result fp32. */
+	/* A Python scalar of a kind no higher than the tensor's adopts the
+	 * tensor's type (fp16 / bf16 still divide in fp32); a higher kind (a
+	 * float against an integer tensor, an int against a bool or unsigned
+	 * one) takes part in the promotion with its own type (fp32, i32). */
 	if (x_weak != y_weak) {
 		DType w = x_weak ? x : y, t = x_weak ? y : x;
-		if (dtype_is_float(w) && dtype_is_int(t)) {
-			*out = DT_F32;
+		if (kind_of(w) <= kind_of(t)) {
+			*out = div_or_mod && dtype_is_float(t) && dtype_bytes(t) == 2 ? DT_F32 : t;
 			return true;
 		}
-		if (!(div_or_mod && dtype_is_float(t) && dtype_bytes(t) == 2)) {
-			*out = t;
-			return true;
-		}
-		x = t;
-		y = t;
 	}
 	if (x == DT_F64 || y == DT_F64)
 		*out = DT_F64;
@@ -408,4 +411,284 @@ TValue *tir_reduce(TBuilder *b, ReduceKind k, TValue *x, int axis)
 	v->aux = k;
 	v->aux2 = axis;
 	return v;
+}
+
+/* ---- reductions with an index, bit casts, memory side effects ---- */
+
+TValue *tir_reduce_index(TBuilder *b, ReduceKind k, TValue *values, TValue *index, int axis)
+{
+	if (dtype_is_float(index->type.dtype) || index->type.dtype == DT_PTR) {
+		b->error = "the index of an argmax/argmin reduction must be an integer tile";
+		return NULL;
+	}
+	if (!unify_shapes(b, &values, &index))
+		return NULL;
+	TValue *v = tir_reduce(b, RED_MAX, values, axis);
+	if (!v)
+		return NULL;
+	v->op = TOP_REDUCE;
+	v->aux = k;
+	v->type.dtype = index->type.dtype;
+	TValue **args = arena_alloc(b->arena, sizeof *args * 2);
+	args[0] = values;
+	args[1] = index;
+	v->args = args;
+	v->nargs = 2;
+	return v;
+}
+
+TValue *tir_bitcast(TBuilder *b, TValue *x, DType to)
+{
+	if (x->type.dtype == to)
+		return x;
+	if (x->type.dtype == DT_PTR || to == DT_PTR || dtype_bytes(x->type.dtype) != dtype_bytes(to) ||
+	    x->type.dtype == DT_I1 || to == DT_I1) {
+		b->error = "a bitcast needs two types of the same width";
+		return NULL;
+	}
+	return append(b, TOP_BITCAST, with_dtype(x->type, to), 1, &x);
+}
+
+TValue *tir_unary(TBuilder *b, TOp op, TValue *x)
+{
+	return append(b, op, x->type, 1, &x);
+}
+
+TValue *tir_atomic_add(TBuilder *b, TValue *ptr, TValue *value, TValue *mask, MemSem sem, MemScope scope)
+{
+	if (ptr->type.dtype != DT_PTR) {
+		b->error = "atomic_add needs a pointer";
+		return NULL;
+	}
+	value = tir_broadcast_to(b, tir_cast(b, value, ptr->type.elem), ptr->type.rank, ptr->type.shape);
+	if (!value)
+		return NULL;
+	TValue *args[3] = {ptr, value, NULL};
+	int n = 2;
+	if (mask) {
+		args[n++] = tir_broadcast_to(b, tir_cast(b, mask, DT_I1), ptr->type.rank, ptr->type.shape);
+		if (!args[n - 1])
+			return NULL;
+	}
+	TValue *v = append(b, TOP_ATOMIC_ADD, with_dtype(ptr->type, ptr->type.elem), n, args);
+	v->aux = sem;
+	v->aux2 = scope;
+	return v;
+}
+
+TValue *tir_assert(TBuilder *b, TValue *cond, TValue *mask, const char *msg)
+{
+	TValue *args[2] = {tir_cast(b, cond, DT_I1), NULL};
+	int n = 1;
+	if (mask) {
+		args[1] = tir_cast(b, mask, DT_I1);
+		if (!unify_shapes(b, &args[0], &args[1]))
+			return NULL;
+		n = 2;
+	}
+	Type none = {.dtype = DT_I1};
+	TValue *v = append(b, TOP_ASSERT, none, n, args);
+	v->text = arena_strdup(b->arena, msg ? msg : "");
+	return v;
+}
+
+TValue *tir_barrier(TBuilder *b)
+{
+	Type none = {.dtype = DT_I1};
+	return append(b, TOP_BARRIER, none, 0, NULL);
+}
+
+TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p)
+{
+	const Type *tx = &x->type, *ty = &y->type;
+	if (tx->rank != 2 || ty->rank != 2) {
+		b->error = "tl.dot needs two 2-D tiles";
+		return NULL;
+	}
+	if (tx->shape[1] != ty->shape[0]) {
+		b->error = "tl.dot: the first operand's columns must equal the second's rows";
+		return NULL;
+	}
+	if (tx->dtype != ty->dtype) {
+		b->error = "tl.dot: both operands must have the same dtype";
+		return NULL;
+	}
+	DType in = tx->dtype;
+	if (in != DT_F16 && in != DT_BF16 && in != DT_F32 && in != DT_I8) {
+		b->error = "tl.dot supports fp16, bf16, fp32 and int8 operands";
+		return NULL;
+	}
+	Type rt = {.dtype = in == DT_I8 ? DT_I32 : DT_F32, .rank = 2, .shape = {tx->shape[0], ty->shape[1]}};
+	if (!acc) {
+		acc = in == DT_I8 ? tir_const_int(b, DT_I32, 0) : tir_const_float(b, DT_F32, 0.0);
+		acc = tir_broadcast_to(b, acc, 2, rt.shape);
+	}
+	if (acc->type.rank != 2 || acc->type.shape[0] != rt.shape[0] || acc->type.shape[1] != rt.shape[1]) {
+		b->error = "tl.dot: the accumulator must have shape [M, N]";
+		return NULL;
+	}
+	bool float_acc = acc->type.dtype == DT_F32 || (in == DT_F16 && acc->type.dtype == DT_F16);
+	if (in == DT_I8 ? acc->type.dtype != DT_I32 : !float_acc) {
+		b->error = "tl.dot: the accumulator must be fp32 (i32 for int8 operands)";
+		return NULL;
+	}
+	TValue *args[3] = {x, y, acc};
+	TValue *v = append(b, TOP_DOT, acc->type, 3, args);
+	v->aux = p;
+	return v;
+}
+
+TValue *tir_philox(TBuilder *b, TValue *seed, TValue *offset, int rounds, int word)
+{
+	DType st = seed->type.dtype, ot = offset->type.dtype;
+	if (seed->type.rank != 0 || dtype_is_float(st) || st == DT_PTR) {
+		b->error = "the seed of a random number must be an integer scalar";
+		return NULL;
+	}
+	if (dtype_is_float(ot) || ot == DT_PTR || (dtype_bytes(ot) != 4 && dtype_bytes(ot) != 8)) {
+		b->error = "random offsets must be 32- or 64-bit integers";
+		return NULL;
+	}
+	TValue *args[2] = {seed, offset};
+	TValue *v = append(b, TOP_PHILOX, with_dtype(offset->type, DT_U32), 2, args);
+	v->aux = rounds;
+	v->aux2 = word;
+	return v;
+}
+
+TValue *tir_hint(TBuilder *b, TValue *x, HintKind kind, const int64_t *values)
+{
+	TValue *v = append(b, TOP_HINT, x->type, 1, &x);
+	v->aux = kind;
+	memcpy(v->hint, values, sizeof v->hint);
+	return v;
+}
+
+/* ---- ops with blocks ---- */
+
+static TBlock *block_new(TBuilder *b, int nparams)
+{
+	TBlock *blk = arena_alloc(b->arena, sizeof *blk);
+	blk->nparams = nparams;
+	if (nparams)
+		blk->params = arena_alloc(b->arena, sizeof *blk->params * (size_t)nparams);
+	return blk;
+}
+
+static TValue *param_new(TBuilder *b, TBlock *blk, int i, Type t)
+{
+	TValue *p = arena_alloc(b->arena, sizeof *p);
+	p->id = b->next_id++;
+	p->op = TOP_PARAM;
+	p->type = t;
+	p->line = b->line;
+	p->aux = i;
+	blk->params[i] = p;
+	return p;
+}
+
+TValue *tir_scan(TBuilder *b, TValue *x, int axis, bool reverse)
+{
+	if (axis < 0)
+		axis += x->type.rank;
+	if (axis < 0 || axis >= x->type.rank) {
+		b->error = "scan axis out of range";
+		return NULL;
+	}
+	TValue *v = append(b, TOP_SCAN, x->type, 1, &x);
+	v->aux = axis;
+	v->aux2 = reverse;
+	v->iconst = -1;
+	v->body = block_new(b, 2);
+	param_new(b, v->body, 0, scalar_type(x->type.dtype));
+	param_new(b, v->body, 1, scalar_type(x->type.dtype));
+	return v;
+}
+
+TValue *tir_for(TBuilder *b, TValue *lower, TValue *upper, TValue *step, int n, TValue **init)
+{
+	TValue **args = xcalloc((size_t)n + 3, sizeof *args);
+	args[0] = lower;
+	args[1] = upper;
+	args[2] = step;
+	memcpy(args + 3, init, sizeof *args * (size_t)n);
+	Type none = {.dtype = DT_I1};
+	TValue *v = append(b, TOP_FOR, none, n + 3, args);
+	free(args);
+	v->body = block_new(b, n + 1);
+	param_new(b, v->body, 0, lower->type);
+	for (int i = 0; i < n; i++)
+		param_new(b, v->body, i + 1, init[i]->type);
+	return v;
+}
+
+TValue *tir_if(TBuilder *b, TValue *cond)
+{
+	Type none = {.dtype = DT_I1};
+	TValue *v = append(b, TOP_IF, none, 1, &cond);
+	v->body = block_new(b, 0);
+	v->orelse = block_new(b, 0);
+	return v;
+}
+
+TValue *tir_yield(TBuilder *b, int n, TValue **values)
+{
+	Type none = {.dtype = DT_I1};
+	return append(b, TOP_YIELD, none, n, values);
+}
+
+void tir_results(TBuilder *b, TValue *op, TValue **out)
+{
+	const TValue *y = op->body->last;
+	for (int i = 0; y && y->op == TOP_YIELD && i < y->nargs; i++) {
+		TValue *r = append(b, TOP_RESULT, y->args[i]->type, 1, &op);
+		r->aux = i;
+		if (out)
+			out[i] = r;
+	}
+}
+
+int tir_combine_kind(const TBlock *body)
+{
+	const TValue *op = body->first, *y = op ? op->next : NULL;
+	if (!op || !y || y->op != TOP_YIELD || y->nargs != 1 || y->args[0] != op || y->next || op->nargs != 2)
+		return -1;
+	bool params = (op->args[0] == body->params[0] && op->args[1] == body->params[1]) ||
+		      (op->args[0] == body->params[1] && op->args[1] == body->params[0]);
+	if (!params)
+		return -1;
+	switch (op->op) {
+	case TOP_ADD: return RED_SUM;
+	case TOP_MUL: return RED_PROD;
+	case TOP_MAXIMUM: return RED_MAX;
+	case TOP_MINIMUM: return RED_MIN;
+	default: return -1;
+	}
+}
+
+void tir_truncate(TBuilder *b, TValue *last)
+{
+	b->block->last = last;
+	if (last)
+		last->next = NULL;
+	else
+		b->block->first = NULL;
+}
+
+static int block_ids(const TBlock *blk)
+{
+	int n = 0;
+	for (int i = 0; blk && i < blk->nparams; i++)
+		n = imax(n, blk->params[i]->id + 1);
+	for (const TValue *v = blk ? blk->first : NULL; v; v = v->next) {
+		n = imax(n, v->id + 1);
+		n = imax(n, block_ids(v->body));
+		n = imax(n, block_ids(v->orelse));
+	}
+	return n;
+}
+
+int tir_value_count(const TKernel *k)
+{
+	return block_ids(k->body);
 }

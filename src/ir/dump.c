@@ -1,6 +1,14 @@
 /* dump.c: the tile IR as text, one op a line:
  *
  *   %12 = load %11, %9, %10 evict_last : fp32[1,4096]   ; line 17 x
+ *
+ * Blocks are indented under their op, their params listed first:
+ *
+ *   %20 = for %17, %18, %19, %12 (%21 k: i32, %22 acc: fp32[16,16]) {
+ *     ...
+ *     yield %30
+ *   }
+ *   %23 = result.0 %20 : fp32[16,16]   ; line 9 acc
  */
 #include "ir/tir.h"
 
@@ -15,12 +23,17 @@ static const char *op_names[] = {
 	[TOP_MATH] = "math", [TOP_MAXIMUM] = "maximum", [TOP_MINIMUM] = "minimum", [TOP_PTR_ADD] = "ptr_add",
 	[TOP_LOAD] = "load", [TOP_STORE] = "store", [TOP_ATOMIC_ADD] = "atomic_add", [TOP_REDUCE] = "reduce",
 	[TOP_SCAN] = "scan", [TOP_DOT] = "dot", [TOP_FOR] = "for", [TOP_IF] = "if", [TOP_YIELD] = "yield",
-	[TOP_ASSERT] = "assert",
+	[TOP_ASSERT] = "assert", [TOP_BARRIER] = "barrier", [TOP_RESULT] = "result", [TOP_PARAM] = "param",
+	[TOP_HINT] = "hint", [TOP_PHILOX] = "philox",
 };
 
 static const char *cmp_names[] = {"lt", "le", "gt", "ge", "eq", "ne"};
 static const char *reduce_names[] = {"sum", "max", "min", "prod", "argmax", "argmin", "any"};
 static const char *evict_names[] = {"", " evict_first", " evict_last"};
+static const char *sem_names[] = {"acq_rel", "relaxed", "acquire", "release"};
+static const char *scope_names[] = {"gpu", "cta", "sys"};
+static const char *precision_names[] = {"tf32", "tf32x3", "ieee"};
+static const char *hint_names[] = {"multiple_of", "max_contiguous", "max_constancy"};
 static const char *math_names[] = {
 	"exp", "exp2", "log", "log2", "log1p", "sqrt", "rsqrt", "abs", "sin", "cos", "tanh", "erf",
 	"floor", "ceil", "sigmoid",
@@ -40,13 +53,68 @@ void tir_format_type(Buf *b, const Type *t)
 	}
 }
 
-static void dump_value(Buf *b, const TValue *v)
+static bool has_value(TOp op)
 {
-	if (v->op != TOP_STORE)
-		buf_printf(b, "  %%%d = ", v->id);
-	else
+	return op != TOP_STORE && op != TOP_ASSERT && op != TOP_BARRIER && op != TOP_YIELD;
+}
+
+static void dump_block(Buf *b, const TBlock *blk, int depth);
+
+/* What follows the op's name: its kind and attributes. */
+static void dump_attrs(Buf *b, const TValue *v)
+{
+	switch (v->op) {
+	case TOP_SCAN:
+		if (v->iconst >= 0)
+			buf_printf(b, ".%s", reduce_names[v->iconst]);  /* the combine recognized */
+		buf_printf(b, " axis=%d%s", v->aux, v->aux2 ? " reverse" : "");
+		break;
+	case TOP_ATOMIC_ADD: buf_printf(b, " %s %s", sem_names[v->aux], scope_names[v->aux2]); break;
+	case TOP_DOT: buf_printf(b, " %s", precision_names[v->aux]); break;
+	case TOP_RESULT: buf_printf(b, ".%d", v->aux); break;
+	case TOP_HINT: {
+		buf_printf(b, ".%s [", hint_names[v->aux]);
+		int n = v->type.rank ? v->type.rank : 1;
+		for (int d = 0; d < n; d++)
+			buf_printf(b, d ? ",%lld" : "%lld", (long long)v->hint[d]);
+		buf_putc(b, ']');
+		break;
+	}
+	case TOP_PHILOX: buf_printf(b, " rounds=%d word=%d", v->aux, v->aux2); break;
+	case TOP_FOR:
+		if (v->aux)
+			buf_printf(b, " num_stages=%d", v->aux);
+		if (v->aux2)
+			buf_printf(b, " unroll=%d", v->aux2);
+		break;
+	default: break;
+	}
+}
+
+static void dump_params(Buf *b, const TBlock *blk)
+{
+	if (!blk->nparams)
+		return;
+	buf_puts(b, " (");
+	for (int i = 0; i < blk->nparams; i++) {
+		const TValue *p = blk->params[i];
+		buf_printf(b, "%s%%%d", i ? ", " : "", p->id);
+		if (p->name)
+			buf_printf(b, " %s", p->name);
+		buf_puts(b, ": ");
+		tir_format_type(b, &p->type);
+	}
+	buf_putc(b, ')');
+}
+
+static void dump_value(Buf *b, const TValue *v, int depth)
+{
+	for (int i = 0; i < depth; i++)
 		buf_puts(b, "  ");
+	if (has_value(v->op))
+		buf_printf(b, "%%%d = ", v->id);
 	buf_puts(b, op_names[v->op]);
+	dump_attrs(b, v);
 	switch (v->op) {
 	case TOP_CMP: buf_printf(b, ".%s", cmp_names[v->aux]); break;
 	case TOP_MATH: buf_printf(b, ".%s", math_names[v->aux]); break;
@@ -66,9 +134,16 @@ static void dump_value(Buf *b, const TValue *v)
 		buf_printf(b, "%s%%%d", i ? ", " : " ", v->args[i]->id);
 	if (v->op == TOP_LOAD)
 		buf_puts(b, evict_names[v->aux]);
-	if (v->op != TOP_STORE) {
+	if (v->op == TOP_ASSERT)
+		buf_printf(b, " \"%s\"", v->text ? v->text : "");
+	bool blocks = v->op == TOP_FOR || v->op == TOP_IF || v->op == TOP_SCAN;
+	if (has_value(v->op) && v->op != TOP_FOR && v->op != TOP_IF) {
 		buf_puts(b, " : ");
 		tir_format_type(b, &v->type);
+	}
+	if (blocks) {
+		dump_params(b, v->body);
+		buf_puts(b, " {");
 	}
 	if (v->line || v->name) {
 		buf_puts(b, "   ;");
@@ -78,6 +153,25 @@ static void dump_value(Buf *b, const TValue *v)
 			buf_printf(b, " %s", v->name);
 	}
 	buf_putc(b, '\n');
+	if (blocks) {
+		dump_block(b, v->body, depth + 1);
+		if (v->op == TOP_IF) {
+			for (int i = 0; i < depth; i++)
+				buf_puts(b, "  ");
+			buf_puts(b, "} else {\n");
+			dump_block(b, v->orelse, depth + 1);
+		}
+		for (int i = 0; i < depth; i++)
+			buf_puts(b, "  ");
+		buf_puts(b, "}\n");
+	}
+}
+
+static void dump_block(Buf *b, const TBlock *blk, int depth)
+{
+	for (const TValue *v = blk->first; v; v = v->next)
+		if (v->op != TOP_ARG)
+			dump_value(b, v, depth);
 }
 
 void tir_dump(Buf *b, const TKernel *k)
@@ -88,9 +182,7 @@ void tir_dump(Buf *b, const TKernel *k)
 		tir_format_type(b, &k->args[i]->type);
 	}
 	buf_printf(b, ") num_warps=%d {\n", k->num_warps);
-	for (const TValue *v = k->body->first; v; v = v->next)
-		if (v->op != TOP_ARG)
-			dump_value(b, v);
+	dump_block(b, k->body, 1);
 	buf_puts(b, "}\n");
 }
 

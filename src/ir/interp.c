@@ -4,7 +4,11 @@
  * Simple and slow on purpose: each op computes its whole tile, element by
  * element, in row-major order. Floats are held as doubles rounded to their
  * dtype after every op; integers, bools and pointers as int64 (pointers are
- * addresses). Reductions accumulate in double and round once. */
+ * addresses; u64 as its bits). Reductions, scans with a plain add/mul/max/
+ * min and dot products accumulate in double and round once per result.
+ * Blocks (loop bodies, if branches, scan combines) run with the same
+ * machinery: every value, block parameters included, has one tile by id,
+ * overwritten each time its op runs again. */
 #include "ir/tir.h"
 
 #include <math.h>
@@ -68,6 +72,15 @@ static int64_t wrap_int(DType dt, int64_t x)
 static Tile *tile_new(Interp *in, TValue *v)
 {
 	Tile *t = &in->tiles[v->id];
+	bool is_float = dtype_is_float(v->type.dtype);
+	if (t->n == numel(&v->type) && (is_float ? t->f != NULL : t->i != NULL)) {
+		/* run again (a loop body, another program): reuse, zeroed */
+		if (is_float)
+			memset(t->f, 0, sizeof *t->f * (size_t)t->n);
+		else
+			memset(t->i, 0, sizeof *t->i * (size_t)t->n);
+		return t;
+	}
 	free(t->f);
 	free(t->i);
 	t->n = numel(&v->type);
@@ -78,6 +91,14 @@ static Tile *tile_new(Interp *in, TValue *v)
 	else
 		t->i = xcalloc((size_t)t->n, sizeof *t->i);
 	return t;
+}
+
+static void eval(Interp *in, TValue *v);
+
+static void run_block(Interp *in, TBlock *b)
+{
+	for (TValue *v = b->first; v; v = v->next)
+		eval(in, v);
 }
 
 static double getf(const Tile *t, int k)
@@ -273,11 +294,321 @@ static void eval_reduce(Interp *in, TValue *v, Tile *out)
 			case RED_PROD: acc *= f; iacc *= i; break;
 			case RED_MAX: acc = fmax_nan(acc, f); iacc = i > iacc ? i : iacc; break;
 			case RED_MIN: acc = fmin_nan(acc, f); iacc = i < iacc ? i : iacc; break;
+			case RED_ANY: iacc = iacc || i; break;
 			default: fail(in, v, "this reduction is not supported by the interpreter yet");
 			}
 		}
 		put(out, v->type.dtype, k, acc, iacc);
 	}
+}
+
+/* ---- tiles as whole values ---- */
+
+static void tile_copy(Tile *dst, const Tile *src)
+{
+	for (int k = 0; k < dst->n; k++) {
+		if (dst->f)
+			dst->f[k] = getf(src, k);
+		else
+			dst->i[k] = geti(src, k);
+	}
+}
+
+/* A private copy of a tile, for loop-carried values that must not alias. */
+static Tile tile_clone(const Tile *src)
+{
+	Tile t = {.n = src->n};
+	if (src->f) {
+		t.f = xmalloc(sizeof *t.f * (size_t)src->n);
+		memcpy(t.f, src->f, sizeof *t.f * (size_t)src->n);
+	} else {
+		t.i = xmalloc(sizeof *t.i * (size_t)src->n);
+		memcpy(t.i, src->i, sizeof *t.i * (size_t)src->n);
+	}
+	return t;
+}
+
+static void tile_replace(Tile *dst, Tile src)
+{
+	free(dst->f);
+	free(dst->i);
+	*dst = src;
+}
+
+/* ---- bits ---- */
+
+static uint64_t elem_bits(const Tile *t, DType dt, int k)
+{
+	switch (dt) {
+	case DT_F32: { float f = (float)t->f[k]; uint32_t u; memcpy(&u, &f, 4); return u; }
+	case DT_F64: { uint64_t u; memcpy(&u, &t->f[k], 8); return u; }
+	case DT_F16: return fp16_from_float((float)t->f[k]);
+	case DT_BF16: return bf16_from_float((float)t->f[k]);
+	default: {
+		int bytes = dtype_bytes(dt);
+		uint64_t u = (uint64_t)t->i[k];
+		return bytes == 8 ? u : u & ((UINT64_C(1) << (8 * bytes)) - 1);
+	}
+	}
+}
+
+static void bits_to_elem(Tile *out, DType dt, int k, uint64_t u)
+{
+	switch (dt) {
+	case DT_F32: { uint32_t w = (uint32_t)u; float f; memcpy(&f, &w, 4); out->f[k] = f; break; }
+	case DT_F64: memcpy(&out->f[k], &u, 8); break;
+	case DT_F16: out->f[k] = fp16_to_float((uint16_t)u); break;
+	case DT_BF16: out->f[k] = bf16_to_float((uint16_t)u); break;
+	default: out->i[k] = wrap_int(dt, (int64_t)u); break;
+	}
+}
+
+/* ---- reductions and scans ---- */
+
+/* Whether (a, ia) wins over (b, ib) in Inductor's maximum_with_index /
+ * minimum_with_index: a NaN wins over a number, equal values (NaNs are
+ * equal) go to the smaller index. */
+static bool index_wins(bool is_max, bool is_float, bool is_unsigned, double fa, int64_t a, int64_t ia,
+		       double fb, int64_t b, int64_t ib)
+{
+	if (is_float) {
+		bool na = isnan(fa), nb = isnan(fb);
+		if (na || nb)
+			return na && nb ? ia < ib : na;
+		if (fa == fb)
+			return ia < ib;
+		return is_max ? fa > fb : fa < fb;
+	}
+	if (a == b)
+		return ia < ib;
+	return compare_int(is_max ? CMP_GT : CMP_LT, a, b, is_unsigned);
+}
+
+static void eval_reduce_index(Interp *in, TValue *v, Tile *out)
+{
+	TValue *x = v->args[0];
+	Tile *val = &in->tiles[x->id], *idx = &in->tiles[v->args[1]->id];
+	DType vt = x->type.dtype;
+	bool is_max = v->aux == RED_ARGMAX, fl = dtype_is_float(vt), uns = !fl && !dtype_is_signed(vt);
+	int axis = v->aux2, len = x->type.shape[axis], inner = 1;
+	for (int d = axis + 1; d < x->type.rank; d++)
+		inner *= x->type.shape[d];
+	for (int k = 0; k < out->n; k++) {
+		int base = k / inner * len * inner + k % inner, best = base;
+		for (int j = 1; j < len; j++) {
+			int e = base + j * inner;
+			if (index_wins(is_max, fl, uns, getf(val, e), geti(val, e), idx->i[e], getf(val, best),
+				       geti(val, best), idx->i[best]))
+				best = e;
+		}
+		out->i[k] = idx->i[best];
+	}
+}
+
+/* One step of a scan whose combine is a plain ReduceKind, on doubles
+ * (floats) or int64 (integers, wrapped by the caller). */
+static void combine_kind(int kind, double *acc, int64_t *iacc, double f, int64_t i, bool is_unsigned)
+{
+	switch (kind) {
+	case RED_SUM: *acc += f; *iacc = (int64_t)((uint64_t)*iacc + (uint64_t)i); break;
+	case RED_PROD: *acc *= f; *iacc = (int64_t)((uint64_t)*iacc * (uint64_t)i); break;
+	case RED_MAX: *acc = fmax_nan(*acc, f); *iacc = compare_int(CMP_GT, i, *iacc, is_unsigned) ? i : *iacc; break;
+	default: *acc = fmin_nan(*acc, f); *iacc = compare_int(CMP_LT, i, *iacc, is_unsigned) ? i : *iacc; break;
+	}
+}
+
+static void eval_scan(Interp *in, TValue *v, Tile *out)
+{
+	TValue *x = v->args[0];
+	Tile *src = &in->tiles[x->id];
+	DType dt = v->type.dtype;
+	bool uns = !dtype_is_float(dt) && !dtype_is_signed(dt);
+	int axis = v->aux, len = x->type.shape[axis], inner = 1;
+	for (int d = axis + 1; d < x->type.rank; d++)
+		inner *= x->type.shape[d];
+	TBlock *fn = v->body;
+	Tile *lhs = tile_new(in, fn->params[0]), *rhs = tile_new(in, fn->params[1]);
+	for (int line = 0; line < out->n / len; line++) {
+		int base = line / inner * len * inner + line % inner;
+		double acc = 0;
+		int64_t iacc = 0;
+		for (int j = 0; j < len; j++) {
+			int e = base + (v->aux2 ? len - 1 - j : j) * inner;
+			double f = getf(src, e);
+			int64_t i = geti(src, e);
+			if (j == 0) {
+				acc = f;
+				iacc = i;
+			} else if (v->iconst >= 0) {
+				combine_kind((int)v->iconst, &acc, &iacc, f, i, uns);
+			} else {
+				put(lhs, dt, 0, acc, iacc);
+				put(rhs, dt, 0, f, i);
+				run_block(in, fn);
+				const Tile *r = &in->tiles[fn->last->args[0]->id];
+				acc = getf(r, 0);
+				iacc = geti(r, 0);
+			}
+			put(out, dt, e, acc, iacc);
+		}
+	}
+}
+
+/* fp32 to tf32 as Triton 3.6's tf32 dot does on Hopper: the low 13
+ * mantissa bits are dropped (truncation toward zero), not rounded; read off
+ * an H200 (0x3f801fff multiplies as 0x3f800000, 0x3f803000 as 0x3f802000). */
+static double round_tf32(double x)
+{
+	float f = (float)x;
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	if ((u & 0x7f800000u) == 0x7f800000u)
+		return x;                            /* inf and NaN stay */
+	u &= ~0x1fffu;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static void eval_dot(Interp *in, TValue *v, Tile *out)
+{
+	Tile *a = &in->tiles[v->args[0]->id], *b = &in->tiles[v->args[1]->id], *acc = &in->tiles[v->args[2]->id];
+	int m = v->type.shape[0], n = v->type.shape[1], kk = v->args[0]->type.shape[1];
+	bool tf32 = v->args[0]->type.dtype == DT_F32 && v->aux == DOT_TF32;
+	for (int r = 0; r < m; r++) {
+		for (int c = 0; c < n; c++) {
+			double s = getf(acc, r * n + c);
+			int64_t is = geti(acc, r * n + c);
+			for (int k = 0; k < kk; k++) {
+				double x = getf(a, r * kk + k), y = getf(b, k * n + c);
+				if (tf32) {
+					x = round_tf32(x);
+					y = round_tf32(y);
+				}
+				s += x * y;
+				is += geti(a, r * kk + k) * geti(b, k * n + c);
+			}
+			put(out, v->type.dtype, r * n + c, s, is);
+		}
+	}
+}
+
+/* ---- memory side effects ---- */
+
+static void eval_atomic_add(Interp *in, TValue *v, Tile *out)
+{
+	Tile *ptr = &in->tiles[v->args[0]->id], *val = &in->tiles[v->args[1]->id];
+	Tile *mask = v->nargs > 2 ? &in->tiles[v->args[2]->id] : NULL;
+	DType et = v->type.dtype;
+	for (int k = 0; k < out->n; k++) {
+		if (mask && !mask->i[k])
+			continue;                                /* the result stays 0 */
+		void *p = (void *)(intptr_t)ptr->i[k];
+		if (out->f) {
+			double old = load_elem(et, p);
+			out->f[k] = old;
+			store_elem(et, p, round_to(et, old + val->f[k]), 0);
+		} else {
+			int64_t old = load_int(et, p);
+			out->i[k] = old;
+			store_elem(et, p, 0, wrap_int(et, (int64_t)((uint64_t)old + (uint64_t)val->i[k])));
+		}
+	}
+}
+
+static void eval_assert(Interp *in, TValue *v)
+{
+	Tile *cond = &in->tiles[v->args[0]->id];
+	Tile *mask = v->nargs > 1 ? &in->tiles[v->args[1]->id] : NULL;
+	for (int k = 0; k < cond->n; k++) {
+		if ((!mask || mask->i[k]) && !cond->i[k]) {
+			char msg[512];
+			snprintf(msg, sizeof msg, "program (%d, %d, %d): device assertion failed: %s", in->pid[0],
+				 in->pid[1], in->pid[2], v->text ? v->text : "");
+			fail(in, v, msg);
+		}
+	}
+}
+
+/* ---- random numbers ---- */
+
+static uint32_t umulhi32(uint32_t a, uint32_t b)
+{
+	return (uint32_t)(((uint64_t)a * b) >> 32);
+}
+
+/* Triton's philox_impl (triton/language/random.py), Philox-4x32 (Salmon
+ * et al., SC'11; Random123's philox4x32), all arithmetic mod 2^32. Each
+ * round:
+ *   c0' = umulhi(B, c2) ^ c1 ^ k0     c1' = B * c2
+ *   c2' = umulhi(A, c0) ^ c3 ^ k1     c3' = A * c0
+ *   k0 += 0x9E3779B9                  k1 += 0xBB67AE85
+ * with A = 0xD2511F53, B = 0xCD9E8D57, 10 rounds by default. randint4x
+ * starts from the key (seed mod 2^32, seed >> 32), the seed taken as u64
+ * (sign-extended from a signed type), and the counter (offset, 0, 0, 0);
+ * Triton 3.6 gives 64-bit offsets the counter (offset mod 2^32,
+ * offset >> 32, 0, 0) and still returns u32 words (both read off an H200). */
+static uint32_t philox32(uint64_t seed, uint64_t offset, int rounds, int word)
+{
+	uint32_t c[4] = {(uint32_t)offset, (uint32_t)(offset >> 32), 0, 0};
+	uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+	for (int r = 0; r < rounds; r++) {
+		uint32_t c0 = c[0], c2 = c[2];
+		c[0] = umulhi32(0xCD9E8D57u, c2) ^ c[1] ^ k0;
+		c[2] = umulhi32(0xD2511F53u, c0) ^ c[3] ^ k1;
+		c[1] = 0xCD9E8D57u * c2;
+		c[3] = 0xD2511F53u * c0;
+		k0 += 0x9E3779B9u;
+		k1 += 0xBB67AE85u;
+	}
+	return c[word];
+}
+
+static void eval_philox(Interp *in, TValue *v, Tile *out)
+{
+	uint64_t seed = (uint64_t)in->tiles[v->args[0]->id].i[0];
+	Tile *off = &in->tiles[v->args[1]->id];
+	bool wide = dtype_bytes(v->args[1]->type.dtype) == 8;
+	for (int k = 0; k < out->n; k++) {
+		uint64_t o = wide ? (uint64_t)off->i[k] : (uint32_t)off->i[k];
+		out->i[k] = philox32(seed, o, v->aux, v->aux2);
+	}
+}
+
+/* ---- control flow ---- */
+
+static void eval_for(Interp *in, TValue *v)
+{
+	int64_t lo = geti(&in->tiles[v->args[0]->id], 0), hi = geti(&in->tiles[v->args[1]->id], 0);
+	int64_t step = geti(&in->tiles[v->args[2]->id], 0);
+	if (step == 0)
+		fail(in, v, "a loop's step is zero");
+	TBlock *body = v->body;
+	int n = v->nargs - 3;
+	for (int i = 0; i < n; i++)
+		tile_copy(tile_new(in, body->params[i + 1]), &in->tiles[v->args[i + 3]->id]);
+	Tile *iv = tile_new(in, body->params[0]);
+	Tile *next = xcalloc((size_t)n + 1, sizeof *next);
+	for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
+		iv->i[0] = wrap_int(body->params[0]->type.dtype, i);
+		run_block(in, body);
+		const TValue *y = body->last;
+		for (int j = 0; j < n; j++)
+			next[j] = tile_clone(&in->tiles[y->args[j]->id]);
+		for (int j = 0; j < n; j++)
+			tile_replace(&in->tiles[body->params[j + 1]->id], next[j]);
+	}
+	free(next);
+}
+
+/* The tile a TOP_RESULT copies: the carried value after the loop, or the
+ * value the taken branch yielded. */
+static const Tile *result_source(Interp *in, const TValue *v)
+{
+	const TValue *op = v->args[0];
+	if (op->op == TOP_FOR)
+		return &in->tiles[op->body->params[v->aux + 1]->id];
+	const TBlock *taken = in->tiles[op->id].i[0] ? op->body : op->orelse;
+	return &in->tiles[taken->last->args[v->aux]->id];
 }
 
 static void eval(Interp *in, TValue *v)
@@ -322,14 +653,20 @@ static void eval(Interp *in, TValue *v)
 		for (int k = 0; k < out->n; k++)
 			put(out, dt, k, getf(a, k), geti(a, k));
 		break;
-	case TOP_CAST:
+	case TOP_CAST: {
+		bool from_u64 = v->args[0]->type.dtype == DT_U64;
 		for (int k = 0; k < out->n; k++) {
 			double f = getf(a, k);
 			if (!out->f && a->f && (isnan(f) || fabs(f) >= 9.2e18))
 				fail(in, v, "float to integer conversion out of range");
+			if (out->f && a->i && dt == DT_F32)   /* one rounding, not via double */
+				f = from_u64 ? (float)(uint64_t)a->i[k] : (float)a->i[k];
+			else if (out->f && from_u64)
+				f = (double)(uint64_t)a->i[k];
 			put(out, dt, k, f, a->f ? (int64_t)f : a->i[k]);
 		}
 		break;
+	}
 	case TOP_NEG:
 		for (int k = 0; k < out->n; k++)
 			put(out, dt, k, -getf(a, k), (int64_t)(0 - (uint64_t)geti(a, k)));
@@ -398,25 +735,56 @@ static void eval(Interp *in, TValue *v)
 		break;
 	}
 	case TOP_REDUCE:
-		eval_reduce(in, v, out);
+		if (v->aux == RED_ARGMAX || v->aux == RED_ARGMIN)
+			eval_reduce_index(in, v, out);
+		else
+			eval_reduce(in, v, out);
+		break;
+	case TOP_BITCAST:
+		for (int k = 0; k < out->n; k++)
+			bits_to_elem(out, dt, k, elem_bits(a, v->args[0]->type.dtype, k));
+		break;
+	case TOP_HINT:
+		tile_copy(out, a);
+		break;
+	case TOP_SCAN:
+		eval_scan(in, v, out);
+		break;
+	case TOP_DOT:
+		eval_dot(in, v, out);
+		break;
+	case TOP_ATOMIC_ADD:
+		eval_atomic_add(in, v, out);
+		break;
+	case TOP_ASSERT:
+		eval_assert(in, v);
+		break;
+	case TOP_PHILOX:
+		eval_philox(in, v, out);
+		break;
+	case TOP_FOR:
+		eval_for(in, v);
+		break;
+	case TOP_IF:
+		out->i[0] = a->i[0] != 0;
+		run_block(in, a->i[0] ? v->body : v->orelse);
+		break;
+	case TOP_RESULT:
+		tile_copy(out, result_source(in, v));
+		break;
+	case TOP_BARRIER:
+	case TOP_YIELD:
 		break;
 	default:
 		fail(in, v, "operation not supported by the interpreter yet");
 	}
 }
 
-static void run_block(Interp *in, TBlock *b)
-{
-	for (TValue *v = b->first; v; v = v->next)
-		eval(in, v);
-}
 
 int tir_interpret_range(TKernel *k, const TArgValue *args, const int grid[3], int64_t first, int64_t count,
 			char *err, size_t errlen)
 {
-	volatile int ids = 0;
-	for (TValue *v = k->body->first; v; v = v->next)
-		ids = imax(ids, v->id + 1);
+	volatile int ids = tir_value_count(k);
 	Interp in = {.k = k, .args = args, .err = err, .errlen = errlen};
 	in.tiles = xcalloc((size_t)ids + 1, sizeof *in.tiles);
 	memcpy(in.grid, grid, sizeof in.grid);

@@ -7,54 +7,16 @@
  * (floor division, sign of the divisor for %); once a runtime value is
  * involved, Triton's rules apply and a Python scalar is a "weak" operand
  * that adopts the tensor's type. Loops with compile-time bounds are
- * unrolled. */
-#include "ir/specialize.h"
+ * unrolled; run-time loops and ifs, and calls of the module's own jitted
+ * functions, are spec_control.c's; library functions made of several ops
+ * are spec_lib.c's. */
+#include "ir/spec.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum {
-	SV_NONE,     /* None */
-	SV_INT,      /* a Python int (also bool) */
-	SV_FLOAT,    /* a Python float */
-	SV_DTYPE,    /* tl.float32, ... */
-	SV_STR,
-	SV_MODULE,   /* tl, triton, libdevice, tl_math, triton_helpers */
-	SV_VALUE,    /* a runtime tile or scalar */
-	SV_TUPLE,
-} SvKind;
-
-typedef struct SVal SVal;
-struct SVal {
-	SvKind kind;
-	int64_t i;
-	double f;
-	DType dtype;
-	const char *str;
-	TValue *v;
-	SVal **items;
-	int nitems;
-};
-
-typedef struct Binding {
-	const char *name;
-	SVal *val;
-	struct Binding *next;
-} Binding;
-
-typedef struct Spec {
-	Arena *a;
-	Diag *d;
-	const Kernel *k;
-	const Source *src;
-	TBuilder b;
-	Binding *env;
-} Spec;
-
-TC_NORETURN static void error_at(Spec *s, const Node *n, const char *fmt, ...) TC_PRINTF(3, 4);
-
-static void error_at(Spec *s, const Node *n, const char *fmt, ...)
+void spec_error(Spec *s, const Node *n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -62,37 +24,54 @@ static void error_at(Spec *s, const Node *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-static SVal *sv_new(Spec *s, SvKind k)
+SVal *sv_new(Spec *s, SvKind k)
 {
 	SVal *v = arena_alloc(s->a, sizeof *v);
 	v->kind = k;
 	return v;
 }
 
-static SVal *sv_int(Spec *s, int64_t i)
+SVal *sv_int(Spec *s, int64_t i)
 {
 	SVal *v = sv_new(s, SV_INT);
 	v->i = i;
 	return v;
 }
 
-static SVal *sv_float(Spec *s, double f)
+SVal *sv_float(Spec *s, double f)
 {
 	SVal *v = sv_new(s, SV_FLOAT);
 	v->f = f;
 	return v;
 }
 
-static SVal *sv_value(Spec *s, const Node *n, TValue *t)
+SVal *sv_value(Spec *s, const Node *n, TValue *t)
 {
 	if (!t)
-		error_at(s, n, "%s", s->b.error ? s->b.error : "invalid operation");
+		spec_error(s, n, "%s", s->b.error ? s->b.error : "invalid operation");
 	SVal *v = sv_new(s, SV_VALUE);
 	v->v = t;
 	return v;
 }
 
-static void bind(Spec *s, const char *name, SVal *v)
+SVal *sv_tuple(Spec *s, int n, SVal **items)
+{
+	SVal *v = sv_new(s, SV_TUPLE);
+	v->nitems = n;
+	v->items = arena_alloc(s->a, sizeof(SVal *) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		v->items[i] = items[i];
+	return v;
+}
+
+TValue *checked(Spec *s, const Node *n, TValue *v)
+{
+	if (!v)
+		spec_error(s, n, "%s", s->b.error ? s->b.error : "invalid operation");
+	return v;
+}
+
+void bind(Spec *s, const char *name, SVal *v)
 {
 	for (Binding *b = s->env; b; b = b->next) {
 		if (!strcmp(b->name, name)) {
@@ -107,7 +86,7 @@ static void bind(Spec *s, const char *name, SVal *v)
 	s->env = b;
 }
 
-static SVal *lookup(Spec *s, const char *name)
+SVal *lookup(Spec *s, const char *name)
 {
 	for (Binding *b = s->env; b; b = b->next)
 		if (!strcmp(b->name, name))
@@ -117,19 +96,19 @@ static SVal *lookup(Spec *s, const char *name)
 
 /* ---- compile-time values to IR ---- */
 
-static bool is_const(const SVal *v)
+bool is_const(const SVal *v)
 {
 	return v->kind == SV_INT || v->kind == SV_FLOAT;
 }
 
-static DType const_dtype(const SVal *v)
+DType const_dtype(const SVal *v)
 {
 	if (v->kind == SV_FLOAT)
 		return DT_F32;
 	return v->i >= INT32_MIN && v->i <= INT32_MAX ? DT_I32 : DT_I64;
 }
 
-static TValue *materialize(Spec *s, const Node *n, SVal *v, DType dt)
+TValue *materialize(Spec *s, const Node *n, SVal *v, DType dt)
 {
 	if (v->kind == SV_VALUE)
 		return v->v;
@@ -137,27 +116,33 @@ static TValue *materialize(Spec *s, const Node *n, SVal *v, DType dt)
 		return dtype_is_float(dt) ? tir_const_float(&s->b, dt, (double)v->i) : tir_const_int(&s->b, dt, v->i);
 	if (v->kind == SV_FLOAT)
 		return tir_const_float(&s->b, dt, v->f);
-	error_at(s, n, "expected a number or a tensor here");
+	spec_error(s, n, "expected a number or a tensor here");
 }
 
-static TValue *to_value(Spec *s, const Node *n, SVal *v)
+TValue *to_value(Spec *s, const Node *n, SVal *v)
 {
 	return materialize(s, n, v, is_const(v) ? const_dtype(v) : DT_F32);
 }
 
 /* Brings a Python scalar to the type Triton gives it against a tensor. */
-static void weak_operands(Spec *s, const Node *n, SVal *x, SVal *y, bool div_or_mod, TValue **tx, TValue **ty)
+void weak_operands(Spec *s, const Node *n, SVal *x, SVal *y, bool div_or_mod, TValue **tx, TValue **ty)
 {
+	bool ptr = (x->kind == SV_VALUE && x->v->type.dtype == DT_PTR) || (y->kind == SV_VALUE && y->v->type.dtype == DT_PTR);
+	if (ptr) {                                   /* an offset keeps its own type: ptr + 4 */
+		*tx = to_value(s, n, x);
+		*ty = to_value(s, n, y);
+		return;
+	}
 	if (x->kind == SV_VALUE && is_const(y)) {
 		DType dt;
 		if (!tir_promote(x->v->type.dtype, false, const_dtype(y), true, div_or_mod, &dt))
-			error_at(s, n, "operand types cannot be combined");
+			spec_error(s, n, "operand types cannot be combined");
 		*tx = x->v;
 		*ty = materialize(s, n, y, dt);
 	} else if (is_const(x) && y->kind == SV_VALUE) {
 		DType dt;
 		if (!tir_promote(const_dtype(x), true, y->v->type.dtype, false, div_or_mod, &dt))
-			error_at(s, n, "operand types cannot be combined");
+			spec_error(s, n, "operand types cannot be combined");
 		*tx = materialize(s, n, x, dt);
 		*ty = y->v;
 	} else {
@@ -184,12 +169,12 @@ static SVal *fold_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 		case OP_MUL: return sv_int(s, a * b);
 		case OP_DIV:
 			if (!b)
-				error_at(s, n, "division by zero in a constant expression");
+				spec_error(s, n, "division by zero in a constant expression");
 			return sv_float(s, (double)a / (double)b);
 		case OP_FLOORDIV:
 		case OP_MOD:
 			if (!b)
-				error_at(s, n, "division by zero in a constant expression");
+				spec_error(s, n, "division by zero in a constant expression");
 			return sv_int(s, op == OP_FLOORDIV ? py_floordiv(a, b) : a - b * py_floordiv(a, b));
 		case OP_BITAND: return sv_int(s, a & b);
 		case OP_BITOR: return sv_int(s, a | b);
@@ -216,7 +201,7 @@ static SVal *fold_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 		default: break;
 		}
 	}
-	error_at(s, n, "operator '%s' is not supported on these constants", ast_op_name(op));
+	spec_error(s, n, "operator '%s' is not supported on these constants", ast_op_name(op));
 }
 
 static SVal *fold_compare(Spec *s, Op op, SVal *x, SVal *y)
@@ -259,9 +244,8 @@ static CmpKind cmp_kind(Op op)
 	}
 }
 
-static SVal *eval(Spec *s, const Node *n);
 
-static SVal *eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
+SVal *eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 {
 	if (is_const(x) && is_const(y))
 		return fold_binary(s, n, op, x, y);
@@ -271,24 +255,35 @@ static SVal *eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 	DType dt;
 	if (tx->type.dtype != DT_PTR && ty->type.dtype != DT_PTR &&
 	    !tir_promote(tx->type.dtype, false, ty->type.dtype, false, div_or_mod, &dt))
-		error_at(s, n, "operands of types %s and %s cannot be combined", dtype_name(tx->type.dtype),
+		spec_error(s, n, "operands of types %s and %s cannot be combined", dtype_name(tx->type.dtype),
 			 dtype_name(ty->type.dtype));
 	TOp top = binary_op(op, dtype_is_float(tx->type.dtype) || dtype_is_float(ty->type.dtype));
 	if (top == TOP_ARG)
-		error_at(s, n, "operator '%s' is not supported on tensors of these types", ast_op_name(op));
+		spec_error(s, n, "operator '%s' is not supported on tensors of these types", ast_op_name(op));
 	return sv_value(s, n, tir_binary(&s->b, top, tx, ty));
 }
 
-static int64_t const_int(Spec *s, const Node *n, SVal *v, const char *what)
+SVal *eval_compare(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
+{
+	if (op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE && op != OP_EQ && op != OP_NE)
+		spec_error(s, n, "comparison '%s' is not supported", ast_op_name(op));
+	if (is_const(x) && is_const(y))
+		return fold_compare(s, op, x, y);
+	TValue *tx, *ty;
+	weak_operands(s, n, x, y, false, &tx, &ty);
+	return sv_value(s, n, tir_cmp(&s->b, cmp_kind(op), tx, ty));
+}
+
+int64_t const_int(Spec *s, const Node *n, SVal *v, const char *what)
 {
 	if (v->kind != SV_INT)
-		error_at(s, n, "%s must be a compile-time integer", what);
+		spec_error(s, n, "%s must be a compile-time integer", what);
 	return v->i;
 }
 
 /* ---- calls ---- */
 
-static const Node *arg_node(const Node *call, int pos, const char *kw)
+const Node *arg_node(const Node *call, int pos, const char *kw)
 {
 	if (pos >= 0 && pos < call->items.len)
 		return call->items.items[pos];
@@ -300,21 +295,21 @@ static const Node *arg_node(const Node *call, int pos, const char *kw)
 	return NULL;
 }
 
-static SVal *arg(Spec *s, const Node *call, int pos, const char *kw)
+SVal *arg(Spec *s, const Node *call, int pos, const char *kw)
 {
 	const Node *a = arg_node(call, pos, kw);
 	return a ? eval(s, a) : NULL;
 }
 
-static SVal *need_arg(Spec *s, const Node *call, int pos, const char *kw)
+SVal *need_arg(Spec *s, const Node *call, int pos, const char *kw)
 {
 	SVal *v = arg(s, call, pos, kw);
 	if (!v)
-		error_at(s, call, "missing argument '%s'", kw);
+		spec_error(s, call, "missing argument '%s'", kw);
 	return v;
 }
 
-static TValue *need_value(Spec *s, const Node *call, int pos, const char *kw)
+TValue *need_value(Spec *s, const Node *call, int pos, const char *kw)
 {
 	SVal *v = need_arg(s, call, pos, kw);
 	return to_value(s, arg_node(call, pos, kw), v);
@@ -323,7 +318,7 @@ static TValue *need_value(Spec *s, const Node *call, int pos, const char *kw)
 static DType need_dtype(Spec *s, const Node *n, SVal *v)
 {
 	if (!v || v->kind != SV_DTYPE)
-		error_at(s, n, "expected a dtype such as tl.float32");
+		spec_error(s, n, "expected a dtype such as tl.float32");
 	return v->dtype;
 }
 
@@ -335,7 +330,7 @@ static void shape_of(Spec *s, const Node *n, SVal *v, int *rank, int *shape)
 		return;
 	}
 	if (v->kind != SV_TUPLE || v->nitems > TC_MAX_RANK)
-		error_at(s, n, "expected a shape such as [XBLOCK, RBLOCK]");
+		spec_error(s, n, "expected a shape such as [XBLOCK, RBLOCK]");
 	*rank = v->nitems;
 	for (int i = 0; i < v->nitems; i++)
 		shape[i] = (int)const_int(s, n, v->items[i], "a shape's extent");
@@ -356,7 +351,7 @@ static SVal *call_reduce(Spec *s, const Node *call, ReduceKind k)
 	TValue *x = need_value(s, call, 0, "input");
 	SVal *axis = arg(s, call, 1, "axis");
 	if (!axis || axis->kind == SV_NONE)
-		error_at(s, call, "reductions over all axes are not supported yet; give an axis");
+		spec_error(s, call, "reductions over all axes are not supported yet; give an axis");
 	return sv_value(s, call, tir_reduce(&s->b, k, x, (int)const_int(s, call, axis, "axis")));
 }
 
@@ -366,14 +361,14 @@ static EvictionPolicy eviction(Spec *s, const Node *call)
 	if (!ev)
 		return EVICT_NORMAL;
 	if (ev->kind != SV_STR)
-		error_at(s, call, "eviction_policy must be a string");
+		spec_error(s, call, "eviction_policy must be a string");
 	if (!strcmp(ev->str, "evict_last"))
 		return EVICT_LAST;
 	if (!strcmp(ev->str, "evict_first"))
 		return EVICT_FIRST;
 	if (!*ev->str || !strcmp(ev->str, "evict_normal"))
 		return EVICT_NORMAL;
-	error_at(s, call, "unknown eviction_policy '%s'", ev->str);
+	spec_error(s, call, "unknown eviction_policy '%s'", ev->str);
 }
 
 static SVal *call_tl(Spec *s, const Node *call, const char *fn)
@@ -382,7 +377,7 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 	if (!strcmp(fn, "program_id") || !strcmp(fn, "num_programs")) {
 		int axis = (int)const_int(s, call, need_arg(s, call, 0, "axis"), "axis");
 		if (axis < 0 || axis > 2)
-			error_at(s, call, "axis must be 0, 1 or 2");
+			spec_error(s, call, "axis must be 0, 1 or 2");
 		TValue *v = tir_program_id(b, axis);
 		if (fn[0] == 'n')
 			v->op = TOP_NUM_PROGRAMS;
@@ -456,7 +451,10 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 			return sv_value(s, call, tir_math(b, math_fns[i].fn, x));
 		}
 	}
-	error_at(s, call, "unsupported function 'tl.%s'", fn);
+	SVal *r = call_tl_lib(s, call, fn);
+	if (r)
+		return r;
+	spec_error(s, call, "unsupported function 'tl.%s'", fn);
 }
 
 static SVal *call_helpers(Spec *s, const Node *call, const char *fn)
@@ -467,31 +465,47 @@ static SVal *call_helpers(Spec *s, const Node *call, const char *fn)
 		return call_reduce(s, call, RED_MAX);
 	if (!strcmp(fn, "min2"))
 		return call_reduce(s, call, RED_MIN);
-	if (!strcmp(fn, "promote_to_tensor"))
-		return sv_value(s, call, need_value(s, call, 0, "x"));
-	error_at(s, call, "unsupported function 'triton_helpers.%s'", fn);
+	SVal *r = call_helpers_lib(s, call, fn);
+	if (r)
+		return r;
+	spec_error(s, call, "unsupported function 'triton_helpers.%s'", fn);
 }
 
 static SVal *call_method(Spec *s, const Node *call, SVal *self, const char *fn)
 {
 	if (self->kind != SV_VALUE && !is_const(self))
-		error_at(s, call, "'.%s' needs a tensor", fn);
+		spec_error(s, call, "'.%s' needs a tensor", fn);
 	TValue *x = to_value(s, call, self);
 	if (!strcmp(fn, "to")) {
 		DType dt = need_dtype(s, call, need_arg(s, call, 0, "dtype"));
+		SVal *bitcast = arg(s, call, -1, "bitcast");
+		if (bitcast && bitcast->kind == SV_INT && bitcast->i)
+			return sv_value(s, call, tir_bitcast(&s->b, x, dt));
 		return sv_value(s, call, tir_cast(&s->b, x, dt));
 	}
 	if (!strcmp(fn, "broadcast_to")) {
 		int rank, shape[TC_MAX_RANK];
-		shape_of(s, call, need_arg(s, call, 0, "shape"), &rank, shape);
+		SVal *shp = need_arg(s, call, 0, "shape");
+		if (call->items.len > 1) {                  /* x.broadcast_to(A, B): the shape spread out */
+			SVal **dims = arena_alloc(s->a, sizeof *dims * (size_t)call->items.len);
+			for (int i = 0; i < call->items.len; i++)
+				dims[i] = eval(s, call->items.items[i]);
+			shp = sv_tuple(s, call->items.len, dims);
+		}
+		shape_of(s, call, shp, &rank, shape);
 		return sv_value(s, call, tir_broadcast_to(&s->b, x, rank, shape));
 	}
-	error_at(s, call, "unsupported method '.%s'", fn);
+	spec_error(s, call, "unsupported method '.%s'", fn);
 }
 
 static SVal *eval_call(Spec *s, const Node *n)
 {
 	const Node *callee = n->lhs;
+	if (callee->kind == ND_NAME) {
+		SVal *f = lookup(s, callee->name);
+		if (f && f->kind == SV_FUNC)
+			return call_jit_function(s, n, f->fn);
+	}
 	if (callee->kind == ND_NAME && !strcmp(callee->name, "float")) {
 		SVal *v = need_arg(s, n, 0, "x");
 		if (v->kind == SV_STR) {
@@ -504,7 +518,7 @@ static SVal *eval_call(Spec *s, const Node *n)
 		}
 		if (is_const(v))
 			return sv_float(s, v->kind == SV_INT ? (double)v->i : v->f);
-		error_at(s, n, "float() needs a constant");
+		spec_error(s, n, "float() needs a constant");
 	}
 	if (callee->kind == ND_ATTR) {
 		SVal *obj = eval(s, callee->lhs);
@@ -517,7 +531,7 @@ static SVal *eval_call(Spec *s, const Node *n)
 		}
 		return call_method(s, n, obj, callee->name);
 	}
-	error_at(s, n, "unsupported call");
+	spec_error(s, n, "unsupported call");
 }
 
 /* ---- expressions ---- */
@@ -530,7 +544,7 @@ static SVal *eval_subscript(Spec *s, const Node *n)
 	if (base->kind == SV_TUPLE && count == 1 && idx->kind != ND_SLICE) {
 		int64_t i = const_int(s, idx, eval(s, idx), "a tuple index");
 		if (i < 0 || i >= base->nitems)
-			error_at(s, idx, "tuple index out of range");
+			spec_error(s, idx, "tuple index out of range");
 		return base->items[i];
 	}
 	TValue *x = to_value(s, n->lhs, base);
@@ -540,14 +554,14 @@ static SVal *eval_subscript(Spec *s, const Node *n)
 		if (it->kind == ND_NONE) {
 			x = tir_expand(&s->b, x, dim);
 			if (!x)
-				error_at(s, it, "%s", s->b.error);
+				spec_error(s, it, "%s", s->b.error);
 			dim++;
 		} else if (it->kind == ND_SLICE && !it->lhs && !it->rhs && !it->cond) {
 			if (dim >= x->type.rank)
-				error_at(s, it, "too many indices for a tensor of rank %d", x->type.rank);
+				spec_error(s, it, "too many indices for a tensor of rank %d", x->type.rank);
 			dim++;
 		} else {
-			error_at(s, it, "only ':' and 'None' may index a tensor");
+			spec_error(s, it, "only ':' and 'None' may index a tensor");
 		}
 	}
 	return sv_value(s, n, x);
@@ -556,6 +570,17 @@ static SVal *eval_subscript(Spec *s, const Node *n)
 static SVal *eval_attr(Spec *s, const Node *n)
 {
 	SVal *obj = eval(s, n->lhs);
+	if (obj->kind == SV_VALUE && !strcmp(n->name, "dtype")) {
+		SVal *v = sv_new(s, SV_DTYPE);
+		v->dtype = obj->v->type.dtype;
+		return v;
+	}
+	if (obj->kind == SV_VALUE && !strcmp(n->name, "shape")) {
+		SVal *dims[TC_MAX_RANK];
+		for (int d = 0; d < obj->v->type.rank; d++)
+			dims[d] = sv_int(s, obj->v->type.shape[d]);
+		return sv_tuple(s, obj->v->type.rank, dims);
+	}
 	if (obj->kind == SV_MODULE && !strcmp(obj->str, "tl")) {
 		static const struct { const char *name; DType dt; } types[] = {
 			{"float32", DT_F32}, {"float16", DT_F16}, {"bfloat16", DT_BF16}, {"float64", DT_F64},
@@ -572,10 +597,30 @@ static SVal *eval_attr(Spec *s, const Node *n)
 		if (!strcmp(n->name, "constexpr"))
 			return sv_new(s, SV_NONE);
 	}
-	error_at(s, n, "unsupported attribute '%s'", n->name);
+	spec_error(s, n, "unsupported attribute '%s'", n->name);
 }
 
-static SVal *eval(Spec *s, const Node *n)
+/* `a and b`, `a or b`: Python's short circuit on constants; on tensors
+ * the element-wise logical op, as Triton does. */
+static SVal *eval_boolop(Spec *s, const Node *n)
+{
+	SVal *acc = eval(s, n->items.items[0]);
+	for (int i = 1; i < n->items.len; i++) {
+		if (acc->kind == SV_INT || acc->kind == SV_NONE) {
+			bool truth = acc->kind == SV_INT && acc->i;
+			if (truth != (n->op == OP_AND))
+				return acc;
+			acc = eval(s, n->items.items[i]);
+			continue;
+		}
+		SVal *y = eval(s, n->items.items[i]);
+		TValue *tx = tir_cast(&s->b, to_value(s, n, acc), DT_I1), *ty = tir_cast(&s->b, to_value(s, n, y), DT_I1);
+		acc = sv_value(s, n, tir_binary(&s->b, n->op == OP_AND ? TOP_AND : TOP_OR, tx, ty));
+	}
+	return acc;
+}
+
+SVal *eval(Spec *s, const Node *n)
 {
 	int line, col;
 	source_linecol(s->src, n->offset, &line, &col);
@@ -584,7 +629,7 @@ static SVal *eval(Spec *s, const Node *n)
 	case ND_NAME: {
 		SVal *v = lookup(s, n->name);
 		if (!v)
-			error_at(s, n, "undefined name '%s'", n->name);
+			spec_error(s, n, "undefined name '%s'", n->name);
 		return v;
 	}
 	case ND_INT: return sv_int(s, n->ival);
@@ -620,40 +665,41 @@ static SVal *eval(Spec *s, const Node *n)
 		if (n->op == OP_NEG)
 			return eval_binary(s, n, OP_SUB, sv_value(s, n, tir_const_int(&s->b, v->type.dtype, 0)), x);
 		if (dtype_is_float(v->type.dtype))
-			error_at(s, n, "'%s' needs an integer or boolean tensor", ast_op_name(n->op));
+			spec_error(s, n, "'%s' needs an integer or boolean tensor", ast_op_name(n->op));
 		TValue *r = tir_binary(&s->b, TOP_XOR, v, tir_const_int(&s->b, v->type.dtype, v->type.dtype == DT_I1 ? 1 : -1));
 		return sv_value(s, n, r);
 	}
+	case ND_BOOLOP:
+		return eval_boolop(s, n);
 	case ND_COMPARE: {
 		if (n->items.len != 2)
-			error_at(s, n, "chained comparisons are not supported");
+			spec_error(s, n, "chained comparisons are not supported");
 		SVal *x = eval(s, n->items.items[0]), *y = eval(s, n->items.items[1]);
 		Op op = n->ops[0];
-		if (op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE && op != OP_EQ && op != OP_NE)
-			error_at(s, n, "comparison '%s' is not supported", ast_op_name(op));
-		if (is_const(x) && is_const(y))
-			return fold_compare(s, op, x, y);
-		TValue *tx, *ty;
-		weak_operands(s, n, x, y, false, &tx, &ty);
-		return sv_value(s, n, tir_cmp(&s->b, cmp_kind(op), tx, ty));
+		if (op == OP_IS || op == OP_ISNOT) {
+			if (x->kind != SV_NONE && y->kind != SV_NONE)
+				spec_error(s, n, "'is' is supported only against None");
+			return sv_int(s, (x->kind == y->kind) == (op == OP_IS));
+		}
+		return eval_compare(s, n, op, x, y);
 	}
 	case ND_TERNARY: {
 		SVal *c = eval(s, n->cond);
 		if (c->kind != SV_INT)
-			error_at(s, n->cond, "the condition of 'x if c else y' must be a compile-time constant");
+			spec_error(s, n->cond, "the condition of 'x if c else y' must be a compile-time constant");
 		return eval(s, c->i ? n->lhs : n->rhs);
 	}
 	case ND_CALL: return eval_call(s, n);
 	case ND_SUBSCRIPT: return eval_subscript(s, n);
 	case ND_ATTR: return eval_attr(s, n);
 	default:
-		error_at(s, n, "unsupported expression (%s)", ast_kind_name(n->kind));
+		spec_error(s, n, "unsupported expression (%s)", ast_kind_name(n->kind));
 	}
 }
 
 /* ---- statements ---- */
 
-static void assign(Spec *s, const Node *target, SVal *v)
+void assign(Spec *s, const Node *target, SVal *v)
 {
 	if (target->kind == ND_NAME) {
 		if (v->kind == SV_VALUE && !v->v->name)
@@ -663,32 +709,38 @@ static void assign(Spec *s, const Node *target, SVal *v)
 	}
 	if (target->kind == ND_TUPLE || target->kind == ND_LIST) {
 		if (v->kind != SV_TUPLE || v->nitems != target->items.len)
-			error_at(s, target, "cannot unpack into %d names", target->items.len);
+			spec_error(s, target, "cannot unpack into %d names", target->items.len);
 		for (int i = 0; i < v->nitems; i++)
 			assign(s, target->items.items[i], v->items[i]);
 		return;
 	}
-	error_at(s, target, "only names can be assigned to");
+	spec_error(s, target, "only names can be assigned to");
 }
 
-static void exec_block(Spec *s, const NodeList *body);
+void exec_block(Spec *s, const NodeList *body);
 
 static void exec_for(Spec *s, const Node *n)
 {
 	const Node *it = n->rhs;
 	const char *fn = it->kind == ND_CALL ? ast_dotted_name(s->a, it->lhs) : NULL;
 	if (!fn || (strcmp(fn, "range") && strcmp(fn, "tl.range") && strcmp(fn, "tl.static_range")))
-		error_at(s, it, "a for loop must run over range, tl.range or tl.static_range");
+		spec_error(s, it, "a for loop must run over range, tl.range or tl.static_range");
 	SVal *a0 = arg(s, it, 0, "start"), *a1 = arg(s, it, 1, "end"), *a2 = arg(s, it, 2, "step");
 	SVal *lo = a1 ? a0 : sv_int(s, 0), *hi = a1 ? a1 : a0, *step = a2 ? a2 : sv_int(s, 1);
-	if (!lo || !hi || lo->kind != SV_INT || hi->kind != SV_INT || step->kind != SV_INT)
-		error_at(s, it, "loops with bounds known only at run time are not supported yet");
-	if (step->i <= 0)
-		error_at(s, it, "a loop's step must be positive");
-	if ((hi->i - lo->i) / step->i > 4096)
-		error_at(s, it, "this loop would unroll to more than 4096 copies");
+	if (!hi)
+		spec_error(s, it, "missing argument 'end'");
 	if (n->orelse.len)
-		error_at(s, n, "'for ... else' is not supported");
+		spec_error(s, n, "'for ... else' is not supported");
+	if (lo->kind != SV_INT || hi->kind != SV_INT || step->kind != SV_INT) {
+		if (!strcmp(fn, "tl.static_range"))
+			spec_error(s, it, "tl.static_range needs bounds known at compile time");
+		exec_runtime_for(s, n, lo, hi, step);
+		return;
+	}
+	if (step->i <= 0)
+		spec_error(s, it, "a loop's step must be positive");
+	if ((hi->i - lo->i) / step->i > 4096)
+		spec_error(s, it, "this loop would unroll to more than 4096 copies");
 	for (int64_t i = lo->i; i < hi->i; i += step->i) {
 		assign(s, n->lhs, sv_int(s, i));
 		exec_block(s, &n->body);
@@ -720,21 +772,37 @@ static void exec_stmt(Spec *s, const Node *n)
 		return;
 	case ND_IF: {
 		SVal *c = eval(s, n->cond);
+		if (c->kind == SV_NONE)
+			c = sv_int(s, 0);
+		if (c->kind == SV_VALUE) {
+			exec_runtime_if(s, n, c->v);
+			return;
+		}
 		if (c->kind != SV_INT)
-			error_at(s, n->cond, "if-conditions known only at run time are not supported yet");
+			spec_error(s, n->cond, "this condition is neither a constant nor a scalar");
 		exec_block(s, c->i ? &n->body : &n->orelse);
 		return;
 	}
+	case ND_RETURN:
+		s->ret = n->lhs ? eval(s, n->lhs) : sv_new(s, SV_NONE);
+		s->returned = true;
+		return;
 	case ND_PASS:
 		return;
+	case ND_WHILE:
+		spec_error(s, n, "'while' loops are not supported yet");
+	case ND_BREAK:
+	case ND_CONTINUE:
+		spec_error(s, n, "'%s' is not supported (Triton has no early exit from a loop)",
+			   n->kind == ND_BREAK ? "break" : "continue");
 	default:
-		error_at(s, n, "unsupported statement (%s)", ast_kind_name(n->kind));
+		spec_error(s, n, "unsupported statement (%s)", ast_kind_name(n->kind));
 	}
 }
 
-static void exec_block(Spec *s, const NodeList *body)
+void exec_block(Spec *s, const NodeList *body)
 {
-	for (int i = 0; i < body->len; i++)
+	for (int i = 0; i < body->len && !s->returned; i++)
 		exec_stmt(s, body->items[i]);
 }
 
@@ -792,7 +860,7 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 			const Node *known = ast_dict_get(ast_dict_get(s->k->triton_meta, "constants"), p->name);
 			SVal *v = given ? parse_define(s, given) : known ? eval(s, known) : p->rhs ? eval(s, p->rhs) : NULL;
 			if (!v)
-				error_at(s, p, "constexpr '%s' needs a value (-D %s=...)", p->name, p->name);
+				spec_error(s, p, "constexpr '%s' needs a value (-D %s=...)", p->name, p->name);
 			bind(s, p->name, v);
 			continue;
 		}
@@ -800,25 +868,25 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 		if (sig) {
 			size_t len = strcspn(sig, ",");
 			if (len == 0 || len >= sizeof ty)
-				error_at(s, p, "the signature has no type for parameter '%s'", p->name);
+				spec_error(s, p, "the signature has no type for parameter '%s'", p->name);
 			memcpy(ty, sig, len);
 			ty[len] = '\0';
 			sig += len + (sig[len] == ',');
 		} else if (sigty) {
 			snprintf(ty, sizeof ty, "%s", sigty);
 		} else {
-			error_at(s, p, "no type for parameter '%s': give a signature (-s '*fp32,i32,...')", p->name);
+			spec_error(s, p, "no type for parameter '%s': give a signature (-s '*fp32,i32,...')", p->name);
 		}
 		Type t;
 		if (!parse_sig_type(ty, &t))
-			error_at(s, p, "unknown type '%s' for parameter '%s' (expected *fp32, i32, fp32, ...)", ty, p->name);
+			spec_error(s, p, "unknown type '%s' for parameter '%s' (expected *fp32, i32, fp32, ...)", ty, p->name);
 		bind(s, p->name, sv_value(s, p, tir_arg(&s->b, p->name, t)));
 	}
 	if (sig && *sig)
-		error_at(s, f, "the signature has more types than '%s' has parameters", f->name);
+		spec_error(s, f, "the signature has more types than '%s' has parameters", f->name);
 }
 
-static void bind_modules(Spec *s)
+void bind_modules(Spec *s)
 {
 	static const char *mods[] = {"tl", "triton", "libdevice", "tl_math", "triton_helpers"};
 	for (size_t i = 0; i < TC_COUNT(mods); i++) {
@@ -826,12 +894,17 @@ static void bind_modules(Spec *s)
 		m->str = mods[i];
 		bind(s, mods[i], m);
 	}
+	for (int i = 0; i < s->k->helpers.len; i++) {
+		SVal *f = sv_new(s, SV_FUNC);
+		f->fn = s->k->helpers.items[i];
+		bind(s, f->fn->name, f);
+	}
 }
 
 TKernel *specialize(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 {
 	jmp_buf jb, *saved = d->jump;
-	Spec s = {.a = a, .d = d, .k = k, .src = k->src};
+	Spec s = {.a = a, .d = d, .k = k, .src = k->src, .func = k->func};
 	d->jump = &jb;
 	TKernel *result = NULL;
 	if (setjmp(jb) == 0) {

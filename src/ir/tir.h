@@ -83,11 +83,23 @@ typedef enum {
 	TOP_IF,
 	TOP_YIELD,
 	TOP_ASSERT,
+	/* Added with helpers, run-time loops and tl.dot; appended here so the
+	 * values above keep their numbers. Conventions in "Operand conventions"
+	 * below. */
+	TOP_BARRIER,    /* tl.debug_barrier(): no operands, no value */
+	TOP_RESULT,     /* result number `aux` of the TOP_FOR or TOP_IF args[0] */
+	TOP_PARAM,      /* a block parameter (TBlock.params), never in an op list */
+	TOP_HINT,       /* args[0] unchanged; aux: HintKind; hint[d]: the value for dim d */
+	TOP_PHILOX,     /* seed, offset; aux: rounds; aux2: which word of Triton's randint4x */
 } TOp;
 
 typedef enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } CmpKind;
 typedef enum { RED_SUM, RED_MAX, RED_MIN, RED_PROD, RED_ARGMAX, RED_ARGMIN, RED_ANY } ReduceKind;
 typedef enum { EVICT_NORMAL, EVICT_FIRST, EVICT_LAST } EvictionPolicy;
+typedef enum { SEM_ACQ_REL, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE } MemSem;       /* Triton's default first */
+typedef enum { SCOPE_GPU, SCOPE_CTA, SCOPE_SYS } MemScope;
+typedef enum { DOT_TF32, DOT_TF32X3, DOT_IEEE } DotPrecision;                  /* fp32 inputs only */
+typedef enum { HINT_MULTIPLE_OF, HINT_MAX_CONTIGUOUS, HINT_MAX_CONSTANCY } HintKind;
 typedef enum {
 	MATH_EXP, MATH_EXP2, MATH_LOG, MATH_LOG2, MATH_LOG1P, MATH_SQRT, MATH_RSQRT,
 	MATH_ABS, MATH_SIN, MATH_COS, MATH_TANH, MATH_ERF, MATH_FLOOR, MATH_CEIL, MATH_SIGMOID,
@@ -103,6 +115,74 @@ typedef struct AxisInfo {
 	int constancy[TC_MAX_RANK];
 	int64_t divisibility[TC_MAX_RANK];
 } AxisInfo;
+
+/* Operand conventions of the ops whose form is not obvious from the list.
+ *
+ * TOP_REDUCE   args[0] = input; aux: ReduceKind; aux2: axis; result: the
+ *              input's type without dim `axis`. RED_SUM of an integer
+ *              narrower than 32 bits is on i32 (the builder casts).
+ *              RED_ANY: input i1 (the builder casts), result i1.
+ *              RED_ARGMAX / RED_ARGMIN: args[1] = indices, same shape as
+ *              args[0], any integer dtype; the result has args[1]'s dtype
+ *              and is the index of the chosen element, as Inductor's
+ *              max_with_index / min_with_index define it: a NaN is chosen
+ *              over any number (for both kinds), and among equal values
+ *              (all NaNs are equal) the smallest index wins, so the result
+ *              does not depend on the order of combination. The value of
+ *              the maximum itself is a separate RED_MAX (NaN-propagating).
+ * TOP_SCAN     args[0] = input; aux: axis; aux2: 1 for reverse; result: the
+ *              input's type, the inclusive scan. `body` is the combine
+ *              function: params[0] (the running value) and params[1] (the
+ *              next element), rank-0 of the input's dtype; it ends with a
+ *              TOP_YIELD of one rank-0 value of that dtype. Element j is
+ *              combine(...combine(x0, x1)..., xj) (from the end if reverse).
+ *              iconst: the ReduceKind (RED_SUM, RED_PROD, RED_MAX, RED_MIN)
+ *              when the combine is exactly that op on the two params, else -1.
+ * TOP_ATOMIC_ADD ptr, value, mask?: value and mask already cast and
+ *              broadcast to the pointer tile's shape; aux: MemSem; aux2:
+ *              MemScope; result: the old values (pointee dtype, the pointer's
+ *              shape); an element whose mask is off neither reads nor
+ *              writes, and its result is 0.
+ * TOP_ASSERT   cond, mask?: i1, one shape; `text`: the message; no value.
+ *              Fails the program where mask (if any) is on and cond is off.
+ * TOP_BARRIER  no operands, no value: a no-op at tile level; the lowering
+ *              emits the CTA barrier Triton's tl.debug_barrier() does.
+ * TOP_DOT      a [M,K], b [K,N], acc [M,N] (always present: the builder
+ *              makes zeros when the source has none). a and b have one dtype
+ *              (fp16, bf16, fp32, or i8 with an i32 acc); the result has
+ *              acc's type. aux: DotPrecision, for fp32 inputs: DOT_TF32 (the
+ *              default, Triton 3.6's) takes each input as tf32, keeping 10
+ *              mantissa bits by truncation (what an H200 does under Triton
+ *              3.6: 0x3f801fff multiplies as 0x3f800000); DOT_IEEE and
+ *              DOT_TF32X3 multiply in full fp32 (tf32x3 is within an ulp of it).
+ * TOP_FOR      args: lower, upper, step (scalars of the induction variable's
+ *              dtype), then the initial values of the n carried values.
+ *              body->params: [0] the induction variable, [1..n] the carried
+ *              values (the inits' types). The body ends with a TOP_YIELD of
+ *              n values (the next iteration's carried values, same types).
+ *              The op has no value of its own; it is followed in its block
+ *              by exactly n TOP_RESULTs (aux 0..n-1): the final values. The
+ *              loop runs iv = lower; while (step > 0 ? iv < upper : iv >
+ *              upper); iv += step. aux: num_stages asked for (0: none), aux2:
+ *              loop_unroll_factor (0: none).
+ * TOP_IF       args[0]: i1 scalar condition; body (then) and orelse (never
+ *              NULL) each end with a TOP_YIELD of the same n types; followed
+ *              by n TOP_RESULTs like TOP_FOR.
+ * TOP_YIELD    args: the values a block hands back; no value.
+ * TOP_RESULT   args[0]: the TOP_FOR / TOP_IF; aux: which result.
+ * TOP_PARAM    aux: its index in the block's params.
+ * TOP_HINT     args[0]: the tile tl.multiple_of / tl.max_contiguous /
+ *              tl.max_constancy annotate; the value is args[0]'s. hint[d]
+ *              replaces what axis analysis knows for dim d (as Triton's
+ *              tt.divisibility / tt.contiguity / tt.constancy do).
+ * TOP_PHILOX   args[0]: seed (integer scalar), args[1]: offsets (integer
+ *              tile, 32 or 64 bits); aux: rounds (10 by default); aux2: word
+ *              0..3. The result (u32, the offsets' shape) is word aux2 of
+ *              Triton 3.6's randint4x(seed, offset): Philox-4x32 on the
+ *              counter (offset mod 2^32, offset >> 32 for 64-bit offsets
+ *              else 0, 0, 0) under the key (seed as u64 mod 2^32, seed >> 32).
+ *              interp.c spells out the rounds.
+ * TOP_BITCAST  args[0]; result: the same bits as the result's dtype (one width). */
 
 typedef struct TBlock TBlock;
 typedef struct TValue TValue;
@@ -124,6 +204,8 @@ struct TValue {
 	AxisInfo axis;
 	Layout layout;         /* filled by the layout pass */
 	TValue *next;          /* in its block */
+	const char *text;      /* TOP_ASSERT: the message */
+	int64_t hint[TC_MAX_RANK]; /* TOP_HINT: the value for each dim */
 };
 
 struct TBlock {
@@ -174,6 +256,34 @@ TValue *tir_math(TBuilder *b, MathFn fn, TValue *x);
 TValue *tir_load(TBuilder *b, TValue *ptr, TValue *mask, TValue *other, EvictionPolicy ev);
 TValue *tir_store(TBuilder *b, TValue *ptr, TValue *value, TValue *mask);
 TValue *tir_reduce(TBuilder *b, ReduceKind k, TValue *x, int axis);
+/* RED_ARGMAX / RED_ARGMIN of `values` carrying `index` (same shape). */
+TValue *tir_reduce_index(TBuilder *b, ReduceKind k, TValue *values, TValue *index, int axis);
+TValue *tir_bitcast(TBuilder *b, TValue *x, DType to);
+TValue *tir_unary(TBuilder *b, TOp op, TValue *x);       /* TOP_NEG, TOP_NOT */
+TValue *tir_atomic_add(TBuilder *b, TValue *ptr, TValue *value, TValue *mask, MemSem sem, MemScope scope);
+TValue *tir_assert(TBuilder *b, TValue *cond, TValue *mask, const char *msg);
+TValue *tir_barrier(TBuilder *b);
+TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p);
+TValue *tir_philox(TBuilder *b, TValue *seed, TValue *offset, int rounds, int word);
+TValue *tir_hint(TBuilder *b, TValue *x, HintKind kind, const int64_t *values);
+/* Ops with blocks. The builder creates the op and its blocks (with their
+ * params); the caller sets b->block to each block in turn, builds it,
+ * ends it with tir_yield, restores b->block, and then appends the results
+ * with tir_results. */
+TValue *tir_scan(TBuilder *b, TValue *x, int axis, bool reverse);
+TValue *tir_for(TBuilder *b, TValue *lower, TValue *upper, TValue *step, int n, TValue **init);
+TValue *tir_if(TBuilder *b, TValue *cond);
+TValue *tir_yield(TBuilder *b, int n, TValue **values);
+/* Appends the n TOP_RESULTs of a TOP_FOR or TOP_IF (types from its yield)
+ * and stores them in out[0..n-1]. */
+void tir_results(TBuilder *b, TValue *op, TValue **out);
+/* The ReduceKind a combine block computes (one add/mul/max/min of its two
+ * params), or -1. */
+int tir_combine_kind(const TBlock *body);
+/* Drops every op after `last` (NULL: all) from the current block. */
+void tir_truncate(TBuilder *b, TValue *last);
+/* Largest value id in the kernel, nested blocks and params included, + 1. */
+int tir_value_count(const TKernel *k);
 /* The result dtype of a binary op on `x` and `y` under Triton's rules; a
  * "weak" operand is a Python scalar, which adopts the other side's type.
  * False when the types cannot be combined. */

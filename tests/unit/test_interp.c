@@ -1,8 +1,11 @@
 /* test_interp.c: the tile-IR interpreter on the seed RMSNorm kernel, built
  * op by op as the specializer will build it, against a float64 reference
  * and against the values real Triton produced (tests/golden/). Also the
- * typing rules the builder applies. */
-#include "ir/tir.h"
+ * typing rules the builder applies, and kernels from source text for the
+ * constructs no golden file covers (run-time loops and ifs, tl.dot and the
+ * seed GEMM, atomics, asserts, argmax, scans, Philox, hints), each against
+ * a reference computed here. */
+#include "ir/specialize.h"
 #include "check.h"
 
 #include <math.h>
@@ -136,6 +139,10 @@ static void test_promotion(void)
 	CHECK("fp16 tensor * python float -> fp16", tir_promote(DT_F16, false, DT_F32, true, false, &t) && t == DT_F16);
 	CHECK("i32 tensor * python float -> fp32", tir_promote(DT_I32, false, DT_F32, true, false, &t) && t == DT_F32);
 	CHECK("i32 % u32 rejected", !tir_promote(DT_I32, false, DT_U32, false, true, &t));
+	CHECK("i1 tensor + python int -> i32", tir_promote(DT_I1, false, DT_I32, true, false, &t) && t == DT_I32);
+	CHECK("u8 tensor + python int -> i32", tir_promote(DT_U8, false, DT_I32, true, false, &t) && t == DT_I32);
+	CHECK("i64 tensor + python int -> i64", tir_promote(DT_I64, false, DT_I32, true, false, &t) && t == DT_I64);
+	CHECK("fp16 tensor / python float -> fp32", tir_promote(DT_F16, false, DT_F32, true, true, &t) && t == DT_F32);
 }
 
 /* Integer division and remainder follow C (toward zero), as Triton's do. */
@@ -204,6 +211,599 @@ static void test_vector_width(void)
 	arena_free(&a);
 }
 
+/* ---- kernels from source text ---- */
+
+typedef struct Compiled {
+	Arena arena;
+	Source src;
+	Diag diag;
+	TKernel *k;
+} Compiled;
+
+/* Specializes the only (or the named) kernel of `text`; c->k is NULL and
+ * the diagnostic printed when that fails. */
+static TKernel *compile_text(Compiled *c, const char *name, const char *text, const char *sig, const char **defines,
+			     int ndefines)
+{
+	memset(c, 0, sizeof *c);
+	c->src = (Source){.name = "test.py", .text = text, .len = strlen(text)};
+	c->diag.out = stdout;
+	KernelList kl = {0};
+	if (discover_kernels(&c->arena, &c->diag, &c->src, &kl) <= 0)
+		return NULL;
+	const Kernel *k = kl.items[0];
+	for (int i = 0; name && i < kl.len; i++)
+		if (!strcmp(kl.items[i]->name, name))
+			k = kl.items[i];
+	SpecOptions opt = {.signature = sig, .defines = defines, .ndefines = ndefines, .num_warps = 4};
+	c->k = specialize(&c->arena, &c->diag, k, &opt);
+	return c->k;
+}
+
+static void compiled_free(Compiled *c)
+{
+	buf_free(&c->diag.text);
+	arena_free(&c->arena);
+}
+
+static int run(TKernel *k, TArgValue *args, int g0, int g1, char *err, size_t errlen)
+{
+	int grid[3] = {g0, g1, 1};
+	return tir_interpret(k, args, grid, err, errlen);
+}
+
+/* A loop over a run-time range carrying a tile, two scalars (one starting
+ * as a Python int and turning fp32: the loop is built again) and a count;
+ * then an if on a run-time scalar. */
+static const char loop_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(x_ptr, out_ptr, lo, hi, BLOCK: tl.constexpr):\n"
+	"    offs = tl.arange(0, BLOCK)\n"
+	"    acc = tl.zeros([BLOCK], dtype=tl.float32)\n"
+	"    total = 0.0\n"
+	"    top = 0\n"
+	"    count = 0\n"
+	"    for i in range(lo, hi, 2):\n"
+	"        x = tl.load(x_ptr + i * BLOCK + offs)\n"
+	"        acc += x\n"
+	"        total += tl.sum(x, 0)\n"
+	"        top = top + tl.max(x, 0)\n"
+	"        count += 1\n"
+	"    if count > 3:\n"
+	"        total = total * 2.0\n"
+	"    else:\n"
+	"        total = total - 1.0\n"
+	"    tl.store(out_ptr + offs, acc)\n"
+	"    tl.store(out_ptr + BLOCK, total)\n"
+	"    tl.store(out_ptr + BLOCK + 1, count.to(tl.float32))\n"
+	"    tl.store(out_ptr + BLOCK + 2, top)\n";
+
+static void test_runtime_loop_and_if(void)
+{
+	enum { BLOCK = 8, ROWS = 10 };
+	const char *defs[] = {"BLOCK=8"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, loop_src, "*fp32,*fp32,i32,i32", defs, 1);
+	CHECK("run-time loop and if specialize", k != NULL);
+	if (!k)
+		return;
+	float x[ROWS * BLOCK], out[BLOCK + 3];
+	for (int i = 0; i < ROWS * BLOCK; i++)
+		x[i] = hash_input((uint32_t)i, 0);
+	static const int ranges[][2] = {{1, 8}, {2, 6}, {5, 5}};
+	bool ok = true;
+	for (int r = 0; r < 3; r++) {
+		int lo = ranges[r][0], hi = ranges[r][1], count = 0;
+		double acc[BLOCK] = {0}, total = 0, top = 0;
+		for (int i = lo; i < hi; i += 2, count++) {
+			double row = 0, mx = -INFINITY;
+			for (int j = 0; j < BLOCK; j++) {
+				acc[j] = (float)(acc[j] + x[i * BLOCK + j]);
+				row += x[i * BLOCK + j];
+				mx = fmax(mx, x[i * BLOCK + j]);
+			}
+			total = (float)(total + (float)row);
+			top = (float)(top + mx);
+		}
+		total = count > 3 ? (float)(total * 2) : (float)(total - 1);
+		TArgValue args[4] = {{.ptr = x}, {.ptr = out}, {.i = lo}, {.i = hi}};
+		char err[200] = "";
+		ok &= run(k, args, 1, 1, err, sizeof err) == 0;
+		for (int j = 0; j < BLOCK; j++)
+			ok &= out[j] == (float)acc[j];
+		ok &= out[BLOCK] == (float)total && out[BLOCK + 1] == count && out[BLOCK + 2] == (float)top;
+	}
+	CHECK("run-time loop (2, 4 and 0 trips) and if match a reference", ok);
+	Buf dump = {0};
+	tir_dump(&dump, k);
+	CHECK("dump shows the loop, its params, the if and the results",
+	      strstr(buf_str(&dump), "= for ") && strstr(buf_str(&dump), "i: i32") && strstr(buf_str(&dump), "} else {") &&
+		      strstr(buf_str(&dump), "result.0"));
+	buf_free(&dump);
+	compiled_free(&c);
+}
+
+static float from_half(uint16_t h) { return fp16_to_float(h); }
+
+/* The seed GEMM (tests/corpus/gemm.py: a K loop with run-time bounds and
+ * tl.dot on fp16 tiles, fp32 accumulation, fp16 output) at sizes that are
+ * not multiples of the blocks, against float64. */
+static void test_gemm_seed(void)
+{
+	enum { M = 40, N = 56, K = 70, BM = 16, BN = 16, BK = 16 };
+	size_t len;
+	char *text = file_read("tests/corpus/gemm.py", &len);
+	const char *defs[] = {"BLOCK_M=16", "BLOCK_N=16", "BLOCK_K=16"};
+	Compiled c;
+	TKernel *k = text ? compile_text(&c, NULL, text, "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32", defs, 3)
+			  : NULL;
+	CHECK("seed GEMM specializes", k != NULL);
+	if (!k) {
+		free(text);
+		return;
+	}
+	static uint16_t a[M * K], b[K * N], cm[M * N];
+	for (int i = 0; i < M * K; i++)
+		a[i] = fp16_from_float(hash_input((uint32_t)i, 0));
+	for (int i = 0; i < K * N; i++)
+		b[i] = fp16_from_float(hash_input((uint32_t)i, 1));
+	for (int i = 0; i < M * N; i++)
+		cm[i] = 0x7e00; /* NaN: must be written */
+	TArgValue args[12] = {{.ptr = a}, {.ptr = b}, {.ptr = cm}, {.i = M}, {.i = N}, {.i = K},
+			      {.i = K}, {.i = 1}, {.i = N}, {.i = 1}, {.i = N}, {.i = 1}};
+	char err[200] = "";
+	int rc = run(k, args, (M + BM - 1) / BM, (N + BN - 1) / BN, err, sizeof err);
+	CHECK("seed GEMM interprets", rc == 0);
+	double worst = 0, scale = 0;
+	for (int i = 0; i < M * N; i++) {
+		double ref = 0;
+		for (int t = 0; t < K; t++)
+			ref += (double)from_half(a[i / N * K + t]) * from_half(b[t * N + i % N]);
+		scale = fmax(scale, fabs(ref));
+		double e = fabs(from_half(cm[i]) - ref) / fmax(fabs(ref), 1.0);
+		worst = isnan(e) ? INFINITY : fmax(worst, e);
+	}
+	printf("# seed GEMM fp16 %dx%dx%d: max error %.3g (relative to max(|ref|, 1); max |ref| %.3g)\n", M, N, K, worst,
+	       scale);
+	CHECK("seed GEMM matches float64 within fp16 rounding", worst < 1e-3);
+	compiled_free(&c);
+	free(text);
+}
+
+/* The GEMM with fp32 tiles and an fp32 output, so the dot's own precision
+ * shows: tf32 inputs by default, full fp32 with input_precision="ieee". */
+static const char gemm32_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def mm(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):\n"
+	"    rm = tl.program_id(0) * BM + tl.arange(0, BM)\n"
+	"    rn = tl.program_id(1) * BN + tl.arange(0, BN)\n"
+	"    rk = tl.arange(0, BK)\n"
+	"    acc = tl.zeros((BM, BN), dtype=tl.float32)\n"
+	"    for k in tl.range(0, K, BK, num_stages=3):\n"
+	"        a = tl.load(A + rm[:, None] * K + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)\n"
+	"        b = tl.load(B + (k + rk)[:, None] * N + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)\n"
+	"        acc = tl.dot(a, b, acc%s)\n"
+	"    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))\n";
+
+static double gemm32_error(const char *extra, const float *a, const float *b, float *cm, int m, int n, int kk)
+{
+	char text[2048];
+	snprintf(text, sizeof text, gemm32_src, extra);
+	const char *defs[] = {"BM=16", "BN=32", "BK=16"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, text, "*fp32,*fp32,*fp32,i32,i32,i32", defs, 3);
+	if (!k)
+		return INFINITY;
+	TArgValue args[6] = {{.ptr = (void *)a}, {.ptr = (void *)b}, {.ptr = cm}, {.i = m}, {.i = n}, {.i = kk}};
+	char err[200];
+	double worst = INFINITY;
+	if (run(k, args, (m + 15) / 16, (n + 31) / 32, err, sizeof err) == 0) {
+		double scale = 0;
+		worst = 0;
+		for (int i = 0; i < m * n; i++) {
+			double ref = 0;
+			for (int t = 0; t < kk; t++)
+				ref += (double)a[i / n * kk + t] * b[t * n + i % n];
+			scale = fmax(scale, fabs(ref));
+			worst = isnan(cm[i]) ? INFINITY : fmax(worst, fabs(cm[i] - ref));
+		}
+		worst /= scale;
+	}
+	compiled_free(&c);
+	return worst;
+}
+
+/* a [16,16] with a[i][0] = x_i, times the unit matrix e_00: c[i][0] is
+ * x_i as the dot's inputs see it. Real Triton 3.6 on an H200 drops the
+ * low 13 mantissa bits. */
+static void test_tf32_truncates(void)
+{
+	Arena ar = {0};
+	TBuilder b;
+	TKernel *k = tir_kernel_new(&ar, "probe", &b);
+	TValue *pa = tir_arg(&b, "a", ptr_type(DT_F32)), *pb = tir_arg(&b, "b", ptr_type(DT_F32));
+	TValue *pc = tir_arg(&b, "c", ptr_type(DT_F32));
+	TValue *rows = tir_binary(&b, TOP_MUL, tir_expand(&b, tir_arange(&b, 0, 16), 1), tir_const_int(&b, DT_I32, 16));
+	TValue *offs = tir_binary(&b, TOP_ADD, rows, tir_expand(&b, tir_arange(&b, 0, 16), 0));
+	TValue *x = tir_load(&b, tir_binary(&b, TOP_ADD, pa, offs), NULL, NULL, EVICT_NORMAL);
+	TValue *y = tir_load(&b, tir_binary(&b, TOP_ADD, pb, offs), NULL, NULL, EVICT_NORMAL);
+	tir_store(&b, tir_binary(&b, TOP_ADD, pc, offs), tir_dot(&b, x, y, NULL, DOT_TF32), NULL);
+	static const uint32_t in[4] = {0x3f801fff, 0x3f803000, 0xbf801800, 0x3f800fff};
+	static const uint32_t want[4] = {0x3f800000, 0x3f802000, 0xbf800000, 0x3f800000};
+	float a[256] = {0}, e[256] = {0}, c[256];
+	e[0] = 1;
+	for (int i = 0; i < 4; i++)
+		memcpy(&a[i * 16], &in[i], 4);
+	TArgValue args[3] = {{.ptr = a}, {.ptr = e}, {.ptr = c}};
+	int grid[3] = {1, 1, 1};
+	char err[100];
+	bool ok = !b.error && tir_interpret(k, args, grid, err, sizeof err) == 0;
+	for (int i = 0; ok && i < 4; i++)
+		ok = !memcmp(&c[i * 16], &want[i], 4);
+	CHECK("tf32 inputs are truncated to 10 mantissa bits, as on an H200", ok);
+	arena_free(&ar);
+}
+
+static void test_dot_fp32(void)
+{
+	enum { M = 33, N = 64, K = 80 };
+	static float a[M * K], b[K * N], cm[M * N];
+	for (int i = 0; i < M * K; i++)
+		a[i] = hash_input((uint32_t)i, 3);
+	for (int i = 0; i < K * N; i++)
+		b[i] = hash_input((uint32_t)i, 4);
+	double tf32 = gemm32_error("", a, b, cm, M, N, K);
+	double ieee = gemm32_error(", input_precision=\"ieee\"", a, b, cm, M, N, K);
+	printf("# fp32 dot %dx%dx%d: max error / max |ref|: tf32 %.3g, ieee %.3g\n", M, N, K, tf32, ieee);
+	/* tf32 truncation errs by up to 2^-10 per input, toward zero: ~6e-4
+	 * here (round-to-nearest would give about half). */
+	CHECK("fp32 dot with tf32 inputs (the default) within 1e-3 of float64", tf32 < 1e-3);
+	CHECK("fp32 dot with input_precision=\"ieee\" within 1e-6 of float64", ieee < 1e-6);
+	CHECK("tf32 rounding is applied by default", tf32 > 10 * ieee);
+	test_tf32_truncates();
+}
+
+static const char atomic_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(out_ptr, idx_ptr, old_ptr, BLOCK: tl.constexpr):\n"
+	"    offs = tl.arange(0, BLOCK)\n"
+	"    idx = tl.load(idx_ptr + offs)\n"
+	"    old = tl.atomic_add(out_ptr + idx, offs.to(tl.float32) + 1.0, mask=offs < BLOCK - 2, sem='relaxed')\n"
+	"    tl.store(old_ptr + offs, old)\n";
+
+static void test_atomic_add(void)
+{
+	const char *defs[] = {"BLOCK=8"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, atomic_src, "*fp32,*i32,*fp32", defs, 1);
+	CHECK("atomic_add specializes", k != NULL);
+	if (!k)
+		return;
+	float out[4] = {0}, old[8];
+	int32_t idx[8] = {0, 1, 0, 2, 1, 0, 3, 3};
+	TArgValue args[3] = {{.ptr = out}, {.ptr = idx}, {.ptr = old}};
+	char err[200];
+	bool ok = run(k, args, 1, 1, err, sizeof err) == 0;
+	static const float want_out[4] = {10, 7, 4, 0}, want_old[8] = {0, 0, 1, 0, 2, 4, 0, 0};
+	ok = ok && !memcmp(out, want_out, sizeof out) && !memcmp(old, want_old, sizeof old);
+	CHECK("atomic_add adds in element order under the mask and returns the old values", ok);
+	compiled_free(&c);
+}
+
+static const char assert_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(x_ptr, n, BLOCK: tl.constexpr):\n"
+	"    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+	"    x = tl.load(x_ptr + offs)\n"
+	"    tl.device_assert((0 <= x) & (x < n), \"index out of bounds: 0 <= x < n\")\n";
+
+static void test_device_assert(void)
+{
+	const char *defs[] = {"BLOCK=4"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, assert_src, "*i64,i32", defs, 1);
+	CHECK("device_assert specializes", k != NULL);
+	if (!k)
+		return;
+	int64_t x[16];
+	for (int i = 0; i < 16; i++)
+		x[i] = i;
+	char err[300] = "";
+	TArgValue pass[2] = {{.ptr = x}, {.i = 100}}, failing[2] = {{.ptr = x}, {.i = 10}};
+	CHECK("a passing device_assert is silent", run(k, pass, 4, 1, err, sizeof err) == 0 && !err[0]);
+	int rc = run(k, failing, 4, 1, err, sizeof err);
+	printf("# %s\n", err);
+	CHECK("a failing device_assert names the program and the message",
+	      rc != 0 && strstr(err, "program (2, 0, 0)") && strstr(err, "index out of bounds: 0 <= x < n"));
+	compiled_free(&c);
+}
+
+static const char argmax_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(x_ptr, val_ptr, idx_ptr, mval_ptr, midx_ptr, BLOCK: tl.constexpr):\n"
+	"    r = tl.arange(0, BLOCK)[None, :]\n"
+	"    rows = tl.arange(0, 4)\n"
+	"    x = tl.load(x_ptr + r + rows[:, None] * BLOCK)\n"
+	"    idx = tl.broadcast_to(r, [4, BLOCK])\n"
+	"    v, i = triton_helpers.max_with_index(x, idx, 1)\n"
+	"    tl.store(val_ptr + rows, v)\n"
+	"    tl.store(idx_ptr + rows, i)\n"
+	"    lo = tl.full([4, BLOCK // 2], float('inf'), tl.float32)\n"
+	"    lo_i = tl.full([4, BLOCK // 2], 2147483647, tl.int32)\n"
+	"    for h in range(2):\n"
+	"        part = tl.load(x_ptr + h * (BLOCK // 2) + tl.arange(0, BLOCK // 2)[None, :] + rows[:, None] * BLOCK)\n"
+	"        pi = h * (BLOCK // 2) + tl.arange(0, BLOCK // 2)[None, :]\n"
+	"        lo, lo_i = triton_helpers.minimum_with_index(lo, lo_i, part, pi)\n"
+	"    mv, mi = triton_helpers.min_with_index(lo, lo_i, 1)\n"
+	"    tl.store(mval_ptr + rows, mv)\n"
+	"    tl.store(midx_ptr + rows, mi)\n";
+
+/* Inductor's max_with_index / min_with_index: ties to the smallest index,
+ * NaN chosen over numbers (the first NaN), for max and min alike. */
+static void test_argmax(void)
+{
+	const char *defs[] = {"BLOCK=8"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, argmax_src, "*fp32,*fp32,*i32,*fp32,*i32", defs, 1);
+	CHECK("max_with_index / minimum_with_index specialize", k != NULL);
+	if (!k)
+		return;
+	float x[32] = {1, 3, 3, 2, 0, 3, -1, 2,                 /* tie at 3: index 1; min -1 at 6 */
+		       0, 0, 0, 0, 0, 0, 0, 0,                  /* all equal: 0 */
+		       1, 2, 9, 4, NAN, NAN, 9, 0,              /* NaN at 4 and 5: 4 for both */
+		       -INFINITY, -5, -5, 7, 7, -INFINITY, 1, 1};  /* max 7 at 3, min -inf at 0 */
+	x[16] = -0.0f;
+	x[17] = 0.0f;
+	float val[4], mval[4];
+	int32_t idx[4], midx[4];
+	TArgValue args[5] = {{.ptr = x}, {.ptr = val}, {.ptr = idx}, {.ptr = mval}, {.ptr = midx}};
+	char err[200];
+	bool ok = run(k, args, 1, 1, err, sizeof err) == 0;
+	ok = ok && idx[0] == 1 && idx[1] == 0 && idx[2] == 4 && idx[3] == 3;
+	ok = ok && val[0] == 3 && val[1] == 0 && isnan(val[2]) && val[3] == 7;
+	ok = ok && midx[0] == 6 && midx[1] == 0 && midx[2] == 4 && midx[3] == 0;
+	ok = ok && mval[0] == -1 && isnan(mval[2]) && mval[3] == -INFINITY;
+	for (int i = 0; i < 4; i++)
+		printf("# row %d: max %g at %d, min %g at %d\n", i, val[i], idx[i], mval[i], midx[i]);
+	CHECK("argmax / argmin: smallest index among ties, NaN first", ok);
+	compiled_free(&c);
+}
+
+static const char scan_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def decay(a, b):\n"
+	"    return a * 0.5 + b\n"
+	"@triton.jit\n"
+	"def k(x_ptr, y_ptr, z_ptr, BLOCK: tl.constexpr):\n"
+	"    offs = tl.arange(0, BLOCK)\n"
+	"    x = tl.load(x_ptr + offs)\n"
+	"    y = tl.associative_scan(x, 0, decay)\n"
+	"    tl.store(y_ptr + offs, y)\n"
+	"    tl.store(z_ptr + offs, tl.cumsum(x, 0, reverse=True))\n";
+
+static void test_scan(void)
+{
+	enum { BLOCK = 64 };
+	const char *defs[] = {"BLOCK=64"};
+	Compiled c;
+	TKernel *k = compile_text(&c, "k", scan_src, "*fp32,*fp32,*fp32", defs, 1);
+	CHECK("associative_scan with a helper combine and tl.cumsum specialize", k != NULL);
+	if (!k)
+		return;
+	float x[BLOCK], y[BLOCK], z[BLOCK];
+	for (int i = 0; i < BLOCK; i++)
+		x[i] = hash_input((uint32_t)i, 5);
+	TArgValue args[3] = {{.ptr = x}, {.ptr = y}, {.ptr = z}};
+	char err[200];
+	bool ok = run(k, args, 1, 1, err, sizeof err) == 0;
+	float acc = x[0];
+	double rev = 0, worst = 0;
+	for (int i = 0; i < BLOCK; i++) {
+		if (i)
+			acc = (float)((float)(acc * 0.5f) + x[i]);
+		ok &= y[i] == acc;
+	}
+	for (int i = BLOCK - 1; i >= 0; i--) {
+		rev += x[i];
+		worst = fmax(worst, fabs(z[i] - rev));
+	}
+	CHECK("a scan with a general combine runs it in order, rounding each step", ok);
+	CHECK("reverse cumsum matches float64", worst < 1e-5);
+	compiled_free(&c);
+}
+
+/* Inductor's looped var_mean, with the reduction loop's bound a run-time
+ * argument: welford_reduce's first_iteration (roffset == 0) is then a
+ * run-time flag. */
+static const char welford_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(in_ptr0, out_mean, out_var, r0_numel, R0_BLOCK: tl.constexpr):\n"
+	"    x0 = tl.program_id(0)\n"
+	"    r0_base = tl.arange(0, R0_BLOCK)[None, :]\n"
+	"    tmp2_mean = tl.zeros([1, R0_BLOCK], tl.float32)\n"
+	"    tmp2_m2 = tl.zeros([1, R0_BLOCK], tl.float32)\n"
+	"    tmp2_weight = tl.zeros([1, R0_BLOCK], tl.float32)\n"
+	"    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):\n"
+	"        r0_index = r0_offset + r0_base\n"
+	"        r0_mask = r0_index < r0_numel\n"
+	"        roffset = r0_offset\n"
+	"        tmp0 = tl.load(in_ptr0 + (r0_index + r0_numel * x0), r0_mask, eviction_policy='evict_first', other=0.0)\n"
+	"        tmp2_mean_next, tmp2_m2_next, tmp2_weight_next = triton_helpers.welford_reduce(\n"
+	"            tmp0, tmp2_mean, tmp2_m2, tmp2_weight, roffset == 0\n"
+	"        )\n"
+	"        tmp2_mean = tl.where(r0_mask, tmp2_mean_next, tmp2_mean)\n"
+	"        tmp2_m2 = tl.where(r0_mask, tmp2_m2_next, tmp2_m2)\n"
+	"        tmp2_weight = tl.where(r0_mask, tmp2_weight_next, tmp2_weight)\n"
+	"    tmp3, tmp4, tmp5 = triton_helpers.welford(tmp2_mean, tmp2_m2, tmp2_weight, 1)\n"
+	"    tl.store(out_mean + x0 + tl.zeros([1], tl.int32), tmp3)\n"
+	"    tl.store(out_var + x0 + tl.zeros([1], tl.int32), tmp4 / (r0_numel - 1))\n";
+
+static void test_welford_loop(void)
+{
+	enum { ROWS = 3, COLS = 700 };
+	const char *defs[] = {"R0_BLOCK=256"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, welford_src, "*fp32,*fp32,*fp32,i32", defs, 1);
+	CHECK("welford_reduce in a run-time loop specializes", k != NULL);
+	if (!k)
+		return;
+	static float x[ROWS * COLS];
+	float mean[ROWS], var[ROWS];
+	for (int i = 0; i < ROWS * COLS; i++)
+		x[i] = hash_input((uint32_t)i, 6) * 3 + 1;
+	TArgValue args[4] = {{.ptr = x}, {.ptr = mean}, {.ptr = var}, {.i = COLS}};
+	char err[200];
+	bool ok = run(k, args, ROWS, 1, err, sizeof err) == 0;
+	double worst = 0;
+	for (int r = 0; ok && r < ROWS; r++) {
+		double m = 0, v = 0;
+		for (int j = 0; j < COLS; j++)
+			m += x[r * COLS + j] / (double)COLS;
+		for (int j = 0; j < COLS; j++)
+			v += (x[r * COLS + j] - m) * (x[r * COLS + j] - m) / (COLS - 1);
+		worst = fmax(worst, fmax(fabs(mean[r] - m) / fabs(m), fabs(var[r] - v) / v));
+	}
+	printf("# welford over a run-time loop: max relative error %.3g\n", worst);
+	CHECK("welford over a run-time loop matches float64 mean and variance", ok && worst < 1e-5);
+	compiled_free(&c);
+}
+
+static const char philox_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(out_ptr, u_ptr, n_ptr, seed, BLOCK: tl.constexpr):\n"
+	"    offs = tl.arange(0, BLOCK)\n"
+	"    a, b, c, d = tl.randint4x(seed, offs)\n"
+	"    tl.store(out_ptr + offs * 4 + 0, a)\n"
+	"    tl.store(out_ptr + offs * 4 + 1, b)\n"
+	"    tl.store(out_ptr + offs * 4 + 2, c)\n"
+	"    tl.store(out_ptr + offs * 4 + 3, d)\n"
+	"    tl.store(u_ptr + offs, tl.rand(seed, offs))\n"
+	"    tl.store(n_ptr + offs, tl.randn(seed, offs))\n";
+
+/* Triton's randint4x is Philox-4x32-10 (Salmon et al., SC'11) on the
+ * counter (offset, 0, 0, 0) and the key (seed low, seed high): with all
+ * zeros it gives Random123's known-answer vector. tl.rand is the first
+ * word as int32, folded to non-negative, times 4.6566127342e-10 in fp32. */
+static void test_philox(void)
+{
+	enum { BLOCK = 64 };
+	const char *defs[] = {"BLOCK=64"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, philox_src, "*u32,*fp32,*fp32,i64", defs, 1);
+	CHECK("tl.randint4x / rand / randn specialize", k != NULL);
+	if (!k)
+		return;
+	uint32_t w[4 * BLOCK];
+	float u[BLOCK], nrm[BLOCK];
+	TArgValue args[4] = {{.ptr = w}, {.ptr = u}, {.ptr = nrm}, {.i = 0}};
+	char err[200];
+	bool ok = run(k, args, 1, 1, err, sizeof err) == 0;
+	CHECK("Philox-4x32-10 of zeros is Random123's known answer",
+	      ok && w[0] == 0x6627e8d5u && w[1] == 0xe169c58du && w[2] == 0xbc57ac4cu && w[3] == 0x9b00dbd8u);
+	bool uniform_ok = ok;
+	double mean = 0, var = 0;
+	for (int i = 0; i < BLOCK; i++) {
+		int32_t s = (int32_t)w[4 * i];
+		float want = (float)(s < 0 ? -(int64_t)s - 1 : s) * 4.6566127342e-10f;
+		uniform_ok &= u[i] == want && u[i] >= 0 && u[i] < 1;
+		mean += nrm[i] / BLOCK;
+		var += (double)nrm[i] * nrm[i] / BLOCK;
+	}
+	CHECK("tl.rand is Triton's uint_to_uniform_float of the first word", uniform_ok);
+	printf("# randn over %d values: mean %.3f, mean square %.3f\n", BLOCK, mean, var);
+	CHECK("tl.randn looks normal", fabs(mean) < 0.4 && var > 0.5 && var < 1.6);
+
+	/* Values real Triton 3.6 gave on an H200 for seed 2^40 + 3, offsets 0
+	 * and 1 (tests/unit: no GPU needed to check them). randn goes through
+	 * libdevice's logf / cosf there and libm here: a few ulp apart. */
+	args[3].i = (INT64_C(1) << 40) + 3;
+	ok = run(k, args, 1, 1, err, sizeof err) == 0;
+	static const uint32_t triton_words[8] = {0x55d6fab1, 0xb1404635, 0xb7259aaa, 0xe70cf7c6,
+						 0x23d24d0e, 0xa8df4fde, 0x05601c1e, 0xc05af117};
+	CHECK("randint4x matches Triton 3.6 bit for bit (64-bit seed)", ok && !memcmp(w, triton_words, sizeof triton_words));
+	CHECK("tl.rand matches Triton 3.6 bit for bit", ok && u[0] == 0x1.575be8p-1f && u[1] == 0x1.1e9266p-2f);
+	CHECK("tl.randn matches Triton 3.6 within 4 ulp",
+	      ok && fabs(nrm[0] - -0x1.56e2fcp-1) < 4 * 0x1p-24 && fabs(nrm[1] - -0x1.58b95cp-1) < 4 * 0x1p-24);
+	compiled_free(&c);
+}
+
+static const char philox64_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(out_ptr, seed, BLOCK: tl.constexpr):\n"
+	"    offs = tl.arange(0, BLOCK).to(tl.int64) + 1234567890123\n"
+	"    a, b, c, d = tl.randint4x(seed, offs)\n"
+	"    tl.store(out_ptr + tl.arange(0, BLOCK) * 2, a)\n"
+	"    tl.store(out_ptr + tl.arange(0, BLOCK) * 2 + 1, d)\n";
+
+/* 64-bit offsets: Triton 3.6 puts their high half in the second counter
+ * word and still returns u32 (values from an H200). */
+static void test_philox64(void)
+{
+	const char *defs[] = {"BLOCK=2"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, philox64_src, "*u32,i32", defs, 1);
+	CHECK("randint4x on int64 offsets specializes", k != NULL);
+	if (!k)
+		return;
+	uint32_t w[4];
+	TArgValue args[2] = {{.ptr = w}, {.i = 0}};
+	char err[200];
+	bool ok = run(k, args, 1, 1, err, sizeof err) == 0 && w[0] == 0x57efcfd5 && w[1] == 0xa8fc1fa7 &&
+		  w[2] == 0xba788377 && w[3] == 0x601e54cb;
+	args[1].i = 99;
+	ok = ok && run(k, args, 1, 1, err, sizeof err) == 0 && w[0] == 0x7d285b9b && w[1] == 0x8f864771;
+	CHECK("randint4x on int64 offsets matches Triton 3.6", ok);
+	compiled_free(&c);
+}
+
+static const char hint_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(x_ptr, y_ptr, start, n, BLOCK: tl.constexpr):\n"
+	"    s = tl.multiple_of(start, 16)\n"
+	"    offs = tl.max_contiguous(s + tl.arange(0, BLOCK), BLOCK)\n"
+	"    tl.store(y_ptr + offs, tl.load(x_ptr + offs))\n"
+	"    p = x_ptr + tl.arange(0, BLOCK)\n"
+	"    for i in range(0, n, BLOCK):\n"
+	"        tl.store(y_ptr + i + tl.arange(0, BLOCK), tl.load(p))\n"
+	"        p += BLOCK\n";
+
+/* multiple_of feeds axis analysis; inside a loop the induction variable
+ * keeps the step's divisibility and a pointer advanced by a multiple of 16
+ * bytes stays aligned (the fixpoint over the loop). */
+static void test_hints(void)
+{
+	const char *defs[] = {"BLOCK=64"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, hint_src, "*fp32,*fp32,i32,i32", defs, 1);
+	CHECK("multiple_of / max_contiguous specialize", k != NULL);
+	if (!k)
+		return;
+	int64_t div[4] = {16, 16, 1, 1};
+	tir_axis_analysis(k, div);
+	int widths[4] = {0}, n = 0;
+	for (TValue *v = k->body->first; v; v = v->next) {
+		TBlock *blk = v->op == TOP_FOR ? v->body : NULL;
+		for (TValue *w = blk ? blk->first : v; w && n < 4; w = blk ? w->next : NULL)
+			if (w->op == TOP_LOAD || w->op == TOP_STORE)
+				widths[n++] = tir_vector_width(w->args[0], NULL, 16);
+	}
+	printf("# widths: hinted load %d, store %d; in the loop: load %d, store %d\n", widths[0], widths[1], widths[2],
+	       widths[3]);
+	CHECK("tl.multiple_of makes the hinted accesses 16 bytes wide", widths[0] == 4 && widths[1] == 4);
+	CHECK("accesses inside a run-time loop stay 16 bytes wide", widths[2] == 4 && widths[3] == 4);
+	compiled_free(&c);
+}
+
 int main(void)
 {
 	test_vector_width();
@@ -211,5 +811,16 @@ int main(void)
 	test_promotion();
 	test_int_division();
 	test_errors();
+	test_runtime_loop_and_if();
+	test_gemm_seed();
+	test_dot_fp32();
+	test_atomic_add();
+	test_device_assert();
+	test_argmax();
+	test_scan();
+	test_welford_loop();
+	test_philox();
+	test_philox64();
+	test_hints();
 	return failures ? 1 : 0;
 }

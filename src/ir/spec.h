@@ -1,0 +1,98 @@
+/* spec.h: what the specializer's files share (specialize.c: values,
+ * expressions, statements; spec_control.c: run-time loops and ifs, helper
+ * inlining; spec_lib.c: the tl / triton_helpers functions built from
+ * several ops). Internal to src/ir. */
+#ifndef TC_SPEC_H
+#define TC_SPEC_H
+
+#include "ir/specialize.h"
+
+typedef enum {
+	SV_NONE,     /* None */
+	SV_INT,      /* a Python int (also bool) */
+	SV_FLOAT,    /* a Python float */
+	SV_DTYPE,    /* tl.float32, ... */
+	SV_STR,
+	SV_MODULE,   /* tl, triton, libdevice, tl_math, triton_helpers */
+	SV_VALUE,    /* a runtime tile or scalar */
+	SV_TUPLE,
+	SV_FUNC,     /* a @triton.jit function of the module (fn: its ND_FUNCDEF) */
+} SvKind;
+
+typedef struct SVal SVal;
+struct SVal {
+	SvKind kind;
+	int64_t i;
+	double f;
+	DType dtype;
+	const char *str;
+	TValue *v;
+	SVal **items;
+	int nitems;
+	const Node *fn;
+};
+
+typedef struct Binding {
+	const char *name;
+	SVal *val;             /* NULL: unbound again (a name local to a loop or branch) */
+	struct Binding *next;
+} Binding;
+
+typedef struct Spec {
+	Arena *a;
+	Diag *d;
+	const Kernel *k;
+	const Source *src;
+	TBuilder b;
+	Binding *env;
+	const Node *func;      /* the function whose body runs (the kernel or an inlined helper) */
+	SVal *ret;             /* what its `return` gave */
+	bool returned;         /* a return ran: skip the rest of the function */
+	int depth;             /* helper calls being inlined */
+} Spec;
+
+TC_NORETURN void spec_error(Spec *s, const Node *n, const char *fmt, ...) TC_PRINTF(3, 4);
+
+SVal *sv_new(Spec *s, SvKind k);
+SVal *sv_int(Spec *s, int64_t i);
+SVal *sv_float(Spec *s, double f);
+SVal *sv_value(Spec *s, const Node *n, TValue *t);
+SVal *sv_tuple(Spec *s, int n, SVal **items);
+void bind(Spec *s, const char *name, SVal *v);
+SVal *lookup(Spec *s, const char *name);
+void bind_modules(Spec *s);
+
+bool is_const(const SVal *v);
+DType const_dtype(const SVal *v);
+TValue *materialize(Spec *s, const Node *n, SVal *v, DType dt);
+TValue *to_value(Spec *s, const Node *n, SVal *v);
+void weak_operands(Spec *s, const Node *n, SVal *x, SVal *y, bool div_or_mod, TValue **tx, TValue **ty);
+TValue *checked(Spec *s, const Node *n, TValue *v);    /* v, or the builder's error at n */
+
+SVal *eval(Spec *s, const Node *n);
+SVal *eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y);
+SVal *eval_compare(Spec *s, const Node *n, Op op, SVal *x, SVal *y);
+int64_t const_int(Spec *s, const Node *n, SVal *v, const char *what);
+void assign(Spec *s, const Node *target, SVal *v);
+void exec_block(Spec *s, const NodeList *body);
+
+/* Arguments of a call: by position (pos >= 0) or keyword. */
+const Node *arg_node(const Node *call, int pos, const char *kw);
+SVal *arg(Spec *s, const Node *call, int pos, const char *kw);
+SVal *need_arg(Spec *s, const Node *call, int pos, const char *kw);
+TValue *need_value(Spec *s, const Node *call, int pos, const char *kw);
+
+/* spec_control.c */
+void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step);
+void exec_runtime_if(Spec *s, const Node *n, TValue *cond);
+/* Runs helper `fn` on already evaluated arguments (kwargs: names of the
+ * last nkw of them, or NULL) and returns what it returns. */
+SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int nargs, const char **kwnames,
+		  int nkw);
+SVal *call_jit_function(Spec *s, const Node *call, const Node *fn);
+
+/* spec_lib.c */
+SVal *call_tl_lib(Spec *s, const Node *call, const char *fn);      /* NULL: not one of its functions */
+SVal *call_helpers_lib(Spec *s, const Node *call, const char *fn); /* NULL: likewise */
+
+#endif

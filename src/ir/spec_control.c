@@ -1,0 +1,586 @@
+/* spec_control.c: control flow known only at run time, and calls of the
+ * module's own @triton.jit functions.
+ *
+ * A `for` over a range whose bounds are not all compile-time constants
+ * becomes a TOP_FOR; an `if` on a run-time scalar becomes a TOP_IF. Both
+ * are in SSA form like MLIR's scf.for / scf.if: a variable assigned inside
+ * becomes a block parameter (loops) and a result of the op when its value
+ * crosses the boundary. Which variables do is decided on the AST:
+ *
+ *   loop-carried  bound before the loop, assigned in its body, and either
+ *                 read in the body before being assigned there (live across
+ *                 iterations) or read anywhere in the function outside the
+ *                 loop (possibly live after it);
+ *   if results    assigned in a branch, bound before the if or assigned in
+ *                 both branches, and read outside the if.
+ *
+ * The second test is conservative (a read before the loop counts), which
+ * only costs registers. Names first assigned inside a loop or a branch are
+ * unbound after it, as Triton's front end leaves them.
+ *
+ * Helper functions are inlined: their parameters are bound in a fresh
+ * scope holding only the module's globals, and `return` ends them. */
+#include "ir/spec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- sets of names ---- */
+
+typedef struct Names {
+	const char **items;
+	int len, cap;
+} Names;
+
+static bool names_has(const Names *n, const char *name)
+{
+	for (int i = 0; i < n->len; i++)
+		if (!strcmp(n->items[i], name))
+			return true;
+	return false;
+}
+
+static void names_add(Names *n, const char *name)
+{
+	if (names_has(n, name))
+		return;
+	if (n->len == n->cap) {
+		n->cap = n->cap ? 2 * n->cap : 16;
+		n->items = xrealloc(n->items, sizeof *n->items * (size_t)n->cap);
+	}
+	n->items[n->len++] = name;
+}
+
+static Names names_copy(const Names *n)
+{
+	Names c = {0};
+	for (int i = 0; i < n->len; i++)
+		names_add(&c, n->items[i]);
+	return c;
+}
+
+static void names_free(Names *n)
+{
+	free(n->items);
+	memset(n, 0, sizeof *n);
+}
+
+/* ---- what the AST reads and writes ---- */
+
+static void expr_reads(const Node *e, Names *out);
+
+static void list_reads(const NodeList *l, Names *out)
+{
+	for (int i = 0; i < l->len; i++)
+		expr_reads(l->items[i], out);
+}
+
+/* Every name an expression reads. */
+static void expr_reads(const Node *e, Names *out)
+{
+	if (!e || e->kind == ND_LAMBDA)
+		return;
+	if (e->kind == ND_NAME) {
+		names_add(out, e->name);
+		return;
+	}
+	expr_reads(e->lhs, out);
+	if (e->kind != ND_ATTR) {
+		expr_reads(e->rhs, out);
+		expr_reads(e->cond, out);
+	}
+	list_reads(&e->items, out);
+	list_reads(&e->values, out);
+	list_reads(&e->keywords, out);
+}
+
+static void target_names(const Node *t, Names *out)
+{
+	if (t->kind == ND_NAME)
+		names_add(out, t->name);
+	else if (t->kind == ND_TUPLE || t->kind == ND_LIST)
+		for (int i = 0; i < t->items.len; i++)
+			target_names(t->items.items[i], out);
+}
+
+/* Names a statement assigns directly (not in nested blocks). */
+static void stmt_targets(const Node *st, Names *out)
+{
+	switch (st->kind) {
+	case ND_ASSIGN:
+		for (int i = 0; i < st->items.len; i++)
+			target_names(st->items.items[i], out);
+		break;
+	case ND_ANNASSIGN:
+	case ND_AUGASSIGN:
+	case ND_FOR:
+		target_names(st->lhs, out);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Expressions a statement evaluates itself (not in nested blocks). */
+static void stmt_reads(const Node *st, Names *out)
+{
+	switch (st->kind) {
+	case ND_ASSIGN:
+	case ND_ANNASSIGN:
+		expr_reads(st->rhs, out);
+		break;
+	case ND_AUGASSIGN:
+		expr_reads(st->lhs, out);
+		expr_reads(st->rhs, out);
+		break;
+	case ND_FOR:
+		expr_reads(st->rhs, out);
+		break;
+	case ND_EXPR_STMT:
+	case ND_RETURN:
+		expr_reads(st->lhs, out);
+		break;
+	case ND_IF:
+	case ND_WHILE:
+	case ND_ASSERT:
+		expr_reads(st->cond, out);
+		expr_reads(st->rhs, out);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Every name assigned in a block, nested blocks included. */
+static void block_assigns(const NodeList *body, Names *out)
+{
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		stmt_targets(st, out);
+		block_assigns(&st->body, out);
+		block_assigns(&st->orelse, out);
+	}
+}
+
+/* Every name read in a block, nested blocks included, except inside `skip`. */
+static void block_reads(const NodeList *body, const Node *skip, Names *out)
+{
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if (st == skip)
+			continue;
+		stmt_reads(st, out);
+		block_reads(&st->body, skip, out);
+		block_reads(&st->orelse, skip, out);
+	}
+}
+
+/* Names a block reads before it has certainly assigned them, given the
+ * names `defined` on entry (updated to those certainly assigned on exit). */
+static void exposed_reads(const NodeList *body, Names *defined, Names *exposed)
+{
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		Names reads = {0};
+		stmt_reads(st, &reads);
+		for (int j = 0; j < reads.len; j++)
+			if (!names_has(defined, reads.items[j]))
+				names_add(exposed, reads.items[j]);
+		names_free(&reads);
+		if (st->kind == ND_IF) {
+			Names then = names_copy(defined), other = names_copy(defined);
+			exposed_reads(&st->body, &then, exposed);
+			exposed_reads(&st->orelse, &other, exposed);
+			for (int j = 0; j < then.len; j++)
+				if (names_has(&other, then.items[j]))
+					names_add(defined, then.items[j]);
+			names_free(&then);
+			names_free(&other);
+		} else if (st->kind == ND_FOR || st->kind == ND_WHILE) {
+			Names inner = names_copy(defined);      /* the body may not run */
+			if (st->kind == ND_FOR)
+				target_names(st->lhs, &inner);
+			exposed_reads(&st->body, &inner, exposed);
+			names_free(&inner);
+		} else {
+			stmt_targets(st, defined);
+		}
+	}
+}
+
+/* ---- the environment around a block ---- */
+
+typedef struct Saved {
+	Binding *b;
+	SVal *val;
+} Saved;
+
+typedef struct EnvSnapshot {
+	Saved *items;
+	int len;
+} EnvSnapshot;
+
+static EnvSnapshot env_save(Spec *s)
+{
+	EnvSnapshot e = {0};
+	for (Binding *b = s->env; b; b = b->next)
+		e.len++;
+	e.items = xcalloc((size_t)e.len + 1, sizeof *e.items);
+	int i = 0;
+	for (Binding *b = s->env; b; b = b->next, i++)
+		e.items[i] = (Saved){b, b->val};
+	return e;
+}
+
+/* Every binding back to its value at the snapshot; names bound since are
+ * unbound. */
+static void env_restore(Spec *s, const EnvSnapshot *e)
+{
+	for (Binding *b = s->env; b; b = b->next) {
+		SVal *v = NULL;
+		for (int i = 0; i < e->len; i++)
+			if (e->items[i].b == b)
+				v = e->items[i].val;
+		b->val = v;
+	}
+}
+
+static bool types_equal(const Type *x, const Type *y)
+{
+	if (x->dtype != y->dtype || x->rank != y->rank || (x->dtype == DT_PTR && x->elem != y->elem))
+		return false;
+	for (int d = 0; d < x->rank; d++)
+		if (x->shape[d] != y->shape[d])
+			return false;
+	return true;
+}
+
+static const char *type_text(Spec *s, const Type *t)
+{
+	Buf b = {0};
+	tir_format_type(&b, t);
+	const char *r = arena_strdup(s->a, buf_str(&b));
+	buf_free(&b);
+	return r;
+}
+
+/* ---- for loops with run-time bounds ---- */
+
+/* The induction variable's dtype: Triton promotes the bounds' types. */
+static DType bound_dtype(Spec *s, const Node *n, SVal *v, DType sofar)
+{
+	DType dt;
+	if (v->kind == SV_INT)
+		dt = const_dtype(v);
+	else if (v->kind == SV_VALUE && v->v->type.rank == 0 && !dtype_is_float(v->v->type.dtype) &&
+		 v->v->type.dtype != DT_PTR)
+		dt = v->v->type.dtype;
+	else
+		spec_error(s, n, "a loop's bounds and step must be integer scalars");
+	DType out;
+	if (!tir_promote(sofar, false, dt, false, false, &out))
+		spec_error(s, n, "a loop's bounds have types that cannot be combined");
+	return out == DT_I1 ? DT_I32 : out;
+}
+
+static TValue *bound_value(Spec *s, const Node *n, SVal *v, DType dt)
+{
+	return v->kind == SV_VALUE ? tir_cast(&s->b, v->v, dt) : materialize(s, n, v, dt);
+}
+
+/* The loop-carried names of loop `n`, in order of first assignment. */
+static Names carried_names(Spec *s, const Node *n)
+{
+	Names assigned = {0}, exposed = {0}, outside = {0}, defined = {0}, carried = {0};
+	block_assigns(&n->body, &assigned);
+	target_names(n->lhs, &defined);
+	exposed_reads(&n->body, &defined, &exposed);
+	block_reads(&s->func->body, n, &outside);
+	for (int i = 0; i < assigned.len; i++) {
+		const char *name = assigned.items[i];
+		if (!strcmp(n->lhs->name, name))
+			continue;
+		if (lookup(s, name) && (names_has(&exposed, name) || names_has(&outside, name)))
+			names_add(&carried, name);
+	}
+	names_free(&assigned);
+	names_free(&exposed);
+	names_free(&outside);
+	names_free(&defined);
+	return carried;
+}
+
+static TValue *carried_init(Spec *s, const Node *n, const char *name, DType want)
+{
+	SVal *v = lookup(s, name);
+	if (v->kind == SV_VALUE)
+		return v->v;
+	if (is_const(v))
+		return materialize(s, n, v, want);
+	spec_error(s, n, "'%s' cannot be carried through a loop with run-time bounds (only numbers and tensors can)", name);
+}
+
+/* The value a carried name has at the end of the body, as the param's
+ * type. Sets *retry_dtype and returns NULL when the init was a Python number
+ * whose type the body changes (the loop is then built again with it). */
+static TValue *carried_next(Spec *s, const Node *n, const char *name, TValue *param, bool init_was_const,
+			    DType *retry_dtype)
+{
+	SVal *v = lookup(s, name);
+	if (!v)
+		spec_error(s, n, "'%s' is unbound at the end of the loop's body", name);
+	if (is_const(v))
+		return materialize(s, n, v, param->type.dtype);
+	if (v->kind != SV_VALUE)
+		spec_error(s, n, "'%s' must stay a number or a tensor in a loop with run-time bounds", name);
+	if (types_equal(&v->v->type, &param->type))
+		return v->v;
+	if (init_was_const && v->v->type.rank == 0 && v->v->type.dtype != DT_PTR) {
+		*retry_dtype = v->v->type.dtype;
+		return NULL;
+	}
+	spec_error(s, n, "loop-carried variable '%s' is %s before the loop but %s at the end of its body", name,
+		   type_text(s, &param->type), type_text(s, &v->v->type));
+}
+
+static int loop_option(Spec *s, const Node *range, const char *kw)
+{
+	SVal *v = arg(s, range, -1, kw);
+	return v && v->kind == SV_INT ? (int)v->i : 0;
+}
+
+void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
+{
+	const Node *range = n->rhs;
+	if (n->lhs->kind != ND_NAME)
+		spec_error(s, n->lhs, "the variable of a loop with run-time bounds must be a single name");
+	if (step->kind == SV_INT && step->i == 0)
+		spec_error(s, range, "a loop's step must not be zero");
+	DType ivt = bound_dtype(s, range, lo, DT_I32);
+	ivt = bound_dtype(s, range, hi, ivt);
+	ivt = bound_dtype(s, range, step, ivt);
+
+	Names carried = carried_names(s, n);
+	int nc = carried.len;
+	DType *want = xcalloc((size_t)nc + 1, sizeof *want);
+	bool *was_const = xcalloc((size_t)nc + 1, sizeof *was_const);
+	for (int i = 0; i < nc; i++) {
+		SVal *v = lookup(s, carried.items[i]);
+		was_const[i] = is_const(v);
+		want[i] = was_const[i] ? const_dtype(v) : DT_F32;
+	}
+	TValue **init = xcalloc((size_t)nc + 1, sizeof *init), **next = xcalloc((size_t)nc + 1, sizeof *next);
+	EnvSnapshot before = env_save(s);
+	TBuilder *b = &s->b;
+	for (int attempt = 0;; attempt++) {
+		TValue *mark = b->block->last;
+		TValue *tlo = bound_value(s, range, lo, ivt), *thi = bound_value(s, range, hi, ivt);
+		TValue *tstep = bound_value(s, range, step, ivt);
+		for (int i = 0; i < nc; i++)
+			init[i] = carried_init(s, n, carried.items[i], want[i]);
+		TValue *loop = tir_for(b, tlo, thi, tstep, nc, init);
+		loop->aux = loop_option(s, range, "num_stages");
+		loop->aux2 = loop_option(s, range, "loop_unroll_factor");
+		TBlock *outer = b->block;
+		b->block = loop->body;
+		loop->body->params[0]->name = n->lhs->name;
+		bind(s, n->lhs->name, sv_value(s, n, loop->body->params[0]));
+		for (int i = 0; i < nc; i++) {
+			loop->body->params[i + 1]->name = carried.items[i];
+			bind(s, carried.items[i], sv_value(s, n, loop->body->params[i + 1]));
+		}
+		exec_block(s, &n->body);
+		if (s->returned)
+			spec_error(s, n, "'return' inside a loop with run-time bounds is not supported");
+		bool again = false;
+		for (int i = 0; i < nc; i++) {
+			next[i] = carried_next(s, n, carried.items[i], loop->body->params[i + 1], was_const[i] && attempt == 0,
+					       &want[i]);
+			again |= !next[i];
+		}
+		env_restore(s, &before);
+		b->block = outer;
+		if (again) {
+			tir_truncate(b, mark);
+			continue;
+		}
+		b->block = loop->body;
+		tir_yield(b, nc, next);
+		b->block = outer;
+		tir_results(b, loop, next);
+		for (int i = 0; i < nc; i++) {
+			next[i]->name = carried.items[i];
+			bind(s, carried.items[i], sv_value(s, n, next[i]));
+		}
+		break;
+	}
+	free(before.items);
+	free(init);
+	free(next);
+	free(want);
+	free(was_const);
+	names_free(&carried);
+}
+
+/* ---- if on a run-time scalar ---- */
+
+/* The names an if hands on, in order. */
+static Names if_results(Spec *s, const Node *n)
+{
+	Names then = {0}, other = {0}, all = {0}, outside = {0}, out = {0};
+	block_assigns(&n->body, &then);
+	block_assigns(&n->orelse, &other);
+	block_assigns(&n->body, &all);
+	block_assigns(&n->orelse, &all);
+	block_reads(&s->func->body, n, &outside);
+	for (int i = 0; i < all.len; i++) {
+		const char *name = all.items[i];
+		bool both = names_has(&then, name) && names_has(&other, name);
+		if ((lookup(s, name) || both) && names_has(&outside, name))
+			names_add(&out, name);
+	}
+	names_free(&then);
+	names_free(&other);
+	names_free(&all);
+	names_free(&outside);
+	return out;
+}
+
+/* The type both branches' values of `name` take. */
+static Type branch_type(Spec *s, const Node *n, const char *name, SVal *x, SVal *y)
+{
+	for (int i = 0; i < 2; i++) {
+		SVal *v = i ? y : x;
+		if (!v || (v->kind != SV_VALUE && !is_const(v)))
+			spec_error(s, n, "'%s' must be a number or a tensor in both branches of an if on a run-time condition",
+				   name);
+	}
+	if (x->kind == SV_VALUE && y->kind == SV_VALUE) {
+		if (!types_equal(&x->v->type, &y->v->type))
+			spec_error(s, n, "'%s' is %s in one branch and %s in the other", name,
+				   type_text(s, &x->v->type), type_text(s, &y->v->type));
+		return x->v->type;
+	}
+	Type t = {.dtype = DT_I32};
+	if (x->kind == SV_VALUE || y->kind == SV_VALUE) {
+		t = (x->kind == SV_VALUE ? x : y)->v->type;
+		if (t.rank != 0)
+			spec_error(s, n, "'%s' is a number in one branch and a tensor in the other", name);
+	} else {
+		t.dtype = x->kind == SV_FLOAT || y->kind == SV_FLOAT ? DT_F32 :
+			  const_dtype(x) == DT_I64 || const_dtype(y) == DT_I64 ? DT_I64 : DT_I32;
+	}
+	return t;
+}
+
+static void yield_branch(Spec *s, const Node *n, TBlock *blk, int count, SVal **vals, const Type *types)
+{
+	TBlock *outer = s->b.block;
+	s->b.block = blk;
+	TValue **out = xcalloc((size_t)count + 1, sizeof *out);
+	for (int i = 0; i < count; i++)
+		out[i] = vals[i]->kind == SV_VALUE ? vals[i]->v : materialize(s, n, vals[i], types[i].dtype);
+	tir_yield(&s->b, count, out);
+	free(out);
+	s->b.block = outer;
+}
+
+void exec_runtime_if(Spec *s, const Node *n, TValue *cond)
+{
+	if (cond->type.rank != 0)
+		spec_error(s, n->cond, "the condition of an if must be a scalar, not a tensor of type %s",
+			   type_text(s, &cond->type));
+	TBuilder *b = &s->b;
+	Names names = if_results(s, n);
+	int count = names.len;
+	SVal **then = xcalloc((size_t)count + 1, sizeof *then), **other = xcalloc((size_t)count + 1, sizeof *other);
+	Type *types = xcalloc((size_t)count + 1, sizeof *types);
+	EnvSnapshot before = env_save(s);
+	TValue *op = tir_if(b, tir_cast(b, cond, DT_I1));
+	TBlock *outer = b->block;
+	for (int branch = 0; branch < 2; branch++) {
+		b->block = branch ? op->orelse : op->body;
+		exec_block(s, branch ? &n->orelse : &n->body);
+		if (s->returned)
+			spec_error(s, n, "'return' inside an if on a run-time condition is not supported");
+		for (int i = 0; i < count; i++)
+			(branch ? other : then)[i] = lookup(s, names.items[i]);
+		env_restore(s, &before);
+	}
+	b->block = outer;
+	for (int i = 0; i < count; i++)
+		types[i] = branch_type(s, n, names.items[i], then[i], other[i]);
+	yield_branch(s, n, op->body, count, then, types);
+	yield_branch(s, n, op->orelse, count, other, types);
+	TValue **results = xcalloc((size_t)count + 1, sizeof *results);
+	tir_results(b, op, results);
+	for (int i = 0; i < count; i++) {
+		results[i]->name = names.items[i];
+		bind(s, names.items[i], sv_value(s, n, results[i]));
+	}
+	free(results);
+	free(before.items);
+	free(then);
+	free(other);
+	free(types);
+	names_free(&names);
+}
+
+/* ---- inlining the module's @triton.jit functions ---- */
+
+SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int nargs, const char **kwnames, int nkw)
+{
+	if (s->depth >= 32)
+		spec_error(s, site, "calls of '%s' nest too deeply (recursion is not supported)", fn->name);
+	Binding *env = s->env;
+	const Node *func = s->func;
+	SVal *ret = s->ret;
+	s->env = NULL;
+	bind_modules(s);
+	int npos = nargs - nkw;
+	for (int i = 0; i < fn->params.len; i++) {
+		const Node *p = fn->params.items[i];
+		SVal *v = i < npos ? args[i] : NULL;
+		for (int j = 0; j < nkw; j++)
+			if (!strcmp(kwnames[j], p->name))
+				v = args[npos + j];
+		if (!v && p->rhs)
+			v = eval(s, p->rhs);
+		if (!v)
+			spec_error(s, site, "missing argument '%s' of '%s'", p->name, fn->name);
+		bind(s, p->name, v);
+	}
+	if (npos > fn->params.len)
+		spec_error(s, site, "'%s' takes %d arguments, %d given", fn->name, fn->params.len, npos);
+	s->func = fn;
+	s->ret = NULL;
+	s->depth++;
+	exec_block(s, &fn->body);
+	s->depth--;
+	SVal *result = s->ret ? s->ret : sv_new(s, SV_NONE);
+	s->returned = false;
+	s->env = env;
+	s->func = func;
+	s->ret = ret;
+	return result;
+}
+
+SVal *call_jit_function(Spec *s, const Node *call, const Node *fn)
+{
+	int n = call->items.len + call->keywords.len;
+	SVal **args = xcalloc((size_t)n + 1, sizeof *args);
+	const char **kw = xcalloc((size_t)call->keywords.len + 1, sizeof *kw);
+	for (int i = 0; i < call->items.len; i++)
+		args[i] = eval(s, call->items.items[i]);
+	for (int i = 0; i < call->keywords.len; i++) {
+		const Node *k = call->keywords.items[i];
+		if (!k->name)
+			spec_error(s, k, "'**' arguments are not supported");
+		kw[i] = k->name;
+		args[call->items.len + i] = eval(s, k->rhs);
+	}
+	SVal *r = inline_call(s, call, fn, args, n, kw, call->keywords.len);
+	free(args);
+	free(kw);
+	return r;
+}

@@ -1,0 +1,627 @@
+/* spec_lib.c: tl and triton_helpers functions that are more than one op.
+ *
+ * Where Triton (the .py files of triton/language) or Inductor (torch/_inductor/runtime/
+ * triton_helpers.py) define a function in the language itself, it is
+ * built here from the same tile ops, in the same order, so its rounding is
+ * theirs: online softmax, welford_reduce / welford_combine, the *_with_index
+ * combines, div_floor_integer, rand and randn around the Philox core.
+ * New ops only where no composition says the same thing: TOP_SCAN
+ * (associative_scan), RED_ARGMAX / RED_ARGMIN reductions carrying an index,
+ * TOP_ATOMIC_ADD, TOP_ASSERT, TOP_BARRIER, TOP_DOT, TOP_PHILOX, TOP_HINT.
+ *
+ * welford(mean, m2, weight, dim) is Triton's tl.reduce with
+ * welford_combine; its result does not depend on the order of combination
+ * beyond rounding, and it is built as sums instead:
+ *   W = sum(weight); mean = sum(weight * mean) / W (0 where W == 0);
+ *   m2 = sum(m2) + sum(weight * (mean_i - mean)^2). */
+#include "ir/spec.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- small builders that report errors at the call ---- */
+
+static TValue *bin(Spec *s, const Node *n, TOp op, TValue *x, TValue *y)
+{
+	return checked(s, n, tir_binary(&s->b, op, x, y));
+}
+
+static TValue *cmp(Spec *s, const Node *n, CmpKind k, TValue *x, TValue *y)
+{
+	return checked(s, n, tir_cmp(&s->b, k, x, y));
+}
+
+static TValue *where(Spec *s, const Node *n, TValue *c, TValue *x, TValue *y)
+{
+	return checked(s, n, tir_where(&s->b, c, x, y));
+}
+
+/* A Python float against tile x: Triton's weak typing makes it x's dtype
+ * when x is a float tile. */
+static TValue *fnum(Spec *s, const TValue *like, double v)
+{
+	DType dt = dtype_is_float(like->type.dtype) ? like->type.dtype : DT_F32;
+	return tir_const_float(&s->b, dt, v);
+}
+
+static TValue *inum(Spec *s, const TValue *like, int64_t v)
+{
+	return dtype_is_float(like->type.dtype) ? tir_const_float(&s->b, like->type.dtype, (double)v)
+						: tir_const_int(&s->b, like->type.dtype, v);
+}
+
+static TValue *reduce(Spec *s, const Node *n, ReduceKind k, TValue *x, int axis)
+{
+	return checked(s, n, tir_reduce(&s->b, k, x, axis));
+}
+
+static TValue *expand(Spec *s, const Node *n, TValue *x, int axis)
+{
+	return checked(s, n, tir_expand(&s->b, x, axis));
+}
+
+static int axis_arg(Spec *s, const Node *call, int pos, const char *kw, const TValue *x)
+{
+	int axis = (int)const_int(s, call, need_arg(s, call, pos, kw), "the axis");
+	if (axis < 0)
+		axis += x->type.rank;
+	if (axis < 0 || axis >= x->type.rank)
+		spec_error(s, call, "axis %d is out of range for a tensor of rank %d", axis, x->type.rank);
+	return axis;
+}
+
+static bool const_flag(Spec *s, const Node *call, int pos, const char *kw, bool dflt)
+{
+	SVal *v = arg(s, call, pos, kw);
+	if (!v || v->kind == SV_NONE)
+		return dflt;
+	if (v->kind != SV_INT)
+		spec_error(s, call, "'%s' must be a compile-time constant", kw);
+	return v->i != 0;
+}
+
+static const char *const_str(Spec *s, const Node *call, int pos, const char *kw)
+{
+	SVal *v = arg(s, call, pos, kw);
+	if (!v || v->kind == SV_NONE)
+		return NULL;
+	if (v->kind != SV_STR)
+		spec_error(s, call, "'%s' must be a string", kw);
+	return v->str;
+}
+
+static SVal *pair(Spec *s, const Node *n, TValue *x, TValue *y)
+{
+	SVal *items[2] = {sv_value(s, n, x), sv_value(s, n, y)};
+	return sv_tuple(s, 2, items);
+}
+
+/* ---- scans and generic reductions ---- */
+
+/* The single tensor of a scan's or reduce's input (a tensor or a 1-tuple). */
+static TValue *single_input(Spec *s, const Node *call, SVal *in, const char *what)
+{
+	if (in->kind == SV_TUPLE) {
+		if (in->nitems != 1)
+			spec_error(s, call, "%s over %d tensors at once is not supported yet", what, in->nitems);
+		in = in->items[0];
+	}
+	return to_value(s, call, in);
+}
+
+/* Builds the combine block of `scan` by inlining `fn` on its two params. */
+static void build_combine(Spec *s, const Node *call, TValue *scan, const Node *fn)
+{
+	TBlock *outer = s->b.block;
+	s->b.block = scan->body;
+	SVal *params[2] = {sv_value(s, call, scan->body->params[0]), sv_value(s, call, scan->body->params[1])};
+	SVal *r = inline_call(s, call, fn, params, 2, NULL, 0);
+	if (r->kind == SV_TUPLE && r->nitems == 1)
+		r = r->items[0];
+	TValue *v = materialize(s, call, r, scan->type.dtype);
+	if (v->type.rank != 0)
+		spec_error(s, call, "the combine function '%s' must return a scalar", fn->name);
+	v = tir_cast(&s->b, v, scan->type.dtype);
+	tir_yield(&s->b, 1, &v);
+	s->b.block = outer;
+	scan->iconst = tir_combine_kind(scan->body);
+}
+
+static const Node *combine_fn(Spec *s, const Node *call, int pos)
+{
+	SVal *f = need_arg(s, call, pos, "combine_fn");
+	if (f->kind != SV_FUNC)
+		spec_error(s, call, "the combine function must be a @triton.jit function of this module");
+	return f->fn;
+}
+
+static SVal *call_associative_scan(Spec *s, const Node *call)
+{
+	SVal *in = need_arg(s, call, 0, "input");
+	TValue *x = single_input(s, call, in, "associative_scan");
+	int axis = axis_arg(s, call, 1, "axis", x);
+	const Node *fn = combine_fn(s, call, 2);
+	TValue *scan = checked(s, call, tir_scan(&s->b, x, axis, const_flag(s, call, 3, "reverse", false)));
+	build_combine(s, call, scan, fn);
+	SVal *r = sv_value(s, call, scan);
+	return in->kind == SV_TUPLE ? sv_tuple(s, 1, &r) : r;
+}
+
+/* tl.cumsum / tl.cumprod: a scan whose combine is one add or mul;
+ * integers narrower than 32 bits are scanned as i32, as Triton does. */
+static SVal *call_cumulative(Spec *s, const Node *call, TOp op)
+{
+	TValue *x = need_value(s, call, 0, "input");
+	SVal *ax = arg(s, call, 1, "axis");
+	int axis = ax ? (int)const_int(s, call, ax, "the axis") : 0;
+	if (!dtype_is_float(x->type.dtype) && dtype_bytes(x->type.dtype) < 4)
+		x = tir_cast(&s->b, x, DT_I32);
+	TValue *scan = checked(s, call, tir_scan(&s->b, x, axis, const_flag(s, call, 2, "reverse", false)));
+	TBlock *outer = s->b.block;
+	s->b.block = scan->body;
+	TValue *r = bin(s, call, op, scan->body->params[0], scan->body->params[1]);
+	tir_yield(&s->b, 1, &r);
+	s->b.block = outer;
+	scan->iconst = tir_combine_kind(scan->body);
+	return sv_value(s, call, scan);
+}
+
+/* tl.reduce with a combine function that is one add / mul / max / min:
+ * the combine is traced once, recognized, and dropped. */
+static SVal *call_reduce_fn(Spec *s, const Node *call)
+{
+	TValue *x = single_input(s, call, need_arg(s, call, 0, "input"), "tl.reduce");
+	int axis = axis_arg(s, call, 1, "axis", x);
+	const Node *fn = combine_fn(s, call, 2);
+	TValue *mark = s->b.block->last;
+	TValue *trace = checked(s, call, tir_scan(&s->b, x, axis, false));
+	build_combine(s, call, trace, fn);
+	int kind = (int)trace->iconst;
+	tir_truncate(&s->b, mark);
+	if (kind < 0)
+		spec_error(s, call, "tl.reduce with the combine function '%s' is not supported yet (only one add, mul, "
+			   "maximum or minimum)", fn->name);
+	TValue *r = reduce(s, call, (ReduceKind)kind, x, axis);
+	if (const_flag(s, call, 3, "keep_dims", false))
+		r = expand(s, call, r, axis);
+	return sv_value(s, call, r);
+}
+
+/* ---- side effects ---- */
+
+static void device_assert(Spec *s, const Node *call, SVal *cond, const char *msg, SVal *mask)
+{
+	if (cond->kind == SV_INT && cond->i)
+		return;                                      /* true at compile time */
+	TValue *m = mask && mask->kind != SV_NONE ? to_value(s, call, mask) : NULL;
+	checked(s, call, tir_assert(&s->b, to_value(s, call, cond), m, msg));
+}
+
+static SVal *call_device_assert(Spec *s, const Node *call)
+{
+	device_assert(s, call, need_arg(s, call, 0, "cond"), const_str(s, call, 1, "msg"), arg(s, call, 2, "mask"));
+	return sv_new(s, SV_NONE);
+}
+
+static SVal *call_static_assert(Spec *s, const Node *call)
+{
+	SVal *c = need_arg(s, call, 0, "cond");
+	const char *msg = const_str(s, call, 1, "msg");
+	if (c->kind != SV_INT)
+		spec_error(s, call, "tl.static_assert needs a condition known at compile time");
+	if (!c->i)
+		spec_error(s, call, "static assertion failed%s%s", msg ? ": " : "", msg ? msg : "");
+	return sv_new(s, SV_NONE);
+}
+
+static int name_index(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+static SVal *call_atomic_add(Spec *s, const Node *call)
+{
+	static const char *const sems[] = {"acq_rel", "relaxed", "acquire", "release"};
+	static const char *const scopes[] = {"gpu", "cta", "sys"};
+	TValue *ptr = need_value(s, call, 0, "pointer");
+	if (ptr->type.dtype != DT_PTR)
+		spec_error(s, call, "tl.atomic_add needs a pointer");
+	TValue *val = materialize(s, call, need_arg(s, call, 1, "val"), ptr->type.elem);
+	SVal *mask = arg(s, call, 2, "mask");
+	const char *sem = const_str(s, call, 3, "sem"), *scope = const_str(s, call, 4, "scope");
+	int si = sem ? name_index(sem, sems, 4) : 0, ci = scope ? name_index(scope, scopes, 3) : 0;
+	if (si < 0 || ci < 0)
+		spec_error(s, call, "unknown %s '%s'", si < 0 ? "sem" : "scope", si < 0 ? sem : scope);
+	TValue *m = mask && mask->kind != SV_NONE ? to_value(s, call, mask) : NULL;
+	return sv_value(s, call, tir_atomic_add(&s->b, ptr, val, m, (MemSem)si, (MemScope)ci));
+}
+
+/* tl.multiple_of / max_contiguous / max_constancy: one value per dim. */
+static SVal *call_hint(Spec *s, const Node *call, HintKind kind)
+{
+	SVal *x = need_arg(s, call, 0, "input");
+	SVal *vals = need_arg(s, call, 1, "values");
+	if (x->kind != SV_VALUE)
+		return x;
+	int rank = x->v->type.rank, n = vals->kind == SV_TUPLE ? vals->nitems : 1;
+	if (n != (rank ? rank : 1))
+		spec_error(s, call, "%d hint values given for a tensor of rank %d", n, rank);
+	int64_t hint[TC_MAX_RANK];
+	for (int d = 0; d < TC_MAX_RANK; d++) {
+		SVal *v = vals->kind == SV_TUPLE ? vals->items[d < n ? d : n - 1] : vals;
+		hint[d] = const_int(s, call, v, "a hint value");
+		if (hint[d] < 1)
+			spec_error(s, call, "hint values must be positive");
+	}
+	return sv_value(s, call, tir_hint(&s->b, x->v, kind, hint));
+}
+
+/* ---- tl.dot ---- */
+
+static DotPrecision dot_precision(Spec *s, const Node *call)
+{
+	const char *p = const_str(s, call, 3, "input_precision");
+	if (p) {
+		static const char *const names[] = {"tf32", "tf32x3", "ieee"};
+		int i = name_index(p, names, 3);
+		if (i < 0)
+			spec_error(s, call, "unknown input_precision '%s' (tf32, tf32x3 or ieee)", p);
+		return (DotPrecision)i;
+	}
+	return const_flag(s, call, 4, "allow_tf32", true) ? DOT_TF32 : DOT_IEEE;
+}
+
+static SVal *call_dot(Spec *s, const Node *call)
+{
+	TValue *x = need_value(s, call, 0, "input"), *y = need_value(s, call, 1, "other");
+	SVal *acc = arg(s, call, 2, "acc");
+	SVal *out = arg(s, call, 6, "out_dtype");
+	DotPrecision p = dot_precision(s, call);
+	TValue *a = acc && acc->kind != SV_NONE ? to_value(s, call, acc) : NULL;
+	if (out && out->kind == SV_DTYPE && out->dtype != DT_F32) {
+		if (out->dtype != DT_F16 || x->type.dtype != DT_F16)
+			spec_error(s, call, "tl.dot: out_dtype %s is not supported for %s operands", dtype_name(out->dtype),
+				   dtype_name(x->type.dtype));
+		if (!a && x->type.rank == 2 && y->type.rank == 2) {
+			int shape[2] = {x->type.shape[0], y->type.shape[1]};
+			a = tir_broadcast_to(&s->b, tir_const_float(&s->b, DT_F16, 0.0), 2, shape);
+		}
+		if (a && a->type.dtype != DT_F16)
+			spec_error(s, call, "tl.dot: the accumulator must be fp16 with out_dtype=tl.float16");
+	}
+	return sv_value(s, call, tir_dot(&s->b, x, y, a, p));
+}
+
+/* ---- random numbers (triton/language/random.py) ---- */
+
+static int rounds_arg(Spec *s, const Node *call)
+{
+	SVal *r = arg(s, call, 2, "n_rounds");
+	return r ? (int)const_int(s, call, r, "n_rounds") : 10;
+}
+
+static TValue *philox_word(Spec *s, const Node *call, int word)
+{
+	TValue *seed = need_value(s, call, 0, "seed"), *off = need_value(s, call, 1, "offset");
+	return checked(s, call, tir_philox(&s->b, seed, off, rounds_arg(s, call), word));
+}
+
+/* uint_to_uniform_float: the bits as a signed integer x, then
+ * (x < 0 ? -x - 1 : x) * scale in fp32, with scale 4.6566127342e-10 (32
+ * bits) or 1.0842020432385337e-19 (64 bits): uniform in [0, 1). */
+static TValue *uniform(Spec *s, const Node *n, TValue *bits)
+{
+	bool wide = dtype_bytes(bits->type.dtype) == 8;
+	TValue *x = checked(s, n, tir_bitcast(&s->b, bits, wide ? DT_I64 : DT_I32));
+	TValue *neg = cmp(s, n, CMP_LT, x, inum(s, x, 0));
+	TValue *flipped = bin(s, n, TOP_SUB, tir_unary(&s->b, TOP_NEG, x), inum(s, x, 1));
+	TValue *y = tir_cast(&s->b, where(s, n, neg, flipped, x), DT_F32);
+	return bin(s, n, TOP_MUL, y, tir_const_float(&s->b, DT_F32, wide ? 1.0842020432385337e-19 : 4.6566127342e-10));
+}
+
+/* pair_uniform_to_normal, the Box-Muller transform; the first of the pair
+ * (cos) or the second (sin). */
+static TValue *normal(Spec *s, const Node *n, TValue *u1, TValue *u2, bool second)
+{
+	u1 = bin(s, n, TOP_MAXIMUM, u1, fnum(s, u1, 1.0e-7));
+	TValue *th = bin(s, n, TOP_MUL, fnum(s, u2, 6.283185307179586), u2);
+	TValue *lg = checked(s, n, tir_math(&s->b, MATH_LOG, u1));
+	TValue *r = checked(s, n, tir_math(&s->b, MATH_SQRT, bin(s, n, TOP_MUL, fnum(s, lg, -2.0), lg)));
+	return bin(s, n, TOP_MUL, r, checked(s, n, tir_math(&s->b, second ? MATH_SIN : MATH_COS, th)));
+}
+
+static SVal *call_random(Spec *s, const Node *call, const char *fn)
+{
+	if (!strcmp(fn, "randint"))
+		return sv_value(s, call, philox_word(s, call, 0));
+	TValue *w[4];
+	int words = !strcmp(fn, "rand") ? 1 : !strcmp(fn, "randn") ? 2 : 4;
+	for (int i = 0; i < words; i++)
+		w[i] = philox_word(s, call, i);
+	if (!strcmp(fn, "randint4x")) {
+		SVal *items[4];
+		for (int i = 0; i < 4; i++)
+			items[i] = sv_value(s, call, w[i]);
+		return sv_tuple(s, 4, items);
+	}
+	TValue *u[4];
+	for (int i = 0; i < words; i++)
+		u[i] = uniform(s, call, w[i]);
+	if (!strcmp(fn, "rand"))
+		return sv_value(s, call, u[0]);
+	if (!strcmp(fn, "randn"))
+		return sv_value(s, call, normal(s, call, u[0], u[1], false));
+	SVal *items[4];
+	for (int i = 0; i < 4; i++) {
+		TValue *v = !strcmp(fn, "rand4x") ? u[i] : normal(s, call, u[i & 2], u[(i & 2) + 1], i & 1);
+		items[i] = sv_value(s, call, v);
+	}
+	return sv_tuple(s, 4, items);
+}
+
+SVal *call_tl_lib(Spec *s, const Node *call, const char *fn)
+{
+	static const char *const randoms[] = {"rand", "randn", "randint", "randint4x", "rand4x", "randn4x"};
+	if (!strcmp(fn, "associative_scan"))
+		return call_associative_scan(s, call);
+	if (!strcmp(fn, "cumsum") || !strcmp(fn, "cumprod"))
+		return call_cumulative(s, call, fn[3] == 's' ? TOP_ADD : TOP_MUL);
+	if (!strcmp(fn, "reduce"))
+		return call_reduce_fn(s, call);
+	if (!strcmp(fn, "device_assert"))
+		return call_device_assert(s, call);
+	if (!strcmp(fn, "static_assert"))
+		return call_static_assert(s, call);
+	if (!strcmp(fn, "debug_barrier")) {
+		tir_barrier(&s->b);
+		return sv_new(s, SV_NONE);
+	}
+	if (!strcmp(fn, "atomic_add"))
+		return call_atomic_add(s, call);
+	if (!strcmp(fn, "multiple_of"))
+		return call_hint(s, call, HINT_MULTIPLE_OF);
+	if (!strcmp(fn, "max_contiguous"))
+		return call_hint(s, call, HINT_MAX_CONTIGUOUS);
+	if (!strcmp(fn, "max_constancy"))
+		return call_hint(s, call, HINT_MAX_CONSTANCY);
+	if (!strcmp(fn, "assume")) {
+		need_arg(s, call, 0, "cond");                /* evaluated, then only a hint */
+		return sv_new(s, SV_NONE);
+	}
+	if (!strcmp(fn, "dot"))
+		return call_dot(s, call);
+	if (!strcmp(fn, "zeros_like")) {
+		TValue *x = need_value(s, call, 0, "input");
+		return sv_value(s, call, tir_broadcast_to(&s->b, inum(s, x, 0), x->type.rank, x->type.shape));
+	}
+	if (name_index(fn, randoms, 6) >= 0)
+		return call_random(s, call, fn);
+	return NULL;
+}
+
+/* ---- triton_helpers ---- */
+
+/* maximum_with_index / minimum_with_index, op for op. */
+static SVal *with_index(Spec *s, const Node *call, bool is_max)
+{
+	TValue *av = need_value(s, call, 0, "a_value"), *ai = need_value(s, call, 1, "a_index");
+	TValue *bv = need_value(s, call, 2, "b_value"), *bi = need_value(s, call, 3, "b_index");
+	TValue *mask = cmp(s, call, is_max ? CMP_GT : CMP_LT, av, bv);
+	TValue *equal = cmp(s, call, CMP_EQ, av, bv);
+	if (dtype_is_float(av->type.dtype)) {
+		TValue *anan = cmp(s, call, CMP_NE, av, av), *bnan = cmp(s, call, CMP_NE, bv, bv);
+		TValue *bnum = bin(s, call, TOP_XOR, bnan, tir_const_int(&s->b, DT_I1, 1));
+		mask = bin(s, call, TOP_OR, mask, bin(s, call, TOP_AND, anan, bnum));
+		equal = bin(s, call, TOP_OR, equal, bin(s, call, TOP_AND, anan, bnan));
+	}
+	mask = bin(s, call, TOP_OR, mask, bin(s, call, TOP_AND, equal, cmp(s, call, CMP_LT, ai, bi)));
+	return pair(s, call, where(s, call, mask, av, bv), where(s, call, mask, ai, bi));
+}
+
+static SVal *reduce_with_index(Spec *s, const Node *call, bool is_max)
+{
+	TValue *v = need_value(s, call, 0, "value"), *i = need_value(s, call, 1, "index");
+	int axis = axis_arg(s, call, 2, "dim", v);
+	TValue *val = reduce(s, call, is_max ? RED_MAX : RED_MIN, v, axis);
+	TValue *idx = checked(s, call, tir_reduce_index(&s->b, is_max ? RED_ARGMAX : RED_ARGMIN, v, i, axis));
+	return pair(s, call, val, idx);
+}
+
+/* triton_helpers.exp(x, use_fast_math) */
+static TValue *helper_exp(Spec *s, const Node *n, TValue *x, bool fast)
+{
+	if (fast)
+		x = bin(s, n, TOP_MUL, x, fnum(s, x, 1.4426950408889634));
+	return checked(s, n, tir_math(&s->b, fast ? MATH_EXP2 : MATH_EXP, x));
+}
+
+static void no_strict_signed_zero(Spec *s, const Node *call, int pos)
+{
+	if (const_flag(s, call, pos, "strict_signed_zero", false))
+		spec_error(s, call, "online softmax with strict_signed_zero=True is not supported yet");
+}
+
+static SVal *online_softmax_combine(Spec *s, const Node *call)
+{
+	TValue *lmax = need_value(s, call, 0, "lhs_max"), *lsum = need_value(s, call, 1, "lhs_sum");
+	TValue *rmax = need_value(s, call, 2, "rhs_max");
+	bool fast = const_flag(s, call, 3, "use_fast_math", false);
+	no_strict_signed_zero(s, call, 4);
+	TValue *out_max = bin(s, call, TOP_MAXIMUM, lmax, rmax);
+	TValue *ninf = cmp(s, call, CMP_EQ, out_max, fnum(s, out_max, -INFINITY));
+	TValue *lscale = helper_exp(s, call, bin(s, call, TOP_SUB, lmax, out_max), fast);
+	lscale = where(s, call, ninf, fnum(s, lscale, 1.0), lscale);
+	TValue *rscale = helper_exp(s, call, bin(s, call, TOP_SUB, rmax, out_max), fast);
+	rscale = where(s, call, ninf, fnum(s, rscale, 1.0), rscale);
+	TValue *out_sum = bin(s, call, TOP_ADD, bin(s, call, TOP_MUL, lsum, lscale), rscale);
+	return pair(s, call, out_max, out_sum);
+}
+
+static SVal *online_softmax_reduce(Spec *s, const Node *call)
+{
+	TValue *lmax = need_value(s, call, 0, "lhs_max"), *lsum = need_value(s, call, 1, "lhs_sum");
+	int dim = axis_arg(s, call, 2, "dim", lmax);
+	bool fast = const_flag(s, call, 3, "use_fast_math", false);
+	no_strict_signed_zero(s, call, 4);
+	TValue *out_max = reduce(s, call, RED_MAX, lmax, dim);
+	TValue *keep = expand(s, call, out_max, dim);
+	TValue *ninf = cmp(s, call, CMP_EQ, keep, fnum(s, keep, -INFINITY));
+	TValue *diff = bin(s, call, TOP_SUB, lmax, keep);
+	TValue *delta = where(s, call, ninf, inum(s, diff, 0), diff);
+	TValue *out_sum = reduce(s, call, RED_SUM, bin(s, call, TOP_MUL, lsum, helper_exp(s, call, delta, fast)), dim);
+	return pair(s, call, out_max, out_sum);
+}
+
+static SVal *welford_reduce(Spec *s, const Node *call)
+{
+	TValue *value = need_value(s, call, 0, "value"), *mean = need_value(s, call, 1, "mean");
+	TValue *m2 = need_value(s, call, 2, "m2"), *weight = need_value(s, call, 3, "weight");
+	SVal *first = need_arg(s, call, 4, "first_iteration");
+	TValue *f_weight = NULL, *f_mean = NULL, *f_m2 = NULL, *weight1 = NULL, *mean1 = NULL, *m21 = NULL;
+	if (first->kind != SV_INT || first->i) {
+		f_weight = tir_broadcast_to(&s->b, inum(s, weight, 1), weight->type.rank, weight->type.shape);
+		f_mean = value;
+		f_m2 = tir_broadcast_to(&s->b, inum(s, m2, 0), m2->type.rank, m2->type.shape);
+	}
+	if (first->kind != SV_INT || !first->i) {
+		TValue *delta = bin(s, call, TOP_SUB, value, mean);
+		weight1 = bin(s, call, TOP_ADD, weight, inum(s, weight, 1));
+		mean1 = bin(s, call, TOP_ADD, mean, bin(s, call, TOP_DIV, delta, weight1));
+		m21 = bin(s, call, TOP_ADD, m2, bin(s, call, TOP_MUL, delta, bin(s, call, TOP_SUB, value, mean1)));
+	}
+	SVal *out[3];
+	if (first->kind == SV_INT) {
+		out[0] = sv_value(s, call, first->i ? f_mean : mean1);
+		out[1] = sv_value(s, call, first->i ? f_m2 : m21);
+		out[2] = sv_value(s, call, first->i ? f_weight : weight1);
+	} else {
+		/* `if first_iteration:` on a run-time flag: both branches are
+		 * element-wise and cannot fail, so a select says the same. */
+		TValue *c = to_value(s, call, first);
+		out[0] = sv_value(s, call, where(s, call, c, f_mean, mean1));
+		out[1] = sv_value(s, call, where(s, call, c, f_m2, m21));
+		out[2] = sv_value(s, call, where(s, call, c, f_weight, weight1));
+	}
+	return sv_tuple(s, 3, out);
+}
+
+static SVal *welford_combine(Spec *s, const Node *call)
+{
+	TValue *mean1 = need_value(s, call, 0, "mean_1"), *m21 = need_value(s, call, 1, "m2_1");
+	TValue *w1 = need_value(s, call, 2, "weight_1"), *mean2 = need_value(s, call, 3, "mean_2");
+	TValue *m22 = need_value(s, call, 4, "m2_2"), *w2 = need_value(s, call, 5, "weight_2");
+	TValue *delta = bin(s, call, TOP_SUB, mean2, mean1);
+	TValue *new_w = bin(s, call, TOP_ADD, w1, w2);
+	TValue *ratio = bin(s, call, TOP_DIV, w2, new_w);
+	TValue *w2_over_w = where(s, call, cmp(s, call, CMP_EQ, new_w, fnum(s, new_w, 0.0)), fnum(s, ratio, 0.0), ratio);
+	TValue *mean = bin(s, call, TOP_ADD, mean1, bin(s, call, TOP_MUL, delta, w2_over_w));
+	TValue *corr = bin(s, call, TOP_MUL, bin(s, call, TOP_MUL, bin(s, call, TOP_MUL, delta, delta), w1), w2_over_w);
+	TValue *m2 = bin(s, call, TOP_ADD, bin(s, call, TOP_ADD, m21, m22), corr);
+	SVal *out[3] = {sv_value(s, call, mean), sv_value(s, call, m2), sv_value(s, call, new_w)};
+	return sv_tuple(s, 3, out);
+}
+
+static SVal *welford(Spec *s, const Node *call)
+{
+	TValue *mean = need_value(s, call, 0, "mean"), *m2 = need_value(s, call, 1, "m2");
+	TValue *weight = need_value(s, call, 2, "weight");
+	int dim = axis_arg(s, call, 3, "dim", mean);
+	TValue *w = reduce(s, call, RED_SUM, weight, dim);
+	TValue *wmean = reduce(s, call, RED_SUM, bin(s, call, TOP_MUL, weight, mean), dim);
+	TValue *ratio = bin(s, call, TOP_DIV, wmean, w);
+	TValue *out_mean = where(s, call, cmp(s, call, CMP_EQ, w, fnum(s, w, 0.0)), fnum(s, ratio, 0.0), ratio);
+	TValue *d = bin(s, call, TOP_SUB, mean, expand(s, call, out_mean, dim));
+	TValue *spread = reduce(s, call, RED_SUM, bin(s, call, TOP_MUL, bin(s, call, TOP_MUL, weight, d), d), dim);
+	TValue *out_m2 = bin(s, call, TOP_ADD, reduce(s, call, RED_SUM, m2, dim), spread);
+	SVal *out[3] = {sv_value(s, call, out_mean), sv_value(s, call, out_m2), sv_value(s, call, w)};
+	return sv_tuple(s, 3, out);
+}
+
+static SVal *sv_where(Spec *s, const Node *n, SVal *c, SVal *x, SVal *y)
+{
+	TValue *tx, *ty;
+	weak_operands(s, n, x, y, false, &tx, &ty);
+	return sv_value(s, n, where(s, n, to_value(s, n, c), tx, ty));
+}
+
+static SVal *different_sign(Spec *s, const Node *n, SVal *a, SVal *b)
+{
+	SVal *zero = sv_int(s, 0);
+	SVal *x = eval_compare(s, n, OP_LT, a, zero), *y = eval_compare(s, n, OP_LT, b, zero);
+	return eval_compare(s, n, OP_NE, x, y);
+}
+
+/* div_floor_integer and remainder_integer: C's // and % corrected to
+ * Python's floor semantics where the signs differ. */
+static SVal *floor_divmod(Spec *s, const Node *call, bool want_div)
+{
+	SVal *a = need_arg(s, call, 0, "a"), *b = need_arg(s, call, 1, "b");
+	if (is_const(a) && is_const(b))
+		return eval_binary(s, call, want_div ? OP_FLOORDIV : OP_MOD, a, b);  /* Python's own, folded */
+	SVal *rem = eval_binary(s, call, OP_MOD, a, b);
+	SVal *nonzero = eval_compare(s, call, OP_NE, rem, sv_int(s, 0));
+	SVal *differ = different_sign(s, call, a, b);
+	if (want_div) {
+		SVal *quot = eval_binary(s, call, OP_FLOORDIV, a, b);
+		SVal *fixed = sv_where(s, call, nonzero, eval_binary(s, call, OP_SUB, quot, sv_int(s, 1)), quot);
+		return sv_where(s, call, differ, fixed, quot);
+	}
+	SVal *both = eval_binary(s, call, OP_BITAND, nonzero, differ);
+	return sv_where(s, call, both, eval_binary(s, call, OP_ADD, rem, b), rem);
+}
+
+/* randint64(seed, offset, low, high): two Philox words as one u64, modulo
+ * (high - low), plus low. */
+static SVal *randint64(Spec *s, const Node *call)
+{
+	TValue *r0 = tir_cast(&s->b, philox_word(s, call, 0), DT_U64);
+	TValue *r1 = tir_cast(&s->b, philox_word(s, call, 1), DT_U64);
+	TValue *r = bin(s, call, TOP_OR, r0, bin(s, call, TOP_SHL, r1, tir_const_int(&s->b, DT_U64, 32)));
+	SVal *low = need_arg(s, call, 2, "low"), *high = need_arg(s, call, 3, "high");
+	SVal *size = eval_binary(s, call, OP_SUB, high, low);
+	r = bin(s, call, TOP_MOD, r, tir_cast(&s->b, to_value(s, call, size), DT_U64));
+	return eval_binary(s, call, OP_ADD, sv_value(s, call, tir_cast(&s->b, r, DT_I64)), low);
+}
+
+SVal *call_helpers_lib(Spec *s, const Node *call, const char *fn)
+{
+	if (!strcmp(fn, "promote_to_tensor")) {
+		/* x + tl.zeros((1,), tl.int1): a scalar becomes a tensor of shape [1] */
+		int one = 1;
+		TValue *z = tir_broadcast_to(&s->b, tir_const_int(&s->b, DT_I1, 0), 1, &one);
+		return eval_binary(s, call, OP_ADD, need_arg(s, call, 0, "x"), sv_value(s, call, z));
+	}
+	if (!strcmp(fn, "maximum_with_index") || !strcmp(fn, "minimum_with_index"))
+		return with_index(s, call, fn[1] == 'a');
+	if (!strcmp(fn, "max_with_index") || !strcmp(fn, "min_with_index"))
+		return reduce_with_index(s, call, fn[1] == 'a');
+	if (!strcmp(fn, "online_softmax_combine"))
+		return online_softmax_combine(s, call);
+	if (!strcmp(fn, "online_softmax_reduce"))
+		return online_softmax_reduce(s, call);
+	if (!strcmp(fn, "welford_reduce"))
+		return welford_reduce(s, call);
+	if (!strcmp(fn, "welford_combine"))
+		return welford_combine(s, call);
+	if (!strcmp(fn, "welford"))
+		return welford(s, call);
+	if (!strcmp(fn, "div_floor_integer") || !strcmp(fn, "remainder_integer"))
+		return floor_divmod(s, call, fn[0] == 'd');
+	if (!strcmp(fn, "prod") || !strcmp(fn, "any")) {
+		TValue *x = need_value(s, call, 0, "input");
+		int axis = axis_arg(s, call, 1, "axis", x);
+		if (fn[0] == 'a')
+			x = tir_cast(&s->b, x, DT_I1);
+		return sv_value(s, call, reduce(s, call, fn[0] == 'a' ? RED_ANY : RED_PROD, x, axis));
+	}
+	if (!strcmp(fn, "device_assert_then")) {
+		device_assert(s, call, need_arg(s, call, 0, "cond"), const_str(s, call, 1, "msg"), NULL);
+		return need_arg(s, call, 2, "r");
+	}
+	if (!strcmp(fn, "randint64"))
+		return randint64(s, call);
+	return NULL;
+}
