@@ -65,6 +65,19 @@ static void names_free(Names *n)
 	memset(n, 0, sizeof *n);
 }
 
+/* Moves a set into the kernel's arena: what must survive a spec_error
+ * (which longjmps past any free) lives there. */
+static Names names_in_arena(Spec *s, Names *n)
+{
+	Names a = *n;
+	a.items = arena_alloc(s->a, sizeof *a.items * (size_t)(n->len + 1));
+	if (n->len)
+		memcpy(a.items, n->items, sizeof *a.items * (size_t)n->len);
+	a.cap = n->len;
+	names_free(n);
+	return a;
+}
+
 /* ---- what the AST reads and writes ---- */
 
 static void expr_reads(const Node *e, Names *out);
@@ -225,7 +238,7 @@ static EnvSnapshot env_save(Spec *s)
 	EnvSnapshot e = {0};
 	for (Binding *b = s->env; b; b = b->next)
 		e.len++;
-	e.items = xcalloc((size_t)e.len + 1, sizeof *e.items);
+	e.items = arena_alloc(s->a, sizeof *e.items * (size_t)(e.len + 1));
 	int i = 0;
 	for (Binding *b = s->env; b; b = b->next, i++)
 		e.items[i] = (Saved){b, b->val};
@@ -360,16 +373,18 @@ void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
 	ivt = bound_dtype(s, range, hi, ivt);
 	ivt = bound_dtype(s, range, step, ivt);
 
-	Names carried = carried_names(s, n);
+	Names heap = carried_names(s, n);
+	Names carried = names_in_arena(s, &heap);
 	int nc = carried.len;
-	DType *want = xcalloc((size_t)nc + 1, sizeof *want);
-	bool *was_const = xcalloc((size_t)nc + 1, sizeof *was_const);
+	DType *want = arena_alloc(s->a, sizeof *want * (size_t)(nc + 1));
+	bool *was_const = arena_alloc(s->a, sizeof *was_const * (size_t)(nc + 1));
 	for (int i = 0; i < nc; i++) {
 		SVal *v = lookup(s, carried.items[i]);
 		was_const[i] = is_const(v);
 		want[i] = was_const[i] ? const_dtype(v) : DT_F32;
 	}
-	TValue **init = xcalloc((size_t)nc + 1, sizeof *init), **next = xcalloc((size_t)nc + 1, sizeof *next);
+	TValue **init = arena_alloc(s->a, sizeof *init * (size_t)(nc + 1));
+	TValue **next = arena_alloc(s->a, sizeof *next * (size_t)(nc + 1));
 	EnvSnapshot before = env_save(s);
 	TBuilder *b = &s->b;
 	for (int attempt = 0;; attempt++) {
@@ -414,12 +429,6 @@ void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
 		}
 		break;
 	}
-	free(before.items);
-	free(init);
-	free(next);
-	free(want);
-	free(was_const);
-	names_free(&carried);
 }
 
 /* ---- if on a run-time scalar ---- */
@@ -477,11 +486,10 @@ static void yield_branch(Spec *s, const Node *n, TBlock *blk, int count, SVal **
 {
 	TBlock *outer = s->b.block;
 	s->b.block = blk;
-	TValue **out = xcalloc((size_t)count + 1, sizeof *out);
+	TValue **out = arena_alloc(s->a, sizeof *out * (size_t)(count + 1));
 	for (int i = 0; i < count; i++)
 		out[i] = vals[i]->kind == SV_VALUE ? vals[i]->v : materialize(s, n, vals[i], types[i].dtype);
 	tir_yield(&s->b, count, out);
-	free(out);
 	s->b.block = outer;
 }
 
@@ -491,10 +499,12 @@ void exec_runtime_if(Spec *s, const Node *n, TValue *cond)
 		spec_error(s, n->cond, "the condition of an if must be a scalar, not a tensor of type %s",
 			   type_text(s, &cond->type));
 	TBuilder *b = &s->b;
-	Names names = if_results(s, n);
+	Names heap = if_results(s, n);
+	Names names = names_in_arena(s, &heap);
 	int count = names.len;
-	SVal **then = xcalloc((size_t)count + 1, sizeof *then), **other = xcalloc((size_t)count + 1, sizeof *other);
-	Type *types = xcalloc((size_t)count + 1, sizeof *types);
+	SVal **then = arena_alloc(s->a, sizeof *then * (size_t)(count + 1));
+	SVal **other = arena_alloc(s->a, sizeof *other * (size_t)(count + 1));
+	Type *types = arena_alloc(s->a, sizeof *types * (size_t)(count + 1));
 	EnvSnapshot before = env_save(s);
 	TValue *op = tir_if(b, tir_cast(b, cond, DT_I1));
 	TBlock *outer = b->block;
@@ -512,18 +522,12 @@ void exec_runtime_if(Spec *s, const Node *n, TValue *cond)
 		types[i] = branch_type(s, n, names.items[i], then[i], other[i]);
 	yield_branch(s, n, op->body, count, then, types);
 	yield_branch(s, n, op->orelse, count, other, types);
-	TValue **results = xcalloc((size_t)count + 1, sizeof *results);
+	TValue **results = arena_alloc(s->a, sizeof *results * (size_t)(count + 1));
 	tir_results(b, op, results);
 	for (int i = 0; i < count; i++) {
 		results[i]->name = names.items[i];
 		bind(s, names.items[i], sv_value(s, n, results[i]));
 	}
-	free(results);
-	free(before.items);
-	free(then);
-	free(other);
-	free(types);
-	names_free(&names);
 }
 
 /* ---- inlining the module's @triton.jit functions ---- */
