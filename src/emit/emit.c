@@ -13,6 +13,7 @@ typedef struct Emit {
 	const SKernel *k;
 	const Printer *P;
 	int depth;
+	bool in_threads;     /* lockstep: inside the loop over the block's threads */
 } Emit;
 
 static const Printer *printer_for(const SKernel *k)
@@ -108,8 +109,8 @@ static void int_const(Buf *b, DType dt, int64_t v)
 static void ref(Emit *E, const SReg *r, const SExpr *index)
 {
 	buf_puts(E->b, r->name);
-	if (E->P->lockstep && r->kind == SR_THREAD)
-		buf_puts(E->b, "[t]");
+	if (E->P->lockstep && r->kind == SR_THREAD)   /* outside the thread loop: a uniform value, any thread's */
+		buf_puts(E->b, E->in_threads ? "[t]" : "[0]");
 	if (index) {
 		buf_putc(E->b, '[');
 		expr(E, index);
@@ -322,7 +323,7 @@ static char *elem_str(Emit *E, const SExpr *refe, int j)
 	E->b = &tmp;
 	buf_puts(&tmp, refe->reg->name);
 	if (E->P->lockstep && refe->reg->kind == SR_THREAD)
-		buf_puts(&tmp, "[t]");
+		buf_puts(&tmp, E->in_threads ? "[t]" : "[0]");
 	buf_putc(&tmp, '[');
 	expr(E, refe->index);
 	buf_printf(&tmp, " + %d]", j);
@@ -493,7 +494,45 @@ static void body(Emit *E, const SStmt *s)
 	case SS_STORE: store_stmt(E, s); return;
 	case SS_SHUFFLE: shuffle_stmt(E, s); return;
 	case SS_BARRIER: buf_indent(E->b, E->depth); E->P->barrier(E->b); return;
-	case SS_COMMENT: return;
+	default: return;
+	}
+}
+
+/* for, if, else and the closing brace: uniform control flow */
+static void control(Emit *E, const SStmt *s)
+{
+	char *a, *b, *c, *iv;
+	switch (s->kind) {
+	case SS_FOR:
+		iv = expr_str(E, simt_ref((SKernel *)E->k, s->iv, NULL));
+		a = expr_str(E, s->lo);
+		b = expr_str(E, s->hi);
+		c = expr_str(E, s->step);
+		if (s->step->kind == SE_INT && s->step->ival > 0)
+			line(E, "for (%s = %s; %s < %s; %s += %s) {", iv, a, iv, b, iv, c);
+		else
+			line(E, "for (%s = %s; %s > 0 ? %s < %s : %s > %s; %s += %s) {", iv, a, c, iv, b, iv, b, iv, c);
+		free(iv);
+		free(a);
+		free(b);
+		free(c);
+		E->depth++;
+		return;
+	case SS_IF:
+		a = expr_str(E, s->guard);
+		line(E, "if (%s) {", a);
+		free(a);
+		E->depth++;
+		return;
+	case SS_ELSE:
+		E->depth--;
+		line(E, "} else {");
+		E->depth++;
+		return;
+	default:
+		E->depth--;
+		line(E, "}");
+		return;
 	}
 }
 
@@ -504,11 +543,16 @@ static void stmt(Emit *E, const SStmt *s)
 		line(E, "// %d: %s", s->line, s->text);
 		return;
 	}
+	if (s->kind == SS_FOR || s->kind == SS_IF || s->kind == SS_ELSE || s->kind == SS_END) {
+		control(E, s);
+		return;
+	}
 	int opened = 0;
 	if (E->P->lockstep && !s->uniform && s->kind != SS_BARRIER) {
 		line(E, "for (int t = 0; t < TC_THREADS; ++t) {");
 		E->depth++;
 		opened++;
+		E->in_threads = true;
 	}
 	for (int i = 0; i < s->nloops; i++) {
 		if (!E->P->lockstep)
@@ -522,6 +566,7 @@ static void stmt(Emit *E, const SStmt *s)
 		E->depth--;
 		line(E, "}");
 	}
+	E->in_threads = false;
 }
 
 static void declare(Emit *E, const SReg *r, Arena *scratch)

@@ -584,8 +584,145 @@ static void lower_reduce(Lower *L, const TValue *v)
 		s = fold_into(L, v, &outer, acc, vary, c.op, simt_ref(k, smem, pslot));
 		s->extent[s->nloops++] = wpc;
 		s->uniform = false;
+		if (L->loop_depth)   /* the next iteration writes the same slots */
+			simt_stmt(k, SS_BARRIER, v->line);
 	}
 	set_reg(L, v, acc, vary);
+}
+
+/* ---- control flow: uniform in every program, as Triton's is ---- */
+
+static void lower_value(Lower *L, const TValue *v);
+
+/* Lowers a block's ops; returns its closing yield (not lowered), or NULL. */
+static const TValue *lower_block(Lower *L, const TBlock *b)
+{
+	for (const TValue *v = b->first; v; v = v->next) {
+		if (v->op == TOP_YIELD)
+			return v;
+		if (v->op == TOP_ARG)
+			continue;
+		comment_line(L, v);
+		lower_value(L, v);
+	}
+	return NULL;
+}
+
+/* Registers that hold tile `v` across iterations or branches: per thread,
+ * indexed by every dimension the tile spans. */
+static SReg *state_reg(Lower *L, const TValue *v, const char *name)
+{
+	unsigned vary = L->place[v->id].present;
+	return simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.elem, count_of(L, vary), name);
+}
+
+/* dst (a state register of `like`) = x, element by element */
+static void copy_state(Lower *L, const TValue *like, SReg *dst, const TValue *x)
+{
+	unsigned vary = L->place[like->id].present;
+	Nest n = nest_over(L, vary, 1);
+	assign(L, x, &n, dst, vary, read(L, &n, x))->uniform = false;
+}
+
+/* A scalar operand of a control op: its value in any thread. */
+static SExpr *scalar(Lower *L, const TValue *x)
+{
+	Nest none = {0};
+	return read(L, &none, x);
+}
+
+/* The values a body yields go to the state registers, through temporaries
+ * when one of them is itself a state register (a yield that swaps). */
+static void yield_into(Lower *L, const TValue *y, SReg **state, const TValue *const *like)
+{
+	int n = y->nargs;
+	SReg **tmp = arena_alloc(L->arena, sizeof *tmp * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		bool aliased = false;
+		for (int j = 0; j < n; j++)
+			aliased |= L->place[y->args[i]->id].reg == state[j];
+		if (!aliased)
+			continue;
+		tmp[i] = state_reg(L, like[i], arena_printf(L->arena, "%s_next", state[i]->name));
+		copy_state(L, like[i], tmp[i], y->args[i]);
+	}
+	for (int i = 0; i < n; i++) {
+		if (!tmp[i]) {
+			copy_state(L, like[i], state[i], y->args[i]);
+			continue;
+		}
+		unsigned vary = L->place[like[i]->id].present;
+		Nest nn = nest_over(L, vary, 1);
+		assign(L, y, &nn, state[i], vary, simt_ref(L->k, tmp[i], index_in(L, &nn, vary)))->uniform = false;
+	}
+}
+
+/* for iv in range(lo, hi, step) with carried values: the carried values
+ * are state registers, set from the initial values before the loop and from
+ * the yield at the end of each iteration; the results are those registers. */
+static void lower_for(Lower *L, const TValue *v)
+{
+	const TBlock *body = v->body;
+	int n = v->nargs - 3;
+	const TValue *ivv = body->params[0];
+	SReg *iv = simt_reg(L->k, SR_UNIFORM, ivv->type.dtype, ivv->type.dtype, 1, ivv->name);
+	set_reg(L, ivv, iv, 0);
+	SReg **state = arena_alloc(L->arena, sizeof *state * (size_t)(n + 1));
+	const TValue **like = arena_alloc(L->arena, sizeof *like * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		like[i] = body->params[i + 1];
+		state[i] = state_reg(L, like[i], like[i]->name);
+		copy_state(L, like[i], state[i], v->args[3 + i]);
+		set_reg(L, like[i], state[i], L->place[like[i]->id].present);
+	}
+	SStmt *f = simt_stmt(L->k, SS_FOR, v->line);
+	f->uniform = true;
+	f->iv = iv;
+	f->lo = scalar(L, v->args[0]);
+	f->hi = scalar(L, v->args[1]);
+	f->step = scalar(L, v->args[2]);
+	L->loop_depth++;
+	const TValue *y = lower_block(L, body);
+	if (y && n)
+		yield_into(L, y, state, like);
+	L->loop_depth--;
+	simt_stmt(L->k, SS_END, v->line)->uniform = true;
+	L->place[v->id].results = state;
+	L->place[v->id].lowered = true;
+}
+
+/* if on a scalar: each branch writes the results' state registers. */
+static void lower_if(Lower *L, const TValue *v)
+{
+	int n = 0;
+	for (const TValue *r = v->next; r && r->op == TOP_RESULT && r->args[0] == v; r = r->next)
+		n++;
+	SReg **state = arena_alloc(L->arena, sizeof *state * (size_t)(n + 1));
+	const TValue **like = arena_alloc(L->arena, sizeof *like * (size_t)(n + 1));
+	const TValue *r = v->next;
+	for (int i = 0; i < n; i++, r = r->next) {
+		like[i] = r;
+		state[i] = state_reg(L, r, r->name);
+	}
+	SStmt *s = simt_stmt(L->k, SS_IF, v->line);
+	s->uniform = true;
+	s->guard = scalar(L, v->args[0]);
+	const TValue *y = lower_block(L, v->body);
+	if (y && n)
+		yield_into(L, y, state, like);
+	simt_stmt(L->k, SS_ELSE, v->line)->uniform = true;
+	y = lower_block(L, v->orelse);
+	if (y && n)
+		yield_into(L, y, state, like);
+	simt_stmt(L->k, SS_END, v->line)->uniform = true;
+	L->place[v->id].results = state;
+	L->place[v->id].lowered = true;
+}
+
+static void lower_result(Lower *L, const TValue *v)
+{
+	const Place *op = &L->place[v->args[0]->id];
+	set_reg(L, v, op->results[v->aux], L->place[v->id].present);
 }
 
 static void lower_value(Lower *L, const TValue *v)
@@ -618,6 +755,10 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_LOAD: lower_load(L, v); return;
 	case TOP_STORE: lower_store(L, v); return;
 	case TOP_REDUCE: lower_reduce(L, v); return;
+	case TOP_FOR: lower_for(L, v); return;
+	case TOP_IF: lower_if(L, v); return;
+	case TOP_RESULT: lower_result(L, v); return;
+	case TOP_BARRIER: simt_stmt(L->k, SS_BARRIER, v->line); return;
 	default:
 		lower_error(L, v, "'%s' is not lowered to %s code yet", tir_op_name(v->op), L->target->spec);
 	}
@@ -655,12 +796,7 @@ static void lower_kernel(Lower *L)
 	if (k->threads > L->target->max_threads)
 		lower_error(L, NULL, "num_warps=%d gives %d threads a block, more than %s allows (%d)", k->num_warps,
 			    k->threads, L->target->spec, L->target->max_threads);
-	int max_id = 0;
-	for (const TValue *v = tk->body->first; v; v = v->next)
-		max_id = imax(max_id, v->id);
-	for (int i = 0; i < tk->nargs; i++)
-		max_id = imax(max_id, tk->args[i]->id);
-	L->place = arena_alloc(L->arena, sizeof(Place) * (size_t)(max_id + 1));
+	L->place = arena_alloc(L->arena, sizeof(Place) * (size_t)(tir_value_count(tk) + 1));
 	lower_place(L);
 	if (L->rank > 0)
 		L->frame = layout_blocked(L->rank, L->frame_shape, access_elem_bytes(tk, L->rank),
@@ -668,12 +804,7 @@ static void lower_kernel(Lower *L)
 	lower_thread_coords(L);
 	for (int i = 0; i < tk->nargs; i++)
 		lower_value(L, tk->args[i]);
-	for (const TValue *v = tk->body->first; v; v = v->next) {
-		if (v->op == TOP_ARG)
-			continue;
-		comment_line(L, v);
-		lower_value(L, v);
-	}
+	lower_block(L, tk->body);
 	k->shared_bytes = shared_bytes(k);
 	if (k->shared_bytes > L->target->shared_bytes)
 		lower_error(L, NULL, "the reductions need %d bytes of shared memory, more than %s gives a block (%d)",

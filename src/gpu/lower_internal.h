@@ -19,6 +19,7 @@ typedef struct Place {
 	SReg *reg;
 	SExpr *expr;
 	unsigned regs_vary;        /* frame dims the registers are indexed by */
+	SReg **results;            /* TOP_FOR, TOP_IF: the registers of each result */
 } Place;
 
 typedef struct Lower {
@@ -35,6 +36,7 @@ typedef struct Lower {
 	SReg *lane, *warp;               /* per-thread scalars */
 	SReg *first[TC_MAX_RANK];        /* per-thread: the first coordinate along each frame dim, or NULL if 0 */
 	int line;                        /* of the last comment */
+	int loop_depth;                  /* run-time loops around the op being lowered */
 } Lower;
 
 /* place.c: fills place[].map and .present for every value; errors on tiles

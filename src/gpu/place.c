@@ -86,6 +86,42 @@ static bool unify_reduce(Lower *L, const TValue *v, bool *changed)
 	return true;
 }
 
+/* The yield that ends a block. */
+static const TValue *yield_of(const TBlock *b)
+{
+	return b && b->last && b->last->op == TOP_YIELD ? b->last : NULL;
+}
+
+/* A loop's carried values, its initial values, what the body yields and
+ * the loop's results are one tile each: they share places. */
+static bool unify_control(Lower *L, const TValue *v, bool *changed)
+{
+	if (v->op == TOP_FOR) {
+		const TValue *y = yield_of(v->body);
+		for (int i = 0; i + 3 < v->nargs && i + 1 < v->body->nparams; i++) {
+			const TValue *param = v->body->params[i + 1];
+			if (!unify_same(L, v->args[3 + i], param, changed))
+				return false;
+			if (y && i < y->nargs && !unify_same(L, param, y->args[i], changed))
+				return false;
+		}
+		return true;
+	}
+	if (v->op == TOP_IF) {
+		const TValue *a = yield_of(v->body), *b = yield_of(v->orelse);
+		for (int i = 0; a && b && i < a->nargs && i < b->nargs; i++)
+			if (!unify_same(L, a->args[i], b->args[i], changed))
+				return false;
+		return true;
+	}
+	/* TOP_RESULT */
+	const TValue *op = v->args[0];
+	if (op->op == TOP_FOR)
+		return v->aux + 1 >= op->body->nparams || unify_same(L, v, op->body->params[v->aux + 1], changed);
+	const TValue *y = yield_of(op->body);
+	return !y || v->aux >= y->nargs || unify_same(L, v, y->args[v->aux], changed);
+}
+
 static bool propagate(Lower *L, const TValue *v, bool *changed)
 {
 	switch (v->op) {
@@ -101,11 +137,35 @@ static bool propagate(Lower *L, const TValue *v, bool *changed)
 			if (!unify_same(L, v->args[0], v->args[i], changed))
 				return false;
 		return true;
+	case TOP_FOR:
+	case TOP_IF:
+	case TOP_RESULT:
+		return unify_control(L, v, changed);
+	case TOP_YIELD:
+	case TOP_SCAN:
+		return true;
 	default:
 		for (int i = 0; i < v->nargs; i++)
 			if (!unify_same(L, v, v->args[i], changed))
 				return false;
 		return true;
+	}
+}
+
+/* Calls fn on every value of a block and of the blocks nested in it (a
+ * scan's combine excepted: it works on scalars), parameters first. */
+typedef void (*ValueFn)(Lower *L, const TValue *v, void *ctx);
+
+static void each_value(Lower *L, const TBlock *b, ValueFn fn, void *ctx)
+{
+	for (int i = 0; i < b->nparams; i++)
+		fn(L, b->params[i], ctx);
+	for (const TValue *v = b->first; v; v = v->next) {
+		fn(L, v, ctx);
+		if (v->op == TOP_FOR || v->op == TOP_IF)
+			each_value(L, v->body, fn, ctx);
+		if (v->op == TOP_IF)
+			each_value(L, v->orelse, fn, ctx);
 	}
 }
 
@@ -146,33 +206,47 @@ static void check_place(Lower *L, const TValue *v)
 	L->place[v->id].present = used;
 }
 
+static void measure_rank(Lower *L, const TValue *v, void *ctx)
+{
+	L->rank = imax(L->rank, v->type.rank);
+}
+
+static void measure_shape(Lower *L, const TValue *v, void *ctx)
+{
+	for (int k = 0; k < TC_MAX_RANK; k++)
+		L->place[v->id].map[k] = -1;
+	if (v->type.rank != L->rank)
+		return;
+	for (int k = 0; k < v->type.rank; k++) {
+		L->frame_shape[k] = imax(L->frame_shape[k], v->type.shape[k]);
+		if (v->type.shape[k] > 1)
+			L->place[v->id].map[k] = (int8_t)k;
+	}
+}
+
+static void propagate_one(Lower *L, const TValue *v, void *changed)
+{
+	if (!propagate(L, v, changed))
+		place_error(L, v, "is used along two different dimensions");
+}
+
+static void finish_one(Lower *L, const TValue *v, void *ctx)
+{
+	place_default(L, v);
+	check_place(L, v);
+}
+
 void lower_place(Lower *L)
 {
-	const TValue *v;
+	const TBlock *body = L->tk->body;
 	L->rank = 0;
-	for (v = L->tk->body->first; v; v = v->next)
-		L->rank = imax(L->rank, v->type.rank);
+	each_value(L, body, measure_rank, NULL);
 	for (int d = 0; d < L->rank; d++)
 		L->frame_shape[d] = 1;
-	for (v = L->tk->body->first; v; v = v->next) {
-		for (int k = 0; k < TC_MAX_RANK; k++)
-			L->place[v->id].map[k] = -1;
-		if (v->type.rank != L->rank)
-			continue;
-		for (int k = 0; k < v->type.rank; k++) {
-			L->frame_shape[k] = imax(L->frame_shape[k], v->type.shape[k]);
-			if (v->type.shape[k] > 1)
-				L->place[v->id].map[k] = (int8_t)k;
-		}
-	}
+	each_value(L, body, measure_shape, NULL);
 	for (bool changed = true; changed;) {
 		changed = false;
-		for (v = L->tk->body->first; v; v = v->next)
-			if (!propagate(L, v, &changed))
-				place_error(L, v, "is used along two different dimensions");
+		each_value(L, body, propagate_one, &changed);
 	}
-	for (v = L->tk->body->first; v; v = v->next) {
-		place_default(L, v);
-		check_place(L, v);
-	}
+	each_value(L, body, finish_one, NULL);
 }

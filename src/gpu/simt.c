@@ -272,7 +272,12 @@ static void dump_stmt(Buf *b, const SStmt *s)
 	for (int i = 0; i < s->nloops; i++)
 		buf_printf(b, " for i%d<%d", i, s->extent[i]);
 	buf_puts(b, ": ");
-	if (s->guard && s->kind != SS_LOAD) {
+	if (s->kind == SS_IF) {
+		buf_puts(b, "if ");
+		dump_expr(b, s->guard);
+		buf_putc(b, ' ');
+	}
+	if (s->guard && s->kind != SS_LOAD && s->kind != SS_IF) {
 		buf_puts(b, "if ");
 		dump_expr(b, s->guard);
 		buf_puts(b, ": ");
@@ -308,6 +313,24 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		break;
 	case SS_BARRIER:
 		buf_puts(b, "barrier");
+		break;
+	case SS_FOR:
+		buf_printf(b, "for %s = ", s->iv->name);
+		dump_expr(b, s->lo);
+		buf_puts(b, " to ");
+		dump_expr(b, s->hi);
+		buf_puts(b, " step ");
+		dump_expr(b, s->step);
+		buf_puts(b, " {");
+		break;
+	case SS_IF:
+		buf_puts(b, "{");
+		break;
+	case SS_ELSE:
+		buf_puts(b, "} else {");
+		break;
+	case SS_END:
+		buf_puts(b, "}");
 		break;
 	case SS_COMMENT:
 		break;

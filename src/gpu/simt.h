@@ -76,6 +76,10 @@ typedef enum {
 	SS_STORE,     /* *ptr .. = value[0 .. vec) where mask */
 	SS_SHUFFLE,   /* dst[i] = src[i] of the lane `lane_xor` away, i < src->count */
 	SS_BARRIER,   /* every thread of the block reaches it before any goes on */
+	SS_FOR,       /* for (iv = lo; step > 0 ? iv < hi : iv > hi; iv += step) {  (uniform) */
+	SS_IF,        /* if (guard) {  (uniform) */
+	SS_ELSE,      /* } else { */
+	SS_END,       /* } */
 } SStmtKind;
 
 typedef struct SStmt SStmt;
@@ -97,6 +101,8 @@ struct SStmt {
 	SReg *src;                      /* SHUFFLE */
 	SReg *shuffled;                 /* SHUFFLE: the destination */
 	int lane_xor;                   /* SHUFFLE */
+	SReg *iv;                       /* FOR: the induction variable */
+	SExpr *lo, *hi, *step;          /* FOR */
 	SStmt *next;
 };
 

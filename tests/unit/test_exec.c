@@ -16,6 +16,7 @@
 /* One run: a kernel, its compile-time choices and its arguments. */
 typedef struct Case {
 	const char *file;
+	const char *kernel;         /* NULL: the first in the file */
 	const char *signature;      /* NULL: the Inductor kernel's own */
 	const char *defines[3];
 	int num_warps;
@@ -24,6 +25,7 @@ typedef struct Case {
 	int64_t scalars[4];         /* the scalar arguments, in order */
 	int64_t counts[6];          /* buffer element counts, in order of the pointer arguments */
 	int grid;
+	int grid_y;                 /* 0: 1 */
 } Case;
 
 typedef struct Outcome {
@@ -36,7 +38,7 @@ typedef struct Outcome {
 
 static Arena arena;
 
-static const Kernel *load_kernel(const char *path, Diag *d)
+static const Kernel *load_kernel(const char *path, const char *name, Diag *d)
 {
 	size_t len;
 	char *text = file_read(path, &len);
@@ -48,7 +50,10 @@ static const Kernel *load_kernel(const char *path, Diag *d)
 	KernelList kl = {0};
 	if (discover_kernels(&arena, d, src, &kl) < 1)
 		return NULL;
-	return kl.items[0];
+	for (int i = 0; name && i < kl.len; i++)
+		if (!strcmp(kl.items[i]->name, name))
+			return kl.items[i];
+	return name ? NULL : kl.items[0];
 }
 
 /* Lowers, runs on the CPU, and compares every buffer with the interpreter. */
@@ -56,7 +61,7 @@ static Outcome run_case(const Case *c)
 {
 	Outcome o = {0};
 	Diag d = {.out = stderr};
-	const Kernel *k = load_kernel(c->file, &d);
+	const Kernel *k = load_kernel(c->file, c->kernel, &d);
 	int ndef = 0;
 	while (ndef < 3 && c->defines[ndef])
 		ndef++;
@@ -92,10 +97,10 @@ static Outcome run_case(const Case *c)
 	}
 	SKernel *sk = simt_lower(&arena, &d, k->src, tk, &t, NULL);
 	Buf source = {0};
-	int grid[3] = {c->grid, 1, 1};
+	int grid[3] = {c->grid, c->grid_y ? c->grid_y : 1, 1};
 	if (sk) {
 		emit_kernel(&source, sk);
-		RunOptions ro = {.device = DEVICE_CPU, .grid = {c->grid, 1, 1}, .run_width = c->run_width, .cpu_threads = 2,
+		RunOptions ro = {.device = DEVICE_CPU, .grid = {grid[0], grid[1], 1}, .run_width = c->run_width, .cpu_threads = 2,
 				 .cache_dir = ""};
 		RunResult res;
 		o.ran = run_kernel(sk, buf_str(&source), args, &ro, &res, err, sizeof err) == 0 &&
@@ -247,6 +252,26 @@ static void test_inductor(void)
 		 .scalars = {45088768}, .counts = {3072, 3072, 3072}, .grid = 3},
 		{.file = "tests/corpus/broadcast_bias_f16.py", .defines = {"XBLOCK=1024"}, .num_warps = 4,
 		 .scalars = {12288000}, .counts = {4096, 4096, 4096}, .grid = 4},
+		{.file = "tests/corpus/colsum_f32.py", .kernel = "triton_per_fused_sum_1", .defines = {"XBLOCK=1"},
+		 .num_warps = 8, .scalars = {4096, 32}, .counts = {131072, 4096}, .grid = 8},
+		{.file = "tests/corpus/mean_all_f32.py", .kernel = "triton_red_fused_mean_0", .defines = {"XBLOCK=1", "R0_BLOCK=4096"},
+		 .num_warps = 8, .scalars = {512, 32768}, .counts = {4 * 32768, 512}, .grid = 4},
+		{.file = "tests/corpus/mean_all_f32.py", .kernel = "triton_per_fused_mean_1", .defines = {"XBLOCK=1"},
+		 .num_warps = 4, .scalars = {1, 512}, .counts = {1, 512}, .grid = 1},
+		{.file = "tests/corpus/var_mean_f32.py", .defines = {"XBLOCK=1", "R0_BLOCK=1024"}, .num_warps = 8,
+		 .scalars = {4096, 2048}, .counts = {4096, 3 * 2048, 4096}, .grid = 3},
+		{.file = "tests/corpus/softmax_f16_32000.py", .defines = {"XBLOCK=1", "R0_BLOCK=4096"}, .num_warps = 8,
+		 .scalars = {512, 32000}, .counts = {2 * 32000, 2 * 32000}, .grid = 2},
+		{.file = "tests/corpus/rmsnorm_bf16_4096.py", .defines = {"XBLOCK=1", "R0_BLOCK=2048"}, .num_warps = 8,
+		 .scalars = {8192, 4096}, .counts = {5 * 4096, 4096, 5 * 4096}, .grid = 5},
+		{.file = "tests/corpus/transpose_add_f32.py", .defines = {"YBLOCK=16", "XBLOCK=32"}, .num_warps = 4,
+		 .scalars = {4096, 4096}, .counts = {262144, 262144, 262144}, .grid = 2, .grid_y = 3},
+		{.file = "tests/corpus/index_add_f32.py", .kernel = "triton_poi_fused_index_add_0", .defines = {"XBLOCK=1024"},
+		 .num_warps = 4, .scalars = {256000}, .counts = {4096, 4096}, .grid = 3},
+		{.file = "tests/exec/loops.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=256", "ROWS=2"},
+		 .num_warps = 4, .scalars = {1000}, .counts = {10000, 20}, .grid = 5},
+		{.file = "tests/exec/loops.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=64", "ROWS=4"},
+		 .num_warps = 2, .scalars = {77}, .counts = {10000, 40}, .grid = 5},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		for (int w = 0; w < 2; w++) {
@@ -254,7 +279,8 @@ static void test_inductor(void)
 			c.target = w ? "c:wave64" : "c";
 			Outcome o = run_case(&c);
 			char name[160];
-			snprintf(name, sizeof name, "exec %s W=%d matches the interpreter", strrchr(c.file, '/') + 1, w ? 64 : 32);
+			snprintf(name, sizeof name, "exec %s%s%s %s W=%d matches the interpreter", strrchr(c.file, '/') + 1,
+				 c.kernel ? " " : "", c.kernel ? c.kernel : "", c.defines[1] ? c.defines[1] : c.defines[0], w ? 64 : 32);
 			CHECK(name, o.ran && o.wrong == 0);
 			free_outcome(&o);
 		}

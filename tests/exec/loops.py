@@ -1,0 +1,20 @@
+# A kernel with a loop of run-time bounds carrying two tiles, reductions inside
+# the loop, and an if on a run-time scalar: tests/unit/test_exec.c runs it.
+import triton
+import triton.language as tl
+
+@triton.jit
+def rowsum(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr, ROWS: tl.constexpr):
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)[:, None]
+    acc = tl.zeros([ROWS, BLOCK], dtype=tl.float32)
+    m = tl.full([ROWS, 1], float("-inf"), tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)[None, :]
+        x = tl.load(x_ptr + rows * n_cols + cols, cols < n_cols, other=0.0)
+        acc += x
+        m = tl.maximum(m, tl.max(tl.where(cols < n_cols, x, float("-inf")), 1)[:, None])
+    total = tl.sum(acc, 1)[:, None]
+    if n_cols > 100:
+        total = total * 2.0
+    tl.store(out_ptr + rows * 2, total)
+    tl.store(out_ptr + rows * 2 + 1, m)
