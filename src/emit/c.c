@@ -14,6 +14,7 @@ static const char c_types[] =
 	"#include <math.h>\n"
 	"#include <stdbool.h>\n"
 	"#include <stdint.h>\n"
+	"#include <stdio.h>\n"
 	"#include <string.h>\n"
 	"typedef int8_t tc_i8;\n"
 	"typedef int16_t tc_i16;\n"
@@ -35,6 +36,35 @@ static void c_head(Buf *b, const SKernel *k)
 	buf_puts(b, c_types);
 	buf_puts(b, prelude_common);
 	buf_printf(b, "#define TC_THREADS %d\n#ifndef TC_RUN_W\n#define TC_RUN_W %d\n#endif\n", k->threads, k->warp_size);
+	buf_puts(b, "/* A failed device_assert: the first message, for the runtime to report. */\n"
+		    "char tc_assertion[512];\n"
+		    "static void tc_assert_failed(const int pid[3], int line, const char *msg)\n"
+		    "{\n"
+		    "\tif (!tc_assertion[0])\n"
+		    "\t\tsnprintf(tc_assertion, sizeof tc_assertion, \"line %d: program (%d, %d, %d): device assertion failed: %s\",\n"
+		    "\t\t\t line, pid[0], pid[1], pid[2], msg);\n"
+		    "}\n"
+		    "/* Atomics: programs run on several CPU threads at once. */\n"
+		    "TC_DEVICE float tc_atomic_add_f32(float *p, float v)\n"
+		    "{\n"
+		    "\ttc_u32 old = __atomic_load_n((tc_u32 *)p, __ATOMIC_RELAXED), new_;\n"
+		    "\tdo\n"
+		    "\t\tnew_ = tc_f32_bits(tc_f32_from_bits(old) + v);\n"
+		    "\twhile (!__atomic_compare_exchange_n((tc_u32 *)p, &old, new_, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));\n"
+		    "\treturn tc_f32_from_bits(old);\n"
+		    "}\n"
+		    "TC_DEVICE double tc_atomic_add_f64(double *p, double v)\n"
+		    "{\n"
+		    "\ttc_u64 old = __atomic_load_n((tc_u64 *)p, __ATOMIC_RELAXED), new_;\n"
+		    "\tdouble d;\n"
+		    "\tdo {\n"
+		    "\t\tmemcpy(&d, &old, 8);\n"
+		    "\t\td += v;\n"
+		    "\t\tmemcpy(&new_, &d, 8);\n"
+		    "\t} while (!__atomic_compare_exchange_n((tc_u64 *)p, &old, new_, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));\n"
+		    "\tmemcpy(&d, &old, 8);\n"
+		    "\treturn d;\n"
+		    "}\n");
 	buf_puts(b, "/* the thread of t's warp whose lane differs from t's by `mask` (t itself if none) */\n"
 		    "TC_DEVICE int tc_partner(int t, int mask)\n"
 		    "{\n"
@@ -83,7 +113,24 @@ static void c_barrier(Buf *b)
 	buf_puts(b, "/* barrier: every statement already ends with all threads */\n");
 }
 
+static void c_assert_fail(Buf *b, const SKernel *k, const char *message, int line)
+{
+	/* the program stops there, as a trap stops it on a GPU */
+	buf_printf(b, "tc_assert_failed(tc_pid, %d, %s);\n", line, message);
+	buf_puts(b, "\t\t\t\treturn;\n");
+}
+
+static void c_atomic_add(Buf *b, DType dt, const char *dst, const char *ptr, const char *value)
+{
+	if (dt == DT_F32 || dt == DT_F64)
+		buf_printf(b, "%s = tc_atomic_add_%s(%s, %s);\n", dst, dt == DT_F32 ? "f32" : "f64", ptr, value);
+	else
+		buf_printf(b, "%s = __atomic_fetch_add(%s, %s, __ATOMIC_ACQ_REL);\n", dst, ptr, value);
+}
+
 const Printer c_printer = {
+	.assert_fail = c_assert_fail,
+	.atomic_add = c_atomic_add,
 	.lockstep = true,
 	.head = c_head,
 	.tail = c_tail,

@@ -471,10 +471,24 @@ static void shuffle_stmt(Emit *E, const SStmt *s)
 	E->depth -= many;
 }
 
+static void assign_stmt(Emit *E, const SStmt *s);
+static void other_stmt(Emit *E, const SStmt *s);
+
 static void body(Emit *E, const SStmt *s)
 {
 	switch (s->kind) {
-	case SS_ASSIGN: {
+	case SS_ASSIGN:
+		for (; s; s = s->also)
+			assign_stmt(E, s);
+		return;
+	default:
+		other_stmt(E, s);
+	}
+}
+
+static void assign_stmt(Emit *E, const SStmt *s)
+{
+	{
 		char *dst = expr_str(E, s->dst), *value = expr_str(E, s->value);
 		if (s->guard) {
 			char *guard = expr_str(E, s->guard);
@@ -488,8 +502,68 @@ static void body(Emit *E, const SStmt *s)
 		}
 		free(dst);
 		free(value);
-		return;
 	}
+}
+
+/* `text` as a C string literal */
+static char *c_string(const char *text)
+{
+	Buf b = {0};
+	buf_putc(&b, '"');
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_printf(&b, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f || *p == '%')
+			buf_printf(&b, *p == '%' ? "%%%%" : "\\%03o", *p);
+		else
+			buf_putc(&b, (char)*p);
+	}
+	buf_putc(&b, '"');
+	return buf_detach(&b);
+}
+
+static void assert_stmt(Emit *E, const SStmt *s)
+{
+	char *guard = expr_str(E, s->guard), *msg = c_string(s->text);
+	line(E, "if (%s) {", guard);
+	E->depth++;
+	buf_indent(E->b, E->depth);
+	E->P->assert_fail(E->b, E->k, msg, s->line);
+	E->depth--;
+	line(E, "}");
+	free(guard);
+	free(msg);
+}
+
+static void atomic_stmt(Emit *E, const SStmt *s)
+{
+	char *dst = expr_str(E, s->dst), *ptr = expr_str(E, s->ptr), *value = expr_str(E, s->value);
+	DType dt = s->dst->reg->dtype;
+	if (s->guard) {
+		char *guard = expr_str(E, s->guard);
+		line(E, "if (%s)", guard);
+		free(guard);
+	}
+	E->depth += s->guard != NULL;
+	buf_indent(E->b, E->depth);
+	E->P->atomic_add(E->b, dt, dst, ptr, value);
+	E->depth -= s->guard != NULL;
+	if (s->guard) {
+		line(E, "else");
+		E->depth++;
+		line(E, "%s = 0;", dst);
+		E->depth--;
+	}
+	free(dst);
+	free(ptr);
+	free(value);
+}
+
+static void other_stmt(Emit *E, const SStmt *s)
+{
+	switch (s->kind) {
+	case SS_ASSERT: assert_stmt(E, s); return;
+	case SS_ATOMIC: atomic_stmt(E, s); return;
 	case SS_LOAD: load_stmt(E, s); return;
 	case SS_STORE: store_stmt(E, s); return;
 	case SS_SHUFFLE: shuffle_stmt(E, s); return;

@@ -83,7 +83,25 @@ static void hip_store_words(Buf *b, int words, const char *ptr)
 	buf_printf(b, "tc_st%d(%s, w);\n", words, ptr);
 }
 
+static void hip_assert_fail(Buf *b, const SKernel *k, const char *message, int line)
+{
+	buf_printf(b, "printf(\"%s:%d: program (%%d, %%d, %%d) thread %%d: device assertion failed: %%s\\n\", "
+		      "(int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, %s); __builtin_trap();\n",
+		   k->name, line, message);
+}
+
+static void hip_atomic_add(Buf *b, DType dt, const char *dst, const char *ptr, const char *value)
+{
+	if (dt == DT_I64 || dt == DT_U64)
+		buf_printf(b, "%s = (%s)atomicAdd((unsigned long long *)%s, (unsigned long long)%s);\n", dst,
+			   simt_reg_ctype(dt), ptr, value);
+	else
+		buf_printf(b, "%s = atomicAdd(%s, %s);\n", dst, ptr, value);
+}
+
 const Printer hip_printer = {
+	.assert_fail = hip_assert_fail,
+	.atomic_add = hip_atomic_add,
 	.lockstep = false,
 	.head = hip_head,
 	.tail = hip_tail,

@@ -21,6 +21,10 @@ typedef struct Printer {
 	void (*load_words)(Buf *b, int words, EvictionPolicy ev, const char *ptr);
 	void (*store_words)(Buf *b, int words, const char *ptr);
 	const char *shared_qualifier;  /* "__shared__ " or "" */
+	/* the program fails: `message` is a C string literal; `line` its source line */
+	void (*assert_fail)(Buf *b, const SKernel *k, const char *message, int line);
+	/* dst = atomic fetch-and-add of value at ptr (dtype dt) */
+	void (*atomic_add)(Buf *b, DType dt, const char *dst, const char *ptr, const char *value);
 } Printer;
 
 extern const Printer cuda_printer, hip_printer, c_printer;

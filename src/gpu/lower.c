@@ -440,6 +440,8 @@ static void lower_load(Lower *L, const TValue *v)
 	set_reg(L, v, r, vary);
 }
 
+static SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask);
+
 static void lower_store(Lower *L, const TValue *v)
 {
 	const TValue *ptr = v->args[0], *value = v->args[1];
@@ -453,49 +455,137 @@ static void lower_store(Lower *L, const TValue *v)
 	s->value = read(L, &n, value);
 	s->value_stride = vary_of(L, value) & (1u << (L->rank - 1)) ? 1 : 0;
 	s->vec = vec;
-	SExpr *guard = mask ? read(L, &n, mask) : NULL;
+	s->guard = write_guard(L, &n, present, mask ? read(L, &n, mask) : NULL);
+}
+
+/* The guard of a write: `mask`, and each element once (no wrapped copy,
+ * coordinate 0 along the frame dimensions the tile does not span). */
+static SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask)
+{
+	SExpr *guard = mask;
 	for (int d = 0; d < L->rank; d++) {
 		if (present & (1u << d))
-			guard = simt_and(L->k, guard, not_wrapped(L, d, local_index(L, &n, d)));
+			guard = simt_and(L->k, guard, not_wrapped(L, d, local_index(L, n, d)));
 		else
 			guard = simt_and(L->k, guard, owner_along(L, d));
 	}
 	if (L->rank == 0)   /* every thread holds the scalar; one writes it */
 		guard = simt_and(L->k, guard,
 				 simt_cmp(L->k, CMP_EQ, DT_I32, simt_leaf(L->k, SE_THREAD, DT_I32, 0), ic(L, 0)));
-	s->guard = guard;
+	return guard;
+}
+
+/* tl.atomic_add: each element added once, by its owner; the old values. */
+static void lower_atomic(Lower *L, const TValue *v)
+{
+	const TValue *ptr = v->args[0], *value = v->args[1];
+	const TValue *mask = v->nargs > 2 ? v->args[2] : NULL;
+	DType dt = v->type.dtype;
+	if (dt != DT_F32 && dt != DT_I32 && dt != DT_U32 && dt != DT_I64 && dt != DT_U64 && dt != DT_F64)
+		lower_error(L, v, "atomic_add on %s is not lowered yet", dtype_name(dt));
+	unsigned present = L->place[ptr->id].present;
+	SReg *old = simt_reg(L->k, SR_THREAD, dt, dt, count_of(L, present), v->name);
+	Nest n = nest_over(L, present, 1);
+	SStmt *s = simt_stmt(L->k, SS_ATOMIC, v->line);
+	set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, old, index_in(L, &n, present));
+	s->ptr = read(L, &n, ptr);
+	s->value = read(L, &n, value);
+	s->guard = write_guard(L, &n, present, mask ? read(L, &n, mask) : NULL);
+	set_reg(L, v, old, present);
+}
+
+/* tl.device_assert: where the mask holds and the condition does not, the
+ * program fails with the message. */
+static void lower_assert(Lower *L, const TValue *v)
+{
+	const TValue *cond = v->args[0], *mask = v->nargs > 1 ? v->args[1] : NULL;
+	unsigned vary = vary_of(L, cond) | vary_of(L, mask);
+	Nest n = nest_over(L, vary, 1);
+	SStmt *s = simt_stmt(L->k, SS_ASSERT, v->line);
+	set_loops(L, s, &n);
+	SExpr *failed = simt_leaf(L->k, SE_UNARY, DT_I1, TOP_NOT);
+	failed->a[0] = read(L, &n, cond);
+	s->guard = simt_and(L->k, mask ? read(L, &n, mask) : NULL, failed);
+	s->text = v->text ? v->text : "";
 }
 
 /* ---- reductions ---- */
 
-typedef struct Combine {
-	TOp op;
-	SExpr *identity;
-} Combine;
+/* What a reduction folds: a value, or for argmax/argmin a value and its
+ * index, in registers indexed by `vary`. */
+typedef struct Fold {
+	const TValue *v;           /* the reduce op */
+	ReduceKind kind;
+	TOp op;                    /* the combine of a plain reduction */
+	DType vt, it;              /* value and index dtypes (it: only for argmax/argmin) */
+	SExpr *identity, *no_index;
+	SReg *val, *idx;           /* the accumulators */
+	SReg *take;                /* argmax/argmin: whether the incoming pair wins */
+	unsigned vary;
+	bool pair;
+} Fold;
 
-static Combine combine_of(Lower *L, const TValue *v)
+static int64_t int_limit(DType dt, bool max)
 {
-	DType dt = v->type.dtype;
-	bool fl = dtype_is_float(dt);
 	int bits = 8 * dtype_bytes(dt);
 	bool sig = dtype_is_signed(dt);
-	int64_t imax_v = bits >= 64 ? (sig ? INT64_MAX : -1) : sig ? (int64_t)((1ull << (bits - 1)) - 1)
-								     : (int64_t)((1ull << bits) - 1);
-	int64_t imin_v = !sig ? 0 : bits >= 64 ? INT64_MIN : -(int64_t)(1ull << (bits - 1));
-	switch ((ReduceKind)v->aux) {
+	if (!sig)
+		return max ? (bits >= 64 ? -1 : (int64_t)((1ull << bits) - 1)) : 0;
+	if (bits >= 64)
+		return max ? INT64_MAX : INT64_MIN;
+	return max ? (int64_t)((1ull << (bits - 1)) - 1) : -(int64_t)(1ull << (bits - 1));
+}
+
+static SExpr *extreme(Lower *L, DType dt, bool max)
+{
+	if (dtype_is_float(dt))
+		return simt_float(L->k, dt, max ? INFINITY : -INFINITY);
+	return simt_int(L->k, dt, int_limit(dt, max));
+}
+
+static Fold fold_of(Lower *L, const TValue *v, unsigned vary)
+{
+	Fold f = {.v = v, .kind = (ReduceKind)v->aux, .vary = vary};
+	DType dt = v->type.dtype;
+	bool fl = dtype_is_float(dt);
+	f.vt = dt;
+	switch (f.kind) {
 	case RED_SUM:
-		return (Combine){TOP_ADD, fl ? simt_float(L->k, dt, 0) : simt_int(L->k, dt, 0)};
+		f.op = TOP_ADD;
+		f.identity = fl ? simt_float(L->k, dt, 0) : simt_int(L->k, dt, 0);
+		break;
 	case RED_PROD:
-		return (Combine){TOP_MUL, fl ? simt_float(L->k, dt, 1) : simt_int(L->k, dt, 1)};
+		f.op = TOP_MUL;
+		f.identity = fl ? simt_float(L->k, dt, 1) : simt_int(L->k, dt, 1);
+		break;
 	case RED_MAX:
-		return (Combine){TOP_MAXIMUM, fl ? simt_float(L->k, dt, -INFINITY) : simt_int(L->k, dt, imin_v)};
 	case RED_MIN:
-		return (Combine){TOP_MINIMUM, fl ? simt_float(L->k, dt, INFINITY) : simt_int(L->k, dt, imax_v)};
+		f.op = f.kind == RED_MAX ? TOP_MAXIMUM : TOP_MINIMUM;
+		f.identity = extreme(L, dt, f.kind == RED_MIN);
+		break;
 	case RED_ANY:
-		return (Combine){TOP_OR, simt_int(L->k, dt, 0)};
-	default:
-		lower_error(L, v, "this reduction is not lowered yet");
+		f.op = TOP_OR;
+		f.identity = simt_int(L->k, dt, 0);
+		break;
+	case RED_ARGMAX:
+	case RED_ARGMIN:
+		/* the value starts below (above) everything, its index above every index */
+		f.pair = true;
+		f.vt = v->args[0]->type.dtype;
+		f.it = dt;
+		f.identity = extreme(L, f.vt, f.kind == RED_ARGMIN);
+		f.no_index = simt_int(L->k, f.it, int_limit(f.it, true));
+		break;
 	}
+	SKernel *k = L->k;
+	int count = count_of(L, vary);
+	f.val = simt_reg(k, SR_THREAD, f.vt, f.vt, count, f.pair ? arena_printf(L->arena, "%s_value", v->name ? v->name : "arg") : v->name);
+	if (f.pair) {
+		f.idx = simt_reg(k, SR_THREAD, f.it, f.it, count, v->name);
+		f.take = simt_reg(k, SR_THREAD, DT_I1, DT_I1, count, arena_printf(L->arena, "%s_wins", f.idx->name));
+	}
+	return f;
 }
 
 /* Registers of `x` indexed by `want` dims (a broadcast made real). */
@@ -507,87 +597,166 @@ static SReg *materialize(Lower *L, const TValue *x, unsigned want)
 	return r;
 }
 
-static SStmt *fold_into(Lower *L, const TValue *v, const Nest *n, SReg *acc, unsigned vary, TOp op, SExpr *x)
+static SStmt *fold_assign(Lower *L, const Fold *f, const Nest *n, SReg *dst, SExpr *value)
 {
-	SExpr *a = simt_ref(L->k, acc, index_in(L, n, vary));
-	return assign(L, v, n, acc, vary, simt_binary(L->k, op, v->type.dtype, a, x));
+	SStmt *s = assign(L, f->v, n, dst, f->vary, value);
+	s->uniform = false;
+	return s;
+}
+
+static SExpr *acc_ref(Lower *L, const Fold *f, const Nest *n, SReg *r)
+{
+	return simt_ref(L->k, r, index_in(L, n, f->vary));
+}
+
+static SExpr *is_nan(Lower *L, DType dt, SExpr *x)
+{
+	return simt_cmp(L->k, CMP_NE, dt, x, x);
+}
+
+static SExpr *logic_or(Lower *L, SExpr *a, SExpr *b)
+{
+	return simt_binary(L->k, TOP_OR, DT_I1, a, b);
+}
+
+/* Whether (xv, xi) wins over (v, i) in argmax (argmin): a NaN beats any
+ * number, then the larger (smaller) value, and among equal values (all NaNs
+ * equal) the smaller index: the order of combination does not matter. */
+static SExpr *pair_wins(Lower *L, const Fold *f, SExpr *xv, SExpr *xi, SExpr *v, SExpr *i)
+{
+	SKernel *k = L->k;
+	SExpr *better = simt_cmp(k, f->kind == RED_ARGMAX ? CMP_GT : CMP_LT, f->vt, xv, v);
+	SExpr *equal = simt_cmp(k, CMP_EQ, f->vt, xv, v);
+	SExpr *earlier = simt_cmp(k, CMP_LT, f->it, xi, i);
+	if (!dtype_is_float(f->vt))
+		return logic_or(L, better, simt_and(k, equal, earlier));
+	SExpr *nan_x = is_nan(L, f->vt, xv), *nan_v = is_nan(L, f->vt, v);
+	SExpr *not_nan_v = simt_cmp(k, CMP_EQ, f->vt, v, v);
+	equal = logic_or(L, equal, simt_and(k, nan_x, nan_v));
+	return logic_or(L, logic_or(L, simt_and(k, nan_x, not_nan_v), better), simt_and(k, equal, earlier));
+}
+
+/* acc = combine(acc, incoming) over nest `n`, where `guard` (or always):
+ * one statement (argmax/argmin: three assignments in one loop body). */
+static SStmt *fold_in(Lower *L, const Fold *f, const Nest *n, SExpr *xv, SExpr *xi, SExpr *guard)
+{
+	SKernel *k = L->k;
+	SExpr *v = acc_ref(L, f, n, f->val);
+	if (!f->pair) {
+		SStmt *s = fold_assign(L, f, n, f->val, simt_binary(k, f->op, f->vt, v, simt_cast(k, xv->dtype, f->vt, xv)));
+		s->guard = guard;
+		return s;
+	}
+	SExpr *i = acc_ref(L, f, n, f->idx);
+	SStmt *head = fold_assign(L, f, n, f->take, simt_and(k, guard, pair_wins(L, f, xv, xi, v, i)));
+	SExpr *take = acc_ref(L, f, n, f->take);
+	SExpr *sel_v = simt_leaf(k, SE_SELECT, f->vt, 0), *sel_i = simt_leaf(k, SE_SELECT, f->it, 0);
+	sel_v->a[0] = sel_i->a[0] = take;
+	sel_v->a[1] = xv;
+	sel_v->a[2] = v;
+	sel_i->a[1] = simt_cast(k, xi->dtype, f->it, xi);
+	sel_i->a[2] = i;
+	SStmt *a = simt_also(k, head);
+	a->dst = acc_ref(L, f, n, f->val);
+	a->value = sel_v;
+	a = simt_also(k, head);
+	a->dst = acc_ref(L, f, n, f->idx);
+	a->value = sel_i;
+	return head;
+}
+
+static void fold_reset(Lower *L, const Fold *f, const Nest *n)
+{
+	fold_assign(L, f, n, f->val, f->identity);
+	if (f->pair)
+		fold_assign(L, f, n, f->idx, f->no_index);
+}
+
+/* Across the lanes that share the axis: log2(lanes along it) xor steps. */
+static void fold_lanes(Lower *L, const Fold *f, const Nest *outer, int d)
+{
+	SKernel *k = L->k;
+	int masks[8];
+	int nmasks = layout_lane_masks(&L->frame, d, masks);
+	if (!nmasks)
+		return;
+	SReg *ov = simt_reg(k, SR_THREAD, f->vt, f->vt, f->val->count, arena_printf(L->arena, "%s_lane", f->val->name));
+	SReg *oi = f->pair ? simt_reg(k, SR_THREAD, f->it, f->it, f->idx->count, arena_printf(L->arena, "%s_lane", f->idx->name))
+			   : NULL;
+	for (int m = 0; m < nmasks; m++) {
+		for (int r = 0; r < (f->pair ? 2 : 1); r++) {
+			SStmt *s = simt_stmt(k, SS_SHUFFLE, f->v->line);
+			s->src = r ? f->idx : f->val;
+			s->shuffled = r ? oi : ov;
+			s->lane_xor = masks[m];
+		}
+		fold_in(L, f, outer, acc_ref(L, f, outer, ov), oi ? acc_ref(L, f, outer, oi) : NULL, NULL);
+	}
+}
+
+/* Across the warps that share the axis: every thread writes its partial to
+ * its slot in shared memory, then folds the partials of its warp group in
+ * the same order as every other thread of the group. */
+static void fold_warps(Lower *L, const Fold *f, const Nest *outer, int d)
+{
+	SKernel *k = L->k;
+	int wpc = L->frame.warps_per_cta[d];
+	if (wpc <= 1)
+		return;
+	int cnt = f->val->count;
+	SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
+	SExpr *slot = iadd(L, imul(L, thread, cnt), index_in(L, outer, f->vary));
+	/* partner = this thread with its warp bits along d replaced by j, the extra loop */
+	int shift = ilog2(k->warp_size) + layout_warp_shift(&L->frame, d);
+	SExpr *j = simt_leaf(k, SE_LOOP, DT_I32, outer->n);
+	SExpr *cleared = ibin(L, TOP_AND, thread, ~((int64_t)(wpc - 1) << shift));
+	SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, index_op(simt_binary(k, TOP_SHL, DT_I32, j, ic(L, shift)))));
+	SExpr *pslot = iadd(L, imul(L, partner, cnt), index_in(L, outer, f->vary));
+	SReg *sv = simt_reg(k, SR_SHARED, f->vt, f->vt, k->threads * cnt, arena_printf(L->arena, "%s_warps", f->val->name));
+	SReg *si = f->pair ? simt_reg(k, SR_SHARED, f->it, f->it, k->threads * cnt, arena_printf(L->arena, "%s_warps", f->idx->name))
+			   : NULL;
+	for (int r = 0; r < (f->pair ? 2 : 1); r++) {
+		SStmt *s = simt_stmt(k, SS_ASSIGN, f->v->line);
+		set_loops(L, s, outer);
+		s->dst = simt_ref(k, r ? si : sv, slot);
+		s->value = acc_ref(L, f, outer, r ? f->idx : f->val);
+	}
+	simt_stmt(k, SS_BARRIER, f->v->line);
+	fold_reset(L, f, outer);
+	SStmt *s = fold_in(L, f, outer, simt_ref(k, sv, pslot), si ? simt_ref(k, si, pslot) : NULL, NULL);
+	s->extent[s->nloops++] = wpc;   /* the loop over j, innermost */
+	if (L->loop_depth)   /* the next iteration writes the same slots */
+		simt_stmt(k, SS_BARRIER, f->v->line);
 }
 
 static void lower_reduce(Lower *L, const TValue *v)
 {
 	const TValue *x = v->args[0];
+	const TValue *xi = v->nargs > 1 ? v->args[1] : NULL;
 	int axis = v->aux2;
-	if (x->type.shape[axis] == 1) {
-		lower_alias(L, v);
-		return;
-	}
 	int d = L->place[x->id].map[axis];
-	unsigned bit = 1u << d;
-	unsigned xvary = vary_of(L, x);
-	SReg *xreg = L->place[x->id].reg;
-	if (!(xvary & bit) || !xreg) {   /* the same element repeated along the axis */
-		xvary |= bit;
-		xreg = materialize(L, x, xvary);
-	}
+	unsigned bit = d >= 0 ? 1u << d : 0;
+	unsigned xvary = L->place[x->id].present;   /* every element of the tile, made real */
 	unsigned vary = xvary & ~bit;
-	Combine c = combine_of(L, v);
-	DType dt = v->type.dtype;
+	SReg *xreg = vary_of(L, x) == xvary && L->place[x->id].reg ? L->place[x->id].reg : materialize(L, x, xvary);
+	SReg *ireg = NULL;
+	if (xi)
+		ireg = vary_of(L, xi) == xvary && L->place[xi->id].reg ? L->place[xi->id].reg : materialize(L, xi, xvary);
+	Fold f = fold_of(L, v, vary);
 	SKernel *k = L->k;
 
 	/* 1. In each thread: fold its elements along the axis, skipping copies. */
-	SReg *acc = new_reg(L, v, dt, vary);
-	if (acc->kind == SR_UNIFORM)   /* uniform only if nothing varies: make it per-thread */
-		acc->kind = SR_THREAD;
 	Nest outer = nest_over(L, vary, 1);
-	assign(L, v, &outer, acc, vary, c.identity)->uniform = false;
+	fold_reset(L, &f, &outer);
 	Nest all = nest_over(L, xvary, 1);
-	SExpr *xe = simt_cast(k, x->type.dtype, dt, simt_ref(k, xreg, index_in(L, &all, xvary)));
-	SStmt *s = fold_into(L, v, &all, acc, vary, c.op, xe);
-	s->guard = not_wrapped(L, d, local_index(L, &all, d));
-	s->uniform = false;
-
-	/* 2. Across the lanes that share the axis: log2(lanes along it) xor steps. */
-	int masks[8];
-	int nmasks = layout_lane_masks(&L->frame, d, masks);
-	SReg *other = nmasks ? simt_reg(k, SR_THREAD, dt, dt, acc->count, arena_printf(L->arena, "%s_lane", acc->name))
-			     : NULL;
-	for (int i = 0; i < nmasks; i++) {
-		s = simt_stmt(k, SS_SHUFFLE, v->line);
-		s->src = acc;
-		s->shuffled = other;
-		s->lane_xor = masks[i];
-		fold_into(L, v, &outer, acc, vary, c.op, simt_ref(k, other, index_in(L, &outer, vary)))->uniform = false;
+	SExpr *xe = simt_ref(k, xreg, index_in(L, &all, xvary));
+	SExpr *ie = ireg ? simt_ref(k, ireg, index_in(L, &all, xvary)) : NULL;
+	fold_in(L, &f, &all, xe, ie, d >= 0 ? not_wrapped(L, d, local_index(L, &all, d)) : NULL);
+	if (d >= 0) {
+		fold_lanes(L, &f, &outer, d);
+		fold_warps(L, &f, &outer, d);
 	}
-
-	/* 3. Across the warps that share the axis: one partial per thread slot in
-	 * shared memory, then every thread folds the partials of its warp group
-	 * in the same order. */
-	int wpc = L->frame.warps_per_cta[d];
-	if (wpc > 1) {
-		int cnt = acc->count;
-		SReg *smem = simt_reg(k, SR_SHARED, dt, dt, k->threads * cnt, arena_printf(L->arena, "%s_warps", acc->name));
-		SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
-		SExpr *slot = iadd(L, imul(L, thread, cnt), index_in(L, &outer, vary));
-		s = simt_stmt(k, SS_ASSIGN, v->line);
-		set_loops(L, s, &outer);
-		s->dst = simt_ref(k, smem, slot);
-		s->value = simt_ref(k, acc, index_in(L, &outer, vary));
-		simt_stmt(k, SS_BARRIER, v->line);
-		assign(L, v, &outer, acc, vary, c.identity)->uniform = false;
-		/* partner = thread with its warp bits along d replaced by j (the last loop) */
-		int shift = ilog2(k->warp_size) + layout_warp_shift(&L->frame, d);
-		Nest with_j = outer;
-		SExpr *j = simt_leaf(k, SE_LOOP, DT_I32, with_j.n);
-		SExpr *cleared = ibin(L, TOP_AND, thread, ~((int64_t)(wpc - 1) << shift));
-		SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, index_op(simt_binary(k, TOP_SHL, DT_I32, j, ic(L, shift)))));
-		SExpr *pslot = iadd(L, imul(L, partner, cnt), index_in(L, &outer, vary));
-		s = fold_into(L, v, &outer, acc, vary, c.op, simt_ref(k, smem, pslot));
-		s->extent[s->nloops++] = wpc;
-		s->uniform = false;
-		if (L->loop_depth)   /* the next iteration writes the same slots */
-			simt_stmt(k, SS_BARRIER, v->line);
-	}
-	set_reg(L, v, acc, vary);
+	set_reg(L, v, f.pair ? f.idx : f.val, vary);
 }
 
 /* ---- control flow: uniform in every program, as Triton's is ---- */
@@ -759,6 +928,8 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_IF: lower_if(L, v); return;
 	case TOP_RESULT: lower_result(L, v); return;
 	case TOP_BARRIER: simt_stmt(L->k, SS_BARRIER, v->line); return;
+	case TOP_ATOMIC_ADD: lower_atomic(L, v); return;
+	case TOP_ASSERT: lower_assert(L, v); return;
 	default:
 		lower_error(L, v, "'%s' is not lowered to %s code yet", tir_op_name(v->op), L->target->spec);
 	}

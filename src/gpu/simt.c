@@ -143,6 +143,19 @@ SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line)
 	return s;
 }
 
+SStmt *simt_also(SKernel *k, SStmt *head)
+{
+	SStmt *s = arena_alloc(k->arena, sizeof *s);
+	s->kind = SS_ASSIGN;
+	s->line = head->line;
+	s->vec = 1;
+	SStmt **tail = &head->also;
+	while (*tail)
+		tail = &(*tail)->also;
+	*tail = s;
+	return s;
+}
+
 const char *simt_reg_ctype(DType dt)
 {
 	switch (dt) {
@@ -277,7 +290,7 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		dump_expr(b, s->guard);
 		buf_putc(b, ' ');
 	}
-	if (s->guard && s->kind != SS_LOAD && s->kind != SS_IF) {
+	if (s->guard && s->kind != SS_LOAD && s->kind != SS_IF && s->kind != SS_ATOMIC) {
 		buf_puts(b, "if ");
 		dump_expr(b, s->guard);
 		buf_puts(b, ": ");
@@ -287,6 +300,12 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		dump_expr(b, s->dst);
 		buf_puts(b, " = ");
 		dump_expr(b, s->value);
+		for (const SStmt *a = s->also; a; a = a->also) {
+			buf_puts(b, "; ");
+			dump_expr(b, a->dst);
+			buf_puts(b, " = ");
+			dump_expr(b, a->value);
+		}
 		break;
 	case SS_LOAD:
 		dump_expr(b, s->dst);
@@ -313,6 +332,16 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		break;
 	case SS_BARRIER:
 		buf_puts(b, "barrier");
+		break;
+	case SS_ASSERT:
+		buf_printf(b, "assert failed: \"%s\"", s->text);
+		break;
+	case SS_ATOMIC:
+		dump_expr(b, s->dst);
+		buf_puts(b, " = atomic_add ");
+		dump_expr(b, s->ptr);
+		buf_puts(b, ", ");
+		dump_expr(b, s->value);
 		break;
 	case SS_FOR:
 		buf_printf(b, "for %s = ", s->iv->name);

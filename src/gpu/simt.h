@@ -76,6 +76,8 @@ typedef enum {
 	SS_STORE,     /* *ptr .. = value[0 .. vec) where mask */
 	SS_SHUFFLE,   /* dst[i] = src[i] of the lane `lane_xor` away, i < src->count */
 	SS_BARRIER,   /* every thread of the block reaches it before any goes on */
+	SS_ASSERT,    /* where guard: the program fails with `text` (device_assert) */
+	SS_ATOMIC,    /* dst = *ptr; *ptr += value (atomically), where guard; else dst = 0 */
 	SS_FOR,       /* for (iv = lo; step > 0 ? iv < hi : iv > hi; iv += step) {  (uniform) */
 	SS_IF,        /* if (guard) {  (uniform) */
 	SS_ELSE,      /* } else { */
@@ -86,7 +88,7 @@ typedef struct SStmt SStmt;
 struct SStmt {
 	SStmtKind kind;
 	int line;                       /* source line, 0 when none */
-	const char *text;               /* SS_COMMENT */
+	const char *text;               /* SS_COMMENT; SS_ASSERT: the message */
 	bool uniform;                   /* the same in every thread (no per-thread state) */
 	int nloops;
 	int extent[SIMT_MAX_LOOPS];     /* loop k runs over 0 .. extent[k]-1, outermost first */
@@ -103,6 +105,7 @@ struct SStmt {
 	int lane_xor;                   /* SHUFFLE */
 	SReg *iv;                       /* FOR: the induction variable */
 	SExpr *lo, *hi, *step;          /* FOR */
+	SStmt *also;                    /* ASSIGN: more assignments in the same loop body, in order */
 	SStmt *next;
 };
 
@@ -131,6 +134,8 @@ SExpr *simt_cmp(SKernel *k, CmpKind c, DType operand, SExpr *x, SExpr *y);
 SExpr *simt_cast(SKernel *k, DType from, DType to, SExpr *x);
 SExpr *simt_and(SKernel *k, SExpr *x, SExpr *y);   /* either may be NULL (true) */
 SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line);
+/* An assignment run right after `head`'s, inside the same loops. */
+SStmt *simt_also(SKernel *k, SStmt *head);
 
 /* ---- text (simt.c): `tritonc compile --dump simt` ---- */
 void simt_dump(Buf *b, const SKernel *k);

@@ -435,6 +435,11 @@ CpuLaunchFn cpu_kernel_fn(const CpuKernel *k)
 	return k ? k->fn : NULL;
 }
 
+void *cpu_kernel_symbol(const CpuKernel *k, const char *name)
+{
+	return k && k->handle ? dlsym(k->handle, name) : NULL;
+}
+
 void cpu_kernel_free(CpuKernel *k)
 {
 	if (!k)

@@ -49,6 +49,8 @@ bool cpu_kernel_from_cache(const CpuKernel *k);
 
 /* The loaded "<name>_launch". */
 CpuLaunchFn cpu_kernel_fn(const CpuKernel *k);
+/* Another symbol of the loaded object (dlsym), or NULL. */
+void *cpu_kernel_symbol(const CpuKernel *k, const char *name);
 
 /* Unloads the object and removes a private cache folder. NULL is fine. */
 void cpu_kernel_free(CpuKernel *k);

@@ -68,7 +68,14 @@ static int run_cpu(const SKernel *k, const char *source, RunArg *args, const Run
 			scalar_value(&tk->args[i]->type, &args[i], &vals[i]);
 		argv[i] = &vals[i];
 	}
+	char *assertion = cpu_kernel_symbol(ck, "tc_assertion");
+	if (assertion)
+		assertion[0] = 0;
 	int rc = cpu_run(ck, argv, o->grid, o->cpu_threads, err, errlen);
+	if (rc == 0 && assertion && assertion[0]) {
+		snprintf(err, errlen, "%s", assertion);
+		rc = -1;
+	}
 	if (rc == 0 && o->bench_reps > 0) {
 		double *ms = xcalloc((size_t)o->bench_reps, sizeof *ms);
 		rc = cpu_time(ck, argv, o->grid, o->cpu_threads, o->bench_warmup, o->bench_reps, ms, err, errlen);

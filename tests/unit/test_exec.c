@@ -22,6 +22,7 @@ typedef struct Case {
 	int num_warps;
 	const char *target;         /* "c" or "c:wave64" */
 	int run_width;              /* 0: the lowered width */
+	int int_range;              /* integer inputs in [0, int_range); 0: 16 */
 	int64_t scalars[4];         /* the scalar arguments, in order */
 	int64_t counts[6];          /* buffer element counts, in order of the pointer arguments */
 	int grid;
@@ -34,6 +35,7 @@ typedef struct Outcome {
 	double max_err;
 	void *out;                  /* the last buffer after the run (caller frees) */
 	void *in[2];                /* the first two buffers as generated (caller frees) */
+	char err[512];              /* why it did not run */
 } Outcome;
 
 static Arena arena;
@@ -86,7 +88,7 @@ static Outcome run_case(const Case *c)
 		counts[i] = (size_t)c->counts[pi++];
 		args[i].bytes = counts[i] * (size_t)dtype_bytes(ty->elem);
 		args[i].host = xmalloc(args[i].bytes);
-		run_fill(args[i].host, ty->elem, counts[i], i, 16);
+		run_fill(args[i].host, ty->elem, counts[i], i, c->int_range ? c->int_range : 16);
 		ref[i] = xmalloc(args[i].bytes);
 		memcpy(ref[i], args[i].host, args[i].bytes);
 		targs[i].ptr = ref[i];
@@ -106,7 +108,7 @@ static Outcome run_case(const Case *c)
 		o.ran = run_kernel(sk, buf_str(&source), args, &ro, &res, err, sizeof err) == 0 &&
 			tir_interpret(tk, targs, grid, err, sizeof err) == 0;
 		if (!o.ran)
-			fprintf(stderr, "%s: %s\n", c->file, err);
+			snprintf(o.err, sizeof o.err, "%.400s", err);
 	}
 	for (int i = 0; i < n; i++) {
 		if (!args[i].host)
@@ -268,6 +270,15 @@ static void test_inductor(void)
 		 .scalars = {4096, 4096}, .counts = {262144, 262144, 262144}, .grid = 2, .grid_y = 3},
 		{.file = "tests/corpus/index_add_f32.py", .kernel = "triton_poi_fused_index_add_0", .defines = {"XBLOCK=1024"},
 		 .num_warps = 4, .scalars = {256000}, .counts = {4096, 4096}, .grid = 3},
+		{.file = "tests/corpus/max_argmax_f32.py", .defines = {"XBLOCK=1", "R0_BLOCK=1024"}, .num_warps = 8,
+		 .scalars = {4096, 3333}, .counts = {6 * 3333, 4096, 4096}, .grid = 6},
+		{.file = "tests/corpus/embedding_f32.py", .defines = {"XBLOCK=1024"}, .num_warps = 4,
+		 .scalars = {6291456}, .counts = {8, 16 * 768, 4096}, .grid = 4},
+		{.file = "tests/corpus/index_add_f32.py", .kernel = "triton_poi_fused_index_add_1",
+		 .defines = {"YBLOCK=16", "XBLOCK=32"}, .num_warps = 4, .scalars = {8192, 256},
+		 .counts = {8192, 48 * 256, 16 * 256}, .grid = 8, .grid_y = 3},
+		{.file = "tests/exec/gather.py", .signature = "*i32,*fp32,*fp32,i32", .defines = {"LIMIT=16", "BLOCK=128"},
+		 .num_warps = 2, .scalars = {1000}, .counts = {1000, 16, 1000}, .grid = 8},
 		{.file = "tests/exec/loops.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=256", "ROWS=2"},
 		 .num_warps = 4, .scalars = {1000}, .counts = {10000, 20}, .grid = 5},
 		{.file = "tests/exec/loops.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=64", "ROWS=4"},
@@ -287,11 +298,27 @@ static void test_inductor(void)
 	}
 }
 
+/* A failing tl.device_assert stops the run with the program and message. */
+static void test_assert(void)
+{
+	for (int w = 0; w < 2; w++) {
+		Case c = {.file = "tests/exec/gather.py", .signature = "*i32,*fp32,*fp32,i32",
+			  .defines = {"LIMIT=10", "BLOCK=128"}, .num_warps = 2, .target = w ? "c:wave64" : "c",
+			  .scalars = {1000}, .counts = {1000, 16, 1000}, .grid = 8};
+		Outcome o = run_case(&c);
+		CHECK(w ? "exec device_assert fails the run (W=64)" : "exec device_assert fails the run (W=32)",
+		      !o.ran && strstr(o.err, "device assertion failed: index out of range") &&
+			      strstr(o.err, "program ("));
+		free_outcome(&o);
+	}
+}
+
 int main(void)
 {
 	test_seed();
 	test_width_matters();
 	test_inductor();
+	test_assert();
 	arena_free(&arena);
 	return failures ? 1 : 0;
 }

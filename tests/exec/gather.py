@@ -1,0 +1,12 @@
+# A gather with a device_assert on the index: tests/unit/test_exec.c runs it
+# with indices that pass and with indices that fail the assertion.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def gather(idx_ptr, table_ptr, out_ptr, n, LIMIT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    i = tl.load(idx_ptr + offs, offs < n, other=0)
+    tl.device_assert(i < LIMIT, "index out of range")
+    tl.store(out_ptr + offs, tl.load(table_ptr + i), offs < n)
