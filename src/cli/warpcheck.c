@@ -1,27 +1,52 @@
 /* warpcheck: reports CUDA/HIP code that silently assumes 32-lane warps.
  *
- *   warpcheck [--format text|json|sarif] [--fix [--dry-run]] PATH...
+ *   warpcheck [--format text|json|sarif] [--fix [--dry-run]] [-j N] PATH...
+ *
+ * The paths are walked first, into a list of jobs sorted by path (a job is
+ * a file, or an error met while walking). Worker threads check the files,
+ * each into its own output buffers, and the main thread writes the jobs
+ * out strictly in list order, so the output does not depend on -j. Workers
+ * stay at most a window of jobs ahead of the writer, which bounds memory.
  *
  * Exit status: 0 clean, 1 findings, 2 usage, I/O or input errors. */
+#define _DEFAULT_SOURCE  /* struct dirent's d_type: one stat less per file */
 #include "warpcheck/warpcheck.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct Options {
 	WcFormat format;
 	bool fix, dry_run;
+	int jobs;        /* threads; 0: the number of online CPUs */
 } Options;
+
+/* One file to check (or one walk error to report), and what it produced. */
+typedef struct Job {
+	char *path;      /* NULL for an error job */
+	Buf out;         /* for stdout: findings, or a --dry-run diff */
+	Buf err;         /* for stderr: diagnostics, "fixed N of M" */
+	int findings;
+	int errors;
+	bool done;
+} Job;
 
 typedef struct Run {
 	Options opt;
-	Diag diag;       /* errors, to stderr */
-	Buf out;         /* JSON/SARIF results */
-	bool first;
-	int findings;
+	Job *jobs;
+	int njobs, cap;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int next;        /* the next job a worker takes */
+	int written;     /* jobs the writer has finished */
+	int window;      /* how far workers may run ahead of the writer */
+	bool any_finding_written;  /* JSON/SARIF: the next finding needs a comma */
+	int findings, errors;
 } Run;
 
 static const char usage[] =
@@ -33,6 +58,8 @@ static const char usage[] =
 	"  --format text|json|sarif   output format (default text)\n"
 	"  --fix                      rewrite files in place where a safe fix exists\n"
 	"  --dry-run                  with --fix: print a unified diff instead\n"
+	"  -j N, --jobs N             check N files at a time (default: online CPUs);\n"
+	"                             the output is the same for every N\n"
 	"  --help                     this text\n"
 	"\n"
 	"Suppress a finding with '// warpcheck: ignore H3 <reason>' on its line or\n"
@@ -48,92 +75,245 @@ static bool wanted(const char *name)
 	return false;
 }
 
-static void fix_file(Run *r, WcFile *f)
+/* ---- the job list ---- */
+
+static Job *add_job(Run *r)
 {
-	size_t len;
-	int applied;
-	char *text = wc_apply_fixes(f, &len, &applied);
-	if (applied && r->opt.dry_run) {
-		wc_unified_diff(stdout, f->src.name, f->src.text, f->src.len, text, len);
-	} else if (applied && file_write_atomic(f->src.name, text, len) != 0) {
-		diag_plain(&r->diag, DIAG_ERROR, "%s: cannot write: %s", f->src.name, strerror(errno));
-	} else if (applied) {
-		fprintf(stderr, "%s: fixed %d of %d findings\n", f->src.name, applied, f->nfinds);
+	if (r->njobs == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->jobs = xrealloc(r->jobs, (size_t)r->cap * sizeof *r->jobs);
 	}
-	r->findings += f->nfinds - (r->opt.dry_run ? 0 : applied);
-	free(text);
+	Job *j = &r->jobs[r->njobs++];
+	memset(j, 0, sizeof *j);
+	return j;
 }
 
-static void check_one(Run *r, const char *path)
+static void add_file(Run *r, const char *path)
 {
-	WcFile f;
-	if (wc_check_file(&f, &r->diag, path)) {
-		if (r->opt.fix)
-			fix_file(r, &f);
-		else if (r->opt.format == WC_TEXT)
-			wc_report_text(stdout, &f);
-		else if (r->opt.format == WC_JSON)
-			wc_report_json_file(&r->out, &f, &r->first);
-		else
-			wc_report_sarif_file(&r->out, &f, &r->first);
-		if (!r->opt.fix)
-			r->findings += f.nfinds;
-	}
-	r->diag.errors += f.errors;
-	wc_file_free(&f);
+	add_job(r)->path = xstrdup(path);
 }
 
+/* An error found while walking, reported in its place in the order. */
+static void add_error(Run *r, const char *path, const char *what)
+{
+	Job *j = add_job(r);
+	Diag d = {0};
+	diag_plain(&d, DIAG_ERROR, "%s: %s", path, what);
+	buf_puts(&j->err, buf_str(&d.text));
+	buf_free(&d.text);
+	j->errors = 1;
+	j->done = true;
+}
+
+/* Names carry a one-byte kind prefix; they sort by the name itself. */
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);
 }
 
-static void walk(Run *r, const char *path, bool top, int depth)
+static void walk(Run *r, const char *path, bool top, int depth);
+
+static void walk_dir(Run *r, const char *path, int depth)
 {
-	struct stat st;
-	if (stat(path, &st) != 0) {
-		diag_plain(&r->diag, DIAG_ERROR, "%s: %s", path, strerror(errno));
-		return;
-	}
-	if (S_ISREG(st.st_mode)) {
-		if (top || wanted(path))
-			check_one(r, path);
-		return;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		/* A device or FIFO could block or never end. */
-		if (top)
-			diag_plain(&r->diag, DIAG_ERROR, "%s: not a regular file or directory", path);
-		return;
-	}
 	DIR *dir = opendir(path);
 	if (!dir || depth > 64) {
-		diag_plain(&r->diag, DIAG_ERROR, "%s: cannot open directory", path);
+		add_error(r, path, "cannot open directory");
 		if (dir)
 			closedir(dir);
 		return;
 	}
 	Vec names = {0};
-	for (struct dirent *e; (e = readdir(dir));)
-		if (e->d_name[0] != '.')
-			vec_push(&names, xstrdup(e->d_name));
+	for (struct dirent *e; (e = readdir(dir));) {
+		if (e->d_name[0] == '.')
+			continue;
+		/* Regular files that are not sources need no stat; d_type may be unknown. */
+		if (e->d_type == DT_REG && !wanted(e->d_name))
+			continue;
+		size_t n = strlen(e->d_name);
+		char *name = xmalloc(n + 2);
+		name[0] = e->d_type == DT_REG ? 'f' : '?';  /* a regular file, or stat to know */
+		memcpy(name + 1, e->d_name, n + 1);
+		vec_push(&names, name);
+	}
 	closedir(dir);
 	if (names.len > 1)
 		qsort(names.data, (size_t)names.len, sizeof *names.data, by_name);  /* stable output */
 	for (int i = 0; i < names.len; i++) {
+		const char *name = names.data[i];
 		Buf p = {0};
-		buf_printf(&p, "%s/%s", path, (char *)names.data[i]);
-		walk(r, buf_str(&p), false, depth + 1);
+		buf_printf(&p, "%s/%s", path, name + 1);
+		if (name[0] == 'f')
+			add_file(r, buf_str(&p));
+		else
+			walk(r, buf_str(&p), false, depth + 1);
 		buf_free(&p);
 		free(names.data[i]);
 	}
 	vec_free(&names);
 }
 
-static void finish_output(Run *r)
+static void walk(Run *r, const char *path, bool top, int depth)
 {
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		add_error(r, path, strerror(errno));
+		return;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if (top || wanted(path))
+			add_file(r, path);
+	} else if (S_ISDIR(st.st_mode)) {
+		walk_dir(r, path, depth);
+	} else if (top) {
+		/* A device or FIFO could block or never end. */
+		add_error(r, path, "not a regular file or directory");
+	}
+}
+
+/* ---- checking one job (any thread) ---- */
+
+static void fix_file(const Options *o, Job *j, Diag *d, WcFile *f)
+{
+	size_t len;
+	int applied;
+	char *text = wc_apply_fixes(f, &len, &applied);
+	if (applied && o->dry_run) {
+		wc_unified_diff_buf(&j->out, f->src.name, f->src.text, f->src.len, text, len);
+	} else if (applied && file_write_atomic(f->src.name, text, len) != 0) {
+		diag_plain(d, DIAG_ERROR, "%s: cannot write: %s", f->src.name, strerror(errno));
+	} else if (applied) {
+		buf_printf(&j->err, "%s: fixed %d of %d findings\n", f->src.name, applied, f->nfinds);
+	}
+	j->findings += f->nfinds - (o->dry_run ? 0 : applied);
+	free(text);
+}
+
+static void check_job(const Options *o, Job *j, WcWork *w)
+{
+	Diag d = {0};  /* no stream: messages are kept for the writer */
+	WcFile f;
+	if (wc_check_path(&f, &d, j->path, w)) {
+		bool first = true;  /* the writer adds the comma between files */
+		if (o->fix)
+			fix_file(o, j, &d, &f);
+		else if (o->format == WC_TEXT)
+			wc_report_text_buf(&j->out, &f);
+		else if (o->format == WC_JSON)
+			wc_report_json_file(&j->out, &f, &first);
+		else
+			wc_report_sarif_file(&j->out, &f, &first);
+		if (!o->fix)
+			j->findings += f.nfinds;
+	}
+	j->errors += d.errors + f.errors;
+	/* Diagnostics first, as they were printed while checking. */
+	Buf err = {0};
+	buf_puts(&err, buf_str(&d.text));
+	buf_puts(&err, buf_str(&j->err));
+	buf_free(&j->err);
+	j->err = err;
+	buf_free(&d.text);
+	wc_file_free(&f);
+}
+
+/* ---- writing jobs out, in order (main thread) ---- */
+
+static void write_job(Run *r, Job *j)
+{
+	if (j->out.len) {
+		if (r->opt.format != WC_TEXT && !r->opt.fix && r->any_finding_written)
+			fputc(',', stdout);
+		fwrite(j->out.data, 1, j->out.len, stdout);
+		r->any_finding_written = true;
+	}
+	if (j->err.len) {
+		fflush(stdout);
+		fwrite(j->err.data, 1, j->err.len, stderr);
+	}
+	r->findings += j->findings;
+	r->errors += j->errors;
+	buf_free(&j->out);
+	buf_free(&j->err);
+	free(j->path);
+	j->path = NULL;
+}
+
+static void *worker(void *arg)
+{
+	Run *r = arg;
+	WcWork w;
+	wc_work_init(&w);
+	pthread_mutex_lock(&r->lock);
+	for (;;) {
+		while (r->next < r->njobs && r->next >= r->written + r->window)
+			pthread_cond_wait(&r->cond, &r->lock);
+		if (r->next >= r->njobs)
+			break;
+		Job *j = &r->jobs[r->next++];
+		if (j->done)
+			continue;  /* a walk error: nothing to check */
+		pthread_mutex_unlock(&r->lock);
+		check_job(&r->opt, j, &w);
+		pthread_mutex_lock(&r->lock);
+		j->done = true;
+		pthread_cond_broadcast(&r->cond);
+	}
+	pthread_mutex_unlock(&r->lock);
+	wc_work_free(&w);
+	return NULL;
+}
+
+static void run_sequential(Run *r)
+{
+	WcWork w;
+	wc_work_init(&w);
+	for (int i = 0; i < r->njobs; i++) {
+		if (!r->jobs[i].done)
+			check_job(&r->opt, &r->jobs[i], &w);
+		write_job(r, &r->jobs[i]);
+	}
+	wc_work_free(&w);
+}
+
+/* Falls back on fewer threads (down to none) when they cannot be made. */
+static void run_parallel(Run *r, int nthreads)
+{
+	pthread_t *th = xmalloc((size_t)nthreads * sizeof *th);
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->cond, NULL);
+	r->window = 16 * nthreads;
+	int started = 0;
+	while (started < nthreads && pthread_create(&th[started], NULL, worker, r) == 0)
+		started++;
+	if (started == 0) {
+		free(th);
+		run_sequential(r);
+		return;
+	}
+	for (int i = 0; i < r->njobs; i++) {
+		pthread_mutex_lock(&r->lock);
+		while (!r->jobs[i].done)
+			pthread_cond_wait(&r->cond, &r->lock);
+		pthread_mutex_unlock(&r->lock);
+		write_job(r, &r->jobs[i]);
+		pthread_mutex_lock(&r->lock);
+		r->written = i + 1;
+		pthread_cond_broadcast(&r->cond);
+		pthread_mutex_unlock(&r->lock);
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->cond);
+	free(th);
+}
+
+static void begin_output(const Run *r)
+{
+	if (r->opt.fix)
+		return;
 	if (r->opt.format == WC_JSON) {
-		printf("{\"version\": 1, \"findings\": [%s%s]}\n", buf_str(&r->out), r->first ? "" : "\n");
+		fputs("{\"version\": 1, \"findings\": [", stdout);
 	} else if (r->opt.format == WC_SARIF) {
 		printf("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
 		       "  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n"
@@ -141,15 +321,50 @@ static void finish_output(Run *r)
 		       "\"https://example.invalid/warpcheck\", \"rules\": [");
 		for (int i = 1; i <= 13; i++)
 			printf("%s{\"id\": \"H%d\"}", i > 1 ? ", " : "", i);
-		printf("]}},\n      \"results\": [%s%s]\n    }\n  ]\n}\n", buf_str(&r->out), r->first ? "" : "\n      ");
+		fputs("]}},\n      \"results\": [", stdout);
 	}
-	buf_free(&r->out);
+}
+
+static void end_output(const Run *r)
+{
+	if (r->opt.fix)
+		return;
+	if (r->opt.format == WC_JSON)
+		printf("%s]}\n", r->any_finding_written ? "\n" : "");
+	else if (r->opt.format == WC_SARIF)
+		printf("%s]\n    }\n  ]\n}\n", r->any_finding_written ? "\n      " : "");
+}
+
+/* ---- command line ---- */
+
+static int parse_jobs(const char *v, int *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (!*v || *end || n < 1 || n > 1024)
+		return fprintf(stderr, "warpcheck: error: -j wants a number of threads from 1 to 1024, not '%s'\n", v), 2;
+	*out = (int)n;
+	return 0;
+}
+
+static int parse_format(const char *v, WcFormat *out)
+{
+	if (strcmp(v, "text") == 0)
+		*out = WC_TEXT;
+	else if (strcmp(v, "json") == 0)
+		*out = WC_JSON;
+	else if (strcmp(v, "sarif") == 0)
+		*out = WC_SARIF;
+	else
+		return fprintf(stderr, "warpcheck: error: unknown format '%s' (text, json, sarif)\n", v), 2;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, Options *o, Vec *paths)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		int rc = 0;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			fputs(usage, stdout);
 			exit(0);
@@ -158,20 +373,18 @@ static int parse_args(int argc, char **argv, Options *o, Vec *paths)
 		} else if (strcmp(a, "--dry-run") == 0) {
 			o->dry_run = true;
 		} else if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
-			const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : "");
-			if (strcmp(v, "text") == 0)
-				o->format = WC_TEXT;
-			else if (strcmp(v, "json") == 0)
-				o->format = WC_JSON;
-			else if (strcmp(v, "sarif") == 0)
-				o->format = WC_SARIF;
-			else
-				return fprintf(stderr, "warpcheck: error: unknown format '%s' (text, json, sarif)\n", v), 2;
+			rc = parse_format(a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : ""), &o->format);
+		} else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
+			rc = parse_jobs(i + 1 < argc ? argv[++i] : "", &o->jobs);
+		} else if (strncmp(a, "-j", 2) == 0 || strncmp(a, "--jobs=", 7) == 0) {
+			rc = parse_jobs(a[1] == 'j' ? a + 2 : a + 7, &o->jobs);
 		} else if (a[0] == '-' && a[1]) {
 			return fprintf(stderr, "warpcheck: error: unknown option '%s'\n%s", a, usage), 2;
 		} else {
 			vec_push(paths, argv[i]);
 		}
+		if (rc)
+			return rc;
 	}
 	if (paths->len == 0)
 		return fprintf(stderr, "warpcheck: error: no input paths\n%s", usage), 2;
@@ -180,20 +393,31 @@ static int parse_args(int argc, char **argv, Options *o, Vec *paths)
 	return 0;
 }
 
+static int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
 int main(int argc, char **argv)
 {
-	Run r = {.diag = {.out = stderr}, .first = true};
+	Run r = {0};
 	Vec paths = {0};
 	int rc = parse_args(argc, argv, &r.opt, &paths);
 	if (rc)
 		return rc;
 	for (int i = 0; i < paths.len; i++)
 		walk(&r, paths.data[i], true, 0);
-	if (!r.opt.fix)
-		finish_output(&r);
 	vec_free(&paths);
-	buf_free(&r.diag.text);
-	if (r.diag.errors)
+	int nthreads = imin(r.opt.jobs ? r.opt.jobs : online_cpus(), r.njobs);
+	begin_output(&r);
+	if (nthreads > 1)
+		run_parallel(&r, nthreads);
+	else
+		run_sequential(&r);
+	end_output(&r);
+	free(r.jobs);
+	if (r.errors)
 		return 2;
 	return r.findings ? 1 : 0;
 }

@@ -1,10 +1,14 @@
 /* check.c: one file through the pipeline: read, refuse binaries, lex,
- * preprocess, dataflow, the rules, then suppression comments. */
+ * preprocess, find functions, dataflow, the rules, then suppression
+ * comments and sorting. */
 #include "warpcheck/warpcheck.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static bool suppressed(const WcFile *f, const WcFinding *fd)
 {
@@ -46,17 +50,94 @@ static void finish(WcFile *f)
 	f->nfinds = u;
 }
 
-bool wc_check_file(WcFile *f, Diag *d, const char *path)
+void wc_work_init(WcWork *w)
+{
+	memset(w, 0, sizeof *w);
+	wc_names_init(&w->names);
+}
+
+void wc_work_free(WcWork *w)
+{
+	wc_names_free(&w->names);
+	free(w->text);
+	free(w->all);
+	free(w->t);
+	memset(w, 0, sizeof *w);
+}
+
+/* Reads the whole file into f's text buffer (NUL-terminated), reusing it.
+ * false with errno set on failure. */
+static bool read_text(WcFile *f, const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool sized = fstat(fd, &st) == 0;
+	if (sized && S_ISDIR(st.st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return false;
+	}
+	size_t len = 0, want = sized && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	for (;;) {
+		if (f->text_cap < want + 1) {
+			f->text_cap = want + 1;
+			f->src.text = xrealloc((char *)f->src.text, f->text_cap);
+		}
+		ssize_t got = read(fd, (char *)f->src.text + len, f->text_cap - 1 - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int err = errno;
+			close(fd);
+			errno = err;
+			return false;
+		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
+		if (sized && len == (size_t)st.st_size && (size_t)got < f->text_cap - 1 - (len - (size_t)got))
+			break;  /* a short read of a regular file is its end: no second read for the 0 */
+		if (len + 1 >= f->text_cap)
+			want = f->text_cap * 2;  /* grew while being read, or no size known */
+	}
+	close(fd);
+	((char *)f->src.text)[len] = '\0';
+	f->src.len = len;
+	return true;
+}
+
+/* Borrows the thread's buffers (or starts with none). */
+static void setup(WcFile *f, Diag *d, const char *path, WcWork *w)
 {
 	memset(f, 0, sizeof *f);
 	f->diag = d;
-	size_t len = 0;
-	char *text = file_read(path, &len);
-	if (!text) {
+	f->work = w;
+	if (w) {
+		f->names = &w->names;
+		f->src.text = w->text, f->text_cap = w->text_cap;
+		f->all = w->all, f->all_cap = w->all_cap;
+		f->t = w->t, f->t_cap = w->t_cap;
+		w->text = NULL, w->all = NULL, w->t = NULL;
+	} else {
+		f->names = xmalloc(sizeof *f->names);
+		wc_names_init(f->names);
+		f->own_names = true;
+	}
+	f->src.name = path;
+	f->stamp = wc_stamp(f->names);
+}
+
+bool wc_check_path(WcFile *f, Diag *d, const char *path, WcWork *w)
+{
+	setup(f, d, path, w);
+	if (!read_text(f, path)) {
 		diag_plain(d, DIAG_ERROR, "%s: cannot read: %s", path, strerror(errno));
 		return false;
 	}
-	f->src = (Source){.name = path, .text = text, .len = len};
+	const char *text = f->src.text;
+	size_t len = f->src.len;
 	const char *nul = memchr(text, '\0', len < 8192 ? len : 8192);
 	if (nul) {
 		diag_at(d, DIAG_ERROR, &f->src, (size_t)(nul - text), "binary file (NUL byte); skipped");
@@ -65,30 +146,45 @@ bool wc_check_file(WcFile *f, Diag *d, const char *path)
 	}
 	wc_lex(f);
 	wc_preprocess(f);
+	wc_functions(f);
 	wc_dataflow(f);
 	wc_rule_loops(f);
 	wc_rule_masks(f);
 	wc_rule_lanes(f);
 	wc_rule_ballot(f);
 	wc_rule_host(f);
+	wc_rule_arch(f);
+	wc_rule_library(f);
+	wc_rule_branch(f);
+	wc_rule_width(f);
 	finish(f);
 	return true;
 }
 
+bool wc_check_file(WcFile *f, Diag *d, const char *path)
+{
+	return wc_check_path(f, d, path, NULL);
+}
+
+/* Frees what the file owns; borrowed buffers go back to the thread. */
 void wc_file_free(WcFile *f)
 {
-	free((void *)f->src.text);
-	free(f->all);
-	free(f->t);
-	free(f->consts);
-	free(f->macros);
+	if (f->work) {
+		WcWork *w = f->work;
+		w->text = (char *)f->src.text, w->text_cap = f->text_cap;
+		w->all = f->all, w->all_cap = f->all_cap;
+		w->t = f->t, w->t_cap = f->t_cap;
+	} else {
+		free((void *)f->src.text);
+		free(f->all);
+		free(f->t);
+	}
 	free(f->sup);
 	free(f->finds);
-	for (int i = 0; i < f->derived.len; i++)
-		free(f->derived.data[i]);
-	for (int i = 0; i < f->warp32.len; i++)
-		free(f->warp32.data[i]);
-	vec_free(&f->derived);
-	vec_free(&f->warp32);
+	free(f->fns);
+	if (f->own_names) {
+		wc_names_free(f->names);
+		free(f->names);
+	}
 	memset(f, 0, sizeof *f);
 }

@@ -3,22 +3,64 @@
  * Rules need exact line:col for every token, and the checker runs over
  * whatever a tree holds, so every malformed input (unterminated comments
  * and strings, stray bytes, invalid UTF-8) becomes one diagnostic and the
- * lexer carries on. Directives are kept as tokens flagged `pp` and closed
- * by a WT_EOD token, so pp.c reads them with the same helpers. */
+ * lexer carries on. Code tokens go straight to f->t, what rules read;
+ * directives go to f->all as tokens flagged `pp`, each closed by a WT_EOD
+ * token, and their "#" knows how many code tokens came before it.
+ *
+ * Speed: one pass over the bytes with a character-class table; the column
+ * is the distance from the start of the line, so only newlines are
+ * counted; identifiers are interned (one id per spelling) and punctuators
+ * get a WcPunct code here, once, so rules never compare strings. The token
+ * array is sized from the file length up front and reused across files,
+ * and code tokens are never copied. */
 #include "warpcheck/warpcheck.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+enum { C_SPACE = 1, C_IDENT = 2, C_DIGIT = 4 };
+
+/* Character classes; bytes >= 0x80 count as identifier bytes (UTF-8). */
+static const uint8_t cclass[256] = {
+	[' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE, ['\f'] = C_SPACE, ['\v'] = C_SPACE,
+	['_'] = C_IDENT, ['$'] = C_IDENT,
+#define R10(b) [b] = C_IDENT | C_DIGIT, [b + 1] = C_IDENT | C_DIGIT, [b + 2] = C_IDENT | C_DIGIT, \
+	[b + 3] = C_IDENT | C_DIGIT, [b + 4] = C_IDENT | C_DIGIT, [b + 5] = C_IDENT | C_DIGIT, \
+	[b + 6] = C_IDENT | C_DIGIT, [b + 7] = C_IDENT | C_DIGIT, [b + 8] = C_IDENT | C_DIGIT, \
+	[b + 9] = C_IDENT | C_DIGIT
+	R10('0'),
+#undef R10
+#define L13(b) [b] = C_IDENT, [b + 1] = C_IDENT, [b + 2] = C_IDENT, [b + 3] = C_IDENT, \
+	[b + 4] = C_IDENT, [b + 5] = C_IDENT, [b + 6] = C_IDENT, [b + 7] = C_IDENT, [b + 8] = C_IDENT, \
+	[b + 9] = C_IDENT, [b + 10] = C_IDENT, [b + 11] = C_IDENT, [b + 12] = C_IDENT
+	L13('a'), L13('n'), L13('A'), L13('N'),
+#undef L13
+#define H16(b) [b] = C_IDENT, [b + 1] = C_IDENT, [b + 2] = C_IDENT, [b + 3] = C_IDENT, \
+	[b + 4] = C_IDENT, [b + 5] = C_IDENT, [b + 6] = C_IDENT, [b + 7] = C_IDENT, [b + 8] = C_IDENT, \
+	[b + 9] = C_IDENT, [b + 10] = C_IDENT, [b + 11] = C_IDENT, [b + 12] = C_IDENT, \
+	[b + 13] = C_IDENT, [b + 14] = C_IDENT, [b + 15] = C_IDENT
+	H16(0x80), H16(0x90), H16(0xa0), H16(0xb0), H16(0xc0), H16(0xd0), H16(0xe0), H16(0xf0),
+#undef H16
+};
+
+static inline bool ident_char(char c)
+{
+	return cclass[(unsigned char)c] & C_IDENT;
+}
+
+static inline bool digit(char c)
+{
+	return cclass[(unsigned char)c] & C_DIGIT;
+}
 
 typedef struct Lexer {
 	WcFile *f;
 	const char *s;
 	size_t n, pos;
-	int line, col;
-	bool bol;      /* only whitespace seen on this line so far */
+	size_t line_start;  /* offset of the current line's first byte */
+	int line;
+	bool bol;           /* only whitespace seen on this line so far */
 	bool in_pp;
-	int cap;
 } Lexer;
 
 /* A garbage file could hold thousands of stray quotes; after a few
@@ -31,52 +73,70 @@ static void lex_error(Lexer *lx, size_t off, const char *msg)
 		diag_at(lx->f->diag, DIAG_ERROR, &lx->f->src, off, "%s", msg);
 }
 
-static char peek(const Lexer *lx, size_t k)
+static inline char peek(const Lexer *lx, size_t k)
 {
 	return lx->pos + k < lx->n ? lx->s[lx->pos + k] : '\0';
 }
 
-static void advance(Lexer *lx, size_t k)
+/* The byte at pos is a newline: step over it. */
+static inline void newline(Lexer *lx)
 {
-	for (size_t i = 0; i < k && lx->pos < lx->n; i++, lx->pos++) {
-		if (lx->s[lx->pos] == '\n') {
-			lx->line++;
-			lx->col = 1;
-		} else {
-			lx->col++;
-		}
-	}
+	lx->pos++;
+	lx->line++;
+	lx->line_start = lx->pos;
 }
 
+/* Steps over one byte, which may be a newline. */
+static inline void step(Lexer *lx)
+{
+	if (lx->s[lx->pos] == '\n')
+		newline(lx);
+	else
+		lx->pos++;
+}
+
+/* Code tokens go to f->t, directive tokens to f->all; a directive's "#"
+ * records in `num` how many code tokens came before it. */
 static WcTok *push(Lexer *lx, WcTokKind kind, size_t off, int line, int col)
 {
 	WcFile *f = lx->f;
-	if (f->nall == lx->cap) {
-		lx->cap = lx->cap ? lx->cap * 2 : 256;
-		f->all = xrealloc(f->all, (size_t)lx->cap * sizeof *f->all);
+	WcTok *t;
+	if (lx->in_pp || kind == WT_EOD) {
+		if (f->nall == f->all_cap) {
+			f->all_cap = f->all_cap ? f->all_cap * 2 : 256;
+			f->all = xrealloc(f->all, (size_t)f->all_cap * sizeof *f->all);
+		}
+		t = &f->all[f->nall++];
+	} else {
+		if (f->n == f->t_cap) {
+			f->t_cap = f->t_cap ? f->t_cap * 2 : 256;
+			f->t = xrealloc(f->t, (size_t)f->t_cap * sizeof *f->t);
+		}
+		t = &f->t[f->n++];
 	}
-	WcTok *t = &f->all[f->nall++];
 	memset(t, 0, sizeof *t);
-	t->kind = kind;
+	t->kind = (uint8_t)kind;
 	t->off = (uint32_t)off;
 	t->len = (uint32_t)(lx->pos - off);
 	t->line = line;
 	t->col = col;
-	t->pp = lx->in_pp;
+	t->pp = lx->in_pp || kind == WT_EOD;
 	return t;
 }
 
 /* "// warpcheck: ignore H3, H4 -- reason" on this line or the next. */
 static void note_suppression(Lexer *lx, size_t from, size_t to, int line)
 {
+	static const char key[] = "warpcheck:";
+	const size_t klen = sizeof key - 1;
 	const char *p = lx->s + from, *end = lx->s + to;
-	const char *key = "warpcheck:";
-	for (; p + strlen(key) <= end; p++)
-		if (memcmp(p, key, strlen(key)) == 0)
+	p = to - from >= klen ? memchr(p, 'w', (size_t)(end - p)) : NULL;
+	for (; p && p + klen <= end; p = memchr(p + 1, 'w', (size_t)(end - p - 1)))
+		if (memcmp(p, key, klen) == 0)
 			break;
-	if (p + strlen(key) > end)
+	if (!p || p + klen > end)
 		return;
-	p += strlen(key);
+	p += klen;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	if (end - p < 6 || memcmp(p, "ignore", 6) != 0)
@@ -91,10 +151,10 @@ static void note_suppression(Lexer *lx, size_t from, size_t to, int line)
 	while (p < end && k + 5 < sizeof s->ids) {
 		while (p < end && (*p == ' ' || *p == ',' || *p == '\t'))
 			p++;
-		if (p >= end || *p != 'H' || p + 1 >= end || !isdigit((unsigned char)p[1]))
+		if (p >= end || *p != 'H' || p + 1 >= end || !digit(p[1]))
 			break;
 		s->ids[k++] = *p++;
-		while (p < end && isdigit((unsigned char)*p) && k + 2 < sizeof s->ids)
+		while (p < end && digit(*p) && k + 2 < sizeof s->ids)
 			s->ids[k++] = *p++;
 		s->ids[k++] = ' ';
 	}
@@ -105,10 +165,15 @@ static void skip_line_comment(Lexer *lx)
 {
 	size_t from = lx->pos;
 	int line = lx->line;
-	while (lx->pos < lx->n && lx->s[lx->pos] != '\n') {
-		if (lx->s[lx->pos] == '\\' && peek(lx, 1) == '\n')
-			advance(lx, 1);
-		advance(lx, 1);
+	for (;;) {
+		const char *nl = memchr(lx->s + lx->pos, '\n', lx->n - lx->pos);
+		size_t end = nl ? (size_t)(nl - lx->s) : lx->n;
+		/* A backslash before the newline continues the comment. */
+		bool cont = end < lx->n && end > lx->pos && lx->s[end - 1] == '\\';
+		lx->pos = end;
+		if (!cont)
+			break;
+		newline(lx);
 	}
 	note_suppression(lx, from, lx->pos, line);
 }
@@ -117,14 +182,14 @@ static void skip_block_comment(Lexer *lx)
 {
 	size_t from = lx->pos;
 	int line = lx->line;
-	advance(lx, 2);
+	lx->pos += 2;
 	while (lx->pos < lx->n && !(lx->s[lx->pos] == '*' && peek(lx, 1) == '/'))
-		advance(lx, 1);
+		step(lx);
 	if (lx->pos >= lx->n) {
 		lex_error(lx, from, "unterminated comment");
 		return;
 	}
-	advance(lx, 2);
+	lx->pos += 2;
 	note_suppression(lx, from, lx->pos, line);
 }
 
@@ -132,56 +197,55 @@ static void skip_block_comment(Lexer *lx)
  * not swallow the rest of the file. */
 static void lex_quoted(Lexer *lx, size_t start, char q)
 {
-	advance(lx, 1);
+	lx->pos++;
 	while (lx->pos < lx->n && lx->s[lx->pos] != q) {
 		if (lx->s[lx->pos] == '\n') {
 			lex_error(lx, start, q == '"' ? "unterminated string literal"
 			                              : "unterminated character literal");
 			return;
 		}
-		advance(lx, lx->s[lx->pos] == '\\' ? 2 : 1);
+		if (lx->s[lx->pos] == '\\' && lx->pos + 1 < lx->n)
+			lx->pos++;
+		step(lx);  /* an escaped newline continues the literal */
 	}
 	if (lx->pos >= lx->n) {
 		lex_error(lx, start, q == '"' ? "unterminated string literal"
 		                              : "unterminated character literal");
 		return;
 	}
-	advance(lx, 1);
+	lx->pos++;
 }
 
 /* R"delim( ... )delim" */
 static void lex_raw(Lexer *lx, size_t start)
 {
-	advance(lx, 1);
+	lx->pos++;
 	size_t d = lx->pos;
 	while (lx->pos < lx->n && lx->s[lx->pos] != '(' && lx->pos - d <= 16 &&
 	       !strchr(" )\\\t\n\"", lx->s[lx->pos]))
-		advance(lx, 1);
+		lx->pos++;
 	if (lx->pos >= lx->n || lx->s[lx->pos] != '(') {
 		lex_error(lx, start, "invalid raw string delimiter");
 		return;
 	}
 	size_t dlen = lx->pos - d;
-	advance(lx, 1);
+	lx->pos++;
 	while (lx->pos < lx->n) {
 		if (lx->s[lx->pos] == ')' && lx->pos + dlen + 1 < lx->n &&
 		    memcmp(lx->s + lx->pos + 1, lx->s + d, dlen) == 0 && lx->s[lx->pos + 1 + dlen] == '"') {
-			advance(lx, dlen + 2);
+			lx->pos += dlen + 2;
 			return;
 		}
-		advance(lx, 1);
+		step(lx);
 	}
 	lex_error(lx, start, "unterminated raw string literal");
-}
-
-static bool ident_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_' || c == '$' || (unsigned char)c >= 0x80;
 }
 
 static bool string_prefix(const char *s, size_t n, bool *raw)
 {
 	static const char *pre[] = {"u8", "u", "U", "L", "R", "u8R", "uR", "UR", "LR"};
+	if (n > 3)
+		return false;
 	for (size_t i = 0; i < TC_COUNT(pre); i++) {
 		if (strlen(pre[i]) == n && memcmp(pre[i], s, n) == 0) {
 			*raw = s[n - 1] == 'R';
@@ -191,27 +255,53 @@ static bool string_prefix(const char *s, size_t n, bool *raw)
 	return false;
 }
 
-/* Fills num/num_ok/num_wide: integers only, with u/l suffixes. */
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+/* Fills num/num_ok/num_wide: integers only, with u/l suffixes and digit
+ * separators; values that overflow 64 bits are not known. */
 static void number_value(WcTok *t, const char *s)
 {
-	char buf[80];
-	size_t k = 0;
-	for (uint32_t i = 0; i < t->len && k + 1 < sizeof buf; i++)
-		if (s[i] != '\'')
-			buf[k++] = s[i];
-	buf[k] = '\0';
-	char *end;
-	uint64_t v;
-	if (buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B'))
-		v = strtoull(buf + 2, &end, 2);
-	else
-		v = strtoull(buf, &end, 0);
-	for (const char *p = end; *p; p++)
-		if (!strchr("uUlL", *p))
+	uint32_t i = 0, n = t->len;
+	unsigned base = 10;
+	if (n > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		base = 16, i = 2;
+	else if (n > 1 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+		base = 2, i = 2;
+	else if (s[0] == '0')
+		base = 8;
+	uint64_t v = 0;
+	uint32_t digits = 0;
+	for (; i < n; i++) {
+		if (s[i] == '\'')
+			continue;
+		unsigned d = (unsigned)digit_value(s[i]);
+		if (d >= base)
+			break;
+		if (v > (UINT64_MAX - d) / base)
 			return;
+		v = v * base + d;
+		digits++;
+	}
+	if (digits == 0 && base != 8)
+		return;
+	bool wide = false;
+	for (uint32_t k = i; k < n; k++) {
+		if (!strchr("uUlL", s[k]) || s[k] == '\0')
+			return;
+		wide = wide || (k + 1 < n && (s[k] == 'l' || s[k] == 'L') && s[k + 1] == s[k]);
+	}
 	t->num = v;
 	t->num_ok = true;
-	t->num_wide = strstr(end, "ll") || strstr(end, "LL");
+	t->num_wide = wide;
 }
 
 static void lex_number(Lexer *lx)
@@ -219,29 +309,78 @@ static void lex_number(Lexer *lx)
 	while (lx->pos < lx->n) {
 		char c = lx->s[lx->pos];
 		if ((c == 'e' || c == 'E' || c == 'p' || c == 'P') && (peek(lx, 1) == '+' || peek(lx, 1) == '-'))
-			advance(lx, 2);
+			lx->pos += 2;
 		else if (c == '\'' && ident_char(peek(lx, 1)))
-			advance(lx, 2);
+			lx->pos += 2;
 		else if (ident_char(c) || c == '.')
-			advance(lx, 1);
+			lx->pos++;
 		else
 			break;
 	}
 }
 
-static size_t punct_len(const char *s, size_t left)
+/* The punctuator at s (left bytes remain): its code and length. */
+static WcPunct punct(const char *s, size_t left, size_t *len)
 {
-	static const char *ops[] = {
-		"<<<", ">>>", "<<=", ">>=", "...", "->*", "<=>",
-		"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=",
-		"*=", "/=", "%=", "&=", "|=", "^=", "::", "##", ".*",
-	};
-	for (size_t i = 0; i < TC_COUNT(ops); i++) {
-		size_t k = strlen(ops[i]);
-		if (k <= left && memcmp(s, ops[i], k) == 0)
-			return k;
+	char a = s[0], b = left > 1 ? s[1] : '\0', c = left > 2 ? s[2] : '\0';
+	*len = 1;
+#define P2(ch, code) if (b == (ch)) return *len = 2, (code)
+#define P3(ch2, ch3, code) if (b == (ch2) && c == (ch3)) return *len = 3, (code)
+	switch (a) {
+	case '(': return WP_LPAREN;
+	case ')': return WP_RPAREN;
+	case '[': return WP_LBRACK;
+	case ']': return WP_RBRACK;
+	case '{': return WP_LBRACE;
+	case '}': return WP_RBRACE;
+	case ';': return WP_SEMI;
+	case ',': return WP_COMMA;
+	case '?': return WP_QUESTION;
+	case '~': return WP_TILDE;
+	case '.': P3('.', '.', WP_ELLIPSIS); P2('*', WP_DOT_STAR); return WP_DOT;
+	case ':': P2(':', WP_SCOPE); return WP_COLON;
+	case '#': P2('#', WP_HASHHASH); return WP_HASH;
+	case '=': P2('=', WP_EQ); return WP_ASSIGN;
+	case '!': P2('=', WP_NE); return WP_NOT;
+	case '<': P3('<', '<', WP_LAUNCH_OPEN); P3('<', '=', WP_SHL_EQ); P3('=', '>', WP_SPACESHIP);
+		P2('<', WP_SHL); P2('=', WP_LE); return WP_LT;
+	case '>': P3('>', '>', WP_LAUNCH_CLOSE); P3('>', '=', WP_SHR_EQ);
+		P2('>', WP_SHR); P2('=', WP_GE); return WP_GT;
+	case '+': P2('+', WP_INC); P2('=', WP_PLUS_EQ); return WP_PLUS;
+	case '-': P3('>', '*', WP_ARROW_STAR); P2('>', WP_ARROW); P2('-', WP_DEC); P2('=', WP_MINUS_EQ);
+		return WP_MINUS;
+	case '*': P2('=', WP_STAR_EQ); return WP_STAR;
+	case '/': P2('=', WP_SLASH_EQ); return WP_SLASH;
+	case '%': P2('=', WP_PERCENT_EQ); return WP_PERCENT;
+	case '&': P2('&', WP_ANDAND); P2('=', WP_AMP_EQ); return WP_AMP;
+	case '|': P2('|', WP_OROR); P2('=', WP_PIPE_EQ); return WP_PIPE;
+	case '^': P2('=', WP_CARET_EQ); return WP_CARET;
+	default: return WP_OTHER;
 	}
-	return 1;
+#undef P2
+#undef P3
+}
+
+static void lex_word(Lexer *lx, size_t start, int line, int col)
+{
+	uint32_t h = 2166136261u;  /* FNV-1a, as names.c hashes, in the same pass */
+	while (lx->pos < lx->n && ident_char(lx->s[lx->pos]))
+		h = (h ^ (unsigned char)lx->s[lx->pos++]) * 16777619u;
+	bool raw = false;
+	char next = lx->pos < lx->n ? lx->s[lx->pos] : '\0';
+	if (next == '"' && string_prefix(lx->s + start, lx->pos - start, &raw)) {
+		if (raw)
+			lex_raw(lx, start);
+		else
+			lex_quoted(lx, start, '"');
+		push(lx, WT_STRING, start, line, col);
+	} else if (next == '\'' && string_prefix(lx->s + start, lx->pos - start, &raw) && !raw) {
+		lex_quoted(lx, start, '\'');
+		push(lx, WT_CHAR, start, line, col);
+	} else {
+		WcTok *t = push(lx, WT_IDENT, start, line, col);
+		t->id = wc_intern_hashed(lx->f->names, lx->s + start, lx->pos - start, h);
+	}
 }
 
 /* One token (or comment/whitespace) at lx->pos. */
@@ -249,22 +388,23 @@ static void lex_one(Lexer *lx)
 {
 	char c = lx->s[lx->pos];
 	size_t start = lx->pos;
-	int line = lx->line, col = lx->col;
+	if (cclass[(unsigned char)c] & C_SPACE) {
+		lx->pos++;
+		return;
+	}
+	int line = lx->line, col = (int)(start - lx->line_start) + 1;
 	if (c == '\n') {
 		if (lx->in_pp) {
 			push(lx, WT_EOD, start, line, col);
 			lx->in_pp = false;
 		}
-		advance(lx, 1);
+		newline(lx);
 		lx->bol = true;
 		return;
 	}
-	if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-		advance(lx, 1);
-		return;
-	}
 	if (c == '\\' && (peek(lx, 1) == '\n' || (peek(lx, 1) == '\r' && peek(lx, 2) == '\n'))) {
-		advance(lx, peek(lx, 1) == '\n' ? 2 : 3);  /* line continuation */
+		lx->pos += peek(lx, 1) == '\n' ? 1 : 2;  /* line continuation */
+		newline(lx);
 		return;
 	}
 	if (c == '/' && peek(lx, 1) == '/') {
@@ -277,34 +417,26 @@ static void lex_one(Lexer *lx)
 	}
 	bool bol = lx->bol;
 	lx->bol = false;
-	if (c == '#' && bol)
+	if (c == '#' && bol) {
 		lx->in_pp = true;
-	if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)peek(lx, 1)))) {
+		lx->pos++;
+		push(lx, WT_PUNCT, start, line, col)->num = (uint64_t)lx->f->n;  /* op set below */
+		lx->f->all[lx->f->nall - 1].op = WP_HASH;
+		return;
+	}
+	if (digit(c) || (c == '.' && digit(peek(lx, 1)))) {
 		lex_number(lx);
 		number_value(push(lx, WT_NUMBER, start, line, col), lx->s + start);
 	} else if (ident_char(c)) {
-		while (lx->pos < lx->n && ident_char(lx->s[lx->pos]))
-			advance(lx, 1);
-		bool raw = false;
-		if (lx->pos < lx->n && lx->s[lx->pos] == '"' && string_prefix(lx->s + start, lx->pos - start, &raw)) {
-			if (raw)
-				lex_raw(lx, start);
-			else
-				lex_quoted(lx, start, '"');
-			push(lx, WT_STRING, start, line, col);
-		} else if (lx->pos < lx->n && lx->s[lx->pos] == '\'' &&
-		           string_prefix(lx->s + start, lx->pos - start, &raw) && !raw) {
-			lex_quoted(lx, start, '\'');
-			push(lx, WT_CHAR, start, line, col);
-		} else {
-			push(lx, WT_IDENT, start, line, col);
-		}
+		lex_word(lx, start, line, col);
 	} else if (c == '"' || c == '\'') {
 		lex_quoted(lx, start, c);
 		push(lx, c == '"' ? WT_STRING : WT_CHAR, start, line, col);
 	} else {
-		advance(lx, punct_len(lx->s + start, lx->n - start));
-		push(lx, WT_PUNCT, start, line, col);
+		size_t len;
+		WcPunct op = punct(lx->s + start, lx->n - start, &len);
+		lx->pos += len;
+		push(lx, WT_PUNCT, start, line, col)->op = (uint8_t)op;
 	}
 }
 
@@ -312,9 +444,18 @@ static void lex_one(Lexer *lx)
 static size_t bad_utf8(const unsigned char *s, size_t n)
 {
 	for (size_t i = 0; i < n;) {
+		uint64_t word;
+		if (i + 8 <= n && (memcpy(&word, s + i, 8), (word & 0x8080808080808080ull) == 0)) {
+			i += 8;  /* eight ASCII bytes at once */
+			continue;
+		}
 		unsigned c = s[i];
-		size_t k = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 9;
-		if (k == 9 || (k == 1 && c < 0xc2) || i + k >= n + (k == 0))
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t k = (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 9;
+		if (k == 9 || (k == 1 && c < 0xc2) || i + k >= n)
 			return i;
 		for (size_t j = 1; j <= k; j++)
 			if ((s[i + j] & 0xc0) != 0x80)
@@ -326,14 +467,24 @@ static size_t bad_utf8(const unsigned char *s, size_t n)
 
 void wc_lex(WcFile *f)
 {
-	Lexer lx = {.f = f, .s = f->src.text, .n = f->src.len, .line = 1, .col = 1, .bol = true};
+	Lexer lx = {.f = f, .s = f->src.text, .n = f->src.len, .line = 1, .bol = true};
 	size_t bad = bad_utf8((const unsigned char *)lx.s, lx.n);
 	if (bad != (size_t)-1)
 		lex_error(&lx, bad, "invalid UTF-8 byte; the file is checked as raw bytes");
 	if (lx.n >= 3 && memcmp(lx.s, "\xef\xbb\xbf", 3) == 0)
-		lx.pos = 3;  /* a byte-order mark is not a token: "#" after it still starts a directive */
+		lx.pos = lx.line_start = 3;  /* a byte-order mark is not a token: "#" after it still starts a directive */
+	/* About one token per four bytes of code: at most one allocation,
+	 * none when the thread's buffer from the last file is big enough. */
+	int want = (int)(lx.n / 4 < 1 << 20 ? lx.n / 4 + 64 : 1 << 20);
+	if (f->t_cap < want) {
+		free(f->t);
+		f->t_cap = want;
+		f->t = xmalloc((size_t)want * sizeof *f->t);
+	}
+	f->n = 0;
+	f->nall = 0;
 	while (lx.pos < lx.n)
 		lex_one(&lx);
 	if (lx.in_pp)
-		push(&lx, WT_EOD, lx.pos, lx.line, lx.col);
+		push(&lx, WT_EOD, lx.pos, lx.line, (int)(lx.pos - lx.line_start) + 1);
 }

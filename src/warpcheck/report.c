@@ -5,91 +5,152 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The source line and a caret, as every diagnostic shows them; findings
- * already know their line, so nothing rescans the file from the top. */
-static void show_line(FILE *out, const WcFile *f, const WcFinding *fd)
+void wc_report_text_buf(Buf *b, const WcFile *f)
 {
-	Buf b = {0};
-	diag_show_line(&b, &f->src, fd->off, fd->line);
-	fputs(buf_str(&b), out);
-	buf_free(&b);
+	for (int i = 0; i < f->nfinds; i++) {
+		const WcFinding *fd = &f->finds[i];
+		buf_printf(b, "%s:%d:%d: warning: %s [%s %s]\n", f->src.name, fd->line, fd->col, fd->msg, fd->id, fd->name);
+		/* The source line and a caret, as every diagnostic shows them;
+		 * findings already know their line, so nothing rescans the file. */
+		diag_show_line(b, &f->src, fd->off, fd->line);
+		buf_printf(b, "      | fix: %s\n", fd->fix);
+	}
 }
 
 void wc_report_text(FILE *out, const WcFile *f)
 {
-	for (int i = 0; i < f->nfinds; i++) {
-		const WcFinding *fd = &f->finds[i];
-		fprintf(out, "%s:%d:%d: warning: %s [%s %s]\n", f->src.name, fd->line, fd->col, fd->msg, fd->id, fd->name);
-		show_line(out, f, fd);
-		fprintf(out, "      | fix: %s\n", fd->fix);
-	}
+	Buf b = {0};
+	wc_report_text_buf(&b, f);
+	fwrite(b.data ? b.data : "", 1, b.len, out);
+	buf_free(&b);
 }
 
+/* Bytes a JSON string can hold as they are. */
+static bool plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
+/* A JSON string; runs of plain bytes are copied at once. */
 static void json_str(Buf *b, const char *s)
 {
 	buf_putc(b, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s) {
+		const char *run = s;
+		while (plain((unsigned char)*s))
+			s++;
+		buf_putn(b, run, (size_t)(s - run));
+		if (!*s)
+			break;
+		unsigned char c = (unsigned char)*s++;
 		if (c == '"' || c == '\\')
 			buf_printf(b, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			buf_printf(b, "\\u%04x", c);  /* paths may hold any byte */
 		else
-			buf_putc(b, (char)c);
+			buf_printf(b, "\\u%04x", c);  /* paths may hold any byte */
 	}
 	buf_putc(b, '"');
+}
+
+/* A decimal integer, without printf. */
+static void put_int(Buf *b, int v)
+{
+	char tmp[16];
+	int k = sizeof tmp;
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	do
+		tmp[--k] = (char)('0' + u % 10);
+	while ((u /= 10) && k > 1);
+	if (v < 0)
+		tmp[--k] = '-';
+	buf_putn(b, tmp + k, sizeof tmp - (size_t)k);
 }
 
 void wc_report_json_file(Buf *b, const WcFile *f, bool *first)
 {
+	Buf name = {0};  /* the path, escaped once for all of the file's findings */
+	if (f->nfinds)
+		json_str(&name, f->src.name);
 	for (int i = 0; i < f->nfinds; i++) {
 		const WcFinding *fd = &f->finds[i];
 		buf_puts(b, *first ? "\n  {" : ",\n  {");
 		*first = false;
 		buf_puts(b, "\"file\": ");
-		json_str(b, f->src.name);
-		buf_printf(b, ", \"line\": %d, \"col\": %d, \"id\": \"%s\", \"name\": \"%s\", \"message\": ",
-			fd->line, fd->col, fd->id, fd->name);
+		buf_putn(b, name.data, name.len);
+		buf_puts(b, ", \"line\": ");
+		put_int(b, fd->line);
+		buf_puts(b, ", \"col\": ");
+		put_int(b, fd->col);
+		buf_puts(b, ", \"id\": \"");
+		buf_puts(b, fd->id);
+		buf_puts(b, "\", \"name\": \"");
+		buf_puts(b, fd->name);
+		buf_puts(b, "\", \"message\": ");
 		json_str(b, fd->msg);
 		buf_puts(b, ", \"fix\": ");
 		json_str(b, fd->fix);
-		buf_printf(b, ", \"autofix\": %s}", fd->has_edit ? "true" : "false");
+		buf_puts(b, fd->has_edit ? ", \"autofix\": true}" : ", \"autofix\": false}");
 	}
+	buf_free(&name);
 }
 
 void wc_report_sarif_file(Buf *b, const WcFile *f, bool *first)
 {
+	Buf m = {0};
 	for (int i = 0; i < f->nfinds; i++) {
 		const WcFinding *fd = &f->finds[i];
 		buf_puts(b, *first ? "\n        {" : ",\n        {");
 		*first = false;
-		buf_printf(b, "\"ruleId\": \"%s\", \"level\": \"warning\", \"message\": {\"text\": ", fd->id);
-		Buf m = {0};
+		buf_puts(b, "\"ruleId\": \"");
+		buf_puts(b, fd->id);
+		buf_puts(b, "\", \"level\": \"warning\", \"message\": {\"text\": ");
+		m.len = 0;
 		buf_printf(&m, "%s [%s %s]; fix: %s", fd->msg, fd->id, fd->name, fd->fix);
 		json_str(b, buf_str(&m));
-		buf_free(&m);
 		buf_puts(b, "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ");
 		json_str(b, f->src.name);
-		buf_printf(b, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}}]}", fd->line, fd->col);
+		buf_puts(b, "}, \"region\": {\"startLine\": ");
+		put_int(b, fd->line);
+		buf_puts(b, ", \"startColumn\": ");
+		put_int(b, fd->col);
+		buf_puts(b, "}}}]}");
 	}
+	buf_free(&m);
 }
 
-/* A copy of the text with every non-overlapping edit applied (findings
- * are sorted by offset, and each edit lies at or after its finding). */
+static int by_edit_offset(const void *a, const void *b)
+{
+	const WcFinding *x = *(const WcFinding *const *)a, *y = *(const WcFinding *const *)b;
+	if (x->eoff != y->eoff)
+		return x->eoff < y->eoff ? -1 : 1;
+	return x < y ? -1 : x > y;  /* same place: keep the findings' order */
+}
+
+/* A copy of the text with every non-overlapping edit applied, in text
+ * order (an edit may lie after another finding's: H11 edits the call's
+ * ")", H3 the "& 31" inside it). Of two overlapping edits the first in
+ * text order wins. */
 char *wc_apply_fixes(const WcFile *f, size_t *len, int *applied)
 {
+	const WcFinding **edits = xmalloc((size_t)(f->nfinds + 1) * sizeof *edits);
+	int n = 0;
+	for (int i = 0; i < f->nfinds; i++)
+		if (f->finds[i].has_edit)
+			edits[n++] = &f->finds[i];
+	if (n > 1)
+		qsort(edits, (size_t)n, sizeof *edits, by_edit_offset);
 	Buf b = {0};
 	size_t pos = 0;
 	*applied = 0;
-	for (int i = 0; i < f->nfinds; i++) {
-		const WcFinding *fd = &f->finds[i];
-		if (!fd->has_edit || fd->eoff < pos)
+	for (int i = 0; i < n; i++) {
+		const WcFinding *fd = edits[i];
+		if (fd->eoff < pos || fd->eoff + fd->elen > f->src.len)
 			continue;
 		buf_putn(&b, f->src.text + pos, fd->eoff - pos);
 		buf_puts(&b, fd->repl);
 		pos = fd->eoff + fd->elen;
 		(*applied)++;
 	}
+	free(edits);
 	buf_putn(&b, f->src.text + pos, f->src.len - pos);
 	*len = b.len;
 	return buf_detach(&b); /* "" when empty; never leaks a reserved buffer */
@@ -112,17 +173,17 @@ static size_t *line_starts(const char *s, size_t n, int *count)
 	return ls;
 }
 
-static void put_line(FILE *out, char sign, const char *s, size_t from, size_t to)
+static void put_line(Buf *out, char sign, const char *s, size_t from, size_t to)
 {
-	fputc(sign, out);
-	fwrite(s + from, 1, to - from, out);
+	buf_putc(out, sign);
+	buf_putn(out, s + from, to - from);
 	if (to == from || s[to - 1] != '\n')
-		fputs("\n\\ No newline at end of file\n", out);
+		buf_puts(out, "\n\\ No newline at end of file\n");
 }
 
 /* Fixes never add or remove lines, so the diff pairs line i with line i
  * and emits one zero-context hunk per run of changed lines. */
-void wc_unified_diff(FILE *out, const char *path, const char *a, size_t alen, const char *b, size_t blen)
+void wc_unified_diff_buf(Buf *out, const char *path, const char *a, size_t alen, const char *b, size_t blen)
 {
 	int na, nb;
 	size_t *la = line_starts(a, alen, &na), *lb = line_starts(b, blen, &nb);
@@ -137,9 +198,9 @@ void wc_unified_diff(FILE *out, const char *path, const char *a, size_t alen, co
 			continue;
 		}
 		if (!header)
-			fprintf(out, "--- %s\n+++ %s\n", path, path);
+			buf_printf(out, "--- %s\n+++ %s\n", path, path);
 		header = true;
-		fprintf(out, "@@ -%d,%d +%d,%d @@\n", i + 1, j - i, i + 1, j - i);
+		buf_printf(out, "@@ -%d,%d +%d,%d @@\n", i + 1, j - i, i + 1, j - i);
 		for (int k = i; k < j; k++)
 			put_line(out, '-', a, la[k], la[k + 1]);
 		for (int k = i; k < j; k++)
@@ -148,4 +209,12 @@ void wc_unified_diff(FILE *out, const char *path, const char *a, size_t alen, co
 	}
 	free(la);
 	free(lb);
+}
+
+void wc_unified_diff(FILE *out, const char *path, const char *a, size_t alen, const char *b, size_t blen)
+{
+	Buf d = {0};
+	wc_unified_diff_buf(&d, path, a, alen, b, blen);
+	fwrite(d.data ? d.data : "", 1, d.len, out);
+	buf_free(&d);
 }

@@ -20,32 +20,26 @@ static bool split_header(const WcFile *f, int open, int close, Header *h)
 {
 	int semi[2], ns = 0, depth = 0;
 	for (int i = open + 1; i < close; i++) {
-		if (wc_is(f, i, "(") || wc_is(f, i, "["))
+		if (wc_op(f, i, WP_LPAREN) || wc_op(f, i, WP_LBRACK))
 			depth++;
-		else if (wc_is(f, i, ")") || wc_is(f, i, "]"))
+		else if (wc_op(f, i, WP_RPAREN) || wc_op(f, i, WP_RBRACK))
 			depth--;
-		else if (depth == 0 && wc_is(f, i, ";") && ns < 2)
+		else if (depth == 0 && wc_op(f, i, WP_SEMI) && ns < 2)
 			semi[ns++] = i;
 	}
 	if (ns != 2)
 		return false;
 	*h = (Header){open + 1, semi[0], semi[0] + 1, semi[1], semi[1] + 1, close, -1};
 	for (int i = h->init0; i + 1 < h->init1; i++)
-		if (f->t[i].kind == WT_IDENT && wc_is(f, i + 1, "="))
+		if (f->t[i].kind == WT_IDENT && wc_op(f, i + 1, WP_ASSIGN))
 			h->var = i;
 	return h->var >= 0;
 }
 
-static bool same_ident(const WcFile *f, int a, int b)
-{
-	return f->t[a].kind == WT_IDENT && f->t[b].kind == WT_IDENT && f->t[a].len == f->t[b].len &&
-	       memcmp(f->src.text + f->t[a].off, f->src.text + f->t[b].off, f->t[a].len) == 0;
-}
-
-static bool range_has(const WcFile *f, int from, int to, const char *s)
+static bool range_has(const WcFile *f, int from, int to, WcPunct op)
 {
 	for (int i = from; i < to; i++)
-		if (wc_is(f, i, s))
+		if (wc_op(f, i, op))
 			return true;
 	return false;
 }
@@ -54,15 +48,15 @@ static bool range_has(const WcFile *f, int from, int to, const char *s)
 static bool body_shuffles(const WcFile *f, int from, int to, int var)
 {
 	for (int i = from; i < to; i++) {
-		if (!wc_is_shuffle(f, i) || !wc_is(f, i + 1, "("))
+		if (!wc_is_shuffle(f, i) || !wc_op(f, i + 1, WP_LPAREN))
 			continue;
 		int s[8], e[8];
 		int n = wc_call_args(f, i + 1, s, e, 8);
-		bool sync = f->t[i].len > 7 && wc_ident_has(f, i, "_sync");
+		bool sync = wc_is_sync(f, i);
 		if (n <= 0 || n >= (sync ? 4 : 3))
 			continue;  /* explicit width: a deliberate logical warp */
 		for (int k = s[0]; k < e[n - 1]; k++)
-			if (same_ident(f, k, var))
+			if (wc_same_ident(f, k, var))
 				return true;
 	}
 	return false;
@@ -70,26 +64,26 @@ static bool body_shuffles(const WcFile *f, int from, int to, int var)
 
 static int body_end(const WcFile *f, int start)
 {
-	if (wc_is(f, start, "{"))
+	if (wc_op(f, start, WP_LBRACE))
 		return wc_match(f, start);
 	int depth = 0;
 	for (int i = start; i < f->n; i++) {
-		if (wc_is(f, i, "(") || wc_is(f, i, "{"))
+		if (wc_op(f, i, WP_LPAREN) || wc_op(f, i, WP_LBRACE))
 			depth++;
-		else if (wc_is(f, i, ")") || wc_is(f, i, "}"))
+		else if (wc_op(f, i, WP_RPAREN) || wc_op(f, i, WP_RBRACE))
 			depth--;
-		else if (depth == 0 && wc_is(f, i, ";"))
+		else if (depth == 0 && wc_op(f, i, WP_SEMI))
 			return i;
 	}
 	return -1;
 }
 
 /* Token in [from, to) compared against var with `op` whose value is v. */
-static int bound_token(const WcFile *f, const Header *h, const char *op, uint64_t v)
+static int bound_token(const WcFile *f, const Header *h, WcPunct op, uint64_t v)
 {
 	for (int i = h->cond0; i + 2 < h->cond1 + 1; i++) {
 		uint64_t x;
-		if (same_ident(f, i, h->var) && wc_is(f, i + 1, op) && wc_value(f, i + 2, &x) && x == v)
+		if (wc_same_ident(f, i, h->var) && wc_op(f, i + 1, op) && wc_value(f, i + 2, &x) && x == v)
 			return i + 2;
 	}
 	return -1;
@@ -106,9 +100,9 @@ static void check_for(WcFile *f, int i)
 		return;
 	int init = h.var + 2;
 	uint64_t v;
-	bool halves = range_has(f, h.step0, h.step1, "/=") || range_has(f, h.step0, h.step1, ">>=") ||
-	              range_has(f, h.step0, h.step1, "/") || range_has(f, h.step0, h.step1, ">>");
-	bool doubles = range_has(f, h.step0, h.step1, "*=") || range_has(f, h.step0, h.step1, "<<=");
+	bool halves = range_has(f, h.step0, h.step1, WP_SLASH_EQ) || range_has(f, h.step0, h.step1, WP_SHR_EQ) ||
+	              range_has(f, h.step0, h.step1, WP_SLASH) || range_has(f, h.step0, h.step1, WP_SHR);
+	bool doubles = range_has(f, h.step0, h.step1, WP_STAR_EQ) || range_has(f, h.step0, h.step1, WP_SHL_EQ);
 	if (halves && init + 1 == h.init1 && wc_value(f, init, &v) && v == 16) {
 		WcFinding *fd = wc_find(f, init, "H1", "loop-trip-count", "start at warpSize / 2",
 			"shuffle loop starts at 16, so a 64-lane wavefront combines only 32 lanes");
@@ -118,10 +112,10 @@ static void check_for(WcFile *f, int i)
 	}
 	if (!doubles || !wc_value(f, init, &v) || v != 1)
 		return;
-	int b = bound_token(f, &h, "<", 32);
+	int b = bound_token(f, &h, WP_LT, 32);
 	const char *repl = "warpSize";
 	if (b < 0) {
-		b = bound_token(f, &h, "<=", 16);
+		b = bound_token(f, &h, WP_LE, 16);
 		repl = "warpSize / 2";
 	}
 	if (b < 0)
@@ -135,6 +129,6 @@ static void check_for(WcFile *f, int i)
 void wc_rule_loops(WcFile *f)
 {
 	for (int i = 0; i + 1 < f->n; i++)
-		if (wc_ident_is(f, i, "for") && wc_is(f, i + 1, "("))
+		if (wc_kw(f, i, WK_for) && wc_op(f, i + 1, WP_LPAREN))
 			check_for(f, i);
 }

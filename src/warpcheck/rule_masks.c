@@ -7,60 +7,37 @@
  * the literal harmless, so such shims are followed. */
 #include "warpcheck/warpcheck.h"
 
-#include <string.h>
-
-/* The call at i goes through a same-file macro that ignores its mask. */
-static bool mask_dropped(const WcFile *f, int i)
-{
-	const WcMacro *m = wc_macro(f, f->src.text + f->t[i].off, f->t[i].len);
-	return m && m->nparams > 0 && !(m->used & 1u);
-}
-
-/* Argument [s, e) is a 32-bit all-ones mask: 0xffffffff, ~0u, FULL_MASK. */
-static bool full32(const WcFile *f, int s, int e)
-{
-	uint64_t v;
-	if (e == s + 1 && wc_value(f, s, &v))
-		return v == 0xffffffffu;
-	if (e == s + 2 && wc_is(f, s, "~") && f->t[s + 1].kind == WT_NUMBER && f->t[s + 1].num_ok &&
-	    f->t[s + 1].num == 0 && !f->t[s + 1].num_wide) {
-		const char *p = f->src.text + f->t[s + 1].off;
-		return memchr(p, 'u', f->t[s + 1].len) || memchr(p, 'U', f->t[s + 1].len);
-	}
-	return false;
-}
-
 static void check_sync(WcFile *f, int i)
 {
-	if (!wc_is(f, i + 1, "(") || mask_dropped(f, i))
+	if (!wc_op(f, i + 1, WP_LPAREN) || wc_mask_dropped(f, i))
 		return;
 	int s[8], e[8];
+	bool only32;
 	int n = wc_call_args(f, i + 1, s, e, 8);
-	if (n < 1 || !full32(f, s[0], e[0]))
+	if (n < 1 || !wc_full_mask(f, s[0], e[0], &only32) || !only32)
 		return;
 	WcFinding *fd = wc_find(f, s[0], "H2", "lane-mask",
 		"use a 64-bit mask (~0ull) or the mask-less HIP intrinsic",
 		"32-bit full mask in %.*s leaves lanes 32..63 of a 64-lane wavefront out",
 		(int)f->t[i].len, f->src.text + f->t[i].off);
-	if (f->t[s[0]].kind == WT_NUMBER || wc_is(f, s[0], "~"))
+	if (f->t[s[0]].kind == WT_NUMBER || wc_op(f, s[0], WP_TILDE))
 		wc_edit(fd, f, s[0], e[0] - 1, "~0ull");
 }
 
 /* 1 << warpSize, and (1ull << width) - 1 with a width that can be 64. */
 static void check_shift(WcFile *f, int i)
 {
-	uint64_t one;
-	if (!wc_is(f, i + 1, "<<") || !wc_value(f, i, &one) || one != 1 || f->t[i].kind != WT_NUMBER)
+	if (!wc_op(f, i + 1, WP_SHL) || !wc_value_is(f, i, 1) || f->t[i].kind != WT_NUMBER)
 		return;
 	int r = i + 2;
-	if (wc_ident_is(f, r, "warpSize") || wc_ident_is(f, r, "__AMDGCN_WAVEFRONT_SIZE")) {
+	if (wc_kw(f, r, WK_warpSize) || wc_kw(f, r, WK___AMDGCN_WAVEFRONT_SIZE)) {
 		wc_find(f, i, "H13", "mask-overflow", "use ~0ull >> (64 - warpSize), or special-case 64",
 			"1 << warpSize is undefined when warpSize is 64 (shift by the full width)");
 		return;
 	}
-	bool width = wc_ident_has(f, r, "width") || wc_ident_has(f, r, "size") || wc_ident_has(f, r, "bits");
-	if (width && wc_is(f, i - 1, "(") && wc_is(f, r + 1, ")") && wc_is(f, r + 2, "-") &&
-	    wc_is(f, r + 3, "1") && !wc_derived(f, r))
+	bool width = wc_flags(f, r) & WN_WIDTHISH;
+	if (width && wc_op(f, i - 1, WP_LPAREN) && wc_op(f, r + 1, WP_RPAREN) && wc_op(f, r + 2, WP_MINUS) &&
+	    f->t[r + 3 < f->n ? r + 3 : r].kind == WT_NUMBER && wc_value_is(f, r + 3, 1) && !wc_derived(f, r))
 		wc_find(f, i, "H13", "mask-overflow", "use ~0ull >> (64 - width), or special-case 64",
 			"(1 << width) - 1 overflows when width is 64");
 }

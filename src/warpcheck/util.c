@@ -4,52 +4,51 @@
 
 #include <string.h>
 
-bool wc_is(const WcFile *f, int i, const char *s)
+bool wc_is_open(const WcFile *f, int i)
 {
-	if (i < 0 || i >= f->n)
-		return false;
-	const WcTok *t = &f->t[i];
-	const char *p = f->src.text + t->off;
-	/* Rules ask this of every token: reject on the first byte before
-	 * measuring anything. */
-	if (t->len == 0 || p[0] != s[0] || t->kind == WT_STRING || t->kind == WT_CHAR)
-		return false;
-	return strncmp(p, s, t->len) == 0 && s[t->len] == '\0';
+	return wc_op(f, i, WP_LPAREN) || wc_op(f, i, WP_LBRACK) || wc_op(f, i, WP_LBRACE);
 }
 
-bool wc_ident_is(const WcFile *f, int i, const char *s)
+bool wc_is_close(const WcFile *f, int i)
 {
-	return i >= 0 && i < f->n && f->t[i].kind == WT_IDENT && wc_is(f, i, s);
+	return wc_op(f, i, WP_RPAREN) || wc_op(f, i, WP_RBRACK) || wc_op(f, i, WP_RBRACE);
 }
 
-/* Case-insensitive substring test on an identifier ("laneId" has "lane"). */
-bool wc_ident_has(const WcFile *f, int i, const char *part)
+static WcPunct closer(WcPunct open)
 {
-	if (i < 0 || i >= f->n || f->t[i].kind != WT_IDENT)
-		return false;
-	const char *s = f->src.text + f->t[i].off;
-	size_t n = f->t[i].len, k = strlen(part);
-	for (size_t a = 0; a + k <= n; a++) {
-		size_t b = 0;
-		while (b < k && (s[a + b] | 0x20) == (part[b] | 0x20))
-			b++;
-		if (b == k)
-			return true;
-	}
-	return false;
+	return open == WP_LPAREN ? WP_RPAREN : open == WP_LBRACK ? WP_RBRACK : WP_RBRACE;
 }
 
 int wc_match(const WcFile *f, int open)
 {
-	const char *o = wc_is(f, open, "(") ? "(" : wc_is(f, open, "[") ? "[" : wc_is(f, open, "{") ? "{" : NULL;
-	if (!o)
+	if (!wc_is_open(f, open))
 		return -1;
-	const char *c = o[0] == '(' ? ")" : o[0] == '[' ? "]" : "}";
+	WcPunct o = f->t[open].op, c = closer(o);
 	int depth = 0;
 	for (int i = open; i < f->n; i++) {
-		if (wc_is(f, i, o))
+		if (f->t[i].kind != WT_PUNCT)
+			continue;
+		if (f->t[i].op == o)
 			depth++;
-		else if (wc_is(f, i, c) && --depth == 0)
+		else if (f->t[i].op == c && --depth == 0)
+			return i;
+	}
+	return -1;
+}
+
+int wc_match_back(const WcFile *f, int close)
+{
+	if (!wc_is_close(f, close))
+		return -1;
+	WcPunct c = f->t[close].op;
+	WcPunct o = c == WP_RPAREN ? WP_LPAREN : c == WP_RBRACK ? WP_LBRACK : WP_LBRACE;
+	int depth = 0;
+	for (int i = close; i >= 0; i--) {
+		if (f->t[i].kind != WT_PUNCT)
+			continue;
+		if (f->t[i].op == c)
+			depth++;
+		else if (f->t[i].op == o && --depth == 0)
 			return i;
 	}
 	return -1;
@@ -66,11 +65,11 @@ int wc_call_args(const WcFile *f, int open, int *starts, int *ends, int max)
 		return 0;
 	int n = 0, depth = 0, start = open + 1;
 	for (int i = open + 1; i <= close; i++) {
-		if (wc_is(f, i, "(") || wc_is(f, i, "[") || wc_is(f, i, "{"))
+		if (wc_is_open(f, i))
 			depth++;
-		else if (i < close && (wc_is(f, i, ")") || wc_is(f, i, "]") || wc_is(f, i, "}")))
+		else if (i < close && wc_is_close(f, i))
 			depth--;
-		if ((i == close || (depth == 0 && wc_is(f, i, ","))) && n < max) {
+		if ((i == close || (depth == 0 && wc_op(f, i, WP_COMMA))) && n < max) {
 			starts[n] = start;
 			ends[n] = i;  /* exclusive */
 			n++;
@@ -80,72 +79,59 @@ int wc_call_args(const WcFile *f, int open, int *starts, int *ends, int max)
 	return n;
 }
 
-const WcConst *wc_const(const WcFile *f, const char *name, size_t len)
+/* Argument [s, e) is an all-ones lane mask: 0xffffffff, ~0u, FULL_MASK
+ * (*only32 set), or ~0ull, 0xffffffffffffffff, -1. */
+bool wc_full_mask(const WcFile *f, int s, int e, bool *only32)
 {
-	for (int i = 0; i < f->nconsts; i++)
-		if (strlen(f->consts[i].name) == len && memcmp(f->consts[i].name, name, len) == 0)
-			return f->consts[i].conflict ? NULL : &f->consts[i];
-	return NULL;
-}
-
-const WcMacro *wc_macro(const WcFile *f, const char *name, size_t len)
-{
-	for (int i = 0; i < f->nmacros; i++)
-		if (strlen(f->macros[i].name) == len && memcmp(f->macros[i].name, name, len) == 0)
-			return &f->macros[i];
-	return NULL;
-}
-
-bool wc_value(const WcFile *f, int i, uint64_t *v)
-{
-	if (i < 0 || i >= f->n)
-		return false;
-	const WcTok *t = &f->t[i];
-	if (t->kind == WT_NUMBER && t->num_ok) {
-		*v = t->num;
+	uint64_t v;
+	*only32 = false;
+	if (e == s + 1 && wc_value(f, s, &v)) {
+		*only32 = v == 0xffffffffu;
+		return v == 0xffffffffu || v == UINT64_MAX;
+	}
+	if (e == s + 2 && (wc_op(f, s, WP_TILDE) || wc_op(f, s, WP_MINUS)) && f->t[s + 1].kind == WT_NUMBER &&
+	    f->t[s + 1].num_ok && f->t[s + 1].num == (wc_op(f, s, WP_TILDE) ? 0u : 1u)) {
+		const char *p = f->src.text + f->t[s + 1].off;
+		bool is_unsigned = memchr(p, 'u', f->t[s + 1].len) || memchr(p, 'U', f->t[s + 1].len);
+		*only32 = wc_op(f, s, WP_TILDE) && is_unsigned && !f->t[s + 1].num_wide;
 		return true;
 	}
-	if (t->kind != WT_IDENT)
-		return false;
-	const WcConst *c = wc_const(f, f->src.text + t->off, t->len);
-	if (c)
-		*v = c->value;
-	return c != NULL;
-}
-
-static bool name_in(const WcFile *f, int i, const char *const *names, size_t n)
-{
-	for (size_t k = 0; k < n; k++)
-		if (wc_ident_is(f, i, names[k]))
-			return true;
 	return false;
 }
 
-bool wc_is_shuffle(const WcFile *f, int i)
+/* The call at i goes through a project macro that ignores its mask. */
+bool wc_mask_dropped(const WcFile *f, int i)
 {
-	static const char *const names[] = {
-		"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
-		"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
-	};
-	return name_in(f, i, names, TC_COUNT(names));
+	if (!wc_ident(f, i))
+		return false;
+	const WcName *nm = &f->names->v[f->t[i].id];
+	return nm->macro_stamp == f->stamp && nm->macro_nparams > 0 && !(nm->macro_used & 1u);
 }
 
-bool wc_is_ballot(const WcFile *f, int i)
+/* End (inclusive) of the statement or block starting at `start`; an
+ * "if (...) s; else t;" is one statement. The last token when unbalanced. */
+int wc_stmt_end(const WcFile *f, int start)
 {
-	static const char *const names[] = {"__ballot", "__ballot_sync", "__activemask", "__match_any_sync"};
-	return name_in(f, i, names, TC_COUNT(names));
-}
-
-/* Intrinsics whose first argument is a lane mask. */
-bool wc_is_sync(const WcFile *f, int i)
-{
-	static const char *const names[] = {
-		"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
-		"__ballot_sync", "__any_sync", "__all_sync", "__syncwarp", "__match_any_sync",
-		"__match_all_sync", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-		"__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
-	};
-	return name_in(f, i, names, TC_COUNT(names));
+	for (;;) {
+		if (wc_op(f, start, WP_LBRACE)) {
+			int close = wc_match(f, start);
+			return close < 0 ? f->n - 1 : close;
+		}
+		int depth = 0, i = start;
+		for (; i < f->n; i++) {
+			if (wc_is_open(f, i))
+				depth++;
+			else if (wc_is_close(f, i) && --depth < 0)
+				return i - 1;
+			else if (depth == 0 && wc_op(f, i, WP_SEMI))
+				break;
+		}
+		if (i >= f->n)
+			return f->n - 1;
+		if (!wc_kw(f, i + 1, WK_else))
+			return i;
+		start = i + 2;
+	}
 }
 
 WcFinding *wc_find(WcFile *f, int i, const char *id, const char *name, const char *fix,
@@ -173,7 +159,7 @@ WcFinding *wc_find_tok(WcFile *f, const WcTok *t, const char *id, const char *na
 WcFinding *wc_vfind(WcFile *f, const WcTok *t, const char *id, const char *name, const char *fix,
 	const char *fmt, va_list ap)
 {
-	if (t->cuda_only)
+	if (t->cuda_only || f->include_depth > 0)
 		return NULL;
 	if ((f->nfinds & (f->nfinds - 1)) == 0)  /* grow at powers of two */
 		f->finds = xrealloc(f->finds, (size_t)(f->nfinds ? f->nfinds * 2 : 1) * sizeof *f->finds);
@@ -184,7 +170,7 @@ WcFinding *wc_vfind(WcFile *f, const WcTok *t, const char *id, const char *name,
 	fd->col = t->col;
 	fd->id = id;
 	fd->name = name;
-	snprintf(fd->fix, sizeof fd->fix, "%s", fix);
+	fd->fix = fix;
 	vsnprintf(fd->msg, sizeof fd->msg, fmt, ap);
 	return fd;
 }
@@ -192,7 +178,7 @@ WcFinding *wc_vfind(WcFile *f, const WcTok *t, const char *id, const char *name,
 /* The edit replaces tokens first..last (inclusive) with `repl`. */
 void wc_edit(WcFinding *fd, const WcFile *f, int first, int last, const char *repl)
 {
-	if (!fd)
+	if (!fd || first < 0 || last < first || last >= f->n)
 		return;
 	fd->has_edit = true;
 	fd->eoff = f->t[first].off;

@@ -1,12 +1,20 @@
 /* warpcheck.h: finds CUDA/HIP code that silently assumes 32-lane warps.
  *
+ *   names.c    interned identifiers: one integer id per distinct name, with
+ *              per-name facts (flags, #define values, dataflow views)
  *   lex.c      tokens with exact line:col; bad input becomes a diagnostic
- *   pp.c       #if regions (CUDA-only code is exempt), #define constants and shims
- *   util.c     token helpers shared by the rules
+ *   pp.c       #if regions (CUDA-only code is exempt), #define constants and
+ *              shims, warp widths chosen per platform or per target
+ *   funcs.c    function bodies and their kind (host, device, kernel)
+ *   dataflow.c per-function views: which locals hold a thread index, a lane,
+ *              a warp id, a ballot or a mask
+ *   util.c     token helpers shared by the rules, and the one finding maker
  *   rule_*.c   one file per hazard family (ids H1..H13 of the hazard table)
- *   check.c    the per-file driver: lex, preprocess, run rules, suppress
+ *   check.c    the per-file driver: lex, preprocess, analyse, rules, suppress
  *   report.c   text, JSON and SARIF output; --fix edits and diffs
- */
+ *
+ * Rules compare tokens as integers: punctuators by WcPunct code, names by
+ * interned id (the names rules ask about have fixed ids, WK_*). */
 #ifndef WC_WARPCHECK_H
 #define WC_WARPCHECK_H
 
@@ -21,30 +29,143 @@ typedef enum {
 	WT_EOD,     /* end of a preprocessor directive */
 } WcTokKind;
 
+/* Punctuators, one code each. */
+#define WC_PUNCTS(X) \
+	X(LPAREN, "(") X(RPAREN, ")") X(LBRACK, "[") X(RBRACK, "]") X(LBRACE, "{") X(RBRACE, "}") \
+	X(SEMI, ";") X(COMMA, ",") X(DOT, ".") X(ARROW, "->") X(QUESTION, "?") X(COLON, ":") \
+	X(SCOPE, "::") X(HASH, "#") X(HASHHASH, "##") X(ELLIPSIS, "...") \
+	X(ASSIGN, "=") X(EQ, "==") X(NE, "!=") X(LT, "<") X(GT, ">") X(LE, "<=") X(GE, ">=") \
+	X(SPACESHIP, "<=>") X(PLUS, "+") X(MINUS, "-") X(STAR, "*") X(SLASH, "/") X(PERCENT, "%") \
+	X(AMP, "&") X(PIPE, "|") X(CARET, "^") X(TILDE, "~") X(NOT, "!") X(ANDAND, "&&") \
+	X(OROR, "||") X(SHL, "<<") X(SHR, ">>") X(INC, "++") X(DEC, "--") \
+	X(PLUS_EQ, "+=") X(MINUS_EQ, "-=") X(STAR_EQ, "*=") X(SLASH_EQ, "/=") X(PERCENT_EQ, "%=") \
+	X(AMP_EQ, "&=") X(PIPE_EQ, "|=") X(CARET_EQ, "^=") X(SHL_EQ, "<<=") X(SHR_EQ, ">>=") \
+	X(LAUNCH_OPEN, "<<<") X(LAUNCH_CLOSE, ">>>") X(DOT_STAR, ".*") X(ARROW_STAR, "->*") \
+	X(OTHER, "?other") /* any other byte: @, a stray backslash */
+
+typedef enum {
+	WP_NONE,
+#define WC_X(n, s) WP_##n,
+	WC_PUNCTS(WC_X)
+#undef WC_X
+	WP__COUNT
+} WcPunct;
+
+/* The names rules ask about. They are interned first, in this order, so
+ * WK_threadIdx is the id of "threadIdx" in every table. */
+#define WC_KNOWN(X) \
+	X(threadIdx) X(blockIdx) X(blockDim) X(gridDim) X(hipThreadIdx_x) X(x) X(y) X(z) \
+	X(warpSize) X(tid) X(__lane_id) X(__lanemask_lt) X(__AMDGCN_WAVEFRONT_SIZE) \
+	X(__shfl) X(__shfl_up) X(__shfl_down) X(__shfl_xor) \
+	X(__shfl_sync) X(__shfl_up_sync) X(__shfl_down_sync) X(__shfl_xor_sync) \
+	X(__ballot) X(__ballot_sync) X(__activemask) X(__match_any_sync) X(__match_all_sync) \
+	X(__any_sync) X(__all_sync) X(__syncwarp) X(__reduce_add_sync) X(__reduce_min_sync) \
+	X(__reduce_max_sync) X(__reduce_and_sync) X(__reduce_or_sync) X(__reduce_xor_sync) \
+	X(__popc) X(__ffs) X(__popcll) X(__ffsll) \
+	X(int) X(unsigned) X(signed) X(long) X(short) X(char) X(bool) X(float) X(double) X(void) \
+	X(auto) X(uint32_t) X(int32_t) X(uint) X(uint64_t) X(size_t) \
+	X(const) X(constexpr) X(static) X(inline) X(volatile) X(extern) X(register) \
+	X(__forceinline__) X(__inline__) X(__noinline__) \
+	X(__global__) X(__device__) X(__host__) X(__shared__) X(__launch_bounds__) \
+	X(if) X(else) X(for) X(while) X(do) X(switch) X(case) X(default) X(return) X(break) \
+	X(continue) X(goto) X(sizeof) X(static_assert) X(catch) X(operator) \
+	X(struct) X(class) X(union) X(enum) X(namespace) X(template) X(typename) X(typedef) X(using) \
+	X(static_cast) X(reinterpret_cast) X(noexcept) X(override) X(final) X(mutable) \
+	X(dim3) X(hipLaunchKernelGGL) X(cub) X(hipcub) X(TempStorage) \
+	X(WarpReduce) X(WarpScan) X(WarpExchange) X(WarpLoad) X(WarpStore) X(WarpMergeSort) \
+	X(defined) X(ifdef) X(ifndef) X(elif) X(endif) X(define) X(include) X(undef)
+
+typedef enum {
+#define WC_X(n) WK_##n,
+	WC_KNOWN(WC_X)
+#undef WC_X
+	WK__COUNT
+} WcKnown;
+
+/* Facts about a name, computed once when it is interned. */
+enum {
+	WN_LANE = 1 << 0,      /* "lane" is a word of it: lane, laneId, src_lane */
+	WN_WARP_SIZE = 1 << 1, /* has "warp" and "size": WARP_SIZE, kWarpSize */
+	WN_WARPISH = 1 << 2,   /* has "warp" or "wave": a width or warp-count name */
+	WN_AMD = 1 << 3,       /* a macro defined only for AMD: __HIP_PLATFORM_AMD__, USE_ROCM */
+	WN_TARGET = 1 << 4,    /* a per-target device macro: __GFX9__, __gfx90a__ */
+	WN_WIDTHISH = 1 << 5,  /* has "width", "size" or "bits" */
+	WN_SHUFFLE = 1 << 6,   /* __shfl* */
+	WN_BALLOT = 1 << 7,    /* __ballot*, __activemask, __match_any_sync */
+	WN_SYNC = 1 << 8,      /* an intrinsic whose first argument is a lane mask */
+	WN_TYPE = 1 << 9,      /* a builtin integer or float type word */
+	WN_COLLECTIVE = 1 << 10, /* cub/hipcub warp collective: WarpReduce, WarpScan, ... */
+	WN_QUALIFIER = 1 << 11,  /* const, static, inline, __forceinline__, ... */
+};
+
+/* What a value is, as far as warps go (dataflow.c). */
+typedef enum {
+	WV_NONE,
+	WV_TID,      /* thread index within the block: threadIdx.x, tid */
+	WV_GTID,     /* global index: blockIdx.x * blockDim.x + threadIdx.x */
+	WV_LANE32,   /* lane of a 32-lane group: tid & 31, tid % 32 */
+	WV_LANE,     /* lane of the physical warp: tid % warpSize, __lane_id() */
+	WV_WARP32,   /* warp id counted in 32s: tid / 32, tid >> 5 */
+	WV_WARP,     /* physical warp id: tid / warpSize */
+	WV_THREAD,   /* something else computed from a thread index */
+	WV_BALLOT,   /* a ballot or active mask: one bit per physical lane */
+	WV_MASK,     /* a lane bit or lane mask: 1 << lane, __lanemask_lt() */
+	/* helpers while evaluating, never stored on a variable */
+	WV_BLOCK,    /* blockIdx.x */
+	WV_DIM,      /* blockDim.x, gridDim.x */
+	WV_BASE,     /* blockIdx.x * blockDim.x */
+	WV_WSIZE,    /* warpSize */
+} WcView;
+
+static inline bool wc_view_thread(int v) { return v >= WV_TID && v <= WV_THREAD; }
+static inline bool wc_view_lane(int v) { return v == WV_LANE || v == WV_LANE32; }
+
 typedef struct WcTok {
-	WcTokKind kind;
 	uint32_t off, len;
 	int line, col;
-	bool pp;         /* part of a preprocessor directive */
-	bool cuda_only;  /* under a guard that excludes HIP/ROCm */
-	bool num_ok;     /* integer literal whose value is in num */
-	bool num_wide;   /* integer literal with an ll/ull suffix */
+	uint32_t id;     /* WT_IDENT: interned name */
+	uint8_t kind;    /* WcTokKind */
+	uint8_t op;      /* WT_PUNCT: WcPunct */
+	uint8_t view;    /* WcView, set by the dataflow */
+	bool pp : 1;         /* part of a preprocessor directive */
+	bool cuda_only : 1;  /* under a guard that excludes HIP/ROCm */
+	bool amd_wide : 1;   /* under a guard that selects every AMD target alike */
+	bool num_ok : 1;     /* integer literal whose value is in num */
+	bool num_wide : 1;   /* integer literal with an ll/ull suffix */
 	uint64_t num;
-} WcTok;
+} WcTok;             /* 32 bytes: every pass over the tokens is memory-bound */
 
-typedef struct WcConst {
-	char name[64];
-	uint64_t value;
-	bool conflict;   /* defined more than once with different values */
-} WcConst;
+/* One interned name. The *_stamp fields say which file (or function) a
+ * fact belongs to: a fact holds only while its stamp is the current one,
+ * so nothing is cleared between files. */
+typedef struct WcName {
+	uint32_t off, len, hash;
+	uint16_t flags;
+	uint8_t macro_nparams;
+	uint8_t view;            /* dataflow: the view of a local, for var_stamp */
+	uint32_t macro_used;     /* bit i: parameter i appears in the body */
+	uint32_t const_stamp, macro_stamp, var_stamp, target_stamp;
+	uint32_t target_macro;   /* the per-target macro whose branch defined it */
+	bool const_conflict;
+	uint64_t const_value;
+} WcName;
 
-/* A function-like macro; `used` has bit i set when parameter i appears in
- * the body, so a shim that drops the mask is recognised. */
-typedef struct WcMacro {
-	char name[64];
-	int nparams;
-	uint32_t used;
-} WcMacro;
+typedef struct WcNames {
+	WcName *v;
+	uint32_t n, cap;
+	uint32_t *slot;          /* open addressing: id + 1, 0 when empty */
+	uint32_t mask;
+	char *chars;
+	size_t nchars, ccap;
+	uint32_t serial;         /* last stamp handed out */
+} WcNames;
+
+void wc_names_init(WcNames *nm);
+void wc_names_free(WcNames *nm);
+uint32_t wc_intern(WcNames *nm, const char *s, size_t n);
+/* h: FNV-1a (32-bit) of the name, as the lexer computes it while scanning */
+uint32_t wc_intern_hashed(WcNames *nm, const char *s, size_t n, uint32_t h);
+uint32_t wc_stamp(WcNames *nm);   /* a fresh stamp */
 
 typedef struct WcSuppress {
 	int line;
@@ -56,23 +177,46 @@ typedef struct WcFinding {
 	int line, col;
 	const char *id, *name;
 	char msg[200];
-	char fix[200];
+	const char *fix;     /* a string literal */
 	bool has_edit;   /* a safe textual rewrite exists */
 	uint32_t eoff, elen;
 	char repl[48];
 } WcFinding;
 
+typedef enum { WF_HOST, WF_DEVICE, WF_KERNEL, WF_HOST_DEVICE, WF_UNKNOWN } WcFuncKind;
+
+/* A function definition: its body's braces in the code tokens. */
+typedef struct WcFunc {
+	int name, open, close;
+	WcFuncKind kind;
+} WcFunc;
+
+/* What one thread keeps from file to file: the name table and the big
+ * buffers (text, tokens), so checking a file allocates almost nothing. */
+typedef struct WcWork {
+	WcNames names;
+	char *text; size_t text_cap;
+	WcTok *all; int all_cap;
+	WcTok *t; int t_cap;
+} WcWork;
+
+void wc_work_init(WcWork *w);
+void wc_work_free(WcWork *w);
+
 typedef struct WcFile {
 	Source src;
 	Diag *diag;
+	WcNames *names;
+	WcWork *work;               /* buffers to borrow and give back, or NULL */
+	bool own_names;             /* names made for this file alone */
+	size_t text_cap;
+	int all_cap, t_cap;
+	uint32_t stamp;             /* this file's (and its includes') facts */
 	WcTok *all; int nall;       /* every token, directives included */
 	WcTok *t; int n;            /* code tokens only, what rules read */
-	WcConst *consts; int nconsts;
-	WcMacro *macros; int nmacros;
 	WcSuppress *sup; int nsup;
 	WcFinding *finds; int nfinds;
-	Vec derived;     /* names derived from a thread index or lane id (char *) */
-	Vec warp32;      /* of those, warp ids computed as tid / 32 or tid >> 5 */
+	WcFunc *fns; int nfns;
 	int errors;
 	int include_depth;          /* > 0 while reading an #include for its #defines */
 } WcFile;
@@ -81,18 +225,71 @@ typedef struct WcFile {
 void wc_lex(WcFile *f);
 /* pp.c */
 void wc_preprocess(WcFile *f);
+/* funcs.c */
+void wc_functions(WcFile *f);
+int wc_func_at(const WcFile *f, int i);             /* function whose body holds token i, or -1 */
+/* dataflow.c */
+void wc_dataflow(WcFile *f);                        /* sets every token's view */
+bool wc_derived(const WcFile *f, int i);            /* token i is thread-derived */
+bool wc_operand_derived(const WcFile *f, int end);  /* operand ending at token end */
+int wc_operand_start(const WcFile *f, int end);
+WcView wc_expr_view(const WcFile *f, int from, int to);
 /* util.c */
-bool wc_is(const WcFile *f, int i, const char *s);
-bool wc_ident_is(const WcFile *f, int i, const char *s);
-bool wc_ident_has(const WcFile *f, int i, const char *part);
+static inline bool wc_op(const WcFile *f, int i, WcPunct op)
+{
+	return i >= 0 && i < f->n && f->t[i].op == op && f->t[i].kind == WT_PUNCT;
+}
+static inline bool wc_kw(const WcFile *f, int i, WcKnown k)
+{
+	return i >= 0 && i < f->n && f->t[i].id == (uint32_t)k && f->t[i].kind == WT_IDENT;
+}
+static inline bool wc_ident(const WcFile *f, int i)
+{
+	return i >= 0 && i < f->n && f->t[i].kind == WT_IDENT;
+}
+static inline uint16_t wc_flags(const WcFile *f, int i)
+{
+	return wc_ident(f, i) ? f->names->v[f->t[i].id].flags : 0;
+}
+static inline bool wc_same_ident(const WcFile *f, int a, int b)
+{
+	return wc_ident(f, a) && wc_ident(f, b) && f->t[a].id == f->t[b].id;
+}
+bool wc_is_open(const WcFile *f, int i);           /* ( [ { */
+bool wc_is_close(const WcFile *f, int i);          /* ) ] } */
 int wc_match(const WcFile *f, int open);            /* index of the closing bracket or -1 */
+int wc_match_back(const WcFile *f, int close);      /* index of the opening bracket or -1 */
 int wc_call_args(const WcFile *f, int open, int *starts, int *ends, int max);
-bool wc_value(const WcFile *f, int i, uint64_t *v); /* literal or known constant */
-const WcConst *wc_const(const WcFile *f, const char *name, size_t len);
-const WcMacro *wc_macro(const WcFile *f, const char *name, size_t len);
-bool wc_is_shuffle(const WcFile *f, int i);
-bool wc_is_ballot(const WcFile *f, int i);
-bool wc_is_sync(const WcFile *f, int i);
+/* A literal or a known constant (#define, or a local assigned once). */
+static inline bool wc_value(const WcFile *f, int i, uint64_t *v)
+{
+	if (i < 0 || i >= f->n)
+		return false;
+	const WcTok *t = &f->t[i];
+	if (t->kind == WT_NUMBER && t->num_ok) {
+		*v = t->num;
+		return true;
+	}
+	if (t->kind != WT_IDENT)
+		return false;
+	const WcName *nm = &f->names->v[t->id];
+	if (nm->const_stamp != f->stamp || nm->const_conflict)
+		return false;
+	*v = nm->const_value;
+	return true;
+}
+static inline bool wc_value_is(const WcFile *f, int i, uint64_t v)
+{
+	uint64_t x;
+	return wc_value(f, i, &x) && x == v;
+}
+bool wc_full_mask(const WcFile *f, int s, int e, bool *only32); /* all-ones lane mask */
+bool wc_mask_dropped(const WcFile *f, int i);       /* call through a shim that ignores the mask */
+int wc_stmt_end(const WcFile *f, int start);        /* end of the statement or block at start */
+void wc_set_const(WcFile *f, uint32_t id, uint64_t v, bool conflict);
+static inline bool wc_is_shuffle(const WcFile *f, int i) { return wc_flags(f, i) & WN_SHUFFLE; }
+static inline bool wc_is_ballot(const WcFile *f, int i) { return wc_flags(f, i) & WN_BALLOT; }
+static inline bool wc_is_sync(const WcFile *f, int i) { return wc_flags(f, i) & WN_SYNC; }  /* first argument: a lane mask */
 WcFinding *wc_find(WcFile *f, int i, const char *id, const char *name, const char *fix,
 	const char *fmt, ...) TC_PRINTF(6, 7);
 WcFinding *wc_vfind(WcFile *f, const WcTok *t, const char *id, const char *name, const char *fix,
@@ -101,23 +298,28 @@ WcFinding *wc_find_tok(WcFile *f, const WcTok *t, const char *id, const char *na
 	const char *fmt, ...) TC_PRINTF(6, 7);
 void wc_edit(WcFinding *fd, const WcFile *f, int first, int last, const char *repl);
 /* rule_*.c */
-void wc_rule_loops(WcFile *f);   /* H1 */
-void wc_rule_masks(WcFile *f);   /* H2, H13 */
-void wc_rule_lanes(WcFile *f);   /* H3, H5 */
-void wc_dataflow(WcFile *f);     /* fills derived and warp32; run first */
-bool wc_derived(const WcFile *f, int i);     /* token i is thread-derived */
-bool wc_operand_derived(const WcFile *f, int end); /* operand ending at token end */
-void wc_rule_ballot(WcFile *f);  /* H4 */
-void wc_rule_host(WcFile *f);    /* H6, H7, H12 */
-/* check.c: returns false when the file could not be checked at all */
+void wc_rule_loops(WcFile *f);    /* H1 */
+void wc_rule_masks(WcFile *f);    /* H2, H13 */
+void wc_rule_lanes(WcFile *f);    /* H3 (with "first warp" tests), H5 */
+void wc_rule_ballot(WcFile *f);   /* H4 */
+void wc_rule_host(WcFile *f);     /* H6, H7, H12 */
+void wc_rule_arch(WcFile *f);     /* H8 */
+void wc_rule_library(WcFile *f);  /* H9 */
+void wc_rule_branch(WcFile *f);   /* H10 */
+void wc_rule_width(WcFile *f);    /* H11 */
+/* check.c: returns false when the file could not be checked at all.
+ * wc_check_path reuses a thread's WcWork; wc_check_file makes its own. */
 bool wc_check_file(WcFile *f, Diag *d, const char *path);
+bool wc_check_path(WcFile *f, Diag *d, const char *path, WcWork *w);
 void wc_file_free(WcFile *f);
 /* report.c */
 typedef enum { WC_TEXT, WC_JSON, WC_SARIF } WcFormat;
 void wc_report_text(FILE *out, const WcFile *f);
+void wc_report_text_buf(Buf *b, const WcFile *f);
 void wc_report_json_file(Buf *b, const WcFile *f, bool *first);
 void wc_report_sarif_file(Buf *b, const WcFile *f, bool *first);
 char *wc_apply_fixes(const WcFile *f, size_t *len, int *applied);
 void wc_unified_diff(FILE *out, const char *path, const char *a, size_t alen, const char *b, size_t blen);
+void wc_unified_diff_buf(Buf *out, const char *path, const char *a, size_t alen, const char *b, size_t blen);
 
 #endif

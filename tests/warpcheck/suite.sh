@@ -143,29 +143,49 @@ fix_case() {
 fix_case fix-cuda "$CASES/fix_cuda.cu"
 fix_case fix-hip "$CASES/fix_hip.hip"
 fix_case fix-seed "$CASES/seed_bad.cu"
+fix_case fix-new-cuda "$CASES/fix_new.cu"
+fix_case fix-new-hip "$CASES/fix_new.hip"
 
-# Fixed code must still compile. hipcc is a Debian package the CI installs,
-# so its absence is a failure; nvcc comes with the CUDA toolkit, and its
-# absence is reported as a skip.
+# Fixed code must still compile, for wave64 (gfx90a) and wave32 (gfx1030)
+# and for NVIDIA. hipcc is a Debian package the CI installs, so its absence
+# is a failure; nvcc comes with the CUDA toolkit, and its absence is
+# reported as a skip. hip_sync.h supplies the 64-bit-mask warp-sync API of
+# HIP 6.2 to an older hipcc, so CUDA-style fixtures compile as HIP too.
 HIPCC=${HIPCC:-/usr/bin/hipcc}
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+SYNC_H=$(pwd)/tests/warpcheck/hip_sync.h
+hip_compile() {
+	"$HIPCC" -x hip --offload-arch=gfx90a --offload-arch=gfx1030 -include "$SYNC_H" -c "$1" -o "$tmp/hip.o" >"$tmp/err" 2>&1
+}
 if [ -x "$HIPCC" ]; then
-	if "$HIPCC" --offload-arch=gfx90a --offload-arch=gfx1030 -c "$tmp/fix/fix_hip.hip" -o "$tmp/hip.o" >"$tmp/err" 2>&1; then
-		pass fix-hip-compiles
+	for src in fix_hip.hip fix_new.hip fix_cuda.cu; do
+		if hip_compile "$tmp/fix/$src"; then
+			pass "fix-compiles-hip $src"
+		else
+			fail "fix-compiles-hip $src" "$(grep error "$tmp/err" | head -3 | tr '\n' ' ')"
+		fi
+	done
+	# The compile check can fail: the unfixed CUDA fixture's 32-bit masks do not build.
+	if hip_compile "$CASES/fix_cuda.cu"; then
+		fail hip-rejects-32-bit-masks "the unfixed fixture compiled"
+	elif grep -q "64-bit integer" "$tmp/err"; then
+		pass hip-rejects-32-bit-masks
 	else
-		fail fix-hip-compiles "$(head -3 "$tmp/err" | tr '\n' ' ')"
+		fail hip-rejects-32-bit-masks "$(grep error "$tmp/err" | head -2 | tr '\n' ' ')"
 	fi
 else
-	fail fix-hip-compiles "hipcc not found at $HIPCC (apt-get install hipcc)"
+	fail fix-compiles-hip "hipcc not found at $HIPCC (apt-get install hipcc)"
 fi
 if [ -x "$NVCC" ]; then
-	if "$NVCC" -arch=sm_90 -c "$tmp/fix/fix_cuda.cu" -o "$tmp/cu.o" >"$tmp/err" 2>&1; then
-		pass fix-cuda-compiles
-	else
-		fail fix-cuda-compiles "$(grep error "$tmp/err" | head -3 | tr '\n' ' ')"
-	fi
+	for src in fix_cuda.cu fix_new.cu; do
+		if "$NVCC" -arch=sm_90 -c "$tmp/fix/$src" -o "$tmp/cu.o" >"$tmp/err" 2>&1; then
+			pass "fix-compiles-nvcc $src"
+		else
+			fail "fix-compiles-nvcc $src" "$(grep error "$tmp/err" | head -3 | tr '\n' ' ')"
+		fi
+	done
 else
-	echo "SKIP fix-cuda-compiles: nvcc not found at $NVCC"
+	echo "SKIP fix-compiles-nvcc: nvcc not found at $NVCC"
 fi
 
 # Output formats.
@@ -218,6 +238,19 @@ if [ $rc -eq 1 ] && [ "$files" -eq 2 ]; then
 else
 	fail cli-directory "status $rc, findings in $files files, want 2"
 fi
+# -j: the same output, in path order, whatever the number of threads.
+"$WC" -j 1 --format json "$CASES" "$tmp/missing.cu" >"$tmp/j1" 2>"$tmp/e1"
+"$WC" -j 4 --format json "$CASES" "$tmp/missing.cu" >"$tmp/j4" 2>"$tmp/e4"
+"$WC" -j4 "$CASES" >"$tmp/t4" 2>/dev/null
+"$WC" --jobs=1 "$CASES" >"$tmp/t1" 2>/dev/null
+if cmp -s "$tmp/j1" "$tmp/j4" && cmp -s "$tmp/e1" "$tmp/e4" && cmp -s "$tmp/t1" "$tmp/t4" && [ -s "$tmp/t1" ] &&
+   [ "$(grep -o '"file": "[^"]*"' "$tmp/j1" | uniq | sort -c 2>&1)" = "" ]; then
+	pass cli-jobs-deterministic
+else
+	fail cli-jobs-deterministic "output differs between -j 1 and -j 4, or is not in path order"
+fi
+"$WC" -j 0 "$CASES" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && pass cli-bad-jobs || fail cli-bad-jobs "status $rc for -j 0, want 2"
 if [ -c /dev/zero ]; then
 	"$WC" /dev/zero "$CASES/seed_bad.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
 	if [ $rc -eq 2 ] && grep -q 'not a regular file' "$tmp/err" && grep -q 'seed_bad.cu:4:32' "$tmp/out"; then

@@ -32,7 +32,7 @@ __device__ float h(float v) { return __shfl_xor_sync(0xffffffff, v, 1); }
 // Per-platform masks: the 32-bit one is CUDA-only.
 #if defined(__HIP_PLATFORM_AMD__)
 #define WC_FULL 0xffffffffffffffffull
-#define WARP_SIZE 64
+#define WARP_SIZE 64  // expect: H8
 #else
 #define WC_FULL 0xffffffff
 #define WARP_SIZE 32

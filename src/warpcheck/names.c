@@ -1,0 +1,213 @@
+/* names.c: interned identifiers.
+ *
+ * The lexer gives every identifier an integer id, the same for every
+ * occurrence of the same spelling, so rules compare names as integers.
+ * The names rules ask about (WC_KNOWN) are interned first and get the ids
+ * WK_*. Facts that hold for a whole spelling (does it name a lane? is it an
+ * AMD-only macro?) are computed here once, as flags. One table may serve
+ * every file a thread checks; per-file facts carry a stamp (wc_stamp). */
+#include "warpcheck/warpcheck.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const known_names[] = {
+#define WC_X(n) #n,
+	WC_KNOWN(WC_X)
+#undef WC_X
+};
+
+static uint32_t hash_name(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+}
+
+/* Case-insensitive substring test. */
+static bool has(const char *s, size_t n, const char *part)
+{
+	size_t k = strlen(part);
+	for (size_t a = 0; a + k <= n; a++) {
+		size_t b = 0;
+		while (b < k && lower(s[a + b]) == part[b])
+			b++;
+		if (b == k)
+			return true;
+	}
+	return false;
+}
+
+/* Case-sensitive substring test. */
+static bool has_exact(const char *s, size_t n, const char *part)
+{
+	size_t k = strlen(part);
+	for (size_t a = 0; a + k <= n; a++)
+		if (memcmp(s + a, part, k) == 0)
+			return true;
+	return false;
+}
+
+/* "lane" as a word of the name (lane, lane_id, laneId, srcLane), so that
+ * "plane" or "planes" are not lane ids. */
+static bool lane_word(const char *s, size_t n)
+{
+	for (size_t a = 0; a + 4 <= n; a++) {
+		bool word = a == 0 || s[a - 1] == '_' || s[a] == 'L';
+		if (word && lower(s[a]) == 'l' && memcmp(s + a + 1, "ane", 3) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* __GFX9__, __GFX10__ (one per generation) and __gfx90a__ (one per chip). */
+static bool target_macro(const char *s, size_t n)
+{
+	if (n < 8 || memcmp(s, "__", 2) != 0 || memcmp(s + n - 2, "__", 2) != 0)
+		return false;
+	if (memcmp(s + 2, "GFX", 3) != 0 && memcmp(s + 2, "gfx", 3) != 0)
+		return false;
+	return s[5] >= '0' && s[5] <= '9';
+}
+
+/* A macro only AMD builds define (not one that mentions NVIDIA or CUDA). */
+static bool amd_macro(const char *s, size_t n)
+{
+	if (has_exact(s, n, "NVIDIA") || has_exact(s, n, "NVCC") || has_exact(s, n, "CUDA"))
+		return false;
+	return has_exact(s, n, "HIP") || has_exact(s, n, "ROCM") || has_exact(s, n, "AMD");
+}
+
+static uint16_t known_flags(uint32_t id)
+{
+	switch (id) {
+	case WK___shfl: case WK___shfl_up: case WK___shfl_down: case WK___shfl_xor:
+		return WN_SHUFFLE;
+	case WK___shfl_sync: case WK___shfl_up_sync: case WK___shfl_down_sync: case WK___shfl_xor_sync:
+		return WN_SHUFFLE | WN_SYNC;
+	case WK___ballot: case WK___activemask:
+		return WN_BALLOT;
+	case WK___ballot_sync: case WK___match_any_sync:
+		return WN_BALLOT | WN_SYNC;
+	case WK___any_sync: case WK___all_sync: case WK___syncwarp: case WK___match_all_sync:
+	case WK___reduce_add_sync: case WK___reduce_min_sync: case WK___reduce_max_sync:
+	case WK___reduce_and_sync: case WK___reduce_or_sync: case WK___reduce_xor_sync:
+		return WN_SYNC;
+	case WK_int: case WK_unsigned: case WK_signed: case WK_long: case WK_short: case WK_char:
+	case WK_bool: case WK_float: case WK_double: case WK_void: case WK_auto: case WK_uint32_t:
+	case WK_int32_t: case WK_uint: case WK_uint64_t: case WK_size_t:
+		return WN_TYPE;
+	case WK_WarpReduce: case WK_WarpScan: case WK_WarpExchange: case WK_WarpLoad:
+	case WK_WarpStore: case WK_WarpMergeSort:
+		return WN_COLLECTIVE;
+	case WK_const: case WK_constexpr: case WK_static: case WK_inline: case WK_volatile:
+	case WK_extern: case WK_register: case WK___forceinline__: case WK___inline__:
+	case WK___noinline__:
+		return WN_QUALIFIER;
+	default:
+		return 0;
+	}
+}
+
+static uint16_t name_flags(const char *s, size_t n)
+{
+	uint16_t fl = 0;
+	if (lane_word(s, n))
+		fl |= WN_LANE;
+	bool warp = has(s, n, "warp"), wave = has(s, n, "wave");
+	if (warp && has(s, n, "size"))
+		fl |= WN_WARP_SIZE;
+	if (warp || wave)
+		fl |= WN_WARPISH;
+	if (target_macro(s, n))
+		fl |= WN_TARGET;
+	else if (amd_macro(s, n) && !has_exact(s, n, "WAVEFRONT"))
+		fl |= WN_AMD;
+	if (has(s, n, "width") || has(s, n, "size") || has(s, n, "bits"))
+		fl |= WN_WIDTHISH;
+	return fl;
+}
+
+static void grow_slots(WcNames *nm)
+{
+	uint32_t size = nm->mask ? (nm->mask + 1) * 2 : 1024;
+	free(nm->slot);
+	nm->slot = xcalloc(size, sizeof *nm->slot);
+	nm->mask = size - 1;
+	for (uint32_t id = 0; id < nm->n; id++) {
+		uint32_t k = nm->v[id].hash & nm->mask;
+		while (nm->slot[k])
+			k = (k + 1) & nm->mask;
+		nm->slot[k] = id + 1;
+	}
+}
+
+static uint32_t add_name(WcNames *nm, const char *s, size_t n, uint32_t h)
+{
+	if (nm->n == nm->cap) {
+		nm->cap = nm->cap ? nm->cap * 2 : 512;
+		nm->v = xrealloc(nm->v, nm->cap * sizeof *nm->v);
+	}
+	if (nm->nchars + n > nm->ccap) {
+		nm->ccap = (nm->ccap + n) * 2;
+		nm->chars = xrealloc(nm->chars, nm->ccap);
+	}
+	memcpy(nm->chars + nm->nchars, s, n);
+	uint32_t id = nm->n++;
+	WcName *e = &nm->v[id];
+	memset(e, 0, sizeof *e);
+	e->off = (uint32_t)nm->nchars;
+	e->len = (uint32_t)n;
+	e->hash = h;
+	e->flags = id < WK__COUNT ? known_flags(id) | name_flags(s, n) : name_flags(s, n);
+	nm->nchars += n;
+	return id;
+}
+
+uint32_t wc_intern(WcNames *nm, const char *s, size_t n)
+{
+	return wc_intern_hashed(nm, s, n, hash_name(s, n));
+}
+
+uint32_t wc_intern_hashed(WcNames *nm, const char *s, size_t n, uint32_t h)
+{
+	uint32_t k = h & nm->mask;
+	for (uint32_t e; (e = nm->slot[k]); k = (k + 1) & nm->mask) {
+		const WcName *x = &nm->v[e - 1];
+		if (x->hash == h && x->len == n && memcmp(nm->chars + x->off, s, n) == 0)
+			return e - 1;
+	}
+	uint32_t id = add_name(nm, s, n, h);
+	if (nm->n * 2 > nm->mask)
+		grow_slots(nm);  /* rehashes every name, the new one included */
+	else
+		nm->slot[k] = id + 1;
+	return id;
+}
+
+void wc_names_init(WcNames *nm)
+{
+	memset(nm, 0, sizeof *nm);
+	grow_slots(nm);
+	for (size_t i = 0; i < TC_COUNT(known_names); i++)
+		wc_intern(nm, known_names[i], strlen(known_names[i]));
+}
+
+void wc_names_free(WcNames *nm)
+{
+	free(nm->v);
+	free(nm->slot);
+	free(nm->chars);
+	memset(nm, 0, sizeof *nm);
+}
+
+uint32_t wc_stamp(WcNames *nm)
+{
+	return ++nm->serial;
+}

@@ -1,0 +1,112 @@
+/* rule_arch.c: H8, a wrong mapping from architecture to warp width.
+ *
+ * pp.c reports the directive-level cases as it reads them (#define
+ * WARP_SIZE 64 under #ifdef __HIP_PLATFORM_AMD__; a gfx9 chip list that
+ * misses CDNA parts). This file adds what needs the code:
+ *   - constexpr int kWarpSize = 64; under a guard for every AMD target
+ *     (RDNA runs 32-lane wavefronts);
+ *   - a per-target macro (__GFX9__, __gfx90a__) that host code depends
+ *     on: tested by a directive inside a host function, or a macro defined
+ *     under one and used in a host function or a launch configuration.
+ *     The host pass never defines them, so the host always takes the
+ *     other branch (usually 32). */
+#include "warpcheck/warpcheck.h"
+
+static const char fix_host[] =
+	"query hipDeviceAttributeWarpSize on the host; keep per-target macros to device code";
+
+/* kWarpSize = 64 in an all-AMD branch. */
+static void check_code_width(WcFile *f, int i)
+{
+	if (!(wc_flags(f, i) & WN_WARPISH) || !wc_op(f, i + 1, WP_ASSIGN) || !wc_value_is(f, i + 2, 64) ||
+	    f->t[i + 2].kind != WT_NUMBER || !f->t[i + 2].amd_wide)
+		return;
+	if (!wc_op(f, i + 3, WP_SEMI) && !wc_op(f, i + 3, WP_COMMA) && !wc_op(f, i + 3, WP_RBRACE))
+		return;
+	wc_find(f, i + 2, "H8", "arch-width",
+		"pick 64 only under __GFX9__ (device pass); on the host, query hipDeviceAttributeWarpSize",
+		"%.*s is 64 for every AMD target, but RDNA (gfx10+) runs 32-lane wavefronts",
+		(int)f->t[i].len, f->src.text + f->t[i].off);
+}
+
+static const char *name_text(const WcFile *f, uint32_t id, int *len)
+{
+	const WcName *nm = &f->names->v[id];
+	*len = (int)nm->len;
+	return f->names->chars + nm->off;
+}
+
+/* A use of a macro that was defined under a per-target guard; *reported
+ * says whether this macro was already reported in this scope. */
+static void check_host_use(WcFile *f, int i, bool *reported)
+{
+	const WcName *nm = &f->names->v[f->t[i].id];
+	if (nm->target_stamp != f->stamp || *reported)
+		return;
+	*reported = true;
+	int mlen;
+	const char *macro = name_text(f, nm->target_macro, &mlen);
+	wc_find(f, i, "H8", "arch-width", fix_host,
+		"%.*s is chosen under %.*s, which only the device pass defines: host code always sees the other branch",
+		(int)f->t[i].len, f->src.text + f->t[i].off, mlen, macro);
+}
+
+/* Every such macro once per host function (its first use). */
+static void check_host_function(WcFile *f, const WcFunc *fn)
+{
+	uint32_t done[16];
+	int ndone = 0;
+	for (int i = fn->open; i < fn->close; i++) {
+		if (!wc_ident(f, i) || f->names->v[f->t[i].id].target_stamp != f->stamp)
+			continue;
+		bool reported = false;
+		for (int k = 0; k < ndone; k++)
+			reported = reported || done[k] == f->t[i].id;
+		if (!reported && ndone < (int)TC_COUNT(done))
+			done[ndone++] = f->t[i].id;
+		check_host_use(f, i, &reported);
+	}
+}
+
+/* <<<grid, block>>> is evaluated on the host, whatever function holds it. */
+static void check_launches(WcFile *f)
+{
+	for (int i = 0; i < f->n; i++) {
+		if (!wc_op(f, i, WP_LAUNCH_OPEN))
+			continue;
+		bool seen = false;
+		for (int k = i + 1; k < f->n && k < i + 200 && !wc_op(f, k, WP_LAUNCH_CLOSE); k++)
+			if (wc_ident(f, k))
+				check_host_use(f, k, &seen);
+	}
+}
+
+/* #if defined(__GFX9__) inside a host function body. */
+static void check_host_directives(WcFile *f)
+{
+	int fn = 0;
+	for (int i = 0; i < f->nall; i++) {
+		const WcTok *t = &f->all[i];
+		if (!t->pp || t->kind != WT_IDENT || !(f->names->v[t->id].flags & WN_TARGET))
+			continue;
+		while (fn < f->nfns && f->t[f->fns[fn].close].off < t->off)
+			fn++;
+		if (fn >= f->nfns || f->t[f->fns[fn].open].off > t->off || f->fns[fn].kind != WF_HOST)
+			continue;
+		wc_find_tok(f, t, "H8", "arch-width", fix_host,
+			"%.*s is tested in host code, but only the device pass defines it",
+			(int)t->len, f->src.text + t->off);
+	}
+}
+
+void wc_rule_arch(WcFile *f)
+{
+	for (int i = 0; i + 3 < f->n; i++)
+		if (f->t[i].kind == WT_IDENT && f->t[i + 2].amd_wide)
+			check_code_width(f, i);
+	for (int k = 0; k < f->nfns; k++)
+		if (f->fns[k].kind == WF_HOST)
+			check_host_function(f, &f->fns[k]);
+	check_launches(f);
+	check_host_directives(f);
+}

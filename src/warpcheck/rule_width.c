@@ -1,0 +1,44 @@
+/* rule_width.c: H11, shuffles with no width in code written for 32-lane
+ * groups.
+ *
+ *   v = __shfl(v, (lane + 1) & 31);
+ *
+ * On NVIDIA the source lane is taken modulo the width, 32 by default. A HIP
+ * shuffle with no width spans the whole wavefront, so on a 64-lane one the
+ * lanes 32..63 read from lanes 0..31. A shuffle whose lane or offset
+ * argument is a lane computed modulo 32 (the dataflow's WV_LANE32) is such
+ * code; passing the width 32 makes it a deliberate 32-lane logical warp on
+ * every target. A shuffle that already has a width is left alone. */
+#include "warpcheck/warpcheck.h"
+
+/* Arguments a shuffle takes without its width: (v, lane) or (mask, v, lane). */
+static int args_without_width(const WcFile *f, int i)
+{
+	return wc_is_sync(f, i) ? 3 : 2;
+}
+
+static void check_shuffle(WcFile *f, int i)
+{
+	if (!wc_op(f, i + 1, WP_LPAREN))
+		return;
+	int s[8], e[8];
+	int n = wc_call_args(f, i + 1, s, e, 8);
+	if (n != args_without_width(f, i))
+		return;
+	int a = n - 1;  /* the lane, delta or xor mask */
+	if (e[a] <= s[a] || wc_expr_view(f, s[a], e[a]) != WV_LANE32)
+		return;
+	WcFinding *fd = wc_find(f, i, "H11", "shuffle-width",
+		"pass the width 32 explicitly (a 32-lane logical warp), or make the lane index wave-size generic",
+		"%.*s with no width takes a lane computed modulo 32: on a 64-lane wavefront lanes 32..63 read lanes 0..31",
+		(int)f->t[i].len, f->src.text + f->t[i].off);
+	int close = e[a];  /* the call's ")" */
+	wc_edit(fd, f, close, close, ", 32)");
+}
+
+void wc_rule_width(WcFile *f)
+{
+	for (int i = 0; i + 1 < f->n; i++)
+		if (wc_is_shuffle(f, i))
+			check_shuffle(f, i);
+}
