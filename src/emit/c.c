@@ -122,10 +122,14 @@ static void c_assert_fail(Buf *b, const SKernel *k, const char *message, int lin
 
 static void c_atomic_add(Buf *b, DType dt, const char *dst, const char *ptr, const char *value)
 {
-	if (dt == DT_F32 || dt == DT_F64)
-		buf_printf(b, "%s = tc_atomic_add_%s(%s, %s);\n", dst, dt == DT_F32 ? "f32" : "f64", ptr, value);
+	if (dst)
+		buf_printf(b, "%s = ", dst);
 	else
-		buf_printf(b, "%s = __atomic_fetch_add(%s, %s, __ATOMIC_ACQ_REL);\n", dst, ptr, value);
+		buf_puts(b, "(void)");
+	if (dt == DT_F32 || dt == DT_F64)
+		buf_printf(b, "tc_atomic_add_%s(%s, %s);\n", dt == DT_F32 ? "f32" : "f64", ptr, value);
+	else
+		buf_printf(b, "__atomic_fetch_add(%s, %s, __ATOMIC_ACQ_REL);\n", ptr, value);
 }
 
 const Printer c_printer = {

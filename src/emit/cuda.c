@@ -7,6 +7,9 @@
 #include "emit/printer.h"
 
 static const char cuda_types[] =
+	"#ifndef __CUDACC_RTC__\n"
+	"#include <cstdio> /* printf of device_assert; NVRTC has it built in */\n"
+	"#endif\n"
 	"typedef signed char tc_i8;\n"
 	"typedef short tc_i16;\n"
 	"typedef int tc_i32;\n"
@@ -152,11 +155,13 @@ static void cuda_assert_fail(Buf *b, const SKernel *k, const char *message, int 
 
 static void cuda_atomic_add(Buf *b, DType dt, const char *dst, const char *ptr, const char *value)
 {
+	if (dst)
+		buf_printf(b, "%s = ", dst);
 	if (dt == DT_I64 || dt == DT_U64)
-		buf_printf(b, "%s = (%s)atomicAdd((unsigned long long *)%s, (unsigned long long)%s);\n", dst,
-			   simt_reg_ctype(dt), ptr, value);
+		buf_printf(b, "(%s)atomicAdd((unsigned long long *)%s, (unsigned long long)%s);\n", simt_reg_ctype(dt), ptr,
+			   value);
 	else
-		buf_printf(b, "%s = atomicAdd(%s, %s);\n", dst, ptr, value);
+		buf_printf(b, "atomicAdd(%s, %s);\n", ptr, value);
 }
 
 const Printer cuda_printer = {

@@ -214,7 +214,7 @@ static void math(Emit *E, const SExpr *e)
 		buf_puts(b, "))");
 		return;
 	}
-	buf_printf(b, "%s(", math_name(e->aux, e->dtype));
+	buf_printf(b, "%s(", e->aux == MATH_TF32 ? "tc_tf32" : math_name(e->aux, e->dtype));
 	expr(E, e->a[0]);
 	buf_putc(b, ')');
 }
@@ -537,8 +537,8 @@ static void assert_stmt(Emit *E, const SStmt *s)
 
 static void atomic_stmt(Emit *E, const SStmt *s)
 {
-	char *dst = expr_str(E, s->dst), *ptr = expr_str(E, s->ptr), *value = expr_str(E, s->value);
-	DType dt = s->dst->reg->dtype;
+	char *dst = s->dst ? expr_str(E, s->dst) : NULL, *ptr = expr_str(E, s->ptr), *value = expr_str(E, s->value);
+	DType dt = s->value->dtype;
 	if (s->guard) {
 		char *guard = expr_str(E, s->guard);
 		line(E, "if (%s)", guard);
@@ -548,7 +548,7 @@ static void atomic_stmt(Emit *E, const SStmt *s)
 	buf_indent(E->b, E->depth);
 	E->P->atomic_add(E->b, dt, dst, ptr, value);
 	E->depth -= s->guard != NULL;
-	if (s->guard) {
+	if (s->guard && dst) {
 		line(E, "else");
 		E->depth++;
 		line(E, "%s = 0;", dst);

@@ -92,11 +92,13 @@ static void hip_assert_fail(Buf *b, const SKernel *k, const char *message, int l
 
 static void hip_atomic_add(Buf *b, DType dt, const char *dst, const char *ptr, const char *value)
 {
+	if (dst)
+		buf_printf(b, "%s = ", dst);
 	if (dt == DT_I64 || dt == DT_U64)
-		buf_printf(b, "%s = (%s)atomicAdd((unsigned long long *)%s, (unsigned long long)%s);\n", dst,
-			   simt_reg_ctype(dt), ptr, value);
+		buf_printf(b, "(%s)atomicAdd((unsigned long long *)%s, (unsigned long long)%s);\n", simt_reg_ctype(dt), ptr,
+			   value);
 	else
-		buf_printf(b, "%s = atomicAdd(%s, %s);\n", dst, ptr, value);
+		buf_printf(b, "atomicAdd(%s, %s);\n", ptr, value);
 }
 
 const Printer hip_printer = {

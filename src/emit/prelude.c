@@ -59,4 +59,6 @@ const char prelude_common[] =
 	"TC_DEVICE float tc_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }\n"
 	"TC_DEVICE double tc_sigmoidd(double x) { return 1.0 / (1.0 + exp(-x)); }\n"
 	"TC_DEVICE double tc_rsqrtd(double x) { return 1.0 / sqrt(x); }\n"
+	"/* fp32 as a tf32 dot reads it: the low 13 mantissa bits dropped */\n"
+	"TC_DEVICE float tc_tf32(float x) { return tc_f32_from_bits(tc_f32_bits(x) & 0xffffe000u); }\n"
 	"\n";

@@ -23,7 +23,7 @@ typedef struct Printer {
 	const char *shared_qualifier;  /* "__shared__ " or "" */
 	/* the program fails: `message` is a C string literal; `line` its source line */
 	void (*assert_fail)(Buf *b, const SKernel *k, const char *message, int line);
-	/* dst = atomic fetch-and-add of value at ptr (dtype dt) */
+	/* dst = atomic fetch-and-add of value at ptr (dtype dt); dst NULL: the old value is not kept */
 	void (*atomic_add)(Buf *b, DType dt, const char *dst, const char *ptr, const char *value);
 } Printer;
 

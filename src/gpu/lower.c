@@ -247,7 +247,18 @@ static SExpr *owner_along(Lower *L, int d)
 	return simt_cmp(L->k, CMP_EQ, DT_I32, simt_ref(L->k, L->first[d], NULL), ic(L, 0));
 }
 
-/* lane, warp, and the first coordinate of each frame dimension */
+/* Makes frame f the one the index and coordinate helpers use. */
+static void use_frame(Lower *L, int f)
+{
+	const Frame *fr = &L->frames[f];
+	L->cur = f;
+	L->rank = fr->rank;
+	L->frame = fr->layout;
+	memcpy(L->frame_shape, fr->shape, sizeof L->frame_shape);
+	memcpy(L->first, fr->first, sizeof L->first);
+}
+
+/* lane, warp, and the first coordinate of each dimension of each frame */
 static void lower_thread_coords(Lower *L)
 {
 	SKernel *k = L->k;
@@ -259,26 +270,30 @@ static void lower_thread_coords(Lower *L)
 	s = simt_stmt(k, SS_ASSIGN, 0);
 	s->dst = simt_ref(k, L->warp, NULL);
 	s->value = simt_leaf(k, SE_WARP, DT_I32, 0);
-	const Layout *f = &L->frame;
-	for (int d = 0; d < L->rank; d++) {
-		int spt = f->size_per_thread[d], tpw = f->threads_per_warp[d], wpc = f->warps_per_cta[d];
-		SExpr *first = ic(L, 0);
-		if (tpw > 1) {
-			SExpr *lane = simt_ref(k, L->lane, NULL);
-			SExpr *bits = ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, layout_lane_shift(f, d)), tpw - 1);
-			first = imul(L, bits, spt);
+	for (int fi = 0; fi < L->nframes; fi++) {
+		Frame *fr = &L->frames[fi];
+		const Layout *f = &fr->layout;
+		for (int d = 0; fr->live && d < fr->rank; d++) {
+			int spt = f->size_per_thread[d], tpw = f->threads_per_warp[d], wpc = f->warps_per_cta[d];
+			SExpr *first = ic(L, 0);
+			if (tpw > 1) {
+				SExpr *lane = simt_ref(k, L->lane, NULL);
+				SExpr *bits = ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, layout_lane_shift(f, d)), tpw - 1);
+				first = imul(L, bits, spt);
+			}
+			if (wpc > 1) {
+				SExpr *warp = simt_ref(k, L->warp, NULL);
+				SExpr *bits = ibin(L, TOP_AND, ibin(L, TOP_SHR, warp, layout_warp_shift(f, d)), wpc - 1);
+				first = iadd(L, first, imul(L, bits, (int64_t)spt * tpw));
+			}
+			if (is_const(first, 0))
+				continue;
+			const char *name = fi ? arena_printf(L->arena, "f%d_first%d", fi, d) : arena_printf(L->arena, "first%d", d);
+			fr->first[d] = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, name);
+			s = simt_stmt(k, SS_ASSIGN, 0);
+			s->dst = simt_ref(k, fr->first[d], NULL);
+			s->value = first;
 		}
-		if (wpc > 1) {
-			SExpr *warp = simt_ref(k, L->warp, NULL);
-			SExpr *bits = ibin(L, TOP_AND, ibin(L, TOP_SHR, warp, layout_warp_shift(f, d)), wpc - 1);
-			first = iadd(L, first, imul(L, bits, (int64_t)spt * tpw));
-		}
-		if (is_const(first, 0))
-			continue;
-		L->first[d] = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, arena_printf(L->arena, "first%d", d));
-		s = simt_stmt(k, SS_ASSIGN, 0);
-		s->dst = simt_ref(k, L->first[d], NULL);
-		s->value = first;
 	}
 }
 
@@ -484,15 +499,19 @@ static void lower_atomic(Lower *L, const TValue *v)
 	if (dt != DT_F32 && dt != DT_I32 && dt != DT_U32 && dt != DT_I64 && dt != DT_U64 && dt != DT_F64)
 		lower_error(L, v, "atomic_add on %s is not lowered yet", dtype_name(dt));
 	unsigned present = L->place[ptr->id].present;
-	SReg *old = simt_reg(L->k, SR_THREAD, dt, dt, count_of(L, present), v->name);
+	bool keep = L->uses[v->id] > 0;   /* the old values are read */
+	SReg *old = keep ? simt_reg(L->k, SR_THREAD, dt, dt, count_of(L, present), v->name) : NULL;
 	Nest n = nest_over(L, present, 1);
 	SStmt *s = simt_stmt(L->k, SS_ATOMIC, v->line);
 	set_loops(L, s, &n);
-	s->dst = simt_ref(L->k, old, index_in(L, &n, present));
+	s->dst = keep ? simt_ref(L->k, old, index_in(L, &n, present)) : NULL;
 	s->ptr = read(L, &n, ptr);
 	s->value = read(L, &n, value);
 	s->guard = write_guard(L, &n, present, mask ? read(L, &n, mask) : NULL);
-	set_reg(L, v, old, present);
+	if (keep)
+		set_reg(L, v, old, present);
+	else
+		L->place[v->id].lowered = true;
 }
 
 /* tl.device_assert: where the mask holds and the condition does not, the
@@ -508,6 +527,76 @@ static void lower_assert(Lower *L, const TValue *v)
 	failed->a[0] = read(L, &n, cond);
 	s->guard = simt_and(L->k, mask ? read(L, &n, mask) : NULL, failed);
 	s->text = v->text ? v->text : "";
+}
+
+/* ---- tl.dot: through shared memory, one fused multiply-add at a time ---- */
+
+/* Writes tile x (rows x cols, in its own frame) to shared memory, row-major,
+ * each element once; fp32 operands of a tf32 dot lose their low 13
+ * mantissa bits as the tensor cores drop them. */
+static SReg *stage_operand(Lower *L, const TValue *dot, const TValue *x, const char *name)
+{
+	use_frame(L, L->place[x->id].frame);
+	int rows = x->type.shape[0], cols = x->type.shape[1];
+	DType dt = x->type.dtype;
+	SReg *smem = simt_reg(L->k, SR_SHARED, dt, dt, rows * cols, name);
+	unsigned present = L->place[x->id].present;
+	Nest n = nest_over(L, present, 1);
+	SExpr *coord_of[2];
+	for (int k = 0; k < 2; k++) {
+		int d = L->place[x->id].map[k];
+		coord_of[k] = d >= 0 ? coord(L, d, local_index(L, &n, d)) : ic(L, 0);
+	}
+	SExpr *value = read(L, &n, x);
+	if (dt == DT_F32 && dot->aux == DOT_TF32) {
+		SExpr *t = simt_leaf(L->k, SE_MATH, DT_F32, MATH_TF32);
+		t->a[0] = value;
+		value = t;
+	}
+	SStmt *s = simt_stmt(L->k, SS_ASSIGN, dot->line);
+	set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, smem, iadd(L, imul(L, coord_of[0], cols), coord_of[1]));
+	s->value = value;
+	s->guard = write_guard(L, &n, present, NULL);
+	return smem;
+}
+
+/* acc[M,N] + a[M,K] b[K,N]: both operands go to shared memory, then each
+ * thread computes its own elements of the result with a loop over K. A
+ * correct dot for every target; the matrix units come later. */
+static void lower_dot(Lower *L, const TValue *v)
+{
+	const TValue *a = v->args[0], *b = v->args[1], *acc = v->args[2];
+	if (v->type.rank != 2 || !dtype_is_float(v->type.dtype))
+		lower_error(L, v, "only 2-D floating-point tl.dot is lowered yet");
+	int K = a->type.shape[1], N = b->type.shape[1];
+	if (L->loop_depth)   /* the previous iteration's reads of the staged operands are done */
+		simt_stmt(L->k, SS_BARRIER, v->line);
+	SReg *sa = stage_operand(L, v, a, arena_printf(L->arena, "%s_a", v->name ? v->name : "dot"));
+	SReg *sb = stage_operand(L, v, b, arena_printf(L->arena, "%s_b", v->name ? v->name : "dot"));
+	simt_stmt(L->k, SS_BARRIER, v->line);
+
+	use_frame(L, L->place[v->id].frame);
+	unsigned present = L->place[v->id].present;
+	SReg *r = simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.dtype, count_of(L, present), v->name);
+	Nest n = nest_over(L, present, 1);
+	assign(L, v, &n, r, present, read(L, &n, acc))->uniform = false;
+	SExpr *row = ic(L, 0), *col = ic(L, 0);
+	int dm = L->place[v->id].map[0], dn = L->place[v->id].map[1];
+	if (dm >= 0)
+		row = coord(L, dm, local_index(L, &n, dm));
+	if (dn >= 0)
+		col = coord(L, dn, local_index(L, &n, dn));
+	SExpr *k = simt_leaf(L->k, SE_LOOP, DT_I32, n.n);   /* the loop over K, innermost */
+	SExpr *x = simt_ref(L->k, sa, iadd(L, imul(L, row, K), k));
+	SExpr *y = simt_ref(L->k, sb, iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, k, ic(L, N))), col));
+	DType dt = v->type.dtype;
+	SExpr *prod = simt_binary(L->k, TOP_MUL, dt, simt_cast(L->k, a->type.dtype, dt, x), simt_cast(L->k, b->type.dtype, dt, y));
+	SExpr *sum = simt_binary(L->k, TOP_ADD, dt, simt_ref(L->k, r, index_in(L, &n, present)), prod);
+	SStmt *s = assign(L, v, &n, r, present, sum);
+	s->uniform = false;
+	s->extent[s->nloops++] = K;
+	set_reg(L, v, r, present);
 }
 
 /* ---- reductions ---- */
@@ -769,8 +858,8 @@ static const TValue *lower_block(Lower *L, const TBlock *b)
 	for (const TValue *v = b->first; v; v = v->next) {
 		if (v->op == TOP_YIELD)
 			return v;
-		if (v->op == TOP_ARG)
-			continue;
+		if (v->op == TOP_ARG || (lower_pure(v) && L->uses && L->uses[v->id] <= 0))
+			continue;   /* an argument (lowered first), or a value nothing reads */
 		comment_line(L, v);
 		lower_value(L, v);
 	}
@@ -781,6 +870,7 @@ static const TValue *lower_block(Lower *L, const TBlock *b)
  * indexed by every dimension the tile spans. */
 static SReg *state_reg(Lower *L, const TValue *v, const char *name)
 {
+	use_frame(L, L->place[v->id].frame);
 	unsigned vary = L->place[v->id].present;
 	return simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.elem, count_of(L, vary), name);
 }
@@ -788,6 +878,7 @@ static SReg *state_reg(Lower *L, const TValue *v, const char *name)
 /* dst (a state register of `like`) = x, element by element */
 static void copy_state(Lower *L, const TValue *like, SReg *dst, const TValue *x)
 {
+	use_frame(L, L->place[like->id].frame);
 	unsigned vary = L->place[like->id].present;
 	Nest n = nest_over(L, vary, 1);
 	assign(L, x, &n, dst, vary, read(L, &n, x))->uniform = false;
@@ -820,6 +911,7 @@ static void yield_into(Lower *L, const TValue *y, SReg **state, const TValue *co
 			copy_state(L, like[i], state[i], y->args[i]);
 			continue;
 		}
+		use_frame(L, L->place[like[i]->id].frame);
 		unsigned vary = L->place[like[i]->id].present;
 		Nest nn = nest_over(L, vary, 1);
 		assign(L, y, &nn, state[i], vary, simt_ref(L->k, tmp[i], index_in(L, &nn, vary)))->uniform = false;
@@ -896,6 +988,7 @@ static void lower_result(Lower *L, const TValue *v)
 
 static void lower_value(Lower *L, const TValue *v)
 {
+	use_frame(L, L->place[v->id].frame);
 	switch (v->op) {
 	case TOP_ARG: {
 		SExpr *e = simt_leaf(L->k, SE_ARG, v->type.dtype, (int)v->iconst);
@@ -930,23 +1023,29 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_BARRIER: simt_stmt(L->k, SS_BARRIER, v->line); return;
 	case TOP_ATOMIC_ADD: lower_atomic(L, v); return;
 	case TOP_ASSERT: lower_assert(L, v); return;
+	case TOP_DOT: lower_dot(L, v); return;
 	default:
 		lower_error(L, v, "'%s' is not lowered to %s code yet", tir_op_name(v->op), L->target->spec);
 	}
 }
 
-/* The narrowest element that global memory is accessed with decides how
- * many consecutive elements a thread holds (16 bytes of them). */
-static int access_elem_bytes(const TKernel *tk, int rank)
+/* The narrowest element that a frame's tiles access global memory with
+ * decides how many consecutive elements a thread holds (16 bytes of them). */
+static int access_elem_bytes(const Lower *L, const TBlock *b, int frame, int bytes)
 {
-	int bytes = 0;
-	for (const TValue *v = tk->body->first; v; v = v->next) {
-		if ((v->op != TOP_LOAD && v->op != TOP_STORE) || v->args[0]->type.rank != rank)
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		bytes = access_elem_bytes(L, v->body, frame, bytes);
+		if (v->op == TOP_IF)
+			bytes = access_elem_bytes(L, v->orelse, frame, bytes);
+		if (v->op != TOP_LOAD && v->op != TOP_STORE && v->op != TOP_ATOMIC_ADD)
 			continue;
-		int b = dtype_bytes(v->args[0]->type.elem);
-		bytes = bytes ? imin(bytes, b) : b;
+		const TValue *ptr = v->args[0];
+		if (L->place[ptr->id].frame != frame || ptr->type.rank != L->frames[frame].rank)
+			continue;
+		int e = dtype_bytes(ptr->type.elem);
+		bytes = bytes ? imin(bytes, e) : e;
 	}
-	return bytes ? bytes : 4;
+	return bytes;
 }
 
 static int shared_bytes(const SKernel *k)
@@ -967,11 +1066,17 @@ static void lower_kernel(Lower *L)
 	if (k->threads > L->target->max_threads)
 		lower_error(L, NULL, "num_warps=%d gives %d threads a block, more than %s allows (%d)", k->num_warps,
 			    k->threads, L->target->spec, L->target->max_threads);
-	L->place = arena_alloc(L->arena, sizeof(Place) * (size_t)(tir_value_count(tk) + 1));
+	lower_remat(L, tk);
+	L->place = arena_alloc(L->arena, sizeof(Place) * (size_t)(L->nvalues + 1));
 	lower_place(L);
-	if (L->rank > 0)
-		L->frame = layout_blocked(L->rank, L->frame_shape, access_elem_bytes(tk, L->rank),
-					  L->target->max_vector_bytes, k->warp_size, k->num_warps);
+	for (int f = 0; f < L->nframes; f++) {
+		Frame *fr = &L->frames[f];
+		if (fr->rank == 0)
+			continue;
+		int bytes = access_elem_bytes(L, tk->body, f, 0);
+		fr->layout = layout_blocked(fr->rank, fr->shape, bytes ? bytes : 4, L->target->max_vector_bytes,
+					    k->warp_size, k->num_warps);
+	}
 	lower_thread_coords(L);
 	for (int i = 0; i < tk->nargs; i++)
 		lower_value(L, tk->args[i]);

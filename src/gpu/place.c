@@ -1,7 +1,14 @@
-/* place.c: which dimension of the kernel's layout each tile dimension uses.
+/* place.c: which layout ("frame") each tile uses, and which dimension of it
+ * each tile dimension uses.
  *
- * A kernel's tiles share one blocked layout, the "frame": its rank is the
- * largest rank of any tile and its extents are those of the largest tiles.
+ * Tiles connected by element-wise ops, broadcasts, reductions, loads and
+ * stores, loop-carried values and results share one blocked layout, the
+ * frame; tl.dot's operands and result are not connected through the dot
+ * (it reads its operands through shared memory), so they get frames of
+ * their own. A frame's rank is the largest rank of its tiles and its extents
+ * are those of the largest ones. Cheap tiles (aranges and arithmetic on
+ * them) that one op makes a row and another a column are first copied, one
+ * copy a use, as Triton rematerializes them.
  * Every dimension of extent > 1 of every tile is placed on one frame
  * dimension of the same extent; dimensions of extent 1 need no place (the
  * tile is collapsed there, Triton's slice layout). Tiles of full rank are
@@ -12,6 +19,7 @@
  * conversion, which is not lowered yet: that is an error, never a guess. */
 #include "gpu/lower_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The dims of `v` with extent > 1, in order. */
@@ -22,6 +30,26 @@ static int wide_dims(const TValue *v, int *dims)
 		if (v->type.shape[k] > 1)
 			dims[n++] = k;
 	return n;
+}
+
+/* ---- frames: the connected parts of the kernel ---- */
+
+static int find(Lower *L, int id)
+{
+	while (L->parent[id] != id)
+		id = L->parent[id] = L->parent[L->parent[id]];
+	return id;
+}
+
+/* Joins the frames of two tiles. Scalars have no layout: a program id or
+ * an argument used by tiles of different frames does not join them. */
+static void link(Lower *L, const TValue *x, const TValue *y)
+{
+	if (x->type.rank == 0 || y->type.rank == 0)
+		return;
+	int a = find(L, x->id), b = find(L, y->id);
+	if (a != b)
+		L->parent[a] = b;
 }
 
 /* Gives dimension `k` of `v` the place `d`; false on a conflict. */
@@ -41,6 +69,10 @@ static bool set_place(Lower *L, const TValue *v, int k, int d, bool *changed)
  * order) share places. */
 static bool unify_wide(Lower *L, const TValue *x, const TValue *y, bool *changed)
 {
+	if (L->linking) {
+		link(L, x, y);
+		return true;
+	}
 	int dx[TC_MAX_RANK], dy[TC_MAX_RANK];
 	int n = wide_dims(x, dx);
 	if (wide_dims(y, dy) != n)
@@ -56,6 +88,10 @@ static bool unify_wide(Lower *L, const TValue *x, const TValue *y, bool *changed
 /* Same-shaped operands and results share every place. */
 static bool unify_same(Lower *L, const TValue *x, const TValue *y, bool *changed)
 {
+	if (L->linking) {
+		link(L, x, y);
+		return true;
+	}
 	if (x->type.rank != y->type.rank)
 		return true;
 	for (int k = 0; k < x->type.rank; k++) {
@@ -72,6 +108,14 @@ static bool unify_same(Lower *L, const TValue *x, const TValue *y, bool *changed
 static bool unify_reduce(Lower *L, const TValue *v, bool *changed)
 {
 	const TValue *x = v->args[0];
+	if (L->linking) {   /* a reduction's result, a scalar too, is held in its operand's frame */
+		for (int i = 0; i < v->nargs; i++) {
+			int a = find(L, v->id), b = find(L, v->args[i]->id);
+			if (a != b)
+				L->parent[a] = b;
+		}
+		return true;
+	}
 	int axis = v->aux2;
 	for (int k = 0, j = 0; k < x->type.rank; k++) {
 		if (k == axis)
@@ -133,6 +177,8 @@ static bool propagate(Lower *L, const TValue *v, bool *changed)
 	case TOP_BROADCAST:
 		return unify_same(L, v, v->args[0], changed);
 	case TOP_STORE:
+		if (L->linking && find(L, v->id) != find(L, v->args[0]->id))   /* lowered in its pointer's frame */
+			L->parent[find(L, v->id)] = find(L, v->args[0]->id);
 		for (int i = 1; i < v->nargs; i++)
 			if (!unify_same(L, v->args[0], v->args[i], changed))
 				return false;
@@ -144,6 +190,8 @@ static bool propagate(Lower *L, const TValue *v, bool *changed)
 	case TOP_YIELD:
 	case TOP_SCAN:
 		return true;
+	case TOP_DOT:   /* operands go through shared memory: only the accumulator is the result's */
+		return unify_same(L, v, v->args[2], changed);
 	default:
 		for (int i = 0; i < v->nargs; i++)
 			if (!unify_same(L, v, v->args[i], changed))
@@ -184,20 +232,22 @@ static void place_error(Lower *L, const TValue *v, const char *what)
 static void place_default(Lower *L, const TValue *v)
 {
 	int8_t *m = L->place[v->id].map;
+	int rank = L->frames[L->place[v->id].frame].rank;
 	for (int k = 0; k < v->type.rank; k++)
 		if (v->type.shape[k] > 1 && m[k] < 0)
-			m[k] = (int8_t)(L->rank - v->type.rank + k);
+			m[k] = (int8_t)(rank - v->type.rank + k);
 }
 
 static void check_place(Lower *L, const TValue *v)
 {
 	const int8_t *m = L->place[v->id].map;
+	const Frame *f = &L->frames[L->place[v->id].frame];
 	unsigned used = 0;
 	for (int k = 0; k < v->type.rank; k++) {
 		if (v->type.shape[k] <= 1)
 			continue;
 		int d = m[k];
-		if (d < 0 || d >= L->rank || L->frame_shape[d] != v->type.shape[k])
+		if (d < 0 || d >= f->rank || f->shape[d] != v->type.shape[k])
 			place_error(L, v, "does not fit the kernel's other tiles");
 		if (used & (1u << d))
 			place_error(L, v, "spreads two dimensions over one");
@@ -206,19 +256,45 @@ static void check_place(Lower *L, const TValue *v)
 	L->place[v->id].present = used;
 }
 
-static void measure_rank(Lower *L, const TValue *v, void *ctx)
+/* The largest rank in each connected part, kept at its root. */
+static void measure_part(Lower *L, const TValue *v, void *ctx)
 {
-	L->rank = imax(L->rank, v->type.rank);
+	int *rank_of_root = ctx;
+	int root = find(L, v->id);
+	rank_of_root[root] = imax(rank_of_root[root], v->type.rank);
+}
+
+/* Numbers the connected parts that hold tiles as frames; parts of scalars
+ * alone share one frame of rank 0. */
+static void give_frame(Lower *L, const TValue *v, void *ctx)
+{
+	int *frame_of_root = ctx, *rank_of_root = frame_of_root + L->nvalues + 1;
+	int root = find(L, v->id);
+	if (frame_of_root[root] < 0) {
+		if (rank_of_root[root] == 0 && L->scalar_frame >= 0) {
+			frame_of_root[root] = L->scalar_frame;
+		} else {
+			if (L->nframes == LOWER_MAX_FRAMES)
+				place_error(L, v, "needs more layouts than the lowering keeps");
+			frame_of_root[root] = L->nframes++;
+			if (rank_of_root[root] == 0)
+				L->scalar_frame = frame_of_root[root];
+		}
+	}
+	Frame *f = &L->frames[frame_of_root[root]];
+	L->place[v->id].frame = frame_of_root[root];
+	f->rank = imax(f->rank, v->type.rank);
 }
 
 static void measure_shape(Lower *L, const TValue *v, void *ctx)
 {
+	Frame *f = &L->frames[L->place[v->id].frame];
 	for (int k = 0; k < TC_MAX_RANK; k++)
 		L->place[v->id].map[k] = -1;
-	if (v->type.rank != L->rank)
+	if (v->type.rank != f->rank)
 		return;
 	for (int k = 0; k < v->type.rank; k++) {
-		L->frame_shape[k] = imax(L->frame_shape[k], v->type.shape[k]);
+		f->shape[k] = imax(f->shape[k], v->type.shape[k]);
 		if (v->type.shape[k] > 1)
 			L->place[v->id].map[k] = (int8_t)k;
 	}
@@ -234,19 +310,167 @@ static void finish_one(Lower *L, const TValue *v, void *ctx)
 {
 	place_default(L, v);
 	check_place(L, v);
+	if (!lower_pure(v) || (L->uses && L->uses[v->id] > 0))
+		L->frames[L->place[v->id].frame].live = true;
 }
 
 void lower_place(Lower *L)
 {
 	const TBlock *body = L->tk->body;
-	L->rank = 0;
-	each_value(L, body, measure_rank, NULL);
-	for (int d = 0; d < L->rank; d++)
-		L->frame_shape[d] = 1;
+	bool unused = false;
+	L->parent = arena_alloc(L->arena, sizeof *L->parent * (size_t)(L->nvalues + 1));
+	/* frame_of_root, then rank_of_root */
+	int *frame_of_root = arena_alloc(L->arena, sizeof *frame_of_root * 2 * (size_t)(L->nvalues + 1));
+	for (int i = 0; i <= L->nvalues; i++) {
+		L->parent[i] = i;
+		frame_of_root[i] = -1;
+	}
+	L->linking = true;
+	each_value(L, body, propagate_one, &unused);
+	L->linking = false;
+	each_value(L, body, measure_part, frame_of_root + L->nvalues + 1);
+	L->nframes = 0;
+	L->scalar_frame = -1;
+	each_value(L, body, give_frame, frame_of_root);
+	for (int f = 0; f < L->nframes; f++)
+		for (int d = 0; d < TC_MAX_RANK; d++)
+			L->frames[f].shape[d] = 1;
 	each_value(L, body, measure_shape, NULL);
 	for (bool changed = true; changed;) {
 		changed = false;
 		each_value(L, body, propagate_one, &changed);
 	}
 	each_value(L, body, finish_one, NULL);
+}
+
+/* ---- rematerialization ---- */
+
+/* Aranges, constants and element-wise arithmetic on them: what a thread can
+ * recompute from its coordinates alone. */
+static bool cheap(const TValue *x, int depth)
+{
+	if (x->type.rank == 0)
+		return true;
+	if (depth > 32)
+		return false;
+	switch (x->op) {
+	case TOP_ARANGE: case TOP_CONST: case TOP_SPLAT: case TOP_BROADCAST: case TOP_EXPAND: case TOP_RESHAPE:
+	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_IDIV: case TOP_MOD: case TOP_AND: case TOP_OR:
+	case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_CMP: case TOP_WHERE: case TOP_CAST: case TOP_NEG:
+	case TOP_NOT: case TOP_MAXIMUM: case TOP_MINIMUM: case TOP_PTR_ADD:
+		for (int i = 0; i < x->nargs; i++)
+			if (!cheap(x->args[i], depth + 1))
+				return false;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A copy of cheap tile `x` and of the tiles it is made from (scalars are
+ * shared), inserted in `b` after *prev. */
+static TValue *clone_cheap(Lower *L, TBlock *b, TValue **prev, const TValue *x)
+{
+	if (x->type.rank == 0)
+		return (TValue *)x;
+	TValue *c = arena_alloc(L->arena, sizeof *c);
+	*c = *x;
+	c->id = L->nvalues++;
+	c->args = arena_alloc(L->arena, sizeof *c->args * (size_t)(x->nargs + 1));
+	for (int i = 0; i < x->nargs; i++)
+		c->args[i] = clone_cheap(L, b, prev, x->args[i]);
+	c->next = (*prev)->next;
+	(*prev)->next = c;
+	if (b->last == *prev)
+		b->last = c;
+	*prev = c;
+	return c;
+}
+
+/* Whether cheap tile x, or a tile it is made from, has other users. */
+static bool shared_part(const TValue *x, const int *uses, int counted, int depth)
+{
+	if (x->type.rank == 0 || x->id >= counted || depth > 32)
+		return false;
+	if (uses[x->id] >= 2)
+		return true;
+	for (int i = 0; i < x->nargs; i++)
+		if (shared_part(x->args[i], uses, counted, depth + 1))
+			return true;
+	return false;
+}
+
+static void count_uses(const TBlock *b, int *uses)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		for (int i = 0; i < v->nargs; i++)
+			uses[v->args[i]->id]++;
+		count_uses(v->body, uses);
+		if (v->op == TOP_IF)
+			count_uses(v->orelse, uses);
+	}
+}
+
+/* Ops whose only effect is their value. */
+bool lower_pure(const TValue *v)
+{
+	switch (v->op) {
+	case TOP_STORE: case TOP_ATOMIC_ADD: case TOP_ASSERT: case TOP_BARRIER: case TOP_FOR: case TOP_IF:
+	case TOP_YIELD: case TOP_RESULT: case TOP_ARG:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* Values nothing reads no longer read their operands: one sweep; true when
+ * it found more. Their use count becomes -1. */
+static bool drop_dead(Lower *L, const TBlock *b)
+{
+	bool more = false;
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		more |= drop_dead(L, v->body);
+		if (v->op == TOP_IF)
+			more |= drop_dead(L, v->orelse);
+		if (!lower_pure(v) || L->uses[v->id] != 0)
+			continue;
+		L->uses[v->id] = -1;
+		for (int i = 0; i < v->nargs; i++)
+			L->uses[v->args[i]->id]--;
+		more = true;
+	}
+	return more;
+}
+
+static void remat_block(Lower *L, TBlock *b, const int *uses, int counted)
+{
+	TValue *prev = NULL;
+	for (TValue *v = b->first; v; prev = v, v = v->next) {
+		if (v->op == TOP_FOR || v->op == TOP_IF) {
+			remat_block(L, v->body, uses, counted);
+			if (v->op == TOP_IF)
+				remat_block(L, v->orelse, uses, counted);
+		}
+		if ((v->op != TOP_EXPAND && v->op != TOP_RESHAPE) || !prev)
+			continue;
+		TValue *x = v->args[0];
+		if (x->id >= counted || x->type.rank == 0 || !cheap(x, 0) || !shared_part(x, uses, counted, 0))
+			continue;
+		v->args[0] = clone_cheap(L, b, &prev, x);
+		prev->next = v;
+	}
+}
+
+int lower_remat(Lower *L, TKernel *tk)
+{
+	L->nvalues = tir_value_count(tk);
+	int *uses = xcalloc((size_t)L->nvalues + 1, sizeof *uses);
+	count_uses(tk->body, uses);
+	remat_block(L, tk->body, uses, L->nvalues);
+	free(uses);
+	L->uses = arena_alloc(L->arena, sizeof *L->uses * (size_t)(L->nvalues + 1));
+	count_uses(tk->body, L->uses);
+	while (drop_dead(L, tk->body))
+		;
+	return L->nvalues;
 }

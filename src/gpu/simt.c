@@ -337,8 +337,11 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		buf_printf(b, "assert failed: \"%s\"", s->text);
 		break;
 	case SS_ATOMIC:
-		dump_expr(b, s->dst);
-		buf_puts(b, " = atomic_add ");
+		if (s->dst) {
+			dump_expr(b, s->dst);
+			buf_puts(b, " = ");
+		}
+		buf_puts(b, "atomic_add ");
 		dump_expr(b, s->ptr);
 		buf_puts(b, ", ");
 		dump_expr(b, s->value);

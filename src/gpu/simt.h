@@ -18,7 +18,11 @@
 #include "gpu/target.h"
 #include "ir/tir.h"
 
-#define SIMT_MAX_LOOPS TC_MAX_RANK
+#define SIMT_MAX_LOOPS (TC_MAX_RANK + 1)
+
+/* SE_MATH's one function of the lowering's own: fp32 to tf32 precision,
+ * the low 13 mantissa bits dropped (what the tensor cores read). */
+#define MATH_TF32 100
 
 typedef enum {
 	SR_THREAD,   /* count elements in every thread */
@@ -51,7 +55,7 @@ typedef enum {
 	SE_CMP,          /* aux: CmpKind; a[0] and a[1] of dtype `from` */
 	SE_SELECT,       /* a[0] ? a[1] : a[2] */
 	SE_CAST,         /* a[0] from `from` to `dtype` */
-	SE_MATH,         /* aux: MathFn */
+	SE_MATH,         /* aux: MathFn, or MATH_TF32 */
 	SE_LOGIC_AND,    /* a[0] && a[1] on booleans (guards) */
 } SExprKind;
 
@@ -77,7 +81,7 @@ typedef enum {
 	SS_SHUFFLE,   /* dst[i] = src[i] of the lane `lane_xor` away, i < src->count */
 	SS_BARRIER,   /* every thread of the block reaches it before any goes on */
 	SS_ASSERT,    /* where guard: the program fails with `text` (device_assert) */
-	SS_ATOMIC,    /* dst = *ptr; *ptr += value (atomically), where guard; else dst = 0 */
+	SS_ATOMIC,    /* dst = *ptr; *ptr += value (atomically), where guard; else dst = 0 (dst may be NULL) */
 	SS_FOR,       /* for (iv = lo; step > 0 ? iv < hi : iv > hi; iv += step) {  (uniform) */
 	SS_IF,        /* if (guard) {  (uniform) */
 	SS_ELSE,      /* } else { */

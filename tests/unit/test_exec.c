@@ -18,12 +18,12 @@ typedef struct Case {
 	const char *file;
 	const char *kernel;         /* NULL: the first in the file */
 	const char *signature;      /* NULL: the Inductor kernel's own */
-	const char *defines[3];
+	const char *defines[5];
 	int num_warps;
 	const char *target;         /* "c" or "c:wave64" */
 	int run_width;              /* 0: the lowered width */
 	int int_range;              /* integer inputs in [0, int_range); 0: 16 */
-	int64_t scalars[4];         /* the scalar arguments, in order */
+	int64_t scalars[10];        /* the scalar arguments, in order */
 	int64_t counts[6];          /* buffer element counts, in order of the pointer arguments */
 	int grid;
 	int grid_y;                 /* 0: 1 */
@@ -65,7 +65,7 @@ static Outcome run_case(const Case *c)
 	Diag d = {.out = stderr};
 	const Kernel *k = load_kernel(c->file, c->kernel, &d);
 	int ndef = 0;
-	while (ndef < 3 && c->defines[ndef])
+	while (ndef < 5 && c->defines[ndef])
 		ndef++;
 	SpecOptions opt = {.signature = c->signature, .defines = (const char **)c->defines, .ndefines = ndef,
 			   .num_warps = c->num_warps};
@@ -279,6 +279,15 @@ static void test_inductor(void)
 		 .counts = {8192, 48 * 256, 16 * 256}, .grid = 8, .grid_y = 3},
 		{.file = "tests/exec/gather.py", .signature = "*i32,*fp32,*fp32,i32", .defines = {"LIMIT=16", "BLOCK=128"},
 		 .num_warps = 2, .scalars = {1000}, .counts = {1000, 16, 1000}, .grid = 8},
+		{.file = "tests/corpus/gemm.py", .signature = "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32",
+		 .defines = {"BLOCK_M=64", "BLOCK_N=32", "BLOCK_K=16"}, .num_warps = 4,
+		 .scalars = {100, 72, 80, 80, 1, 72, 1, 72, 1}, .counts = {8000, 5760, 7200}, .grid = 2, .grid_y = 3},
+		{.file = "tests/exec/matmul.py", .signature = "*fp32,*fp32,*fp32,i32,i32,i32",
+		 .defines = {"BM=32", "BN=16", "BK=16", "IEEE=0"}, .num_warps = 4,
+		 .scalars = {50, 40, 70}, .counts = {3500, 2800, 2000}, .grid = 2, .grid_y = 3},
+		{.file = "tests/exec/matmul.py", .signature = "*fp32,*fp32,*fp32,i32,i32,i32",
+		 .defines = {"BM=16", "BN=32", "BK=32", "IEEE=1"}, .num_warps = 2,
+		 .scalars = {50, 40, 70}, .counts = {3500, 2800, 2000}, .grid = 4, .grid_y = 2},
 		{.file = "tests/exec/loops.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=256", "ROWS=2"},
 		 .num_warps = 4, .scalars = {1000}, .counts = {10000, 20}, .grid = 5},
 		{.file = "tests/exec/loops.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=64", "ROWS=4"},
@@ -290,8 +299,9 @@ static void test_inductor(void)
 			c.target = w ? "c:wave64" : "c";
 			Outcome o = run_case(&c);
 			char name[160];
-			snprintf(name, sizeof name, "exec %s%s%s %s W=%d matches the interpreter", strrchr(c.file, '/') + 1,
-				 c.kernel ? " " : "", c.kernel ? c.kernel : "", c.defines[1] ? c.defines[1] : c.defines[0], w ? 64 : 32);
+			snprintf(name, sizeof name, "exec %s%s%s %s%s%s W=%d matches the interpreter", strrchr(c.file, '/') + 1,
+				 c.kernel ? " " : "", c.kernel ? c.kernel : "", c.defines[0], c.defines[1] ? " " : "",
+				 c.defines[1] ? c.defines[1] : "", w ? 64 : 32);
 			CHECK(name, o.ran && o.wrong == 0);
 			free_outcome(&o);
 		}
