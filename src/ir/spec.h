@@ -58,7 +58,7 @@ SVal *sv_int(Spec *s, int64_t i);
 SVal *sv_float(Spec *s, double f);
 SVal *sv_value(Spec *s, const Node *n, TValue *t);
 SVal *sv_tuple(Spec *s, int n, SVal **items);
-void bind(Spec *s, const char *name, SVal *v);
+void spec_bind(Spec *s, const char *name, SVal *v);
 SVal *lookup(Spec *s, const char *name);
 void bind_modules(Spec *s);
 

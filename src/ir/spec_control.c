@@ -399,10 +399,10 @@ void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
 		TBlock *outer = b->block;
 		b->block = loop->body;
 		loop->body->params[0]->name = n->lhs->name;
-		bind(s, n->lhs->name, sv_value(s, n, loop->body->params[0]));
+		spec_bind(s, n->lhs->name, sv_value(s, n, loop->body->params[0]));
 		for (int i = 0; i < nc; i++) {
 			loop->body->params[i + 1]->name = carried.items[i];
-			bind(s, carried.items[i], sv_value(s, n, loop->body->params[i + 1]));
+			spec_bind(s, carried.items[i], sv_value(s, n, loop->body->params[i + 1]));
 		}
 		exec_block(s, &n->body);
 		if (s->returned)
@@ -425,7 +425,7 @@ void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
 		tir_results(b, loop, next);
 		for (int i = 0; i < nc; i++) {
 			next[i]->name = carried.items[i];
-			bind(s, carried.items[i], sv_value(s, n, next[i]));
+			spec_bind(s, carried.items[i], sv_value(s, n, next[i]));
 		}
 		break;
 	}
@@ -526,7 +526,7 @@ void exec_runtime_if(Spec *s, const Node *n, TValue *cond)
 	tir_results(b, op, results);
 	for (int i = 0; i < count; i++) {
 		results[i]->name = names.items[i];
-		bind(s, names.items[i], sv_value(s, n, results[i]));
+		spec_bind(s, names.items[i], sv_value(s, n, results[i]));
 	}
 }
 
@@ -552,7 +552,7 @@ SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int na
 			v = eval(s, p->rhs);
 		if (!v)
 			spec_error(s, site, "missing argument '%s' of '%s'", p->name, fn->name);
-		bind(s, p->name, v);
+		spec_bind(s, p->name, v);
 	}
 	if (npos > fn->params.len)
 		spec_error(s, site, "'%s' takes %d arguments, %d given", fn->name, fn->params.len, npos);

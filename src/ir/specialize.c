@@ -71,7 +71,7 @@ TValue *checked(Spec *s, const Node *n, TValue *v)
 	return v;
 }
 
-void bind(Spec *s, const char *name, SVal *v)
+void spec_bind(Spec *s, const char *name, SVal *v)
 {
 	for (Binding *b = s->env; b; b = b->next) {
 		if (!strcmp(b->name, name)) {
@@ -704,7 +704,7 @@ void assign(Spec *s, const Node *target, SVal *v)
 	if (target->kind == ND_NAME) {
 		if (v->kind == SV_VALUE && !v->v->name)
 			v->v->name = target->name;
-		bind(s, target->name, v);
+		spec_bind(s, target->name, v);
 		return;
 	}
 	if (target->kind == ND_TUPLE || target->kind == ND_LIST) {
@@ -861,7 +861,7 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 			SVal *v = given ? parse_define(s, given) : known ? eval(s, known) : p->rhs ? eval(s, p->rhs) : NULL;
 			if (!v)
 				spec_error(s, p, "constexpr '%s' needs a value (-D %s=...)", p->name, p->name);
-			bind(s, p->name, v);
+			spec_bind(s, p->name, v);
 			continue;
 		}
 		char ty[32] = "";
@@ -880,7 +880,7 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 		Type t;
 		if (!parse_sig_type(ty, &t))
 			spec_error(s, p, "unknown type '%s' for parameter '%s' (expected *fp32, i32, fp32, ...)", ty, p->name);
-		bind(s, p->name, sv_value(s, p, tir_arg(&s->b, p->name, t)));
+		spec_bind(s, p->name, sv_value(s, p, tir_arg(&s->b, p->name, t)));
 	}
 	if (sig && *sig)
 		spec_error(s, f, "the signature has more types than '%s' has parameters", f->name);
@@ -892,12 +892,12 @@ void bind_modules(Spec *s)
 	for (size_t i = 0; i < TC_COUNT(mods); i++) {
 		SVal *m = sv_new(s, SV_MODULE);
 		m->str = mods[i];
-		bind(s, mods[i], m);
+		spec_bind(s, mods[i], m);
 	}
 	for (int i = 0; i < s->k->helpers.len; i++) {
 		SVal *f = sv_new(s, SV_FUNC);
 		f->fn = s->k->helpers.items[i];
-		bind(s, f->fn->name, f);
+		spec_bind(s, f->fn->name, f);
 	}
 }
 
