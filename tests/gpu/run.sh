@@ -41,6 +41,23 @@ make -s units >/dev/null || exit 2
 	run "layernorm_f32_1024" tests/corpus/layernorm_f32_1024.py -D XBLOCK=1 --num-warps 8 --arg xnumel=16384 \
 		--arg r0_numel=1024 --arg in_ptr1=1024 --arg in_ptr2=1024 --grid 16384
 	run "gelu_tanh_bf16" tests/corpus/gelu_tanh_bf16.py -D XBLOCK=1024 --arg xnumel=16777216
+	run "max_argmax_f32" tests/corpus/max_argmax_f32.py -D XBLOCK=1 -D R0_BLOCK=1024 --num-warps 8 --arg xnumel=4096 \
+		--arg r0_numel=3333 --arg in_ptr0=13651968 --arg out_ptr0=4096 --arg out_ptr1=4096 --grid 4096
+	run "var_mean_f32 (welford in a loop)" tests/corpus/var_mean_f32.py -D XBLOCK=1 -D R0_BLOCK=1024 --num-warps 8 \
+		--arg xnumel=4096 --arg r0_numel=2048 --arg in_out_ptr0=4096 --arg in_ptr0=8388608 --arg out_ptr0=4096 --grid 4096
+	run "embedding_f32 (device_assert)" tests/corpus/embedding_f32.py -D XBLOCK=1024 --arg xnumel=6291456 \
+		--arg in_ptr0=8192 --arg in_ptr1=38400000 --arg out_ptr0=6291456
+	run "index_add_f32 (atomic_add)" tests/corpus/index_add_f32.py -k triton_poi_fused_index_add_1 -D YBLOCK=16 \
+		-D XBLOCK=32 --arg ynumel=8192 --arg xnumel=256 --arg in_ptr0=8192 --arg in_ptr1=2097152 --arg out_ptr0=256000 \
+		--grid 8,64
+	run "loops (run-time for and if)" tests/exec/loops.py -s '*fp32,*fp32,i32' -D BLOCK=256 -D ROWS=2 --arg n_cols=1000 \
+		--arg x_ptr=100000 --arg out_ptr=200 --grid 50
+	run "gemm fp16 (tl.dot)" tests/corpus/gemm.py -s '*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32' \
+		-D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32 --arg M=300 --arg N=200 --arg K=100 --arg stride_am=100 \
+		--arg stride_ak=1 --arg stride_bk=200 --arg stride_bn=1 --arg stride_cm=200 --arg stride_cn=1 \
+		--arg A_ptr=30000 --arg B_ptr=20000 --arg C_ptr=60000 --grid 5,4
+	run "matmul fp32 tf32" tests/exec/matmul.py -s '*fp32,*fp32,*fp32,i32,i32,i32' -D BM=32 -D BN=32 -D BK=16 -D IEEE=0 \
+		--arg M=100 --arg N=90 --arg K=70 --arg a_ptr=7000 --arg b_ptr=6300 --arg c_ptr=9000 --grid 4,3
 
 	if python3 -c 'import torch, triton' 2>/dev/null; then
 		for dt in fp32 bf16; do
