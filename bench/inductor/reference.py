@@ -20,9 +20,18 @@ path, kernel, grid, warps, constexprs, buffers, scalars = sys.argv[1:8]
 source = open(path).read()
 match = re.search(r"async_compile\.triton\('%s', '''(.*?)'''" % re.escape(kernel), source, re.S)
 code = re.sub(r"@triton_heuristics\..*?(?=@triton\.jit)", "", match.group(1), flags=re.S)
-namespace = {}
-exec(compile(code, path, "exec"), namespace)
-fn = namespace[kernel]
+# Triton reads a kernel's source back from its file: give it a file of its own.
+import importlib.util
+import os
+import tempfile
+
+kernel_file = os.path.join(tempfile.mkdtemp(), kernel + ".py")
+with open(kernel_file, "w") as f:
+    f.write(code)
+spec = importlib.util.spec_from_file_location(kernel, kernel_file)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+fn = getattr(module, kernel)
 
 dtypes = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16, "i64": torch.int64,
           "i32": torch.int32, "i1": torch.bool}
