@@ -4,6 +4,7 @@
 
 #include "emit/emit.h"
 #include "gpu/simt.h"
+#include "ir/heuristics.h"
 #include "ir/specialize.h"
 #include "triton/triton.h"
 
@@ -80,6 +81,19 @@ char *tritonc_compile(const char *source, const char *filename, const tritonc_op
 		SpecOptions spec = {.signature = strip_hints(&a, o.signature, hints, 64, &d),
 				    .defines = (const char **)o.defines, .ndefines = o.ndefines,
 				    .num_warps = o.num_warps > 0 ? o.num_warps : 4};
+		BlockDefaults dflt = {0};
+		if (k) {   /* an Inductor kernel's block sizes, where none are given */
+			dflt = inductor_block_defaults(k, o.defines, o.ndefines);
+			const char **all = arena_alloc(&a, sizeof *all * (size_t)(o.ndefines + dflt.count + 1));
+			for (int i = 0; i < o.ndefines; i++)
+				all[i] = o.defines[i];
+			for (int i = 0; i < dflt.count; i++)
+				all[o.ndefines + i] = dflt.text[i];
+			spec.defines = all;
+			spec.ndefines = o.ndefines + dflt.count;
+			if (dflt.count && dflt.num_warps && o.num_warps <= 0)
+				spec.num_warps = dflt.num_warps;
+		}
 		TKernel *tk = k && !d.errors ? specialize(&a, &d, k, &spec) : NULL;
 		bool tile_only = tk && (target.kind == TARGET_INTERP || (o.dump && !strcmp(o.dump, "tir")));
 		int64_t *div = tk ? arena_alloc(&a, sizeof(int64_t) * (size_t)(tk->nargs + 1)) : NULL;

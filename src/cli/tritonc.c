@@ -5,6 +5,7 @@
 #include "gpu/simt.h"
 #include "gpu/target.h"
 #include "runtime/run.h"
+#include "ir/heuristics.h"
 #include "ir/specialize.h"
 #include "triton/triton.h"
 
@@ -155,6 +156,7 @@ typedef struct Options {
 	int threads;
 	const char *save;         /* a directory for every buffer, before and after */
 	int64_t int_range;
+	bool warps_given;
 	char *signature;          /* -s without the ":16" divisibility hints */
 	int64_t sig_div[64];      /* the hint of each signature entry; 0: none */
 } Options;
@@ -215,7 +217,7 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 	o->target_spec = run ? "c" : "cuda:sm_90";
 	o->spec.num_warps = 4;
 	o->int_range = 16;
-	o->defines = xcalloc((size_t)argc + 1, sizeof *o->defines);
+	o->defines = xcalloc((size_t)argc + 1 + BLOCK_DEFAULTS_MAX, sizeof *o->defines);
 	o->args = xcalloc((size_t)argc + 1, sizeof *o->args);
 	o->spec.defines = o->defines;
 	for (int i = 0; i < argc; i++) {
@@ -229,8 +231,10 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 			o->defines[o->spec.ndefines++] = argv[++i];
 		else if (!strncmp(a, "-D", 2) && a[2])
 			o->defines[o->spec.ndefines++] = a + 2;
-		else if (!strcmp(a, "--num-warps") && more)
+		else if (!strcmp(a, "--num-warps") && more) {
 			o->spec.num_warps = atoi(argv[++i]);
+			o->warps_given = true;
+		}
 		else if (!strcmp(a, "--target") && more)
 			o->target_spec = argv[++i];
 		else if (!strcmp(a, "--dump") && more && !run)
@@ -303,6 +307,23 @@ static const int64_t *arg_hints(const Options *o, const TKernel *tk, Arena *a)
 	return div;
 }
 
+/* Block sizes for an Inductor kernel the command line gives none for
+ * (heuristics.c); said on stderr so the choice is never silent. */
+static void apply_defaults(Options *o, const Kernel *k)
+{
+	static BlockDefaults d;
+	d = inductor_block_defaults(k, o->defines, o->spec.ndefines);
+	for (int i = 0; i < d.count; i++) {
+		o->defines[o->spec.ndefines++] = d.text[i];
+		fprintf(stderr, "tritonc: note: %s: no -D %.*s given, using %s\n", k->name,
+			(int)(strchr(d.text[i], '=') - d.text[i]), d.text[i], d.text[i]);
+	}
+	if (d.num_warps && !o->warps_given && d.count) {
+		o->spec.num_warps = d.num_warps;
+		fprintf(stderr, "tritonc: note: %s: using %d warps\n", k->name, d.num_warps);
+	}
+}
+
 static int cmd_compile(int argc, char **argv)
 {
 	Options o;
@@ -319,6 +340,8 @@ static int cmd_compile(int argc, char **argv)
 	status = 1;
 	if (load(&l, o.file)) {
 		const Kernel *k = pick_kernel(&l, o.kernel);
+		if (k)
+			apply_defaults(&o, k);
 		TKernel *tk = k ? specialize(&l.arena, &l.diag, k, &o.spec) : NULL;
 		bool tile_only = target.kind == TARGET_INTERP || (o.dump && !strcmp(o.dump, "tir"));
 		SKernel *sk = tk && !tile_only ? simt_lower(&l.arena, &l.diag, k->src, tk, &target, arg_hints(&o, tk, &l.arena)) : NULL;
@@ -546,6 +569,8 @@ static int cmd_run(int argc, char **argv)
 	if (!load(&l, o.file))
 		goto unload;
 	const Kernel *k = pick_kernel(&l, o.kernel);
+	if (k)
+		apply_defaults(&o, k);
 	TKernel *tk = k ? specialize(&l.arena, &l.diag, k, &o.spec) : NULL;
 	if (!tk)
 		goto unload;

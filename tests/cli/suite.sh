@@ -42,3 +42,16 @@ else
 fi
 "$BIN/tritonc" compile examples/rmsnorm.py --target hip:gfx999 2>"$tmp/err"
 if [ $? -eq 2 ] && grep -q "unknown AMD architecture 'gfx999'" "$tmp/err"; then echo "PASS cli bad target"; else echo "FAIL cli bad target"; fi
+# Inductor kernels without -D: block sizes chosen, said on stderr, and the kernel compiles.
+if "$BIN/tritonc" compile tests/corpus/rmsnorm_f32_4096.py --target c -o "$tmp/dflt.c" 2>"$tmp/err" &&
+	grep -q "using R0_BLOCK=2048" "$tmp/err" && grep -q "using 8 warps" "$tmp/err" && grep -q "_launch" "$tmp/dflt.c"; then
+	echo "PASS cli block sizes chosen for an Inductor reduction"
+else
+	echo "FAIL cli block sizes for an Inductor reduction: $(head -3 "$tmp/err")"
+fi
+if "$BIN/tritonc" compile tests/corpus/add_relu_mul_f32.py -D XBLOCK=256 --target c -o "$tmp/dflt2.c" 2>"$tmp/err" &&
+	! grep -q "note" "$tmp/err" && grep -q "TC_THREADS 128" "$tmp/dflt2.c"; then
+	echo "PASS cli -D wins over the chosen block size"
+else
+	echo "FAIL cli -D XBLOCK was overridden: $(head -3 "$tmp/err")"
+fi
