@@ -188,8 +188,9 @@ static bool propagate(Lower *L, const TValue *v, bool *changed)
 	case TOP_RESULT:
 		return unify_control(L, v, changed);
 	case TOP_YIELD:
-	case TOP_SCAN:
 		return true;
+	case TOP_SCAN:   /* the combine's body holds scalars; the result is shaped as the input */
+		return unify_same(L, v, v->args[0], changed);
 	case TOP_DOT:   /* operands go through shared memory: only the accumulator is the result's */
 		return unify_same(L, v, v->args[2], changed);
 	default:
