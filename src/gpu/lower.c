@@ -361,9 +361,48 @@ static void lower_const(Lower *L, const TValue *v)
 	set_expr(L, v, dtype_is_float(dt) ? simt_float(L->k, dt, v->fconst) : simt_int(L->k, dt, v->iconst));
 }
 
+static SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask);
+
+/* x[:, None] of a 1-D tile whose elements sit along another dimension of
+ * the frame (or in another frame): each element goes to shared memory once,
+ * and each thread reads the ones its new place needs. */
+static void lower_convert(Lower *L, const TValue *v)
+{
+	const TValue *x = v->args[0];
+	int n = x->type.shape[0];
+	SKernel *k = L->k;
+	if (L->loop_depth)
+		simt_stmt(k, SS_BARRIER, v->line);
+	use_frame(L, L->place[x->id].frame);
+	SReg *smem = simt_reg(k, SR_SHARED, x->type.dtype, x->type.elem, n, arena_printf(L->arena, "%s_moved", x->name ? x->name : "t"));
+	unsigned xp = L->place[x->id].present;
+	Nest nx = nest_over(L, xp, 1);
+	int dx = L->place[x->id].map[0];
+	SStmt *s = simt_stmt(k, SS_ASSIGN, v->line);
+	set_loops(L, s, &nx);
+	s->dst = simt_ref(k, smem, coord(L, dx, local_index(L, &nx, dx)));
+	s->value = read(L, &nx, x);
+	s->guard = write_guard(L, &nx, xp, NULL);
+	simt_stmt(k, SS_BARRIER, v->line);
+	use_frame(L, L->place[v->id].frame);
+	unsigned vp = L->place[v->id].present;
+	int kdim = v->aux == 0 ? 1 : 0;   /* the tile dimension x's elements take */
+	int dv = L->place[v->id].map[kdim];
+	Nest nv = nest_over(L, vp, 1);
+	SReg *r = simt_reg(k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, vp), v->name);
+	assign(L, v, &nv, r, vp, simt_ref(k, smem, coord(L, dv, local_index(L, &nv, dv))))->uniform = false;
+	if (L->loop_depth)
+		simt_stmt(k, SS_BARRIER, v->line);
+	set_reg(L, v, r, vp);
+}
+
 /* A shape change that keeps every element where it is. */
 static void lower_alias(Lower *L, const TValue *v)
 {
+	if (L->place[v->id].convert) {
+		lower_convert(L, v);
+		return;
+	}
 	Place *from = &L->place[v->args[0]->id], *p = &L->place[v->id];
 	p->reg = from->reg;
 	p->expr = from->expr;
@@ -454,8 +493,6 @@ static void lower_load(Lower *L, const TValue *v)
 	s->uniform = r->kind == SR_UNIFORM;
 	set_reg(L, v, r, vary);
 }
-
-static SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask);
 
 static void lower_store(Lower *L, const TValue *v)
 {

@@ -21,6 +21,7 @@ typedef struct Place {
 	SExpr *expr;
 	unsigned regs_vary;        /* frame dims the registers are indexed by */
 	SReg **results;            /* TOP_FOR, TOP_IF: the registers of each result */
+	bool convert;              /* TOP_EXPAND: its operand reaches it through shared memory */
 } Place;
 
 /* A blocked layout shared by the tiles of one connected part of a kernel:

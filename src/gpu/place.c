@@ -32,6 +32,8 @@ static int wide_dims(const TValue *v, int *dims)
 	return n;
 }
 
+static bool cheap(const TValue *x, int depth);
+
 /* ---- frames: the connected parts of the kernel ---- */
 
 static int find(Lower *L, int id)
@@ -171,6 +173,8 @@ static bool propagate(Lower *L, const TValue *v, bool *changed)
 	switch (v->op) {
 	case TOP_EXPAND:
 	case TOP_RESHAPE:
+		if (L->place[v->id].convert)   /* through shared memory: no place shared */
+			return true;
 		return unify_wide(L, v, v->args[0], changed);
 	case TOP_REDUCE:
 		return unify_reduce(L, v, changed);
@@ -315,8 +319,32 @@ static void finish_one(Lower *L, const TValue *v, void *ctx)
 		L->frames[L->place[v->id].frame].live = true;
 }
 
+/* A 1-D tile that is not cheap to recompute (a load) made a column by one
+ * expand and a row by another needs a layout conversion: every expand along
+ * another axis than the first one seen reads it through shared memory. */
+static void mark_conversions(Lower *L, const TBlock *b, int *first_axis)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		mark_conversions(L, v->body, first_axis);
+		if (v->op == TOP_IF)
+			mark_conversions(L, v->orelse, first_axis);
+		if (v->op != TOP_EXPAND || v->args[0]->type.rank != 1 || v->args[0]->type.shape[0] <= 1 ||
+		    cheap(v->args[0], 0))
+			continue;
+		int *seen = &first_axis[v->args[0]->id];
+		if (*seen < 0)
+			*seen = v->aux;
+		else if (*seen != v->aux)
+			L->place[v->id].convert = true;
+	}
+}
+
 void lower_place(Lower *L)
 {
+	int *first_axis = arena_alloc(L->arena, sizeof *first_axis * (size_t)(L->nvalues + 1));
+	for (int i = 0; i <= L->nvalues; i++)
+		first_axis[i] = -1;
+	mark_conversions(L, L->tk->body, first_axis);
 	const TBlock *body = L->tk->body;
 	bool unused = false;
 	L->parent = arena_alloc(L->arena, sizeof *L->parent * (size_t)(L->nvalues + 1));
