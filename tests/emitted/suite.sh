@@ -1,0 +1,36 @@
+#!/bin/sh
+# Golden files of emitted code, cproc-style: each case's output must equal
+# tests/emitted/NAME.EXT; a difference is shown with diff -u. After a change
+# that is meant to alter the output, regenerate with
+#   UPDATE=1 tests/emitted/suite.sh
+# and read the diff before committing it.
+cd "$(dirname "$0")/../.." || exit 2
+BIN=${BIN:-bin}
+dir=tests/emitted
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+SEED='examples/rmsnorm.py -s *fp32,*fp32,*fp32,i32,i32:16 -D XBLOCK=2'
+# name|extension|arguments
+cases="seed_rmsnorm|cu|$SEED --target cuda:sm_90
+seed_rmsnorm|hip|$SEED --target hip:gfx90a
+seed_rmsnorm|c|$SEED --target c:wave64
+seed_rmsnorm|simt|$SEED --target cuda:sm_90 --dump simt
+seed_rmsnorm|tir|$SEED --dump tir
+outer_convert|simt|tests/exec/outer.py -s *fp32,*fp32 -D N=64 --target hip:gfx940 --dump simt"
+echo "$cases" | while IFS='|' read -r name ext args; do
+	out="$tmp/$name.$ext"
+	# shellcheck disable=SC2086
+	if ! "$BIN/tritonc" compile $args -o "$out" 2>"$tmp/err"; then
+		echo "FAIL emitted $name.$ext: tritonc failed: $(head -2 "$tmp/err")"
+		continue
+	fi
+	if [ -n "$UPDATE" ]; then
+		cp "$out" "$dir/$name.$ext"
+		echo "PASS emitted $name.$ext (updated)"
+	elif diff -u "$dir/$name.$ext" "$out" >"$tmp/diff"; then
+		echo "PASS emitted $name.$ext"
+	else
+		echo "FAIL emitted $name.$ext differs from the golden file:"
+		head -40 "$tmp/diff"
+	fi
+done
