@@ -317,7 +317,8 @@ static TValue *uniform(Spec *s, const Node *n, TValue *bits)
 	bool wide = dtype_bytes(bits->type.dtype) == 8;
 	TValue *x = checked(s, n, tir_bitcast(&s->b, bits, wide ? DT_I64 : DT_I32));
 	TValue *neg = cmp(s, n, CMP_LT, x, inum(s, x, 0));
-	TValue *flipped = bin(s, n, TOP_SUB, tir_unary(&s->b, TOP_NEG, x), inum(s, x, 1));
+	TValue *negated = tir_unary(&s->b, TOP_NEG, x);   /* ops made in a fixed order */
+	TValue *flipped = bin(s, n, TOP_SUB, negated, inum(s, x, 1));
 	TValue *y = tir_cast(&s->b, where(s, n, neg, flipped, x), DT_F32);
 	return bin(s, n, TOP_MUL, y, tir_const_float(&s->b, DT_F32, wide ? 1.0842020432385337e-19 : 4.6566127342e-10));
 }
@@ -516,7 +517,8 @@ static SVal *welford_combine(Spec *s, const Node *call)
 	TValue *delta = bin(s, call, TOP_SUB, mean2, mean1);
 	TValue *new_w = bin(s, call, TOP_ADD, w1, w2);
 	TValue *ratio = bin(s, call, TOP_DIV, w2, new_w);
-	TValue *w2_over_w = where(s, call, cmp(s, call, CMP_EQ, new_w, fnum(s, new_w, 0.0)), fnum(s, ratio, 0.0), ratio);
+	TValue *no_weight = cmp(s, call, CMP_EQ, new_w, fnum(s, new_w, 0.0));
+	TValue *w2_over_w = where(s, call, no_weight, fnum(s, ratio, 0.0), ratio);
 	TValue *mean = bin(s, call, TOP_ADD, mean1, bin(s, call, TOP_MUL, delta, w2_over_w));
 	TValue *corr = bin(s, call, TOP_MUL, bin(s, call, TOP_MUL, bin(s, call, TOP_MUL, delta, delta), w1), w2_over_w);
 	TValue *m2 = bin(s, call, TOP_ADD, bin(s, call, TOP_ADD, m21, m22), corr);
@@ -532,7 +534,8 @@ static SVal *welford(Spec *s, const Node *call)
 	TValue *w = reduce(s, call, RED_SUM, weight, dim);
 	TValue *wmean = reduce(s, call, RED_SUM, bin(s, call, TOP_MUL, weight, mean), dim);
 	TValue *ratio = bin(s, call, TOP_DIV, wmean, w);
-	TValue *out_mean = where(s, call, cmp(s, call, CMP_EQ, w, fnum(s, w, 0.0)), fnum(s, ratio, 0.0), ratio);
+	TValue *empty = cmp(s, call, CMP_EQ, w, fnum(s, w, 0.0));
+	TValue *out_mean = where(s, call, empty, fnum(s, ratio, 0.0), ratio);
 	TValue *d = bin(s, call, TOP_SUB, mean, expand(s, call, out_mean, dim));
 	TValue *spread = reduce(s, call, RED_SUM, bin(s, call, TOP_MUL, bin(s, call, TOP_MUL, weight, d), d), dim);
 	TValue *out_m2 = bin(s, call, TOP_ADD, reduce(s, call, RED_SUM, m2, dim), spread);

@@ -651,8 +651,12 @@ SVal *eval(Spec *s, const Node *n)
 			v->items[i] = eval(s, n->items.items[i]);
 		return v;
 	}
-	case ND_BINOP:
-		return eval_binary(s, n, n->op, eval(s, n->lhs), eval(s, n->rhs));
+	case ND_BINOP: {
+		/* left to right, as Python evaluates (C leaves the order of arguments open) */
+		SVal *x = eval(s, n->lhs);
+		SVal *y = eval(s, n->rhs);
+		return eval_binary(s, n, n->op, x, y);
+	}
 	case ND_UNARY: {
 		SVal *x = eval(s, n->lhs);
 		if (n->op == OP_POS)
@@ -764,9 +768,12 @@ static void exec_stmt(Spec *s, const Node *n)
 		if (n->rhs)
 			assign(s, n->lhs, eval(s, n->rhs));
 		return;
-	case ND_AUGASSIGN:
-		assign(s, n->lhs, eval_binary(s, n, n->op, eval(s, n->lhs), eval(s, n->rhs)));
+	case ND_AUGASSIGN: {
+		SVal *x = eval(s, n->lhs);
+		SVal *y = eval(s, n->rhs);
+		assign(s, n->lhs, eval_binary(s, n, n->op, x, y));
 		return;
+	}
 	case ND_FOR:
 		exec_for(s, n);
 		return;
