@@ -33,31 +33,16 @@ static const Kernel *find_kernel(const KernelList *kl, const char *name, Diag *d
 	return NULL;
 }
 
-/* Splits "i32:16" hints off the signature into arg_div (see tritonc.c). */
+/* The signature without its ":16" hints, which go to div. */
 static const char *strip_hints(Arena *a, const char *sig, int64_t *div, int max, Diag *d)
 {
 	if (!sig)
 		return NULL;
-	char *out = arena_strdup(a, sig), *w = out;
-	int n = 0;
-	for (const char *r = sig; *r; r++) {
-		if (*r == ',')
-			n++;
-		if (*r != ':') {
-			*w++ = *r;
-			continue;
-		}
-		char *end;
-		long v = strtol(r + 1, &end, 10);
-		if (v != 16 || n >= max) {
-			diag_plain(d, DIAG_ERROR, "a signature hint must be ':16' (divisible by 16)");
-			return NULL;
-		}
-		div[n] = v;
-		r = end - 1;
-	}
-	*w = 0;
-	return out;
+	char *out = arena_strdup(a, sig);
+	if (spec_strip_hints(sig, out, div, max))
+		return out;
+	diag_plain(d, DIAG_ERROR, "a signature hint must be ':16' (divisible by 16)");
+	return NULL;
 }
 
 char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,

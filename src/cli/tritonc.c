@@ -168,26 +168,10 @@ static bool strip_hints(Options *o)
 	if (!o->spec.signature)
 		return true;
 	o->signature = xstrdup(o->spec.signature);
-	char *w = o->signature;
-	int n = 0;
-	for (const char *r = o->spec.signature; *r; r++) {
-		if (*r == ',') {
-			n++;
-			*w++ = *r;
-		} else if (*r == ':') {
-			char *end;
-			long v = strtol(r + 1, &end, 10);
-			if (v != 16 || n >= 64) {
-				fprintf(stderr, "tritonc: error: a signature hint must be ':16' (divisible by 16)\n");
-				return false;
-			}
-			o->sig_div[n] = v;
-			r = end - 1;
-		} else {
-			*w++ = *r;
-		}
+	if (!spec_strip_hints(o->spec.signature, o->signature, o->sig_div, 64)) {
+		fprintf(stderr, "tritonc: error: a signature hint must be ':16' (divisible by 16)\n");
+		return false;
 	}
-	*w = 0;
 	o->spec.signature = o->signature;
 	return true;
 }

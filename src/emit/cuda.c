@@ -109,19 +109,6 @@ static void cuda_tail(Buf *b, const SKernel *k)
 	buf_puts(b, "}\n");
 }
 
-static void cuda_leaf(Buf *b, const SKernel *k, const SExpr *e)
-{
-	static const char axes[] = "xyz";
-	switch (e->kind) {
-	case SE_LANE: buf_printf(b, "(tc_i32)(threadIdx.x %% %d)", k->warp_size); return;
-	case SE_WARP: buf_printf(b, "(tc_i32)(threadIdx.x / %d)", k->warp_size); return;
-	case SE_THREAD: buf_puts(b, "(tc_i32)threadIdx.x"); return;
-	case SE_PROGRAM_ID: buf_printf(b, "(tc_i32)blockIdx.%c", axes[e->aux]); return;
-	case SE_NUM_PROGRAMS: buf_printf(b, "(tc_i32)gridDim.%c", axes[e->aux]); return;
-	default: return;
-	}
-}
-
 static void cuda_shuffle(Buf *b, const SKernel *k, const SStmt *s, const char *idx)
 {
 	/* all 32 lanes take part: the lowering shuffles whole warps */
@@ -153,24 +140,13 @@ static void cuda_assert_fail(Buf *b, const SKernel *k, const char *message, int 
 		   k->name, line, message);
 }
 
-static void cuda_atomic_add(Buf *b, DType dt, const char *dst, const char *ptr, const char *value)
-{
-	if (dst)
-		buf_printf(b, "%s = ", dst);
-	if (dt == DT_I64 || dt == DT_U64)
-		buf_printf(b, "(%s)atomicAdd((unsigned long long *)%s, (unsigned long long)%s);\n", simt_reg_ctype(dt), ptr,
-			   value);
-	else
-		buf_printf(b, "atomicAdd(%s, %s);\n", ptr, value);
-}
-
 const Printer cuda_printer = {
 	.assert_fail = cuda_assert_fail,
-	.atomic_add = cuda_atomic_add,
+	.atomic_add = emit_gpu_atomic_add,
 	.lockstep = false,
 	.head = cuda_head,
 	.tail = cuda_tail,
-	.leaf = cuda_leaf,
+	.leaf = emit_gpu_leaf,
 	.shuffle = cuda_shuffle,
 	.barrier = cuda_barrier,
 	.load_words = cuda_load_words,

@@ -64,6 +64,32 @@ void emit_params(Buf *b, const SKernel *k)
 	arena_free(&scratch);
 }
 
+/* ---- what CUDA and HIP share ---- */
+
+void emit_gpu_leaf(Buf *b, const SKernel *k, const SExpr *e)
+{
+	static const char axes[] = "xyz";
+	switch (e->kind) {
+	case SE_LANE: buf_printf(b, "(tc_i32)(threadIdx.x %% %d)", k->warp_size); return;
+	case SE_WARP: buf_printf(b, "(tc_i32)(threadIdx.x / %d)", k->warp_size); return;
+	case SE_THREAD: buf_puts(b, "(tc_i32)threadIdx.x"); return;
+	case SE_PROGRAM_ID: buf_printf(b, "(tc_i32)blockIdx.%c", axes[e->aux]); return;
+	case SE_NUM_PROGRAMS: buf_printf(b, "(tc_i32)gridDim.%c", axes[e->aux]); return;
+	default: return;
+	}
+}
+
+void emit_gpu_atomic_add(Buf *b, DType dt, const char *dst, const char *ptr, const char *value)
+{
+	if (dst)
+		buf_printf(b, "%s = ", dst);
+	if (dt == DT_I64 || dt == DT_U64)
+		buf_printf(b, "(%s)atomicAdd((unsigned long long *)%s, (unsigned long long)%s);\n", simt_reg_ctype(dt), ptr,
+			   value);
+	else
+		buf_printf(b, "atomicAdd(%s, %s);\n", ptr, value);
+}
+
 /* ---- expressions ---- */
 
 static void expr(Emit *E, const SExpr *e);

@@ -31,6 +31,10 @@ extern const Printer cuda_printer, hip_printer, c_printer;
 
 /* emit.c, for the printers' heads: "float *in_ptr0, tc_i32 xnumel" */
 void emit_params(Buf *b, const SKernel *k);
+/* emit.c, what CUDA and HIP spell alike: thread, lane, warp and program
+ * ids from threadIdx/blockIdx/gridDim, and atomicAdd. */
+void emit_gpu_leaf(Buf *b, const SKernel *k, const SExpr *e);
+void emit_gpu_atomic_add(Buf *b, DType dt, const char *dst, const char *ptr, const char *value);
 /* the C type of argument i */
 const char *emit_param_type(const SKernel *k, int i, Arena *scratch);
 

@@ -908,6 +908,27 @@ void bind_modules(Spec *s)
 	}
 }
 
+bool spec_strip_hints(const char *sig, char *out, int64_t *div, int max)
+{
+	int n = 0;
+	for (const char *r = sig; *r; r++) {
+		if (*r == ',')
+			n++;
+		if (*r != ':') {
+			*out++ = *r;
+			continue;
+		}
+		char *end;
+		long v = strtol(r + 1, &end, 10);
+		if (v != 16 || n >= max)
+			return false;
+		div[n] = v;
+		r = end - 1;
+	}
+	*out = 0;
+	return true;
+}
+
 TKernel *specialize(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 {
 	jmp_buf jb, *saved = d->jump;

@@ -17,6 +17,12 @@ typedef struct SpecOptions {
 	int num_warps;
 } SpecOptions;
 
+/* Splits divisibility hints off a signature: "*fp32:16,i32:16,i32" ->
+ * "*fp32,i32,i32" in `out` (room for strlen(sig) + 1) and 16 in div[i] for
+ * each hinted entry i < max (others untouched), as Triton's
+ * tt.divisibility. False when a hint is not ':16'. */
+bool spec_strip_hints(const char *sig, char *out, int64_t *div, int max);
+
 /* Builds the tile IR. Errors are reported to `d` as file:line:col with a
  * caret at the construct; the result is NULL then. */
 TKernel *specialize(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt);
