@@ -24,6 +24,7 @@ typedef struct tritonc_options {
 	const char *const *defines;      /* "NAME=VALUE" constexpr values */
 	int ndefines;
 	int num_warps;                   /* 0: 4 */
+	int num_stages;                  /* loops with tl.dot copy operands this many iterations ahead less one; 0: 3 */
 	const char *target;              /* "cuda:sm_90" (NULL), "hip:gfx90a", "c", "c:wave64", "interp" */
 	const char *dump;                /* NULL: code; "tir" or "simt": that IR as text */
 } tritonc_options;

@@ -1,41 +1,70 @@
-"""Real Triton on the seed GEMM (tests/corpus/gemm.py), fp16 in, fp32
-accumulate, fp16 out, timed as tritonc times its own (events, L2 flushed,
-median of 20). usage: reference.py M N K BM BN BK WARPS; prints TFLOP/s."""
+"""The seed GEMM (tests/corpus/gemm.py), fp16 in, fp32 accumulate, fp16 out:
+real Triton with the same constexprs, and cuBLAS (torch.matmul), timed as
+tritonc times its own (events, L2 flushed, median of 20).
+
+usage: reference.py M N K BM BN BK WARPS STAGES [SAVED_DIR]
+With SAVED_DIR (tritonc run --save), also checks tritonc's output there
+against torch's fp32 product of the same inputs."""
 import importlib.util
+import os
 import sys
 
 import numpy as np
 import torch
 
-M, N, K, BM, BN, BK, W = (int(a) for a in sys.argv[1:8])
+M, N, K, BM, BN, BK, W, S = (int(a) for a in sys.argv[1:9])
+saved = sys.argv[9] if len(sys.argv) > 9 else None
 spec = importlib.util.spec_from_file_location("gemm", "tests/corpus/gemm.py")
 mod = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mod)
+
+
+def rel_err(c, a, b):
+    ref = a.float() @ b.float()
+    return ((c.float() - ref).norm() / ref.norm()).item()
+
+
+if saved:
+    def load(name, rows, cols):
+        data = np.fromfile(os.path.join(saved, name), dtype=np.float16).reshape(rows, cols)
+        return torch.from_numpy(data).cuda()
+    a, b, c = load("A_ptr.in", M, K), load("B_ptr.in", K, N), load("C_ptr.out", M, N)
+    err = rel_err(c, a, b)
+    print(f"tritonc output {M}x{N}x{K}: relative error vs torch fp32 {err:.2e} {'ok' if err < 1e-2 else 'FAIL'}")
+
 a = torch.randn(M, K, device="cuda", dtype=torch.float16)
 b = torch.randn(K, N, device="cuda", dtype=torch.float16)
 c = torch.empty(M, N, device="cuda", dtype=torch.float16)
 grid = ((M + BM - 1) // BM, (N + BN - 1) // BN)
-
-
-def launch():
-    mod.gemm_triton[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
-                          c.stride(1), BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, num_warps=W)
-
-
-launch()
-err = ((c.float() - (a.float() @ b.float())).norm() / (a.float() @ b.float()).norm()).item()
 flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-for _ in range(5):
+
+
+def triton_launch():
+    mod.gemm_triton[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+                          c.stride(1), BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, num_warps=W, num_stages=S)
+
+
+def cublas_launch():
+    torch.matmul(a, b, out=c)
+
+
+def timed(launch):
     launch()
-times = []
-for _ in range(20):
-    flush.zero_()
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record()
-    launch()
-    e.record()
-    torch.cuda.synchronize()
-    times.append(s.elapsed_time(e))
-ms = float(np.median(times))
-t = torch.cuda.Event(enable_timing=True)
-print(f"triton gemm {M}x{N}x{K} rel_err={err:.2e} ms={ms:.4f} TFLOP/s={2 * M * N * K / ms / 1e9:.1f}")
+    for _ in range(5):
+        launch()
+    times = []
+    for _ in range(20):
+        flush.zero_()
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        launch()
+        e.record()
+        torch.cuda.synchronize()
+        times.append(s.elapsed_time(e))
+    return float(np.median(times))
+
+
+for name, launch in (("triton", triton_launch), ("cublas", cublas_launch)):
+    ms = timed(launch)
+    err = rel_err(c, a, b)
+    print(f"{name} gemm {M}x{N}x{K} rel_err={err:.2e} ms={ms:.4f} TFLOP/s={2 * M * N * K / ms / 1e9:.1f}")

@@ -1,18 +1,43 @@
 #!/bin/sh
-# The seed GEMM (tests/corpus/gemm.py), fp16, 4096^3: tritonc's CUDA output
-# (tl.dot through shared memory and FMA, not yet the tensor cores) against
-# real Triton compiling the same source, in one run, on a machine with an
-# NVIDIA GPU, torch and triton:   sh bench/gemm/run.sh
+# The seed GEMM (tests/corpus/gemm.py), fp16: tritonc's CUDA output (mma.sync
+# m16n8k16 fed by ldmatrix, operands copied by cp.async num_stages deep)
+# against real Triton compiling the same source with the same constexprs and
+# against cuBLAS, in one run, on a machine with an NVIDIA GPU, torch and
+# triton:   sh bench/gemm/run.sh
+# Integers equal to 1 are constants and the others multiples of 16, as
+# Triton specializes them. Prints one line per measurement, a table last.
 set -e
 cd "$(dirname "$0")/../.."
 make -j16 bin/tritonc >/dev/null
-S=4096
-for cfg in "64 64 32 4" "128 64 32 8"; do
-	set -- $cfg
-	bin/tritonc run tests/corpus/gemm.py -s '*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32' \
-		-D BLOCK_M=$1 -D BLOCK_N=$2 -D BLOCK_K=$3 --num-warps $4 --target cuda --check --bench \
-		--arg M=$S --arg N=$S --arg K=$S --arg stride_am=$S --arg stride_ak=1 --arg stride_bk=$S --arg stride_bn=1 \
-		--arg stride_cm=$S --arg stride_cn=1 --arg A_ptr=$((S * S)) --arg B_ptr=$((S * S)) --arg C_ptr=$((S * S)) \
-		--grid $((S / $1)),$((S / $2)) | tail -2
-	python3 bench/gemm/reference.py $S $S $S $1 $2 $3 $4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+SIG='*fp16,*fp16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16'
+table=""
+for S in 4096 8192; do
+	first=1
+	for cfg in ${CONFIGS:-"128 128 64 4 3" "128 128 64 8 3" "128 256 64 8 3" "128 128 32 4 4" "128 128 64 4 1"}; do
+		set -- $cfg
+		save=""
+		[ $first = 1 ] && save="--save $tmp"
+		line=$(bin/tritonc run tests/corpus/gemm.py -s "$SIG" -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 \
+			-D BLOCK_M=$1 -D BLOCK_N=$2 -D BLOCK_K=$3 --num-warps $4 --num-stages $5 --target cuda --bench $save \
+			--arg M=$S --arg N=$S --arg K=$S --arg stride_am=$S --arg stride_bk=$S --arg stride_cm=$S \
+			--arg A_ptr=$((S * S)) --arg B_ptr=$((S * S)) --arg C_ptr=$((S * S)) \
+			--grid $((S / $1)),$((S / $2)) | grep '^bench:')
+		ms=$(echo "$line" | sed 's/.*median \([0-9.]*\) ms.*/\1/')
+		ours=$(python3 -c "print(f'{2 * $S ** 3 / $ms / 1e9:.1f}')")
+		echo "tritonc gemm ${S}^3 $cfg: ms=$ms TFLOP/s=$ours"
+		ref=$(python3 bench/gemm/reference.py $S $S $S $1 $2 $3 $4 $5 ${save:+$tmp})
+		echo "$ref"
+		tri=$(echo "$ref" | sed -n 's/^triton.*TFLOP\/s=\([0-9.]*\).*/\1/p')
+		cub=$(echo "$ref" | sed -n 's/^cublas.*TFLOP\/s=\([0-9.]*\).*/\1/p')
+		table="$table
+| ${S}^3 | $1 x $2 x $3, $4 warps, $5 stages | $ours | $tri | $cub | $(python3 -c "print(f'{$ours / $tri:.2f}')") |"
+		first=0
+		rm -f "$tmp"/*
+	done
 done
+echo
+echo "| size | BLOCK_M x N x K, warps, stages | tritonc TFLOP/s | Triton TFLOP/s | cuBLAS TFLOP/s | tritonc / Triton |"
+echo "|---|---|---|---|---|---|"
+echo "$table" | sed '/^$/d'

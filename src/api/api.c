@@ -65,7 +65,7 @@ char *tritonc_compile(const char *source, const char *filename, const tritonc_op
 		const Kernel *k = find_kernel(&kl, o.kernel, &d);
 		SpecOptions spec = {.signature = strip_hints(&a, o.signature, hints, 64, &d),
 				    .defines = (const char **)o.defines, .ndefines = o.ndefines,
-				    .num_warps = o.num_warps > 0 ? o.num_warps : 4};
+				    .num_warps = o.num_warps > 0 ? o.num_warps : 4, .num_stages = o.num_stages};
 		BlockDefaults dflt = {0};
 		if (k) {   /* an Inductor kernel's block sizes, where none are given */
 			dflt = inductor_block_defaults(k, o.defines, o.ndefines);

@@ -219,6 +219,8 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 			o->spec.num_warps = atoi(argv[++i]);
 			o->warps_given = true;
 		}
+		else if (!strcmp(a, "--num-stages") && more)
+			o->spec.num_stages = atoi(argv[++i]);
 		else if (!strcmp(a, "--target") && more)
 			o->target_spec = argv[++i];
 		else if (!strcmp(a, "--dump") && more && !run)
@@ -257,6 +259,10 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 	}
 	if (o->spec.num_warps < 1 || o->spec.num_warps > 32 || !is_pow2(o->spec.num_warps)) {
 		fputs("tritonc: error: --num-warps must be a power of two from 1 to 32\n", stderr);
+		return false;
+	}
+	if (o->spec.num_stages < 0 || o->spec.num_stages > 8) {
+		fputs("tritonc: error: --num-stages must be from 1 to 8\n", stderr);
 		return false;
 	}
 	if (o->run_width && o->run_width != 32 && o->run_width != 64) {

@@ -31,10 +31,82 @@ static const char c_types[] =
 	"TC_DEVICE tc_u32 tc_f32_bits(float x) { tc_u32 b; memcpy(&b, &x, 4); return b; }\n"
 	"TC_DEVICE float tc_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n";
 
+/* Matrix instructions for the CPU: a whole warp's instruction from the
+ * registers of all its lanes, distributed as the hardware distributes them
+ * (simt.h), so that running the code here tests the lowering's fragment
+ * layouts. Registers of thread t sit at base[t * per_thread + index]. */
+static const char c_matrix[] =
+	"TC_DEVICE float tc_half_bits(int bf16, tc_u32 w, int high)\n"
+	"{\n"
+	"\ttc_u16 h = (tc_u16)(w >> (high ? 16 : 0));\n"
+	"\treturn bf16 ? tc_bf16_to_f32(h) : tc_f16_to_f32(h);\n"
+	"}\n"
+	"/* ldmatrix: lane 8j + r gives the row r of matrix j; thread t receives\n"
+	"   (row t / 4, columns 2 (t % 4) + 0, 1) of matrix j in word j, or\n"
+	"   (rows 2 (t % 4) + 0, 1, column t / 4) transposed. */\n"
+	"static void tc_ldmatrix(tc_u32 *d, int dn, int di, const tc_u16 *s, const tc_i32 *addr, int an, int ai, int w0,\n"
+	"\t\t\tint nmat, int trans)\n"
+	"{\n"
+	"\tfor (int t = 0; t < 32; t++)\n"
+	"\t\tfor (int j = 0; j < nmat; j++) {\n"
+	"\t\t\ttc_u32 w = 0;\n"
+	"\t\t\tfor (int h = 0; h < 2; h++) {\n"
+	"\t\t\t\tint row = trans ? 2 * (t % 4) + h : t / 4, col = trans ? t / 4 : 2 * (t % 4) + h;\n"
+	"\t\t\t\tw |= (tc_u32)s[addr[(w0 + 8 * j + row) * an + ai] + col] << 16 * h;\n"
+	"\t\t\t}\n"
+	"\t\t\td[(w0 + t) * dn + di + j] = w;\n"
+	"\t\t}\n"
+	"}\n"
+	"/* mma.sync m16n8k16, 32 lanes: g = lane / 4, q = lane % 4 */\n"
+	"static void tc_mma_m16n8k16(int bf16, const tc_u32 *a, int an, int ai, const tc_u32 *b, int bn, int bi, float *c,\n"
+	"\t\t\t    int cn, const int ci[4], int w0)\n"
+	"{\n"
+	"\tfloat A[16][16], B[16][8], D[16][8];\n"
+	"\tfor (int l = 0; l < 32; l++) {\n"
+	"\t\tint g = l / 4, q = l % 4;\n"
+	"\t\tfor (int h = 0; h < 8; h++)\n"
+	"\t\t\tA[g + 8 * (h / 2 % 2)][2 * q + h % 2 + 8 * (h / 4)] = tc_half_bits(bf16, a[(w0 + l) * an + ai + h / 2], h % 2);\n"
+	"\t\tfor (int h = 0; h < 4; h++)\n"
+	"\t\t\tB[2 * q + h % 2 + 8 * (h / 2)][g] = tc_half_bits(bf16, b[(w0 + l) * bn + bi + h / 2], h % 2);\n"
+	"\t\tfor (int i = 0; i < 4; i++)\n"
+	"\t\t\tD[g + 8 * (i / 2)][2 * q + i % 2] = c[(w0 + l) * cn + ci[i]];\n"
+	"\t}\n"
+	"\tfor (int m = 0; m < 16; m++)\n"
+	"\t\tfor (int n = 0; n < 8; n++)\n"
+	"\t\t\tfor (int k = 0; k < 16; k++)\n"
+	"\t\t\t\tD[m][n] += A[m][k] * B[k][n];\n"
+	"\tfor (int l = 0; l < 32; l++)\n"
+	"\t\tfor (int i = 0; i < 4; i++)\n"
+	"\t\t\tc[(w0 + l) * cn + ci[i]] = D[l / 4 + 8 * (i / 2)][2 * (l % 4) + i % 2];\n"
+	"}\n"
+	"/* MFMA 16x16x16, 64 lanes: r = lane % 16, q = lane / 16 */\n"
+	"static void tc_mfma_16x16x16(int bf16, const tc_u32 *a, int an, int ai, const tc_u32 *b, int bn, int bi, float *c,\n"
+	"\t\t\t     int cn, const int ci[4], int w0)\n"
+	"{\n"
+	"\tfloat A[16][16], B[16][16], D[16][16];\n"
+	"\tfor (int l = 0; l < 64; l++) {\n"
+	"\t\tint r = l % 16, q = l / 16;\n"
+	"\t\tfor (int h = 0; h < 4; h++) {\n"
+	"\t\t\tA[r][4 * q + h] = tc_half_bits(bf16, a[(w0 + l) * an + ai + h / 2], h % 2);\n"
+	"\t\t\tB[4 * q + h][r] = tc_half_bits(bf16, b[(w0 + l) * bn + bi + h / 2], h % 2);\n"
+	"\t\t\tD[4 * q + h][r] = c[(w0 + l) * cn + ci[h]];\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\tfor (int m = 0; m < 16; m++)\n"
+	"\t\tfor (int n = 0; n < 16; n++)\n"
+	"\t\t\tfor (int k = 0; k < 16; k++)\n"
+	"\t\t\t\tD[m][n] += A[m][k] * B[k][n];\n"
+	"\tfor (int l = 0; l < 64; l++)\n"
+	"\t\tfor (int i = 0; i < 4; i++)\n"
+	"\t\t\tc[(w0 + l) * cn + ci[i]] = D[4 * (l / 16) + i][l % 16];\n"
+	"}\n";
+
 static void c_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, c_types);
 	buf_puts(b, prelude_common);
+	if (simt_uses(k, SS_MMA))
+		buf_puts(b, c_matrix);
 	buf_printf(b, "#define TC_THREADS %d\n#ifndef TC_RUN_W\n#define TC_RUN_W %d\n#endif\n", k->threads, k->warp_size);
 	buf_puts(b, "/* A failed device_assert: the first message, for the runtime to report. */\n"
 		    "char tc_assertion[512];\n"
@@ -144,4 +216,5 @@ const Printer c_printer = {
 	.load_words = NULL,
 	.store_words = NULL,
 	.shared_qualifier = "",
+	.align16 = "_Alignas(16) ",
 };

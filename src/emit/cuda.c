@@ -90,6 +90,67 @@ static void store_function(Buf *b, int words)
 	buf_puts(b, " : \"memory\");\n}\n");
 }
 
+/* tc_ldmatrix_xN[_trans](d, p): N 8x8 matrices of 16-bit elements from
+ * shared memory, each lane giving one row's address. */
+static void ldmatrix_function(Buf *b, int nmat, bool trans)
+{
+	buf_printf(b, "TC_DEVICE void tc_ldmatrix_x%d%s(tc_u32 *d, const tc_u16 *p)\n{\n", nmat, trans ? "_trans" : "");
+	buf_printf(b, "\tasm volatile(\"ldmatrix.sync.aligned.m8n8.x%d%s.shared.b16 ", nmat, trans ? ".trans" : "");
+	word_operands(b, nmat, 0);
+	buf_printf(b, ", [%%%d];\"\n\t\t     : ", nmat);
+	for (int i = 0; i < nmat; i++)
+		buf_printf(b, "%s\"=r\"(d[%d])", i ? ", " : "", i);
+	buf_puts(b, " : \"r\"((tc_u32)__cvta_generic_to_shared(p)));\n}\n");
+}
+
+/* tc_mma_m16n8k16_{f16,bf16}(c0, c1, c2, c3, a, b): c += a b, one warp's
+ * mma.sync with fp32 accumulators. */
+static void mma_function(Buf *b, const char *dt)
+{
+	buf_printf(b, "TC_DEVICE void tc_mma_m16n8k16_%s(float &c0, float &c1, float &c2, float &c3, const tc_u32 *a, const tc_u32 *b)\n"
+		      "{\n\tasm(\"mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32 {%%0, %%1, %%2, %%3}, {%%4, %%5, %%6, %%7}, "
+		      "{%%8, %%9}, {%%0, %%1, %%2, %%3};\"\n"
+		      "\t    : \"+f\"(c0), \"+f\"(c1), \"+f\"(c2), \"+f\"(c3)\n"
+		      "\t    : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b[0]), \"r\"(b[1]));\n}\n",
+		   dt, dt, dt);
+}
+
+/* cp.async: 16 bytes bypass L1 (.cg), 4 and 8 go through it (.ca); a
+ * source size of 0 fills the destination with zeros. */
+static const char cuda_copies[] =
+	"TC_DEVICE void tc_copy_async16(void *dst, const void *src, bool fill)\n"
+	"{\n"
+	"\tasm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\"l\"(src), \"r\"(fill ? 16 : 0) : \"memory\");\n"
+	"}\n"
+	"TC_DEVICE void tc_copy_async8(void *dst, const void *src, bool fill)\n"
+	"{\n"
+	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 8, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\"l\"(src), \"r\"(fill ? 8 : 0) : \"memory\");\n"
+	"}\n"
+	"TC_DEVICE void tc_copy_async4(void *dst, const void *src, bool fill)\n"
+	"{\n"
+	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 4, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\"l\"(src), \"r\"(fill ? 4 : 0) : \"memory\");\n"
+	"}\n"
+	"#define tc_copy_commit() asm volatile(\"cp.async.commit_group;\" ::: \"memory\")\n"
+	"#define tc_copy_wait(n) asm volatile(\"cp.async.wait_group %0;\" :: \"n\"(n) : \"memory\")\n";
+
+static void cuda_copy_async(Buf *b, int bytes, const char *dst, const char *ptr, const char *mask)
+{
+	buf_printf(b, "tc_copy_async%d(%s, %s, %s);\n", bytes, dst, ptr, mask ? mask : "true");
+}
+
+static void cuda_copy_commit(Buf *b)
+{
+	buf_puts(b, "tc_copy_commit();\n");
+}
+
+static void cuda_copy_wait(Buf *b, int pending)
+{
+	buf_printf(b, "tc_copy_wait(%d);\n", pending);
+}
+
 static void cuda_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, cuda_types);
@@ -98,6 +159,15 @@ static void cuda_head(Buf *b, const SKernel *k)
 		for (int ev = EVICT_NORMAL; ev <= EVICT_LAST; ev++)
 			load_function(b, words, (EvictionPolicy)ev);
 		store_function(b, words);
+	}
+	if (simt_uses(k, SS_COPY_ASYNC))
+		buf_puts(b, cuda_copies);
+	if (simt_uses(k, SS_MMA)) {
+		for (int nmat = 1; nmat <= 4; nmat *= 2)
+			for (int trans = 0; trans < 2; trans++)
+				ldmatrix_function(b, nmat, trans);
+		mma_function(b, "f16");
+		mma_function(b, "bf16");
 	}
 	buf_printf(b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(", k->threads, k->name);
 	emit_params(b, k);
@@ -151,5 +221,9 @@ const Printer cuda_printer = {
 	.barrier = cuda_barrier,
 	.load_words = cuda_load_words,
 	.store_words = cuda_store_words,
+	.copy_async = cuda_copy_async,
+	.copy_commit = cuda_copy_commit,
+	.copy_wait = cuda_copy_wait,
 	.shared_qualifier = "__shared__ ",
+	.align16 = "__align__(16) ",
 };

@@ -14,6 +14,7 @@ typedef struct Emit {
 	const Printer *P;
 	int depth;
 	bool in_threads;     /* lockstep: inside the loop over the block's threads */
+	int shared_offset;   /* dynamic shared memory: where the next array goes */
 } Emit;
 
 static const Printer *printer_for(const SKernel *k)
@@ -340,6 +341,17 @@ static char *expr_str(Emit *E, const SExpr *e)
 	return buf_detach(&tmp);
 }
 
+static char *str_printf(const char *fmt, ...) TC_PRINTF(1, 2);
+static char *str_printf(const char *fmt, ...)
+{
+	Buf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return buf_detach(&b);
+}
+
 /* `r` at `index` + j, as a string */
 static char *elem_str(Emit *E, const SExpr *refe, int j)
 {
@@ -516,6 +528,11 @@ static void assign_stmt(Emit *E, const SStmt *s)
 {
 	{
 		char *dst = expr_str(E, s->dst), *value = expr_str(E, s->value);
+		if (s->dst->reg->packed) {   /* a 16-bit pattern in shared memory */
+			char *v = value;
+			value = str_printf("%s(%s)", to_memory(s->dst->reg->dtype), v);
+			free(v);
+		}
 		if (s->guard) {
 			char *guard = expr_str(E, s->guard);
 			line(E, "if (%s)", guard);
@@ -585,9 +602,136 @@ static void atomic_stmt(Emit *E, const SStmt *s)
 	free(value);
 }
 
+/* ---- matrix instructions ----
+ * CUDA and HIP call one helper per instruction (the printers' heads define
+ * them); the C printer calls helpers that run a whole warp's instruction
+ * from every lane's registers, as the hardware distributes them. */
+
+static const char *mma_name(const SStmt *s)
+{
+	return s->mop == MMA_M16N8K16 ? "m16n8k16" : "16x16x16";
+}
+
+/* `&r[0][0]` of a lockstep thread register, and its registers per thread */
+static char *thread_base(const SReg *r)
+{
+	return str_printf("&%s[0]%s", r->name, r->count > 1 ? "[0]" : "");
+}
+
+/* The index of a register reference, "0" for a register of one element. */
+static char *index_str(Emit *E, const SExpr *ref)
+{
+	return ref->index ? expr_str(E, ref->index) : str_printf("0");
+}
+
+static void fragment_stmt(Emit *E, const SStmt *s)
+{
+	char *ptr = expr_str(E, s->ptr);
+	if (!s->nmat) {
+		char *dst = expr_str(E, s->dst), *hi = expr_str(E, s->value);
+		line(E, "%s = (tc_u32)%s[%s] | (tc_u32)%s[%s] << 16;", dst, s->src->name, ptr, s->src->name, hi);
+		free(dst);
+		free(hi);
+	} else if (E->P->lockstep) {
+		char *dbase = thread_base(s->dst->reg), *abase = thread_base(s->ptr->reg);
+		char *di = index_str(E, s->dst), *ai = index_str(E, s->ptr);
+		line(E, "for (int w0 = 0; w0 < TC_THREADS; w0 += 32)");
+		line(E, "	tc_ldmatrix(%s, %d, %s, %s, %s, %d, %s, w0, %d, %d);", dbase, s->dst->reg->count, di, s->src->name,
+		     abase, s->ptr->reg->count, ai, s->nmat, s->trans);
+		free(dbase);
+		free(abase);
+		free(di);
+		free(ai);
+	} else {
+		char *dst = expr_str(E, s->dst);
+		line(E, "tc_ldmatrix_x%d%s(&%s, &%s[%s]);", s->nmat, s->trans ? "_trans" : "", dst, s->src->name, ptr);
+		free(dst);
+	}
+	free(ptr);
+}
+
+static void mma_stmt(Emit *E, const SStmt *s)
+{
+	const char *dt = s->operand == DT_BF16 ? "bf16" : "f16";
+	char *acc[4];
+	for (int i = 0; i < 4; i++)
+		acc[i] = E->P->lockstep ? index_str(E, s->acc[i]) : expr_str(E, s->acc[i]);
+	if (E->P->lockstep) {
+		char *a = thread_base(s->frag_a->reg), *b = thread_base(s->frag_b->reg), *c = thread_base(s->acc[0]->reg);
+		char *ai = index_str(E, s->frag_a), *bi = index_str(E, s->frag_b);
+		int lanes = s->mop == MMA_M16N8K16 ? 32 : 64;
+		line(E, "for (int w0 = 0; w0 < TC_THREADS; w0 += %d)", lanes);
+		line(E, "	tc_%s_%s(%d, %s, %d, %s, %s, %d, %s, %s, %d, (const int[4]){%s, %s, %s, %s}, w0);",
+		     s->mop == MMA_M16N8K16 ? "mma" : "mfma", mma_name(s), s->operand == DT_BF16, a, s->frag_a->reg->count, ai,
+		     b, s->frag_b->reg->count, bi, c, s->acc[0]->reg->count, acc[0], acc[1], acc[2], acc[3]);
+		free(a);
+		free(b);
+		free(c);
+		free(ai);
+		free(bi);
+	} else {
+		char *a = expr_str(E, s->frag_a), *b = expr_str(E, s->frag_b);
+		line(E, "tc_%s_%s_%s(%s, %s, %s, %s, &%s, &%s);", s->mop == MMA_M16N8K16 ? "mma" : "mfma", mma_name(s), dt,
+		     acc[0], acc[1], acc[2], acc[3], a, b);
+		free(a);
+		free(b);
+	}
+	for (int i = 0; i < 4; i++)
+		free(acc[i]);
+}
+
+static void copy_async_stmt(Emit *E, const SStmt *s)
+{
+	char *dst = expr_str(E, s->dst), *ptr = expr_str(E, s->ptr), *mask = s->mask ? expr_str(E, s->mask) : NULL;
+	const char *type = simt_mem_ctype(s->dst->reg->dtype);
+	if (s->guard) {
+		char *guard = expr_str(E, s->guard);
+		line(E, "if (%s) {", guard);
+		free(guard);
+		E->depth++;
+	}
+	if (E->P->copy_async) {
+		char *at = str_printf("&%s", dst);
+		buf_indent(E->b, E->depth);
+		E->P->copy_async(E->b, s->vec * dtype_bytes(s->dst->reg->dtype), at, ptr, mask);
+		free(at);
+	} else {
+		for (int j = 0; j < s->vec; j++) {
+			char *elem = elem_str(E, s->dst, j);
+			if (mask)
+				line(E, "%s = %s ? ((const %s *)%s)[%d] : 0;", elem, mask, type, ptr, j);
+			else
+				line(E, "%s = ((const %s *)%s)[%d];", elem, type, ptr, j);
+			free(elem);
+		}
+	}
+	if (s->guard) {
+		E->depth--;
+		line(E, "}");
+	}
+	free(dst);
+	free(ptr);
+	free(mask);
+}
+
 static void other_stmt(Emit *E, const SStmt *s)
 {
 	switch (s->kind) {
+	case SS_COPY_ASYNC: copy_async_stmt(E, s); return;
+	case SS_COPY_COMMIT:
+		if (E->P->copy_commit) {
+			buf_indent(E->b, E->depth);
+			E->P->copy_commit(E->b);
+		}
+		return;
+	case SS_COPY_WAIT:
+		if (E->P->copy_wait) {
+			buf_indent(E->b, E->depth);
+			E->P->copy_wait(E->b, s->vec);
+		}
+		return;
+	case SS_FRAGMENT: fragment_stmt(E, s); return;
+	case SS_MMA: mma_stmt(E, s); return;
 	case SS_ASSERT: assert_stmt(E, s); return;
 	case SS_ATOMIC: atomic_stmt(E, s); return;
 	case SS_LOAD: load_stmt(E, s); return;
@@ -688,7 +832,20 @@ static void declare(Emit *E, const SReg *r, Arena *scratch)
 		line(E, "%s%s%s;", type, sep, r->name);
 		return;
 	case SR_SHARED:
-		line(E, "%s%s%s%s[%d];", E->P->shared_qualifier, type, sep, r->name, r->count);
+		if (E->k->dynamic_bytes) {   /* one dynamic block (dynamic_layout in lower.c) */
+			const char *t = r->packed ? simt_mem_ctype(r->dtype) : type;
+			int size = r->packed ? 2 : r->dtype == DT_F16 || r->dtype == DT_BF16 ? 4 : dtype_bytes(r->dtype);
+			if (E->shared_offset == 0)
+				line(E, "extern __shared__ __align__(16) unsigned char tc_shared[];");
+			E->shared_offset = (E->shared_offset + 15) / 16 * 16;
+			line(E, "%s *%s = (%s *)(tc_shared + %d);", t, r->name, t, E->shared_offset);
+			E->shared_offset += r->count * size;
+			return;
+		}
+		if (r->packed)
+			line(E, "%s%s%s %s[%d];", E->P->shared_qualifier, E->P->align16, simt_mem_ctype(r->dtype), r->name, r->count);
+		else
+			line(E, "%s%s%s%s[%d];", E->P->shared_qualifier, type, sep, r->name, r->count);
 		return;
 	}
 }

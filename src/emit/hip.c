@@ -32,10 +32,34 @@ static const char hip_types[] =
 	"TC_DEVICE void tc_st2(void *p, const tc_u32 *w) { *(uint2 *)p = make_uint2(w[0], w[1]); }\n"
 	"TC_DEVICE void tc_st4(void *p, const tc_u32 *w) { *(uint4 *)p = make_uint4(w[0], w[1], w[2], w[3]); }\n";
 
+/* tc_mfma_16x16x16_{f16,bf16}(c0, c1, c2, c3, a, b): c += a b, one
+ * wavefront's MFMA; a and b are two words (four 16-bit elements) a lane. */
+static const char hip_matrix[] =
+	"typedef _Float16 tc_half4 __attribute__((ext_vector_type(4)));\n"
+	"typedef short tc_short4 __attribute__((ext_vector_type(4)));\n"
+	"typedef float tc_float4 __attribute__((ext_vector_type(4)));\n"
+	"typedef tc_u32 tc_u32x2 __attribute__((ext_vector_type(2)));\n"
+	"TC_DEVICE void tc_mfma_16x16x16_f16(float &c0, float &c1, float &c2, float &c3, const tc_u32 *a, const tc_u32 *b)\n"
+	"{\n"
+	"\ttc_u32x2 va = {a[0], a[1]}, vb = {b[0], b[1]};\n"
+	"\ttc_float4 c = {c0, c1, c2, c3};\n"
+	"\tc = __builtin_amdgcn_mfma_f32_16x16x16f16(__builtin_bit_cast(tc_half4, va), __builtin_bit_cast(tc_half4, vb), c, 0, 0, 0);\n"
+	"\tc0 = c[0]; c1 = c[1]; c2 = c[2]; c3 = c[3];\n"
+	"}\n"
+	"TC_DEVICE void tc_mfma_16x16x16_bf16(float &c0, float &c1, float &c2, float &c3, const tc_u32 *a, const tc_u32 *b)\n"
+	"{\n"
+	"\ttc_u32x2 va = {a[0], a[1]}, vb = {b[0], b[1]};\n"
+	"\ttc_float4 c = {c0, c1, c2, c3};\n"
+	"\tc = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(__builtin_bit_cast(tc_short4, va), __builtin_bit_cast(tc_short4, vb), c, 0, 0, 0);\n"
+	"\tc0 = c[0]; c1 = c[1]; c2 = c[2]; c3 = c[3];\n"
+	"}\n";
+
 static void hip_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, hip_types);
 	buf_puts(b, prelude_common);
+	if (simt_uses(k, SS_MMA))
+		buf_puts(b, hip_matrix);
 	buf_printf(b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(", k->threads, k->name);
 	emit_params(b, k);
 	buf_puts(b, ")\n{\n");
@@ -89,4 +113,5 @@ const Printer hip_printer = {
 	.load_words = hip_load_words,
 	.store_words = hip_store_words,
 	.shared_qualifier = "__shared__ ",
+	.align16 = "__attribute__((aligned(16))) ",
 };

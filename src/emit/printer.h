@@ -20,7 +20,15 @@ typedef struct Printer {
 	 * NULL: the target loads element by element. */
 	void (*load_words)(Buf *b, int words, EvictionPolicy ev, const char *ptr);
 	void (*store_words)(Buf *b, int words, const char *ptr);
+	/* An asynchronous copy of `bytes` from ptr to shared dst (zeros where
+	 * `mask` is false; mask NULL: none), its group commit and the wait for
+	 * all but `pending` groups. NULL: the copy is an ordinary one and the
+	 * commit and the wait are nothing. */
+	void (*copy_async)(Buf *b, int bytes, const char *dst, const char *ptr, const char *mask);
+	void (*copy_commit)(Buf *b);
+	void (*copy_wait)(Buf *b, int pending);
 	const char *shared_qualifier;  /* "__shared__ " or "" */
+	const char *align16;           /* what makes an array 16-byte aligned, with a trailing space */
 	/* the program fails: `message` is a C string literal; `line` its source line */
 	void (*assert_fail)(Buf *b, const SKernel *k, const char *message, int line);
 	/* dst = atomic fetch-and-add of value at ptr (dtype dt); dst NULL: the old value is not kept */

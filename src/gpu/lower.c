@@ -67,43 +67,43 @@ static void comment_line(Lower *L, const TValue *v)
 
 /* ---- integer index expressions, folded where constant ---- */
 
-static SExpr *ic(Lower *L, int64_t v)
+SExpr *ic(Lower *L, int64_t v)
 {
 	return simt_int(L->k, DT_I32, v);
 }
 
-static bool is_const(const SExpr *e, int64_t v)
+bool is_int_const(const SExpr *e, int64_t v)
 {
 	return e->kind == SE_INT && e->ival == v;
 }
 
-static SExpr *index_op(SExpr *e)
+SExpr *index_op(SExpr *e)
 {
 	e->plain = true;
 	return e;
 }
 
-static SExpr *iadd(Lower *L, SExpr *a, SExpr *b)
+SExpr *iadd(Lower *L, SExpr *a, SExpr *b)
 {
 	if (a->kind == SE_INT && b->kind == SE_INT)
 		return ic(L, a->ival + b->ival);
-	if (is_const(a, 0))
+	if (is_int_const(a, 0))
 		return b;
-	if (is_const(b, 0))
+	if (is_int_const(b, 0))
 		return a;
 	return index_op(simt_binary(L->k, TOP_ADD, DT_I32, a, b));
 }
 
-static SExpr *imul(Lower *L, SExpr *a, int64_t c)
+SExpr *imul(Lower *L, SExpr *a, int64_t c)
 {
-	if (c == 0 || is_const(a, 0))
+	if (c == 0 || is_int_const(a, 0))
 		return ic(L, 0);
 	if (a->kind == SE_INT)
 		return ic(L, a->ival * c);
 	return c == 1 ? a : index_op(simt_binary(L->k, TOP_MUL, DT_I32, a, ic(L, c)));
 }
 
-static SExpr *ibin(Lower *L, TOp op, SExpr *a, int64_t c)
+SExpr *ibin(Lower *L, TOp op, SExpr *a, int64_t c)
 {
 	if ((op == TOP_IDIV && c == 1) || (op == TOP_SHR && c == 0))
 		return a;
@@ -124,18 +124,12 @@ static SExpr *ibin(Lower *L, TOp op, SExpr *a, int64_t c)
 
 /* ---- loop nests ---- */
 
-typedef struct Nest {
-	int n;
-	int dim[TC_MAX_RANK];     /* the frame dimension of each loop */
-	int step[TC_MAX_RANK];    /* local elements per iteration (the vector width on the last dim) */
-} Nest;
-
-static int extent_of(Lower *L, int d)
+int extent_of(Lower *L, int d)
 {
 	return layout_local_extent(&L->frame, d);
 }
 
-static int count_of(Lower *L, unsigned vary)
+int count_of(Lower *L, unsigned vary)
 {
 	int n = 1;
 	for (int d = 0; d < L->rank; d++)
@@ -144,7 +138,7 @@ static int count_of(Lower *L, unsigned vary)
 	return n;
 }
 
-static Nest nest_over(Lower *L, unsigned dims, int vec)
+Nest nest_over(Lower *L, unsigned dims, int vec)
 {
 	Nest n = {0};
 	for (int d = 0; d < L->rank; d++) {
@@ -158,7 +152,7 @@ static Nest nest_over(Lower *L, unsigned dims, int vec)
 }
 
 /* Gives statement `s` the loops of `n`. */
-static void set_loops(Lower *L, SStmt *s, const Nest *n)
+void set_loops(Lower *L, SStmt *s, const Nest *n)
 {
 	s->nloops = n->n;
 	for (int i = 0; i < n->n; i++)
@@ -166,7 +160,7 @@ static void set_loops(Lower *L, SStmt *s, const Nest *n)
 }
 
 /* The local index along frame dim d of the nest's current (first) element. */
-static SExpr *local_index(Lower *L, const Nest *n, int d)
+SExpr *local_index(Lower *L, const Nest *n, int d)
 {
 	for (int i = 0; i < n->n; i++)
 		if (n->dim[i] == d)
@@ -175,7 +169,7 @@ static SExpr *local_index(Lower *L, const Nest *n, int d)
 }
 
 /* Row-major index into registers that vary along `vary`. */
-static SExpr *index_in(Lower *L, const Nest *n, unsigned vary)
+SExpr *index_in(Lower *L, const Nest *n, unsigned vary)
 {
 	SExpr *idx = ic(L, 0);
 	for (int d = 0; d < L->rank; d++)
@@ -185,7 +179,7 @@ static SExpr *index_in(Lower *L, const Nest *n, unsigned vary)
 }
 
 /* The value of `v` at the nest's current element. */
-static SExpr *read(Lower *L, const Nest *n, const TValue *v)
+SExpr *read_value(Lower *L, const Nest *n, const TValue *v)
 {
 	Place *p = &L->place[v->id];
 	if (!p->lowered)
@@ -195,7 +189,7 @@ static SExpr *read(Lower *L, const Nest *n, const TValue *v)
 	return simt_ref(L->k, p->reg, index_in(L, n, p->regs_vary));
 }
 
-static unsigned vary_of(Lower *L, const TValue *v)
+unsigned vary_of(Lower *L, const TValue *v)
 {
 	return v ? L->place[v->id].regs_vary : 0;
 }
@@ -223,7 +217,7 @@ static SExpr *raw_coord(Lower *L, int d, SExpr *li)
 	return iadd(L, iadd(L, rep, first_of(L, d)), ibin(L, TOP_MOD, li, spt));
 }
 
-static SExpr *coord(Lower *L, int d, SExpr *li)
+SExpr *coord(Lower *L, int d, SExpr *li)
 {
 	SExpr *raw = raw_coord(L, d, li);
 	return cta_of(L, d) > L->frame_shape[d] ? ibin(L, TOP_MOD, raw, L->frame_shape[d]) : raw;
@@ -231,7 +225,7 @@ static SExpr *coord(Lower *L, int d, SExpr *li)
 
 /* True (NULL) unless the block is wider than the tile along d; then the
  * test that local index `li` is not a wrapped copy. */
-static SExpr *not_wrapped(Lower *L, int d, SExpr *li)
+SExpr *not_wrapped(Lower *L, int d, SExpr *li)
 {
 	if (cta_of(L, d) <= L->frame_shape[d])
 		return NULL;
@@ -248,7 +242,7 @@ static SExpr *owner_along(Lower *L, int d)
 }
 
 /* Makes frame f the one the index and coordinate helpers use. */
-static void use_frame(Lower *L, int f)
+void use_frame(Lower *L, int f)
 {
 	const Frame *fr = &L->frames[f];
 	L->cur = f;
@@ -286,7 +280,7 @@ static void lower_thread_coords(Lower *L)
 				SExpr *bits = ibin(L, TOP_AND, ibin(L, TOP_SHR, warp, layout_warp_shift(f, d)), wpc - 1);
 				first = iadd(L, first, imul(L, bits, (int64_t)spt * tpw));
 			}
-			if (is_const(first, 0))
+			if (is_int_const(first, 0))
 				continue;
 			const char *name = fi ? arena_printf(L->arena, "f%d_first%d", fi, d) : arena_printf(L->arena, "first%d", d);
 			fr->first[d] = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, name);
@@ -315,7 +309,7 @@ static SReg *new_reg(Lower *L, const TValue *v, DType dt, unsigned vary)
 	return simt_reg(L->k, SR_THREAD, dt, elem, count_of(L, vary), v->name);
 }
 
-static void set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary)
+void set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary)
 {
 	Place *p = &L->place[v->id];
 	p->reg = r;
@@ -331,7 +325,7 @@ static void set_expr(Lower *L, const TValue *v, SExpr *e)
 }
 
 /* dst = value over the nest of `vary`; uniform when it varies in nothing */
-static SStmt *assign(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value)
+SStmt *assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value)
 {
 	SStmt *s = simt_stmt(L->k, SS_ASSIGN, v->line);
 	set_loops(L, s, n);
@@ -351,7 +345,7 @@ static void lower_arange(Lower *L, const TValue *v)
 	unsigned vary = 1u << d;
 	SReg *r = new_reg(L, v, DT_I32, vary);
 	Nest n = nest_over(L, vary, 1);
-	assign(L, v, &n, r, vary, iadd(L, ic(L, v->iconst), coord(L, d, local_index(L, &n, d))));
+	assign_value(L, v, &n, r, vary, iadd(L, ic(L, v->iconst), coord(L, d, local_index(L, &n, d))));
 	set_reg(L, v, r, vary);
 }
 
@@ -361,7 +355,6 @@ static void lower_const(Lower *L, const TValue *v)
 	set_expr(L, v, dtype_is_float(dt) ? simt_float(L->k, dt, v->fconst) : simt_int(L->k, dt, v->iconst));
 }
 
-static SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask);
 
 /* x[:, None] of a 1-D tile whose elements sit along another dimension of
  * the frame (or in another frame): each element goes to shared memory once,
@@ -381,7 +374,7 @@ static void lower_convert(Lower *L, const TValue *v)
 	SStmt *s = simt_stmt(k, SS_ASSIGN, v->line);
 	set_loops(L, s, &nx);
 	s->dst = simt_ref(k, smem, coord(L, dx, local_index(L, &nx, dx)));
-	s->value = read(L, &nx, x);
+	s->value = read_value(L, &nx, x);
 	s->guard = write_guard(L, &nx, xp, NULL);
 	simt_stmt(k, SS_BARRIER, v->line);
 	use_frame(L, L->place[v->id].frame);
@@ -390,7 +383,7 @@ static void lower_convert(Lower *L, const TValue *v)
 	int dv = L->place[v->id].map[kdim];
 	Nest nv = nest_over(L, vp, 1);
 	SReg *r = simt_reg(k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, vp), v->name);
-	assign(L, v, &nv, r, vp, simt_ref(k, smem, coord(L, dv, local_index(L, &nv, dv))))->uniform = false;
+	assign_value(L, v, &nv, r, vp, simt_ref(k, smem, coord(L, dv, local_index(L, &nv, dv))))->uniform = false;
 	if (L->loop_depth)
 		simt_stmt(k, SS_BARRIER, v->line);
 	set_reg(L, v, r, vp);
@@ -414,16 +407,16 @@ static SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 {
 	SKernel *k = L->k;
 	DType dt = v->type.dtype;
-	SExpr *a = read(L, n, v->args[0]);
+	SExpr *a = read_value(L, n, v->args[0]);
 	SExpr *e;
 	switch (v->op) {
 	case TOP_CMP:
-		return simt_cmp(k, (CmpKind)v->aux, v->args[0]->type.dtype, a, read(L, n, v->args[1]));
+		return simt_cmp(k, (CmpKind)v->aux, v->args[0]->type.dtype, a, read_value(L, n, v->args[1]));
 	case TOP_WHERE:
 		e = simt_leaf(k, SE_SELECT, dt, 0);
 		e->a[0] = a;
-		e->a[1] = read(L, n, v->args[1]);
-		e->a[2] = read(L, n, v->args[2]);
+		e->a[1] = read_value(L, n, v->args[1]);
+		e->a[2] = read_value(L, n, v->args[2]);
 		return e;
 	case TOP_CAST:
 		return simt_cast(k, v->args[0]->type.dtype, dt, a);
@@ -437,7 +430,7 @@ static SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 		e->a[0] = a;
 		return e;
 	default:
-		e = simt_binary(k, v->op, dt, a, read(L, n, v->args[1]));
+		e = simt_binary(k, v->op, dt, a, read_value(L, n, v->args[1]));
 		if (dt == DT_PTR)
 			e->from = v->type.elem;
 		return e;
@@ -451,14 +444,14 @@ static void lower_elementwise(Lower *L, const TValue *v)
 		vary |= vary_of(L, v->args[i]);
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
 	Nest n = nest_over(L, vary, 1);
-	assign(L, v, &n, r, vary, elementwise_expr(L, v, &n));
+	assign_value(L, v, &n, r, vary, elementwise_expr(L, v, &n));
 	set_reg(L, v, r, vary);
 }
 
 /* Elements per access along the last frame dim: from the pointer's
  * contiguity and alignment (axis analysis), the mask's constancy, the
  * target's widest access and what one thread holds consecutively. */
-static int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
+int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
 {
 	int last = L->rank - 1;
 	if (L->rank == 0 || !(vary & (1u << last)) || !(vary_of(L, ptr) & (1u << last)))
@@ -481,10 +474,10 @@ static void lower_load(Lower *L, const TValue *v)
 	SStmt *s = simt_stmt(L->k, SS_LOAD, v->line);
 	set_loops(L, s, &n);
 	s->dst = simt_ref(L->k, r, index_in(L, &n, vary));
-	s->ptr = read(L, &n, ptr);
-	s->guard = mask ? read(L, &n, mask) : NULL;
+	s->ptr = read_value(L, &n, ptr);
+	s->guard = mask ? read_value(L, &n, mask) : NULL;
 	if (other)
-		s->other = read(L, &n, other);
+		s->other = read_value(L, &n, other);
 	else if (mask)   /* Triton leaves them undefined; zero keeps runs reproducible */
 		s->other = dtype_is_float(v->type.dtype) ? simt_float(L->k, v->type.dtype, 0)
 							 : simt_int(L->k, v->type.dtype, 0);
@@ -503,16 +496,16 @@ static void lower_store(Lower *L, const TValue *v)
 	Nest n = nest_over(L, present, vec);
 	SStmt *s = simt_stmt(L->k, SS_STORE, v->line);
 	set_loops(L, s, &n);
-	s->ptr = read(L, &n, ptr);
-	s->value = read(L, &n, value);
+	s->ptr = read_value(L, &n, ptr);
+	s->value = read_value(L, &n, value);
 	s->value_stride = vary_of(L, value) & (1u << (L->rank - 1)) ? 1 : 0;
 	s->vec = vec;
-	s->guard = write_guard(L, &n, present, mask ? read(L, &n, mask) : NULL);
+	s->guard = write_guard(L, &n, present, mask ? read_value(L, &n, mask) : NULL);
 }
 
 /* The guard of a write: `mask`, and each element once (no wrapped copy,
  * coordinate 0 along the frame dimensions the tile does not span). */
-static SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask)
+SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask)
 {
 	SExpr *guard = mask;
 	for (int d = 0; d < L->rank; d++) {
@@ -542,9 +535,9 @@ static void lower_atomic(Lower *L, const TValue *v)
 	SStmt *s = simt_stmt(L->k, SS_ATOMIC, v->line);
 	set_loops(L, s, &n);
 	s->dst = keep ? simt_ref(L->k, old, index_in(L, &n, present)) : NULL;
-	s->ptr = read(L, &n, ptr);
-	s->value = read(L, &n, value);
-	s->guard = write_guard(L, &n, present, mask ? read(L, &n, mask) : NULL);
+	s->ptr = read_value(L, &n, ptr);
+	s->value = read_value(L, &n, value);
+	s->guard = write_guard(L, &n, present, mask ? read_value(L, &n, mask) : NULL);
 	if (keep)
 		set_reg(L, v, old, present);
 	else
@@ -561,79 +554,9 @@ static void lower_assert(Lower *L, const TValue *v)
 	SStmt *s = simt_stmt(L->k, SS_ASSERT, v->line);
 	set_loops(L, s, &n);
 	SExpr *failed = simt_leaf(L->k, SE_UNARY, DT_I1, TOP_NOT);
-	failed->a[0] = read(L, &n, cond);
-	s->guard = simt_and(L->k, mask ? read(L, &n, mask) : NULL, failed);
+	failed->a[0] = read_value(L, &n, cond);
+	s->guard = simt_and(L->k, mask ? read_value(L, &n, mask) : NULL, failed);
 	s->text = v->text ? v->text : "";
-}
-
-/* ---- tl.dot: through shared memory, one fused multiply-add at a time ---- */
-
-/* Writes tile x (rows x cols, in its own frame) to shared memory, row-major,
- * each element once; fp32 operands of a tf32 dot lose their low 13
- * mantissa bits as the tensor cores drop them. */
-static SReg *stage_operand(Lower *L, const TValue *dot, const TValue *x, const char *name)
-{
-	use_frame(L, L->place[x->id].frame);
-	int rows = x->type.shape[0], cols = x->type.shape[1];
-	DType dt = x->type.dtype;
-	SReg *smem = simt_reg(L->k, SR_SHARED, dt, dt, rows * cols, name);
-	unsigned present = L->place[x->id].present;
-	Nest n = nest_over(L, present, 1);
-	SExpr *coord_of[2];
-	for (int k = 0; k < 2; k++) {
-		int d = L->place[x->id].map[k];
-		coord_of[k] = d >= 0 ? coord(L, d, local_index(L, &n, d)) : ic(L, 0);
-	}
-	SExpr *value = read(L, &n, x);
-	if (dt == DT_F32 && dot->aux == DOT_TF32) {
-		SExpr *t = simt_leaf(L->k, SE_MATH, DT_F32, MATH_TF32);
-		t->a[0] = value;
-		value = t;
-	}
-	SStmt *s = simt_stmt(L->k, SS_ASSIGN, dot->line);
-	set_loops(L, s, &n);
-	s->dst = simt_ref(L->k, smem, iadd(L, imul(L, coord_of[0], cols), coord_of[1]));
-	s->value = value;
-	s->guard = write_guard(L, &n, present, NULL);
-	return smem;
-}
-
-/* acc[M,N] + a[M,K] b[K,N]: both operands go to shared memory, then each
- * thread computes its own elements of the result with a loop over K. A
- * correct dot for every target; the matrix units come later. */
-static void lower_dot(Lower *L, const TValue *v)
-{
-	const TValue *a = v->args[0], *b = v->args[1], *acc = v->args[2];
-	if (v->type.rank != 2 || !dtype_is_float(v->type.dtype))
-		lower_error(L, v, "only 2-D floating-point tl.dot is lowered yet");
-	int K = a->type.shape[1], N = b->type.shape[1];
-	if (L->loop_depth)   /* the previous iteration's reads of the staged operands are done */
-		simt_stmt(L->k, SS_BARRIER, v->line);
-	SReg *sa = stage_operand(L, v, a, arena_printf(L->arena, "%s_a", v->name ? v->name : "dot"));
-	SReg *sb = stage_operand(L, v, b, arena_printf(L->arena, "%s_b", v->name ? v->name : "dot"));
-	simt_stmt(L->k, SS_BARRIER, v->line);
-
-	use_frame(L, L->place[v->id].frame);
-	unsigned present = L->place[v->id].present;
-	SReg *r = simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.dtype, count_of(L, present), v->name);
-	Nest n = nest_over(L, present, 1);
-	assign(L, v, &n, r, present, read(L, &n, acc))->uniform = false;
-	SExpr *row = ic(L, 0), *col = ic(L, 0);
-	int dm = L->place[v->id].map[0], dn = L->place[v->id].map[1];
-	if (dm >= 0)
-		row = coord(L, dm, local_index(L, &n, dm));
-	if (dn >= 0)
-		col = coord(L, dn, local_index(L, &n, dn));
-	SExpr *k = simt_leaf(L->k, SE_LOOP, DT_I32, n.n);   /* the loop over K, innermost */
-	SExpr *x = simt_ref(L->k, sa, iadd(L, imul(L, row, K), k));
-	SExpr *y = simt_ref(L->k, sb, iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, k, ic(L, N))), col));
-	DType dt = v->type.dtype;
-	SExpr *prod = simt_binary(L->k, TOP_MUL, dt, simt_cast(L->k, a->type.dtype, dt, x), simt_cast(L->k, b->type.dtype, dt, y));
-	SExpr *sum = simt_binary(L->k, TOP_ADD, dt, simt_ref(L->k, r, index_in(L, &n, present)), prod);
-	SStmt *s = assign(L, v, &n, r, present, sum);
-	s->uniform = false;
-	s->extent[s->nloops++] = K;
-	set_reg(L, v, r, present);
 }
 
 /* ---- scans: through shared memory, one thread a row ---- */
@@ -687,7 +610,7 @@ static void lower_scan(Lower *L, const TValue *v)
 	SStmt *s = simt_stmt(k, SS_ASSIGN, v->line);
 	set_loops(L, s, &n);
 	s->dst = simt_ref(k, smem, iadd(L, imul(L, row, R), pos));
-	s->value = simt_cast(k, x->type.dtype, dt, read(L, &n, x));
+	s->value = simt_cast(k, x->type.dtype, dt, read_value(L, &n, x));
 	s->guard = write_guard(L, &n, present, NULL);
 	simt_stmt(k, SS_BARRIER, v->line);
 
@@ -710,7 +633,7 @@ static void lower_scan(Lower *L, const TValue *v)
 	}
 
 	SReg *res = simt_reg(k, SR_THREAD, dt, dt, count_of(L, present), v->name);
-	assign(L, v, &n, res, present, simt_ref(k, smem, iadd(L, imul(L, row, R), pos)))->uniform = false;
+	assign_value(L, v, &n, res, present, simt_ref(k, smem, iadd(L, imul(L, row, R), pos)))->uniform = false;
 	if (L->loop_depth)
 		simt_stmt(k, SS_BARRIER, v->line);
 	set_reg(L, v, res, present);
@@ -799,13 +722,13 @@ static SReg *materialize(Lower *L, const TValue *x, unsigned want)
 {
 	SReg *r = simt_reg(L->k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, want), x->name);
 	Nest n = nest_over(L, want, 1);
-	assign(L, x, &n, r, want, read(L, &n, x));
+	assign_value(L, x, &n, r, want, read_value(L, &n, x));
 	return r;
 }
 
 static SStmt *fold_assign(Lower *L, const Fold *f, const Nest *n, SReg *dst, SExpr *value)
 {
-	SStmt *s = assign(L, f->v, n, dst, f->vary, value);
+	SStmt *s = assign_value(L, f->v, n, dst, f->vary, value);
 	s->uniform = false;
 	return s;
 }
@@ -969,18 +892,26 @@ static void lower_reduce(Lower *L, const TValue *v)
 
 static void lower_value(Lower *L, const TValue *v);
 
-/* Lowers a block's ops; returns its closing yield (not lowered), or NULL. */
-static const TValue *lower_block(Lower *L, const TBlock *b)
+/* Lowers a block's ops of part `part` (PART_NONE: all); returns its
+ * closing yield (not lowered), or NULL. */
+static const TValue *lower_part(Lower *L, const TBlock *b, int part)
 {
 	for (const TValue *v = b->first; v; v = v->next) {
 		if (v->op == TOP_YIELD)
 			return v;
+		if (part != PART_NONE && L->place[v->id].part != part)
+			continue;
 		if (v->op == TOP_ARG || (lower_pure(v) && L->uses && L->uses[v->id] <= 0))
 			continue;   /* an argument (lowered first), or a value nothing reads */
 		comment_line(L, v);
 		lower_value(L, v);
 	}
 	return NULL;
+}
+
+static const TValue *lower_block(Lower *L, const TBlock *b)
+{
+	return lower_part(L, b, PART_NONE);
 }
 
 /* Registers that hold tile `v` across iterations or branches: per thread,
@@ -998,23 +929,28 @@ static void copy_state(Lower *L, const TValue *like, SReg *dst, const TValue *x)
 	use_frame(L, L->place[like->id].frame);
 	unsigned vary = L->place[like->id].present;
 	Nest n = nest_over(L, vary, 1);
-	assign(L, x, &n, dst, vary, read(L, &n, x))->uniform = false;
+	assign_value(L, x, &n, dst, vary, read_value(L, &n, x))->uniform = false;
 }
 
 /* A scalar operand of a control op: its value in any thread. */
 static SExpr *scalar(Lower *L, const TValue *x)
 {
 	Nest none = {0};
-	return read(L, &none, x);
+	return read_value(L, &none, x);
 }
 
 /* The values a body yields go to the state registers, through temporaries
  * when one of them is itself a state register (a yield that swaps). */
-static void yield_into(Lower *L, const TValue *y, SReg **state, const TValue *const *like)
+static void yield_part(Lower *L, const TValue *y, SReg **state, const TValue *const *like, int part)
 {
 	int n = y->nargs;
 	SReg **tmp = arena_alloc(L->arena, sizeof *tmp * (size_t)(n + 1));
+	bool *skip = arena_alloc(L->arena, sizeof *skip * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		skip[i] = part != PART_NONE && L->place[like[i]->id].part != part;
 	for (int i = 0; i < n; i++) {
+		if (skip[i])
+			continue;
 		bool aliased = false;
 		for (int j = 0; j < n; j++)
 			aliased |= L->place[y->args[i]->id].reg == state[j];
@@ -1024,6 +960,8 @@ static void yield_into(Lower *L, const TValue *y, SReg **state, const TValue *co
 		copy_state(L, like[i], tmp[i], y->args[i]);
 	}
 	for (int i = 0; i < n; i++) {
+		if (skip[i])
+			continue;
 		if (!tmp[i]) {
 			copy_state(L, like[i], state[i], y->args[i]);
 			continue;
@@ -1031,8 +969,64 @@ static void yield_into(Lower *L, const TValue *y, SReg **state, const TValue *co
 		use_frame(L, L->place[like[i]->id].frame);
 		unsigned vary = L->place[like[i]->id].present;
 		Nest nn = nest_over(L, vary, 1);
-		assign(L, y, &nn, state[i], vary, simt_ref(L->k, tmp[i], index_in(L, &nn, vary)))->uniform = false;
+		assign_value(L, y, &nn, state[i], vary, simt_ref(L->k, tmp[i], index_in(L, &nn, vary)))->uniform = false;
 	}
+}
+
+static void yield_into(Lower *L, const TValue *y, SReg **state, const TValue *const *like)
+{
+	yield_part(L, y, state, like, PART_NONE);
+}
+
+static SStmt *uniform_stmt(Lower *L, SStmtKind kind, int line)
+{
+	SStmt *s = simt_stmt(L->k, kind, line);
+	s->uniform = true;
+	return s;
+}
+
+/* slot = (slot + 1) % stages */
+static void next_slot(Lower *L, SReg *slot, int stages, int line)
+{
+	SStmt *s = uniform_stmt(L, SS_ASSIGN, line);
+	s->dst = simt_ref(L->k, slot, NULL);
+	SExpr *up = iadd(L, simt_ref(L->k, slot, NULL), ic(L, 1));
+	s->value = index_op(simt_binary(L->k, TOP_MOD, DT_I32, up, ic(L, stages)));
+}
+
+/* The body of a pipelined loop (lower_dot.c says how it splits): the loop
+ * runs stages - 1 more iterations. Iteration i first waits for the copies
+ * of iteration i - (stages - 1) and meets the block at a barrier, so those
+ * copies are visible and the dots of iteration i - 1 are done with the slot
+ * that the producer of iteration i (while iv < hi) fills next; then the
+ * consumer of iteration i - (stages - 1) (from the iteration stages - 1 on)
+ * computes while the new copies land. One barrier an iteration. */
+static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt *f, SReg *iv, SReg **state,
+			    const TValue **like)
+{
+	const TBlock *body = v->body;
+	SKernel *k = L->k;
+	DType dt = body->params[0]->type.dtype;
+	SExpr *hi = f->hi, *ahead = simt_binary(k, TOP_MUL, dt, f->step, simt_int(k, dt, pp->stages - 1));
+	f->hi = simt_binary(k, TOP_ADD, dt, hi, ahead);
+	SExpr *ivr = simt_ref(k, iv, NULL);
+
+	uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = pp->stages - 2;
+	uniform_stmt(L, SS_BARRIER, v->line);
+	uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, ivr, hi);
+	const TValue *y = lower_part(L, body, PART_PRODUCER);
+	if (y)
+		yield_part(L, y, state, like, PART_PRODUCER);
+	next_slot(L, pp->load_slot, pp->stages, v->line);
+	uniform_stmt(L, SS_END, v->line);
+	uniform_stmt(L, SS_COPY_COMMIT, v->line);
+
+	uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_GE, dt, ivr, simt_binary(k, TOP_ADD, dt, f->lo, ahead));
+	lower_part(L, body, PART_CONSUMER);
+	if (y)
+		yield_part(L, y, state, like, PART_CONSUMER);
+	next_slot(L, pp->use_slot, pp->stages, v->line);
+	uniform_stmt(L, SS_END, v->line);
 }
 
 /* for iv in range(lo, hi, step) with carried values: the carried values
@@ -1053,16 +1047,22 @@ static void lower_for(Lower *L, const TValue *v)
 		copy_state(L, like[i], state[i], v->args[3 + i]);
 		set_reg(L, like[i], state[i], L->place[like[i]->id].present);
 	}
+	const TValue *step = v->args[2];
+	Pipeline *pp = step->op == TOP_CONST && step->iconst > 0 ? lower_plan_pipeline(L, v) : NULL;
 	SStmt *f = simt_stmt(L->k, SS_FOR, v->line);
 	f->uniform = true;
 	f->iv = iv;
 	f->lo = scalar(L, v->args[0]);
 	f->hi = scalar(L, v->args[1]);
-	f->step = scalar(L, v->args[2]);
+	f->step = scalar(L, step);
 	L->loop_depth++;
-	const TValue *y = lower_block(L, body);
-	if (y && n)
-		yield_into(L, y, state, like);
+	if (pp) {
+		lower_pipelined(L, v, pp, f, iv, state, like);
+	} else {
+		const TValue *y = lower_block(L, body);
+		if (y && n)
+			yield_into(L, y, state, like);
+	}
 	L->loop_depth--;
 	simt_stmt(L->k, SS_END, v->line)->uniform = true;
 	L->place[v->id].results = state;
@@ -1131,7 +1131,12 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_PTR_ADD:
 		lower_elementwise(L, v);
 		return;
-	case TOP_LOAD: lower_load(L, v); return;
+	case TOP_LOAD:
+		if (L->place[v->id].staged)
+			lower_copy_async(L, v);
+		else
+			lower_load(L, v);
+		return;
 	case TOP_STORE: lower_store(L, v); return;
 	case TOP_REDUCE: lower_reduce(L, v); return;
 	case TOP_FOR: lower_for(L, v); return;
@@ -1172,9 +1177,24 @@ static int shared_bytes(const SKernel *k)
 	for (int i = 0; i < k->nregs; i++) {
 		const SReg *r = k->regs[i];
 		if (r->kind == SR_SHARED)
-			total += r->count * (r->dtype == DT_F16 || r->dtype == DT_BF16 ? 4 : dtype_bytes(r->dtype));
+			total += r->count * (r->packed ? 2 : r->dtype == DT_F16 || r->dtype == DT_BF16 ? 4 : dtype_bytes(r->dtype));
 	}
 	return total;
+}
+
+/* Beyond 48 KiB a CUDA kernel must take its shared memory dynamically: the
+ * arrays are laid out one after another, each 16-byte aligned. */
+static int dynamic_layout(const SKernel *k)
+{
+	int total = 0;
+	for (int i = 0; i < k->nregs; i++) {
+		const SReg *r = k->regs[i];
+		if (r->kind != SR_SHARED)
+			continue;
+		int size = r->packed ? 2 : r->dtype == DT_F16 || r->dtype == DT_BF16 ? 4 : dtype_bytes(r->dtype);
+		total = (total + 15) / 16 * 16 + r->count * size;
+	}
+	return (total + 15) / 16 * 16;
 }
 
 static void lower_kernel(Lower *L)
@@ -1187,9 +1207,10 @@ static void lower_kernel(Lower *L)
 	lower_remat(L, tk);
 	L->place = arena_alloc(L->arena, sizeof(Place) * (size_t)(L->nvalues + 1));
 	lower_place(L);
+	lower_plan_dots(L);
 	for (int f = 0; f < L->nframes; f++) {
 		Frame *fr = &L->frames[f];
-		if (fr->rank == 0)
+		if (fr->rank == 0 || fr->unit != MATRIX_NONE)
 			continue;
 		int bytes = access_elem_bytes(L, tk->body, f, 0);
 		fr->layout = layout_blocked(fr->rank, fr->shape, bytes ? bytes : 4, L->target->max_vector_bytes,
@@ -1201,8 +1222,10 @@ static void lower_kernel(Lower *L)
 	lower_block(L, tk->body);
 	k->shared_bytes = shared_bytes(k);
 	if (k->shared_bytes > L->target->shared_bytes)
-		lower_error(L, NULL, "the reductions need %d bytes of shared memory, more than %s gives a block (%d)",
+		lower_error(L, NULL, "the kernel needs %d bytes of shared memory, more than %s gives a block (%d)",
 			    k->shared_bytes, L->target->spec, L->target->shared_bytes);
+	if (L->target->kind == TARGET_CUDA && k->shared_bytes > 48 * 1024)
+		k->dynamic_bytes = dynamic_layout(k);
 }
 
 SKernel *simt_lower(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target,

@@ -6,6 +6,27 @@
 
 #include <stdio.h>
 
+/* A run-time loop whose matrix dots read operands copied asynchronously
+ * num_stages - 1 iterations ahead (lower_dot.c plans it, lower.c lowers it). */
+typedef struct Pipeline {
+	int stages;
+	SReg *load_slot, *use_slot;   /* uniform: the slot the copies write, and the one the dots read */
+} Pipeline;
+
+/* A tl.dot operand in shared memory: 16-bit elements, rows of `width`
+ * elements whose 16-byte chunks are swizzled (lower_dot.c); `slots` copies
+ * one after another when a pipeline fills them. */
+typedef struct Operand {
+	SReg *smem;
+	int inner;                 /* 1: the tile's second dimension runs along a row, 0: its first */
+	int width;
+	int elems;                 /* of one slot */
+	const Pipeline *pipe;      /* NULL: one slot */
+} Operand;
+
+/* Which part of a pipelined loop's body an op belongs to. */
+enum { PART_NONE, PART_PRODUCER, PART_CONSUMER };
+
 /* What the lowering knows of one tile-IR value. A value lives either in
  * registers (`reg`, holding one element for each combination of the local
  * indices along the frame dimensions in `regs_vary`) or is a uniform
@@ -22,6 +43,11 @@ typedef struct Place {
 	unsigned regs_vary;        /* frame dims the registers are indexed by */
 	SReg **results;            /* TOP_FOR, TOP_IF: the registers of each result */
 	bool convert;              /* TOP_EXPAND: its operand reaches it through shared memory */
+	bool matrix;               /* TOP_DOT: lowered to its frame's matrix instruction */
+	int8_t part;               /* PART_*: in the body of a pipelined loop */
+	Operand *staged;           /* TOP_LOAD: copied asynchronously to this operand; TOP_DOT: a's */
+	Operand *staged_b;         /* TOP_DOT: b's */
+	Pipeline *pipe;            /* TOP_FOR: pipelined */
 } Place;
 
 /* A blocked layout shared by the tiles of one connected part of a kernel:
@@ -32,6 +58,10 @@ typedef struct Frame {
 	Layout layout;
 	SReg *first[TC_MAX_RANK];        /* per-thread: the first coordinate along each dim, or NULL if 0 */
 	bool live;                       /* some value in it is lowered */
+	/* MATRIX_MMA or MATRIX_MFMA: the frame holds a tl.dot's accumulator in
+	 * that instruction's layout, warps arranged wm x wn (lower_dot.c) */
+	MatrixUnit unit;
+	int wm, wn;
 } Frame;
 
 #define LOWER_MAX_FRAMES 32
@@ -74,5 +104,57 @@ bool lower_pure(const TValue *v);
 
 /* Reports an error at the source line of `v` and leaves the lowering. */
 TC_NORETURN void lower_error(Lower *L, const TValue *v, const char *fmt, ...) TC_PRINTF(3, 4);
+
+/* ---- lower.c: what the op lowerings share ---- */
+
+/* A loop nest over the local elements of a frame's tile. */
+typedef struct Nest {
+	int n;
+	int dim[TC_MAX_RANK];     /* the frame dimension of each loop */
+	int step[TC_MAX_RANK];    /* local elements per iteration (the vector width on the last dim) */
+} Nest;
+
+/* Integer index arithmetic, folded where constant. */
+SExpr *ic(Lower *L, int64_t v);
+bool is_int_const(const SExpr *e, int64_t v);
+SExpr *index_op(SExpr *e);                    /* marks `e` as index arithmetic */
+SExpr *iadd(Lower *L, SExpr *a, SExpr *b);
+SExpr *imul(Lower *L, SExpr *a, int64_t c);
+SExpr *ibin(Lower *L, TOp op, SExpr *a, int64_t c);
+
+/* The frame in use and its loop nests. */
+void use_frame(Lower *L, int f);
+int extent_of(Lower *L, int d);              /* local elements along frame dim d */
+int count_of(Lower *L, unsigned vary);       /* registers of a tile varying along `vary` */
+Nest nest_over(Lower *L, unsigned dims, int vec);
+void set_loops(Lower *L, SStmt *s, const Nest *n);
+SExpr *local_index(Lower *L, const Nest *n, int d);
+SExpr *index_in(Lower *L, const Nest *n, unsigned vary);
+/* The tile coordinate along frame dim d of local index `li`, and whether it is not a wrapped copy. */
+SExpr *coord(Lower *L, int d, SExpr *li);
+SExpr *not_wrapped(Lower *L, int d, SExpr *li);
+SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask);
+
+/* Values. */
+SExpr *read_value(Lower *L, const Nest *n, const TValue *v);
+void set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary);
+SStmt *assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value);
+
+/* ---- lower_dot.c: tl.dot ---- */
+
+/* Chooses each dot's strategy and gives the frames of matrix-unit dots the
+ * instruction's accumulator layout; before the other frames get theirs. */
+void lower_plan_dots(Lower *L);
+void lower_dot(Lower *L, const TValue *v);
+/* Plans the pipeline of loop `v` (before its body is lowered; emits the
+ * slots' initial values): NULL when it is not pipelined, because it has
+ * no matrix dot, num_stages < 2, or its body does not split into copies
+ * and their consumers. */
+Pipeline *lower_plan_pipeline(Lower *L, const TValue *v);
+/* A pipelined load: its tile copied asynchronously to the operand's slot. */
+void lower_copy_async(Lower *L, const TValue *v);
+/* lower.c: the vector width of an access (elements along the frame's last dim) */
+int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary);
+unsigned vary_of(Lower *L, const TValue *v);
 
 #endif

@@ -290,7 +290,7 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		dump_expr(b, s->guard);
 		buf_putc(b, ' ');
 	}
-	if (s->guard && s->kind != SS_LOAD && s->kind != SS_IF && s->kind != SS_ATOMIC) {
+	if (s->guard && s->kind != SS_LOAD && s->kind != SS_IF && s->kind != SS_ATOMIC && s->kind != SS_COPY_ASYNC) {
 		buf_puts(b, "if ");
 		dump_expr(b, s->guard);
 		buf_puts(b, ": ");
@@ -346,6 +346,50 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		buf_puts(b, ", ");
 		dump_expr(b, s->value);
 		break;
+	case SS_FRAGMENT:
+		dump_expr(b, s->dst);
+		if (s->nmat) {
+			buf_printf(b, " = ldmatrix.x%d%s %s[", s->nmat, s->trans ? ".trans" : "", s->src->name);
+			dump_expr(b, s->ptr);
+			buf_puts(b, "]");
+		} else {
+			buf_printf(b, " = pack %s[", s->src->name);
+			dump_expr(b, s->ptr);
+			buf_printf(b, "], %s[", s->src->name);
+			dump_expr(b, s->value);
+			buf_puts(b, "]");
+		}
+		break;
+	case SS_MMA:
+		buf_printf(b, "%s.%s {", s->mop == MMA_M16N8K16 ? "mma.m16n8k16" : "mfma.16x16x16", dtype_name(s->operand));
+		for (int i = 0; i < 4; i++) {
+			buf_puts(b, i ? ", " : "");
+			dump_expr(b, s->acc[i]);
+		}
+		buf_puts(b, "} += ");
+		dump_expr(b, s->frag_a);
+		buf_puts(b, " * ");
+		dump_expr(b, s->frag_b);
+		break;
+	case SS_COPY_ASYNC:
+		dump_expr(b, s->dst);
+		buf_printf(b, " = copy_async.v%d ", s->vec);
+		dump_expr(b, s->ptr);
+		if (s->mask) {
+			buf_puts(b, " where ");
+			dump_expr(b, s->mask);
+		}
+		if (s->guard) {
+			buf_puts(b, " if ");
+			dump_expr(b, s->guard);
+		}
+		break;
+	case SS_COPY_COMMIT:
+		buf_puts(b, "copy_commit");
+		break;
+	case SS_COPY_WAIT:
+		buf_printf(b, "copy_wait %d", s->vec);
+		break;
 	case SS_FOR:
 		buf_printf(b, "for %s = ", s->iv->name);
 		dump_expr(b, s->lo);
@@ -370,6 +414,14 @@ static void dump_stmt(Buf *b, const SStmt *s)
 	buf_putc(b, '\n');
 }
 
+bool simt_uses(const SKernel *k, SStmtKind kind)
+{
+	for (const SStmt *s = k->first; s; s = s->next)
+		if (s->kind == kind)
+			return true;
+	return false;
+}
+
 void simt_dump(Buf *b, const SKernel *k)
 {
 	buf_printf(b, "simt %s W=%d warps=%d threads=%d shared=%d {\n", k->name, k->warp_size, k->num_warps,
@@ -377,8 +429,8 @@ void simt_dump(Buf *b, const SKernel *k)
 	for (int i = 0; i < k->nregs; i++) {
 		const SReg *r = k->regs[i];
 		static const char *const kinds[] = {"thread", "uniform", "shared"};
-		buf_printf(b, "  %s %s %s[%d]\n", kinds[r->kind], r->dtype == DT_PTR ? "ptr" : dtype_name(r->dtype),
-			   r->name, r->count);
+		buf_printf(b, "  %s %s %s[%d]%s\n", kinds[r->kind], r->dtype == DT_PTR ? "ptr" : dtype_name(r->dtype),
+			   r->name, r->count, r->packed ? " packed" : "");
 	}
 	for (const SStmt *s = k->first; s; s = s->next)
 		dump_stmt(b, s);

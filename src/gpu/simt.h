@@ -37,6 +37,7 @@ typedef struct SReg {
 	DType dtype;           /* the value's dtype (fp16 and bf16 are held in fp32 registers) */
 	DType elem;            /* pointee for DT_PTR */
 	int count;             /* elements; 1 for scalars */
+	bool packed;           /* SR_SHARED fp16/bf16: held as 16-bit patterns, 16-byte aligned (matrix operands) */
 } SReg;
 
 typedef enum {
@@ -82,11 +83,30 @@ typedef enum {
 	SS_BARRIER,   /* every thread of the block reaches it before any goes on */
 	SS_ASSERT,    /* where guard: the program fails with `text` (device_assert) */
 	SS_ATOMIC,    /* dst = *ptr; *ptr += value (atomically), where guard; else dst = 0 (dst may be NULL) */
+	SS_FRAGMENT,  /* dst = words of a matrix instruction's operand, read from shared `src` */
+	SS_MMA,       /* acc[0..3] += frag_a * frag_b, one matrix instruction of each warp */
+	SS_COPY_ASYNC,/* where guard: shared dst[0 .. vec) = *ptr .. ptr[vec-1] where mask, else 0; lands later */
+	SS_COPY_COMMIT,/* the async copies issued since the last commit form a group */
+	SS_COPY_WAIT, /* wait until at most `vec` groups are still in flight (then a barrier publishes them) */
 	SS_FOR,       /* for (iv = lo; step > 0 ? iv < hi : iv > hi; iv += step) {  (uniform) */
 	SS_IF,        /* if (guard) {  (uniform) */
 	SS_ELSE,      /* } else { */
 	SS_END,       /* } */
 } SStmtKind;
+
+/* The matrix instructions (SS_MMA), and the lanes' fragments they read:
+ *   MMA_M16N8K16: NVIDIA mma.sync.m16n8k16 (32 lanes, g = lane / 4,
+ *     c = lane % 4). A: 4 words, elements (row g, k 2c..2c+1), (g+8, 2c),
+ *     (g, 2c+8), (g+8, 2c+8). B: 2 words, (k 2c..2c+1, col g), (k 2c+8, g).
+ *     acc: (g, 2c), (g, 2c+1), (g+8, 2c), (g+8, 2c+1).
+ *   MFMA_16X16X16: AMD v_mfma_f32_16x16x16 (64 lanes, r = lane % 16,
+ *     q = lane / 16). A: 2 words, (row r, k 4q..4q+3). B: 2 words, (k
+ *     4q..4q+3, col r). acc: (4q + i, r), i = 0..3.
+ * A word holds two 16-bit elements, the lower index in the low half. */
+typedef enum {
+	MMA_M16N8K16,
+	MFMA_16X16X16,
+} MatrixOp;
 
 typedef struct SStmt SStmt;
 struct SStmt {
@@ -101,6 +121,7 @@ struct SStmt {
 	SExpr *guard;                   /* ASSIGN, STORE, LOAD: the mask, or NULL */
 	SExpr *ptr;                     /* LOAD, STORE: the first element's address */
 	SExpr *other;                   /* LOAD: the value of masked-off elements, or NULL */
+	SExpr *mask;                    /* COPY_ASYNC: elements where it is false are zeros (NULL: none) */
 	int vec;                        /* LOAD, STORE: consecutive elements per access */
 	int value_stride;               /* STORE: element j of the access is value's index + j * value_stride */
 	EvictionPolicy evict;           /* LOAD */
@@ -110,6 +131,17 @@ struct SStmt {
 	SReg *iv;                       /* FOR: the induction variable */
 	SExpr *lo, *hi, *step;          /* FOR */
 	SStmt *also;                    /* ASSIGN: more assignments in the same loop body, in order */
+	/* SS_FRAGMENT: dst is the first word; with nmat > 0 an ldmatrix of nmat
+	 * 8x8 matrices (transposed if `trans`), each lane giving at `ptr` the
+	 * index in `src` of one row; with nmat 0 one word packed from src[ptr]
+	 * (low half) and src[value] (high half). */
+	int nmat;
+	bool trans;
+	/* SS_MMA */
+	MatrixOp mop;
+	DType operand;                  /* DT_F16 or DT_BF16 */
+	SExpr *frag_a, *frag_b;         /* the first word of each operand */
+	SExpr *acc[4];                  /* the fp32 accumulators, in the instruction's order */
 	SStmt *next;
 };
 
@@ -123,7 +155,8 @@ typedef struct SKernel {
 	SReg **regs;                    /* every register, in order of definition */
 	int nregs, cap_regs;
 	SStmt *first, *last;
-	int shared_bytes;               /* static shared memory of all SR_SHARED registers */
+	int shared_bytes;               /* shared memory of all SR_SHARED registers */
+	int dynamic_bytes;              /* CUDA beyond 48 KiB: all of them in one dynamic block of this size, 0: static */
 	Arena *arena;
 } SKernel;
 
@@ -140,6 +173,9 @@ SExpr *simt_and(SKernel *k, SExpr *x, SExpr *y);   /* either may be NULL (true) 
 SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line);
 /* An assignment run right after `head`'s, inside the same loops. */
 SStmt *simt_also(SKernel *k, SStmt *head);
+
+/* True when some statement of `k` is of kind `kind`. */
+bool simt_uses(const SKernel *k, SStmtKind kind);
 
 /* ---- text (simt.c): `tritonc compile --dump simt` ---- */
 void simt_dump(Buf *b, const SKernel *k);

@@ -37,7 +37,8 @@ static bool parse_cuda(const char *arch, Target *t, char *err, size_t errlen)
 	t->warp_size = 32;
 	t->max_vector_bytes = 16;
 	t->max_threads = 1024;
-	t->shared_bytes = 48 * 1024;
+	/* what a block may opt in to (the runtime does, past 48 KiB) */
+	t->shared_bytes = sm >= 90 ? 227 * 1024 : sm == 80 || sm == 87 ? 163 * 1024 : sm >= 86 ? 99 * 1024 : 48 * 1024;
 	t->matrix = sm >= 90 && tail == 'a' ? MATRIX_WGMMA : sm >= 80 ? MATRIX_MMA : MATRIX_NONE;
 	return true;
 }
@@ -75,8 +76,10 @@ static bool parse_c(const char *arch, Target *t, char *err, size_t errlen)
 	t->warp_size = w;
 	t->max_vector_bytes = 16;
 	t->max_threads = 1024;
-	t->shared_bytes = 64 * 1024;
-	t->matrix = MATRIX_NONE;
+	t->shared_bytes = 227 * 1024;   /* the most a GPU block may have */
+	/* the CPU runs the matrix instructions of the GPUs of its warp width,
+	 * lane by lane, so that their fragment layouts are tested here */
+	t->matrix = w == 64 ? MATRIX_MFMA : MATRIX_MMA;
 	return true;
 }
 

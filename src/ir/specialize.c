@@ -938,6 +938,7 @@ TKernel *specialize(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 	if (setjmp(jb) == 0) {
 		TKernel *tk = tir_kernel_new(a, k->name, &s.b);
 		tk->num_warps = opt->num_warps > 0 ? opt->num_warps : 4;
+		tk->num_stages = opt->num_stages > 0 ? opt->num_stages : 3;
 		bind_modules(&s);
 		bind_params(&s, opt);
 		exec_block(&s, &k->func->body);

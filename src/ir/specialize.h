@@ -15,6 +15,7 @@ typedef struct SpecOptions {
 	const char **defines;
 	int ndefines;
 	int num_warps;
+	int num_stages;   /* software-pipelining depth of loops with tl.dot; 0: 3, as Triton */
 } SpecOptions;
 
 /* Splits divisibility hints off a signature: "*fp32:16,i32:16,i32" ->

@@ -112,7 +112,7 @@ static int run_cuda(const SKernel *k, const char *source, RunArg *args, const Ru
 	}
 	if (rc == 0) {
 		res->from_cache = cuda_kernel_from_cache(ck);
-		rc = cuda_launch(ck, o->grid, k->threads, 0, argv, err, errlen);
+		rc = cuda_launch(ck, o->grid, k->threads, k->dynamic_bytes, argv, err, errlen);
 	}
 	for (int i = 0; rc == 0 && i < tk->nargs; i++)
 		if (tk->args[i]->type.dtype == DT_PTR)
@@ -121,7 +121,7 @@ static int run_cuda(const SKernel *k, const char *source, RunArg *args, const Ru
 		float *ms = xcalloc((size_t)o->bench_reps, sizeof *ms);
 		double *msd = xcalloc((size_t)o->bench_reps, sizeof *msd);
 		/* 256 MiB of scratch writes between launches push the inputs out of L2 */
-		rc = cuda_time(ck, o->grid, k->threads, 0, argv, o->bench_warmup, o->bench_reps, (size_t)256 << 20, ms,
+		rc = cuda_time(ck, o->grid, k->threads, k->dynamic_bytes, argv, o->bench_warmup, o->bench_reps, (size_t)256 << 20, ms,
 			       err, errlen);
 		for (int i = 0; i < o->bench_reps; i++)
 			msd[i] = ms[i];

@@ -17,6 +17,8 @@ rmsnorm_f32_4096|tests/corpus/rmsnorm_f32_4096.py|-D XBLOCK=1 -D R0_BLOCK=1024 -
 softmax_f32_1024|tests/corpus/softmax_f32_1024.py|-D XBLOCK=1 --num-warps 8
 add_relu_mul_f32|tests/corpus/add_relu_mul_f32.py|-D XBLOCK=1024
 gemm_fp16|tests/corpus/gemm.py|-s *fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32 -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32
+gemm_fp16_pipelined|tests/corpus/gemm.py|-s *fp16,*fp16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16 -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 --num-stages 3
+gemm_bf16_pipelined|tests/corpus/gemm.py|-s *bf16,*bf16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16 -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=64 -D BLOCK_N=128 -D BLOCK_K=32 --num-warps 8 --num-stages 4
 loops|tests/exec/loops.py|-s *fp32,*fp32,i32 -D BLOCK=256 -D ROWS=2
 gather_assert|tests/exec/gather.py|-s *i32,*fp32,*fp32,i32 -D LIMIT=16 -D BLOCK=128
 max_argmax_f32|tests/corpus/max_argmax_f32.py|-D XBLOCK=1 -D R0_BLOCK=1024 --num-warps 8

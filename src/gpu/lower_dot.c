@@ -1,0 +1,712 @@
+/* lower_dot.c: tl.dot, by one of two strategies chosen per dot.
+ *
+ * Matrix units (mma.sync on NVIDIA, MFMA on AMD CDNA; the C target models
+ * either, following its warp width): the frame of the dot's result takes
+ * the instruction's accumulator layout, which is a blocked layout
+ * (lanes and registers of one instruction tile spread as below), so every
+ * other op in that frame (the accumulator's initial zeros, the epilogue,
+ * the store) is lowered as usual. Both operands go to shared memory as
+ * 16-bit patterns, in rows whose 16-byte chunks are permuted by a xor with
+ * the row (no bank conflicts when eight lanes read eight rows); each warp
+ * then reads its fragments (ldmatrix on NVIDIA) and issues one instruction
+ * per 16x8 (16x16 on AMD) tile of its part of the result.
+ *
+ *   mma.sync m16n8k16, 32 lanes:   spt [1, 2]  tpw [8, 4]   CTA tile [8 wm, 8 wn]
+ *   MFMA 16x16x16, 64 lanes:       spt [4, 1]  tpw [4, 16]  CTA tile [16 wm, 16 wn]
+ *
+ * Row r of an instruction tile is not a contiguous row of the warp's
+ * registers: the mma tile (mi, ni) holds rows mi*16wm + warp_m*8 + g and
+ * the same + 8wm, that is local rows 2mi and 2mi+1. What the instruction
+ * calls row g is any row, as long as the operand A's fragment is read
+ * from the same rows: the fragment addresses below follow the layout.
+ *
+ * FMA: anything else (fp32 and integer operands, tiles smaller than one
+ * instruction per warp, targets without matrix units): both operands
+ * through shared memory, each thread computes its own elements with a
+ * loop over K. Correct for every layout. */
+#include "gpu/lower_internal.h"
+
+#include <string.h>
+
+/* ---- the plan ---- */
+
+typedef struct Shape {
+	int m, n;          /* the instruction's tile of the result */
+	int threads[2];    /* lanes along rows and columns */
+	int per_thread[2]; /* consecutive elements a lane holds along each */
+} Shape;
+
+static bool unit_shape(MatrixUnit u, Shape *s)
+{
+	if (u == MATRIX_MMA)
+		*s = (Shape){16, 8, {8, 4}, {1, 2}};
+	else if (u == MATRIX_MFMA)
+		*s = (Shape){16, 16, {4, 16}, {4, 1}};
+	else
+		return false;
+	return true;
+}
+
+/* The matrix unit the lowered code uses: the target's, if its warp width
+ * is the one the instruction is made for. */
+static MatrixUnit unit_of(const Lower *L)
+{
+	switch (L->target->matrix) {
+	case MATRIX_MMA:
+	case MATRIX_WGMMA:
+		return L->k->warp_size == 32 ? MATRIX_MMA : MATRIX_NONE;
+	case MATRIX_MFMA:
+		return L->k->warp_size == 64 ? MATRIX_MFMA : MATRIX_NONE;
+	default:
+		return MATRIX_NONE;
+	}
+}
+
+static bool is_16bit_float(DType dt)
+{
+	return dt == DT_F16 || dt == DT_BF16;
+}
+
+/* Warps wm x wn over an M x N result, each warp a whole number of
+ * instruction tiles; the warp's part kept square-ish, rows first. */
+static bool arrange_warps(int M, int N, const Shape *s, int warps, int *wm, int *wn)
+{
+	*wm = *wn = 1;
+	while (*wm * *wn < warps) {
+		bool can_m = M % (s->m * *wm * 2) == 0, can_n = N % (s->n * *wn * 2) == 0;
+		if (!can_m && !can_n)
+			return false;
+		if (can_m && (!can_n || M / *wm >= N / *wn))
+			*wm *= 2;
+		else
+			*wn *= 2;
+	}
+	return true;
+}
+
+static bool fits_unit(const Lower *L, const TValue *v, const Shape *s)
+{
+	const TValue *a = v->args[0];
+	if (v->type.rank != 2 || v->type.dtype != DT_F32 || !is_16bit_float(a->type.dtype))
+		return false;
+	const Place *p = &L->place[v->id];
+	if (p->map[0] != 0 || p->map[1] != 1)
+		return false;
+	int M = v->type.shape[0], N = v->type.shape[1], K = a->type.shape[1];
+	return M % s->m == 0 && N % s->n == 0 && K % 16 == 0;
+}
+
+static Layout unit_layout(const Frame *fr, const Shape *s, int warp_size, int num_warps)
+{
+	Layout l;
+	memset(&l, 0, sizeof l);
+	l.kind = LAYOUT_BLOCKED;
+	l.rank = 2;
+	l.warp_size = warp_size;
+	l.num_warps = num_warps;
+	for (int d = 0; d < 2; d++) {
+		l.shape[d] = fr->shape[d];
+		l.size_per_thread[d] = s->per_thread[d];
+		l.threads_per_warp[d] = s->threads[d];
+		l.order[d] = 1 - d;
+	}
+	l.warps_per_cta[0] = fr->wm;
+	l.warps_per_cta[1] = fr->wn;
+	return l;
+}
+
+static void plan_block(Lower *L, const TBlock *b, MatrixUnit unit, const Shape *s)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		plan_block(L, v->body, unit, s);
+		if (v->op == TOP_IF)
+			plan_block(L, v->orelse, unit, s);
+		if (v->op != TOP_DOT || !fits_unit(L, v, s))
+			continue;
+		Frame *fr = &L->frames[L->place[v->id].frame];
+		int wm, wn;
+		if (!arrange_warps(v->type.shape[0], v->type.shape[1], s, L->k->num_warps, &wm, &wn))
+			continue;
+		if (fr->unit == MATRIX_NONE) {
+			fr->unit = unit;
+			fr->wm = wm;
+			fr->wn = wn;
+			fr->layout = unit_layout(fr, s, L->k->warp_size, L->k->num_warps);
+		}
+		L->place[v->id].matrix = fr->wm == wm && fr->wn == wn;
+	}
+}
+
+void lower_plan_dots(Lower *L)
+{
+	MatrixUnit unit = unit_of(L);
+	Shape s;
+	if (unit_shape(unit, &s))
+		plan_block(L, L->tk->body, unit, &s);
+}
+
+/* ---- shared memory ---- */
+
+static SExpr *ixor(Lower *L, SExpr *a, SExpr *b)
+{
+	if (is_int_const(b, 0))
+		return a;
+	if (a->kind == SE_INT && b->kind == SE_INT)
+		return ic(L, a->ival ^ b->ival);
+	return index_op(simt_binary(L->k, TOP_XOR, DT_I32, a, b));
+}
+
+/* The index of element (row, col) of a packed tile with rows of `width`
+ * elements: 16-byte chunks (8 elements) of a row are permuted by a xor
+ * with the row's phase, so that the same chunk of eight consecutive rows
+ * lies in eight different groups of banks. Rows narrower than 128 bytes
+ * share a 128-byte line: the phase changes every 8 / chunks rows then. */
+static SExpr *swizzled(Lower *L, SExpr *row, SExpr *col, int width)
+{
+	int chunks = width / 8;
+	SExpr *base = imul(L, row, width);
+	if (chunks <= 1)
+		return iadd(L, base, col);
+	int per_line = chunks >= 8 ? 1 : 8 / chunks, phases = chunks >= 8 ? 8 : chunks;
+	SExpr *phase = ibin(L, TOP_AND, ibin(L, TOP_IDIV, row, per_line), phases - 1);
+	SExpr *chunk = ixor(L, ibin(L, TOP_SHR, col, 3), phase);
+	return iadd(L, iadd(L, base, imul(L, chunk, 8)), ibin(L, TOP_AND, col, 7));
+}
+
+/* The index of (row, col) of slot `slot` (NULL: the only one). */
+static SExpr *stored_index(Lower *L, const Operand *o, SExpr *slot, SExpr *row, SExpr *col)
+{
+	SExpr *at = swizzled(L, row, col, o->width);
+	if (!slot)
+		return at;
+	return iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, ic(L, o->elems))), at);
+}
+
+/* The slot the dots read now. */
+static SExpr *use_slot(Lower *L, const Operand *o)
+{
+	return o->pipe ? simt_ref(L->k, o->pipe->use_slot, NULL) : NULL;
+}
+
+/* Element (i, j) of the operand tile sits at row (inner ? i : j), column
+ * (inner ? j : i). */
+static SExpr *operand_index(Lower *L, const Operand *o, SExpr *slot, SExpr *i, SExpr *j)
+{
+	return o->inner ? stored_index(L, o, slot, i, j) : stored_index(L, o, slot, j, i);
+}
+
+/* Writes the registers of tile x to a packed shared tile, each element once. */
+static Operand stage_packed(Lower *L, const TValue *dot, const TValue *x, const char *name)
+{
+	use_frame(L, L->place[x->id].frame);
+	int rows = x->type.shape[0], cols = x->type.shape[1];
+	Operand o = {simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, rows * cols, name), 1, cols, rows * cols, NULL};
+	o.smem->packed = true;
+	unsigned present = L->place[x->id].present;
+	Nest n = nest_over(L, present, 1);
+	SExpr *at[2];
+	for (int k = 0; k < 2; k++) {
+		int d = L->place[x->id].map[k];
+		at[k] = d >= 0 ? coord(L, d, local_index(L, &n, d)) : ic(L, 0);
+	}
+	SStmt *s = simt_stmt(L->k, SS_ASSIGN, dot->line);
+	set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, o.smem, operand_index(L, &o, NULL, at[0], at[1]));
+	s->value = read_value(L, &n, x);
+	s->guard = write_guard(L, &n, present, NULL);
+	return o;
+}
+
+/* ---- fragments ---- */
+
+typedef struct Warp {
+	const Frame *fr;
+	Shape s;
+	SExpr *lane, *wm, *wn;    /* this warp's place along rows and columns */
+	int tiles_m, tiles_n;     /* instruction tiles per warp */
+} Warp;
+
+static SExpr *lane_bits(Lower *L, SExpr *lane, int shift, int mask)
+{
+	return ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, shift), mask);
+}
+
+/* Rows of tile mi (a loop variable times one) of this warp: for mma.sync
+ * the instruction's row r (r < 8) of half h; for MFMA row r < 16. */
+static SExpr *row_of(Lower *L, const Warp *w, SExpr *mi, int h, SExpr *r)
+{
+	int wm = w->fr->wm;
+	if (w->fr->unit == MATRIX_MMA)
+		return iadd(L, iadd(L, imul(L, mi, 16 * wm), imul(L, w->wm, 8)), iadd(L, ic(L, h * 8 * wm), r));
+	return iadd(L, iadd(L, imul(L, mi, 16 * wm), imul(L, w->wm, 16)), r);
+}
+
+static SExpr *col_of(Lower *L, const Warp *w, SExpr *ni, SExpr *c)
+{
+	int step = w->s.n;
+	return iadd(L, iadd(L, imul(L, ni, step * w->fr->wn), imul(L, w->wn, step)), c);
+}
+
+static SExpr *loop_var(Lower *L, int i)
+{
+	return simt_leaf(L->k, SE_LOOP, DT_I32, i);
+}
+
+static SStmt *warp_stmt(Lower *L, const TValue *v, SStmtKind kind, int extent)
+{
+	SStmt *s = simt_stmt(L->k, kind, v->line);
+	s->nloops = 1;
+	s->extent[0] = extent;
+	return s;
+}
+
+/* ldmatrix: each lane's row address, then the load of `nmat` matrices into
+ * frag[loop * nmat ...]. Matrix j of lane l is j = l / 8, its row l % 8. */
+static void ldmatrix(Lower *L, const TValue *v, const Operand *o, SReg *frag, int extent, int nmat, bool trans,
+		     SExpr *row, SExpr *col)
+{
+	SReg *addr = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, extent, arena_printf(L->arena, "%s_row", frag->name));
+	SStmt *s = warp_stmt(L, v, SS_ASSIGN, extent);
+	s->dst = simt_ref(L->k, addr, loop_var(L, 0));
+	s->value = stored_index(L, o, use_slot(L, o), row, col);
+	s = warp_stmt(L, v, SS_FRAGMENT, extent);
+	s->dst = simt_ref(L->k, frag, imul(L, loop_var(L, 0), nmat));
+	s->src = o->smem;
+	s->ptr = simt_ref(L->k, addr, loop_var(L, 0));
+	s->nmat = nmat;
+	s->trans = trans;
+	s->uniform = true;   /* a whole warp's instruction: the printers spell the lanes */
+}
+
+/* mma.sync's A fragments of k step kk: per tile mi, four 8x8 matrices:
+ * (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15). */
+static void mma_fragment_a(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *fa, int kk)
+{
+	SExpr *j = lane_bits(L, w->lane, 3, 3), *r = ibin(L, TOP_AND, w->lane, 7);
+	SExpr *mi = loop_var(L, 0);
+	SExpr *half = ibin(L, TOP_AND, j, 1), *kblock = ibin(L, TOP_SHR, j, 1);
+	/* row_of with a run-time half: both halves' rows differ by 8 wm */
+	SExpr *m = iadd(L, row_of(L, w, mi, 0, r), imul(L, half, 8 * w->fr->wm));
+	SExpr *k = iadd(L, ic(L, kk * 16), imul(L, kblock, 8));
+	if (o->inner)
+		ldmatrix(L, v, o, fa, w->tiles_m, 4, false, m, k);
+	else
+		ldmatrix(L, v, o, fa, w->tiles_m, 4, true, iadd(L, k, r), iadd(L, row_of(L, w, mi, 0, ic(L, 0)), imul(L, half, 8 * w->fr->wm)));
+}
+
+/* mma.sync's B fragments: per pair of tiles (ni, ni + 1) four matrices
+ * (k 0-7, ni), (k 8-15, ni), (k 0-7, ni+1), (k 8-15, ni+1); per tile two
+ * when the warp has an odd number of them. */
+static void mma_fragment_b(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *fb, int kk)
+{
+	int nmat = w->tiles_n % 2 ? 2 : 4;
+	SExpr *j = lane_bits(L, w->lane, 3, nmat - 1), *r = ibin(L, TOP_AND, w->lane, 7);
+	SExpr *kblock = ibin(L, TOP_AND, j, 1), *next = ibin(L, TOP_SHR, j, 1);
+	SExpr *ni = iadd(L, imul(L, loop_var(L, 0), nmat / 2), next);
+	SExpr *k = iadd(L, ic(L, kk * 16), imul(L, kblock, 8));
+	int extent = w->tiles_n * 2 / nmat;
+	if (o->inner)
+		ldmatrix(L, v, o, fb, extent, nmat, true, iadd(L, k, r), col_of(L, w, ni, ic(L, 0)));
+	else
+		ldmatrix(L, v, o, fb, extent, nmat, false, col_of(L, w, ni, r), k);
+}
+
+/* MFMA fragments: lane l reads four consecutive k of row (or column) l % 16,
+ * from k = 4 (l / 16), as two words. */
+static void mfma_fragment(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *frag, int kk, bool is_a)
+{
+	SExpr *t = loop_var(L, 0), *word = loop_var(L, 1);
+	SExpr *rc = ibin(L, TOP_AND, w->lane, 15);
+	SExpr *k0 = iadd(L, iadd(L, ic(L, kk * 16), imul(L, lane_bits(L, w->lane, 4, 3), 4)), imul(L, word, 2));
+	SExpr *mn = is_a ? row_of(L, w, t, 0, rc) : col_of(L, w, t, rc);
+	SExpr *at[2];
+	for (int e = 0; e < 2; e++) {
+		SExpr *k = iadd(L, k0, ic(L, e));
+		at[e] = is_a ? operand_index(L, o, use_slot(L, o), mn, k) : operand_index(L, o, use_slot(L, o), k, mn);
+	}
+	SStmt *s = simt_stmt(L->k, SS_FRAGMENT, v->line);
+	s->nloops = 2;
+	s->extent[0] = is_a ? w->tiles_m : w->tiles_n;
+	s->extent[1] = 2;
+	s->dst = simt_ref(L->k, frag, iadd(L, imul(L, t, 2), word));
+	s->src = o->smem;
+	s->ptr = at[0];
+	s->value = at[1];
+}
+
+/* One instruction per tile (mi, ni) of the warp; acc holds the result's
+ * registers, row-major over the frame's local extents (lr, lc). */
+static void issue(Lower *L, const TValue *v, const Warp *w, SReg *acc, SReg *fa, SReg *fb, DType operand)
+{
+	SExpr *mi = loop_var(L, 0), *ni = loop_var(L, 1);
+	int lc = extent_of(L, 1);
+	SStmt *s = simt_stmt(L->k, SS_MMA, v->line);
+	s->nloops = 2;
+	s->extent[0] = w->tiles_m;
+	s->extent[1] = w->tiles_n;
+	s->uniform = true;
+	s->operand = operand;
+	if (w->fr->unit == MATRIX_MMA) {
+		s->mop = MMA_M16N8K16;
+		SExpr *c0 = iadd(L, imul(L, mi, 2 * lc), imul(L, ni, 2));
+		SExpr *at[4] = {c0, iadd(L, c0, ic(L, 1)), iadd(L, c0, ic(L, lc)), iadd(L, c0, ic(L, lc + 1))};
+		for (int i = 0; i < 4; i++)
+			s->acc[i] = simt_ref(L->k, acc, at[i]);
+		s->frag_a = simt_ref(L->k, fa, imul(L, mi, 4));
+		s->frag_b = simt_ref(L->k, fb, imul(L, ni, 2));
+	} else {
+		s->mop = MFMA_16X16X16;
+		SExpr *c0 = iadd(L, imul(L, mi, 4 * lc), ni);
+		for (int i = 0; i < 4; i++)
+			s->acc[i] = simt_ref(L->k, acc, iadd(L, c0, ic(L, i * lc)));
+		s->frag_a = simt_ref(L->k, fa, imul(L, mi, 2));
+		s->frag_b = simt_ref(L->k, fb, imul(L, ni, 2));
+	}
+}
+
+static SExpr *warp_along(Lower *L, const Layout *f, int d)
+{
+	int wpc = f->warps_per_cta[d];
+	if (wpc == 1)
+		return ic(L, 0);
+	return lane_bits(L, simt_ref(L->k, L->warp, NULL), layout_warp_shift(f, d), wpc - 1);
+}
+
+/* The result's registers, first a copy of the accumulator's. */
+static SReg *result_regs(Lower *L, const TValue *v)
+{
+	const TValue *acc = v->args[2];
+	use_frame(L, L->place[v->id].frame);
+	unsigned present = L->place[v->id].present;
+	SReg *r = simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.dtype, count_of(L, present), v->name);
+	Nest n = nest_over(L, present, 1);
+	assign_value(L, v, &n, r, present, read_value(L, &n, acc))->uniform = false;
+	return r;
+}
+
+static const char *dot_name(Lower *L, const TValue *v, const char *what)
+{
+	return arena_printf(L->arena, "%s_%s", v->name ? v->name : "dot", what);
+}
+
+static void lower_dot_matrix(Lower *L, const TValue *v)
+{
+	const TValue *a = v->args[0], *b = v->args[1];
+	int K = a->type.shape[1];
+	Operand oa, ob;
+	if (L->place[v->id].staged) {   /* copied ahead; the pipeline waits for them */
+		oa = *L->place[v->id].staged;
+		ob = *L->place[v->id].staged_b;
+	} else {
+		if (L->loop_depth)   /* the previous iteration's fragment reads are done */
+			simt_stmt(L->k, SS_BARRIER, v->line);
+		oa = stage_packed(L, v, a, dot_name(L, v, "a"));
+		ob = stage_packed(L, v, b, dot_name(L, v, "b"));
+		simt_stmt(L->k, SS_BARRIER, v->line);
+	}
+
+	SReg *acc = result_regs(L, v);
+	const Frame *fr = &L->frames[L->cur];
+	Warp w = {.fr = fr, .lane = simt_ref(L->k, L->lane, NULL)};
+	unit_shape(fr->unit, &w.s);
+	w.wm = warp_along(L, &fr->layout, 0);
+	w.wn = warp_along(L, &fr->layout, 1);
+	w.tiles_m = v->type.shape[0] / (16 * fr->wm);
+	w.tiles_n = v->type.shape[1] / (w.s.n * fr->wn);
+	bool mma = fr->unit == MATRIX_MMA;
+	SReg *fa = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, w.tiles_m * (mma ? 4 : 2), dot_name(L, v, "fa"));
+	SReg *fb = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, w.tiles_n * 2, dot_name(L, v, "fb"));
+	for (int kk = 0; kk < K / 16; kk++) {
+		if (mma) {
+			mma_fragment_a(L, v, &w, &oa, fa, kk);
+			mma_fragment_b(L, v, &w, &ob, fb, kk);
+		} else {
+			mfma_fragment(L, v, &w, &oa, fa, kk, true);
+			mfma_fragment(L, v, &w, &ob, fb, kk, false);
+		}
+		issue(L, v, &w, acc, fa, fb, a->type.dtype);
+	}
+	set_reg(L, v, acc, L->place[v->id].present);
+}
+
+/* ---- pipelines: operands copied num_stages - 1 iterations ahead ----
+ *
+ * A loop's body splits into the producer (everything but the dots and what
+ * depends on them: pointer updates, masks, the operand loads) and the
+ * consumer (the dots, the accumulators, what is computed from them). The
+ * loop runs num_stages - 1 extra iterations: iteration i runs the producer
+ * of iteration i, whose loads become asynchronous copies into slot
+ * i % num_stages, and the consumer of iteration i - (num_stages - 1), once
+ * its copies have landed. The split holds when the consumer reads nothing
+ * of the producer but the copied operands, and the producer nothing of the
+ * consumer. */
+
+static bool in_block(const TBlock *b, const TValue *x)
+{
+	for (const TValue *v = b->first; v; v = v->next)
+		if (v == x)
+			return true;
+	return false;
+}
+
+static bool is_param(const TBlock *b, const TValue *x)
+{
+	for (int i = 0; i < b->nparams; i++)
+		if (b->params[i] == x)
+			return true;
+	return false;
+}
+
+static bool zero_const(const TValue *x)
+{
+	while (x->op == TOP_SPLAT || x->op == TOP_BROADCAST)
+		x = x->args[0];
+	return x->op == TOP_CONST && (dtype_is_float(x->type.dtype) ? x->fconst == 0 : x->iconst == 0);
+}
+
+/* Elements a thread copies at a time: what the pointers' contiguity and
+ * the mask's constancy allow, within the elements it holds in a row. */
+static int copy_width(Lower *L, const TValue *x)
+{
+	const TValue *mask = x->nargs > 1 ? x->args[1] : NULL;
+	use_frame(L, L->place[x->id].frame);
+	int w = tir_vector_width(x->args[0], mask, L->target->max_vector_bytes);
+	return imin(w, L->frame.size_per_thread[L->rank - 1]);
+}
+
+/* A load the dot can take by asynchronous copy: only the dot reads it, it
+ * is filled with zeros where masked, its elements are 16-bit and each
+ * thread copies at least 4 bytes at a time. */
+static bool copyable(Lower *L, const TBlock *body, const TValue *x)
+{
+	if (x->op != TOP_LOAD || !in_block(body, x) || !L->uses || L->uses[x->id] != 1 || !is_16bit_float(x->type.dtype))
+		return false;
+	const TValue *ptr = x->args[0], *other = x->nargs > 2 ? x->args[2] : NULL;
+	if (other && !zero_const(other))
+		return false;
+	unsigned present = L->place[x->id].present;
+	if (x->type.rank != 2 || present != 3u || L->place[ptr->id].present != present)
+		return false;
+	return copy_width(L, x) >= 2;
+}
+
+static bool is_consumer(Lower *L, const TValue *x)
+{
+	return L->place[x->id].part == PART_CONSUMER;
+}
+
+/* Marks the consumer: the planned dots, what reads a consumer value, and
+ * the carried values the consumer yields. False when the parts mix. */
+static bool split_body(Lower *L, const TBlock *body, const TValue *yield)
+{
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (const TValue *v = body->first; v && v != yield; v = v->next) {
+			bool c = v->op == TOP_DOT && L->place[v->id].staged;
+			for (int i = 0; i < v->nargs && !c; i++)
+				c = is_consumer(L, v->args[i]);
+			if (c && !is_consumer(L, v)) {
+				L->place[v->id].part = PART_CONSUMER;
+				changed = true;
+			}
+		}
+		for (int i = 0; yield && i < yield->nargs; i++) {
+			const TValue *p = body->params[i + 1];
+			if (is_consumer(L, yield->args[i]) && !is_consumer(L, p)) {
+				L->place[p->id].part = PART_CONSUMER;
+				changed = true;
+			}
+		}
+	}
+	for (int i = 0; i < body->nparams; i++)
+		if (!is_consumer(L, body->params[i]))
+			L->place[body->params[i]->id].part = PART_PRODUCER;
+	for (const TValue *v = body->first; v && v != yield; v = v->next) {
+		bool consumer = is_consumer(L, v);
+		if (!consumer)
+			L->place[v->id].part = PART_PRODUCER;
+		for (int i = 0; i < v->nargs; i++) {
+			const TValue *x = v->args[i];
+			bool inside = in_block(body, x) || is_param(body, x);
+			if (!consumer && is_consumer(L, x))
+				return false;   /* the producer would wait for a dot */
+			if (consumer && inside && !is_consumer(L, x) && !(v->op == TOP_DOT && i < 2 && L->place[x->id].staged))
+				return false;   /* the consumer would read a value of another iteration */
+		}
+	}
+	for (int i = 0; yield && i < yield->nargs; i++)   /* a carried value is one part's */
+		if (is_consumer(L, yield->args[i]) != is_consumer(L, body->params[i + 1]))
+			return false;
+	return true;
+}
+
+static void unplan(Lower *L, const TBlock *body)
+{
+	for (int i = 0; i < body->nparams; i++)
+		L->place[body->params[i]->id].part = PART_NONE;
+	for (const TValue *v = body->first; v; v = v->next) {
+		Place *p = &L->place[v->id];
+		p->part = PART_NONE;
+		p->staged = p->staged_b = NULL;
+	}
+}
+
+static Operand *copy_target(Lower *L, const TValue *x, Pipeline *pp, const char *name)
+{
+	use_frame(L, L->place[x->id].frame);
+	Operand *o = arena_alloc(L->arena, sizeof *o);
+	int last = L->rank - 1;
+	o->inner = L->place[x->id].map[1] == last ? 1 : 0;
+	o->width = x->type.shape[o->inner];
+	o->elems = x->type.shape[0] * x->type.shape[1];
+	o->pipe = pp;
+	o->smem = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems * pp->stages, name);
+	o->smem->packed = true;
+	return o;
+}
+
+static SReg *slot_reg(Lower *L, const char *name, int line)
+{
+	SReg *r = simt_reg(L->k, SR_UNIFORM, DT_I32, DT_I32, 1, name);
+	SStmt *s = simt_stmt(L->k, SS_ASSIGN, line);
+	s->uniform = true;
+	s->dst = simt_ref(L->k, r, NULL);
+	s->value = ic(L, 0);
+	return r;
+}
+
+Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop)
+{
+	int stages = loop->aux > 0 ? loop->aux : L->tk->num_stages;
+	const TBlock *body = loop->body;
+	if (stages < 2)
+		return NULL;
+	const TValue *yield = NULL;
+	int dots = 0;
+	for (const TValue *v = body->first; v; v = v->next) {
+		if (v->op == TOP_FOR || v->op == TOP_IF)
+			return NULL;
+		if (v->op == TOP_YIELD)
+			yield = v;
+		dots += v->op == TOP_DOT && L->place[v->id].matrix;
+	}
+	if (!dots)
+		return NULL;
+	Pipeline *pp = arena_alloc(L->arena, sizeof *pp);
+	pp->stages = stages;
+	for (const TValue *v = body->first; v; v = v->next) {
+		if (v->op != TOP_DOT || !L->place[v->id].matrix)
+			continue;
+		if (!copyable(L, body, v->args[0]) || !copyable(L, body, v->args[1])) {
+			unplan(L, body);
+			return NULL;
+		}
+		Place *p = &L->place[v->id];
+		p->staged = L->place[v->args[0]->id].staged = copy_target(L, v->args[0], pp, dot_name(L, v, "a"));
+		p->staged_b = L->place[v->args[1]->id].staged = copy_target(L, v->args[1], pp, dot_name(L, v, "b"));
+	}
+	if (!split_body(L, body, yield)) {
+		unplan(L, body);
+		return NULL;
+	}
+	pp->load_slot = slot_reg(L, "load_slot", loop->line);
+	pp->use_slot = slot_reg(L, "use_slot", loop->line);
+	return pp;
+}
+
+void lower_copy_async(Lower *L, const TValue *v)
+{
+	const Operand *o = L->place[v->id].staged;
+	const TValue *ptr = v->args[0], *mask = v->nargs > 1 ? v->args[1] : NULL;
+	unsigned present = L->place[v->id].present;
+	int vec = copy_width(L, v);
+	Nest n = nest_over(L, present, vec);
+	SExpr *at[2];
+	for (int k = 0; k < 2; k++) {
+		int d = L->place[v->id].map[k];
+		at[k] = coord(L, d, local_index(L, &n, d));
+	}
+	SStmt *s = simt_stmt(L->k, SS_COPY_ASYNC, v->line);
+	set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, o->smem, operand_index(L, o, simt_ref(L->k, o->pipe->load_slot, NULL), at[0], at[1]));
+	s->ptr = read_value(L, &n, ptr);
+	s->mask = mask ? read_value(L, &n, mask) : NULL;
+	s->guard = write_guard(L, &n, present, NULL);
+	s->vec = vec;
+	L->place[v->id].lowered = true;
+}
+
+/* ---- FMA: through shared memory, one multiply-add at a time ---- */
+
+/* Writes tile x (rows x cols, in its own frame) to shared memory, row-major,
+ * each element once; fp32 operands of a tf32 dot lose their low 13
+ * mantissa bits as the tensor cores drop them. */
+static SReg *stage_operand(Lower *L, const TValue *dot, const TValue *x, const char *name)
+{
+	use_frame(L, L->place[x->id].frame);
+	int rows = x->type.shape[0], cols = x->type.shape[1];
+	DType dt = x->type.dtype;
+	SReg *smem = simt_reg(L->k, SR_SHARED, dt, dt, rows * cols, name);
+	unsigned present = L->place[x->id].present;
+	Nest n = nest_over(L, present, 1);
+	SExpr *coord_of[2];
+	for (int k = 0; k < 2; k++) {
+		int d = L->place[x->id].map[k];
+		coord_of[k] = d >= 0 ? coord(L, d, local_index(L, &n, d)) : ic(L, 0);
+	}
+	SExpr *value = read_value(L, &n, x);
+	if (dt == DT_F32 && dot->aux == DOT_TF32) {
+		SExpr *t = simt_leaf(L->k, SE_MATH, DT_F32, MATH_TF32);
+		t->a[0] = value;
+		value = t;
+	}
+	SStmt *s = simt_stmt(L->k, SS_ASSIGN, dot->line);
+	set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, smem, iadd(L, imul(L, coord_of[0], cols), coord_of[1]));
+	s->value = value;
+	s->guard = write_guard(L, &n, present, NULL);
+	return smem;
+}
+
+/* acc[M,N] + a[M,K] b[K,N]: each thread computes its own elements of the
+ * result with a loop over K. */
+static void lower_dot_fma(Lower *L, const TValue *v)
+{
+	const TValue *a = v->args[0], *b = v->args[1];
+	int K = a->type.shape[1], N = b->type.shape[1];
+	if (L->loop_depth)   /* the previous iteration's reads of the staged operands are done */
+		simt_stmt(L->k, SS_BARRIER, v->line);
+	SReg *sa = stage_operand(L, v, a, dot_name(L, v, "a"));
+	SReg *sb = stage_operand(L, v, b, dot_name(L, v, "b"));
+	simt_stmt(L->k, SS_BARRIER, v->line);
+
+	SReg *r = result_regs(L, v);
+	unsigned present = L->place[v->id].present;
+	Nest n = nest_over(L, present, 1);
+	SExpr *row = ic(L, 0), *col = ic(L, 0);
+	int dm = L->place[v->id].map[0], dn = L->place[v->id].map[1];
+	if (dm >= 0)
+		row = coord(L, dm, local_index(L, &n, dm));
+	if (dn >= 0)
+		col = coord(L, dn, local_index(L, &n, dn));
+	SExpr *k = loop_var(L, n.n);   /* the loop over K, innermost */
+	SExpr *x = simt_ref(L->k, sa, iadd(L, imul(L, row, K), k));
+	SExpr *y = simt_ref(L->k, sb, iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, k, ic(L, N))), col));
+	DType dt = v->type.dtype;
+	SExpr *prod = simt_binary(L->k, TOP_MUL, dt, simt_cast(L->k, a->type.dtype, dt, x), simt_cast(L->k, b->type.dtype, dt, y));
+	SExpr *sum = simt_binary(L->k, TOP_ADD, dt, simt_ref(L->k, r, index_in(L, &n, present)), prod);
+	SStmt *s = assign_value(L, v, &n, r, present, sum);
+	s->uniform = false;
+	s->extent[s->nloops++] = K;
+	set_reg(L, v, r, present);
+}
+
+void lower_dot(Lower *L, const TValue *v)
+{
+	if (v->type.rank != 2 || !dtype_is_float(v->type.dtype))
+		lower_error(L, v, "only 2-D floating-point tl.dot is lowered yet");
+	if (L->place[v->id].matrix)
+		lower_dot_matrix(L, v);
+	else
+		lower_dot_fma(L, v);
+}
