@@ -74,6 +74,14 @@ static bool axis_equal(const AxisInfo *a, const AxisInfo *b)
 }
 
 /* A loop: params from the inits, then joined with the yields to a fixpoint. */
+/* The integer constant 1, splat or broadcast. */
+static bool is_one(const TValue *x)
+{
+	while (x->op == TOP_SPLAT || x->op == TOP_BROADCAST)
+		x = x->args[0];
+	return x->op == TOP_CONST && !dtype_is_float(x->type.dtype) && x->iconst == 1;
+}
+
 static void infer_for(TValue *v, const int64_t *arg_div)
 {
 	TBlock *body = v->body;
@@ -181,6 +189,10 @@ static void infer(TValue *v, const int64_t *arg_div)
 		return;
 	}
 	case TOP_MUL:
+		if (is_one(v->args[0]) || is_one(v->args[1])) {   /* x * 1 is x, as Triton's analysis knows */
+			*r = is_one(v->args[0]) ? *b : *a;
+			return;
+		}
 		for (int d = 0; d < rank; d++) {
 			int64_t m = a->divisibility[d] * b->divisibility[d];
 			r->contiguity[d] = 1;
