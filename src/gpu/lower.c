@@ -427,6 +427,11 @@ static SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 		return e;
 	case TOP_CAST:
 		return simt_cast(k, v->args[0]->type.dtype, dt, a);
+	case TOP_BITCAST:   /* between integers of one width, C's conversion keeps the bits */
+		if (dtype_is_float(dt) || dtype_is_float(v->args[0]->type.dtype))
+			lower_error(L, v, "a bitcast from %s to %s is not lowered yet", dtype_name(v->args[0]->type.dtype),
+				    dtype_name(dt));
+		return simt_cast(k, v->args[0]->type.dtype, dt, a);
 	case TOP_MATH:
 		e = simt_leaf(k, SE_MATH, dt, v->aux);
 		e->a[0] = a;
@@ -1128,7 +1133,7 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_DIV: case TOP_IDIV: case TOP_MOD: case TOP_FMOD:
 	case TOP_AND: case TOP_OR: case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_NEG: case TOP_NOT:
 	case TOP_CMP: case TOP_WHERE: case TOP_CAST: case TOP_MATH: case TOP_MAXIMUM: case TOP_MINIMUM:
-	case TOP_PTR_ADD:
+	case TOP_PTR_ADD: case TOP_BITCAST:
 		lower_elementwise(L, v);
 		return;
 	case TOP_LOAD: lower_load(L, v); return;
