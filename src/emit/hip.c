@@ -30,7 +30,8 @@ static const char hip_types[] =
 	"}\n"
 	"TC_DEVICE void tc_st1(void *p, const tc_u32 *w) { *(tc_u32 *)p = w[0]; }\n"
 	"TC_DEVICE void tc_st2(void *p, const tc_u32 *w) { *(uint2 *)p = make_uint2(w[0], w[1]); }\n"
-	"TC_DEVICE void tc_st4(void *p, const tc_u32 *w) { *(uint4 *)p = make_uint4(w[0], w[1], w[2], w[3]); }\n";
+	"TC_DEVICE void tc_st4(void *p, const tc_u32 *w) { *(uint4 *)p = make_uint4(w[0], w[1], w[2], w[3]); }\n"
+	"TC_DEVICE tc_u32 tc_umulhi(tc_u32 a, tc_u32 b) { return __umulhi(a, b); }\n";
 
 static void hip_head(Buf *b, const SKernel *k)
 {
