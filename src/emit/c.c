@@ -29,7 +29,8 @@ static const char c_types[] =
 	"#define TC_NAN NAN\n"
 	"TC_DEVICE float tc_f32_from_bits(tc_u32 b) { float f; memcpy(&f, &b, 4); return f; }\n"
 	"TC_DEVICE tc_u32 tc_f32_bits(float x) { tc_u32 b; memcpy(&b, &x, 4); return b; }\n"
-	"TC_DEVICE float tc_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n";
+	"TC_DEVICE float tc_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
+	"TC_DEVICE tc_u32 tc_umulhi(tc_u32 a, tc_u32 b) { return (tc_u32)(((tc_u64)a * b) >> 32); }\n";
 
 /* Matrix instructions for the CPU: a whole warp's instruction from the
  * registers of all its lanes, distributed as the hardware distributes them

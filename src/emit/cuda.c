@@ -41,7 +41,8 @@ static const char cuda_types[] =
 	"\ttc_u32 w;\n"
 	"\tasm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(w) : \"f\"(hi), \"f\"(lo));\n"
 	"\treturn w;\n"
-	"}\n";
+	"}\n"
+	"TC_DEVICE tc_u32 tc_umulhi(tc_u32 a, tc_u32 b) { return __umulhi(a, b); }\n";
 
 /* The PTX operand list "{%0, %1, %2, %3}" of n words starting at `first`. */
 static void word_operands(Buf *b, int n, int first)

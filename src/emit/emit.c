@@ -328,6 +328,14 @@ static void expr(Emit *E, const SExpr *e)
 		if (round)
 			buf_putc(b, ')');
 		return;
+	case SE_PHILOX:
+		buf_puts(b, "tc_philox(");
+		for (int i = 0; i < 3; i++) {
+			expr(E, e->a[i]);
+			buf_puts(b, ", ");
+		}
+		buf_printf(b, "%d, %lld)", e->aux, (long long)e->ival);
+		return;
 	}
 }
 

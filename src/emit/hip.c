@@ -30,7 +30,8 @@ static const char hip_types[] =
 	"}\n"
 	"TC_DEVICE void tc_st1(void *p, const tc_u32 *w) { *(tc_u32 *)p = w[0]; }\n"
 	"TC_DEVICE void tc_st2(void *p, const tc_u32 *w) { *(uint2 *)p = make_uint2(w[0], w[1]); }\n"
-	"TC_DEVICE void tc_st4(void *p, const tc_u32 *w) { *(uint4 *)p = make_uint4(w[0], w[1], w[2], w[3]); }\n";
+	"TC_DEVICE void tc_st4(void *p, const tc_u32 *w) { *(uint4 *)p = make_uint4(w[0], w[1], w[2], w[3]); }\n"
+	"TC_DEVICE tc_u32 tc_umulhi(tc_u32 a, tc_u32 b) { return __umulhi(a, b); }\n";
 
 /* tc_mfma_16x16x16_{f16,bf16}(c0, c1, c2, c3, a, b): c += a b, one
  * wavefront's MFMA; a and b are two words (four 16-bit elements) a lane. */

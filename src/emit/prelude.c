@@ -1,7 +1,7 @@
 /* prelude.c: the helpers every generated file starts with. The targets'
  * printers put their own definitions of TC_DEVICE, TC_INF, TC_NAN, the
- * integer types and the float bit casts (tc_f32_from_bits, tc_f32_bits)
- * before this shared part. */
+ * integer types, the float bit casts (tc_f32_from_bits, tc_f32_bits) and
+ * the high half of a 32-bit product (tc_umulhi) before this shared part. */
 #include "emit/prelude.h"
 
 const char prelude_common[] =
@@ -61,4 +61,21 @@ const char prelude_common[] =
 	"TC_DEVICE double tc_rsqrtd(double x) { return 1.0 / sqrt(x); }\n"
 	"/* fp32 as a tf32 dot reads it: the low 13 mantissa bits dropped */\n"
 	"TC_DEVICE float tc_tf32(float x) { return tc_f32_from_bits(tc_f32_bits(x) & 0xffffe000u); }\n"
+	"/* Philox-4x32 as Triton's randint4x: word `word` (0..3) after `rounds`\n"
+	"   rounds on the counter (lo, hi, 0, 0) under the key (seed mod 2^32,\n"
+	"   seed >> 32), all arithmetic mod 2^32 */\n"
+	"TC_DEVICE tc_u32 tc_philox(tc_u64 seed, tc_u32 lo, tc_u32 hi, int rounds, int word)\n"
+	"{\n"
+	"\ttc_u32 c0 = lo, c1 = hi, c2 = 0, c3 = 0, k0 = (tc_u32)seed, k1 = (tc_u32)(seed >> 32);\n"
+	"\tfor (int r = 0; r < rounds; r++) {\n"
+	"\t\ttc_u32 n0 = tc_umulhi(0xCD9E8D57u, c2) ^ c1 ^ k0, n2 = tc_umulhi(0xD2511F53u, c0) ^ c3 ^ k1;\n"
+	"\t\tc1 = 0xCD9E8D57u * c2;\n"
+	"\t\tc3 = 0xD2511F53u * c0;\n"
+	"\t\tc0 = n0;\n"
+	"\t\tc2 = n2;\n"
+	"\t\tk0 += 0x9E3779B9u;\n"
+	"\t\tk1 += 0xBB67AE85u;\n"
+	"\t}\n"
+	"\treturn word == 0 ? c0 : word == 1 ? c1 : word == 2 ? c2 : c3;\n"
+	"}\n"
 	"\n";

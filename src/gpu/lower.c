@@ -403,6 +403,27 @@ static void lower_alias(Lower *L, const TValue *v)
 	p->lowered = true;
 }
 
+/* Philox on the key (the seed as u64: sign-extended from a signed type) and
+ * the counter (offset mod 2^32, offset >> 32 for 64-bit offsets else 0,
+ * 0, 0), as the interpreter does. */
+static SExpr *philox_expr(Lower *L, const TValue *v, SExpr *seed, SExpr *offset)
+{
+	SKernel *k = L->k;
+	DType st = v->args[0]->type.dtype, ot = v->args[1]->type.dtype;
+	SExpr *e = simt_leaf(k, SE_PHILOX, DT_U32, v->aux);
+	e->ival = v->aux2;
+	e->a[0] = simt_cast(k, st, DT_U64, seed);
+	if (dtype_bytes(ot) == 8) {
+		SExpr *wide = simt_cast(k, ot, DT_U64, offset);
+		e->a[1] = simt_cast(k, DT_U64, DT_U32, wide);
+		e->a[2] = simt_cast(k, DT_U64, DT_U32, simt_binary(k, TOP_SHR, DT_U64, wide, simt_int(k, DT_U64, 32)));
+	} else {
+		e->a[1] = simt_cast(k, ot, DT_U32, offset);
+		e->a[2] = simt_int(k, DT_U32, 0);
+	}
+	return e;
+}
+
 static SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 {
 	SKernel *k = L->k;
@@ -420,6 +441,11 @@ static SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 		return e;
 	case TOP_CAST:
 		return simt_cast(k, v->args[0]->type.dtype, dt, a);
+	case TOP_BITCAST:   /* between integers of one width, C's conversion keeps the bits */
+		if (dtype_is_float(dt) || dtype_is_float(v->args[0]->type.dtype))
+			lower_error(L, v, "a bitcast from %s to %s is not lowered yet", dtype_name(v->args[0]->type.dtype),
+				    dtype_name(dt));
+		return simt_cast(k, v->args[0]->type.dtype, dt, a);
 	case TOP_MATH:
 		e = simt_leaf(k, SE_MATH, dt, v->aux);
 		e->a[0] = a;
@@ -429,6 +455,8 @@ static SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 		e = simt_leaf(k, SE_UNARY, dt, v->op);
 		e->a[0] = a;
 		return e;
+	case TOP_PHILOX:
+		return philox_expr(L, v, a, read(L, n, v->args[1]));
 	default:
 		e = simt_binary(k, v->op, dt, a, read_value(L, n, v->args[1]));
 		if (dt == DT_PTR)
@@ -1128,7 +1156,7 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_DIV: case TOP_IDIV: case TOP_MOD: case TOP_FMOD:
 	case TOP_AND: case TOP_OR: case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_NEG: case TOP_NOT:
 	case TOP_CMP: case TOP_WHERE: case TOP_CAST: case TOP_MATH: case TOP_MAXIMUM: case TOP_MINIMUM:
-	case TOP_PTR_ADD:
+	case TOP_PTR_ADD: case TOP_BITCAST: case TOP_PHILOX:
 		lower_elementwise(L, v);
 		return;
 	case TOP_LOAD:

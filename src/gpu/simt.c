@@ -272,6 +272,14 @@ static void dump_expr(Buf *b, const SExpr *e)
 		dump_expr(b, e->a[1]);
 		buf_putc(b, ')');
 		return;
+	case SE_PHILOX:
+		buf_puts(b, "philox(");
+		for (int i = 0; i < 3; i++) {
+			dump_expr(b, e->a[i]);
+			buf_puts(b, ", ");
+		}
+		buf_printf(b, "rounds=%d, word=%lld)", e->aux, (long long)e->ival);
+		return;
 	}
 }
 

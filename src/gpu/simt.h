@@ -58,6 +58,7 @@ typedef enum {
 	SE_CAST,         /* a[0] from `from` to `dtype` */
 	SE_MATH,         /* aux: MathFn, or MATH_TF32 */
 	SE_LOGIC_AND,    /* a[0] && a[1] on booleans (guards) */
+	SE_PHILOX,       /* TOP_PHILOX: word `ival` after `aux` rounds; key a[0] (u64), counter (a[1], a[2], 0, 0) */
 } SExprKind;
 
 typedef struct SExpr SExpr;

@@ -18,6 +18,7 @@ typedef uint64_t tc_u64;
 TC_DEVICE float tc_f32_from_bits(tc_u32 b) { float f; memcpy(&f, &b, 4); return f; }
 TC_DEVICE tc_u32 tc_f32_bits(float x) { tc_u32 b; memcpy(&b, &x, 4); return b; }
 TC_DEVICE float tc_rsqrtf(float x) { return 1.0f / sqrtf(x); }
+TC_DEVICE tc_u32 tc_umulhi(tc_u32 a, tc_u32 b) { return (tc_u32)(((tc_u64)a * b) >> 32); }
 /* fp16 and bf16 live in fp32 registers, rounded to their precision after
    every operation, and travel through memory as 16-bit patterns. */
 #ifndef TC_HALF_CONVERSIONS /* a target with conversion instructions defines its own */
@@ -74,6 +75,23 @@ TC_DEVICE double tc_sigmoidd(double x) { return 1.0 / (1.0 + exp(-x)); }
 TC_DEVICE double tc_rsqrtd(double x) { return 1.0 / sqrt(x); }
 /* fp32 as a tf32 dot reads it: the low 13 mantissa bits dropped */
 TC_DEVICE float tc_tf32(float x) { return tc_f32_from_bits(tc_f32_bits(x) & 0xffffe000u); }
+/* Philox-4x32 as Triton's randint4x: word `word` (0..3) after `rounds`
+   rounds on the counter (lo, hi, 0, 0) under the key (seed mod 2^32,
+   seed >> 32), all arithmetic mod 2^32 */
+TC_DEVICE tc_u32 tc_philox(tc_u64 seed, tc_u32 lo, tc_u32 hi, int rounds, int word)
+{
+	tc_u32 c0 = lo, c1 = hi, c2 = 0, c3 = 0, k0 = (tc_u32)seed, k1 = (tc_u32)(seed >> 32);
+	for (int r = 0; r < rounds; r++) {
+		tc_u32 n0 = tc_umulhi(0xCD9E8D57u, c2) ^ c1 ^ k0, n2 = tc_umulhi(0xD2511F53u, c0) ^ c3 ^ k1;
+		c1 = 0xCD9E8D57u * c2;
+		c3 = 0xD2511F53u * c0;
+		c0 = n0;
+		c2 = n2;
+		k0 += 0x9E3779B9u;
+		k1 += 0xBB67AE85u;
+	}
+	return word == 0 ? c0 : word == 1 ? c1 : word == 2 ? c2 : c3;
+}
 
 #define TC_THREADS 256
 #ifndef TC_RUN_W

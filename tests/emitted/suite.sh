@@ -16,7 +16,8 @@ seed_rmsnorm|hip|$SEED --target hip:gfx90a
 seed_rmsnorm|c|$SEED --target c:wave64
 seed_rmsnorm|simt|$SEED --target cuda:sm_90 --dump simt
 seed_rmsnorm|tir|$SEED --dump tir
-outer_convert|simt|tests/exec/outer.py -s *fp32,*fp32 -D N=64 --target hip:gfx940 --dump simt"
+outer_convert|simt|tests/exec/outer.py -s *fp32,*fp32 -D N=64 --target hip:gfx940 --dump simt
+dropout|simt|tests/exec/philox.py -k dropout -s *fp32,*fp32,i32,i32 -D P=0.25 -D BLOCK=1024 --target cuda:sm_90 --dump simt"
 echo "$cases" | while IFS='|' read -r name ext args; do
 	out="$tmp/$name.$ext"
 	# shellcheck disable=SC2086

@@ -67,6 +67,11 @@ make -s units >/dev/null || exit 2
 	done
 	run "matmul fp32 tf32" tests/exec/matmul.py -s '*fp32,*fp32,*fp32,i32,i32,i32' -D BM=32 -D BN=32 -D BK=16 -D IEEE=0 \
 		--arg M=100 --arg N=90 --arg K=70 --arg a_ptr=7000 --arg b_ptr=6300 --arg c_ptr=9000 --grid 4,3
+	run "philox (randint4x, randint, rand, randn, 64-bit offsets)" tests/exec/philox.py -k philox \
+		-s 'i64,*fp32,*fp32,*u32' -D BLOCK=256 --arg seed=1099511627779 --arg uniform_ptr=20480 \
+		--arg normal_ptr=20480 --arg bits_ptr=32768 --grid 16
+	run "dropout (tl.rand)" tests/exec/philox.py -k dropout -s '*fp32,*fp32,i32,i32' -D P=0.25 -D BLOCK=1024 \
+		--arg n=1000000 --arg seed=12345 --arg x_ptr=1000000 --arg out_ptr=1000000 --grid 977
 
 	if python3 -c 'import torch, triton' 2>/dev/null; then
 		for dt in fp32 bf16; do

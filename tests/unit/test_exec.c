@@ -33,12 +33,31 @@ typedef struct Outcome {
 	bool ran;
 	size_t wrong;               /* elements differing from the interpreter */
 	double max_err;
-	void *out;                  /* the last buffer after the run (caller frees) */
+	void *out;                  /* the last buffer after the run */
+	void *bufs[6];              /* every buffer after the run, in order (caller frees) */
+	int64_t ulps[6];            /* fp32 buffers: largest distance from the interpreter in ulps */
 	void *in[2];                /* the first two buffers as generated (caller frees) */
 	char err[512];              /* why it did not run */
 } Outcome;
 
 static Arena arena;
+
+/* The largest distance between two fp32 arrays in units in the last place:
+ * the bit patterns as integers ordered like the floats, subtracted. */
+static int64_t max_ulps(const float *a, const float *b, size_t n)
+{
+	int64_t worst = 0;
+	for (size_t i = 0; i < n; i++) {
+		int32_t x, y;
+		memcpy(&x, &a[i], 4);
+		memcpy(&y, &b[i], 4);
+		int64_t ox = x < 0 ? (int64_t)INT32_MIN - x : x, oy = y < 0 ? (int64_t)INT32_MIN - y : y;
+		int64_t d = ox > oy ? ox - oy : oy - ox;
+		if (d > worst)
+			worst = d;
+	}
+	return worst;
+}
 
 static const Kernel *load_kernel(const char *path, const char *name, Diag *d)
 {
@@ -110,7 +129,7 @@ static Outcome run_case(const Case *c)
 		if (!o.ran)
 			snprintf(o.err, sizeof o.err, "%.400s", err);
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0, nb = 0; i < n; i++) {
 		if (!args[i].host)
 			continue;
 		DType dt = tk->args[i]->type.elem;
@@ -118,9 +137,10 @@ static Outcome run_case(const Case *c)
 		size_t first;
 		if (o.ran)
 			o.wrong += run_compare(args[i].host, ref[i], dt, counts[i], run_tolerance(dt), &e, &first);
+		if (o.ran && dt == DT_F32)
+			o.ulps[nb] = max_ulps(args[i].host, ref[i], counts[i]);
 		o.max_err = fmax(o.max_err, e);
-		free(o.out);
-		o.out = args[i].host;
+		o.out = o.bufs[nb++] = args[i].host;
 		free(ref[i]);
 	}
 	buf_free(&source);
@@ -133,7 +153,8 @@ static Outcome run_case(const Case *c)
 
 static void free_outcome(Outcome *o)
 {
-	free(o->out);
+	for (int i = 0; i < 6; i++)
+		free(o->bufs[i]);
 	free(o->in[0]);
 	free(o->in[1]);
 }
@@ -302,6 +323,9 @@ static void test_inductor(void)
 		 .num_warps = 4, .scalars = {1000}, .counts = {10000, 20}, .grid = 5},
 		{.file = "tests/exec/loops.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=64", "ROWS=4"},
 		 .num_warps = 2, .scalars = {77}, .counts = {10000, 40}, .grid = 5},
+		{.file = "tests/exec/philox.py", .kernel = "dropout", .signature = "*fp32,*fp32,i32,i32",
+		 .defines = {"P=0.25", "BLOCK=256"}, .num_warps = 4, .scalars = {1000, 12345}, .counts = {1000, 1000},
+		 .grid = 4},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		for (int w = 0; w < 2; w++) {
@@ -333,12 +357,169 @@ static void test_assert(void)
 	}
 }
 
+/* Philox-4x32 as Random123 defines it (Salmon et al., SC'11), written apart
+ * from the compiler: the whole 128-bit counter, 64-bit products, the key
+ * bumped before every round but the first. */
+static void philox_ref(const uint32_t ctr[4], const uint32_t key[2], int rounds, uint32_t out[4])
+{
+	uint32_t c[4] = {ctr[0], ctr[1], ctr[2], ctr[3]}, k0 = key[0], k1 = key[1];
+	for (int r = 0; r < rounds; r++) {
+		if (r) {
+			k0 += 0x9E3779B9u;
+			k1 += 0xBB67AE85u;
+		}
+		uint64_t p0 = (uint64_t)0xD2511F53u * c[0], p1 = (uint64_t)0xCD9E8D57u * c[2];
+		uint32_t next[4] = {(uint32_t)(p1 >> 32) ^ c[1] ^ k0, (uint32_t)p1, (uint32_t)(p0 >> 32) ^ c[3] ^ k1,
+				    (uint32_t)p0};
+		memcpy(c, next, sizeof c);
+	}
+	memcpy(out, c, sizeof c);
+}
+
+/* Triton's randint4x(seed, offset): the counter (offset mod 2^32,
+ * offset >> 32, 0, 0), the key (seed mod 2^32, seed >> 32). */
+static void randint4x_ref(int64_t seed, uint64_t offset, int rounds, uint32_t out[4])
+{
+	uint32_t ctr[4] = {(uint32_t)offset, (uint32_t)(offset >> 32), 0, 0};
+	uint32_t key[2] = {(uint32_t)seed, (uint32_t)((uint64_t)seed >> 32)};
+	philox_ref(ctr, key, rounds, out);
+}
+
+/* Triton's uint_to_uniform_float of a 32-bit word */
+static float uniform_ref(uint32_t w)
+{
+	int32_t s = (int32_t)w;
+	return (float)(s < 0 ? -(int64_t)s - 1 : s) * 4.6566127342e-10f;
+}
+
+/* What Triton 3.6 gave on an H200 (test_interp.c checks the interpreter
+ * against the same values): randint4x, rand and randn at seed 2^40 + 3,
+ * offsets 0 and 1. */
+static const int64_t triton_seed = (INT64_C(1) << 40) + 3;
+static const uint32_t triton_words[8] = {0x55d6fab1, 0xb1404635, 0xb7259aaa, 0xe70cf7c6,
+					 0x23d24d0e, 0xa8df4fde, 0x05601c1e, 0xc05af117};
+
+/* The reference against Random123's known answers (Philox-4x32-10) and
+ * against Triton's words, 64-bit offsets included. */
+static void test_philox_reference(void)
+{
+	static const uint32_t kat[3][10] = {   /* counter, key, result */
+		{0, 0, 0, 0, 0, 0, 0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8},
+		{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0x408f276d, 0x41c83b0e,
+		 0xa20bc7c6, 0x6d5451fd},
+		{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344, 0xa4093822, 0x299f31d0, 0xd16cfe09, 0x94fdcceb,
+		 0x5001e420, 0x24126ea1},
+	};
+	bool ok = true;
+	uint32_t w[4];
+	for (int i = 0; i < 3; i++) {
+		philox_ref(kat[i], kat[i] + 4, 10, w);
+		ok &= !memcmp(w, kat[i] + 6, sizeof w);
+	}
+	CHECK("exec philox reference gives Random123's known answers", ok);
+	ok = true;
+	for (int i = 0; i < 2; i++) {
+		randint4x_ref(triton_seed, (uint64_t)i, 10, w);
+		ok &= !memcmp(w, triton_words + 4 * i, sizeof w);
+	}
+	/* int64 offsets 1234567890123 and the next (seed 0), the first at seed
+	 * 99: words 0 and 3, from Triton 3.6 on an H200 */
+	static const uint32_t wide[3][4] = {{0, 0, 0x57efcfd5, 0xa8fc1fa7}, {0, 1, 0xba788377, 0x601e54cb},
+					    {99, 0, 0x7d285b9b, 0x8f864771}};
+	for (int i = 0; i < 3; i++) {
+		randint4x_ref(wide[i][0], UINT64_C(1234567890123) + wide[i][1], 10, w);
+		ok &= w[0] == wide[i][2] && w[3] == wide[i][3];
+	}
+	CHECK("exec philox reference gives Triton 3.6's randint4x, 32- and 64-bit offsets", ok);
+}
+
+/* One run of tests/exec/philox.py against the reference. Per offset k:
+ * 5 floats (rand, rand4x) and 8 words (randint4x at k; randint at k + 7
+ * with 7 rounds; words 0, 1 and 3 of randint4x at the int64 offset
+ * k * (2^32 + 1) - 2). */
+static bool philox_matches_ref(const Outcome *o, int64_t seed, int n)
+{
+	const float *u = o->bufs[0];
+	const uint32_t *bits = o->bufs[2];
+	bool ok = true;
+	for (int k = 0; k < n; k++) {
+		uint32_t w[4], w7[4], far[4];
+		randint4x_ref(seed, (uint64_t)k, 10, w);
+		randint4x_ref(seed, (uint64_t)k + 7, 7, w7);
+		randint4x_ref(seed, (uint64_t)k * UINT64_C(0x100000001) - 2, 10, far);
+		const uint32_t *got = bits + 8 * k;
+		ok &= !memcmp(got, w, sizeof w) && got[4] == w7[0] && got[5] == far[0] && got[6] == far[1] && got[7] == far[3];
+		ok &= u[5 * k] == uniform_ref(w[0]);
+		for (int j = 0; j < 4; j++)
+			ok &= u[5 * k + 1 + j] == uniform_ref(w[j]);
+	}
+	return ok;
+}
+
+/* tests/exec/philox.py lowered to C: the words and tl.rand bit for bit
+ * with the interpreter, the reference and Triton; randn within 2 ulp of
+ * the interpreter: the C library's fp32 logf and cosf (each within 1 ulp,
+ * not always correctly rounded) against float64 log and cos rounded once,
+ * and the product r * cos(theta) carries both differences. */
+static void test_philox(void)
+{
+	static const struct {
+		const char *signature;
+		int64_t seed;
+		int block, num_warps, grid;
+	} runs[] = {
+		{"i64,*fp32,*fp32,*u32", (INT64_C(1) << 40) + 3, 64, 4, 3},   /* fewer elements than threads */
+		{"i32,*fp32,*fp32,*u32", -5, 256, 2, 2},                       /* sign-extended into the key */
+		{"i64,*fp32,*fp32,*u32", 0, 128, 1, 2},
+		{"i64,*fp32,*fp32,*u32", -1, 512, 4, 1},
+	};
+	int64_t worst_normal = 0;
+	for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		for (int wi = 0; wi < 2; wi++) {
+			int64_t seed = runs[r].seed;
+			int n = runs[r].block * runs[r].grid;
+			char block[32], what[80], name[200];
+			snprintf(block, sizeof block, "BLOCK=%d", runs[r].block);
+			snprintf(what, sizeof what, "exec philox.py seed=%lld %s W=%d", (long long)seed, block, wi ? 64 : 32);
+			Case c = {.file = "tests/exec/philox.py", .kernel = "philox", .signature = runs[r].signature,
+				  .defines = {block}, .num_warps = runs[r].num_warps, .target = wi ? "c:wave64" : "c",
+				  .scalars = {seed}, .counts = {5 * n, 5 * n, 8 * n}, .grid = runs[r].grid};
+			Outcome o = run_case(&c);
+			snprintf(name, sizeof name, "%s: integers and tl.rand match the interpreter bit for bit", what);
+			CHECK(name, o.ran && o.wrong == 0 && o.ulps[0] == 0);
+			snprintf(name, sizeof name, "%s: the words are Philox-4x32, rand and rand4x their uniform floats", what);
+			CHECK(name, o.ran && philox_matches_ref(&o, seed, n));
+			worst_normal = o.ulps[1] > worst_normal ? o.ulps[1] : worst_normal;
+			const uint32_t *bits = o.bufs[2];
+			const float *u = o.bufs[0], *nrm = o.bufs[1];
+			if (o.ran && seed == 0) {
+				snprintf(name, sizeof name, "%s: offset 0 gives Random123's known answer", what);
+				CHECK(name, bits[0] == 0x6627e8d5 && bits[1] == 0xe169c58d && bits[2] == 0xbc57ac4c &&
+						    bits[3] == 0x9b00dbd8);
+			}
+			if (o.ran && seed == triton_seed) {
+				snprintf(name, sizeof name, "%s: randint4x and rand as Triton 3.6 bit for bit, randn within 4 ulp",
+					 what);
+				CHECK(name, !memcmp(bits, triton_words, 16) && !memcmp(bits + 8, triton_words + 4, 16) &&
+						    u[0] == 0x1.575be8p-1f && u[5] == 0x1.1e9266p-2f &&
+						    fabs(nrm[0] - -0x1.56e2fcp-1) < 4 * 0x1p-24 &&
+						    fabs(nrm[5] - -0x1.58b95cp-1) < 4 * 0x1p-24);
+			}
+			free_outcome(&o);
+		}
+	}
+	printf("# randn and randn4x: at most %lld ulp from the interpreter\n", (long long)worst_normal);
+	CHECK("exec philox randn and randn4x within 2 ulp of the interpreter", worst_normal <= 2);
+}
+
 int main(void)
 {
 	test_seed();
 	test_width_matters();
 	test_inductor();
 	test_assert();
+	test_philox_reference();
+	test_philox();
 	arena_free(&arena);
 	return failures ? 1 : 0;
 }
