@@ -17,7 +17,7 @@
 typedef struct Case {
 	const char *file;
 	const char *kernel;         /* NULL: the first in the file */
-	const char *signature;      /* NULL: the Inductor kernel's own */
+	const char *signature;      /* NULL: the Inductor kernel's own; "i32:16" hints a multiple of 16 */
 	const char *defines[5];
 	int num_warps;
 	const char *target;         /* "c" or "c:wave64" */
@@ -67,9 +67,14 @@ static Outcome run_case(const Case *c)
 	int ndef = 0;
 	while (ndef < 5 && c->defines[ndef])
 		ndef++;
-	SpecOptions opt = {.signature = c->signature, .defines = (const char **)c->defines, .ndefines = ndef,
+	int64_t hint[16] = {0};
+	char *sig = c->signature ? xstrdup(c->signature) : NULL;
+	if (sig && !spec_strip_hints(c->signature, sig, hint, 16))
+		k = NULL;
+	SpecOptions opt = {.signature = sig, .defines = (const char **)c->defines, .ndefines = ndef,
 			   .num_warps = c->num_warps};
 	TKernel *tk = k ? specialize(&arena, &d, k, &opt) : NULL;
+	free(sig);
 	Target t;
 	char err[4096];
 	if (!tk || !target_parse(c->target, &t, err, sizeof err))
@@ -97,7 +102,11 @@ static Outcome run_case(const Case *c)
 			memcpy(o.in[pi - 1], args[i].host, args[i].bytes);
 		}
 	}
-	SKernel *sk = simt_lower(&arena, &d, k->src, tk, &t, NULL);
+	int64_t *div = xcalloc((size_t)n + 1, sizeof *div);   /* what the hints say, as the CLI passes it */
+	for (int i = 0; i < n; i++)
+		div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : i < 16 && hint[i] ? hint[i] : 1;
+	SKernel *sk = simt_lower(&arena, &d, k->src, tk, &t, div);
+	free(div);
 	Buf source = {0};
 	int grid[3] = {c->grid, c->grid_y ? c->grid_y : 1, 1};
 	if (sk) {
