@@ -396,7 +396,9 @@ static void lower_convert(Lower *L, const TValue *v)
 	set_reg(L, v, r, vp);
 }
 
-/* A shape change that keeps every element where it is. */
+/* A shape change that keeps every element where it is. A transpose is
+ * one: its dims lie on the frame dims of the operand's, permuted (place.c),
+ * and registers are indexed by frame dims, so they are the operand's. */
 static void lower_alias(Lower *L, const TValue *v)
 {
 	if (L->place[v->id].convert) {
@@ -457,11 +459,16 @@ static void lower_elementwise(Lower *L, const TValue *v)
 
 /* Elements per access along the last frame dim: from the pointer's
  * contiguity and alignment (axis analysis), the mask's constancy, the
- * target's widest access and what one thread holds consecutively. */
+ * target's widest access and what one thread holds consecutively. Axis
+ * analysis speaks of the pointer tile's own last dim: a pointer tile
+ * placed transposed, another of its dims on the last frame dim, is read
+ * one element at a time. */
 static int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
 {
 	int last = L->rank - 1;
 	if (L->rank == 0 || !(vary & (1u << last)) || !(vary_of(L, ptr) & (1u << last)))
+		return 1;
+	if (ptr->type.rank == 0 || L->place[ptr->id].map[ptr->type.rank - 1] != last)
 		return 1;
 	int w = tir_vector_width(ptr, mask, L->target->max_vector_bytes);
 	return imin(w, L->frame.size_per_thread[last]);
@@ -1123,6 +1130,7 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_BROADCAST:
 	case TOP_EXPAND:
 	case TOP_RESHAPE:
+	case TOP_TRANS:
 		lower_alias(L, v);
 		return;
 	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_DIV: case TOP_IDIV: case TOP_MOD: case TOP_FMOD:

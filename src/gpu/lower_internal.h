@@ -66,8 +66,9 @@ typedef struct Lower {
  * left to the caller. */
 void lower_place(Lower *L);
 /* place.c: copies cheap tiles (aranges and arithmetic on them) that are
- * made rows in one place and columns in another, one copy a use, so each
- * can be placed. Returns the new value count. */
+ * made rows in one place and columns in another, or transposed in one and
+ * not in another, one copy a use, so each can be placed. Returns the new
+ * value count. */
 int lower_remat(Lower *L, TKernel *tk);
 /* place.c: ops whose only effect is their value (dropped when unused). */
 bool lower_pure(const TValue *v);

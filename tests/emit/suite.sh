@@ -22,7 +22,8 @@ gather_assert|tests/exec/gather.py|-s *i32,*fp32,*fp32,i32 -D LIMIT=16 -D BLOCK=
 max_argmax_f32|tests/corpus/max_argmax_f32.py|-D XBLOCK=1 -D R0_BLOCK=1024 --num-warps 8
 index_add_atomic|tests/corpus/index_add_f32.py|-k triton_poi_fused_index_add_1 -D YBLOCK=16 -D XBLOCK=32
 cumsum_f32|tests/corpus/cumsum_f32.py|-D XBLOCK=1 --num-warps 8
-outer_convert|tests/exec/outer.py|-s *fp32,*fp32 -D N=64'
+outer_convert|tests/exec/outer.py|-s *fp32,*fp32 -D N=64
+trans_add|tests/exec/trans.py|-k trans_add -s *fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32:16,i32:16 -D BM=32 -D BN=16'
 
 compile_with() { # name target ext command...
 	name=$1 target=$2 ext=$3

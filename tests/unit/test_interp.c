@@ -868,6 +868,36 @@ static void test_trans(void)
 	compiled_free(&c);
 }
 
+/* Axis analysis through a transpose: offsets contiguous along dim 0 are,
+ * transposed, contiguous along the last dim (16-byte loads); the store
+ * through the untransposed offsets is not. */
+static const char trans_axis_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(x_ptr, y_ptr, BLOCK: tl.constexpr):\n"
+	"    r = tl.arange(0, BLOCK)\n"
+	"    off = r[:, None] + r[None, :] * BLOCK\n"
+	"    x = tl.load(x_ptr + tl.trans(off))\n"
+	"    tl.store(y_ptr + off, x)\n";
+
+static void test_trans_axis(void)
+{
+	const char *defs[] = {"BLOCK=16"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, trans_axis_src, "*fp32,*fp32", defs, 1);
+	CHECK("transposed offsets specialize", k != NULL);
+	if (!k)
+		return;
+	int64_t div[2] = {16, 16};
+	tir_axis_analysis(k, div);
+	int widths[2] = {0}, n = 0;
+	for (TValue *v = k->body->first; v && n < 2; v = v->next)
+		if (v->op == TOP_LOAD || v->op == TOP_STORE)
+			widths[n++] = tir_vector_width(v->args[0], NULL, 16);
+	CHECK("contiguity follows the permutation (load 4 wide, store 1)", widths[0] == 4 && widths[1] == 1);
+	compiled_free(&c);
+}
+
 int main(void)
 {
 	test_vector_width();
@@ -887,5 +917,6 @@ int main(void)
 	test_philox64();
 	test_hints();
 	test_trans();
+	test_trans_axis();
 	return failures ? 1 : 0;
 }
