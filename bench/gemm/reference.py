@@ -4,7 +4,9 @@ tritonc times its own (events, L2 flushed, median of 20).
 
 usage: reference.py M N K BM BN BK WARPS STAGES [SAVED_DIR]
 With SAVED_DIR (tritonc run --save), also checks tritonc's output there
-against torch's fp32 product of the same inputs."""
+against torch's fp32 product of the same inputs. With DISABLE_MMA_V3=1 in
+the environment Triton uses mma.sync instead of wgmma, and only Triton is
+timed (label triton-mma.sync)."""
 import importlib.util
 import os
 import sys
@@ -64,7 +66,9 @@ def timed(launch):
     return float(np.median(times))
 
 
-for name, launch in (("triton", triton_launch), ("cublas", cublas_launch)):
+legacy = os.environ.get("DISABLE_MMA_V3", "0") == "1"
+runs = (("triton-mma.sync", triton_launch),) if legacy else (("triton", triton_launch), ("cublas", cublas_launch))
+for name, launch in runs:
     ms = timed(launch)
     err = rel_err(c, a, b)
     print(f"{name} gemm {M}x{N}x{K} rel_err={err:.2e} ms={ms:.4f} TFLOP/s={2 * M * N * K / ms / 1e9:.1f}")

@@ -9,6 +9,7 @@
 set -e
 cd "$(dirname "$0")/../.."
 make -j16 bin/tritonc >/dev/null
+nvcc -O3 -arch=sm_90 bench/gemm/hmma_peak.cu -o "${TMPDIR:-/tmp}/hmma_peak" && "${TMPDIR:-/tmp}/hmma_peak"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 SIG='*fp16,*fp16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16'
@@ -28,16 +29,19 @@ for S in 4096 8192; do
 		ours=$(python3 -c "print(f'{2 * $S ** 3 / $ms / 1e9:.1f}')")
 		echo "tritonc gemm ${S}^3 $cfg: ms=$ms TFLOP/s=$ours"
 		ref=$(python3 bench/gemm/reference.py $S $S $S $1 $2 $3 $4 $5 ${save:+$tmp})
+		ref2=$(DISABLE_MMA_V3=1 python3 bench/gemm/reference.py $S $S $S $1 $2 $3 $4 $5)
 		echo "$ref"
-		tri=$(echo "$ref" | sed -n 's/^triton.*TFLOP\/s=\([0-9.]*\).*/\1/p')
+		echo "$ref2"
+		tri=$(echo "$ref" | sed -n 's/^triton gemm.*TFLOP\/s=\([0-9.]*\).*/\1/p')
+		trm=$(echo "$ref2" | sed -n 's/^triton-mma.sync.*TFLOP\/s=\([0-9.]*\).*/\1/p')
 		cub=$(echo "$ref" | sed -n 's/^cublas.*TFLOP\/s=\([0-9.]*\).*/\1/p')
 		table="$table
-| ${S}^3 | $1 x $2 x $3, $4 warps, $5 stages | $ours | $tri | $cub | $(python3 -c "print(f'{$ours / $tri:.2f}')") |"
+| ${S}^3 | $1 x $2 x $3, $4 warps, $5 stages | $ours | $trm | $tri | $cub | $(python3 -c "print(f'{$ours / $trm:.2f} | {$ours / $tri:.2f}')") |"
 		first=0
 		rm -f "$tmp"/*
 	done
 done
 echo
-echo "| size | BLOCK_M x N x K, warps, stages | tritonc TFLOP/s | Triton TFLOP/s | cuBLAS TFLOP/s | tritonc / Triton |"
-echo "|---|---|---|---|---|---|"
+echo "| size | BLOCK_M x N x K, warps, stages | tritonc (mma.sync) | Triton, mma.sync | Triton (wgmma) | cuBLAS | tritonc / Triton mma.sync | tritonc / Triton |"
+echo "|---|---|---|---|---|---|---|---|"
 echo "$table" | sed '/^$/d'

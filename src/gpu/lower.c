@@ -389,7 +389,9 @@ static void lower_convert(Lower *L, const TValue *v)
 	set_reg(L, v, r, vp);
 }
 
-/* A shape change that keeps every element where it is. */
+/* A shape change that keeps every element where it is. A transpose is
+ * one: its dims lie on the frame dims of the operand's, permuted (place.c),
+ * and registers are indexed by frame dims, so they are the operand's. */
 static void lower_alias(Lower *L, const TValue *v)
 {
 	if (L->place[v->id].convert) {
@@ -456,7 +458,7 @@ static SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 		e->a[0] = a;
 		return e;
 	case TOP_PHILOX:
-		return philox_expr(L, v, a, read(L, n, v->args[1]));
+		return philox_expr(L, v, a, read_value(L, n, v->args[1]));
 	default:
 		e = simt_binary(k, v->op, dt, a, read_value(L, n, v->args[1]));
 		if (dt == DT_PTR)
@@ -478,11 +480,16 @@ static void lower_elementwise(Lower *L, const TValue *v)
 
 /* Elements per access along the last frame dim: from the pointer's
  * contiguity and alignment (axis analysis), the mask's constancy, the
- * target's widest access and what one thread holds consecutively. */
+ * target's widest access and what one thread holds consecutively. Axis
+ * analysis speaks of the pointer tile's own last dim: a pointer tile
+ * placed transposed, another of its dims on the last frame dim, is read
+ * one element at a time. */
 int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
 {
 	int last = L->rank - 1;
 	if (L->rank == 0 || !(vary & (1u << last)) || !(vary_of(L, ptr) & (1u << last)))
+		return 1;
+	if (ptr->type.rank == 0 || L->place[ptr->id].map[ptr->type.rank - 1] != last)
 		return 1;
 	int w = tir_vector_width(ptr, mask, L->target->max_vector_bytes);
 	return imin(w, L->frame.size_per_thread[last]);
@@ -1151,6 +1158,7 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_BROADCAST:
 	case TOP_EXPAND:
 	case TOP_RESHAPE:
+	case TOP_TRANS:
 		lower_alias(L, v);
 		return;
 	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_DIV: case TOP_IDIV: case TOP_MOD: case TOP_FMOD:
@@ -1199,7 +1207,7 @@ static int access_elem_bytes(const Lower *L, const TBlock *b, int frame, int byt
 	return bytes;
 }
 
-static int shared_bytes(const SKernel *k)
+int lower_shared_bytes(const SKernel *k)
 {
 	int total = 0;
 	for (int i = 0; i < k->nregs; i++) {
@@ -1248,7 +1256,7 @@ static void lower_kernel(Lower *L)
 	for (int i = 0; i < tk->nargs; i++)
 		lower_value(L, tk->args[i]);
 	lower_block(L, tk->body);
-	k->shared_bytes = shared_bytes(k);
+	k->shared_bytes = lower_shared_bytes(k);
 	if (k->shared_bytes > L->target->shared_bytes)
 		lower_error(L, NULL, "the kernel needs %d bytes of shared memory, more than %s gives a block (%d)",
 			    k->shared_bytes, L->target->spec, L->target->shared_bytes);

@@ -487,7 +487,8 @@ static bool copyable(Lower *L, const TBlock *body, const TValue *x)
 	unsigned present = L->place[x->id].present;
 	if (x->type.rank != 2 || present != 3u || L->place[ptr->id].present != present)
 		return false;
-	return copy_width(L, x) >= 2;
+	int width = copy_width(L, x);   /* (uses x's frame) */
+	return L->place[x->id].map[1] == L->rank - 1 && width >= 2;
 }
 
 static bool is_consumer(Lower *L, const TValue *x)
@@ -591,6 +592,17 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop)
 		dots += v->op == TOP_DOT && L->place[v->id].matrix;
 	}
 	if (!dots)
+		return NULL;
+	/* as many stages as the block's shared memory holds (64 KiB on AMD) */
+	int per_stage = 0;
+	for (const TValue *v = body->first; v; v = v->next)
+		if (v->op == TOP_DOT && L->place[v->id].matrix)
+			for (int i = 0; i < 2; i++)
+				per_stage += 2 * v->args[i]->type.shape[0] * v->args[i]->type.shape[1];
+	int room = L->target->shared_bytes - lower_shared_bytes(L->k);
+	if (per_stage * stages > room)
+		stages = room / per_stage;
+	if (stages < 2)
 		return NULL;
 	Pipeline *pp = arena_alloc(L->arena, sizeof *pp);
 	pp->stages = stages;

@@ -96,8 +96,9 @@ typedef struct Lower {
  * left to the caller. */
 void lower_place(Lower *L);
 /* place.c: copies cheap tiles (aranges and arithmetic on them) that are
- * made rows in one place and columns in another, one copy a use, so each
- * can be placed. Returns the new value count. */
+ * made rows in one place and columns in another, or transposed in one and
+ * not in another, one copy a use, so each can be placed. Returns the new
+ * value count. */
 int lower_remat(Lower *L, TKernel *tk);
 /* place.c: ops whose only effect is their value (dropped when unused). */
 bool lower_pure(const TValue *v);
@@ -156,5 +157,7 @@ void lower_copy_async(Lower *L, const TValue *v);
 /* lower.c: the vector width of an access (elements along the frame's last dim) */
 int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary);
 unsigned vary_of(Lower *L, const TValue *v);
+/* lower.c: the shared memory of the registers made so far */
+int lower_shared_bytes(const SKernel *k);
 
 #endif

@@ -7,16 +7,25 @@
  * (it reads its operands through shared memory), so they get frames of
  * their own. A frame's rank is the largest rank of its tiles and its extents
  * are those of the largest ones. Cheap tiles (aranges and arithmetic on
- * them) that one op makes a row and another a column are first copied, one
- * copy a use, as Triton rematerializes them.
+ * them) that one op makes a row and another a column, or that are used
+ * both as they are and transposed, are first copied, one copy a use, as
+ * Triton rematerializes them.
  * Every dimension of extent > 1 of every tile is placed on one frame
  * dimension of the same extent; dimensions of extent 1 need no place (the
- * tile is collapsed there, Triton's slice layout). Tiles of full rank are
- * placed trivially; the others (a 1-D `tl.arange` that becomes a column by
- * `[:, None]`, the result of a reduction) take their places from the ops
- * that connect them to placed tiles, in both directions, until nothing
- * changes. A tile that would need two places at once needs a layout
- * conversion, which is not lowered yet: that is an error, never a guess. */
+ * tile is collapsed there, Triton's slice layout). Places flow through the
+ * ops that connect tiles, in both directions, until nothing changes: a 1-D
+ * `tl.arange` that becomes a column by `[:, None]` or the result of a
+ * reduction takes them from the tiles it meets. A transpose moves no
+ * element: its result dim i lies on the frame dimension its operand's dim
+ * perm[i] lies on (the registers, indexed by frame dimensions, are the
+ * operand's). The flow starts from tiles of full rank, one at a time in
+ * program order: the first that still has a dimension without a place
+ * gives it the frame dimension of its own number (or the next free one),
+ * and the flow runs again. Without transposes every full-rank tile ends
+ * up placed trivially, dim k on frame dim k; with them, the tiles the
+ * first one reaches through a transpose are placed transposed. A tile that
+ * would need two places at once needs a layout conversion, which is not
+ * lowered yet: that is an error, never a guess. */
 #include "gpu/lower_internal.h"
 
 #include <stdlib.h>
@@ -54,7 +63,9 @@ static void link(Lower *L, const TValue *x, const TValue *y)
 		L->parent[a] = b;
 }
 
-/* Gives dimension `k` of `v` the place `d`; false on a conflict. */
+/* Gives dimension `k` of `v` the place `d`; false on a conflict: k has
+ * another place, or another dim of v has this one (a tile added to its own
+ * transpose). */
 static bool set_place(Lower *L, const TValue *v, int k, int d, bool *changed)
 {
 	int8_t *m = L->place[v->id].map;
@@ -62,6 +73,9 @@ static bool set_place(Lower *L, const TValue *v, int k, int d, bool *changed)
 		return true;
 	if (m[k] >= 0)
 		return false;
+	for (int j = 0; j < v->type.rank; j++)
+		if (m[j] == d)
+			return false;
 	m[k] = (int8_t)d;
 	*changed = true;
 	return true;
@@ -132,6 +146,25 @@ static bool unify_reduce(Lower *L, const TValue *v, bool *changed)
 	return true;
 }
 
+/* A transpose: result dim i shares its place with operand dim perm[i]. */
+static bool unify_trans(Lower *L, const TValue *v, bool *changed)
+{
+	const TValue *x = v->args[0];
+	if (L->linking) {
+		link(L, v, x);
+		return true;
+	}
+	for (int i = 0; i < v->type.rank; i++) {
+		int k = v->perm[i];
+		if (v->type.shape[i] <= 1)
+			continue;
+		int pv = L->place[v->id].map[i], px = L->place[x->id].map[k];
+		if (!set_place(L, v, i, px, changed) || !set_place(L, x, k, pv, changed))
+			return false;
+	}
+	return true;
+}
+
 /* The yield that ends a block. */
 static const TValue *yield_of(const TBlock *b)
 {
@@ -178,6 +211,8 @@ static bool propagate(Lower *L, const TValue *v, bool *changed)
 		return unify_wide(L, v, v->args[0], changed);
 	case TOP_REDUCE:
 		return unify_reduce(L, v, changed);
+	case TOP_TRANS:
+		return unify_trans(L, v, changed);
 	case TOP_BROADCAST:
 		return unify_same(L, v, v->args[0], changed);
 	case TOP_STORE:
@@ -291,18 +326,53 @@ static void give_frame(Lower *L, const TValue *v, void *ctx)
 	f->rank = imax(f->rank, v->type.rank);
 }
 
+static void clear_place(Lower *L, const TValue *v, void *ctx)
+{
+	for (int k = 0; k < TC_MAX_RANK; k++)
+		L->place[v->id].map[k] = -1;
+}
+
+/* The first full-rank tile with a wide dimension not yet placed places
+ * each such dimension k on frame dim k, or on the next free one when
+ * another of its dimensions already lies there; sets *(bool *)seeded. */
+static void seed_one(Lower *L, const TValue *v, void *seeded)
+{
+	int rank = L->frames[L->place[v->id].frame].rank;
+	if (*(bool *)seeded || v->type.rank == 0 || v->type.rank != rank)
+		return;
+	int8_t *m = L->place[v->id].map;
+	unsigned used = 0;
+	bool open = false;
+	for (int k = 0; k < rank; k++) {
+		if (v->type.shape[k] > 1 && m[k] >= 0)
+			used |= 1u << m[k];
+		open |= v->type.shape[k] > 1 && m[k] < 0;
+	}
+	if (!open)
+		return;
+	for (int k = 0; k < rank; k++) {
+		if (v->type.shape[k] <= 1 || m[k] >= 0)
+			continue;
+		int d = k;
+		while (used & (1u << d))   /* fewer dims are placed than the frame has: one is free */
+			d = (d + 1) % rank;
+		m[k] = (int8_t)d;
+		used |= 1u << d;
+	}
+	*(bool *)seeded = true;
+}
+
+/* A frame's extents: those of its full-rank tiles, on the frame dims they
+ * are placed on. */
 static void measure_shape(Lower *L, const TValue *v, void *ctx)
 {
 	Frame *f = &L->frames[L->place[v->id].frame];
-	for (int k = 0; k < TC_MAX_RANK; k++)
-		L->place[v->id].map[k] = -1;
+	const int8_t *m = L->place[v->id].map;
 	if (v->type.rank != f->rank)
 		return;
-	for (int k = 0; k < v->type.rank; k++) {
-		f->shape[k] = imax(f->shape[k], v->type.shape[k]);
-		if (v->type.shape[k] > 1)
-			L->place[v->id].map[k] = (int8_t)k;
-	}
+	for (int k = 0; k < v->type.rank; k++)
+		if (v->type.shape[k] > 1 && m[k] >= 0)
+			f->shape[m[k]] = imax(f->shape[m[k]], v->type.shape[k]);
 }
 
 static void propagate_one(Lower *L, const TValue *v, void *changed)
@@ -364,11 +434,16 @@ void lower_place(Lower *L)
 	for (int f = 0; f < L->nframes; f++)
 		for (int d = 0; d < TC_MAX_RANK; d++)
 			L->frames[f].shape[d] = 1;
-	each_value(L, body, measure_shape, NULL);
-	for (bool changed = true; changed;) {
-		changed = false;
-		each_value(L, body, propagate_one, &changed);
+	each_value(L, body, clear_place, NULL);
+	for (bool seeded = true; seeded;) {
+		for (bool changed = true; changed;) {
+			changed = false;
+			each_value(L, body, propagate_one, &changed);
+		}
+		seeded = false;
+		each_value(L, body, seed_one, &seeded);
 	}
+	each_value(L, body, measure_shape, NULL);
 	each_value(L, body, finish_one, NULL);
 }
 
@@ -384,9 +459,9 @@ static bool cheap(const TValue *x, int depth)
 		return false;
 	switch (x->op) {
 	case TOP_ARANGE: case TOP_CONST: case TOP_SPLAT: case TOP_BROADCAST: case TOP_EXPAND: case TOP_RESHAPE:
-	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_IDIV: case TOP_MOD: case TOP_AND: case TOP_OR:
-	case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_CMP: case TOP_WHERE: case TOP_CAST: case TOP_NEG:
-	case TOP_NOT: case TOP_MAXIMUM: case TOP_MINIMUM: case TOP_PTR_ADD:
+	case TOP_TRANS: case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_IDIV: case TOP_MOD: case TOP_AND:
+	case TOP_OR: case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_CMP: case TOP_WHERE: case TOP_CAST:
+	case TOP_NEG: case TOP_NOT: case TOP_MAXIMUM: case TOP_MINIMUM: case TOP_PTR_ADD:
 		for (int i = 0; i < x->nargs; i++)
 			if (!cheap(x->args[i], depth + 1))
 				return false;
@@ -480,7 +555,7 @@ static void remat_block(Lower *L, TBlock *b, const int *uses, int counted)
 			if (v->op == TOP_IF)
 				remat_block(L, v->orelse, uses, counted);
 		}
-		if ((v->op != TOP_EXPAND && v->op != TOP_RESHAPE) || !prev)
+		if ((v->op != TOP_EXPAND && v->op != TOP_RESHAPE && v->op != TOP_TRANS) || !prev)
 			continue;
 		TValue *x = v->args[0];
 		if (x->id >= counted || x->type.rank == 0 || !cheap(x, 0) || !shared_part(x, uses, counted, 0))

@@ -171,6 +171,14 @@ static void infer(TValue *v, const int64_t *arg_div)
 			}
 		}
 		return;
+	case TOP_TRANS:   /* what holds along operand dim perm[d] holds along d */
+		*r = *a;
+		for (int d = 0; d < rank; d++) {
+			r->contiguity[d] = a->contiguity[v->perm[d]];
+			r->constancy[d] = a->constancy[v->perm[d]];
+			r->divisibility[d] = a->divisibility[v->perm[d]];
+		}
+		return;
 	case TOP_CAST:
 		*r = *a;
 		return;

@@ -5,6 +5,7 @@
  * casts and broadcasts, so nothing later has to know the rules. */
 #include "ir/tir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,6 +215,50 @@ TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape)
 	Type t = x->type;
 	memcpy(t.shape, shape, sizeof(int) * (size_t)rank);
 	return append(b, x->type.rank ? TOP_BROADCAST : TOP_SPLAT, t, 1, &x);
+}
+
+/* "2, 0, 1": the dims of a permutation, for messages. */
+static const char *dims_text(TBuilder *b, int n, const int *perm)
+{
+	char text[128];
+	int len = 0;
+	text[0] = 0;
+	for (int i = 0; i < n && len < (int)sizeof text; i++)
+		len += snprintf(text + len, sizeof text - (size_t)len, "%s%d", i ? ", " : "", perm[i]);
+	return arena_strdup(b->arena, text);
+}
+
+TValue *tir_trans(TBuilder *b, TValue *x, int n, const int *perm)
+{
+	const Type *xt = &x->type;
+	if (xt->rank == 0) {
+		b->error = "needs a tensor, not a scalar";
+		return NULL;
+	}
+	if (n != xt->rank) {
+		b->error = arena_printf(b->arena, "%d dim%s (%s) for a tensor of rank %d", n,
+					n == 1 ? "" : "s", dims_text(b, n, perm), xt->rank);
+		return NULL;
+	}
+	unsigned seen = 0;
+	bool identity = true;
+	for (int i = 0; i < n; i++) {
+		if (perm[i] < 0 || perm[i] >= n || (seen & (1u << perm[i]))) {
+			b->error = arena_printf(b->arena, "(%s) is not a permutation of 0..%d",
+						dims_text(b, n, perm), n - 1);
+			return NULL;
+		}
+		seen |= 1u << perm[i];
+		identity &= perm[i] == i;
+	}
+	if (identity)
+		return x;
+	Type t = *xt;
+	for (int i = 0; i < n; i++)
+		t.shape[i] = xt->shape[perm[i]];
+	TValue *v = append(b, TOP_TRANS, t, 1, &x);
+	memcpy(v->perm, perm, sizeof(int) * (size_t)n);
+	return v;
 }
 
 TValue *tir_cast(TBuilder *b, TValue *x, DType to)

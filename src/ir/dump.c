@@ -81,6 +81,12 @@ static void dump_attrs(Buf *b, const TValue *v)
 		break;
 	}
 	case TOP_PHILOX: buf_printf(b, " rounds=%d word=%d", v->aux, v->aux2); break;
+	case TOP_TRANS:
+		buf_puts(b, " perm=[");
+		for (int d = 0; d < v->type.rank; d++)
+			buf_printf(b, d ? ",%d" : "%d", v->perm[d]);
+		buf_putc(b, ']');
+		break;
 	case TOP_FOR:
 		if (v->aux)
 			buf_printf(b, " num_stages=%d", v->aux);

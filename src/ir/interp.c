@@ -142,6 +142,23 @@ static int broadcast_index(const Type *from, const Type *to, int k)
 	return idx;
 }
 
+/* The operand element that element k of a transpose reads: walk the
+ * result's coordinates and step along the operand dim each one is. */
+static int trans_index(const TValue *v, int k)
+{
+	const Type *from = &v->args[0]->type, *to = &v->type;
+	int stride[TC_MAX_RANK], idx = 0;
+	for (int d = from->rank - 1, s = 1; d >= 0; d--) {
+		stride[d] = s;
+		s *= from->shape[d];
+	}
+	for (int i = to->rank - 1; i >= 0; i--) {
+		idx += k % to->shape[i] * stride[v->perm[i]];
+		k /= to->shape[i];
+	}
+	return idx;
+}
+
 static double math_fn(int fn, double x)
 {
 	switch (fn) {
@@ -642,6 +659,15 @@ static void eval(Interp *in, TValue *v)
 	case TOP_BROADCAST:
 		for (int k = 0; k < out->n; k++) {
 			int s = v->op == TOP_SPLAT ? 0 : broadcast_index(&v->args[0]->type, &v->type, k);
+			if (out->f)
+				out->f[k] = a->f[s];
+			else
+				out->i[k] = a->i[s];
+		}
+		break;
+	case TOP_TRANS:
+		for (int k = 0; k < out->n; k++) {
+			int s = trans_index(v, k);
 			if (out->f)
 				out->f[k] = a->f[s];
 			else

@@ -336,6 +336,41 @@ static void shape_of(Spec *s, const Node *n, SVal *v, int *rank, int *shape)
 		shape[i] = (int)const_int(s, n, v->items[i], "a shape's extent");
 }
 
+/* x.T, and tl.trans(x) without dims: Triton swaps the two dims of a 2-D
+ * tensor then, and nothing else. */
+static SVal *transpose_2d(Spec *s, const Node *n, TValue *x, const char *what)
+{
+	if (x->type.rank != 2)
+		spec_error(s, n, "%s swaps the two dims of a 2-D tensor; this one has rank %d", what, x->type.rank);
+	static const int swap[2] = {1, 0};
+	return sv_value(s, n, tir_trans(&s->b, x, 2, swap));
+}
+
+/* tl.trans / tl.permute of x with the dims in the call's items from `first`
+ * on: spread out (x.permute(2, 0, 1)) or as one tuple (tl.permute(x, (2, 0,
+ * 1))), as Triton's _unwrap_iterable takes them. tl.trans without dims is
+ * the 2-D transpose; tl.permute has no such default. */
+static SVal *call_permute(Spec *s, const Node *call, TValue *x, int first, const char *what)
+{
+	int n = call->items.len - first;
+	if (n == 0 && !strcmp(what, "tl.trans"))
+		return transpose_2d(s, call, x, "tl.trans without dims");
+	SVal *one = n == 1 ? eval(s, call->items.items[first]) : NULL;
+	if (one && one->kind == SV_TUPLE)
+		n = one->nitems;
+	if (n > TC_MAX_RANK)
+		spec_error(s, call, "%s: %d dims for a tensor of rank %d", what, n, x->type.rank);
+	int perm[TC_MAX_RANK];
+	for (int i = 0; i < n; i++) {
+		SVal *d = one ? (one->kind == SV_TUPLE ? one->items[i] : one) : eval(s, call->items.items[first + i]);
+		perm[i] = (int)const_int(s, call, d, "a dim of the permutation");
+	}
+	TValue *v = tir_trans(&s->b, x, n, perm);
+	if (!v)
+		spec_error(s, call, "%s: %s", what, s->b.error);
+	return sv_value(s, call, v);
+}
+
 static const struct {
 	const char *name;
 	MathFn fn;
@@ -437,6 +472,10 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 		shape_of(s, call, need_arg(s, call, 1, "shape"), &rank, shape);
 		return sv_value(s, call, tir_broadcast_to(b, x, rank, shape));
 	}
+	if (!strcmp(fn, "trans") || !strcmp(fn, "permute")) {
+		TValue *x = need_value(s, call, 0, "input");
+		return call_permute(s, call, x, call->items.len > 0 ? 1 : 0, fn[0] == 't' ? "tl.trans" : "tl.permute");
+	}
 	if (!strcmp(fn, "cdiv")) {
 		SVal *x = need_arg(s, call, 0, "x"), *y = need_arg(s, call, 1, "div");
 		if (is_const(x) && is_const(y))
@@ -495,6 +534,8 @@ static SVal *call_method(Spec *s, const Node *call, SVal *self, const char *fn)
 		shape_of(s, call, shp, &rank, shape);
 		return sv_value(s, call, tir_broadcast_to(&s->b, x, rank, shape));
 	}
+	if (!strcmp(fn, "trans") || !strcmp(fn, "permute"))
+		return call_permute(s, call, x, 0, fn[0] == 't' ? "tl.trans" : "tl.permute");
 	spec_error(s, call, "unsupported method '.%s'", fn);
 }
 
@@ -581,6 +622,8 @@ static SVal *eval_attr(Spec *s, const Node *n)
 			dims[d] = sv_int(s, obj->v->type.shape[d]);
 		return sv_tuple(s, obj->v->type.rank, dims);
 	}
+	if (obj->kind == SV_VALUE && !strcmp(n->name, "T"))
+		return transpose_2d(s, n, obj->v, "x.T");
 	if (obj->kind == SV_MODULE && !strcmp(obj->str, "tl")) {
 		static const struct { const char *name; DType dt; } types[] = {
 			{"float32", DT_F32}, {"float16", DT_F16}, {"bfloat16", DT_BF16}, {"float64", DT_F64},

@@ -54,7 +54,7 @@ typedef enum {
 	TOP_BROADCAST,  /* dims of extent 1 to the result's extents */
 	TOP_EXPAND,     /* insert a dim of extent 1 (x[:, None]) */
 	TOP_RESHAPE,
-	TOP_TRANS,
+	TOP_TRANS,      /* tl.trans / tl.permute: perm[i] is the operand dim of result dim i */
 	/* element-wise */
 	TOP_ADD, TOP_SUB, TOP_MUL,
 	TOP_DIV,        /* true division (floats) */
@@ -182,7 +182,11 @@ typedef struct AxisInfo {
  *              counter (offset mod 2^32, offset >> 32 for 64-bit offsets
  *              else 0, 0, 0) under the key (seed as u64 mod 2^32, seed >> 32).
  *              interp.c spells out the rounds.
- * TOP_BITCAST  args[0]; result: the same bits as the result's dtype (one width). */
+ * TOP_BITCAST  args[0]; result: the same bits as the result's dtype (one width).
+ * TOP_TRANS    args[0]; perm[0..rank-1]: a permutation of its dims; result
+ *              dim i is operand dim perm[i]: shape[i] = operand shape[perm[i]]
+ *              and result[c] = operand[e] where e[perm[i]] = c[i]. Never the
+ *              identity: the builder returns the operand then. */
 
 typedef struct TBlock TBlock;
 typedef struct TValue TValue;
@@ -206,6 +210,7 @@ struct TValue {
 	TValue *next;          /* in its block */
 	const char *text;      /* TOP_ASSERT: the message */
 	int64_t hint[TC_MAX_RANK]; /* TOP_HINT: the value for each dim */
+	int perm[TC_MAX_RANK];     /* TOP_TRANS: the operand dim of each result dim */
 };
 
 struct TBlock {
@@ -246,6 +251,9 @@ TValue *tir_program_id(TBuilder *b, int axis);
 TValue *tir_arange(TBuilder *b, int start, int end);
 TValue *tir_expand(TBuilder *b, TValue *x, int axis);
 TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape);
+/* Permutes the dims of x: result dim i is x's dim perm[i] (n == x's rank).
+ * x itself for the identity. */
+TValue *tir_trans(TBuilder *b, TValue *x, int n, const int *perm);
 TValue *tir_cast(TBuilder *b, TValue *x, DType to);
 /* Element-wise binary op with promotion and broadcasting. NULL and
  * b->error set when the operands cannot be combined. */

@@ -17,7 +17,7 @@
 typedef struct Case {
 	const char *file;
 	const char *kernel;         /* NULL: the first in the file */
-	const char *signature;      /* NULL: the Inductor kernel's own */
+	const char *signature;      /* NULL: the Inductor kernel's own; "i32:16" hints a multiple of 16 */
 	const char *defines[5];
 	int num_warps;
 	const char *target;         /* "c" or "c:wave64" */
@@ -86,9 +86,14 @@ static Outcome run_case(const Case *c)
 	int ndef = 0;
 	while (ndef < 5 && c->defines[ndef])
 		ndef++;
-	SpecOptions opt = {.signature = c->signature, .defines = (const char **)c->defines, .ndefines = ndef,
+	int64_t hint[16] = {0};
+	char *sig = c->signature ? xstrdup(c->signature) : NULL;
+	if (sig && !spec_strip_hints(c->signature, sig, hint, 16))
+		k = NULL;
+	SpecOptions opt = {.signature = sig, .defines = (const char **)c->defines, .ndefines = ndef,
 			   .num_warps = c->num_warps};
 	TKernel *tk = k ? specialize(&arena, &d, k, &opt) : NULL;
+	free(sig);
 	Target t;
 	char err[4096];
 	if (!tk || !target_parse(c->target, &t, err, sizeof err))
@@ -116,7 +121,11 @@ static Outcome run_case(const Case *c)
 			memcpy(o.in[pi - 1], args[i].host, args[i].bytes);
 		}
 	}
-	SKernel *sk = simt_lower(&arena, &d, k->src, tk, &t, NULL);
+	int64_t *div = xcalloc((size_t)n + 1, sizeof *div);   /* what the hints say, as the CLI passes it */
+	for (int i = 0; i < n; i++)
+		div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : i < 16 && hint[i] ? hint[i] : 1;
+	SKernel *sk = simt_lower(&arena, &d, k->src, tk, &t, div);
+	free(div);
 	Buf source = {0};
 	int grid[3] = {c->grid, c->grid_y ? c->grid_y : 1, 1};
 	if (sk) {
@@ -319,6 +328,25 @@ static void test_inductor(void)
 		 .counts = {32, 1024}, .grid = 1},
 		{.file = "tests/exec/outer.py", .signature = "*fp32,*fp32", .defines = {"N=64"}, .num_warps = 4,
 		 .counts = {64, 4096}, .grid = 1},
+		{.file = "tests/exec/trans.py", .kernel = "trans_add", .signature = "*fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32,i32",
+		 .defines = {"BM=32", "BN=16"}, .num_warps = 4, .scalars = {50, 40},
+		 .counts = {2000, 2000, 2000, 2 * 40, 3 * 50, 2000}, .grid = 2, .grid_y = 3},
+		{.file = "tests/exec/trans.py", .kernel = "trans_add",
+		 .signature = "*fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32:16,i32:16",
+		 .defines = {"BM=16", "BN=64"}, .num_warps = 8, .scalars = {64, 128},
+		 .counts = {8192, 8192, 8192, 4 * 128, 2 * 64, 8192}, .grid = 4, .grid_y = 2},
+		{.file = "tests/exec/trans.py", .kernel = "trans_add",
+		 .signature = "*fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32:16,i32:16",
+		 .defines = {"BM=8", "BN=8"}, .num_warps = 1, .scalars = {16, 32},
+		 .counts = {512, 512, 512, 2 * 32, 4 * 16, 512}, .grid = 2, .grid_y = 4},
+		{.file = "tests/exec/trans.py", .kernel = "trans_loop", .signature = "*fp32,*fp32,i32,i32",
+		 .defines = {"BM=16", "BN=32"}, .num_warps = 2, .scalars = {50, 40}, .counts = {2000, 2 * 32 * 16}, .grid = 2},
+		{.file = "tests/exec/trans.py", .kernel = "permute3", .signature = "*fp32,*fp32,*fp32",
+		 .defines = {"A=2", "B=4", "C=8"}, .num_warps = 1, .counts = {3 * 64, 3 * 64, 3 * 32}, .grid = 3},
+		{.file = "tests/exec/trans.py", .kernel = "permute3", .signature = "*fp32,*fp32,*fp32",
+		 .defines = {"A=8", "B=16", "C=4"}, .num_warps = 4, .counts = {2 * 512, 2 * 512, 2 * 64}, .grid = 2},
+		{.file = "tests/exec/trans.py", .kernel = "symmetric", .signature = "*fp32,*fp32", .defines = {"N=32"},
+		 .num_warps = 2, .counts = {1024, 1024}, .grid = 1},
 		{.file = "tests/exec/loops.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=256", "ROWS=2"},
 		 .num_warps = 4, .scalars = {1000}, .counts = {10000, 20}, .grid = 5},
 		{.file = "tests/exec/loops.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=64", "ROWS=4"},

@@ -182,6 +182,14 @@ static void test_errors(void)
 	b.error = NULL;
 	TValue *f = tir_cast(&b, x, DT_F32);
 	CHECK("bitwise on floats rejected", tir_binary(&b, TOP_AND, f, f) == NULL && b.error);
+	b.error = NULL;
+	static const int swap[2] = {1, 0}, twice[2] = {1, 1};
+	CHECK("trans of a 1-D tile rejected", tir_trans(&b, x, 2, swap) == NULL && b.error &&
+						      strstr(b.error, "2 dims (1, 0) for a tensor of rank 1"));
+	b.error = NULL;
+	TValue *x2 = tir_expand(&b, x, 0);
+	CHECK("a repeated dim is no permutation", tir_trans(&b, x2, 2, twice) == NULL && b.error &&
+							  strstr(b.error, "(1, 1) is not a permutation of 0..1"));
 	arena_free(&a);
 }
 
@@ -804,6 +812,92 @@ static void test_hints(void)
 	compiled_free(&c);
 }
 
+/* tl.trans / x.T / tl.permute in each of their spellings, on tiles whose
+ * elements name their coordinates (10 i + j, 100 a + 10 b + c). */
+static const char trans_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(out_ptr):\n"
+	"    i = tl.arange(0, 2)\n"
+	"    j = tl.arange(0, 4)\n"
+	"    x = i[:, None] * 10 + j[None, :]\n"
+	"    t = tl.trans(x)\n"
+	"    at = j[:, None] * 2 + i[None, :]\n"
+	"    tl.store(out_ptr + at, t)\n"
+	"    tl.store(out_ptr + 8 + at, x.T + tl.permute(x, 1, 0) + x.trans((1, 0)) - x.permute([1, 0]))\n"
+	"    tl.store(out_ptr + 16 + j, tl.sum(t, axis=1))\n"
+	"    tl.store(out_ptr + 20 + i, tl.sum(t, axis=0))\n"
+	"    x3 = i[:, None, None] * 100 + i[None, :, None] * 10 + j[None, None, :]\n"
+	"    p = x3.permute((2, 0, 1))\n"
+	"    tl.store(out_ptr + 24 + j[:, None, None] * 4 + i[None, :, None] * 2 + i[None, None, :], p)\n"
+	"    q = tl.trans(x3, 1, 2, 0)\n"
+	"    tl.store(out_ptr + 40 + i[:, None, None] * 8 + j[None, :, None] * 2 + i[None, None, :], q)\n"
+	"    tl.store(out_ptr + 56 + j, tl.permute(j, 0))\n";
+
+static void test_trans(void)
+{
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, trans_src, "*i32", NULL, 0);
+	CHECK("tl.trans / x.T / tl.permute specialize", k != NULL);
+	if (!k)
+		return;
+	int32_t out[60];
+	for (int e = 0; e < 60; e++)
+		out[e] = -1;
+	TArgValue args[1] = {{.ptr = out}};
+	char err[200];
+	bool ran = run(k, args, 1, 1, err, sizeof err) == 0;
+	static const int32_t want[60] = {
+		0, 10, 1, 11, 2, 12, 3, 13,                            /* t[j][i] = x[i][j] */
+		0, 20, 2, 22, 4, 24, 6, 26,                            /* twice that */
+		10, 12, 14, 16,                                        /* sum over i: 10 + 2j */
+		6, 46, -1, -1,                                         /* sum over j: 40i + 6 */
+		0, 10, 100, 110, 1, 11, 101, 111,                      /* p[c][a][b] = x3[a][b][c] */
+		2, 12, 102, 112, 3, 13, 103, 113,
+		0, 100, 1, 101, 2, 102, 3, 103,                        /* q[b][c][a] = x3[a][b][c] */
+		10, 110, 11, 111, 12, 112, 13, 113,
+		0, 1, 2, 3,                                            /* the identity: j itself */
+	};
+	CHECK("trans, permute and .T move each element where the permutation says", ran && !memcmp(out, want, sizeof out));
+	Buf dump = {0};
+	tir_dump(&dump, k);
+	CHECK("dump shows the permutations", strstr(buf_str(&dump), "trans perm=[1,0]") &&
+						     strstr(buf_str(&dump), "trans perm=[2,0,1]") &&
+						     strstr(buf_str(&dump), "trans perm=[1,2,0]"));
+	buf_free(&dump);
+	compiled_free(&c);
+}
+
+/* Axis analysis through a transpose: offsets contiguous along dim 0 are,
+ * transposed, contiguous along the last dim (16-byte loads); the store
+ * through the untransposed offsets is not. */
+static const char trans_axis_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(x_ptr, y_ptr, BLOCK: tl.constexpr):\n"
+	"    r = tl.arange(0, BLOCK)\n"
+	"    off = r[:, None] + r[None, :] * BLOCK\n"
+	"    x = tl.load(x_ptr + tl.trans(off))\n"
+	"    tl.store(y_ptr + off, x)\n";
+
+static void test_trans_axis(void)
+{
+	const char *defs[] = {"BLOCK=16"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, trans_axis_src, "*fp32,*fp32", defs, 1);
+	CHECK("transposed offsets specialize", k != NULL);
+	if (!k)
+		return;
+	int64_t div[2] = {16, 16};
+	tir_axis_analysis(k, div);
+	int widths[2] = {0}, n = 0;
+	for (TValue *v = k->body->first; v && n < 2; v = v->next)
+		if (v->op == TOP_LOAD || v->op == TOP_STORE)
+			widths[n++] = tir_vector_width(v->args[0], NULL, 16);
+	CHECK("contiguity follows the permutation (load 4 wide, store 1)", widths[0] == 4 && widths[1] == 1);
+	compiled_free(&c);
+}
+
 int main(void)
 {
 	test_vector_width();
@@ -822,5 +916,7 @@ int main(void)
 	test_philox();
 	test_philox64();
 	test_hints();
+	test_trans();
+	test_trans_axis();
 	return failures ? 1 : 0;
 }
