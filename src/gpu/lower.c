@@ -1035,7 +1035,8 @@ static void next_slot(Lower *L, SReg *slot, int stages, int line)
  * copies are visible and the dots of iteration i - 1 are done with the slot
  * that the producer of iteration i (while iv < hi) fills next; then the
  * consumer of iteration i - (stages - 1) (from the iteration stages - 1 on)
- * computes while the new copies land. One barrier an iteration. */
+ * computes while the new copies land. One barrier an iteration. With one
+ * stage the copies of iteration i are waited for before its dots. */
 static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt *f, SReg *iv, SReg **state,
 			    const TValue **like)
 {
@@ -1046,7 +1047,9 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 	f->hi = simt_binary(k, TOP_ADD, dt, hi, ahead);
 	SExpr *ivr = simt_ref(k, iv, NULL);
 
-	uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = pp->stages - 2;
+	bool single = pp->stages == 1;   /* copy, wait, compute: two barriers, no overlap */
+	if (!single)
+		uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = pp->stages - 2;
 	uniform_stmt(L, SS_BARRIER, v->line);
 	uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, ivr, hi);
 	const TValue *y = lower_part(L, body, PART_PRODUCER);
@@ -1055,6 +1058,10 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 	next_slot(L, pp->load_slot, pp->stages, v->line);
 	uniform_stmt(L, SS_END, v->line);
 	uniform_stmt(L, SS_COPY_COMMIT, v->line);
+	if (single) {
+		uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = 0;
+		uniform_stmt(L, SS_BARRIER, v->line);
+	}
 
 	uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_GE, dt, ivr, simt_binary(k, TOP_ADD, dt, f->lo, ahead));
 	lower_part(L, body, PART_CONSUMER);

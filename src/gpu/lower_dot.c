@@ -580,7 +580,7 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop)
 {
 	int stages = loop->aux > 0 ? loop->aux : L->tk->num_stages;
 	const TBlock *body = loop->body;
-	if (stages < 2)
+	if (stages < 1)
 		return NULL;
 	const TValue *yield = NULL;
 	int dots = 0;
@@ -602,7 +602,7 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop)
 	int room = L->target->shared_bytes - lower_shared_bytes(L->k);
 	if (per_stage * stages > room)
 		stages = room / per_stage;
-	if (stages < 2)
+	if (stages < 1)
 		return NULL;
 	Pipeline *pp = arena_alloc(L->arena, sizeof *pp);
 	pp->stages = stages;

@@ -614,6 +614,14 @@ static SVal *eval_attr(Spec *s, const Node *n)
 	if (obj->kind == SV_VALUE && !strcmp(n->name, "dtype")) {
 		SVal *v = sv_new(s, SV_DTYPE);
 		v->dtype = obj->v->type.dtype;
+		v->i = obj->v->type.elem;   /* a pointer's pointee, for .element_ty */
+		return v;
+	}
+	if (obj->kind == SV_DTYPE && !strcmp(n->name, "element_ty")) {
+		if (obj->dtype != DT_PTR)
+			spec_error(s, n, "'element_ty' is the pointee of a pointer type; this type is %s", dtype_name(obj->dtype));
+		SVal *v = sv_new(s, SV_DTYPE);
+		v->dtype = (DType)obj->i;
 		return v;
 	}
 	if (obj->kind == SV_VALUE && !strcmp(n->name, "shape")) {
