@@ -7,6 +7,8 @@
 #   sh bench/inductor/run.sh
 #
 # Prints a table and the geometric mean of Triton's time over tritonc's.
+# ONLY=name,name runs only those cases; EXTRA=FILE appends the cases of FILE
+# (same format as below, for experiments on variants of a kernel).
 set -e
 cd "$(dirname "$0")/../.."
 make -j16 bin/tritonc >/dev/null
@@ -31,6 +33,11 @@ max_argmax_f32|$C/max_argmax_f32.py|triton_red_fused_max_0|XBLOCK=1,R0_BLOCK=102
 transpose_add_f32|$C/transpose_add_f32.py|triton_poi_fused_add_t_0|YBLOCK=32,XBLOCK=32|4|128,128|ynumel=4096 xnumel=4096|in_ptr0=fp32:16777216 in_ptr1=fp32:16777216 out_ptr0=fp32:16777216
 embedding_f32|$C/embedding_f32.py|triton_poi_fused_embedding_mul_0|XBLOCK=1024|4|6144|xnumel=6291456|in_ptr0=i64:8192 in_ptr1=fp32:38400000 out_ptr0=fp32:6291456
 CASES
+[ -n "${EXTRA:-}" ] && cat "$EXTRA" >>"$out/cases"
+if [ -n "${ONLY:-}" ]; then
+	grep -E "^($(echo "$ONLY" | tr ',' '|'))\|" "$out/cases" >"$out/cases.only" || true
+	mv "$out/cases.only" "$out/cases"
+fi
 printf '%-20s %10s %10s %10s %10s %8s\n' kernel tritonc_ms tritonc_GBs triton_ms triton_GBs ratio >"$table"
 while IFS='|' read -r name file kernel meta warps grid scalars buffers; do
 	set --
