@@ -4,6 +4,7 @@
 # against real Triton compiling the same source with the same constexprs and
 # against cuBLAS, in one run, on a machine with an NVIDIA GPU, torch and
 # triton:   sh bench/gemm/run.sh
+# (SIZES="4096" and CONFIGS="128 128 64 4 3;..." choose what runs.)
 # Integers equal to 1 are constants and the others multiples of 16, as
 # Triton specializes them. Prints one line per measurement, a table last.
 set -e
@@ -14,10 +15,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 SIG='*fp16,*fp16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16'
 table=""
-for S in 4096 8192; do
+# CONFIGS: BLOCK_M BLOCK_N BLOCK_K WARPS STAGES, configurations separated by ';'
+configs=$(echo "${CONFIGS:-128 128 64 4 3;128 128 64 8 3;128 256 64 8 3;128 128 32 4 4;128 128 64 4 1}" | tr ' ;' '_ ')
+for S in ${SIZES:-4096 8192}; do
 	first=1
-	for cfg in ${CONFIGS:-"128 128 64 4 3" "128 128 64 8 3" "128 256 64 8 3" "128 128 32 4 4" "128 128 64 4 1"}; do
-		set -- $cfg
+	for cfg in $configs; do
+		set -- $(echo "$cfg" | tr '_' ' ')
+		cfg="$*"
 		save=""
 		[ $first = 1 ] && save="--save $tmp"
 		line=$(bin/tritonc run tests/corpus/gemm.py -s "$SIG" -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 \

@@ -216,7 +216,8 @@ static bool propagate(Lower *L, const TValue *v, bool *changed)
 	case TOP_BROADCAST:
 		return unify_same(L, v, v->args[0], changed);
 	case TOP_STORE:
-		if (L->linking && find(L, v->id) != find(L, v->args[0]->id))   /* lowered in its pointer's frame */
+	case TOP_ASSERT:   /* lowered in its pointer's (condition's) frame, over every element */
+		if (L->linking && find(L, v->id) != find(L, v->args[0]->id))
 			L->parent[find(L, v->id)] = find(L, v->args[0]->id);
 		for (int i = 1; i < v->nargs; i++)
 			if (!unify_same(L, v->args[0], v->args[i], changed))

@@ -10,3 +10,13 @@ def gather(idx_ptr, table_ptr, out_ptr, n, LIMIT: tl.constexpr, BLOCK: tl.conste
     i = tl.load(idx_ptr + offs, offs < n, other=0)
     tl.device_assert(i < LIMIT, "index out of range")
     tl.store(out_ptr + offs, tl.load(table_ptr + i), offs < n)
+
+
+# Exactly one element, BAD, fails: not the first a thread holds, so the
+# assertion must check every element of the tile, not one per thread.
+@triton.jit
+def assert_one(x_ptr, n, BAD: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, offs < n, other=0)
+    tl.device_assert(offs != BAD, "element BAD reached")
+    tl.store(x_ptr + offs, x + 1, offs < n)

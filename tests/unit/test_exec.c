@@ -31,6 +31,7 @@ typedef struct Case {
 
 typedef struct Outcome {
 	bool ran;
+	bool kernel_ran;            /* the lowered kernel ran through (the interpreter not yet asked) */
 	size_t wrong;               /* elements differing from the interpreter */
 	double max_err;
 	void *out;                  /* the last buffer after the run */
@@ -133,8 +134,8 @@ static Outcome run_case(const Case *c)
 		RunOptions ro = {.device = DEVICE_CPU, .grid = {grid[0], grid[1], 1}, .run_width = c->run_width, .cpu_threads = 2,
 				 .cache_dir = ""};
 		RunResult res;
-		o.ran = run_kernel(sk, buf_str(&source), args, &ro, &res, err, sizeof err) == 0 &&
-			tir_interpret(tk, targs, grid, err, sizeof err) == 0;
+		o.kernel_ran = run_kernel(sk, buf_str(&source), args, &ro, &res, err, sizeof err) == 0;
+		o.ran = o.kernel_ran && tir_interpret(tk, targs, grid, err, sizeof err) == 0;
 		if (!o.ran)
 			snprintf(o.err, sizeof o.err, "%.400s", err);
 	}
@@ -385,8 +386,21 @@ static void test_assert(void)
 			  .scalars = {1000}, .counts = {1000, 16, 1000}, .grid = 8};
 		Outcome o = run_case(&c);
 		CHECK(w ? "exec device_assert fails the run (W=64)" : "exec device_assert fails the run (W=32)",
-		      !o.ran && strstr(o.err, "device assertion failed: index out of range") &&
+		      !o.kernel_ran && strstr(o.err, "device assertion failed: index out of range") &&
 			      strstr(o.err, "program ("));
+		free_outcome(&o);
+		/* one failing element, the second of its thread: every element is checked */
+		Case one = {.file = "tests/exec/gather.py", .kernel = "assert_one", .signature = "*i32,i32",
+			    .defines = {"BAD=77", "BLOCK=512"}, .num_warps = 2, .target = w ? "c:wave64" : "c",
+			    .scalars = {1000}, .counts = {1000}, .grid = 2};
+		o = run_case(&one);
+		CHECK(w ? "exec device_assert checks every element (W=64)" : "exec device_assert checks every element (W=32)",
+		      !o.kernel_ran && strstr(o.err, "program (0, 0, 0): device assertion failed: element BAD reached"));
+		free_outcome(&o);
+		one.defines[0] = "BAD=5000";   /* out of range: nothing fails */
+		o = run_case(&one);
+		CHECK(w ? "exec device_assert passes when no element fails (W=64)"
+			: "exec device_assert passes when no element fails (W=32)", o.ran && o.wrong == 0);
 		free_outcome(&o);
 	}
 }
