@@ -188,6 +188,12 @@ else
 	echo "SKIP fix-compiles-nvcc: nvcc not found at $NVCC"
 fi
 
+# The programs make gpu-check runs before and after --fix must build here:
+# with nvcc both ways, with hipcc once fixed. Their own total is left out.
+NVCC=$NVCC HIPCC=$HIPCC tests/gpu/warpcheck.sh --compile-only >"$tmp/gpu" 2>&1
+sed '/^[0-9]* passed, [0-9]* failed$/d' "$tmp/gpu"
+grep -q '^FAIL ' "$tmp/gpu" && failed=1
+
 # Output formats.
 "$WC" --format json "$CASES/seed_bad.cu" >"$tmp/json"
 n=$(grep -c '"id": "H' "$tmp/json")
