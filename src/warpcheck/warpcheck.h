@@ -61,7 +61,7 @@ typedef enum {
 	X(__ballot) X(__ballot_sync) X(__activemask) X(__match_any_sync) X(__match_all_sync) \
 	X(__any_sync) X(__all_sync) X(__syncwarp) X(__reduce_add_sync) X(__reduce_min_sync) \
 	X(__reduce_max_sync) X(__reduce_and_sync) X(__reduce_or_sync) X(__reduce_xor_sync) \
-	X(__popc) X(__ffs) X(__popcll) X(__ffsll) \
+	X(__any) X(__all) X(__popc) X(__ffs) X(__popcll) X(__ffsll) \
 	X(int) X(unsigned) X(signed) X(long) X(short) X(char) X(bool) X(float) X(double) X(void) \
 	X(auto) X(uint32_t) X(int32_t) X(uint) X(uint64_t) X(size_t) \
 	X(const) X(constexpr) X(static) X(inline) X(volatile) X(extern) X(register) \
@@ -96,6 +96,7 @@ enum {
 	WN_TYPE = 1 << 9,      /* a builtin integer or float type word */
 	WN_COLLECTIVE = 1 << 10, /* cub/hipcub warp collective: WarpReduce, WarpScan, ... */
 	WN_QUALIFIER = 1 << 11,  /* const, static, inline, __forceinline__, ... */
+	WN_VOTE = 1 << 12,       /* the same result in every lane: ballots, __any, __all, __reduce_*_sync */
 };
 
 /* What a value is, as far as warps go (dataflow.c). */
@@ -120,6 +121,17 @@ typedef enum {
 static inline bool wc_view_thread(int v) { return v >= WV_TID && v <= WV_THREAD; }
 static inline bool wc_view_lane(int v) { return v == WV_LANE || v == WV_LANE32; }
 
+/* An expression's value as the dataflow sees it. */
+typedef struct WcVal {
+	WcView view;
+	bool known;      /* a compile-time value, in num */
+	bool wmask;      /* warpSize - 1 */
+	bool varying;    /* may differ between the lanes of one wavefront: a thread
+	                    index, a lane, data loaded at a thread's own index */
+	bool whole;      /* a multiple of the wavefront's width: of warpSize, or of 64 */
+	uint64_t num;
+} WcVal;
+
 typedef struct WcTok {
 	uint32_t off, len;
 	int line, col;
@@ -132,6 +144,8 @@ typedef struct WcTok {
 	bool amd_wide : 1;   /* under a guard that selects every AMD target alike */
 	bool num_ok : 1;     /* integer literal whose value is in num */
 	bool num_wide : 1;   /* integer literal with an ll/ull suffix */
+	bool varying : 1;    /* dataflow: WcVal.varying of the name */
+	bool whole : 1;      /* dataflow: WcVal.whole of the name */
 	uint64_t num;
 } WcTok;             /* 32 bytes: every pass over the tokens is memory-bound */
 
@@ -143,6 +157,7 @@ typedef struct WcName {
 	uint16_t flags;
 	uint8_t macro_nparams;
 	uint8_t view;            /* dataflow: the view of a local, for var_stamp */
+	bool varying, whole;     /* dataflow: WcVal's flags of a local, for var_stamp */
 	uint32_t macro_used;     /* bit i: parameter i appears in the body */
 	uint32_t const_stamp, macro_stamp, var_stamp, target_stamp;
 	uint32_t target_macro;   /* the per-target macro whose branch defined it */
@@ -234,6 +249,7 @@ bool wc_derived(const WcFile *f, int i);            /* token i is thread-derived
 bool wc_operand_derived(const WcFile *f, int end);  /* operand ending at token end */
 int wc_operand_start(const WcFile *f, int end);
 WcView wc_expr_view(const WcFile *f, int from, int to);
+WcVal wc_expr_val(const WcFile *f, int from, int to);
 /* util.c */
 static inline bool wc_op(const WcFile *f, int i, WcPunct op)
 {

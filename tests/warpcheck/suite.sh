@@ -146,6 +146,18 @@ fix_case fix-seed "$CASES/seed_bad.cu"
 fix_case fix-new-cuda "$CASES/fix_new.cu"
 fix_case fix-new-hip "$CASES/fix_new.hip"
 
+# H10 under a run-time bound, on data or in a loop: votes, ballots and
+# __syncwarp get the mask of the active lanes; shuffles, which may read an
+# inactive lane, are left to the author.
+"$WC" --fix --dry-run "$CASES/h10_runtime.cu" >"$tmp/diff" 2>/dev/null
+if grep -q '^+.*__shfl.*__activemask' "$tmp/diff"; then
+	fail h10-runtime-fixes "a shuffle got __activemask(): $(grep '^+.*__shfl' "$tmp/diff" | head -1)"
+elif [ "$(grep -c '^+.*\(__ballot_sync\|__syncwarp\|__any_sync\)(__activemask()' "$tmp/diff")" -ne 7 ]; then
+	fail h10-runtime-fixes "want 7 votes, ballots and __syncwarp fixed: $(grep -c '^+' "$tmp/diff")"
+else
+	pass h10-runtime-fixes
+fi
+
 # Fixed code must still compile, for wave64 (gfx90a) and wave32 (gfx1030)
 # and for NVIDIA. hipcc is a Debian package the CI installs, so its absence
 # is a failure; nvcc comes with the CUDA toolkit, and its absence is
