@@ -203,26 +203,6 @@ static void mark_if(const WcFile *f, int i, int fn_close, Partial *p)
 		mark(p, end + 1, block_end(f, end + 1, fn_close), i, split);
 }
 
-/* The condition of "for (init; cond; step)" between its top-level
- * semicolons; false for a range for. */
-static bool for_condition(const WcFile *f, int open, int close, int *lo, int *hi)
-{
-	int semi[2], ns = 0, depth = 0;
-	for (int k = open + 1; k < close && ns < 2; k++) {
-		if (wc_is_open(f, k))
-			depth++;
-		else if (wc_is_close(f, k))
-			depth--;
-		else if (depth == 0 && wc_op(f, k, WP_SEMI))
-			semi[ns++] = k;
-	}
-	if (ns != 2)
-		return false;
-	*lo = semi[0] + 1;
-	*hi = semi[1];
-	return true;
-}
-
 /* for, while, switch: the body after the parenthesised header; do: the
  * body before "while (cond);". A loop whose condition differs between
  * lanes runs its later trips in part of the wavefront. */
@@ -242,8 +222,13 @@ static void mark_loop(const WcFile *f, int i, int fn_close, Partial *p)
 			return;  /* the "while (cond);" of a do, or a loop with no body */
 		lo = i + 2;
 		hi = close;
-		if (wc_kw(f, i, WK_for) && !for_condition(f, i + 1, close, &lo, &hi))
-			return;
+		WcFor h;
+		if (wc_kw(f, i, WK_for)) {
+			if (!wc_for_header(f, i + 1, &h))
+				return;
+			lo = h.cond0;
+			hi = h.cond1;
+		}
 		body = close + 1;
 		end = wc_stmt_end(f, body);
 	}

@@ -134,6 +134,29 @@ int wc_stmt_end(const WcFile *f, int start)
 	}
 }
 
+bool wc_for_header(const WcFile *f, int open, WcFor *h)
+{
+	int close = wc_match(f, open);
+	if (close < 0)
+		return false;
+	int semi[2], ns = 0, depth = 0;
+	for (int i = open + 1; i < close && ns < 2; i++) {
+		if (wc_is_open(f, i))
+			depth++;
+		else if (wc_is_close(f, i))
+			depth--;
+		else if (depth == 0 && wc_op(f, i, WP_SEMI))
+			semi[ns++] = i;
+	}
+	if (ns != 2)
+		return false;
+	*h = (WcFor){open + 1, semi[0], semi[0] + 1, semi[1], semi[1] + 1, close, -1};
+	for (int i = h->init0; i + 1 < h->init1; i++)
+		if (f->t[i].kind == WT_IDENT && wc_op(f, i + 1, WP_ASSIGN))
+			h->var = i;
+	return true;
+}
+
 WcFinding *wc_find(WcFile *f, int i, const char *id, const char *name, const char *fix,
 	const char *fmt, ...)
 {
