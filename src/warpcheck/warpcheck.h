@@ -10,6 +10,8 @@
  *              a warp id, a ballot or a mask
  *   util.c     token helpers shared by the rules, and the one finding maker
  *   rule_*.c   one file per hazard family (ids H1..H13 of the hazard table)
+ *   scheme.c   functions that use 32-lane logical warps consistently: their
+ *              H1, H3 and H5 findings are notes, not warnings
  *   check.c    the per-file driver: lex, preprocess, analyse, rules, suppress
  *   report.c   text, JSON and SARIF output; --fix edits and diffs
  *
@@ -193,6 +195,7 @@ typedef struct WcFinding {
 	const char *id, *name;
 	char msg[200];
 	const char *fix;     /* a string literal */
+	bool note;       /* not a bug: a remark (exit status 0, no rewrite) */
 	bool has_edit;   /* a safe textual rewrite exists */
 	uint32_t eoff, elen;
 	char repl[48];
@@ -331,6 +334,8 @@ void wc_rule_arch(WcFile *f);     /* H8 */
 void wc_rule_library(WcFile *f);  /* H9 */
 void wc_rule_branch(WcFile *f);   /* H10 */
 void wc_rule_width(WcFile *f);    /* H11 */
+/* scheme.c: consistent 32-lane logical-warp schemes; run after the rules */
+void wc_scheme_notes(WcFile *f);   /* their H1, H3, H5 findings become notes */
 /* check.c: returns false when the file could not be checked at all.
  * wc_check_path reuses a thread's WcWork; wc_check_file makes its own. */
 bool wc_check_file(WcFile *f, Diag *d, const char *path);
@@ -342,6 +347,7 @@ void wc_report_text(FILE *out, const WcFile *f);
 void wc_report_text_buf(Buf *b, const WcFile *f);
 void wc_report_json_file(Buf *b, const WcFile *f, bool *first);
 void wc_report_sarif_file(Buf *b, const WcFile *f, bool *first);
+int wc_warnings(const WcFile *f);  /* findings that are not notes */
 char *wc_apply_fixes(const WcFile *f, size_t *len, int *applied);
 void wc_unified_diff(FILE *out, const char *path, const char *a, size_t alen, const char *b, size_t blen);
 void wc_unified_diff_buf(Buf *out, const char *path, const char *a, size_t alen, const char *b, size_t blen);

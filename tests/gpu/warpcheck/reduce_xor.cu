@@ -1,6 +1,7 @@
 // The seed's reduction with an xor butterfly: offsets 16..1 and 32-bit
 // masks, a slot per 32 threads written by threadIdx.x % 32 == 0, and the
-// slots summed by the first 32 threads (if (threadIdx.x < 32)).
+// slots summed by the first 32 threads (if (threadIdx.x < 32)). The 32-lane
+// scheme is consistent, so --fix leaves it (notes) and fixes the masks.
 #include "common.h"
 
 #define BLOCK 512
