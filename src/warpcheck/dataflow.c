@@ -362,7 +362,7 @@ static bool whole_of(WcPunct op, Val a, Val b)
 	case WP_STAR: return a.whole || b.whole;
 	case WP_PLUS: case WP_MINUS: return a.whole && b.whole;
 	case WP_SHL: return a.whole || (b.known && b.num >= 6 && b.num < 64);
-	case WP_AMP: return a.whole || b.whole || (a.known && a.num % 64 == 0) || (b.known && b.num % 64 == 0);
+	case WP_AMP: return a.whole || b.whole;  /* n & ~63 */
 	default: return false;
 	}
 }
@@ -477,20 +477,6 @@ static int rhs_end(const WcFile *f, int i, int limit)
 	return limit;
 }
 
-/* The binary operator of a compound assignment (+= gives +), or WP_NONE. */
-static WcPunct compound_op(const WcFile *f, int i)
-{
-	static const WcPunct pairs[][2] = {
-		{WP_PLUS_EQ, WP_PLUS}, {WP_MINUS_EQ, WP_MINUS}, {WP_STAR_EQ, WP_STAR}, {WP_SLASH_EQ, WP_SLASH},
-		{WP_PERCENT_EQ, WP_PERCENT}, {WP_AMP_EQ, WP_AMP}, {WP_PIPE_EQ, WP_PIPE}, {WP_CARET_EQ, WP_CARET},
-		{WP_SHL_EQ, WP_SHL}, {WP_SHR_EQ, WP_SHR},
-	};
-	for (size_t k = 0; k < TC_COUNT(pairs); k++)
-		if (wc_op(f, i, pairs[k][0]))
-			return pairs[k][1];
-	return WP_NONE;
-}
-
 /* Joins v into the facts of the local at token i; true when they changed.
  * op: WP_NONE for "=", else the operator of a compound assignment, which
  * keeps the view and only updates the flags. */
@@ -526,7 +512,7 @@ static bool assign_pass(const WcFile *f, int from, int to, uint32_t stamp)
 	for (int i = from; i + 1 < to; i++) {
 		if (!wc_ident(f, i) || wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW))
 			continue;
-		WcPunct op = compound_op(f, i + 1);
+		WcPunct op = wc_compound_op(f, i + 1);
 		if (op == WP_NONE && !wc_op(f, i + 1, WP_ASSIGN))
 			continue;
 		Eval e = {f, i + 2, rhs_end(f, i + 2, to), 0, stamp};

@@ -255,7 +255,7 @@ static int choice_start(const WcFile *f, int q, int lo)
 				break;
 		} else if (depth == 0 && (wc_kw(f, i, WK_return) ||
 		           (t->kind == WT_PUNCT && (t->op == WP_SEMI || t->op == WP_COMMA || t->op == WP_ASSIGN ||
-		            t->op == WP_QUESTION || t->op == WP_COLON || (t->op >= WP_PLUS_EQ && t->op <= WP_SHR_EQ))))) {
+		            t->op == WP_QUESTION || t->op == WP_COLON || wc_compound_op(f, i) != WP_NONE)))) {
 			break;
 		}
 	}

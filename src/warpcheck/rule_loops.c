@@ -9,14 +9,6 @@
 
 #include <string.h>
 
-static bool range_has(const WcFile *f, int from, int to, WcPunct op)
-{
-	for (int i = from; i < to; i++)
-		if (wc_op(f, i, op))
-			return true;
-	return false;
-}
-
 /* The body [from, to) holds a shuffle, with no width, that uses `var`. */
 static bool body_shuffles(const WcFile *f, int from, int to, int var)
 {
@@ -73,17 +65,15 @@ static void check_for(WcFile *f, int i)
 		return;
 	int init = h.var + 2;
 	uint64_t v;
-	bool halves = range_has(f, h.step0, h.step1, WP_SLASH_EQ) || range_has(f, h.step0, h.step1, WP_SHR_EQ) ||
-	              range_has(f, h.step0, h.step1, WP_SLASH) || range_has(f, h.step0, h.step1, WP_SHR);
-	bool doubles = range_has(f, h.step0, h.step1, WP_STAR_EQ) || range_has(f, h.step0, h.step1, WP_SHL_EQ);
-	if (halves && init + 1 == h.init1 && wc_value(f, init, &v) && v == 16) {
+	WcStep step = wc_for_step(f, &h);
+	if (step == WC_HALVES && init + 1 == h.init1 && wc_value(f, init, &v) && v == 16) {
 		WcFinding *fd = wc_find(f, init, "H1", "loop-trip-count", "start at warpSize / 2",
 			"shuffle loop starts at 16, so a 64-lane wavefront combines only 32 lanes");
 		if (f->t[init].kind == WT_NUMBER)
 			wc_edit(fd, f, init, init, "warpSize / 2");
 		return;
 	}
-	if (!doubles || !wc_value(f, init, &v) || v != 1)
+	if (step != WC_DOUBLES || !wc_value(f, init, &v) || v != 1)
 		return;
 	int b = bound_token(f, &h, WP_LT, 32);
 	const char *repl = "warpSize";

@@ -43,16 +43,10 @@ static bool loop_below32(const WcFile *f, const WcFor *h)
 	uint64_t v0, bound;
 	if (h->var + 3 != h->init1 || !wc_value(f, h->var + 2, &v0) || v0 == 0)
 		return false;
-	bool halves = false, doubles = false;
-	for (int i = h->step0; i < h->step1; i++) {
-		halves = halves || wc_op(f, i, WP_SLASH_EQ) || wc_op(f, i, WP_SHR_EQ) || wc_op(f, i, WP_SLASH) ||
-		         wc_op(f, i, WP_SHR);
-		doubles = doubles || wc_op(f, i, WP_STAR_EQ) || wc_op(f, i, WP_SHL_EQ) || wc_op(f, i, WP_STAR) ||
-		          wc_op(f, i, WP_SHL);
-	}
-	if (halves)
+	WcStep step = wc_for_step(f, h);
+	if (step == WC_HALVES)
 		return v0 < 32;
-	for (int i = h->cond0; doubles && i + 2 < h->cond1; i++)
+	for (int i = h->cond0; step == WC_DOUBLES && i + 2 < h->cond1; i++)
 		if (wc_same_ident(f, i, h->var) && wc_value(f, i + 2, &bound))
 			return (wc_op(f, i + 1, WP_LT) && bound <= 32) || (wc_op(f, i + 1, WP_LE) && bound < 32);
 	return false;

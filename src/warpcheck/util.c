@@ -134,6 +134,20 @@ int wc_stmt_end(const WcFile *f, int start)
 	}
 }
 
+/* The binary operator of a compound assignment (+= gives +), or WP_NONE. */
+WcPunct wc_compound_op(const WcFile *f, int i)
+{
+	static const WcPunct pairs[][2] = {
+		{WP_PLUS_EQ, WP_PLUS}, {WP_MINUS_EQ, WP_MINUS}, {WP_STAR_EQ, WP_STAR}, {WP_SLASH_EQ, WP_SLASH},
+		{WP_PERCENT_EQ, WP_PERCENT}, {WP_AMP_EQ, WP_AMP}, {WP_PIPE_EQ, WP_PIPE}, {WP_CARET_EQ, WP_CARET},
+		{WP_SHL_EQ, WP_SHL}, {WP_SHR_EQ, WP_SHR},
+	};
+	for (size_t k = 0; k < TC_COUNT(pairs); k++)
+		if (wc_op(f, i, pairs[k][0]))
+			return pairs[k][1];
+	return WP_NONE;
+}
+
 bool wc_for_header(const WcFile *f, int open, WcFor *h)
 {
 	int close = wc_match(f, open);
@@ -155,6 +169,24 @@ bool wc_for_header(const WcFile *f, int open, WcFor *h)
 		if (f->t[i].kind == WT_IDENT && wc_op(f, i + 1, WP_ASSIGN))
 			h->var = i;
 	return true;
+}
+
+static bool range_has(const WcFile *f, int from, int to, WcPunct op)
+{
+	for (int i = from; i < to; i++)
+		if (wc_op(f, i, op))
+			return true;
+	return false;
+}
+
+WcStep wc_for_step(const WcFile *f, const WcFor *h)
+{
+	if (range_has(f, h->step0, h->step1, WP_SLASH_EQ) || range_has(f, h->step0, h->step1, WP_SHR_EQ) ||
+	    range_has(f, h->step0, h->step1, WP_SLASH) || range_has(f, h->step0, h->step1, WP_SHR))
+		return WC_HALVES;
+	if (range_has(f, h->step0, h->step1, WP_STAR_EQ) || range_has(f, h->step0, h->step1, WP_SHL_EQ))
+		return WC_DOUBLES;
+	return WC_STEP_OTHER;
 }
 
 WcFinding *wc_find(WcFile *f, int i, const char *id, const char *name, const char *fix,

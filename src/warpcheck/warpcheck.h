@@ -305,6 +305,7 @@ static inline bool wc_value_is(const WcFile *f, int i, uint64_t v)
 bool wc_full_mask(const WcFile *f, int s, int e, bool *only32); /* all-ones lane mask */
 bool wc_mask_dropped(const WcFile *f, int i);       /* call through a shim that ignores the mask */
 int wc_stmt_end(const WcFile *f, int start);        /* end of the statement or block at start */
+WcPunct wc_compound_op(const WcFile *f, int i);     /* "+=" at i gives "+"; WP_NONE if not one */
 /* The parts of "for (init; cond; step)" whose "(" is at open, each
  * [x0, x1), and the variable the init assigns (-1 when none); false for a
  * range for or an unbalanced header. */
@@ -313,6 +314,10 @@ typedef struct WcFor {
 	int var;
 } WcFor;
 bool wc_for_header(const WcFile *f, int open, WcFor *h);
+/* How the step of a for loop moves its variable: o /= 2, o >>= 1 halve it;
+ * d *= 2, d <<= 1 double it. */
+typedef enum { WC_STEP_OTHER, WC_HALVES, WC_DOUBLES } WcStep;
+WcStep wc_for_step(const WcFile *f, const WcFor *h);
 void wc_set_const(WcFile *f, uint32_t id, uint64_t v, bool conflict);
 static inline bool wc_is_shuffle(const WcFile *f, int i) { return wc_flags(f, i) & WN_SHUFFLE; }
 static inline bool wc_is_ballot(const WcFile *f, int i) { return wc_flags(f, i) & WN_BALLOT; }
