@@ -8,7 +8,8 @@
  * out strictly in list order, so the output does not depend on -j. Workers
  * stay at most a window of jobs ahead of the writer, which bounds memory.
  *
- * Exit status: 0 clean, 1 findings, 2 usage, I/O or input errors. */
+ * Exit status: 0 clean (notes allowed), 1 warnings, 2 usage, I/O or input
+ * errors. */
 #define _DEFAULT_SOURCE  /* struct dirent's d_type: one stat less per file */
 #include "warpcheck/warpcheck.h"
 
@@ -63,7 +64,8 @@ static const char usage[] =
 	"  --help                     this text\n"
 	"\n"
 	"Suppress a finding with '// warpcheck: ignore H3 <reason>' on its line or\n"
-	"the line above. Exit status: 0 clean, 1 findings, 2 usage or I/O error.\n";
+	"the line above. Notes (a consistent 32-lane logical warp) are not bugs.\n"
+	"Exit status: 0 clean or notes only, 1 warnings, 2 usage or I/O error.\n";
 
 static bool wanted(const char *name)
 {
@@ -182,9 +184,9 @@ static void fix_file(const Options *o, Job *j, Diag *d, WcFile *f)
 	} else if (applied && file_write_atomic(f->src.name, text, len) != 0) {
 		diag_plain(d, DIAG_ERROR, "%s: cannot write: %s", f->src.name, strerror(errno));
 	} else if (applied) {
-		buf_printf(&j->err, "%s: fixed %d of %d findings\n", f->src.name, applied, f->nfinds);
+		buf_printf(&j->err, "%s: fixed %d of %d findings\n", f->src.name, applied, wc_warnings(f));
 	}
-	j->findings += f->nfinds - (o->dry_run ? 0 : applied);
+	j->findings += wc_warnings(f) - (o->dry_run ? 0 : applied);
 	free(text);
 }
 
@@ -203,7 +205,7 @@ static void check_job(const Options *o, Job *j, WcWork *w)
 		else
 			wc_report_sarif_file(&j->out, &f, &first);
 		if (!o->fix)
-			j->findings += f.nfinds;
+			j->findings += wc_warnings(&f);
 	}
 	j->errors += d.errors + f.errors;
 	/* Diagnostics first, as they were printed while checking. */

@@ -13,17 +13,20 @@
  *   data[tid]                                   data (nothing to track).
  * Names the function never assigns (parameters, mostly) fall back on
  * convention: `tid` is a thread index, a name with the word "lane" a lane. Every identifier token then
- * carries its view (WcTok.view), which is what rules read. */
+ * carries its view (WcTok.view), which is what rules read.
+ *
+ * Two flags ride along (WcVal). `varying`: the value may differ between
+ * the lanes of one wavefront (thread indices, lanes, data loaded at one of
+ * them, shuffles, atomics); parameters, blockIdx, physical warp ids and
+ * votes (a ballot is the same in every lane) do not. `whole`: a multiple of
+ * the wavefront's width (warpSize, or of 64), so `tid < whole` keeps whole
+ * wavefronts together. Compound assignments (`x += in[i]`) update the flags
+ * but not the view. */
 #include "warpcheck/warpcheck.h"
 
 #include <string.h>
 
-typedef struct Val {
-	WcView view;
-	bool known;       /* a compile-time value, in num */
-	bool wmask;       /* warpSize - 1 */
-	uint64_t num;
-} Val;
+typedef WcVal Val;
 
 typedef struct Eval {
 	const WcFile *f;
@@ -34,7 +37,19 @@ typedef struct Eval {
 
 static Val expr(Eval *e, int min_prec);
 
-static const Val none = {WV_NONE, false, false, 0};
+static const Val none = {WV_NONE, false, false, false, false, 0};
+
+/* A known value that is a multiple of 64 (0 included) is whole. */
+static Val constant(uint64_t num)
+{
+	return (Val){WV_NONE, true, false, false, num % 64 == 0, num};
+}
+
+/* Views whose value differs between the lanes of a wavefront. */
+static bool view_varies(WcView v)
+{
+	return wc_view_thread(v) && v != WV_WARP;
+}
 
 static bool at(const Eval *e, WcPunct op)
 {
@@ -62,14 +77,43 @@ static WcView seed_view(const WcFile *f, int i)
 	return WV_NONE;
 }
 
-static WcView name_view(const Eval *e, int i)
+/* The value a name has by convention: its seed view; warpSize and width
+ * names with no known value (a warp_size parameter) are whole. */
+static Val seed_val(const WcFile *f, int i)
 {
-	if (e->fn_stamp == 0)
-		return (WcView)e->f->t[i].view;  /* after the dataflow: what the token carries */
-	const WcName *nm = &e->f->names->v[e->f->t[i].id];
-	if (nm->var_stamp == e->fn_stamp)
-		return (WcView)nm->view;  /* assigned in this function: conventions do not apply */
-	return seed_view(e->f, i);
+	Val v = none;
+	v.view = seed_view(f, i);
+	v.varying = view_varies(v.view);
+	v.whole = v.view == WV_WSIZE || (wc_flags(f, i) & WN_WARP_SIZE);
+	return v;
+}
+
+static Val name_val(const Eval *e, int i)
+{
+	const WcFile *f = e->f;
+	const WcTok *t = &f->t[i];
+	Val v = none;
+	if (e->fn_stamp == 0) {  /* after the dataflow: what the token carries */
+		v.view = (WcView)t->view;
+		v.varying = t->varying;
+		v.whole = t->whole;
+	} else {
+		const WcName *nm = &f->names->v[t->id];
+		if (nm->var_stamp == e->fn_stamp) {  /* assigned in this function: conventions do not apply */
+			v.view = (WcView)nm->view;
+			v.varying = nm->varying;
+			v.whole = nm->whole;
+		} else {
+			v = seed_val(f, i);
+		}
+	}
+	uint64_t num;
+	if (wc_value(f, i, &num)) {
+		Val c = constant(num);
+		c.view = v.view;
+		return c;
+	}
+	return v;
 }
 
 /* Skips a bracketed group starting at e->pos. */
@@ -79,8 +123,15 @@ static void skip_group(Eval *e)
 	e->pos = close < 0 || close >= e->end ? e->end : close + 1;
 }
 
+/* atomicAdd, atomicInc, ...: each lane gets its own old value. */
+static bool atomic_name(const WcFile *f, int i)
+{
+	const WcTok *t = &f->t[i];
+	return t->len > 6 && memcmp(f->src.text + t->off, "atomic", 6) == 0;
+}
+
 /* f(args): intrinsics have views; other calls are thread-derived when an
- * argument is. */
+ * argument is, and vary between lanes when an argument does. */
 static Val call(Eval *e, int name)
 {
 	const WcFile *f = e->f;
@@ -88,25 +139,31 @@ static Val call(Eval *e, int name)
 	if (close < 0 || close >= e->end)
 		close = e->end - 1;
 	Val v = none;
-	if (wc_kw(f, name, WK___lane_id))
-		v.view = WV_LANE;
-	else if (wc_is_ballot(f, name))
+	bool args_vary = false;
+	Eval sub = {f, open + 1, close, e->depth + 1, e->fn_stamp};
+	while (sub.pos < sub.end) {
+		Val a = expr(&sub, 0);
+		if (wc_view_thread(a.view))
+			v.view = WV_THREAD;
+		args_vary = args_vary || a.varying;
+		if (sub.pos < sub.end)
+			sub.pos++;  /* the comma, or a token the grammar did not take */
+	}
+	v.varying = args_vary;
+	if (wc_kw(f, name, WK___lane_id)) {
+		v = (Val){WV_LANE, false, false, true, false, 0};
+	} else if (wc_is_ballot(f, name)) {
 		v.view = WV_BALLOT;
-	else if (wc_kw(f, name, WK___lanemask_lt))
-		v.view = WV_MASK;
-	else {
-		Eval sub = {f, open + 1, close, e->depth + 1, e->fn_stamp};
-		while (sub.pos < sub.end) {
-			Val a = expr(&sub, 0);
-			if (wc_view_thread(a.view))
-				v.view = WV_THREAD;
-			if (sub.pos < sub.end)
-				sub.pos++;  /* the comma, or a token the grammar did not take */
-		}
-		if (wc_kw(f, name, WK_static_cast) || wc_kw(f, name, WK_reinterpret_cast)) {
-			Eval one = {f, open + 1, close, e->depth + 1, e->fn_stamp};
-			v = expr(&one, 0);
-		}
+		v.varying = !(wc_flags(f, name) & WN_VOTE);  /* __match_any_sync: a mask per lane */
+	} else if (wc_flags(f, name) & WN_VOTE) {
+		v = none;  /* __any_sync, __reduce_add_sync: one result for the wavefront */
+	} else if (wc_kw(f, name, WK___lanemask_lt)) {
+		v = (Val){WV_MASK, false, false, true, false, 0};
+	} else if (wc_is_shuffle(f, name) || atomic_name(f, name)) {
+		v.varying = true;
+	} else if (wc_kw(f, name, WK_static_cast) || wc_kw(f, name, WK_reinterpret_cast)) {
+		Eval one = {f, open + 1, close, e->depth + 1, e->fn_stamp};
+		v = expr(&one, 0);
 	}
 	e->pos = close + 1;
 	return v;
@@ -117,9 +174,7 @@ static Val name_expr(Eval *e)
 {
 	const WcFile *f = e->f;
 	int i = e->pos++;
-	Val v = none;
-	v.view = name_view(e, i);
-	v.known = wc_value(f, i, &v.num);
+	Val v = name_val(e, i);
 	/* static_cast<T>(x): skip the type */
 	if ((wc_kw(f, i, WK_static_cast) || wc_kw(f, i, WK_reinterpret_cast)) && at(e, WP_LT)) {
 		while (e->pos < e->end && !wc_op(f, e->pos, WP_GT))
@@ -131,12 +186,16 @@ static Val name_expr(Eval *e)
 			e->pos += 2;  /* threadIdx.x keeps threadIdx's view; other members are data */
 			if (!(wc_kw(f, i, WK_threadIdx) || wc_kw(f, i, WK_blockIdx) || wc_kw(f, i, WK_blockDim) ||
 			      wc_kw(f, i, WK_gridDim)))
-				v = none;
+				v = (Val){WV_NONE, false, false, v.varying, false, 0};
 		} else if (at(e, WP_LPAREN)) {
 			v = call(e, i);
 		} else if (at(e, WP_LBRACK)) {
+			/* an element is data; it varies when its array or index does */
+			int close = wc_match(f, e->pos);
+			Eval sub = {f, e->pos + 1, close < 0 || close > e->end ? e->end : close, e->depth + 1, e->fn_stamp};
+			bool varies = v.varying || expr(&sub, 0).varying;
 			skip_group(e);
-			v = none;  /* an element is data */
+			v = (Val){WV_NONE, false, false, varies, false, 0};
 		} else if (at(e, WP_SCOPE)) {
 			e->pos++;
 			if (e->pos < e->end && wc_ident(f, e->pos))
@@ -171,7 +230,7 @@ static Val unary(Eval *e)
 	const WcTok *t = &f->t[e->pos];
 	if (t->kind == WT_NUMBER) {
 		e->pos++;
-		return (Val){WV_NONE, t->num_ok, false, t->num};
+		return t->num_ok ? constant(t->num) : none;
 	}
 	if (t->kind == WT_IDENT)
 		return name_expr(e);
@@ -194,11 +253,15 @@ static Val unary(Eval *e)
 		e->pos++;
 		v = unary(e);
 		if (t->op == WP_NOT)
-			v = none;
+			v = (Val){WV_NONE, false, false, v.varying, false, 0};
 		else if (t->op == WP_TILDE && (v.view == WV_BALLOT || v.view == WV_MASK))
 			v.view = WV_MASK;
+		if (t->op == WP_STAR)
+			v.whole = false;  /* *p: data */
 		v.known = v.known && (t->op == WP_PLUS || t->op == WP_TILDE);
 		v.num = t->op == WP_TILDE ? ~v.num : v.num;
+		if (t->op == WP_TILDE)
+			v.whole = v.known && v.num % 64 == 0;
 	} else {
 		e->pos++;  /* not an expression: step over it */
 	}
@@ -288,6 +351,20 @@ static void fold(WcPunct op, uint64_t a, uint64_t b, Val *v)
 	case WP_SHR: v->known = b < 64; v->num = b < 64 ? a >> b : 0; break;
 	default: v->known = false; break;
 	}
+	if (v->known)
+		v->whole = v->num % 64 == 0;
+}
+
+/* a op b is a multiple of the wavefront's width. */
+static bool whole_of(WcPunct op, Val a, Val b)
+{
+	switch (op) {
+	case WP_STAR: return a.whole || b.whole;
+	case WP_PLUS: case WP_MINUS: return a.whole && b.whole;
+	case WP_SHL: return a.whole || (b.known && b.num >= 6 && b.num < 64);
+	case WP_AMP: return a.whole || b.whole;  /* n & ~63 */
+	default: return false;
+	}
 }
 
 static Val binary(WcPunct op, Val a, Val b)
@@ -318,6 +395,9 @@ static Val binary(WcPunct op, Val a, Val b)
 	default:
 		break;  /* comparisons and logic give a bool */
 	}
+	/* a physical warp id is the same in every lane of a wavefront */
+	v.varying = v.view != WV_WARP && (a.varying || b.varying);
+	v.whole = whole_of(op, a, b);
 	if (a.known && b.known)
 		fold(op, a.num, b.num, &v);
 	return v;
@@ -354,7 +434,8 @@ static Val expr(Eval *e, int min_prec)
 			if (at(e, WP_COLON))
 				e->pos++;
 			Val c = expr(e, 0);
-			a = (Val){join(b.view, c.view), false, false, 0};
+			a = (Val){join(b.view, c.view), false, false, a.varying || b.varying || c.varying,
+			          b.whole && c.whole, 0};
 			continue;
 		}
 		int p = prec((WcPunct)t->op);
@@ -369,10 +450,15 @@ static Val expr(Eval *e, int min_prec)
 }
 
 /* The view of the expression [from, to), read after the dataflow. */
-WcView wc_expr_view(const WcFile *f, int from, int to)
+WcVal wc_expr_val(const WcFile *f, int from, int to)
 {
 	Eval e = {f, from, to < f->n ? to : f->n, 0, 0};
-	return expr(&e, 0).view;
+	return expr(&e, 0);
+}
+
+WcView wc_expr_view(const WcFile *f, int from, int to)
+{
+	return wc_expr_val(f, from, to).view;
 }
 
 /* End (exclusive) of the expression after "=" at i: a top-level ; or , or
@@ -391,40 +477,62 @@ static int rhs_end(const WcFile *f, int i, int limit)
 	return limit;
 }
 
-/* One pass over the assignments of [from, to); true when a view changed. */
-static bool assign_pass(const WcFile *f, int from, int to, uint32_t stamp)
+/* Joins v into the facts of the local at token i; true when they changed.
+ * op: WP_NONE for "=", else the operator of a compound assignment, which
+ * keeps the view and only updates the flags. */
+static bool assign(const WcFile *f, int i, WcPunct op, Val v, uint32_t stamp)
 {
+	WcName *nm = &f->names->v[f->t[i].id];
 	bool changed = false;
-	for (int i = from; i + 1 < to; i++) {
-		if (!wc_ident(f, i) || !wc_op(f, i + 1, WP_ASSIGN) || wc_op(f, i - 1, WP_DOT) ||
-		    wc_op(f, i - 1, WP_ARROW))
-			continue;
-		Eval e = {f, i + 2, rhs_end(f, i + 2, to), 0, stamp};
-		Val v = expr(&e, 0);
-		WcName *nm = &f->names->v[f->t[i].id];
-		if (nm->var_stamp != stamp) {  /* first assignment seen: the name is a local here */
-			nm->var_stamp = stamp;
-			nm->view = WV_NONE;
-			changed = true;
-		}
-		WcView nv = join((WcView)nm->view, v.view);
-		if (nv != (WcView)nm->view) {
-			nm->view = (uint8_t)nv;
-			changed = true;
-		}
+	if (nm->var_stamp != stamp) {  /* first assignment seen: the name is a local here */
+		Val seed = seed_val(f, i);
+		nm->var_stamp = stamp;
+		nm->view = op == WP_NONE ? WV_NONE : (uint8_t)seed.view;
+		nm->varying = op != WP_NONE && seed.varying;
+		nm->whole = op == WP_NONE || seed.whole;
+		changed = true;
+	}
+	WcView nv = op == WP_NONE ? join((WcView)nm->view, v.view) : (WcView)nm->view;
+	Val cur = {(WcView)nm->view, false, false, nm->varying, nm->whole, 0};
+	bool varying = nm->varying || v.varying;
+	bool whole = nm->whole && (op == WP_NONE ? v.whole : whole_of(op, cur, v));
+	if (nv != (WcView)nm->view || varying != nm->varying || whole != nm->whole) {
+		nm->view = (uint8_t)nv;
+		nm->varying = varying;
+		nm->whole = whole;
+		changed = true;
 	}
 	return changed;
 }
 
-/* Gives every identifier token of [from, to) its view. */
+/* One pass over the assignments of [from, to); true when a fact changed. */
+static bool assign_pass(const WcFile *f, int from, int to, uint32_t stamp)
+{
+	bool changed = false;
+	for (int i = from; i + 1 < to; i++) {
+		if (!wc_ident(f, i) || wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW))
+			continue;
+		WcPunct op = wc_compound_op(f, i + 1);
+		if (op == WP_NONE && !wc_op(f, i + 1, WP_ASSIGN))
+			continue;
+		Eval e = {f, i + 2, rhs_end(f, i + 2, to), 0, stamp};
+		changed |= assign(f, i, op, expr(&e, 0), stamp);
+	}
+	return changed;
+}
+
+/* Gives every identifier token of [from, to) its view and flags. */
 static void annotate(WcFile *f, int from, int to, uint32_t stamp)
 {
 	for (int i = from; i < to; i++) {
 		if (f->t[i].kind != WT_IDENT)
 			continue;
 		const WcName *nm = &f->names->v[f->t[i].id];
-		WcView v = stamp && nm->var_stamp == stamp ? (WcView)nm->view : seed_view(f, i);
-		f->t[i].view = (uint8_t)v;
+		Val v = stamp && nm->var_stamp == stamp ? (Val){(WcView)nm->view, false, false, nm->varying, nm->whole, 0}
+		                                        : seed_val(f, i);
+		f->t[i].view = (uint8_t)v.view;
+		f->t[i].varying = v.varying;
+		f->t[i].whole = v.whole;
 	}
 }
 

@@ -92,13 +92,19 @@ static uint16_t known_flags(uint32_t id)
 	case WK___shfl_sync: case WK___shfl_up_sync: case WK___shfl_down_sync: case WK___shfl_xor_sync:
 		return WN_SHUFFLE | WN_SYNC;
 	case WK___ballot: case WK___activemask:
-		return WN_BALLOT;
-	case WK___ballot_sync: case WK___match_any_sync:
+		return WN_BALLOT | WN_VOTE;
+	case WK___ballot_sync:
+		return WN_BALLOT | WN_SYNC | WN_VOTE;
+	case WK___match_any_sync:
 		return WN_BALLOT | WN_SYNC;
-	case WK___any_sync: case WK___all_sync: case WK___syncwarp: case WK___match_all_sync:
+	case WK___syncwarp:
+		return WN_SYNC;
+	case WK___any_sync: case WK___all_sync: case WK___match_all_sync:
 	case WK___reduce_add_sync: case WK___reduce_min_sync: case WK___reduce_max_sync:
 	case WK___reduce_and_sync: case WK___reduce_or_sync: case WK___reduce_xor_sync:
-		return WN_SYNC;
+		return WN_SYNC | WN_VOTE;
+	case WK___any: case WK___all:
+		return WN_VOTE;
 	case WK_int: case WK_unsigned: case WK_signed: case WK_long: case WK_short: case WK_char:
 	case WK_bool: case WK_float: case WK_double: case WK_void: case WK_auto: case WK_uint32_t:
 	case WK_int32_t: case WK_uint: case WK_uint64_t: case WK_size_t:

@@ -9,7 +9,8 @@ void wc_report_text_buf(Buf *b, const WcFile *f)
 {
 	for (int i = 0; i < f->nfinds; i++) {
 		const WcFinding *fd = &f->finds[i];
-		buf_printf(b, "%s:%d:%d: warning: %s [%s %s]\n", f->src.name, fd->line, fd->col, fd->msg, fd->id, fd->name);
+		buf_printf(b, "%s:%d:%d: %s: %s [%s %s]\n", f->src.name, fd->line, fd->col, fd->note ? "note" : "warning",
+			fd->msg, fd->id, fd->name);
 		/* The source line and a caret, as every diagnostic shows them;
 		 * findings already know their line, so nothing rescans the file. */
 		diag_show_line(b, &f->src, fd->off, fd->line);
@@ -84,7 +85,7 @@ void wc_report_json_file(Buf *b, const WcFile *f, bool *first)
 		buf_puts(b, fd->id);
 		buf_puts(b, "\", \"name\": \"");
 		buf_puts(b, fd->name);
-		buf_puts(b, "\", \"message\": ");
+		buf_puts(b, fd->note ? "\", \"severity\": \"note\", \"message\": " : "\", \"severity\": \"warning\", \"message\": ");
 		json_str(b, fd->msg);
 		buf_puts(b, ", \"fix\": ");
 		json_str(b, fd->fix);
@@ -102,7 +103,7 @@ void wc_report_sarif_file(Buf *b, const WcFile *f, bool *first)
 		*first = false;
 		buf_puts(b, "\"ruleId\": \"");
 		buf_puts(b, fd->id);
-		buf_puts(b, "\", \"level\": \"warning\", \"message\": {\"text\": ");
+		buf_puts(b, fd->note ? "\", \"level\": \"note\", \"message\": {\"text\": " : "\", \"level\": \"warning\", \"message\": {\"text\": ");
 		m.len = 0;
 		buf_printf(&m, "%s [%s %s]; fix: %s", fd->msg, fd->id, fd->name, fd->fix);
 		json_str(b, buf_str(&m));
@@ -115,6 +116,14 @@ void wc_report_sarif_file(Buf *b, const WcFile *f, bool *first)
 		buf_puts(b, "}}}]}");
 	}
 	buf_free(&m);
+}
+
+int wc_warnings(const WcFile *f)
+{
+	int n = 0;
+	for (int i = 0; i < f->nfinds; i++)
+		n += !f->finds[i].note;
+	return n;
 }
 
 static int by_edit_offset(const void *a, const void *b)

@@ -4,92 +4,164 @@
  *
  * is the whole first warp on NVIDIA, but only half of the first 64-lane
  * wavefront: the mask names lanes 32..63, which never arrive (undefined
- * behaviour, a hang on some parts). Even ~0ull is wrong there. A branch
- * excludes lanes when its condition compares a lane id, a 32-lane warp id,
- * or a thread index against a bound that is not a multiple of 64 (bounds
- * in warpSize, and physical warp ids, keep whole wavefronts together).
- * The lanes after "if (cond) return;" are such a branch too. The fix is
- * the mask of the lanes that are active, __activemask(). */
+ * behaviour, a hang on some parts). Even ~0ull is wrong there.
+ *
+ * Code that only part of a wavefront runs: the body of an if (and its
+ * else), of a loop, a switch, an arm of ?:, and the rest of a block after
+ * "if (cond) return;" (or break, continue). How sure the split is depends
+ * on the condition:
+ *   - lanes: it compares a lane id, a 32-lane warp id, or a thread index
+ *     against a constant that is not a multiple of 64 (tid < 32, lane == 0);
+ *     the mask of the active lanes, __activemask(), is the fix;
+ *   - bound: a thread index against a run-time bound (i < n): part of a
+ *     wavefront takes it unless the bound is a multiple of 64;
+ *   - data: a value that differs between lanes (in[i] > 0).
+ * For the last two the mask of the active lanes is right for votes, ballots
+ * and __syncwarp, but a shuffle there reads lanes that may not be active,
+ * so shuffles get no automatic rewrite.
+ * Conditions that keep wavefronts whole are not splits: bounds in warpSize
+ * or in multiples of 64, tid < blockDim.x, physical warp ids (tid /
+ * warpSize), blockIdx, parameters and votes. */
 #include "warpcheck/warpcheck.h"
 
 #include <stdlib.h>
+
+typedef enum { SPLIT_NONE, SPLIT_DATA, SPLIT_BOUND, SPLIT_LANES } Split;  /* weakest first */
+
+/* Why a token runs in part of a wavefront: the statement that splits it. */
+typedef struct Partial {
+	int why;       /* the if, for, while, do, switch or ?, or -1 */
+	Split split;
+} Partial;
 
 static bool comparison(WcPunct op)
 {
 	return op == WP_LT || op == WP_LE || op == WP_GT || op == WP_GE || op == WP_EQ || op == WP_NE;
 }
 
-/* Bounds of the comparison operand around `op` inside [lo, hi): up to a
- * bracket of the condition, &&, || or ?. dir is -1 (left) or +1 (right). */
-static int operand_edge(const WcFile *f, int op, int lo, int hi, int dir)
+/* `c OP x` read as `x OP' c`. */
+static WcPunct mirrored(WcPunct op)
 {
-	int depth = 0, i = op + dir;
-	for (; i >= lo && i < hi; i += dir) {
-		const WcTok *t = &f->t[i];
-		if (t->kind != WT_PUNCT)
-			continue;
-		bool open = t->op == WP_LPAREN || t->op == WP_LBRACK, close = t->op == WP_RPAREN || t->op == WP_RBRACK;
-		if ((dir < 0 && close) || (dir > 0 && open))
-			depth++;
-		else if ((dir < 0 && open) || (dir > 0 && close)) {
-			if (--depth < 0)
-				break;
-		} else if (depth == 0 && (t->op == WP_ANDAND || t->op == WP_OROR || t->op == WP_QUESTION ||
-		                          t->op == WP_NOT || comparison((WcPunct)t->op)))
-			break;
-	}
-	return i - dir;  /* the operand's last token in direction dir */
+	return op == WP_LT ? WP_GT : op == WP_GT ? WP_LT : op == WP_LE ? WP_GE : op == WP_GE ? WP_LE : op;
 }
 
-/* Does a thread index compared with `op` against value v leave some lanes
- * of a 64-lane wavefront on each side? */
-static bool splits_wave(WcPunct op, uint64_t v)
+/* Values that pick out lanes: thread indices, lanes and 32-lane warp ids. */
+static bool lane_like(WcVal v)
+{
+	return v.varying && wc_view_thread(v.view);
+}
+
+/* Does `x OP c`, for a constant c, hold for some lanes of a 64-lane
+ * wavefront and not for others? Lanes of a 32-lane group take the values
+ * 0..31 in both halves, physical lanes 0..63, 32-lane warp ids count
+ * thread indices in 32s. */
+static bool constant_splits(WcView x, WcPunct op, uint64_t c)
 {
 	if (op == WP_EQ || op == WP_NE)
 		return true;
-	uint64_t edge = op == WP_LT || op == WP_GE ? v : v + 1;
+	uint64_t edge = op == WP_LT || op == WP_GE ? c : c + 1;  /* first value on the upper side */
+	if (x == WV_LANE32)
+		return edge > 0 && edge < 32;
+	if (x == WV_LANE)
+		return edge > 0 && edge < 64;
+	if (x == WV_WARP32)
+		edge *= 32;
 	return edge % 64 != 0;
 }
 
-/* One comparison at `op` in a condition: does it exclude lanes? */
-static bool comparison_excludes(const WcFile *f, int op, int lo, int hi)
+/* x OP bound, where x picks out lanes. */
+static Split compare_lanes(WcVal x, WcPunct op, WcVal bound)
 {
-	int l0 = operand_edge(f, op, lo, hi, -1), r1 = operand_edge(f, op, lo, hi, +1);
-	if (l0 > op - 1 || r1 < op + 1)
-		return false;
-	WcView a = wc_expr_view(f, l0, op), b = wc_expr_view(f, op + 1, r1 + 1);
-	if (wc_view_lane(a) || wc_view_lane(b) || a == WV_WARP32 || b == WV_WARP32)
-		return true;
-	uint64_t v;
+	if (bound.known)
+		return constant_splits(x.view, op, bound.num) ? SPLIT_LANES : SPLIT_NONE;
+	if (op == WP_EQ || op == WP_NE)
+		return SPLIT_LANES;  /* one lane, or all but one */
+	if (bound.whole && x.view != WV_WARP32)
+		return SPLIT_NONE;  /* tid < k * warpSize, lane < warpSize */
+	if (bound.view == WV_DIM && !bound.varying)
+		return SPLIT_NONE;  /* tid < blockDim.x holds in every thread */
+	return bound.varying ? SPLIT_DATA : SPLIT_BOUND;
+}
+
+/* The comparison at op, with its operands [lo, op) and (op, hi). */
+static Split compare(const WcFile *f, int lo, int op, int hi)
+{
+	WcVal a = wc_expr_val(f, lo, op), b = wc_expr_val(f, op + 1, hi);
 	WcPunct p = (WcPunct)f->t[op].op;
-	if ((a == WV_TID || a == WV_GTID || a == WV_THREAD) && r1 == op + 1 && wc_value(f, op + 1, &v))
-		return splits_wave(p, v);
-	return false;
+	if (lane_like(a) && (!lane_like(b) || wc_view_lane(a.view) || a.view == WV_WARP32))
+		return compare_lanes(a, p, b);
+	if (lane_like(b))
+		return compare_lanes(b, mirrored(p), a);
+	return a.varying || b.varying ? SPLIT_DATA : SPLIT_NONE;
 }
 
-/* The condition (open, close) of an if excludes some lanes of a wavefront. */
-static bool excludes_lanes(const WcFile *f, int open, int close)
+/* A condition with no comparison: if (lane), if (!(tid & 31)), if (flag). */
+static Split truth(WcVal v)
 {
-	bool any_cmp = false;
-	for (int k = open + 1; k < close; k++) {
-		if (f->t[k].kind != WT_PUNCT || !comparison((WcPunct)f->t[k].op))
-			continue;
-		any_cmp = true;
-		if (comparison_excludes(f, k, open + 1, close))
-			return true;
-	}
-	if (any_cmp)
-		return false;
-	WcView v = wc_expr_view(f, open + 1, close);  /* if (lane), if (!(tid & 31)) */
-	return wc_view_lane(v) || v == WV_WARP32;
+	if (lane_like(v))
+		return SPLIT_LANES;
+	return v.varying ? SPLIT_DATA : SPLIT_NONE;
 }
 
-/* Marks [from, to] as run by part of a wavefront, because of the if at `why`. */
-static void mark(int *partial, int from, int to, int why)
+static Split stronger(Split a, Split b)
+{
+	return a > b ? a : b;
+}
+
+/* How the condition [lo, hi) splits a wavefront: the strongest split of
+ * its terms (the operands of top-level && and ||). nest: parentheses
+ * entered so far. */
+static Split terms_split(const WcFile *f, int lo, int hi, int nest)
+{
+	Split s = SPLIT_NONE;
+	int depth = 0, start = lo, cmp = -1;
+	bool choice = false;  /* a ?: at the top: judged as one value */
+	for (int i = lo; i <= hi; i++) {
+		bool end = i == hi;
+		if (!end && wc_is_open(f, i))
+			depth++;
+		else if (!end && wc_is_close(f, i))
+			depth--;
+		else if (!end && depth == 0 && wc_op(f, i, WP_QUESTION))
+			choice = true;
+		else if (!end && depth == 0 && cmp < 0 && f->t[i].kind == WT_PUNCT && comparison((WcPunct)f->t[i].op))
+			cmp = i;
+		if (!end && !(depth == 0 && (wc_op(f, i, WP_ANDAND) || wc_op(f, i, WP_OROR))))
+			continue;
+		if (start >= i) {
+			/* an empty term */
+		} else if (choice) {
+			s = stronger(s, truth(wc_expr_val(f, start, i)));
+		} else if (cmp >= 0) {
+			s = stronger(s, compare(f, start, cmp, i));
+		} else {
+			int a = start;
+			while (a < i && wc_op(f, a, WP_NOT))
+				a++;
+			if (wc_op(f, a, WP_LPAREN) && wc_match(f, a) == i - 1 && nest < 64)
+				s = stronger(s, terms_split(f, a + 1, i - 1, nest + 1));  /* (a < n || b), !(x) */
+			else
+				s = stronger(s, truth(wc_expr_val(f, start, i)));
+		}
+		start = i + 1;
+		cmp = -1;
+		choice = false;
+	}
+	return s;
+}
+
+static Split condition_split(const WcFile *f, int lo, int hi)
+{
+	return terms_split(f, lo, hi, 0);
+}
+
+/* Marks [from, to] as run by part of a wavefront, because of `why`; a
+ * stronger split inside a weaker one wins. */
+static void mark(Partial *p, int from, int to, int why, Split split)
 {
 	for (int i = from; i <= to; i++)
-		if (partial[i] < 0)
-			partial[i] = why;
+		if (p[i].why < 0 || p[i].split < split)
+			p[i] = (Partial){why, split};
 }
 
 /* End of the block that holds token i (its "}"), or the function's end. */
@@ -113,22 +185,123 @@ static bool exits(const WcFile *f, int s)
 	return wc_kw(f, s, WK_return) || wc_kw(f, s, WK_break) || wc_kw(f, s, WK_continue);
 }
 
-static void mark_if(const WcFile *f, int i, int fn_close, int *partial)
+static void mark_if(const WcFile *f, int i, int fn_close, Partial *p)
 {
 	int open = i + 1, close = wc_match(f, open);
-	if (close < 0 || close >= fn_close || !excludes_lanes(f, open, close))
+	if (close < 0 || close >= fn_close)
+		return;
+	Split split = condition_split(f, open + 1, close);
+	if (split == SPLIT_NONE)
 		return;
 	int end = wc_stmt_end(f, close + 1);
 	bool has_else = wc_kw(f, end + 1, WK_else);  /* after a block; a plain statement took it already */
 	if (has_else)
 		end = wc_stmt_end(f, end + 2);
 	end = imin(end, fn_close);
-	mark(partial, close + 1, end, i);
+	mark(p, close + 1, end, i, split);
 	if (!has_else && exits(f, close + 1))
-		mark(partial, end + 1, block_end(f, end + 1, fn_close), i);
+		mark(p, end + 1, block_end(f, end + 1, fn_close), i, split);
 }
 
-static void check_call(WcFile *f, int i, int why)
+/* for, while, switch: the body after the parenthesised header; do: the
+ * body before "while (cond);". A loop whose condition differs between
+ * lanes runs its later trips in part of the wavefront. */
+static void mark_loop(const WcFile *f, int i, int fn_close, Partial *p)
+{
+	int lo, hi, body, end;
+	if (wc_kw(f, i, WK_do)) {
+		body = i + 1;
+		end = wc_stmt_end(f, body);
+		if (!wc_kw(f, end + 1, WK_while) || !wc_op(f, end + 2, WP_LPAREN))
+			return;
+		lo = end + 3;
+		hi = wc_match(f, end + 2);
+	} else {
+		int close = wc_match(f, i + 1);
+		if (close < 0 || close >= fn_close || wc_op(f, close + 1, WP_SEMI))
+			return;  /* the "while (cond);" of a do, or a loop with no body */
+		lo = i + 2;
+		hi = close;
+		WcFor h;
+		if (wc_kw(f, i, WK_for)) {
+			if (!wc_for_header(f, i + 1, &h))
+				return;
+			lo = h.cond0;
+			hi = h.cond1;
+		}
+		body = close + 1;
+		end = wc_stmt_end(f, body);
+	}
+	if (hi < 0 || hi >= fn_close)
+		return;
+	Split split = condition_split(f, lo, hi);
+	if (split != SPLIT_NONE)
+		mark(p, body, imin(end, fn_close), i, split);
+}
+
+/* Start of the condition of the ?: at q: back to the start of the
+ * expression (an assignment, a bracket, a comma, return, another ? or :). */
+static int choice_start(const WcFile *f, int q, int lo)
+{
+	int depth = 0, i = q - 1;
+	for (; i > lo; i--) {
+		const WcTok *t = &f->t[i];
+		if (wc_op(f, i, WP_LBRACE) || (depth == 0 && wc_op(f, i, WP_RBRACE)))
+			break;
+		if (wc_is_close(f, i)) {
+			depth++;
+		} else if (wc_is_open(f, i)) {
+			if (--depth < 0)
+				break;
+		} else if (depth == 0 && (wc_kw(f, i, WK_return) ||
+		           (t->kind == WT_PUNCT && (t->op == WP_SEMI || t->op == WP_COMMA || t->op == WP_ASSIGN ||
+		            t->op == WP_QUESTION || t->op == WP_COLON || wc_compound_op(f, i) != WP_NONE)))) {
+			break;
+		}
+	}
+	return i + 1;
+}
+
+/* End (exclusive) of the two arms of the ?: at q. */
+static int choice_end(const WcFile *f, int q, int hi)
+{
+	int depth = 0, nest = 0, i = q + 1;
+	bool in_else = false;
+	for (; i < hi; i++) {
+		if (wc_is_open(f, i)) {
+			depth++;
+		} else if (wc_is_close(f, i)) {
+			if (--depth < 0)
+				break;
+		} else if (depth == 0 && wc_op(f, i, WP_QUESTION)) {
+			nest++;
+		} else if (depth == 0 && wc_op(f, i, WP_COLON)) {
+			if (nest > 0)
+				nest--;
+			else if (in_else)
+				break;  /* the ":" of an enclosing ?: */
+			else
+				in_else = true;
+		} else if (depth == 0 && (wc_op(f, i, WP_SEMI) || wc_op(f, i, WP_COMMA))) {
+			break;
+		}
+	}
+	return i;
+}
+
+static void mark_choice(const WcFile *f, int q, const WcFunc *fn, Partial *p)
+{
+	int lo = choice_start(f, q, fn->open);
+	Split split = condition_split(f, lo, q);
+	if (split != SPLIT_NONE)
+		mark(p, q + 1, choice_end(f, q, fn->close) - 1, q, split);
+}
+
+static const char *const fix_active = "use the mask of the active lanes (__activemask(), 64-bit on HIP) or restructure";
+static const char *const fix_reach = "let every lane of the wavefront reach the shuffle (choose the value, not the "
+                                     "call), or read only active lanes with __activemask()";
+
+static void check_call(WcFile *f, int i, const Partial *why)
 {
 	if (!wc_op(f, i + 1, WP_LPAREN) || wc_mask_dropped(f, i))
 		return;
@@ -136,12 +309,25 @@ static void check_call(WcFile *f, int i, int why)
 	bool only32;
 	if (wc_call_args(f, i + 1, s, e, 8) < 1 || !wc_full_mask(f, s[0], e[0], &only32))
 		return;
-	WcFinding *fd = wc_find(f, s[0], "H10", "partial-wave-mask",
-		"use the mask of the active lanes (__activemask(), 64-bit on HIP) or restructure",
-		"full lane mask in %.*s inside a branch only some lanes take (line %d): on a 64-lane wavefront "
-		"it names lanes that never arrive",
-		(int)f->t[i].len, f->src.text + f->t[i].off, f->t[why].line);
-	wc_edit(fd, f, s[0], e[0] - 1, "__activemask()");
+	const WcTok *w = &f->t[why->why];
+	bool branch = w->kind == WT_IDENT && (w->id == WK_if || w->id == WK_switch);
+	const char *what = w->kind == WT_PUNCT ? "a conditional expression" : branch ? "a branch" : "a loop";
+	/* The active lanes' mask is right for votes and __syncwarp. A shuffle
+	 * may read a lane that is not active, except in an if on a fixed lane
+	 * range (the first warp, whose H3 fix makes it the first wavefront). */
+	bool edit = !wc_is_shuffle(f, i) || (why->split == SPLIT_LANES && w->kind == WT_IDENT && w->id == WK_if);
+	const char *fmt = why->split == SPLIT_LANES
+		? "full lane mask in %.*s inside %s only some lanes take (line %d): on a 64-lane wavefront it names "
+		  "lanes that never arrive"
+		: why->split == SPLIT_BOUND
+		? "full lane mask in %.*s inside %s on a run-time bound (line %d): unless the bound is a multiple of "
+		  "64, it names lanes of a 64-lane wavefront that never arrive"
+		: "full lane mask in %.*s inside %s on a value that differs between lanes (line %d): it names lanes "
+		  "that never arrive";
+	WcFinding *fd = wc_find(f, s[0], "H10", "partial-wave-mask", edit ? fix_active : fix_reach, fmt,
+		(int)f->t[i].len, f->src.text + f->t[i].off, what, w->line);
+	if (edit)
+		wc_edit(fd, f, s[0], e[0] - 1, "__activemask()");
 }
 
 static bool has_sync(const WcFile *f, int from, int to)
@@ -152,26 +338,34 @@ static bool has_sync(const WcFile *f, int from, int to)
 	return false;
 }
 
-static void check_function(WcFile *f, const WcFunc *fn, int *partial)
+static void check_function(WcFile *f, const WcFunc *fn, Partial *p)
 {
 	if (!has_sync(f, fn->open, fn->close))
 		return;
 	for (int i = fn->open; i <= fn->close; i++)
-		partial[i] = -1;
+		p[i] = (Partial){-1, SPLIT_NONE};
+	for (int i = fn->open; i < fn->close; i++) {
+		if (wc_op(f, i, WP_QUESTION))
+			mark_choice(f, i, fn, p);
+		else if (!wc_ident(f, i))
+			continue;
+		else if (wc_kw(f, i, WK_if) && wc_op(f, i + 1, WP_LPAREN))
+			mark_if(f, i, fn->close, p);
+		else if (wc_kw(f, i, WK_do) || ((wc_kw(f, i, WK_for) || wc_kw(f, i, WK_while) || wc_kw(f, i, WK_switch)) &&
+		                                wc_op(f, i + 1, WP_LPAREN)))
+			mark_loop(f, i, fn->close, p);
+	}
 	for (int i = fn->open; i < fn->close; i++)
-		if (wc_kw(f, i, WK_if) && wc_op(f, i + 1, WP_LPAREN))
-			mark_if(f, i, fn->close, partial);
-	for (int i = fn->open; i < fn->close; i++)
-		if (partial[i] >= 0 && wc_is_sync(f, i))
-			check_call(f, i, partial[i]);
+		if (p[i].why >= 0 && wc_is_sync(f, i))
+			check_call(f, i, &p[i]);
 }
 
 void wc_rule_branch(WcFile *f)
 {
 	if (f->nfns == 0)
 		return;
-	int *partial = xmalloc((size_t)f->n * sizeof *partial);
+	Partial *p = xmalloc((size_t)f->n * sizeof *p);
 	for (int k = 0; k < f->nfns; k++)
-		check_function(f, &f->fns[k], partial);
-	free(partial);
+		check_function(f, &f->fns[k], p);
+	free(p);
 }

@@ -9,41 +9,6 @@
 
 #include <string.h>
 
-typedef struct Header {
-	int init0, init1;   /* [init0, init1) */
-	int cond0, cond1;
-	int step0, step1;
-	int var;            /* the loop variable's token in init */
-} Header;
-
-static bool split_header(const WcFile *f, int open, int close, Header *h)
-{
-	int semi[2], ns = 0, depth = 0;
-	for (int i = open + 1; i < close; i++) {
-		if (wc_op(f, i, WP_LPAREN) || wc_op(f, i, WP_LBRACK))
-			depth++;
-		else if (wc_op(f, i, WP_RPAREN) || wc_op(f, i, WP_RBRACK))
-			depth--;
-		else if (depth == 0 && wc_op(f, i, WP_SEMI) && ns < 2)
-			semi[ns++] = i;
-	}
-	if (ns != 2)
-		return false;
-	*h = (Header){open + 1, semi[0], semi[0] + 1, semi[1], semi[1] + 1, close, -1};
-	for (int i = h->init0; i + 1 < h->init1; i++)
-		if (f->t[i].kind == WT_IDENT && wc_op(f, i + 1, WP_ASSIGN))
-			h->var = i;
-	return h->var >= 0;
-}
-
-static bool range_has(const WcFile *f, int from, int to, WcPunct op)
-{
-	for (int i = from; i < to; i++)
-		if (wc_op(f, i, op))
-			return true;
-	return false;
-}
-
 /* The body [from, to) holds a shuffle, with no width, that uses `var`. */
 static bool body_shuffles(const WcFile *f, int from, int to, int var)
 {
@@ -79,7 +44,7 @@ static int body_end(const WcFile *f, int start)
 }
 
 /* Token in [from, to) compared against var with `op` whose value is v. */
-static int bound_token(const WcFile *f, const Header *h, WcPunct op, uint64_t v)
+static int bound_token(const WcFile *f, const WcFor *h, WcPunct op, uint64_t v)
 {
 	for (int i = h->cond0; i + 2 < h->cond1 + 1; i++) {
 		uint64_t x;
@@ -91,26 +56,24 @@ static int bound_token(const WcFile *f, const Header *h, WcPunct op, uint64_t v)
 
 static void check_for(WcFile *f, int i)
 {
-	Header h;
-	int close = wc_match(f, i + 1);
-	if (close < 0 || !split_header(f, i + 1, close, &h))
+	WcFor h;
+	if (!wc_for_header(f, i + 1, &h) || h.var < 0)
 		return;
+	int close = h.step1;
 	int end = body_end(f, close + 1);
 	if (end < 0 || !body_shuffles(f, close + 1, end, h.var))
 		return;
 	int init = h.var + 2;
 	uint64_t v;
-	bool halves = range_has(f, h.step0, h.step1, WP_SLASH_EQ) || range_has(f, h.step0, h.step1, WP_SHR_EQ) ||
-	              range_has(f, h.step0, h.step1, WP_SLASH) || range_has(f, h.step0, h.step1, WP_SHR);
-	bool doubles = range_has(f, h.step0, h.step1, WP_STAR_EQ) || range_has(f, h.step0, h.step1, WP_SHL_EQ);
-	if (halves && init + 1 == h.init1 && wc_value(f, init, &v) && v == 16) {
+	WcStep step = wc_for_step(f, &h);
+	if (step == WC_HALVES && init + 1 == h.init1 && wc_value(f, init, &v) && v == 16) {
 		WcFinding *fd = wc_find(f, init, "H1", "loop-trip-count", "start at warpSize / 2",
 			"shuffle loop starts at 16, so a 64-lane wavefront combines only 32 lanes");
 		if (f->t[init].kind == WT_NUMBER)
 			wc_edit(fd, f, init, init, "warpSize / 2");
 		return;
 	}
-	if (!doubles || !wc_value(f, init, &v) || v != 1)
+	if (step != WC_DOUBLES || !wc_value(f, init, &v) || v != 1)
 		return;
 	int b = bound_token(f, &h, WP_LT, 32);
 	const char *repl = "warpSize";

@@ -134,6 +134,61 @@ int wc_stmt_end(const WcFile *f, int start)
 	}
 }
 
+/* The binary operator of a compound assignment (+= gives +), or WP_NONE. */
+WcPunct wc_compound_op(const WcFile *f, int i)
+{
+	static const WcPunct pairs[][2] = {
+		{WP_PLUS_EQ, WP_PLUS}, {WP_MINUS_EQ, WP_MINUS}, {WP_STAR_EQ, WP_STAR}, {WP_SLASH_EQ, WP_SLASH},
+		{WP_PERCENT_EQ, WP_PERCENT}, {WP_AMP_EQ, WP_AMP}, {WP_PIPE_EQ, WP_PIPE}, {WP_CARET_EQ, WP_CARET},
+		{WP_SHL_EQ, WP_SHL}, {WP_SHR_EQ, WP_SHR},
+	};
+	for (size_t k = 0; k < TC_COUNT(pairs); k++)
+		if (wc_op(f, i, pairs[k][0]))
+			return pairs[k][1];
+	return WP_NONE;
+}
+
+bool wc_for_header(const WcFile *f, int open, WcFor *h)
+{
+	int close = wc_match(f, open);
+	if (close < 0)
+		return false;
+	int semi[2], ns = 0, depth = 0;
+	for (int i = open + 1; i < close && ns < 2; i++) {
+		if (wc_is_open(f, i))
+			depth++;
+		else if (wc_is_close(f, i))
+			depth--;
+		else if (depth == 0 && wc_op(f, i, WP_SEMI))
+			semi[ns++] = i;
+	}
+	if (ns != 2)
+		return false;
+	*h = (WcFor){open + 1, semi[0], semi[0] + 1, semi[1], semi[1] + 1, close, -1};
+	for (int i = h->init0; i + 1 < h->init1; i++)
+		if (f->t[i].kind == WT_IDENT && wc_op(f, i + 1, WP_ASSIGN))
+			h->var = i;
+	return true;
+}
+
+static bool range_has(const WcFile *f, int from, int to, WcPunct op)
+{
+	for (int i = from; i < to; i++)
+		if (wc_op(f, i, op))
+			return true;
+	return false;
+}
+
+WcStep wc_for_step(const WcFile *f, const WcFor *h)
+{
+	if (range_has(f, h->step0, h->step1, WP_SLASH_EQ) || range_has(f, h->step0, h->step1, WP_SHR_EQ) ||
+	    range_has(f, h->step0, h->step1, WP_SLASH) || range_has(f, h->step0, h->step1, WP_SHR))
+		return WC_HALVES;
+	if (range_has(f, h->step0, h->step1, WP_STAR_EQ) || range_has(f, h->step0, h->step1, WP_SHL_EQ))
+		return WC_DOUBLES;
+	return WC_STEP_OTHER;
+}
+
 WcFinding *wc_find(WcFile *f, int i, const char *id, const char *name, const char *fix,
 	const char *fmt, ...)
 {

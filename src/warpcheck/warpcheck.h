@@ -10,6 +10,8 @@
  *              a warp id, a ballot or a mask
  *   util.c     token helpers shared by the rules, and the one finding maker
  *   rule_*.c   one file per hazard family (ids H1..H13 of the hazard table)
+ *   scheme.c   functions that use 32-lane logical warps consistently: their
+ *              H1, H3 and H5 findings are notes, not warnings
  *   check.c    the per-file driver: lex, preprocess, analyse, rules, suppress
  *   report.c   text, JSON and SARIF output; --fix edits and diffs
  *
@@ -61,7 +63,7 @@ typedef enum {
 	X(__ballot) X(__ballot_sync) X(__activemask) X(__match_any_sync) X(__match_all_sync) \
 	X(__any_sync) X(__all_sync) X(__syncwarp) X(__reduce_add_sync) X(__reduce_min_sync) \
 	X(__reduce_max_sync) X(__reduce_and_sync) X(__reduce_or_sync) X(__reduce_xor_sync) \
-	X(__popc) X(__ffs) X(__popcll) X(__ffsll) \
+	X(__any) X(__all) X(__popc) X(__ffs) X(__popcll) X(__ffsll) \
 	X(int) X(unsigned) X(signed) X(long) X(short) X(char) X(bool) X(float) X(double) X(void) \
 	X(auto) X(uint32_t) X(int32_t) X(uint) X(uint64_t) X(size_t) \
 	X(const) X(constexpr) X(static) X(inline) X(volatile) X(extern) X(register) \
@@ -96,6 +98,7 @@ enum {
 	WN_TYPE = 1 << 9,      /* a builtin integer or float type word */
 	WN_COLLECTIVE = 1 << 10, /* cub/hipcub warp collective: WarpReduce, WarpScan, ... */
 	WN_QUALIFIER = 1 << 11,  /* const, static, inline, __forceinline__, ... */
+	WN_VOTE = 1 << 12,       /* the same result in every lane: ballots, __any, __all, __reduce_*_sync */
 };
 
 /* What a value is, as far as warps go (dataflow.c). */
@@ -120,6 +123,17 @@ typedef enum {
 static inline bool wc_view_thread(int v) { return v >= WV_TID && v <= WV_THREAD; }
 static inline bool wc_view_lane(int v) { return v == WV_LANE || v == WV_LANE32; }
 
+/* An expression's value as the dataflow sees it. */
+typedef struct WcVal {
+	WcView view;
+	bool known;      /* a compile-time value, in num */
+	bool wmask;      /* warpSize - 1 */
+	bool varying;    /* may differ between the lanes of one wavefront: a thread
+	                    index, a lane, data loaded at a thread's own index */
+	bool whole;      /* a multiple of the wavefront's width: of warpSize, or of 64 */
+	uint64_t num;
+} WcVal;
+
 typedef struct WcTok {
 	uint32_t off, len;
 	int line, col;
@@ -132,6 +146,8 @@ typedef struct WcTok {
 	bool amd_wide : 1;   /* under a guard that selects every AMD target alike */
 	bool num_ok : 1;     /* integer literal whose value is in num */
 	bool num_wide : 1;   /* integer literal with an ll/ull suffix */
+	bool varying : 1;    /* dataflow: WcVal.varying of the name */
+	bool whole : 1;      /* dataflow: WcVal.whole of the name */
 	uint64_t num;
 } WcTok;             /* 32 bytes: every pass over the tokens is memory-bound */
 
@@ -143,6 +159,7 @@ typedef struct WcName {
 	uint16_t flags;
 	uint8_t macro_nparams;
 	uint8_t view;            /* dataflow: the view of a local, for var_stamp */
+	bool varying, whole;     /* dataflow: WcVal's flags of a local, for var_stamp */
 	uint32_t macro_used;     /* bit i: parameter i appears in the body */
 	uint32_t const_stamp, macro_stamp, var_stamp, target_stamp;
 	uint32_t target_macro;   /* the per-target macro whose branch defined it */
@@ -178,6 +195,7 @@ typedef struct WcFinding {
 	const char *id, *name;
 	char msg[200];
 	const char *fix;     /* a string literal */
+	bool note;       /* not a bug: a remark (exit status 0, no rewrite) */
 	bool has_edit;   /* a safe textual rewrite exists */
 	uint32_t eoff, elen;
 	char repl[48];
@@ -234,6 +252,7 @@ bool wc_derived(const WcFile *f, int i);            /* token i is thread-derived
 bool wc_operand_derived(const WcFile *f, int end);  /* operand ending at token end */
 int wc_operand_start(const WcFile *f, int end);
 WcView wc_expr_view(const WcFile *f, int from, int to);
+WcVal wc_expr_val(const WcFile *f, int from, int to);
 /* util.c */
 static inline bool wc_op(const WcFile *f, int i, WcPunct op)
 {
@@ -286,6 +305,19 @@ static inline bool wc_value_is(const WcFile *f, int i, uint64_t v)
 bool wc_full_mask(const WcFile *f, int s, int e, bool *only32); /* all-ones lane mask */
 bool wc_mask_dropped(const WcFile *f, int i);       /* call through a shim that ignores the mask */
 int wc_stmt_end(const WcFile *f, int start);        /* end of the statement or block at start */
+WcPunct wc_compound_op(const WcFile *f, int i);     /* "+=" at i gives "+"; WP_NONE if not one */
+/* The parts of "for (init; cond; step)" whose "(" is at open, each
+ * [x0, x1), and the variable the init assigns (-1 when none); false for a
+ * range for or an unbalanced header. */
+typedef struct WcFor {
+	int init0, init1, cond0, cond1, step0, step1;
+	int var;
+} WcFor;
+bool wc_for_header(const WcFile *f, int open, WcFor *h);
+/* How the step of a for loop moves its variable: o /= 2, o >>= 1 halve it;
+ * d *= 2, d <<= 1 double it. */
+typedef enum { WC_STEP_OTHER, WC_HALVES, WC_DOUBLES } WcStep;
+WcStep wc_for_step(const WcFile *f, const WcFor *h);
 void wc_set_const(WcFile *f, uint32_t id, uint64_t v, bool conflict);
 static inline bool wc_is_shuffle(const WcFile *f, int i) { return wc_flags(f, i) & WN_SHUFFLE; }
 static inline bool wc_is_ballot(const WcFile *f, int i) { return wc_flags(f, i) & WN_BALLOT; }
@@ -307,6 +339,8 @@ void wc_rule_arch(WcFile *f);     /* H8 */
 void wc_rule_library(WcFile *f);  /* H9 */
 void wc_rule_branch(WcFile *f);   /* H10 */
 void wc_rule_width(WcFile *f);    /* H11 */
+/* scheme.c: consistent 32-lane logical-warp schemes; run after the rules */
+void wc_scheme_notes(WcFile *f);   /* their H1, H3, H5 findings become notes */
 /* check.c: returns false when the file could not be checked at all.
  * wc_check_path reuses a thread's WcWork; wc_check_file makes its own. */
 bool wc_check_file(WcFile *f, Diag *d, const char *path);
@@ -318,6 +352,7 @@ void wc_report_text(FILE *out, const WcFile *f);
 void wc_report_text_buf(Buf *b, const WcFile *f);
 void wc_report_json_file(Buf *b, const WcFile *f, bool *first);
 void wc_report_sarif_file(Buf *b, const WcFile *f, bool *first);
+int wc_warnings(const WcFile *f);  /* findings that are not notes */
 char *wc_apply_fixes(const WcFile *f, size_t *len, int *applied);
 void wc_unified_diff(FILE *out, const char *path, const char *a, size_t alen, const char *b, size_t blen);
 void wc_unified_diff_buf(Buf *out, const char *path, const char *a, size_t alen, const char *b, size_t blen);

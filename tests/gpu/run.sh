@@ -3,8 +3,9 @@
 # runtime's own test, then the CUDA output of the seed kernel and of
 # Inductor kernels run with `tritonc run --target cuda --check` (every
 # buffer against the tile-IR interpreter), then the seed kernel against real
-# Triton and float64 (needs python3 with torch and triton). Ends with
-# "N passed, N failed" like make check.
+# Triton and float64 (needs python3 with torch and triton), then the
+# warpcheck programs before and after --fix (tests/gpu/warpcheck.sh). Ends
+# with "N passed, N failed" like make check.
 cd "$(dirname "$0")/../.." || exit 2
 BIN=${BIN:-bin}
 BUILD=${BUILD:-build}
@@ -91,6 +92,9 @@ make -s units >/dev/null || exit 2
 	else
 		echo "FAIL gpu: python3 with torch and triton is needed for the comparison with Triton"
 	fi
+
+	# Its own total is left out: the one below counts its lines.
+	tests/gpu/warpcheck.sh | sed '/^[0-9]* passed, [0-9]* failed$/d'
 } | tee "$log/all"
 passed=$(grep -c '^PASS ' "$log/all")
 failed=$(grep -c '^FAIL ' "$log/all")

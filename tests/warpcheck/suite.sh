@@ -2,9 +2,10 @@
 # warpcheck tests: one "PASS name" or "FAIL name: reason" line per case.
 #
 # cases/*: every line ending in "// expect: H2 [H4...]" must be reported with
-# those ids and no other line may be; "expect-col: N" also pins the column.
-# A case with no expect comment is a must-not-flag case. The bad-input cases
-# below check for a clear error, no crash, and that other files still run.
+# those ids as warnings, and "expect-note: H1 [H3...]" with those as notes;
+# no other line may be; "expect-col: N" also pins the column. A case with no
+# expect comment is a must-not-flag case. The bad-input cases below check
+# for a clear error, no crash, and that other files still run.
 cd "$(dirname "$0")/../.." || exit 2
 WC=${BIN:-bin}/warpcheck
 case $WC in /*) ;; *) WC=$(pwd)/$WC ;; esac
@@ -16,28 +17,39 @@ failed=0
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; failed=1; }
 
+# The ids a line expects, one a line: "H2" for a warning, "note-H1" for a
+# note (the awk below, shared by both lists).
+IDS_AWK='
+function ids(s, prefix,    n, a, i) {
+	n = split(s, a, /[ \t,]+/)
+	for (i = 1; i <= n; i++) if (a[i] ~ /^H[0-9]+$/) out[++nout] = prefix a[i]
+}
+function line_ids(    w, t) {
+	nout = 0
+	if ($0 ~ /\/\/ expect:/) { w = $0; sub(/.*\/\/ expect:/, "", w); sub(/expect-(note|col):.*/, "", w); ids(w, "") }
+	if ($0 ~ /expect-note:/) { t = $0; sub(/.*expect-note:/, "", t); sub(/expect-col:.*/, "", t); ids(t, "note-") }
+	return nout
+}'
+
 # "line:id" pairs the file expects, one a line, sorted.
 expected() {
-	awk '/\/\/ expect:/ {
-		s = $0; sub(/.*\/\/ expect:/, "", s); sub(/expect-col:.*/, "", s)
-		n = split(s, ids, /[ \t,]+/)
-		for (i = 1; i <= n; i++) if (ids[i] ~ /^H[0-9]+$/) print FNR ":" ids[i]
-	}' "$1" | sort -u
+	awk "$IDS_AWK"'
+	{ n = line_ids(); for (i = 1; i <= n; i++) print FNR ":" out[i] }' "$1" | sort -u
 }
 
 # "line:col:id" the file pins with expect-col.
 expected_cols() {
-	awk '/expect-col:/ {
-		s = $0; c = s; sub(/.*expect-col:[ \t]*/, "", c); sub(/[^0-9].*/, "", c)
-		sub(/.*\/\/ expect:/, "", s); sub(/expect-col:.*/, "", s)
-		n = split(s, ids, /[ \t,]+/)
-		for (i = 1; i <= n; i++) if (ids[i] ~ /^H[0-9]+$/) print FNR ":" c ":" ids[i]
+	awk "$IDS_AWK"'
+	/expect-col:/ {
+		c = $0; sub(/.*expect-col:[ \t]*/, "", c); sub(/[^0-9].*/, "", c)
+		n = line_ids(); for (i = 1; i <= n; i++) print FNR ":" c ":" out[i]
 	}' "$1" | sort -u
 }
 
-# "line:col:id" of every warning in text output.
+# "line:col:id" of every warning and note in text output.
 reported() {
-	sed -n 's/^[^ ]*:\([0-9][0-9]*\):\([0-9][0-9]*\): warning: .*\[\(H[0-9][0-9]*\) [^]]*\]$/\1:\2:\3/p' "$1" | sort -u
+	sed -n -e 's/^[^ ]*:\([0-9][0-9]*\):\([0-9][0-9]*\): warning: .*\[\(H[0-9][0-9]*\) [^]]*\]$/\1:\2:\3/p' \
+		-e 's/^[^ ]*:\([0-9][0-9]*\):\([0-9][0-9]*\): note: .*\[\(H[0-9][0-9]*\) [^]]*\]$/\1:\2:note-\3/p' "$1" | sort -u
 }
 
 run_case() {
@@ -62,10 +74,10 @@ run_case() {
 			return
 		fi
 	done
-	if [ -s "$tmp/want" ] && [ $rc -ne 1 ]; then
-		fail "$name" "exit status $rc with findings, want 1"
-	elif [ ! -s "$tmp/want" ] && [ $rc -ne 0 ]; then
-		fail "$name" "exit status $rc on a clean file, want 0: $(head -1 "$tmp/err")"
+	if grep -qv ':note-' "$tmp/want" && [ $rc -ne 1 ]; then
+		fail "$name" "exit status $rc with warnings, want 1"
+	elif ! grep -qv ':note-' "$tmp/want" && [ $rc -ne 0 ]; then
+		fail "$name" "exit status $rc with no warnings, want 0: $(head -1 "$tmp/err")"
 	else
 		pass "$name"
 	fi
@@ -145,6 +157,30 @@ fix_case fix-hip "$CASES/fix_hip.hip"
 fix_case fix-seed "$CASES/seed_bad.cu"
 fix_case fix-new-cuda "$CASES/fix_new.cu"
 fix_case fix-new-hip "$CASES/fix_new.hip"
+fix_case fix-logical32 "$CASES/logical32.cu"
+
+# Notes carry no rewrite: --fix leaves a consistent 32-lane scheme whole.
+"$WC" "$CASES/logical32.cu" >"$tmp/before" 2>&1
+"$WC" "$tmp/fix/logical32.cu" >"$tmp/after" 2>&1
+if [ "$(grep -c ': note: ' "$tmp/before")" -ne 9 ]; then
+	fail notes-kept "$(grep -c ': note: ' "$tmp/before") notes before --fix, want 9"
+elif [ "$(grep -c ': note: ' "$tmp/after")" -ne 9 ] || grep -q ': warning: ' "$tmp/after"; then
+	fail notes-kept "after --fix: $(grep -c ': note: ' "$tmp/after") notes, $(grep -c ': warning: ' "$tmp/after") warnings"
+else
+	pass notes-kept
+fi
+
+# H10 under a run-time bound, on data or in a loop: votes, ballots and
+# __syncwarp get the mask of the active lanes; shuffles, which may read an
+# inactive lane, are left to the author.
+"$WC" --fix --dry-run "$CASES/h10_runtime.cu" >"$tmp/diff" 2>/dev/null
+if grep -q '^+.*__shfl.*__activemask' "$tmp/diff"; then
+	fail h10-runtime-fixes "a shuffle got __activemask(): $(grep '^+.*__shfl' "$tmp/diff" | head -1)"
+elif [ "$(grep -c '^+.*\(__ballot_sync\|__syncwarp\|__any_sync\)(__activemask()' "$tmp/diff")" -ne 7 ]; then
+	fail h10-runtime-fixes "want 7 votes, ballots and __syncwarp fixed: $(grep -c '^+' "$tmp/diff")"
+else
+	pass h10-runtime-fixes
+fi
 
 # Fixed code must still compile, for wave64 (gfx90a) and wave32 (gfx1030)
 # and for NVIDIA. hipcc is a Debian package the CI installs, so its absence
@@ -158,7 +194,7 @@ hip_compile() {
 	"$HIPCC" -x hip --offload-arch=gfx90a --offload-arch=gfx1030 -include "$SYNC_H" -c "$1" -o "$tmp/hip.o" >"$tmp/err" 2>&1
 }
 if [ -x "$HIPCC" ]; then
-	for src in fix_hip.hip fix_new.hip fix_cuda.cu; do
+	for src in fix_hip.hip fix_new.hip fix_cuda.cu logical32.cu; do
 		if hip_compile "$tmp/fix/$src"; then
 			pass "fix-compiles-hip $src"
 		else
@@ -188,6 +224,12 @@ else
 	echo "SKIP fix-compiles-nvcc: nvcc not found at $NVCC"
 fi
 
+# The programs make gpu-check runs before and after --fix must build here:
+# with nvcc both ways, with hipcc once fixed. Their own total is left out.
+NVCC=$NVCC HIPCC=$HIPCC tests/gpu/warpcheck.sh --compile-only >"$tmp/gpu" 2>&1
+sed '/^[0-9]* passed, [0-9]* failed$/d' "$tmp/gpu"
+grep -q '^FAIL ' "$tmp/gpu" && failed=1
+
 # Output formats.
 "$WC" --format json "$CASES/seed_bad.cu" >"$tmp/json"
 n=$(grep -c '"id": "H' "$tmp/json")
@@ -210,6 +252,15 @@ assert len(r) == 8 and r[0]["locations"][0]["physicalLocation"]["region"]["start
 	fail sarif-format "invalid SARIF or wrong results"
 else
 	pass sarif-format
+fi
+"$WC" --format json "$CASES/logical32.cu" >"$tmp/json"
+"$WC" --format sarif "$CASES/logical32.cu" >"$tmp/sarif"
+if [ "$(grep -c '"severity": "note"' "$tmp/json")" -ne 9 ] || [ "$(grep -c '"severity": "warning"' "$tmp/json")" -ne 2 ]; then
+	fail json-severity "want 9 notes and 2 warnings: $(grep -o '"severity": "[a-z]*"' "$tmp/json" | sort | uniq -c | tr '\n' ' ')"
+elif [ "$(grep -o '"level": "note"' "$tmp/sarif" | wc -l)" -ne 9 ]; then
+	fail json-severity "SARIF: $(grep -o '"level": "note"' "$tmp/sarif" | wc -l) results at level note, want 9"
+else
+	pass json-severity
 fi
 "$WC" --format json "$CASES/h3_clean.cu" >"$tmp/json"
 rc=$?

@@ -7,7 +7,7 @@
 #define WAVE_WIDTH 32
 #endif
 
-__global__ void k(const float *in, float *out) {
+__global__ void k(const float *in, float *out, int n) {
     int tid = threadIdx.x;
     float v = in[tid];
     if (tid < 32)  // expect: H3
@@ -16,5 +16,7 @@ __global__ void k(const float *in, float *out) {
     float r = __shfl(v, (lane + 1) & 31);  // expect: H11 H3
     if (lane == 0)
         __syncwarp(~0ull);  // expect: H10
+    if (tid < n)
+        out[n] = __popcll(__ballot_sync(~0ull, v > 0));  // expect: H10
     out[tid] = v + r + WAVE_WIDTH;
 }

@@ -1,0 +1,210 @@
+/* scheme.c: functions that use 32-lane logical warps consistently.
+ *
+ * Much CUDA code keeps to 32 lanes everywhere: xor offsets 16..1, lane =
+ * tid & 31, warp = tid >> 5, a shared slot per 32 threads. A 64-lane
+ * wavefront runs such code as two independent 32-lane halves: an xor below
+ * 32 never leaves its aligned half, and lanes 0 and 32 each write their own
+ * slot. That is correct; what breaks is a mix of the two views. So the H1,
+ * H3 and H5 findings of a function become notes when the function, together
+ * with the functions of the file it calls or is called by,
+ *   - shows the scheme: a lane or warp id in 32s (an H3 finding) and a
+ *     shuffle that stays inside 32-lane groups (a width of at most 32, or
+ *     an xor offset below 32: a constant, or a loop over 16..1 or 1..16);
+ *   - never takes the physical view: no warpSize (nor a warp-size name with
+ *     no fixed value), __lane_id, lane masks, ballots or votes (their bits
+ *     and counts are physical lanes; __activemask() as the mask of a _sync
+ *     call does not count), and no shuffle that may cross from one half to
+ *     the other (no width and not an xor below 32: __shfl_down from 16
+ *     reads lanes 32..47 into lanes 16..31).
+ * H2, H4 and H10 findings stay warnings: they are wrong on any reading.
+ * Notes carry no rewrite: changing one piece of a consistent scheme to
+ * warpSize would make it a mixed one. */
+#include "warpcheck/warpcheck.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	S_PHYS = 1,      /* takes the physical warp's view */
+	S_CROSS = 2,     /* a shuffle that may leave its 32-lane group */
+	S_LANES32 = 4,   /* a lane or warp id in 32s (an H3 finding) */
+	S_CONFINED = 8,  /* a shuffle kept inside 32-lane groups */
+};
+
+static bool piece(const WcFinding *fd)
+{
+	return strcmp(fd->id, "H1") == 0 || strcmp(fd->id, "H3") == 0 || strcmp(fd->id, "H5") == 0;
+}
+
+/* The loop "for (v = c; ...; v /= 2)" with 0 < c < 32, or "for (v = c;
+ * v < 32; v *= 2)" with c > 0: every value of v is below 32. */
+static bool loop_below32(const WcFile *f, const WcFor *h)
+{
+	uint64_t v0, bound;
+	if (h->var + 3 != h->init1 || !wc_value(f, h->var + 2, &v0) || v0 == 0)
+		return false;
+	WcStep step = wc_for_step(f, h);
+	if (step == WC_HALVES)
+		return v0 < 32;
+	for (int i = h->cond0; step == WC_DOUBLES && i + 2 < h->cond1; i++)
+		if (wc_same_ident(f, i, h->var) && wc_value(f, i + 2, &bound))
+			return (wc_op(f, i + 1, WP_LT) && bound <= 32) || (wc_op(f, i + 1, WP_LE) && bound < 32);
+	return false;
+}
+
+/* The xor offset [s, e) of the shuffle at `call` is below 32: a constant,
+ * or the variable of an enclosing for loop whose values are. */
+static bool offset_below32(const WcFile *f, int s, int e, int call, const WcFunc *fn)
+{
+	uint64_t v;
+	if (e != s + 1)
+		return false;
+	if (wc_value(f, s, &v))
+		return v < 32;
+	for (int k = call - 1; k > fn->open && wc_ident(f, s); k--) {
+		WcFor h;
+		if (!wc_kw(f, k, WK_for) || !wc_for_header(f, k + 1, &h) || !wc_same_ident(f, h.var, s))
+			continue;
+		if (call <= wc_stmt_end(f, h.step1 + 1))
+			return loop_below32(f, &h);
+	}
+	return false;
+}
+
+/* S_CONFINED or S_CROSS for the shuffle call at i. */
+static int shuffle_kind(const WcFile *f, int i, const WcFunc *fn)
+{
+	int s[8], e[8];
+	int n = wc_call_args(f, i + 1, s, e, 8);
+	int plain = wc_is_sync(f, i) ? 3 : 2;  /* arguments before the width */
+	uint64_t w;
+	if (n == plain + 1)
+		return e[plain] == s[plain] + 1 && wc_value(f, s[plain], &w) && w >= 1 && w <= 32 && !(w & (w - 1))
+			? S_CONFINED : S_CROSS;
+	bool xor = wc_kw(f, i, WK___shfl_xor) || wc_kw(f, i, WK___shfl_xor_sync);
+	return n == plain && xor && offset_below32(f, s[plain - 1], e[plain - 1], i, fn) ? S_CONFINED : S_CROSS;
+}
+
+/* What the body of fn shows on its own (S_LANES32 comes from findings). */
+static int own_kinds(const WcFile *f, const WcFunc *fn)
+{
+	int k = 0;
+	for (int i = fn->open + 1; i < fn->close; i++) {
+		if (!wc_ident(f, i))
+			continue;
+		uint32_t id = f->t[i].id;
+		uint16_t fl = wc_flags(f, i);
+		uint64_t v;
+		bool call = wc_op(f, i + 1, WP_LPAREN);
+		if (id == WK_warpSize || id == WK___AMDGCN_WAVEFRONT_SIZE || id == WK___lane_id || id == WK___lanemask_lt ||
+		    ((fl & WN_WARP_SIZE) && !wc_value(f, i, &v)))
+			k |= S_PHYS;
+		else if (call && (fl & (WN_BALLOT | WN_VOTE)) && !(wc_op(f, i - 1, WP_LPAREN) && wc_is_sync(f, i - 2)))
+			k |= S_PHYS;  /* a ballot or vote as a value, not as a _sync call's mask */
+		else if (call && (fl & WN_SHUFFLE))
+			k |= shuffle_kind(f, i, fn);
+	}
+	return k;
+}
+
+/* The function whose body holds byte offset off, or -1. */
+static int func_at_offset(const WcFile *f, uint32_t off)
+{
+	int lo = 0, hi = f->nfns - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (off < f->t[f->fns[mid].open].off)
+			hi = mid - 1;
+		else if (off > f->t[f->fns[mid].close].off)
+			lo = mid + 1;
+		else
+			return mid;
+	}
+	return -1;
+}
+
+typedef struct NameFn {
+	uint32_t id;
+	int fn;
+} NameFn;
+
+static int by_id(const void *a, const void *b)
+{
+	const NameFn *x = a, *y = b;
+	return x->id != y->id ? (x->id < y->id ? -1 : 1) : x->fn - y->fn;
+}
+
+/* The first entry of names[0..n) with this id, or n. */
+static int first_with(const NameFn *names, int n, uint32_t id)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (names[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* near[k]: the kinds of the functions of the file that k calls or that
+ * call k (every overload of a called name). */
+static void neighbours(const WcFile *f, const int *own, int *near)
+{
+	int n = f->nfns;
+	NameFn *names = xmalloc((size_t)n * sizeof *names);
+	for (int k = 0; k < n; k++)
+		names[k] = (NameFn){f->t[f->fns[k].name].id, k};
+	qsort(names, (size_t)n, sizeof *names, by_id);
+	for (int k = 0; k < n; k++) {
+		const WcFunc *fn = &f->fns[k];
+		for (int i = fn->open + 1; i < fn->close; i++) {
+			if (!wc_ident(f, i) || !(wc_op(f, i + 1, WP_LPAREN) || wc_op(f, i + 1, WP_LT)))
+				continue;
+			for (int m = first_with(names, n, f->t[i].id); m < n && names[m].id == f->t[i].id; m++) {
+				near[k] |= own[names[m].fn];
+				near[names[m].fn] |= own[k];
+			}
+		}
+	}
+	free(names);
+}
+
+static const char note_fix[] = "nothing to fix on CDNA; to use whole wavefronts instead, change every 32 of the "
+                               "function together (warpSize)";
+
+void wc_scheme_notes(WcFile *f)
+{
+	int candidates = 0;
+	for (int i = 0; i < f->nfinds; i++)
+		candidates += piece(&f->finds[i]) && func_at_offset(f, f->finds[i].off) >= 0;
+	if (candidates == 0)
+		return;
+	int *own = xmalloc((size_t)f->nfns * sizeof *own), *near = xcalloc((size_t)f->nfns, sizeof *near);
+	for (int k = 0; k < f->nfns; k++)
+		own[k] = own_kinds(f, &f->fns[k]);
+	for (int i = 0; i < f->nfinds; i++) {
+		int k = func_at_offset(f, f->finds[i].off);
+		if (k >= 0 && strcmp(f->finds[i].id, "H3") == 0)
+			own[k] |= S_LANES32;
+	}
+	neighbours(f, own, near);
+	for (int i = 0; i < f->nfinds; i++) {
+		WcFinding *fd = &f->finds[i];
+		int k = piece(fd) ? func_at_offset(f, fd->off) : -1;
+		if (k < 0)
+			continue;
+		int all = own[k] | near[k];
+		if ((all & (S_PHYS | S_CROSS)) || !(all & S_LANES32) || !(all & S_CONFINED))
+			continue;
+		fd->note = true;
+		fd->has_edit = false;
+		fd->fix = note_fix;
+		size_t len = strlen(fd->msg);
+		snprintf(fd->msg + len, sizeof fd->msg - len,
+			"; here part of a consistent 32-lane logical warp, correct on a 64-lane wavefront (two halves)");
+	}
+	free(own);
+	free(near);
+}
