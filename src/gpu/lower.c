@@ -495,6 +495,31 @@ int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
 	return imin(w, L->frame.size_per_thread[last]);
 }
 
+/* Consecutive elements along the frame's last dim that a thread loads
+ * from one address (the constancy of the pointer, the mask and the fill):
+ * loaded once and copied, as an index read by every element of an
+ * embedding row is. */
+static int splat_width(Lower *L, const TValue *v, unsigned vary)
+{
+	const TValue *ptr = v->args[0];
+	int last = L->rank - 1, d = ptr->type.rank - 1;
+	if (L->rank == 0 || d < 0 || !(vary & (1u << last)) || L->place[ptr->id].map[d] != last)
+		return 1;
+	int64_t k = ptr->axis.constancy[d];
+	for (int i = 1; i < v->nargs; i++) {
+		int64_t c = v->args[i]->type.rank == ptr->type.rank ? v->args[i]->axis.constancy[d] : 1;
+		while (c) {   /* k = gcd(k, c): runs aligned to both */
+			int64_t t = k % c;
+			k = c;
+			c = t;
+		}
+	}
+	int w = 1;
+	while (w * 2 <= k && w * 2 <= L->frame.size_per_thread[last])
+		w *= 2;
+	return w;
+}
+
 static void lower_load(Lower *L, const TValue *v)
 {
 	const TValue *ptr = v->args[0];
@@ -504,8 +529,9 @@ static void lower_load(Lower *L, const TValue *v)
 	int vec = access_width(L, ptr, mask, vary);
 	if (other && (vary_of(L, other) & (1u << (L->rank - 1))))
 		vec = 1;
+	int same = vec == 1 ? splat_width(L, v, vary) : 1;
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
-	Nest n = nest_over(L, vary, vec);
+	Nest n = nest_over(L, vary, vec * same);
 	SStmt *s = simt_stmt(L->k, SS_LOAD, v->line);
 	set_loops(L, s, &n);
 	s->dst = simt_ref(L->k, r, index_in(L, &n, vary));
@@ -519,6 +545,15 @@ static void lower_load(Lower *L, const TValue *v)
 	s->vec = vec;
 	s->evict = (EvictionPolicy)v->aux;
 	s->uniform = r->kind == SR_UNIFORM;
+	if (same > 1) {   /* the copies: element 1 + j of each run of `same` */
+		SStmt *c = simt_stmt(L->k, SS_ASSIGN, v->line);
+		set_loops(L, c, &n);
+		SExpr *first = index_in(L, &n, vary);
+		c->extent[c->nloops] = same - 1;
+		c->dst = simt_ref(L->k, r, iadd(L, first, iadd(L, ic(L, 1), simt_leaf(L->k, SE_LOOP, DT_I32, c->nloops))));
+		c->nloops++;
+		c->value = simt_ref(L->k, r, first);
+	}
 	set_reg(L, v, r, vary);
 }
 

@@ -74,6 +74,17 @@ static bool axis_equal(const AxisInfo *a, const AxisInfo *b)
 }
 
 /* A loop: params from the inits, then joined with the yields to a fixpoint. */
+/* An integer constant, splat or broadcast: its value in *c. */
+static bool const_int(const TValue *x, int64_t *c)
+{
+	while (x->op == TOP_SPLAT || x->op == TOP_BROADCAST)
+		x = x->args[0];
+	if (x->op != TOP_CONST || dtype_is_float(x->type.dtype))
+		return false;
+	*c = x->iconst;
+	return true;
+}
+
 /* The integer constant 1, splat or broadcast. */
 static bool is_one(const TValue *x)
 {
@@ -231,6 +242,45 @@ static void infer(TValue *v, const int64_t *arg_div)
 			r->constancy[d] = (int)gcd64(a->constancy[d], c->constancy[d]);
 			if (v->op == TOP_WHERE)
 				r->constancy[d] = (int)gcd64(r->constancy[d], b->constancy[d]);
+			r->contiguity[d] = 1;
+			r->divisibility[d] = 1;
+		}
+		return;
+	case TOP_IDIV:
+	case TOP_MOD: {
+		/* x // c and x % c with c a positive constant: an aligned run of
+		 * consecutive x (contiguity, divisibility of its start) that c's
+		 * multiples do not cut gives one quotient and consecutive
+		 * remainders. Index arithmetic is not negative (Triton's analysis
+		 * assumes the same). */
+		int64_t c;
+		if (!const_int(v->args[1], &c) || c <= 0) {
+			set_unknown(r);
+			for (int d = 0; d < rank; d++)
+				r->constancy[d] = (int)gcd64(a->constancy[d], b->constancy[d]);
+			return;
+		}
+		for (int d = 0; d < rank; d++) {
+			int64_t run = gcd64(gcd64(a->contiguity[d], c), a->divisibility[d]);
+			if (v->op == TOP_IDIV) {
+				r->constancy[d] = (int)(run > a->constancy[d] ? run : a->constancy[d]);
+				r->contiguity[d] = 1;
+				r->divisibility[d] = 1;
+			} else {
+				r->constancy[d] = a->constancy[d];
+				r->contiguity[d] = (int)run;
+				r->divisibility[d] = gcd64(a->divisibility[d], c);
+			}
+		}
+		return;
+	}
+	case TOP_LOAD:
+		/* equal addresses (and masks, and fill values) load equal values */
+		for (int d = 0; d < rank; d++) {
+			int64_t k = a->constancy[d];
+			for (int i = 1; i < v->nargs; i++)
+				k = gcd64(k, v->args[i]->axis.constancy[d]);
+			r->constancy[d] = (int)k;
 			r->contiguity[d] = 1;
 			r->divisibility[d] = 1;
 		}
