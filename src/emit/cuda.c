@@ -24,6 +24,8 @@ static const char cuda_types[] =
 	"TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }\n"
 	"TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }\n"
 	"TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }\n"
+	"/* fp32 division as Triton spells it on NVIDIA: full-range, within 2 ulp */\n"
+	"TC_DEVICE float tc_fdiv(float x, float y) { float q; asm(\"div.full.f32 %0, %1, %2;\" : \"=f\"(q) : \"f\"(x), \"f\"(y)); return q; }\n"
 	"/* fp16 and bf16 conversions are single instructions from sm_80 on */\n"
 	"#define TC_HALF_CONVERSIONS 1\n"
 	"TC_DEVICE float tc_bf16_to_f32(tc_u16 h) { return __uint_as_float((tc_u32)h << 16); }\n"
@@ -225,6 +227,7 @@ const Printer cuda_printer = {
 	.copy_async = cuda_copy_async,
 	.copy_commit = cuda_copy_commit,
 	.copy_wait = cuda_copy_wait,
+	.fdiv = "tc_fdiv",
 	.shared_qualifier = "__shared__ ",
 	.align16 = "__align__(16) ",
 };

@@ -187,6 +187,14 @@ static void binary(Emit *E, const SExpr *e)
 		buf_puts(b, "))");
 		return;
 	}
+	if (op == TOP_DIV && dt == DT_F32 && E->P->fdiv) {   /* the target's own fp32 division */
+		buf_printf(b, "%s(", E->P->fdiv);
+		expr(E, e->a[0]);
+		buf_puts(b, ", ");
+		expr(E, e->a[1]);
+		buf_putc(b, ')');
+		return;
+	}
 	if (op == TOP_FMOD) {
 		buf_puts(b, dt == DT_F64 ? "fmod(" : "fmodf(");
 		expr(E, e->a[0]);

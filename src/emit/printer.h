@@ -27,6 +27,8 @@ typedef struct Printer {
 	void (*copy_async)(Buf *b, int bytes, const char *dst, const char *ptr, const char *mask);
 	void (*copy_commit)(Buf *b);
 	void (*copy_wait)(Buf *b, int pending);
+	/* fp32 x / y as a call fdiv(x, y), NULL: the C operator */
+	const char *fdiv;
 	const char *shared_qualifier;  /* "__shared__ " or "" */
 	const char *align16;           /* what makes an array 16-byte aligned, with a trailing space */
 	/* the program fails: `message` is a C string literal; `line` its source line */

@@ -16,6 +16,8 @@ typedef unsigned long long tc_u64;
 TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }
 TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }
 TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }
+/* fp32 division as Triton spells it on NVIDIA: full-range, within 2 ulp */
+TC_DEVICE float tc_fdiv(float x, float y) { float q; asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(x), "f"(y)); return q; }
 /* fp16 and bf16 conversions are single instructions from sm_80 on */
 #define TC_HALF_CONVERSIONS 1
 TC_DEVICE float tc_bf16_to_f32(tc_u16 h) { return __uint_as_float((tc_u32)h << 16); }
@@ -373,7 +375,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	// 24: rstd = tl.rsqrt((row_sum / 4096.0) + 1e-06)
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
-		t20[i0] = (t17[i0] / 4096.0f);
+		t20[i0] = tc_fdiv(t17[i0], 4096.0f);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
