@@ -442,19 +442,20 @@ static void lower_elementwise(Lower *L, const TValue *v)
 }
 
 /* Elements per access along the last frame dim: from the pointer's
- * contiguity and alignment (axis analysis), the mask's constancy, the
- * target's widest access and what one thread holds consecutively. Axis
- * analysis speaks of the pointer tile's own last dim: a pointer tile
- * placed transposed, another of its dims on the last frame dim, is read
- * one element at a time. */
+ * contiguity and alignment (axis analysis) along the tile dim that lies on
+ * it, the mask's constancy, the target's widest access and what one thread
+ * holds consecutively. */
 int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
 {
 	int last = L->rank - 1;
 	if (L->rank == 0 || !(vary & (1u << last)) || !(vary_of(L, ptr) & (1u << last)))
 		return 1;
-	if (ptr->type.rank == 0 || L->place[ptr->id].map[ptr->type.rank - 1] != last)
+	int k = ptr->type.rank - 1;
+	while (k >= 0 && L->place[ptr->id].map[k] != last)
+		k--;
+	if (k < 0)
 		return 1;
-	int w = tir_vector_width(ptr, mask, L->target->max_vector_bytes);
+	int w = tir_vector_width_along(ptr, mask, k, L->target->max_vector_bytes);
 	return imin(w, L->frame.size_per_thread[last]);
 }
 

@@ -29,7 +29,13 @@
  * own transpose) gets both: the op that meets it in the second place reads
  * a copy of it when it is cheap, else a conversion (TOP_CONVERT, which
  * lower_convert.c lowers through shared memory) that shares no place and
- * no frame with its operand, and placement starts over. */
+ * no frame with its operand, and placement starts over. Then each frame's
+ * dimensions are relabeled so that its last one, along which threads hold
+ * consecutive elements, is the one most of its loads and stores can read in
+ * wide vectors; a load or store the frame still makes one element at a time,
+ * although along another of its dims it could move 16 bytes at a time, gets
+ * a frame of its own (its pointers recomputed there) and reaches the other
+ * tiles through a conversion, as Triton's coalescing does. */
 #include "gpu/lower_internal.h"
 
 #include <stdlib.h>
@@ -711,18 +717,181 @@ static void cut_edge(Lower *L, Cut cut)
 	user->args[arg] = c;
 }
 
-/* Conflicts a kernel may have before the lowering gives up: each round of
- * placement cuts one. */
+/* ---- coalescing: which way each frame runs ---- */
+
+static const TValue *access_mask(const TValue *v)
+{
+	int at = v->op == TOP_LOAD ? 1 : 2;
+	return v->nargs > at ? v->args[at] : NULL;
+}
+
+/* The dim of a load's or store's pointer tile along which its addresses run
+ * consecutively the longest, more than one element (a later dim wins a
+ * tie): the one its lanes should run along. -1 when there is none or the
+ * tile spans fewer than two dims. */
+static int fastest_dim(const TValue *v)
+{
+	const TValue *ptr = v->args[0];
+	int dims[TC_MAX_RANK], n = wide_dims(ptr, dims), best = -1, run = 1;
+	for (int i = n - 1; n >= 2 && i >= 0; i--)
+		if (ptr->axis.contiguity[dims[i]] > run) {
+			best = dims[i];
+			run = ptr->axis.contiguity[dims[i]];
+		}
+	return best;
+}
+
+/* Elements the access can move at once along dim k of its pointer tile. */
+static int width_along(Lower *L, const TValue *v, int k)
+{
+	return tir_vector_width_along(v->args[0], access_mask(v), k, L->target->max_vector_bytes);
+}
+
+/* Calls fn on every live load and every store, in program order, with the
+ * number of run-time loops around it. */
+typedef void (*AccessFn)(Lower *L, TValue *v, int depth, void *ctx);
+
+static void each_access(Lower *L, const TBlock *b, int depth, AccessFn fn, void *ctx)
+{
+	for (TValue *v = b ? b->first : NULL; v; v = v->next) {
+		if (v->op == TOP_FOR || v->op == TOP_IF)
+			each_access(L, v->body, depth + (v->op == TOP_FOR), fn, ctx);
+		if (v->op == TOP_IF)
+			each_access(L, v->orelse, depth, fn, ctx);
+		if ((v->op == TOP_LOAD && L->uses[v->id] > 0) || v->op == TOP_STORE)
+			fn(L, v, depth, ctx);
+	}
+}
+
+/* Per frame and frame dim: the weight of the accesses whose fastest dim
+ * lies there; one inside a run-time loop outweighs all those outside. */
+typedef struct Votes {
+	int64_t weight[LOWER_MAX_FRAMES][TC_MAX_RANK];
+	bool fixed[LOWER_MAX_FRAMES];   /* holds a dot's result, whose matrix layout wants dims in order */
+} Votes;
+
+static void vote(Lower *L, TValue *v, int depth, void *ctx)
+{
+	Votes *votes = ctx;
+	int k = fastest_dim(v);
+	const Place *p = &L->place[v->args[0]->id];
+	if (k >= 0 && p->map[k] >= 0)
+		votes->weight[p->frame][p->map[k]] += (int64_t)1 << (8 * imin(depth, 6));
+}
+
+static void fix_dot_frame(Lower *L, const TValue *v, void *ctx)
+{
+	if (v->op == TOP_DOT)
+		((Votes *)ctx)->fixed[L->place[v->id].frame] = true;
+}
+
+/* Frame dims a and b of frame f trade places in every tile of it. */
+typedef struct Swap {
+	int frame, a, b;
+} Swap;
+
+static void swap_one(Lower *L, const TValue *v, void *ctx)
+{
+	const Swap *s = ctx;
+	int8_t *m = L->place[v->id].map;
+	if (L->place[v->id].frame != s->frame)
+		return;
+	for (int k = 0; k < v->type.rank; k++)
+		if (m[k] == s->a || m[k] == s->b)
+			m[k] = (int8_t)(m[k] == s->a ? s->b : s->a);
+}
+
+/* Relabels each frame's dims so that its last one, along which a thread
+ * holds consecutive elements, has the most votes; a tie keeps it. */
+static void orient_frames(Lower *L)
+{
+	Votes *votes = arena_alloc(L->arena, sizeof *votes);
+	each_access(L, L->tk->body, 0, vote, votes);
+	each_value(L, L->tk->body, fix_dot_frame, votes);
+	for (int f = 0; f < L->nframes; f++) {
+		int last = L->frames[f].rank - 1, best = last;
+		for (int d = 0; d < last; d++)
+			if (votes->weight[f][d] > votes->weight[f][best])
+				best = d;
+		if (best != last && !votes->fixed[f]) {
+			Swap s = {f, best, last};
+			each_value(L, L->tk->body, swap_one, &s);
+		}
+	}
+}
+
+/* The bytes of shared memory that a conversion of `x` takes (about). */
+static int moved_bytes(const TValue *x)
+{
+	int n = 1, dims[TC_MAX_RANK], wide = wide_dims(x, dims);
+	for (int i = 0; i < wide; i++)
+		n *= x->type.shape[dims[i]] + (i == wide - 1 && wide >= 2 ? 1 : 0);
+	DType dt = x->type.dtype;
+	return n * (dt == DT_F16 || dt == DT_BF16 ? 4 : dtype_bytes(dt));
+}
+
+/* The first load or store that its frame makes one element at a time
+ * (the dim of its pointer along the frame's last one, if any, allows no
+ * wider access) although along its fastest dim it could move the target's
+ * widest vectors, whose pointer, mask and other value are cheap, and whose
+ * tile takes at most a quarter of a block's shared memory. */
+static void find_uncoalesced(Lower *L, TValue *v, int depth, void *ctx)
+{
+	TValue **found = ctx;
+	const TValue *ptr = v->args[0];
+	int k = fastest_dim(v);
+	if (*found || k < 0 || width_along(L, v, k) * dtype_bytes(ptr->type.elem) < L->target->max_vector_bytes)
+		return;
+	if (moved_bytes(v->op == TOP_LOAD ? v : v->args[1]) > L->target->shared_bytes / 4)
+		return;
+	const Place *p = &L->place[ptr->id];
+	int last = L->frames[p->frame].rank - 1;
+	for (int j = 0; j < ptr->type.rank; j++)
+		if (ptr->type.shape[j] > 1 && p->map[j] == last && width_along(L, v, j) > 1)
+			return;
+	for (int i = 0; i < v->nargs; i++)
+		if (!(v->op == TOP_STORE && i == 1) && !cheap(v->args[i], 0))
+			return;
+	*found = v;
+}
+
+/* Gives load or store `v` a frame of its own: its pointer, mask and other
+ * value recomputed right before it, the value it loads (stores) crossing
+ * to its readers (from its producer) through a conversion. */
+static void split_access(Lower *L, TValue *v)
+{
+	TValue *prev;
+	TBlock *b = block_of(L->tk->body, v, &prev);
+	for (int i = 0; i < v->nargs; i++)
+		if (!(v->op == TOP_STORE && i == 1))
+			v->args[i] = clone_cheap(L, b, &prev, v->args[i]);
+	if (v->op == TOP_LOAD)
+		convert_readers(L, v);
+	else
+		cut_edge(L, (Cut){v, 1});
+}
+
+/* Conversions a kernel may need before the lowering gives up: each round
+ * of placement cuts one conflict or splits one access. */
 #define MAX_ROUNDS 256
 
 void lower_place(Lower *L)
 {
 	const TBlock *body = L->tk->body;
-	Cut cut;
-	for (int round = 0; !place_round(L, &cut); round++) {
-		if (round == MAX_ROUNDS)
-			place_error(L, cut.user, "needs more layout conversions than the lowering makes");
-		cut_edge(L, cut);
+	for (int round = 0;; round++) {
+		Cut cut;
+		if (!place_round(L, &cut)) {
+			if (round == MAX_ROUNDS)
+				place_error(L, cut.user, "needs more layout conversions than the lowering makes");
+			cut_edge(L, cut);
+		} else {
+			orient_frames(L);
+			TValue *split = NULL;
+			each_access(L, body, 0, find_uncoalesced, &split);
+			if (!split || round >= MAX_ROUNDS || L->nframes == LOWER_MAX_FRAMES)
+				break;
+			split_access(L, split);
+		}
 		count_live(L);
 	}
 	each_value(L, body, measure_shape, NULL);

@@ -74,3 +74,12 @@ if "$BIN/tritonc" compile tests/exec/convert.py -k loop_trans -s '*fp32,*fp32,i3
 else
 	echo "FAIL cli a conversion in a run-time loop: no barrier before its writes $(head -3 "$tmp/err")"
 fi
+# Inductor's x.T + y: the load that runs along the other dim gets a frame of
+# its own, so both loads and the store move 16 bytes at a time.
+if "$BIN/tritonc" compile tests/corpus/transpose_add_f32.py -D YBLOCK=32 -D XBLOCK=32 --dump simt -o "$tmp/ta.simt" \
+	2>"$tmp/err" && [ "$(grep -c '= load.v4 ' "$tmp/ta.simt")" -eq 2 ] && grep -q 'store.v4 ' "$tmp/ta.simt" &&
+	grep -q 'shared fp32 tmp1_moved' "$tmp/ta.simt"; then
+	echo "PASS cli transpose_add: both loads coalesced, one through shared memory"
+else
+	echo "FAIL cli transpose_add is not coalesced: $(head -3 "$tmp/err")"
+fi
