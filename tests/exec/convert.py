@@ -2,7 +2,8 @@
 # places at once: added to its own transpose, stored both as it is and
 # transposed, a 3-D cube added to its permutes, a row maximum broadcast
 # against the transposed tile, a loop-carried tile transposed every
-# iteration (the conversion runs inside a run-time loop). And loads and
+# iteration (the conversion runs inside a run-time loop), a mask made from
+# loaded values (booleans in shared memory). And loads and
 # stores that are coalesced only in a frame of their own: the blocks of a
 # matrix added to the transposed blocks across the diagonal, a permuted
 # 3-D tile added to one loaded in the permuted shape. Sizes the blocks do
@@ -92,3 +93,16 @@ def permute_add(x_ptr, y_ptr, out_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.c
     yoff = base + c[:, None, None] * (A * B) + a[None, :, None] * B + b[None, None, :]
     y = tl.load(y_ptr + yoff)
     tl.store(out_ptr + yoff, tl.permute(x, 2, 0, 1) + y)
+
+
+@triton.jit
+def masks(x_ptr, idx_ptr, out_ptr, B: tl.constexpr):
+    # a mask and a pointer tile made from loaded values, each also needed
+    # transposed: the conversions move booleans and pointers
+    r = tl.arange(0, B)
+    off = tl.program_id(0) * B * B + r[:, None] * B + r[None, :]
+    x = tl.load(x_ptr + off)
+    m = x > 0.25
+    p = x_ptr + tl.load(idx_ptr + off)
+    g = tl.load(p) + tl.load(tl.trans(p))
+    tl.store(out_ptr + off, tl.where(m & tl.trans(m), g, x))
