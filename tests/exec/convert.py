@@ -3,12 +3,11 @@
 # transposed, a 3-D cube added to its permutes, a row maximum broadcast
 # against the transposed tile, a loop-carried tile transposed every
 # iteration (the conversion runs inside a run-time loop), a mask made from
-# loaded values (booleans in shared memory). And loads and
-# stores that are coalesced only in a frame of their own: the blocks of a
-# matrix added to the transposed blocks across the diagonal, a permuted
-# 3-D tile added to one loaded in the permuted shape. Sizes the blocks do
-# not divide are masked. tests/unit/test_exec.c compares the lowering with
-# the interpreter.
+# loaded values (booleans in shared memory). And loads and stores that are
+# coalesced only in a frame of their own: the blocks of a matrix added to
+# the transposed blocks across the diagonal, a permuted 3-D tile added to
+# one loaded in the permuted shape. Sizes the blocks do not divide are
+# masked. tests/unit/test_exec.c compares the lowering with the interpreter.
 import triton
 import triton.language as tl
 
