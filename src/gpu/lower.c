@@ -356,48 +356,11 @@ static void lower_const(Lower *L, const TValue *v)
 }
 
 
-/* x[:, None] of a 1-D tile whose elements sit along another dimension of
- * the frame (or in another frame): each element goes to shared memory once,
- * and each thread reads the ones its new place needs. */
-static void lower_convert(Lower *L, const TValue *v)
-{
-	const TValue *x = v->args[0];
-	int n = x->type.shape[0];
-	SKernel *k = L->k;
-	if (L->loop_depth)
-		simt_stmt(k, SS_BARRIER, v->line);
-	use_frame(L, L->place[x->id].frame);
-	SReg *smem = simt_reg(k, SR_SHARED, x->type.dtype, x->type.elem, n, arena_printf(L->arena, "%s_moved", x->name ? x->name : "t"));
-	unsigned xp = L->place[x->id].present;
-	Nest nx = nest_over(L, xp, 1);
-	int dx = L->place[x->id].map[0];
-	SStmt *s = simt_stmt(k, SS_ASSIGN, v->line);
-	set_loops(L, s, &nx);
-	s->dst = simt_ref(k, smem, coord(L, dx, local_index(L, &nx, dx)));
-	s->value = read_value(L, &nx, x);
-	s->guard = write_guard(L, &nx, xp, NULL);
-	simt_stmt(k, SS_BARRIER, v->line);
-	use_frame(L, L->place[v->id].frame);
-	unsigned vp = L->place[v->id].present;
-	int kdim = v->aux == 0 ? 1 : 0;   /* the tile dimension x's elements take */
-	int dv = L->place[v->id].map[kdim];
-	Nest nv = nest_over(L, vp, 1);
-	SReg *r = simt_reg(k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, vp), v->name);
-	assign_value(L, v, &nv, r, vp, simt_ref(k, smem, coord(L, dv, local_index(L, &nv, dv))))->uniform = false;
-	if (L->loop_depth)
-		simt_stmt(k, SS_BARRIER, v->line);
-	set_reg(L, v, r, vp);
-}
-
 /* A shape change that keeps every element where it is. A transpose is
  * one: its dims lie on the frame dims of the operand's, permuted (place.c),
  * and registers are indexed by frame dims, so they are the operand's. */
 static void lower_alias(Lower *L, const TValue *v)
 {
-	if (L->place[v->id].convert) {
-		lower_convert(L, v);
-		return;
-	}
 	Place *from = &L->place[v->args[0]->id], *p = &L->place[v->id];
 	p->reg = from->reg;
 	p->expr = from->expr;
@@ -479,19 +442,20 @@ static void lower_elementwise(Lower *L, const TValue *v)
 }
 
 /* Elements per access along the last frame dim: from the pointer's
- * contiguity and alignment (axis analysis), the mask's constancy, the
- * target's widest access and what one thread holds consecutively. Axis
- * analysis speaks of the pointer tile's own last dim: a pointer tile
- * placed transposed, another of its dims on the last frame dim, is read
- * one element at a time. */
+ * contiguity and alignment (axis analysis) along the tile dim that lies on
+ * it, the mask's constancy, the target's widest access and what one thread
+ * holds consecutively. */
 int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
 {
 	int last = L->rank - 1;
 	if (L->rank == 0 || !(vary & (1u << last)) || !(vary_of(L, ptr) & (1u << last)))
 		return 1;
-	if (ptr->type.rank == 0 || L->place[ptr->id].map[ptr->type.rank - 1] != last)
+	int k = ptr->type.rank - 1;
+	while (k >= 0 && L->place[ptr->id].map[k] != last)
+		k--;
+	if (k < 0)
 		return 1;
-	int w = tir_vector_width(ptr, mask, L->target->max_vector_bytes);
+	int w = tir_vector_width_along(ptr, mask, k, L->target->max_vector_bytes);
 	return imin(w, L->frame.size_per_thread[last]);
 }
 
@@ -1203,6 +1167,7 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_TRANS:
 		lower_alias(L, v);
 		return;
+	case TOP_CONVERT: lower_convert(L, v); return;
 	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_DIV: case TOP_IDIV: case TOP_MOD: case TOP_FMOD:
 	case TOP_AND: case TOP_OR: case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_NEG: case TOP_NOT:
 	case TOP_CMP: case TOP_WHERE: case TOP_CAST: case TOP_MATH: case TOP_MAXIMUM: case TOP_MINIMUM:

@@ -42,7 +42,6 @@ typedef struct Place {
 	SExpr *expr;
 	unsigned regs_vary;        /* frame dims the registers are indexed by */
 	SReg **results;            /* TOP_FOR, TOP_IF: the registers of each result */
-	bool convert;              /* TOP_EXPAND: its operand reaches it through shared memory */
 	bool matrix;               /* TOP_DOT: lowered to its frame's matrix instruction */
 	int8_t part;               /* PART_*: in the body of a pipelined loop */
 	Operand *staged;           /* TOP_LOAD: copied asynchronously to this operand; TOP_DOT: a's */
@@ -91,9 +90,10 @@ typedef struct Lower {
 	int loop_depth;                  /* run-time loops around the op being lowered */
 } Lower;
 
-/* place.c: gives every value a frame and fills place[].map and .present;
- * errors on tiles that would need a layout conversion. Frames' layouts are
- * left to the caller. */
+/* place.c: gives every value a frame and fills place[].map and .present,
+ * inserting TOP_CONVERT where a tile is needed in two places and for loads
+ * and stores that are coalesced only in a frame of their own. Frames'
+ * layouts are left to the caller. */
 void lower_place(Lower *L);
 /* place.c: copies cheap tiles (aranges and arithmetic on them) that are
  * made rows in one place and columns in another, or transposed in one and
@@ -140,6 +140,12 @@ SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask);
 SExpr *read_value(Lower *L, const Nest *n, const TValue *v);
 void set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary);
 SStmt *assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value);
+
+/* ---- lower_convert.c: layout conversions ---- */
+
+/* TOP_CONVERT: its operand's elements, from wherever its place holds them,
+ * to the threads its own place gives them, through shared memory. */
+void lower_convert(Lower *L, const TValue *v);
 
 /* ---- lower_dot.c: tl.dot ---- */
 

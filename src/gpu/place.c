@@ -23,9 +23,19 @@
  * gives it the frame dimension of its own number (or the next free one),
  * and the flow runs again. Without transposes every full-rank tile ends
  * up placed trivially, dim k on frame dim k; with them, the tiles the
- * first one reaches through a transpose are placed transposed. A tile that
- * would need two places at once needs a layout conversion, which is not
- * lowered yet: that is an error, never a guess. */
+ * first one reaches through a transpose are placed transposed.
+ *
+ * A tile that would need two places at once (a loaded tile added to its
+ * own transpose) gets both: the op that meets it in the second place reads
+ * a copy of it when it is cheap, else a conversion (TOP_CONVERT, which
+ * lower_convert.c lowers through shared memory) that shares no place and
+ * no frame with its operand, and placement starts over. Then each frame's
+ * dimensions are relabeled so that its last one, along which threads hold
+ * consecutive elements, is the one most of its loads and stores can read in
+ * wide vectors; a load or store the frame still makes one element at a time,
+ * although along another of its dims it could move 16 bytes at a time, gets
+ * a frame of its own (its pointers recomputed there) and reaches the other
+ * tiles through a conversion, as Triton's coalescing does. */
 #include "gpu/lower_internal.h"
 
 #include <stdlib.h>
@@ -165,6 +175,21 @@ static bool unify_trans(Lower *L, const TValue *v, bool *changed)
 	return true;
 }
 
+/* Where a tile would need two places: `user` reads args[arg] in a place
+ * that operand does not have. arg < 0: `user` is a loop's or an if's result
+ * whose readers want it elsewhere than the loop or if leaves it. */
+typedef struct Cut {
+	TValue *user;
+	int arg;
+} Cut;
+
+static bool cut_at(Cut *cut, const TValue *user, int arg)
+{
+	cut->user = (TValue *)user;
+	cut->arg = arg;
+	return false;
+}
+
 /* The yield that ends a block. */
 static const TValue *yield_of(const TBlock *b)
 {
@@ -173,16 +198,16 @@ static const TValue *yield_of(const TBlock *b)
 
 /* A loop's carried values, its initial values, what the body yields and
  * the loop's results are one tile each: they share places. */
-static bool unify_control(Lower *L, const TValue *v, bool *changed)
+static bool unify_control(Lower *L, const TValue *v, bool *changed, Cut *cut)
 {
 	if (v->op == TOP_FOR) {
 		const TValue *y = yield_of(v->body);
 		for (int i = 0; i + 3 < v->nargs && i + 1 < v->body->nparams; i++) {
 			const TValue *param = v->body->params[i + 1];
 			if (!unify_same(L, v->args[3 + i], param, changed))
-				return false;
+				return cut_at(cut, v, 3 + i);
 			if (y && i < y->nargs && !unify_same(L, param, y->args[i], changed))
-				return false;
+				return cut_at(cut, y, i);
 		}
 		return true;
 	}
@@ -190,53 +215,56 @@ static bool unify_control(Lower *L, const TValue *v, bool *changed)
 		const TValue *a = yield_of(v->body), *b = yield_of(v->orelse);
 		for (int i = 0; a && b && i < a->nargs && i < b->nargs; i++)
 			if (!unify_same(L, a->args[i], b->args[i], changed))
-				return false;
+				return cut_at(cut, b, i);
 		return true;
 	}
 	/* TOP_RESULT */
-	const TValue *op = v->args[0];
+	const TValue *op = v->args[0], *y = yield_of(op->body);
+	bool same = true;
 	if (op->op == TOP_FOR)
-		return v->aux + 1 >= op->body->nparams || unify_same(L, v, op->body->params[v->aux + 1], changed);
-	const TValue *y = yield_of(op->body);
-	return !y || v->aux >= y->nargs || unify_same(L, v, y->args[v->aux], changed);
+		same = v->aux + 1 >= op->body->nparams || unify_same(L, v, op->body->params[v->aux + 1], changed);
+	else
+		same = !y || v->aux >= y->nargs || unify_same(L, v, y->args[v->aux], changed);
+	return same || cut_at(cut, v, -1);
 }
 
-static bool propagate(Lower *L, const TValue *v, bool *changed)
+/* Unifies the places `v` shares with its operands; false, with *cut, on
+ * a conflict. */
+static bool propagate(Lower *L, const TValue *v, bool *changed, Cut *cut)
 {
 	switch (v->op) {
+	case TOP_CONVERT:   /* through shared memory: no place shared, nor a frame */
+		return true;
 	case TOP_EXPAND:
 	case TOP_RESHAPE:
-		if (L->place[v->id].convert)   /* through shared memory: no place shared */
-			return true;
-		return unify_wide(L, v, v->args[0], changed);
+		return unify_wide(L, v, v->args[0], changed) || cut_at(cut, v, 0);
 	case TOP_REDUCE:
-		return unify_reduce(L, v, changed);
+		return unify_reduce(L, v, changed) || cut_at(cut, v, 0);
 	case TOP_TRANS:
-		return unify_trans(L, v, changed);
+		return unify_trans(L, v, changed) || cut_at(cut, v, 0);
 	case TOP_BROADCAST:
-		return unify_same(L, v, v->args[0], changed);
+	case TOP_SCAN:   /* the combine's body holds scalars; the result is shaped as the input */
+		return unify_same(L, v, v->args[0], changed) || cut_at(cut, v, 0);
 	case TOP_STORE:
 	case TOP_ASSERT:   /* lowered in its pointer's (condition's) frame, over every element */
 		if (L->linking && find(L, v->id) != find(L, v->args[0]->id))
 			L->parent[find(L, v->id)] = find(L, v->args[0]->id);
 		for (int i = 1; i < v->nargs; i++)
 			if (!unify_same(L, v->args[0], v->args[i], changed))
-				return false;
+				return cut_at(cut, v, i);
 		return true;
 	case TOP_FOR:
 	case TOP_IF:
 	case TOP_RESULT:
-		return unify_control(L, v, changed);
+		return unify_control(L, v, changed, cut);
 	case TOP_YIELD:
 		return true;
-	case TOP_SCAN:   /* the combine's body holds scalars; the result is shaped as the input */
-		return unify_same(L, v, v->args[0], changed);
 	case TOP_DOT:   /* operands go through shared memory: only the accumulator is the result's */
-		return unify_same(L, v, v->args[2], changed);
+		return unify_same(L, v, v->args[2], changed) || cut_at(cut, v, 2);
 	default:
 		for (int i = 0; i < v->nargs; i++)
 			if (!unify_same(L, v, v->args[i], changed))
-				return false;
+				return cut_at(cut, v, i);
 		return true;
 	}
 }
@@ -265,7 +293,7 @@ static void place_error(Lower *L, const TValue *v, const char *what)
 	shape[0] = 0;
 	for (int k = 0; k < v->type.rank; k++)
 		n += snprintf(shape + n, sizeof shape - (size_t)n, "%s%d", k ? "," : "", v->type.shape[k]);
-	lower_error(L, v, "a tile of shape [%s] %s (layout conversions are not lowered yet)", shape, what);
+	lower_error(L, v, "a tile of shape [%s] %s", shape, what);
 }
 
 /* Places the tiles that no op connects to a placed one: right-aligned, as
@@ -376,10 +404,18 @@ static void measure_shape(Lower *L, const TValue *v, void *ctx)
 			f->shape[m[k]] = imax(f->shape[m[k]], v->type.shape[k]);
 }
 
-static void propagate_one(Lower *L, const TValue *v, void *changed)
+/* The flow of places: whether a sweep changed one, and the first conflict. */
+typedef struct Flow {
+	bool changed;
+	bool failed;
+	Cut cut;
+} Flow;
+
+static void propagate_one(Lower *L, const TValue *v, void *ctx)
 {
-	if (!propagate(L, v, changed))
-		place_error(L, v, "is used along two different dimensions");
+	Flow *f = ctx;
+	if (!f->failed && !propagate(L, v, &f->changed, &f->cut))
+		f->failed = true;
 }
 
 static void finish_one(Lower *L, const TValue *v, void *ctx)
@@ -390,45 +426,26 @@ static void finish_one(Lower *L, const TValue *v, void *ctx)
 		L->frames[L->place[v->id].frame].live = true;
 }
 
-/* A 1-D tile that is not cheap to recompute (a load) made a column by one
- * expand and a row by another needs a layout conversion: every expand along
- * another axis than the first one seen reads it through shared memory. */
-static void mark_conversions(Lower *L, const TBlock *b, int *first_axis)
+/* Places every tile from scratch; false, with *cut, when a tile would
+ * need two places. */
+static bool place_round(Lower *L, Cut *cut)
 {
-	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
-		mark_conversions(L, v->body, first_axis);
-		if (v->op == TOP_IF)
-			mark_conversions(L, v->orelse, first_axis);
-		if (v->op != TOP_EXPAND || v->args[0]->type.rank != 1 || v->args[0]->type.shape[0] <= 1 ||
-		    cheap(v->args[0], 0))
-			continue;
-		int *seen = &first_axis[v->args[0]->id];
-		if (*seen < 0)
-			*seen = v->aux;
-		else if (*seen != v->aux)
-			L->place[v->id].convert = true;
-	}
-}
-
-void lower_place(Lower *L)
-{
-	int *first_axis = arena_alloc(L->arena, sizeof *first_axis * (size_t)(L->nvalues + 1));
-	for (int i = 0; i <= L->nvalues; i++)
-		first_axis[i] = -1;
-	mark_conversions(L, L->tk->body, first_axis);
 	const TBlock *body = L->tk->body;
-	bool unused = false;
-	L->parent = arena_alloc(L->arena, sizeof *L->parent * (size_t)(L->nvalues + 1));
+	size_t n = (size_t)L->nvalues + 1;
+	L->place = arena_alloc(L->arena, sizeof *L->place * n);
+	L->parent = arena_alloc(L->arena, sizeof *L->parent * n);
 	/* frame_of_root, then rank_of_root */
-	int *frame_of_root = arena_alloc(L->arena, sizeof *frame_of_root * 2 * (size_t)(L->nvalues + 1));
-	for (int i = 0; i <= L->nvalues; i++) {
-		L->parent[i] = i;
+	int *frame_of_root = arena_alloc(L->arena, sizeof *frame_of_root * 2 * n);
+	for (size_t i = 0; i < n; i++) {
+		L->parent[i] = (int)i;
 		frame_of_root[i] = -1;
 	}
+	memset(L->frames, 0, sizeof L->frames);
+	Flow flow = {0};
 	L->linking = true;
-	each_value(L, body, propagate_one, &unused);
+	each_value(L, body, propagate_one, &flow);
 	L->linking = false;
-	each_value(L, body, measure_part, frame_of_root + L->nvalues + 1);
+	each_value(L, body, measure_part, frame_of_root + n);
 	L->nframes = 0;
 	L->scalar_frame = -1;
 	each_value(L, body, give_frame, frame_of_root);
@@ -437,15 +454,18 @@ void lower_place(Lower *L)
 			L->frames[f].shape[d] = 1;
 	each_value(L, body, clear_place, NULL);
 	for (bool seeded = true; seeded;) {
-		for (bool changed = true; changed;) {
-			changed = false;
-			each_value(L, body, propagate_one, &changed);
+		do {
+			flow.changed = false;
+			each_value(L, body, propagate_one, &flow);
+		} while (flow.changed && !flow.failed);
+		if (flow.failed) {
+			*cut = flow.cut;
+			return false;
 		}
 		seeded = false;
 		each_value(L, body, seed_one, &seeded);
 	}
-	each_value(L, body, measure_shape, NULL);
-	each_value(L, body, finish_one, NULL);
+	return true;
 }
 
 /* ---- rematerialization ---- */
@@ -472,8 +492,20 @@ static bool cheap(const TValue *x, int depth)
 	}
 }
 
+/* Puts `c` in `b` after `prev` (first when prev is NULL). */
+static void insert_after(TBlock *b, TValue *prev, TValue *c)
+{
+	c->next = prev ? prev->next : b->first;
+	if (prev)
+		prev->next = c;
+	else
+		b->first = c;
+	if (b->last == prev)
+		b->last = c;
+}
+
 /* A copy of cheap tile `x` and of the tiles it is made from (scalars are
- * shared), inserted in `b` after *prev. */
+ * shared), inserted in `b` after *prev (first when it is NULL). */
 static TValue *clone_cheap(Lower *L, TBlock *b, TValue **prev, const TValue *x)
 {
 	if (x->type.rank == 0)
@@ -484,10 +516,7 @@ static TValue *clone_cheap(Lower *L, TBlock *b, TValue **prev, const TValue *x)
 	c->args = arena_alloc(L->arena, sizeof *c->args * (size_t)(x->nargs + 1));
 	for (int i = 0; i < x->nargs; i++)
 		c->args[i] = clone_cheap(L, b, prev, x->args[i]);
-	c->next = (*prev)->next;
-	(*prev)->next = c;
-	if (b->last == *prev)
-		b->last = c;
+	insert_after(b, *prev, c);
 	*prev = c;
 	return c;
 }
@@ -566,6 +595,15 @@ static void remat_block(Lower *L, TBlock *b, const int *uses, int counted)
 	}
 }
 
+/* How many live ops read each value, after values nothing reads are dropped. */
+static void count_live(Lower *L)
+{
+	L->uses = arena_alloc(L->arena, sizeof *L->uses * (size_t)(L->nvalues + 1));
+	count_uses(L->tk->body, L->uses);
+	while (drop_dead(L, L->tk->body))
+		;
+}
+
 int lower_remat(Lower *L, TKernel *tk)
 {
 	L->nvalues = tir_value_count(tk);
@@ -573,9 +611,290 @@ int lower_remat(Lower *L, TKernel *tk)
 	count_uses(tk->body, uses);
 	remat_block(L, tk->body, uses, L->nvalues);
 	free(uses);
-	L->uses = arena_alloc(L->arena, sizeof *L->uses * (size_t)(L->nvalues + 1));
-	count_uses(tk->body, L->uses);
-	while (drop_dead(L, tk->body))
-		;
+	count_live(L);
 	return L->nvalues;
+}
+
+/* ---- conversions ---- */
+
+/* The block that holds `v`, and in *prev the value before it (NULL: the
+ * first); NULL when no block does. */
+static TBlock *block_of(TBlock *b, const TValue *v, TValue **prev)
+{
+	TValue *before = NULL;
+	for (TValue *x = b ? b->first : NULL; x; before = x, x = x->next) {
+		if (x == v) {
+			*prev = before;
+			return b;
+		}
+		TBlock *in = x->op == TOP_FOR || x->op == TOP_IF ? block_of(x->body, v, prev) : NULL;
+		if (!in && x->op == TOP_IF)
+			in = block_of(x->orelse, v, prev);
+		if (in)
+			return in;
+	}
+	return NULL;
+}
+
+/* convert_layout(x), at source line `line`: the same tile in a place of its
+ * own, named after x or the tile x transposes or broadcasts. */
+static TValue *new_convert(Lower *L, TValue *x, int line)
+{
+	TValue *c = arena_alloc(L->arena, sizeof *c);
+	const TValue *named = x;
+	while (!named->name && (named->op == TOP_TRANS || named->op == TOP_BROADCAST || named->op == TOP_EXPAND))
+		named = named->args[0];
+	c->id = L->nvalues++;
+	c->op = TOP_CONVERT;
+	c->type = x->type;
+	c->name = named->name;
+	c->line = line;
+	c->args = arena_alloc(L->arena, sizeof *c->args);
+	c->args[0] = x;
+	c->nargs = 1;
+	c->axis = x->axis;
+	return c;
+}
+
+/* Ops that read `from` read `to` instead; conversions, which read from
+ * any place, keep reading `from`. */
+static void replace_reads(TBlock *b, const TValue *from, TValue *to)
+{
+	for (TValue *v = b ? b->first : NULL; v; v = v->next) {
+		for (int i = 0; v->op != TOP_CONVERT && i < v->nargs; i++)
+			if (v->args[i] == from)
+				v->args[i] = to;
+		if (v->op == TOP_FOR || v->op == TOP_IF)
+			replace_reads(v->body, from, to);
+		if (v->op == TOP_IF)
+			replace_reads(v->orelse, from, to);
+	}
+}
+
+/* Every op that reads `v` reads a conversion of it instead, put right after
+ * it (after the last result, when v is one of a loop's or an if's). */
+static void convert_readers(Lower *L, TValue *v)
+{
+	TValue *prev;
+	TBlock *b = block_of(L->tk->body, v, &prev);
+	TValue *at = v;
+	while (v->op == TOP_RESULT && at->next && at->next->op == TOP_RESULT && at->next->args[0] == v->args[0])
+		at = at->next;
+	TValue *c = new_convert(L, v, v->line);
+	insert_after(b, at, c);
+	replace_reads(L->tk->body, v, c);
+}
+
+/* Resolves a conflict: the op reads its own copy of a cheap operand, or a
+ * conversion of it. A conversion of a broadcast or expand_dims that only
+ * this op reads moves to what it broadcasts, which has fewer elements; a
+ * conversion that only this op reads already has a place of its own, and
+ * one that others read too is not converted again: its operand is. */
+static void cut_edge(Lower *L, Cut cut)
+{
+	if (cut.arg < 0) {
+		convert_readers(L, cut.user);
+		return;
+	}
+	TValue *user = cut.user, *x = user->args[cut.arg], *prev;
+	int arg = cut.arg;
+	if (x->op == TOP_CONVERT && L->uses[x->id] == 1)
+		return;
+	if (x->op == TOP_CONVERT)
+		x = x->args[0];
+	if (cheap(x, 0)) {
+		TBlock *b = block_of(L->tk->body, user, &prev);
+		user->args[arg] = clone_cheap(L, b, &prev, x);
+		return;
+	}
+	while ((x->op == TOP_BROADCAST || x->op == TOP_EXPAND) && L->uses[x->id] == 1 && x->args[0]->type.rank > 0) {
+		user = x;
+		arg = 0;
+		x = x->args[0];
+	}
+	TBlock *b = block_of(L->tk->body, user, &prev);
+	TValue *c = new_convert(L, x, cut.user->line);
+	insert_after(b, prev, c);
+	user->args[arg] = c;
+}
+
+/* ---- coalescing: which way each frame runs ---- */
+
+static const TValue *access_mask(const TValue *v)
+{
+	int at = v->op == TOP_LOAD ? 1 : 2;
+	return v->nargs > at ? v->args[at] : NULL;
+}
+
+/* The dim of a load's or store's pointer tile along which its addresses run
+ * consecutively the longest, more than one element (a later dim wins a
+ * tie): the one its lanes should run along. -1 when there is none or the
+ * tile spans fewer than two dims. */
+static int fastest_dim(const TValue *v)
+{
+	const TValue *ptr = v->args[0];
+	int dims[TC_MAX_RANK], n = wide_dims(ptr, dims), best = -1, run = 1;
+	for (int i = n - 1; n >= 2 && i >= 0; i--)
+		if (ptr->axis.contiguity[dims[i]] > run) {
+			best = dims[i];
+			run = ptr->axis.contiguity[dims[i]];
+		}
+	return best;
+}
+
+/* Elements the access can move at once along dim k of its pointer tile. */
+static int width_along(Lower *L, const TValue *v, int k)
+{
+	return tir_vector_width_along(v->args[0], access_mask(v), k, L->target->max_vector_bytes);
+}
+
+/* Calls fn on every live load and every store, in program order, with the
+ * number of run-time loops around it. */
+typedef void (*AccessFn)(Lower *L, TValue *v, int depth, void *ctx);
+
+static void each_access(Lower *L, const TBlock *b, int depth, AccessFn fn, void *ctx)
+{
+	for (TValue *v = b ? b->first : NULL; v; v = v->next) {
+		if (v->op == TOP_FOR || v->op == TOP_IF)
+			each_access(L, v->body, depth + (v->op == TOP_FOR), fn, ctx);
+		if (v->op == TOP_IF)
+			each_access(L, v->orelse, depth, fn, ctx);
+		if ((v->op == TOP_LOAD && L->uses[v->id] > 0) || v->op == TOP_STORE)
+			fn(L, v, depth, ctx);
+	}
+}
+
+/* Per frame and frame dim: the weight of the accesses whose fastest dim
+ * lies there; one inside a run-time loop outweighs all those outside. */
+typedef struct Votes {
+	int64_t weight[LOWER_MAX_FRAMES][TC_MAX_RANK];
+	bool fixed[LOWER_MAX_FRAMES];   /* holds a dot's result, whose matrix layout wants dims in order */
+} Votes;
+
+static void vote(Lower *L, TValue *v, int depth, void *ctx)
+{
+	Votes *votes = ctx;
+	int k = fastest_dim(v);
+	const Place *p = &L->place[v->args[0]->id];
+	if (k >= 0 && p->map[k] >= 0)
+		votes->weight[p->frame][p->map[k]] += (int64_t)1 << (8 * imin(depth, 6));
+}
+
+static void fix_dot_frame(Lower *L, const TValue *v, void *ctx)
+{
+	if (v->op == TOP_DOT)
+		((Votes *)ctx)->fixed[L->place[v->id].frame] = true;
+}
+
+/* Frame dims a and b of frame f trade places in every tile of it. */
+typedef struct Swap {
+	int frame, a, b;
+} Swap;
+
+static void swap_one(Lower *L, const TValue *v, void *ctx)
+{
+	const Swap *s = ctx;
+	int8_t *m = L->place[v->id].map;
+	if (L->place[v->id].frame != s->frame)
+		return;
+	for (int k = 0; k < v->type.rank; k++)
+		if (m[k] == s->a || m[k] == s->b)
+			m[k] = (int8_t)(m[k] == s->a ? s->b : s->a);
+}
+
+/* Relabels each frame's dims so that its last one, along which a thread
+ * holds consecutive elements, has the most votes; a tie keeps it. */
+static void orient_frames(Lower *L)
+{
+	Votes *votes = arena_alloc(L->arena, sizeof *votes);
+	each_access(L, L->tk->body, 0, vote, votes);
+	each_value(L, L->tk->body, fix_dot_frame, votes);
+	for (int f = 0; f < L->nframes; f++) {
+		int last = L->frames[f].rank - 1, best = last;
+		for (int d = 0; d < last; d++)
+			if (votes->weight[f][d] > votes->weight[f][best])
+				best = d;
+		if (best != last && !votes->fixed[f]) {
+			Swap s = {f, best, last};
+			each_value(L, L->tk->body, swap_one, &s);
+		}
+	}
+}
+
+/* The bytes of shared memory that a conversion of `x` takes (about). */
+static int moved_bytes(const TValue *x)
+{
+	int n = 1, dims[TC_MAX_RANK], wide = wide_dims(x, dims);
+	for (int i = 0; i < wide; i++)
+		n *= x->type.shape[dims[i]] + (i == wide - 1 && wide >= 2 ? 1 : 0);
+	DType dt = x->type.dtype;
+	return n * (dt == DT_F16 || dt == DT_BF16 ? 4 : dtype_bytes(dt));
+}
+
+/* The first load or store that its frame makes one element at a time
+ * (the dim of its pointer along the frame's last one, if any, allows no
+ * wider access) although along its fastest dim it could move the target's
+ * widest vectors, whose pointer, mask and other value are cheap, and whose
+ * tile takes at most a quarter of a block's shared memory. */
+static void find_uncoalesced(Lower *L, TValue *v, int depth, void *ctx)
+{
+	TValue **found = ctx;
+	const TValue *ptr = v->args[0];
+	int k = fastest_dim(v);
+	if (*found || k < 0 || width_along(L, v, k) * dtype_bytes(ptr->type.elem) < L->target->max_vector_bytes)
+		return;
+	if (moved_bytes(v->op == TOP_LOAD ? v : v->args[1]) > L->target->shared_bytes / 4)
+		return;
+	const Place *p = &L->place[ptr->id];
+	int last = L->frames[p->frame].rank - 1;
+	for (int j = 0; j < ptr->type.rank; j++)
+		if (ptr->type.shape[j] > 1 && p->map[j] == last && width_along(L, v, j) > 1)
+			return;
+	for (int i = 0; i < v->nargs; i++)
+		if (!(v->op == TOP_STORE && i == 1) && !cheap(v->args[i], 0))
+			return;
+	*found = v;
+}
+
+/* Gives load or store `v` a frame of its own: its pointer, mask and other
+ * value recomputed right before it, the value it loads (stores) crossing
+ * to its readers (from its producer) through a conversion. */
+static void split_access(Lower *L, TValue *v)
+{
+	TValue *prev;
+	TBlock *b = block_of(L->tk->body, v, &prev);
+	for (int i = 0; i < v->nargs; i++)
+		if (!(v->op == TOP_STORE && i == 1))
+			v->args[i] = clone_cheap(L, b, &prev, v->args[i]);
+	if (v->op == TOP_LOAD)
+		convert_readers(L, v);
+	else
+		cut_edge(L, (Cut){v, 1});
+}
+
+/* Conversions a kernel may need before the lowering gives up: each round
+ * of placement cuts one conflict or splits one access. */
+#define MAX_ROUNDS 256
+
+void lower_place(Lower *L)
+{
+	const TBlock *body = L->tk->body;
+	for (int round = 0;; round++) {
+		Cut cut;
+		if (!place_round(L, &cut)) {
+			if (round == MAX_ROUNDS)
+				place_error(L, cut.user, "needs more layout conversions than the lowering makes");
+			cut_edge(L, cut);
+		} else {
+			orient_frames(L);
+			TValue *split = NULL;
+			each_access(L, body, 0, find_uncoalesced, &split);
+			if (!split || round >= MAX_ROUNDS || L->nframes == LOWER_MAX_FRAMES)
+				break;
+			split_access(L, split);
+		}
+		count_live(L);
+	}
+	each_value(L, body, measure_shape, NULL);
+	each_value(L, body, finish_one, NULL);
 }

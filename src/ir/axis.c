@@ -191,6 +191,7 @@ static void infer(TValue *v, const int64_t *arg_div)
 		}
 		return;
 	case TOP_CAST:
+	case TOP_CONVERT:
 		*r = *a;
 		return;
 	case TOP_ADD:
@@ -330,9 +331,13 @@ void tir_axis_analysis(TKernel *k, const int64_t *arg_div)
 
 int tir_vector_width(const TValue *ptr, const TValue *mask, int max_bytes)
 {
+	return ptr->type.rank ? tir_vector_width_along(ptr, mask, ptr->type.rank - 1, max_bytes) : 1;
+}
+
+int tir_vector_width_along(const TValue *ptr, const TValue *mask, int d, int max_bytes)
+{
 	if (ptr->type.rank == 0)
 		return 1;
-	int d = ptr->type.rank - 1;
 	int64_t size = dtype_bytes(ptr->type.elem);
 	int64_t w = max_bytes / size;
 	int64_t c = ptr->axis.contiguity[d];

@@ -24,7 +24,7 @@ static const char *op_names[] = {
 	[TOP_LOAD] = "load", [TOP_STORE] = "store", [TOP_ATOMIC_ADD] = "atomic_add", [TOP_REDUCE] = "reduce",
 	[TOP_SCAN] = "scan", [TOP_DOT] = "dot", [TOP_FOR] = "for", [TOP_IF] = "if", [TOP_YIELD] = "yield",
 	[TOP_ASSERT] = "assert", [TOP_BARRIER] = "barrier", [TOP_RESULT] = "result", [TOP_PARAM] = "param",
-	[TOP_HINT] = "hint", [TOP_PHILOX] = "philox",
+	[TOP_HINT] = "hint", [TOP_PHILOX] = "philox", [TOP_CONVERT] = "convert_layout",
 };
 
 static const char *cmp_names[] = {"lt", "le", "gt", "ge", "eq", "ne"};

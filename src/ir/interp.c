@@ -771,6 +771,7 @@ static void eval(Interp *in, TValue *v)
 			bits_to_elem(out, dt, k, elem_bits(a, v->args[0]->type.dtype, k));
 		break;
 	case TOP_HINT:
+	case TOP_CONVERT:
 		tile_copy(out, a);
 		break;
 	case TOP_SCAN:

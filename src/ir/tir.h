@@ -91,6 +91,7 @@ typedef enum {
 	TOP_PARAM,      /* a block parameter (TBlock.params), never in an op list */
 	TOP_HINT,       /* args[0] unchanged; aux: HintKind; hint[d]: the value for dim d */
 	TOP_PHILOX,     /* seed, offset; aux: rounds; aux2: which word of Triton's randint4x */
+	TOP_CONVERT,    /* args[0] unchanged, in another layout (inserted by the lowering) */
 } TOp;
 
 typedef enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } CmpKind;
@@ -186,7 +187,10 @@ typedef struct AxisInfo {
  * TOP_TRANS    args[0]; perm[0..rank-1]: a permutation of its dims; result
  *              dim i is operand dim perm[i]: shape[i] = operand shape[perm[i]]
  *              and result[c] = operand[e] where e[perm[i]] = c[i]. Never the
- *              identity: the builder returns the operand then. */
+ *              identity: the builder returns the operand then.
+ * TOP_CONVERT  args[0]; the value is args[0]'s. Never built from source: the
+ *              lowering inserts it where a tile is needed in two layouts
+ *              (Triton's convert_layout); the interpreter copies. */
 
 typedef struct TBlock TBlock;
 typedef struct TValue TValue;
@@ -307,6 +311,9 @@ void tir_axis_analysis(TKernel *k, const int64_t *arg_div);
  * NULL) along its last dimension, at most `max_bytes` wide. Before layout:
  * the layout's size_per_thread bounds it further. */
 int tir_vector_width(const TValue *ptr, const TValue *mask, int max_bytes);
+/* The same along dimension `d` of the pointer tile (the one its layout runs
+ * consecutive elements of a thread along). */
+int tir_vector_width_along(const TValue *ptr, const TValue *mask, int d, int max_bytes);
 
 /* ---- text (dump.c) ---- */
 void tir_dump(Buf *b, const TKernel *k);

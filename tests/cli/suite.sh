@@ -55,3 +55,31 @@ if "$BIN/tritonc" compile tests/corpus/add_relu_mul_f32.py -D XBLOCK=256 --targe
 else
 	echo "FAIL cli -D XBLOCK was overridden: $(head -3 "$tmp/err")"
 fi
+# Layout conversions: a tile needed in two places reaches the second through
+# shared memory, on every target.
+for target in c cuda:sm_90 hip:gfx90a; do
+	if "$BIN/tritonc" compile tests/cli/conversion.py -s '*fp32,*fp32' -D BLOCK=16 --target $target -o "$tmp/conv" \
+		2>"$tmp/err" && grep -q "x_moved\[" "$tmp/conv"; then
+		echo "PASS cli x + x.T of a loaded tile through shared memory ($target)"
+	else
+		echo "FAIL cli x + x.T of a loaded tile ($target): $(head -3 "$tmp/err")"
+	fi
+done
+# Inside a run-time loop the conversion first waits at a barrier for the
+# reads of the iteration before.
+if "$BIN/tritonc" compile tests/exec/convert.py -k loop_trans -s '*fp32,*fp32,i32,i32' -D B=16 --dump simt \
+	-o "$tmp/loop.simt" 2>"$tmp/err" &&
+	sed -n '/for s = /,/^  uniform: }/p' "$tmp/loop.simt" | grep -B1 '_moved\[.*\] = ' | head -1 | grep -q barrier; then
+	echo "PASS cli a conversion in a run-time loop starts with a barrier"
+else
+	echo "FAIL cli a conversion in a run-time loop: no barrier before its writes $(head -3 "$tmp/err")"
+fi
+# Inductor's x.T + y: the load that runs along the other dim gets a frame of
+# its own, so both loads and the store move 16 bytes at a time.
+if "$BIN/tritonc" compile tests/corpus/transpose_add_f32.py -D YBLOCK=32 -D XBLOCK=32 --dump simt -o "$tmp/ta.simt" \
+	2>"$tmp/err" && [ "$(grep -c '= load.v4 ' "$tmp/ta.simt")" -eq 2 ] && grep -q 'store.v4 ' "$tmp/ta.simt" &&
+	grep -q 'shared fp32 tmp1_moved' "$tmp/ta.simt"; then
+	echo "PASS cli transpose_add: both loads coalesced, one through shared memory"
+else
+	echo "FAIL cli transpose_add is not coalesced: $(head -3 "$tmp/err")"
+fi

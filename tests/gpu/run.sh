@@ -66,6 +66,17 @@ make -s units >/dev/null || exit 2
 			--arg stride_am=112 --arg stride_bk=208 --arg stride_cm=208 --arg A_ptr=35840 --arg B_ptr=23296 \
 			--arg C_ptr=66560 --grid $(((320 + $1 - 1) / $1)),$(((208 + $2 - 1) / $2))
 	done
+	# layout conversions through shared memory; Inductor's x.T + y coalesced through a second frame
+	run "convert: x + x.T of loaded tiles" tests/exec/convert.py -k sym -s '*fp32,*fp32,i32' -D B=32 --arg n=29 \
+		--arg x_ptr=84100 --arg out_ptr=84100 --grid 100
+	run "convert: a tile transposed in a run-time loop" tests/exec/convert.py -k loop_trans -s '*fp32,*fp32,i32,i32' \
+		-D B=32 --num-warps 8 --arg n=30 --arg steps=5 --arg x_ptr=288000 --arg out_ptr=57600 --grid 64
+	run "convert: 3-D permutes" tests/exec/convert.py -k cube -s '*fp32,*fp32' -D A=8 --arg x_ptr=65536 \
+		--arg out_ptr=65536 --grid 128
+	run "convert: blocks across the diagonal, coalesced" tests/exec/convert.py -k pair -s '*fp32,*fp32,i32:16' -D BM=64 \
+		-D BN=32 --arg n=1024 --arg x_ptr=1048576 --arg out_ptr=1048576 --grid 16,32
+	run "transpose_add_f32 (both loads coalesced)" tests/corpus/transpose_add_f32.py -D YBLOCK=32 -D XBLOCK=32 \
+		--arg ynumel=4096 --arg xnumel=4096 --arg in_ptr0=1048576 --arg in_ptr1=1048576 --arg out_ptr0=1048576 --grid 8,8
 	run "matmul fp32 tf32" tests/exec/matmul.py -s '*fp32,*fp32,*fp32,i32,i32,i32' -D BM=32 -D BN=32 -D BK=16 -D IEEE=0 \
 		--arg M=100 --arg N=90 --arg K=70 --arg a_ptr=7000 --arg b_ptr=6300 --arg c_ptr=9000 --grid 4,3
 	run "philox (randint4x, randint, rand, randn, 64-bit offsets)" tests/exec/philox.py -k philox \

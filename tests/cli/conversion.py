@@ -1,5 +1,5 @@
-# expect: 9:5: error: a tile of shape [16,16] is used along two different dimensions (layout conversions are not lowered yet)
-# args: -s *fp32,*fp32 -D BLOCK=16
+# x + x.T of a loaded tile: the transposed use reads x through shared
+# memory (tests/cli/suite.sh compiles it for every target).
 import triton
 import triton.language as tl
 @triton.jit

@@ -1,0 +1,90 @@
+/* lower_convert.c: layout conversions (TOP_CONVERT, which place.c inserts).
+ *
+ * The operand lies in one place (a frame, and a frame dimension for each
+ * of its tile dimensions), the result in another: another frame, or the
+ * same frame with the dimensions permuted. The elements cross through
+ * shared memory, kept in tile order: every element is written once, by the
+ * thread that holds it and not as a wrapped copy; a barrier; every thread
+ * reads the elements its new place gives it. Inside a run-time loop a
+ * barrier first keeps the writes of one iteration from overtaking the reads
+ * of the one before.
+ *
+ * Only the dimensions the operand's registers vary along travel: a
+ * broadcast crosses as what it broadcasts and stays one on the other side.
+ * When two or more dimensions travel, each row of the innermost one is one
+ * element longer than the tile's, so the elements of a column, which a
+ * transposed reader's lanes take side by side, fall in different banks. */
+#include "gpu/lower_internal.h"
+
+/* Where the elements of a tile lie in shared memory: row-major over the
+ * tile dims in `dim`, `stride` elements apart along each. */
+typedef struct Slots {
+	int n;
+	int dim[TC_MAX_RANK];
+	int stride[TC_MAX_RANK];
+	int count;
+} Slots;
+
+static Slots slots_of(const TValue *x, const Place *p)
+{
+	Slots s = {0};
+	for (int k = 0; k < x->type.rank; k++)
+		if (x->type.shape[k] > 1 && p->map[k] >= 0 && (p->regs_vary & (1u << p->map[k])))
+			s.dim[s.n++] = k;
+	int size = 1;
+	for (int i = s.n - 1; i >= 0; i--) {
+		s.stride[i] = size;
+		size *= x->type.shape[s.dim[i]] + (i == s.n - 1 && s.n >= 2 ? 1 : 0);
+	}
+	s.count = size;
+	return s;
+}
+
+/* The slot of the nest's current element of a tile placed by `map`, in the
+ * frame in use. */
+static SExpr *slot(Lower *L, const Slots *s, const int8_t *map, const Nest *n)
+{
+	SExpr *at = ic(L, 0);
+	for (int i = 0; i < s->n; i++) {
+		int d = map[s->dim[i]];
+		at = iadd(L, at, imul(L, coord(L, d, local_index(L, n, d)), s->stride[i]));
+	}
+	return at;
+}
+
+void lower_convert(Lower *L, const TValue *v)
+{
+	const TValue *x = v->args[0];
+	const Place *from = &L->place[x->id];
+	Place *to = &L->place[v->id];
+	if (from->expr || from->regs_vary == 0) {   /* one value for the whole tile: every thread has it */
+		to->reg = from->reg;
+		to->expr = from->expr;
+		to->regs_vary = 0;
+		to->lowered = true;
+		return;
+	}
+	SKernel *k = L->k;
+	Slots s = slots_of(x, from);
+	if (L->loop_depth)
+		simt_stmt(k, SS_BARRIER, v->line);
+	use_frame(L, from->frame);
+	const char *name = arena_printf(L->arena, "%s_moved", v->name ? v->name : "t");
+	SReg *smem = simt_reg(k, SR_SHARED, x->type.dtype, x->type.elem, s.count, name);
+	Nest nx = nest_over(L, from->regs_vary, 1);
+	SStmt *st = simt_stmt(k, SS_ASSIGN, v->line);
+	set_loops(L, st, &nx);
+	st->dst = simt_ref(k, smem, slot(L, &s, from->map, &nx));
+	st->value = read_value(L, &nx, x);
+	st->guard = write_guard(L, &nx, from->regs_vary, NULL);
+	simt_stmt(k, SS_BARRIER, v->line);
+
+	use_frame(L, to->frame);
+	unsigned vary = 0;
+	for (int i = 0; i < s.n; i++)
+		vary |= 1u << to->map[s.dim[i]];
+	Nest nv = nest_over(L, vary, 1);
+	SReg *r = simt_reg(k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, vary), v->name);
+	assign_value(L, v, &nv, r, vary, simt_ref(k, smem, slot(L, &s, to->map, &nv)))->uniform = false;
+	set_reg(L, v, r, vary);
+}
