@@ -195,6 +195,8 @@ static bool unify_control(Lower *L, const TValue *v, bool *changed)
 	}
 	/* TOP_RESULT */
 	const TValue *op = v->args[0];
+	if (op->op == TOP_SCAN)   /* shaped as the scan's inputs */
+		return unify_same(L, v, op, changed);
 	if (op->op == TOP_FOR)
 		return v->aux + 1 >= op->body->nparams || unify_same(L, v, op->body->params[v->aux + 1], changed);
 	const TValue *y = yield_of(op->body);
@@ -228,8 +230,11 @@ static bool propagate(Lower *L, const TValue *v, bool *changed)
 		return unify_control(L, v, changed);
 	case TOP_YIELD:
 		return true;
-	case TOP_SCAN:   /* the combine's body holds scalars; the result is shaped as the input */
-		return unify_same(L, v, v->args[0], changed);
+	case TOP_SCAN:   /* the combine's body holds scalars; the results are shaped as the inputs */
+		for (int i = 0; i < v->nargs; i++)
+			if (!unify_same(L, v, v->args[i], changed))
+				return false;
+		return true;
 	case TOP_DOT:   /* operands go through shared memory: only the accumulator is the result's */
 		return unify_same(L, v, v->args[2], changed);
 	default:
