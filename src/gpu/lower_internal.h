@@ -160,4 +160,8 @@ unsigned vary_of(Lower *L, const TValue *v);
 /* lower.c: the shared memory of the registers made so far */
 int lower_shared_bytes(const SKernel *k);
 
+/* ---- lower_scan.c: tl.cumsum, tl.cumprod, tl.associative_scan ---- */
+
+void lower_scan(Lower *L, const TValue *v);
+
 #endif
