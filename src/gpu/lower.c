@@ -426,7 +426,7 @@ static SExpr *philox_expr(Lower *L, const TValue *v, SExpr *seed, SExpr *offset)
 	return e;
 }
 
-static SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
+SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 {
 	SKernel *k = L->k;
 	DType dt = v->type.dtype;
