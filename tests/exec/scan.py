@@ -82,3 +82,28 @@ def line(x_ptr, k_ptr, out_ptr, kout_ptr, n, BLOCK: tl.constexpr, REVERSE: tl.co
     tl.store(kout_ptr + 3 * offs, count, mask=mask)
     tl.store(kout_ptr + 3 * offs + 1, top, mask=mask)
     tl.store(kout_ptr + 3 * offs + 2, at, mask=mask)
+
+
+# A running sum over a row longer than the block: a scan in a loop of
+# run-time bounds, its carry from one chunk to the next.
+@triton.jit
+def chunks(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0) * n
+    carry = 0.0
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + row + offs, offs < n, other=0.0)
+        tl.store(out_ptr + row + offs, carry + tl.cumsum(x, 0), offs < n)
+        carry += tl.sum(x, 0)
+
+
+# Scans of a tl.dot's result, whose frame has the matrix unit's layout
+# (fp16 operands: mma.sync or MFMA fragments).
+@triton.jit
+def dot_scan(a_ptr, b_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, K)[:, None] * N + tl.arange(0, N)[None, :])
+    c = tl.dot(a, b)
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(out_ptr + 2 * offs, tl.cumsum(c, 0))
+    tl.store(out_ptr + 2 * offs + 1, tl.cumsum(c, 1, reverse=True))
