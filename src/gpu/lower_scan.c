@@ -54,6 +54,7 @@ typedef struct Scan {
 	int *uses;                      /* by value id: how often the combine's body reads it */
 	SReg **temp;                    /* by value id: the temporary of a body value read twice */
 	SReg *out[TIR_MAX_SCAN];        /* the combine's results, when it has several */
+	bool divides;                   /* the combine divides integers */
 } Scan;
 
 static const char *scan_name(const Scan *sc, const char *what)
@@ -118,16 +119,24 @@ static SStmt *chain(Lower *L, SStmt **head, SExpr *dst, SExpr *value, SExpr *gua
 	return s;
 }
 
-/* dst[i] = combine(lhs, rhs)[i] for every carried value, where `guard`:
- * the body's ops as expressions, appended to the loop body of `head` (a
- * new statement if NULL), which is returned. A body value read twice goes
- * through a temporary; with several results all of them do, since dst
- * may be lhs or rhs. */
+/* dst[i] = combine(lhs, rhs)[i] for every carried value: the body's ops
+ * as expressions, appended to the loop body of `head` (a new statement if
+ * NULL), which is returned. A body value read twice goes through a
+ * temporary; with several results all of them do, since dst may be lhs or
+ * rhs. Where `keep` holds, dst keeps its value: the ops are computed
+ * anyway and the results selected, which keeps the GPU compilers' control
+ * flow flat (a branch per element can take hipcc minutes), unless the
+ * combine divides integers (a division by a value nobody uses could trap
+ * on the CPU); then, as where `guard` is false, nothing is computed. */
 static SStmt *combine(Lower *L, Scan *sc, SStmt *head, SExpr *const *lhs, SExpr *const *rhs, SExpr *const *dst,
-		      SExpr *guard)
+		      SExpr *keep, SExpr *guard)
 {
 	const TBlock *b = sc->v->body;
 	int n = sc->n, line = sc->v->line;
+	if (keep && sc->divides) {
+		guard = simt_and(L->k, guard, keep);
+		keep = NULL;
+	}
 	for (int i = 0; i < n; i++) {
 		bind(L, b->params[i], lhs[i]);
 		bind(L, b->params[n + i], rhs[i]);
@@ -160,8 +169,16 @@ static SStmt *combine(Lower *L, Scan *sc, SStmt *head, SExpr *const *lhs, SExpr 
 			value[i] = simt_ref(L->k, sc->out[i], NULL);
 		}
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		if (keep) {
+			SExpr *e = simt_leaf(L->k, SE_SELECT, sc->dt[i], 0);
+			e->a[0] = keep;
+			e->a[1] = value[i];
+			e->a[2] = dst[i];
+			value[i] = e;
+		}
 		chain(L, &head, dst[i], value[i], guard, line);
+	}
 	return head;
 }
 
@@ -225,7 +242,7 @@ static void scan_shared(Lower *L, Scan *sc, SReg **res)
 			lhs[q] = simt_ref(k, smem[q], iadd(L, base, prev));
 			rhs[q] = dst[q] = simt_ref(k, smem[q], iadd(L, base, cur));
 		}
-		SStmt *s = combine(L, sc, NULL, lhs, rhs, dst, simt_cmp(k, CMP_LT, DT_I32, r, ic(L, rows)));
+		SStmt *s = combine(L, sc, NULL, lhs, rhs, dst, NULL, simt_cmp(k, CMP_LT, DT_I32, r, ic(L, rows)));
 		s->nloops = 2;
 		s->extent[0] = (rows + k->threads - 1) / k->threads;
 		s->extent[1] = R - 1;
@@ -366,7 +383,7 @@ static void scan_runs(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	SExpr *lhs[TIR_MAX_SCAN], *now[TIR_MAX_SCAN];
 	refs(L, sc, lhs, res, index_at(L, sc, &lo.outer, prev, E));
 	refs(L, sc, now, res, index_at(L, sc, &lo.outer, cur, E));
-	give_loops(L, combine(L, sc, NULL, lhs, now, now, NULL), &lo);
+	give_loops(L, combine(L, sc, NULL, lhs, now, now, NULL, NULL), &lo);
 }
 
 /* 2: across the lanes along the axis. */
@@ -400,7 +417,7 @@ static void scan_lanes(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 		SExpr *idx = index_at(L, sc, &lo.outer, add_loop(L, &lo, g->reps), g->reps);
 		refs(L, sc, a, got, idx);
 		refs(L, sc, b, tot, idx);
-		give_loops(L, combine(L, sc, NULL, a, b, b, at_least(L, lane, step)), &lo);
+		give_loops(L, combine(L, sc, NULL, a, b, b, at_least(L, lane, step), NULL), &lo);
 	}
 	if (g->spt == 1)
 		return;
@@ -410,7 +427,7 @@ static void scan_lanes(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	SExpr *r = add_loop(L, &lo, g->reps), *s = add_loop(L, &lo, g->spt);
 	refs(L, sc, a, got, index_at(L, sc, &lo.outer, r, g->reps));
 	refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, g->spt), s), E));
-	give_loops(L, combine(L, sc, NULL, a, b, b, at_least(L, lane, 1)), &lo);
+	give_loops(L, combine(L, sc, NULL, a, b, b, at_least(L, lane, 1), NULL), &lo);
 }
 
 /* 3: across the row's pieces (warps along the axis, then repetitions). */
@@ -441,8 +458,9 @@ static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	give_loops(L, head, &lo);
 	simt_stmt(k, SS_BARRIER, line);
 
-	/* one pass over the row's pieces: `run` combines the pieces so far; when
-	 * the next is one of this thread's, `before` takes it */
+	/* one pass over the row's pieces: `run` combines the pieces so far;
+	 * when the next is one of this thread's, `before` takes it (until then
+	 * it holds the first piece, so that it is never read unset) */
 	value_regs(L, sc, before, SR_THREAD, count_of(L, others) * g->reps, "before");
 	value_regs(L, sc, run, SR_THREAD, count_of(L, others), "pieces_run");
 	lo = (Loops){.outer = nest_over(L, others, 1)};
@@ -453,19 +471,33 @@ static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	for (int i = 0; i < sc->n; i++)
 		chain(L, &head, a[i], b[i], NULL, line);
 	give_loops(L, head, &lo);
+	lo = (Loops){.outer = nest_over(L, others, 1)};
+	refs(L, sc, c, before, index_at(L, sc, &lo.outer, add_loop(L, &lo, g->reps), g->reps));
+	head = NULL;
+	for (int i = 0; i < sc->n; i++)
+		chain(L, &head, c[i], a[i], NULL, line);
+	give_loops(L, head, &lo);
 
 	lo = (Loops){.outer = nest_over(L, others, 1)};
 	SExpr *j = iadd(L, add_loop(L, &lo, P - 1), ic(L, 1));
 	SExpr *rep = in_order(L, sc, ibin(L, TOP_IDIV, j, g->warps), g->reps);
-	guard = g->warps > 1 ? simt_cmp(k, CMP_EQ, DT_I32, ibin(L, TOP_MOD, j, g->warps), warp) : NULL;
+	SExpr *mine = g->warps > 1 ? simt_cmp(k, CMP_EQ, DT_I32, ibin(L, TOP_MOD, j, g->warps), warp) : NULL;
 	slot_of(L, sc, &lo.outer, &row, &pos);
 	refs(L, sc, a, run, index_in(L, &lo.outer, others));
 	refs(L, sc, b, total, iadd(L, imul(L, row, P), j));
 	refs(L, sc, c, before, index_at(L, sc, &lo.outer, rep, g->reps));
 	head = NULL;
-	for (int i = 0; i < sc->n; i++)
-		chain(L, &head, c[i], a[i], guard, line);
-	give_loops(L, combine(L, sc, head, a, b, a, NULL), &lo);
+	for (int i = 0; i < sc->n; i++) {
+		SExpr *take = a[i];
+		if (mine) {
+			take = simt_leaf(k, SE_SELECT, sc->dt[i], 0);
+			take->a[0] = mine;
+			take->a[1] = a[i];
+			take->a[2] = c[i];
+		}
+		chain(L, &head, c[i], take, NULL, line);
+	}
+	give_loops(L, combine(L, sc, head, a, b, a, NULL, NULL), &lo);
 
 	/* every piece but the first takes what comes before it */
 	lo = (Loops){.outer = nest_over(L, others, 1)};
@@ -474,7 +506,7 @@ static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	piece = iadd(L, imul(L, in_order(L, sc, r, g->reps), g->warps), warp);
 	refs(L, sc, a, before, index_at(L, sc, &lo.outer, r, g->reps));
 	refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, g->spt), s), E));
-	give_loops(L, combine(L, sc, NULL, a, b, b, at_least(L, piece, 1)), &lo);
+	give_loops(L, combine(L, sc, NULL, a, b, b, at_least(L, piece, 1), NULL), &lo);
 	if (L->loop_depth)   /* the next iteration writes the same totals */
 		simt_stmt(k, SS_BARRIER, line);
 }
@@ -497,9 +529,11 @@ void lower_scan(Lower *L, const TValue *v)
 	sc.present = L->place[v->id].present;
 	sc.uses = arena_alloc(L->arena, sizeof *sc.uses * (size_t)(L->nvalues + 1));
 	sc.temp = arena_alloc(L->arena, sizeof *sc.temp * (size_t)(L->nvalues + 1));
-	for (const TValue *op = v->body->first; op; op = op->next)
+	for (const TValue *op = v->body->first; op; op = op->next) {
 		for (int i = 0; i < op->nargs; i++)
 			sc.uses[op->args[i]->id]++;
+		sc.divides |= (op->op == TOP_IDIV || op->op == TOP_MOD) && !dtype_is_float(op->type.dtype);
+	}
 	SReg **res = arena_alloc(L->arena, sizeof *res * (size_t)sc.n);
 	for (int i = 0; i < sc.n; i++) {
 		sc.dt[i] = v->args[i]->type.dtype;
