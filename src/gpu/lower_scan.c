@@ -75,7 +75,8 @@ static const char *result_name(const Scan *sc, int i)
 static void value_regs(Lower *L, const Scan *sc, SReg **r, SRegKind kind, int count, const char *what)
 {
 	for (int i = 0; i < sc->n; i++)
-		r[i] = simt_reg(L->k, kind, sc->dt[i], sc->dt[i], count, arena_printf(L->arena, "%s_%s", result_name(sc, i), what));
+		r[i] = simt_reg(L->k, kind, sc->dt[i], sc->dt[i], count,
+				arena_printf(L->arena, "%s_%s", result_name(sc, i), what));
 }
 
 /* The combine's body reads `v` as `e`. */
@@ -123,19 +124,19 @@ static SStmt *chain(Lower *L, SStmt **head, SExpr *dst, SExpr *value, SExpr *gua
  * as expressions, appended to the loop body of `head` (a new statement if
  * NULL), which is returned. A body value read twice goes through a
  * temporary; with several results all of them do, since dst may be lhs or
- * rhs. Where `keep` holds, dst keeps its value: the ops are computed
+ * rhs. Where `when` is false, dst keeps its value: the ops are computed
  * anyway and the results selected, which keeps the GPU compilers' control
  * flow flat (a branch per element can take hipcc minutes), unless the
  * combine divides integers (a division by a value nobody uses could trap
  * on the CPU); then, as where `guard` is false, nothing is computed. */
 static SStmt *combine(Lower *L, Scan *sc, SStmt *head, SExpr *const *lhs, SExpr *const *rhs, SExpr *const *dst,
-		      SExpr *keep, SExpr *guard)
+		      SExpr *when, SExpr *guard)
 {
 	const TBlock *b = sc->v->body;
 	int n = sc->n, line = sc->v->line;
-	if (keep && sc->divides) {
-		guard = simt_and(L->k, guard, keep);
-		keep = NULL;
+	if (when && sc->divides) {
+		guard = simt_and(L->k, guard, when);
+		when = NULL;
 	}
 	for (int i = 0; i < n; i++) {
 		bind(L, b->params[i], lhs[i]);
@@ -170,9 +171,9 @@ static SStmt *combine(Lower *L, Scan *sc, SStmt *head, SExpr *const *lhs, SExpr 
 		}
 	}
 	for (int i = 0; i < n; i++) {
-		if (keep) {
+		if (when) {
 			SExpr *e = simt_leaf(L->k, SE_SELECT, sc->dt[i], 0);
-			e->a[0] = keep;
+			e->a[0] = when;
 			e->a[1] = value[i];
 			e->a[2] = dst[i];
 			value[i] = e;
