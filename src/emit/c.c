@@ -102,6 +102,15 @@ static const char c_matrix[] =
 	"\t\t\tc[(w0 + l) * cn + ci[i]] = D[4 * (l / 16) + i][l % 16];\n"
 	"}\n";
 
+/* Whether some shuffle reads the lane a distance up or down. */
+static bool uses_shifts(const SKernel *k)
+{
+	for (const SStmt *s = k->first; s; s = s->next)
+		if (s->kind == SS_SHUFFLE && s->shuffle != SHUFFLE_XOR)
+			return true;
+	return false;
+}
+
 static void c_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, c_types);
@@ -144,6 +153,13 @@ static void c_head(Buf *b, const SKernel *k)
 		    "\tint lane = t % TC_RUN_W, other = t - lane + (lane ^ mask);\n"
 		    "\treturn (lane ^ mask) < TC_RUN_W && other < TC_THREADS ? other : t;\n"
 		    "}\n");
+	if (uses_shifts(k))
+		buf_puts(b, "/* the thread `delta` lanes after t in its warp (before it if delta < 0), t itself if none */\n"
+			    "TC_DEVICE int tc_shifted(int t, int delta)\n"
+			    "{\n"
+			    "\tint lane = t % TC_RUN_W + delta;\n"
+			    "\treturn lane >= 0 && lane < TC_RUN_W && t + delta < TC_THREADS ? t + delta : t;\n"
+			    "}\n");
 	buf_printf(b, "\nstatic void %s_program(", k->name);
 	emit_params(b, k);
 	buf_printf(b, "%sconst int tc_pid[3], const int tc_nprog[3])\n{\n", k->tile->nargs ? ", " : "");
@@ -178,7 +194,11 @@ static void c_leaf(Buf *b, const SKernel *k, const SExpr *e)
 
 static void c_shuffle(Buf *b, const SKernel *k, const SStmt *s, const char *idx)
 {
-	buf_printf(b, "%s[t]%s = %s[tc_partner(t, %d)]%s;\n", s->shuffled->name, idx, s->src->name, s->lane_xor, idx);
+	if (s->shuffle == SHUFFLE_XOR)
+		buf_printf(b, "%s[t]%s = %s[tc_partner(t, %d)]%s;\n", s->shuffled->name, idx, s->src->name, s->lane_xor, idx);
+	else
+		buf_printf(b, "%s[t]%s = %s[tc_shifted(t, %d)]%s;\n", s->shuffled->name, idx, s->src->name,
+			   s->shuffle == SHUFFLE_UP ? -s->lane_delta : s->lane_delta, idx);
 }
 
 static void c_barrier(Buf *b)

@@ -185,9 +185,10 @@ static void cuda_tail(Buf *b, const SKernel *k)
 static void cuda_shuffle(Buf *b, const SKernel *k, const SStmt *s, const char *idx)
 {
 	/* all 32 lanes take part: the lowering shuffles whole warps */
+	static const char *const fn[] = {[SHUFFLE_XOR] = "xor", [SHUFFLE_UP] = "up", [SHUFFLE_DOWN] = "down"};
 	const char *cast = s->src->dtype == DT_I1 ? "(int)" : "";
-	buf_printf(b, "%s%s = __shfl_xor_sync(0xffffffffu, %s%s%s, %d);\n", s->shuffled->name, idx, cast,
-		   s->src->name, idx, s->lane_xor);
+	buf_printf(b, "%s%s = __shfl_%s_sync(0xffffffffu, %s%s%s, %d);\n", s->shuffled->name, idx, fn[s->shuffle], cast,
+		   s->src->name, idx, s->shuffle == SHUFFLE_XOR ? s->lane_xor : s->lane_delta);
 }
 
 static void cuda_barrier(Buf *b)

@@ -73,9 +73,10 @@ static void hip_tail(Buf *b, const SKernel *k)
 
 static void hip_shuffle(Buf *b, const SKernel *k, const SStmt *s, const char *idx)
 {
+	static const char *const fn[] = {[SHUFFLE_XOR] = "xor", [SHUFFLE_UP] = "up", [SHUFFLE_DOWN] = "down"};
 	const char *cast = s->src->dtype == DT_I1 ? "(int)" : "";
-	buf_printf(b, "%s%s = __shfl_xor(%s%s%s, %d, %d);\n", s->shuffled->name, idx, cast, s->src->name, idx,
-		   s->lane_xor, k->warp_size);
+	buf_printf(b, "%s%s = __shfl_%s(%s%s%s, %d, %d);\n", s->shuffled->name, idx, fn[s->shuffle], cast, s->src->name,
+		   idx, s->shuffle == SHUFFLE_XOR ? s->lane_xor : s->lane_delta, k->warp_size);
 }
 
 static void hip_barrier(Buf *b)

@@ -13,7 +13,7 @@ typedef struct Printer {
 	void (*head)(Buf *b, const SKernel *k);        /* prelude, signature and opening brace */
 	void (*tail)(Buf *b, const SKernel *k);        /* closing brace and what follows */
 	void (*leaf)(Buf *b, const SKernel *k, const SExpr *e);  /* lane, warp, thread, program ids */
-	/* s->shuffled`idx` = s->src`idx` of the lane s->lane_xor away; idx is "[i]" or "" */
+	/* s->shuffled`idx` = s->src`idx` of the partner lane (s->shuffle); idx is "[i]" or "" */
 	void (*shuffle)(Buf *b, const SKernel *k, const SStmt *s, const char *idx);
 	void (*barrier)(Buf *b);
 	/* `words` 32-bit words from `ptr` into the array `w`, with an eviction hint.

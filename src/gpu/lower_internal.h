@@ -140,6 +140,8 @@ SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask);
 SExpr *read_value(Lower *L, const Nest *n, const TValue *v);
 void set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary);
 SStmt *assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value);
+/* The value of element-wise op `v` at the nest's current element, its operands read with read_value. */
+SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n);
 
 /* ---- lower_convert.c: layout conversions ---- */
 
@@ -165,5 +167,12 @@ int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
 unsigned vary_of(Lower *L, const TValue *v);
 /* lower.c: the shared memory of the registers made so far */
 int lower_shared_bytes(const SKernel *k);
+
+/* ---- lower_scan.c: tl.cumsum, tl.cumprod, tl.associative_scan ---- */
+
+void lower_scan(Lower *L, const TValue *v);
+/* Tests only: every scan through shared memory, one thread a row (the
+ * path for layouts the shuffle-based scan does not know). */
+extern bool lower_scan_in_shared_memory;
 
 #endif

@@ -219,7 +219,10 @@ static bool unify_control(Lower *L, const TValue *v, bool *changed, Cut *cut)
 		return true;
 	}
 	/* TOP_RESULT */
-	const TValue *op = v->args[0], *y = yield_of(op->body);
+	const TValue *op = v->args[0];
+	if (op->op == TOP_SCAN)   /* shaped as the scan's inputs */
+		return unify_same(L, v, op, changed) || cut_at(cut, v, -1);
+	const TValue *y = yield_of(op->body);
 	bool same = true;
 	if (op->op == TOP_FOR)
 		same = v->aux + 1 >= op->body->nparams || unify_same(L, v, op->body->params[v->aux + 1], changed);
@@ -243,7 +246,6 @@ static bool propagate(Lower *L, const TValue *v, bool *changed, Cut *cut)
 	case TOP_TRANS:
 		return unify_trans(L, v, changed) || cut_at(cut, v, 0);
 	case TOP_BROADCAST:
-	case TOP_SCAN:   /* the combine's body holds scalars; the result is shaped as the input */
 		return unify_same(L, v, v->args[0], changed) || cut_at(cut, v, 0);
 	case TOP_STORE:
 	case TOP_ASSERT:   /* lowered in its pointer's (condition's) frame, over every element */
@@ -258,6 +260,11 @@ static bool propagate(Lower *L, const TValue *v, bool *changed, Cut *cut)
 	case TOP_RESULT:
 		return unify_control(L, v, changed, cut);
 	case TOP_YIELD:
+		return true;
+	case TOP_SCAN:   /* the combine's body holds scalars; the results are shaped as the inputs */
+		for (int i = 0; i < v->nargs; i++)
+			if (!unify_same(L, v, v->args[i], changed))
+				return cut_at(cut, v, i);
 		return true;
 	case TOP_DOT:   /* operands go through shared memory: only the accumulator is the result's */
 		return unify_same(L, v, v->args[2], changed) || cut_at(cut, v, 2);

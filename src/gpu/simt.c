@@ -336,7 +336,11 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		dump_expr(b, s->value);
 		break;
 	case SS_SHUFFLE:
-		buf_printf(b, "%s = shuffle_xor %s, %d", s->shuffled->name, s->src->name, s->lane_xor);
+		if (s->shuffle == SHUFFLE_XOR)
+			buf_printf(b, "%s = shuffle_xor %s, %d", s->shuffled->name, s->src->name, s->lane_xor);
+		else
+			buf_printf(b, "%s = shuffle_%s %s, %d", s->shuffled->name, s->shuffle == SHUFFLE_UP ? "up" : "down",
+				   s->src->name, s->lane_delta);
 		break;
 	case SS_BARRIER:
 		buf_puts(b, "barrier");

@@ -80,7 +80,7 @@ typedef enum {
 	SS_ASSIGN,    /* dst = value, where guard (or always) */
 	SS_LOAD,      /* dst[0 .. vec) = *ptr .. ptr[vec-1] where mask, else other */
 	SS_STORE,     /* *ptr .. = value[0 .. vec) where mask */
-	SS_SHUFFLE,   /* dst[i] = src[i] of the lane `lane_xor` away, i < src->count */
+	SS_SHUFFLE,   /* dst[i] = src[i] of the partner lane (`shuffle`), i < src->count */
 	SS_BARRIER,   /* every thread of the block reaches it before any goes on */
 	SS_ASSERT,    /* where guard: the program fails with `text` (device_assert) */
 	SS_ATOMIC,    /* dst = *ptr; *ptr += value (atomically), where guard; else dst = 0 (dst may be NULL) */
@@ -94,6 +94,13 @@ typedef enum {
 	SS_ELSE,      /* } else { */
 	SS_END,       /* } */
 } SStmtKind;
+
+/* Which lane an SS_SHUFFLE reads. All lanes of the warp take part. */
+typedef enum {
+	SHUFFLE_XOR,    /* lane ^ lane_xor */
+	SHUFFLE_UP,     /* lane - lane_delta; a lane with none that far below keeps its own value */
+	SHUFFLE_DOWN,   /* lane + lane_delta; a lane with none that far above keeps its own value */
+} ShuffleKind;
 
 /* The matrix instructions (SS_MMA), and the lanes' fragments they read:
  *   MMA_M16N8K16: NVIDIA mma.sync.m16n8k16 (32 lanes, g = lane / 4,
@@ -128,7 +135,9 @@ struct SStmt {
 	EvictionPolicy evict;           /* LOAD */
 	SReg *src;                      /* SHUFFLE */
 	SReg *shuffled;                 /* SHUFFLE: the destination */
-	int lane_xor;                   /* SHUFFLE */
+	ShuffleKind shuffle;            /* SHUFFLE */
+	int lane_xor;                   /* SHUFFLE_XOR */
+	int lane_delta;                 /* SHUFFLE_UP, SHUFFLE_DOWN */
 	SReg *iv;                       /* FOR: the induction variable */
 	SExpr *lo, *hi, *step;          /* FOR */
 	SStmt *also;                    /* ASSIGN: more assignments in the same loop body, in order */

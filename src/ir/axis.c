@@ -308,6 +308,8 @@ static void infer(TValue *v, const int64_t *arg_div)
 		const TValue *op = v->args[0];
 		if (op->op == TOP_FOR)
 			*r = op->body->params[v->aux + 1]->axis;
+		else if (op->op == TOP_SCAN)
+			set_unknown(r);
 		else
 			join(r, &op->body->last->args[v->aux]->axis, &op->orelse->last->args[v->aux]->axis);
 		return;

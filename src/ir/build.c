@@ -632,21 +632,29 @@ static TValue *param_new(TBuilder *b, TBlock *blk, int i, Type t)
 	return p;
 }
 
-TValue *tir_scan(TBuilder *b, TValue *x, int axis, bool reverse)
+TValue *tir_scan(TBuilder *b, int n, TValue **inputs, int axis, bool reverse)
 {
+	const Type *t = &inputs[0]->type;
 	if (axis < 0)
-		axis += x->type.rank;
-	if (axis < 0 || axis >= x->type.rank) {
+		axis += t->rank;
+	if (axis < 0 || axis >= t->rank) {
 		b->error = "scan axis out of range";
 		return NULL;
 	}
-	TValue *v = append(b, TOP_SCAN, x->type, 1, &x);
+	for (int i = 1; i < n; i++) {
+		const Type *u = &inputs[i]->type;
+		if (u->rank != t->rank || memcmp(u->shape, t->shape, sizeof(int) * (size_t)t->rank)) {
+			b->error = "the inputs of a scan must have one shape";
+			return NULL;
+		}
+	}
+	TValue *v = append(b, TOP_SCAN, *t, n, inputs);
 	v->aux = axis;
 	v->aux2 = reverse;
 	v->iconst = -1;
-	v->body = block_new(b, 2);
-	param_new(b, v->body, 0, scalar_type(x->type.dtype));
-	param_new(b, v->body, 1, scalar_type(x->type.dtype));
+	v->body = block_new(b, 2 * n);
+	for (int i = 0; i < 2 * n; i++)
+		param_new(b, v->body, i, scalar_type(inputs[i % n]->type.dtype));
 	return v;
 }
 
@@ -684,6 +692,17 @@ TValue *tir_yield(TBuilder *b, int n, TValue **values)
 
 void tir_results(TBuilder *b, TValue *op, TValue **out)
 {
+	if (op->op == TOP_SCAN) {
+		if (out)
+			out[0] = op;
+		for (int i = 1; i < op->nargs; i++) {
+			TValue *r = append(b, TOP_RESULT, op->args[i]->type, 1, &op);
+			r->aux = i;
+			if (out)
+				out[i] = r;
+		}
+		return;
+	}
 	const TValue *y = op->body->last;
 	for (int i = 0; y && y->op == TOP_YIELD && i < y->nargs; i++) {
 		TValue *r = append(b, TOP_RESULT, y->args[i]->type, 1, &op);
@@ -696,7 +715,7 @@ void tir_results(TBuilder *b, TValue *op, TValue **out)
 int tir_combine_kind(const TBlock *body)
 {
 	const TValue *op = body->first, *y = op ? op->next : NULL;
-	if (!op || !y || y->op != TOP_YIELD || y->nargs != 1 || y->args[0] != op || y->next || op->nargs != 2)
+	if (body->nparams != 2 || !op || !y || y->op != TOP_YIELD || y->nargs != 1 || y->args[0] != op || y->next || op->nargs != 2)
 		return -1;
 	bool params = (op->args[0] == body->params[0] && op->args[1] == body->params[1]) ||
 		      (op->args[0] == body->params[1] && op->args[1] == body->params[0]);

@@ -434,39 +434,52 @@ static void combine_kind(int kind, double *acc, int64_t *iacc, double f, int64_t
 	}
 }
 
-static void eval_scan(Interp *in, TValue *v, Tile *out)
+/* Result `which` of a scan (its value is result 0; TOP_RESULT k is result
+ * k, computed again: the combine has no side effects). */
+static void eval_scan(Interp *in, TValue *v, int which, Tile *out)
 {
+	int n = v->nargs;
 	TValue *x = v->args[0];
-	Tile *src = &in->tiles[x->id];
-	DType dt = v->type.dtype;
+	DType dt = v->args[which]->type.dtype;
 	bool uns = !dtype_is_float(dt) && !dtype_is_signed(dt);
 	int axis = v->aux, len = x->type.shape[axis], inner = 1;
 	for (int d = axis + 1; d < x->type.rank; d++)
 		inner *= x->type.shape[d];
 	TBlock *fn = v->body;
-	Tile *lhs = tile_new(in, fn->params[0]), *rhs = tile_new(in, fn->params[1]);
+	Tile *lhs[TIR_MAX_SCAN], *rhs[TIR_MAX_SCAN];
+	for (int i = 0; i < n; i++) {
+		lhs[i] = tile_new(in, fn->params[i]);
+		rhs[i] = tile_new(in, fn->params[n + i]);
+	}
 	for (int line = 0; line < out->n / len; line++) {
 		int base = line / inner * len * inner + line % inner;
-		double acc = 0;
-		int64_t iacc = 0;
+		double acc[TIR_MAX_SCAN] = {0};
+		int64_t iacc[TIR_MAX_SCAN] = {0};
 		for (int j = 0; j < len; j++) {
 			int e = base + (v->aux2 ? len - 1 - j : j) * inner;
-			double f = getf(src, e);
-			int64_t i = geti(src, e);
-			if (j == 0) {
-				acc = f;
-				iacc = i;
-			} else if (v->iconst >= 0) {
-				combine_kind((int)v->iconst, &acc, &iacc, f, i, uns);
-			} else {
-				put(lhs, dt, 0, acc, iacc);
-				put(rhs, dt, 0, f, i);
-				run_block(in, fn);
-				const Tile *r = &in->tiles[fn->last->args[0]->id];
-				acc = getf(r, 0);
-				iacc = geti(r, 0);
+			for (int i = 0; i < n; i++) {
+				const Tile *src = &in->tiles[v->args[i]->id];
+				double f = getf(src, e);
+				int64_t k = geti(src, e);
+				if (j == 0) {
+					acc[i] = f;
+					iacc[i] = k;
+				} else if (v->iconst >= 0) {
+					combine_kind((int)v->iconst, &acc[i], &iacc[i], f, k, uns);
+				} else {
+					put(lhs[i], v->args[i]->type.dtype, 0, acc[i], iacc[i]);
+					put(rhs[i], v->args[i]->type.dtype, 0, f, k);
+				}
 			}
-			put(out, dt, e, acc, iacc);
+			if (j > 0 && v->iconst < 0) {
+				run_block(in, fn);
+				for (int i = 0; i < n; i++) {
+					const Tile *r = &in->tiles[fn->last->args[i]->id];
+					acc[i] = getf(r, 0);
+					iacc[i] = geti(r, 0);
+				}
+			}
+			put(out, dt, e, acc[which], iacc[which]);
 		}
 	}
 }
@@ -775,7 +788,7 @@ static void eval(Interp *in, TValue *v)
 		tile_copy(out, a);
 		break;
 	case TOP_SCAN:
-		eval_scan(in, v, out);
+		eval_scan(in, v, 0, out);
 		break;
 	case TOP_DOT:
 		eval_dot(in, v, out);
@@ -797,7 +810,10 @@ static void eval(Interp *in, TValue *v)
 		run_block(in, a->i[0] ? v->body : v->orelse);
 		break;
 	case TOP_RESULT:
-		tile_copy(out, result_source(in, v));
+		if (v->args[0]->op == TOP_SCAN)
+			eval_scan(in, v->args[0], v->aux, out);
+		else
+			tile_copy(out, result_source(in, v));
 		break;
 	case TOP_BARRIER:
 	case TOP_YIELD:

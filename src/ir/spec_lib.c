@@ -109,20 +109,30 @@ static TValue *single_input(Spec *s, const Node *call, SVal *in, const char *wha
 	return to_value(s, call, in);
 }
 
-/* Builds the combine block of `scan` by inlining `fn` on its two params. */
+/* Builds the combine block of `scan` by inlining `fn` on its params: the
+ * running values, then the next elements, one of each a scanned tensor. */
 static void build_combine(Spec *s, const Node *call, TValue *scan, const Node *fn)
 {
+	int n = scan->nargs;
 	TBlock *outer = s->b.block;
 	s->b.block = scan->body;
-	SVal *params[2] = {sv_value(s, call, scan->body->params[0]), sv_value(s, call, scan->body->params[1])};
-	SVal *r = inline_call(s, call, fn, params, 2, NULL, 0);
+	SVal *params[2 * TIR_MAX_SCAN];
+	for (int i = 0; i < 2 * n; i++)
+		params[i] = sv_value(s, call, scan->body->params[i]);
+	SVal *r = inline_call(s, call, fn, params, 2 * n, NULL, 0);
 	if (r->kind == SV_TUPLE && r->nitems == 1)
 		r = r->items[0];
-	TValue *v = materialize(s, call, r, scan->type.dtype);
-	if (v->type.rank != 0)
-		spec_error(s, call, "the combine function '%s' must return a scalar", fn->name);
-	v = tir_cast(&s->b, v, scan->type.dtype);
-	tir_yield(&s->b, 1, &v);
+	if (n > 1 && (r->kind != SV_TUPLE || r->nitems != n))
+		spec_error(s, call, "the combine function '%s' must return %d values, one for each scanned tensor", fn->name, n);
+	TValue *out[TIR_MAX_SCAN];
+	for (int i = 0; i < n; i++) {
+		DType dt = scan->args[i]->type.dtype;
+		TValue *v = materialize(s, call, n > 1 ? r->items[i] : r, dt);
+		if (v->type.rank != 0)
+			spec_error(s, call, "the combine function '%s' must return scalars", fn->name);
+		out[i] = tir_cast(&s->b, v, dt);
+	}
+	tir_yield(&s->b, n, out);
 	s->b.block = outer;
 	scan->iconst = tir_combine_kind(scan->body);
 }
@@ -135,16 +145,31 @@ static const Node *combine_fn(Spec *s, const Node *call, int pos)
 	return f->fn;
 }
 
+/* tl.associative_scan of a tensor or a tuple of tensors of one shape:
+ * a tuple in, a tuple out. */
 static SVal *call_associative_scan(Spec *s, const Node *call)
 {
 	SVal *in = need_arg(s, call, 0, "input");
-	TValue *x = single_input(s, call, in, "associative_scan");
-	int axis = axis_arg(s, call, 1, "axis", x);
+	int n = in->kind == SV_TUPLE ? in->nitems : 1;
+	if (n < 1 || n > TIR_MAX_SCAN)
+		spec_error(s, call, "associative_scan over %d tensors at once is not supported (at most %d)", n,
+			   TIR_MAX_SCAN);
+	TValue *xs[TIR_MAX_SCAN];
+	for (int i = 0; i < n; i++)
+		xs[i] = to_value(s, call, in->kind == SV_TUPLE ? in->items[i] : in);
+	int axis = axis_arg(s, call, 1, "axis", xs[0]);
 	const Node *fn = combine_fn(s, call, 2);
-	TValue *scan = checked(s, call, tir_scan(&s->b, x, axis, const_flag(s, call, 3, "reverse", false)));
+	TValue *scan = checked(s, call, tir_scan(&s->b, n, xs, axis, const_flag(s, call, 3, "reverse", false)));
 	build_combine(s, call, scan, fn);
-	SVal *r = sv_value(s, call, scan);
-	return in->kind == SV_TUPLE ? sv_tuple(s, 1, &r) : r;
+	TValue *results[TIR_MAX_SCAN];
+	s->b.line = scan->line;   /* the combine's lines were the function's */
+	tir_results(&s->b, scan, results);
+	if (in->kind != SV_TUPLE)
+		return sv_value(s, call, scan);
+	SVal *items[TIR_MAX_SCAN];
+	for (int i = 0; i < n; i++)
+		items[i] = sv_value(s, call, results[i]);
+	return sv_tuple(s, n, items);
 }
 
 /* tl.cumsum / tl.cumprod: a scan whose combine is one add or mul;
@@ -156,7 +181,7 @@ static SVal *call_cumulative(Spec *s, const Node *call, TOp op)
 	int axis = ax ? (int)const_int(s, call, ax, "the axis") : 0;
 	if (!dtype_is_float(x->type.dtype) && dtype_bytes(x->type.dtype) < 4)
 		x = tir_cast(&s->b, x, DT_I32);
-	TValue *scan = checked(s, call, tir_scan(&s->b, x, axis, const_flag(s, call, 2, "reverse", false)));
+	TValue *scan = checked(s, call, tir_scan(&s->b, 1, &x, axis, const_flag(s, call, 2, "reverse", false)));
 	TBlock *outer = s->b.block;
 	s->b.block = scan->body;
 	TValue *r = bin(s, call, op, scan->body->params[0], scan->body->params[1]);
@@ -174,7 +199,7 @@ static SVal *call_reduce_fn(Spec *s, const Node *call)
 	int axis = axis_arg(s, call, 1, "axis", x);
 	const Node *fn = combine_fn(s, call, 2);
 	TValue *mark = s->b.block->last;
-	TValue *trace = checked(s, call, tir_scan(&s->b, x, axis, false));
+	TValue *trace = checked(s, call, tir_scan(&s->b, 1, &x, axis, false));
 	build_combine(s, call, trace, fn);
 	int kind = (int)trace->iconst;
 	tir_truncate(&s->b, mark);

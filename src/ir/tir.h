@@ -131,14 +131,18 @@ typedef struct AxisInfo {
  *              (all NaNs are equal) the smallest index wins, so the result
  *              does not depend on the order of combination. The value of
  *              the maximum itself is a separate RED_MAX (NaN-propagating).
- * TOP_SCAN     args[0] = input; aux: axis; aux2: 1 for reverse; result: the
- *              input's type, the inclusive scan. `body` is the combine
- *              function: params[0] (the running value) and params[1] (the
- *              next element), rank-0 of the input's dtype; it ends with a
- *              TOP_YIELD of one rank-0 value of that dtype. Element j is
+ * TOP_SCAN     args[0..n-1] = the n inputs, one shape (dtypes may differ);
+ *              aux: axis; aux2: 1 for reverse. The inclusive scan of the n
+ *              inputs at once: `body` is the combine function, params
+ *              [0..n-1] the running values and params [n..2n-1] the next
+ *              elements (rank-0, the inputs' dtypes), ending with a TOP_YIELD
+ *              of n rank-0 values of those dtypes. Element j is
  *              combine(...combine(x0, x1)..., xj) (from the end if reverse).
- *              iconst: the ReduceKind (RED_SUM, RED_PROD, RED_MAX, RED_MIN)
- *              when the combine is exactly that op on the two params, else -1.
+ *              The op's value is the first result (input 0's type); with
+ *              n > 1 it is followed in its block by n - 1 TOP_RESULTs
+ *              (aux 1..n-1, the other inputs' types). iconst: the ReduceKind
+ *              (RED_SUM, RED_PROD, RED_MAX, RED_MIN) when n is 1 and the
+ *              combine is exactly that op on the two params, else -1.
  * TOP_ATOMIC_ADD ptr, value, mask?: value and mask already cast and
  *              broadcast to the pointer tile's shape; aux: MemSem; aux2:
  *              MemScope; result: the old values (pointee dtype, the pointer's
@@ -170,7 +174,7 @@ typedef struct AxisInfo {
  *              NULL) each end with a TOP_YIELD of the same n types; followed
  *              by n TOP_RESULTs like TOP_FOR.
  * TOP_YIELD    args: the values a block hands back; no value.
- * TOP_RESULT   args[0]: the TOP_FOR / TOP_IF; aux: which result.
+ * TOP_RESULT   args[0]: the TOP_FOR / TOP_IF / TOP_SCAN; aux: which result.
  * TOP_PARAM    aux: its index in the block's params.
  * TOP_HINT     args[0]: the tile tl.multiple_of / tl.max_contiguous /
  *              tl.max_constancy annotate; the value is args[0]'s. hint[d]
@@ -282,12 +286,14 @@ TValue *tir_hint(TBuilder *b, TValue *x, HintKind kind, const int64_t *values);
  * params); the caller sets b->block to each block in turn, builds it,
  * ends it with tir_yield, restores b->block, and then appends the results
  * with tir_results. */
-TValue *tir_scan(TBuilder *b, TValue *x, int axis, bool reverse);
+#define TIR_MAX_SCAN 8   /* tensors one scan carries at once */
+TValue *tir_scan(TBuilder *b, int n, TValue **inputs, int axis, bool reverse);
 TValue *tir_for(TBuilder *b, TValue *lower, TValue *upper, TValue *step, int n, TValue **init);
 TValue *tir_if(TBuilder *b, TValue *cond);
 TValue *tir_yield(TBuilder *b, int n, TValue **values);
 /* Appends the n TOP_RESULTs of a TOP_FOR or TOP_IF (types from its yield)
- * and stores them in out[0..n-1]. */
+ * and stores them in out[0..n-1]. For a TOP_SCAN of n inputs: out[0] is
+ * the scan itself, out[1..n-1] the TOP_RESULTs appended. */
 void tir_results(TBuilder *b, TValue *op, TValue **out);
 /* The ReduceKind a combine block computes (one add/mul/max/min of its two
  * params), or -1. */

@@ -24,6 +24,11 @@ gather_assert|tests/exec/gather.py|-k gather -s *i32,*fp32,*fp32,i32 -D LIMIT=16
 max_argmax_f32|tests/corpus/max_argmax_f32.py|-D XBLOCK=1 -D R0_BLOCK=1024 --num-warps 8
 index_add_atomic|tests/corpus/index_add_f32.py|-k triton_poi_fused_index_add_1 -D YBLOCK=16 -D XBLOCK=32
 cumsum_f32|tests/corpus/cumsum_f32.py|-D XBLOCK=1 --num-warps 8
+scan_rows|tests/exec/scan.py|-k tiles -s *fp32,*i32,*fp32,*i32 -D ROWS=32 -D COLS=8 -D AXIS=1 -D REVERSE=1
+scan_columns|tests/exec/scan.py|-k tiles -s *fp32,*i32,*fp32,*i32 -D ROWS=64 -D COLS=16 -D AXIS=0 -D REVERSE=0 --num-warps 8
+scan_line|tests/exec/scan.py|-k line -s *fp32,*i32,*fp32,*i32,i32 -D BLOCK=4096 -D REVERSE=1
+scan_dot|tests/exec/scan.py|-k dot_scan -s *fp16,*fp16,*fp32 -D M=64 -D N=32 -D K=32
+scan_loop|tests/exec/scan.py|-k chunks -s *fp32,*fp32,i32 -D BLOCK=256
 outer_convert|tests/exec/outer.py|-s *fp32,*fp32 -D N=64
 philox|tests/exec/philox.py|-k philox -s i64,*fp32,*fp32,*u32 -D BLOCK=256
 dropout|tests/exec/philox.py|-k dropout -s *fp32,*fp32,i32,i32 -D P=0.25 -D BLOCK=1024

@@ -84,6 +84,28 @@ make -s units >/dev/null || exit 2
 		--arg normal_ptr=20480 --arg bits_ptr=32768 --grid 16
 	run "dropout (tl.rand)" tests/exec/philox.py -k dropout -s '*fp32,*fp32,i32,i32' -D P=0.25 -D BLOCK=1024 \
 		--arg n=1000000 --arg seed=12345 --arg x_ptr=1000000 --arg out_ptr=1000000 --grid 977
+	# scans: shuffles up and down the lanes of the axis, pieces of the row through shared memory
+	run "cumsum_f32 (associative_scan) XBLOCK=1" tests/corpus/cumsum_f32.py -D XBLOCK=1 --num-warps 8 \
+		--arg xnumel=4096 --arg r0_numel=1024 --grid 4096
+	run "cumsum_f32 (associative_scan) XBLOCK=4" tests/corpus/cumsum_f32.py -D XBLOCK=4 --num-warps 4 \
+		--arg xnumel=4096 --arg r0_numel=1024 --grid 1024
+	for cfg in "4 64 1 0 2 64" "32 8 1 1 4 64" "1 2048 1 1 4 8" "64 16 0 1 8 16" "8 32 0 0 8 64" "2 16 1 0 4 512"; do
+		set -- $cfg
+		n=$(($1 * $2 * $6))
+		run "scans ${1}x${2} axis=$3 reverse=$4 warps=$5" tests/exec/scan.py -k tiles -s '*fp32,*i32,*fp32,*i32' \
+			-D ROWS=$1 -D COLS=$2 -D AXIS=$3 -D REVERSE=$4 --num-warps $5 --arg x_ptr=$n --arg k_ptr=$n \
+			--arg out_ptr=$((4 * n)) --arg kout_ptr=$((3 * n)) --grid $6
+	done
+	for cfg in "4096 1 4 100000" "16 0 2 1000" "256 0 8 70000"; do
+		set -- $cfg
+		run "scans of a line BLOCK=$1 reverse=$2 warps=$3" tests/exec/scan.py -k line -s '*fp32,*i32,*fp32,*i32,i32' \
+			-D BLOCK=$1 -D REVERSE=$2 --num-warps $3 --arg n=$4 --arg x_ptr=$4 --arg k_ptr=$4 --arg out_ptr=$((4 * $4)) \
+			--arg kout_ptr=$((3 * $4)) --grid $((($4 + $1 - 1) / $1))
+	done
+	run "scan in a loop (chunks)" tests/exec/scan.py -k chunks -s '*fp32,*fp32,i32' -D BLOCK=256 --arg n=5000 \
+		--arg x_ptr=40000 --arg out_ptr=40000 --grid 8
+	run "scans of a tl.dot's result (mma.sync layout)" tests/exec/scan.py -k dot_scan -s '*fp16,*fp16,*fp32' -D M=64 \
+		-D N=32 -D K=32 --arg a_ptr=2048 --arg b_ptr=1024 --arg out_ptr=4096 --grid 1
 
 	if python3 -c 'import torch, triton' 2>/dev/null; then
 		for dt in fp32 bf16; do

@@ -5,6 +5,7 @@
  * lowering depends on the warp width: code lowered for 32 lanes and run on
  * 64-lane warps computes wrong sums. */
 #include "emit/emit.h"
+#include "gpu/lower_internal.h"
 #include "ir/specialize.h"
 #include "runtime/run.h"
 #include "check.h"
@@ -27,6 +28,7 @@ typedef struct Case {
 	int64_t counts[6];          /* buffer element counts, in order of the pointer arguments */
 	int grid;
 	int grid_y;                 /* 0: 1 */
+	bool scans_in_shared;       /* every scan through shared memory, one thread a row */
 } Case;
 
 typedef struct Outcome {
@@ -125,7 +127,9 @@ static Outcome run_case(const Case *c)
 	int64_t *div = xcalloc((size_t)n + 1, sizeof *div);   /* what the hints say, as the CLI passes it */
 	for (int i = 0; i < n; i++)
 		div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : i < 16 && hint[i] ? hint[i] : 1;
+	lower_scan_in_shared_memory = c->scans_in_shared;
 	SKernel *sk = simt_lower(&arena, &d, k->src, tk, &t, div);
+	lower_scan_in_shared_memory = false;
 	free(div);
 	Buf source = {0};
 	int grid[3] = {c->grid, c->grid_y ? c->grid_y : 1, 1};
@@ -416,6 +420,75 @@ static void test_inductor(void)
 	}
 }
 
+/* Scans (tests/exec/scan.py): sums, products and jitted combines of one
+ * and two tensors, forward and reverse, along rows shorter than a warp and
+ * longer than the block, along either axis of 2-D tiles, with wrapped
+ * copies along the axis and across it, in a loop, on a tl.dot's result;
+ * then some of them through shared memory, the path for layouts the
+ * shuffles do not handle. */
+static void test_scans(void)
+{
+#define TILES(rows, cols, axis, rev, warps, shared)                                                                \
+	{.file = "tests/exec/scan.py", .kernel = "tiles", .signature = "*fp32,*i32,*fp32,*i32",                      \
+	 .defines = {"ROWS=" #rows, "COLS=" #cols, "AXIS=" #axis, "REVERSE=" #rev}, .num_warps = warps,              \
+	 .counts = {3 * rows * cols, 3 * rows * cols, 12 * rows * cols, 9 * rows * cols}, .grid = 3,                 \
+	 .scans_in_shared = shared}
+#define LINE(block, n, warps, rev, shared)                                                                         \
+	{.file = "tests/exec/scan.py", .kernel = "line", .signature = "*fp32,*i32,*fp32,*i32,i32",                   \
+	 .defines = {"BLOCK=" #block, "REVERSE=" #rev}, .num_warps = warps, .scalars = {n},                          \
+	 .counts = {n, n, 4 * n, 3 * n}, .grid = (n + block - 1) / block, .scans_in_shared = shared}
+	static const Case cases[] = {
+		TILES(4, 64, 1, 0, 2, false),
+		TILES(32, 8, 1, 1, 4, false),      /* rows shorter than a warp */
+		TILES(1, 2048, 1, 0, 4, false),    /* longer than the block */
+		TILES(1, 2048, 1, 1, 2, false),
+		TILES(64, 16, 0, 0, 4, false),     /* along axis 0, several repetitions */
+		TILES(64, 16, 0, 1, 8, false),
+		TILES(8, 32, 0, 1, 8, false),      /* more warps along the axis than it needs */
+		TILES(2, 16, 1, 0, 4, false),      /* wrapped copies across the axis */
+		TILES(128, 4, 0, 0, 2, false),
+		LINE(16, 40, 2, 0, false),         /* more lanes than elements */
+		LINE(4096, 5000, 4, 1, false),
+		LINE(256, 700, 8, 0, false),
+		LINE(2, 5, 1, 1, false),
+		TILES(4, 64, 1, 0, 2, true),
+		TILES(64, 16, 0, 1, 4, true),
+		LINE(16, 40, 2, 1, true),
+		LINE(256, 700, 8, 0, true),
+		{.file = "tests/exec/scan.py", .kernel = "chunks", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=256"},
+		 .num_warps = 4, .scalars = {1000}, .counts = {3000, 3000}, .grid = 3},
+		{.file = "tests/exec/scan.py", .kernel = "chunks", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=64"},
+		 .num_warps = 2, .scalars = {300}, .counts = {600, 600}, .grid = 2},
+		{.file = "tests/exec/scan.py", .kernel = "dot_scan", .signature = "*fp16,*fp16,*fp32",
+		 .defines = {"M=64", "N=32", "K=32"}, .num_warps = 4, .counts = {2048, 1024, 4096}, .grid = 1},
+		{.file = "tests/exec/scan.py", .kernel = "dot_scan", .signature = "*fp16,*fp16,*fp32",
+		 .defines = {"M=16", "N=16", "K=16"}, .num_warps = 1, .counts = {256, 256, 512}, .grid = 1},
+		{.file = "tests/corpus/cumsum_f32.py", .defines = {"XBLOCK=2"}, .num_warps = 4, .scalars = {4096, 1024},
+		 .counts = {8 * 1024, 8 * 1024}, .grid = 4},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (int w = 0; w < 2; w++) {
+			Case c = cases[i];
+			c.target = w ? "c:wave64" : "c";
+			Outcome o = run_case(&c);
+			char name[200];
+			int len = snprintf(name, sizeof name, "exec %s", strrchr(c.file, '/') + 1);
+			if (c.kernel)
+				len += snprintf(name + len, sizeof name - (size_t)len, " %s", c.kernel);
+			for (int j = 0; j < 5 && c.defines[j]; j++)
+				len += snprintf(name + len, sizeof name - (size_t)len, " %s", c.defines[j]);
+			snprintf(name + len, sizeof name - (size_t)len, " warps=%d%s W=%d matches the interpreter", c.num_warps,
+				 c.scans_in_shared ? " through shared memory" : "", w ? 64 : 32);
+			CHECK(name, o.ran && o.wrong == 0);
+			if (!o.ran)
+				printf("# %s\n", o.err);
+			free_outcome(&o);
+		}
+	}
+#undef TILES
+#undef LINE
+}
+
 /* A failing tl.device_assert stops the run with the program and message. */
 static void test_assert(void)
 {
@@ -604,6 +677,7 @@ int main(void)
 	test_seed();
 	test_width_matters();
 	test_inductor();
+	test_scans();
 	test_assert();
 	test_philox_reference();
 	test_philox();

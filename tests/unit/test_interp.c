@@ -626,6 +626,52 @@ static void test_scan(void)
 	compiled_free(&c);
 }
 
+/* associative_scan of two tensors: a first-order linear recurrence
+ * y[t] = a[t] * y[t-1] + b[t] as the composition of affine maps, and
+ * (value, index) pairs; the second result comes from a tuple. */
+static const char *const pair_scan_src =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def first_order(a1, b1, a2, b2):\n"
+	"    return a1 * a2, b1 * a2 + b2\n"
+	"@triton.jit\n"
+	"def k(a_ptr, b_ptr, y_ptr, BLOCK: tl.constexpr):\n"
+	"    offs = tl.arange(0, BLOCK)\n"
+	"    a = tl.load(a_ptr + offs)\n"
+	"    b = tl.load(b_ptr + offs)\n"
+	"    p, y = tl.associative_scan((a, b), 0, first_order, reverse=True)\n"
+	"    tl.store(y_ptr + offs, y)\n"
+	"    tl.store(y_ptr + BLOCK + offs, p)\n";
+
+static void test_pair_scan(void)
+{
+	enum { BLOCK = 32 };
+	const char *defs[] = {"BLOCK=32"};
+	Compiled c;
+	TKernel *k = compile_text(&c, "k", pair_scan_src, "*fp32,*fp32,*fp32", defs, 1);
+	CHECK("associative_scan of a tuple of two tensors specializes", k != NULL);
+	if (!k)
+		return;
+	float a[BLOCK], b[BLOCK], y[2 * BLOCK];
+	for (int i = 0; i < BLOCK; i++) {
+		a[i] = hash_input((uint32_t)i, 6);
+		b[i] = hash_input((uint32_t)i, 7);
+	}
+	TArgValue args[3] = {{.ptr = a}, {.ptr = b}, {.ptr = y}};
+	char err[200];
+	bool ok = run(k, args, 1, 1, err, sizeof err) == 0;
+	float p = a[BLOCK - 1], acc = b[BLOCK - 1];
+	for (int i = BLOCK - 1; i >= 0; i--) {
+		if (i < BLOCK - 1) {
+			p = p * a[i];
+			acc = (float)(acc * a[i]) + b[i];
+		}
+		ok &= y[i] == acc && y[BLOCK + i] == p;
+	}
+	CHECK("a reverse scan of (a, b) pairs composes y = a * y + b in order", ok);
+	compiled_free(&c);
+}
+
 /* Inductor's looped var_mean, with the reduction loop's bound a run-time
  * argument: welford_reduce's first_iteration (roffset == 0) is then a
  * run-time flag. */
@@ -912,6 +958,7 @@ int main(void)
 	test_device_assert();
 	test_argmax();
 	test_scan();
+	test_pair_scan();
 	test_welford_loop();
 	test_philox();
 	test_philox64();
