@@ -1085,6 +1085,7 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_EXPAND:
 	case TOP_RESHAPE:
 	case TOP_TRANS:
+	case TOP_HINT:   /* tl.multiple_of and the like: the axis analysis read it; the value is its operand */
 		lower_alias(L, v);
 		return;
 	case TOP_CONVERT: lower_convert(L, v); return;

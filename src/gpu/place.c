@@ -487,7 +487,7 @@ static bool cheap(const TValue *x, int depth)
 		return false;
 	switch (x->op) {
 	case TOP_ARANGE: case TOP_CONST: case TOP_SPLAT: case TOP_BROADCAST: case TOP_EXPAND: case TOP_RESHAPE:
-	case TOP_TRANS: case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_IDIV: case TOP_MOD: case TOP_AND:
+	case TOP_TRANS: case TOP_HINT: case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_IDIV: case TOP_MOD: case TOP_AND:
 	case TOP_OR: case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_CMP: case TOP_WHERE: case TOP_CAST:
 	case TOP_NEG: case TOP_NOT: case TOP_MAXIMUM: case TOP_MINIMUM: case TOP_PTR_ADD:
 		for (int i = 0; i < x->nargs; i++)

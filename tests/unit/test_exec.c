@@ -333,6 +333,8 @@ static void test_inductor(void)
 		 .counts = {32, 1024}, .grid = 1},
 		{.file = "tests/exec/outer.py", .signature = "*fp32,*fp32", .defines = {"N=64"}, .num_warps = 4,
 		 .counts = {64, 4096}, .grid = 1},
+		{.file = "tests/exec/hints.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=256"}, .num_warps = 2,
+		 .scalars = {1000}, .counts = {1000, 1000}, .grid = 4},
 		{.file = "tests/exec/linear.py", .signature = "*fp16,*fp16,*fp16,*fp16,i32,i32,i32",
 		 .defines = {"BM=64", "BN=32", "BK=32"}, .num_warps = 4, .scalars = {100, 72, 80},
 		 .counts = {8000, 5760, 72, 7200}, .grid = 2, .grid_y = 3},

@@ -1,0 +1,15 @@
+# tl.multiple_of / tl.max_contiguous / tl.max_constancy: hints the axis
+# analysis reads (here they allow 16-byte accesses the analysis could not
+# prove: the offsets come through an integer division), values unchanged.
+# tests/unit/test_exec.c compares the lowering with the interpreter.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def hints(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    start = (tl.program_id(0) * BLOCK * 3) // 3
+    offs = tl.max_contiguous(tl.multiple_of(start + tl.arange(0, BLOCK), BLOCK), BLOCK)
+    x = tl.load(x_ptr + offs, offs < n)
+    scale = tl.max_constancy(tl.full([BLOCK], 2.0, tl.float32), BLOCK)
+    tl.store(y_ptr + offs, x * scale, offs < n)
