@@ -173,7 +173,8 @@ static SVal *call_associative_scan(Spec *s, const Node *call)
 }
 
 /* tl.cumsum / tl.cumprod: a scan whose combine is one add or mul;
- * integers narrower than 32 bits are scanned as i32, as Triton does. */
+ * integers narrower than 32 bits are scanned as i32 and bf16 as fp32, as
+ * Triton does. */
 static SVal *call_cumulative(Spec *s, const Node *call, TOp op)
 {
 	TValue *x = need_value(s, call, 0, "input");
@@ -181,6 +182,8 @@ static SVal *call_cumulative(Spec *s, const Node *call, TOp op)
 	int axis = ax ? (int)const_int(s, call, ax, "the axis") : 0;
 	if (!dtype_is_float(x->type.dtype) && dtype_bytes(x->type.dtype) < 4)
 		x = tir_cast(&s->b, x, DT_I32);
+	else if (x->type.dtype == DT_BF16)
+		x = tir_cast(&s->b, x, DT_F32);
 	TValue *scan = checked(s, call, tir_scan(&s->b, 1, &x, axis, const_flag(s, call, 2, "reverse", false)));
 	TBlock *outer = s->b.block;
 	s->b.block = scan->body;

@@ -672,6 +672,29 @@ static void test_pair_scan(void)
 	compiled_free(&c);
 }
 
+/* tl.cumsum and tl.cumprod of bf16 scan in fp32, as Triton promotes them. */
+static const char *const bf16_scan_src =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(x_ptr, y_ptr, BLOCK: tl.constexpr):\n"
+	"    offs = tl.arange(0, BLOCK)\n"
+	"    x = tl.load(x_ptr + offs)\n"
+	"    tl.store(y_ptr + offs, tl.cumsum(x, 0) + tl.cumprod(x, 0))\n";
+
+static void test_bf16_scan(void)
+{
+	const char *defs[] = {"BLOCK=16"};
+	Compiled c;
+	TKernel *k = compile_text(&c, "k", bf16_scan_src, "*bf16,*bf16", defs, 1);
+	int scans = 0, fp32 = 0;
+	for (const TValue *v = k ? k->body->first : NULL; v; v = v->next) {
+		scans += v->op == TOP_SCAN;
+		fp32 += v->op == TOP_SCAN && v->type.dtype == DT_F32;
+	}
+	CHECK("tl.cumsum and tl.cumprod of bf16 scan in fp32", k && scans == 2 && fp32 == 2);
+	compiled_free(&c);
+}
+
 /* Inductor's looped var_mean, with the reduction loop's bound a run-time
  * argument: welford_reduce's first_iteration (roffset == 0) is then a
  * run-time flag. */
@@ -959,6 +982,7 @@ int main(void)
 	test_argmax();
 	test_scan();
 	test_pair_scan();
+	test_bf16_scan();
 	test_welford_loop();
 	test_philox();
 	test_philox64();
