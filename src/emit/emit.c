@@ -850,12 +850,11 @@ static void declare(Emit *E, const SReg *r, Arena *scratch)
 	case SR_SHARED:
 		if (E->k->dynamic_bytes) {   /* one dynamic block (dynamic_layout in lower.c) */
 			const char *t = r->packed ? simt_mem_ctype(r->dtype) : type;
-			int size = r->packed ? 2 : r->dtype == DT_F16 || r->dtype == DT_BF16 ? 4 : dtype_bytes(r->dtype);
 			if (E->shared_offset == 0)
 				line(E, "extern __shared__ __align__(16) unsigned char tc_shared[];");
 			E->shared_offset = (E->shared_offset + 15) / 16 * 16;
 			line(E, "%s *%s = (%s *)(tc_shared + %d);", t, r->name, t, E->shared_offset);
-			E->shared_offset += r->count * size;
+			E->shared_offset += r->count * simt_shared_elem_bytes(r);
 			return;
 		}
 		if (r->packed)

@@ -472,11 +472,7 @@ static int splat_width(Lower *L, const TValue *v, unsigned vary)
 	int64_t k = ptr->axis.constancy[d];
 	for (int i = 1; i < v->nargs; i++) {
 		int64_t c = v->args[i]->type.rank == ptr->type.rank ? v->args[i]->axis.constancy[d] : 1;
-		while (c) {   /* k = gcd(k, c): runs aligned to both */
-			int64_t t = k % c;
-			k = c;
-			c = t;
-		}
+		k = tir_gcd(k, c);   /* runs aligned to both */
 	}
 	int w = 1;
 	while (w * 2 <= k && w * 2 <= L->frame.size_per_thread[last])
@@ -1141,7 +1137,7 @@ int lower_shared_bytes(const SKernel *k)
 	for (int i = 0; i < k->nregs; i++) {
 		const SReg *r = k->regs[i];
 		if (r->kind == SR_SHARED)
-			total += r->count * (r->packed ? 2 : r->dtype == DT_F16 || r->dtype == DT_BF16 ? 4 : dtype_bytes(r->dtype));
+			total += r->count * simt_shared_elem_bytes(r);
 	}
 	return total;
 }
@@ -1155,8 +1151,7 @@ static int dynamic_layout(const SKernel *k)
 		const SReg *r = k->regs[i];
 		if (r->kind != SR_SHARED)
 			continue;
-		int size = r->packed ? 2 : r->dtype == DT_F16 || r->dtype == DT_BF16 ? 4 : dtype_bytes(r->dtype);
-		total = (total + 15) / 16 * 16 + r->count * size;
+		total = (total + 15) / 16 * 16 + r->count * simt_shared_elem_bytes(r);
 	}
 	return (total + 15) / 16 * 16;
 }

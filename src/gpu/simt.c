@@ -426,6 +426,13 @@ static void dump_stmt(Buf *b, const SStmt *s)
 	buf_putc(b, '\n');
 }
 
+int simt_shared_elem_bytes(const SReg *r)
+{
+	if (r->packed)
+		return 2;
+	return r->dtype == DT_F16 || r->dtype == DT_BF16 ? 4 : dtype_bytes(r->dtype);
+}
+
 bool simt_uses(const SKernel *k, SStmtKind kind)
 {
 	for (const SStmt *s = k->first; s; s = s->next)

@@ -184,6 +184,10 @@ SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line);
 /* An assignment run right after `head`'s, inside the same loops. */
 SStmt *simt_also(SKernel *k, SStmt *head);
 
+/* Bytes of one element of a shared array: packed 16-bit patterns, fp16 and
+ * bf16 otherwise held in fp32, the dtype's size for the rest. */
+int simt_shared_elem_bytes(const SReg *r);
+
 /* True when some statement of `k` is of kind `kind`. */
 bool simt_uses(const SKernel *k, SStmtKind kind);
 

@@ -17,7 +17,7 @@
 
 #define DIV_MAX ((int64_t)1 << 30)
 
-static int64_t gcd64(int64_t a, int64_t b)
+int64_t tir_gcd(int64_t a, int64_t b)
 {
 	while (b) {
 		int64_t t = a % b;
@@ -58,9 +58,9 @@ static void infer_block(TBlock *b, const int64_t *arg_div);
 static void join(AxisInfo *r, const AxisInfo *a, const AxisInfo *b)
 {
 	for (int d = 0; d < TC_MAX_RANK; d++) {
-		r->contiguity[d] = (int)gcd64(a->contiguity[d], b->contiguity[d]);
-		r->constancy[d] = (int)gcd64(a->constancy[d], b->constancy[d]);
-		r->divisibility[d] = gcd64(a->divisibility[d], b->divisibility[d]);
+		r->contiguity[d] = (int)tir_gcd(a->contiguity[d], b->contiguity[d]);
+		r->constancy[d] = (int)tir_gcd(a->constancy[d], b->constancy[d]);
+		r->divisibility[d] = tir_gcd(a->divisibility[d], b->divisibility[d]);
 	}
 }
 
@@ -97,7 +97,7 @@ static void infer_for(TValue *v, const int64_t *arg_div)
 {
 	TBlock *body = v->body;
 	int n = v->nargs - 3;
-	int64_t div = gcd64(v->args[0]->axis.divisibility[0], v->args[2]->axis.divisibility[0]);
+	int64_t div = tir_gcd(v->args[0]->axis.divisibility[0], v->args[2]->axis.divisibility[0]);
 	set_scalar(&body->params[0]->axis, &body->params[0]->type, div);
 	for (int i = 0; i < n; i++)
 		body->params[i + 1]->axis = v->args[i + 3]->axis;
@@ -199,12 +199,12 @@ static void infer(TValue *v, const int64_t *arg_div)
 	case TOP_PTR_ADD: {
 		int64_t scale = v->op == TOP_PTR_ADD ? dtype_bytes(v->type.elem) : 1;
 		for (int d = 0; d < rank; d++) {
-			int64_t c1 = gcd64(a->contiguity[d], b->constancy[d]);
-			int64_t c2 = v->op == TOP_SUB ? 1 : gcd64(a->constancy[d], b->contiguity[d]);
+			int64_t c1 = tir_gcd(a->contiguity[d], b->constancy[d]);
+			int64_t c2 = v->op == TOP_SUB ? 1 : tir_gcd(a->constancy[d], b->contiguity[d]);
 			r->contiguity[d] = (int)(c1 > c2 ? c1 : c2);
-			r->constancy[d] = (int)gcd64(a->constancy[d], b->constancy[d]);
+			r->constancy[d] = (int)tir_gcd(a->constancy[d], b->constancy[d]);
 			int64_t bd = b->divisibility[d] * scale;
-			r->divisibility[d] = gcd64(a->divisibility[d], bd > DIV_MAX ? DIV_MAX : bd);
+			r->divisibility[d] = tir_gcd(a->divisibility[d], bd > DIV_MAX ? DIV_MAX : bd);
 		}
 		return;
 	}
@@ -216,7 +216,7 @@ static void infer(TValue *v, const int64_t *arg_div)
 		for (int d = 0; d < rank; d++) {
 			int64_t m = a->divisibility[d] * b->divisibility[d];
 			r->contiguity[d] = 1;
-			r->constancy[d] = (int)gcd64(a->constancy[d], b->constancy[d]);
+			r->constancy[d] = (int)tir_gcd(a->constancy[d], b->constancy[d]);
 			r->divisibility[d] = m > DIV_MAX || m <= 0 ? DIV_MAX : m;
 		}
 		return;
@@ -224,9 +224,9 @@ static void infer(TValue *v, const int64_t *arg_div)
 		/* x < n with x contiguous and n constant: the result changes at most
 		 * where n falls, which divisibility bounds. */
 		for (int d = 0; d < rank; d++) {
-			int64_t run = gcd64(a->constancy[d], b->constancy[d]);
+			int64_t run = tir_gcd(a->constancy[d], b->constancy[d]);
 			if (b->constancy[d] > 1 && a->contiguity[d] > 1) {
-				int64_t c = gcd64(a->divisibility[d], b->divisibility[d]);
+				int64_t c = tir_gcd(a->divisibility[d], b->divisibility[d]);
 				c = c < a->contiguity[d] ? c : a->contiguity[d];
 				run = c > run ? c : run;
 			}
@@ -240,9 +240,9 @@ static void infer(TValue *v, const int64_t *arg_div)
 	case TOP_WHERE:
 		for (int d = 0; d < rank; d++) {
 			const AxisInfo *c = v->op == TOP_WHERE ? &v->args[2]->axis : b;
-			r->constancy[d] = (int)gcd64(a->constancy[d], c->constancy[d]);
+			r->constancy[d] = (int)tir_gcd(a->constancy[d], c->constancy[d]);
 			if (v->op == TOP_WHERE)
-				r->constancy[d] = (int)gcd64(r->constancy[d], b->constancy[d]);
+				r->constancy[d] = (int)tir_gcd(r->constancy[d], b->constancy[d]);
 			r->contiguity[d] = 1;
 			r->divisibility[d] = 1;
 		}
@@ -258,11 +258,11 @@ static void infer(TValue *v, const int64_t *arg_div)
 		if (!const_int(v->args[1], &c) || c <= 0) {
 			set_unknown(r);
 			for (int d = 0; d < rank; d++)
-				r->constancy[d] = (int)gcd64(a->constancy[d], b->constancy[d]);
+				r->constancy[d] = (int)tir_gcd(a->constancy[d], b->constancy[d]);
 			return;
 		}
 		for (int d = 0; d < rank; d++) {
-			int64_t run = gcd64(gcd64(a->contiguity[d], c), a->divisibility[d]);
+			int64_t run = tir_gcd(tir_gcd(a->contiguity[d], c), a->divisibility[d]);
 			if (v->op == TOP_IDIV) {
 				r->constancy[d] = (int)(run > a->constancy[d] ? run : a->constancy[d]);
 				r->contiguity[d] = 1;
@@ -270,7 +270,7 @@ static void infer(TValue *v, const int64_t *arg_div)
 			} else {
 				r->constancy[d] = a->constancy[d];
 				r->contiguity[d] = (int)run;
-				r->divisibility[d] = gcd64(a->divisibility[d], c);
+				r->divisibility[d] = tir_gcd(a->divisibility[d], c);
 			}
 		}
 		return;
@@ -280,7 +280,7 @@ static void infer(TValue *v, const int64_t *arg_div)
 		for (int d = 0; d < rank; d++) {
 			int64_t k = a->constancy[d];
 			for (int i = 1; i < v->nargs; i++)
-				k = gcd64(k, v->args[i]->axis.constancy[d]);
+				k = tir_gcd(k, v->args[i]->axis.constancy[d]);
 			r->constancy[d] = (int)k;
 			r->contiguity[d] = 1;
 			r->divisibility[d] = 1;

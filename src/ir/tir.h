@@ -317,6 +317,8 @@ void tir_axis_analysis(TKernel *k, const int64_t *arg_div);
  * NULL) along its last dimension, at most `max_bytes` wide. Before layout:
  * the layout's size_per_thread bounds it further. */
 int tir_vector_width(const TValue *ptr, const TValue *mask, int max_bytes);
+/* Greatest common divisor of two non-negative integers (gcd(a, 0) = a). */
+int64_t tir_gcd(int64_t a, int64_t b);
 /* The same along dimension `d` of the pointer tile (the one its layout runs
  * consecutive elements of a thread along). */
 int tir_vector_width_along(const TValue *ptr, const TValue *mask, int d, int max_bytes);
