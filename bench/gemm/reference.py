@@ -6,7 +6,8 @@ usage: reference.py M N K BM BN BK WARPS STAGES [SAVED_DIR]
 With SAVED_DIR (tritonc run --save), also checks tritonc's output there
 against torch's fp32 product of the same inputs. With DISABLE_MMA_V3=1 in
 the environment Triton uses mma.sync instead of wgmma, and only Triton is
-timed (label triton-mma.sync)."""
+timed (label triton-mma.sync). With BT=1, B is stored N x K (x @ w.T, a
+linear layer's weight): stride_bk is 1."""
 import importlib.util
 import os
 import sys
@@ -16,6 +17,7 @@ import torch
 
 M, N, K, BM, BN, BK, W, S = (int(a) for a in sys.argv[1:9])
 saved = sys.argv[9] if len(sys.argv) > 9 else None
+bt = os.environ.get("BT", "0") == "1"
 spec = importlib.util.spec_from_file_location("gemm", "tests/corpus/gemm.py")
 mod = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mod)
@@ -30,12 +32,13 @@ if saved:
     def load(name, rows, cols):
         data = np.fromfile(os.path.join(saved, name), dtype=np.float16).reshape(rows, cols)
         return torch.from_numpy(data).cuda()
-    a, b, c = load("A_ptr.in", M, K), load("B_ptr.in", K, N), load("C_ptr.out", M, N)
+    a, c = load("A_ptr.in", M, K), load("C_ptr.out", M, N)
+    b = load("B_ptr.in", N, K).T if bt else load("B_ptr.in", K, N)
     err = rel_err(c, a, b)
     print(f"tritonc output {M}x{N}x{K}: relative error vs torch fp32 {err:.2e} {'ok' if err < 1e-2 else 'FAIL'}")
 
 a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+b = torch.randn(N, K, device="cuda", dtype=torch.float16).T if bt else torch.randn(K, N, device="cuda", dtype=torch.float16)
 c = torch.empty(M, N, device="cuda", dtype=torch.float16)
 grid = ((M + BM - 1) // BM, (N + BN - 1) // BN)
 flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")

@@ -4,6 +4,7 @@
 #include "emit/emit.h"
 #include "gpu/simt.h"
 #include "gpu/target.h"
+#include "runtime/cuda.h"
 #include "runtime/run.h"
 #include "ir/heuristics.h"
 #include "ir/specialize.h"
@@ -29,13 +30,15 @@ static const char usage[] =
 	"                            (Inductor kernels carry their own)\n"
 	"      -D NAME=VALUE         a constexpr value (repeatable)\n"
 	"      --num-warps N         warps per program (default 4)\n"
-	"      --target T            cuda:sm_NN (default cuda:sm_90), hip:gfx90a|gfx940|gfx942|gfx908|\n"
-	"                            gfx1030|gfx1100, c (c:wave64 for 64-lane layouts), interp\n"
+	"      --target T            cuda:sm_NN (default cuda:sm_90; cuda:sm_90a: tl.dot by wgmma),\n"
+	"                            hip:gfx90a|gfx940|gfx942|gfx908|gfx1030|gfx1100, c (c:wave64 for\n"
+	"                            64-lane layouts, c:wgmma models wgmma), interp\n"
 	"      --dump tir|simt       print the tile IR, or the per-thread SIMT IR\n"
 	"      -o FILE               write the output to FILE instead of standard output\n"
 	"  run FILE.py [options]     compile a kernel, run it on generated inputs and report\n"
 	"      (-k, -s, -D, --num-warps as for compile)\n"
 	"      --target T            c (default; c:wave64 runs 64-lane layouts) or cuda[:sm_NN]\n"
+	"                            (cuda alone: the device's architecture, sm_90a on sm_90)\n"
 	"      --arg NAME=VALUE      a scalar argument's value, or a buffer's element count\n"
 	"                            (default: the product of the *numel arguments)\n"
 	"      --grid X[,Y[,Z]]      programs (default: cdiv(xnumel, XBLOCK))\n"
@@ -545,6 +548,16 @@ static int cmd_run(int argc, char **argv)
 	int status = 2;
 	if (!parse_options(argc, argv, &o, true))
 		goto done;
+	char device_spec[48];
+	if (!strcmp(o.target_spec, "cuda")) {   /* the device's own architecture, wgmma on sm_90 */
+		CudaRuntime *rt = cuda_open(err, sizeof err);
+		if (rt) {
+			const char *arch = cuda_arch(rt);
+			snprintf(device_spec, sizeof device_spec, "cuda:%s%s", arch, strcmp(arch, "sm_90") ? "" : "a");
+			o.target_spec = device_spec;
+			cuda_close(rt);
+		}
+	}
 	if (!target_parse(o.target_spec, &target, err, sizeof err)) {
 		fprintf(stderr, "tritonc: error: %s\n", err);
 		goto done;

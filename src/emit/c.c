@@ -102,6 +102,36 @@ static const char c_matrix[] =
 	"\t\t\tc[(w0 + l) * cn + ci[i]] = D[4 * (l / 16) + i][l % 16];\n"
 	"}\n";
 
+/* wgmma m64nNk16 for the warpgroup of threads w0 .. w0 + 127: each operand
+ * element read from shared memory where the descriptor (start byte, lbo,
+ * sbo, swizzle, MN-major) puts it, as the hardware reads it; thread
+ * w0 + 32 w + 4 g + c holds (16 w + g + 8 h, 8 j + 2 c + e) at register
+ * ci[h] + 2 j + e. */
+static const char c_wgmma[] =
+	"static float tc_wgmma_elem(int bf16, const tc_u16 *s, int start, const int d[4], int mn, int k)\n"
+	"{\n"
+	"\tint lbo = d[0], sbo = d[1], swizzle = d[2], at;\n"
+	"\tif (d[3])   /* MN-major: rows of 64 mn, 8 of them sbo apart, blocks of 64 mn lbo apart */\n"
+	"\t\tat = start + mn / 64 * lbo + k / 8 * sbo + k % 8 * 128 + mn % 64 * 2;\n"
+	"\telse        /* K-major: rows of `swizzle` bytes, 8 of them sbo apart */\n"
+	"\t\tat = start + mn / 8 * sbo + mn % 8 * swizzle + k * 2;\n"
+	"\tat ^= (at >> 7 & (swizzle / 16 - 1)) << 4;   /* the 16-byte chunk xor the row */\n"
+	"\treturn bf16 ? tc_bf16_to_f32(s[at / 2]) : tc_f16_to_f32(s[at / 2]);\n"
+	"}\n"
+	"static void tc_wgmma(int bf16, int n, const tc_u16 *sa, const tc_i32 *a, int an, int ai, const int da[4],\n"
+	"\t\t     const tc_u16 *sb, const tc_i32 *b, int bn, int bi, const int db[4], float *c, int cn, int c0, int c1,\n"
+	"\t\t     int w0)\n"
+	"{\n"
+	"\tint a0 = 2 * a[w0 * an + ai], b0 = 2 * b[w0 * bn + bi];\n"
+	"\tfor (int m = 0; m < 64; m++)\n"
+	"\t\tfor (int j = 0; j < n; j++) {\n"
+	"\t\t\tint t = w0 + 32 * (m / 16) + 4 * (m % 8) + j % 8 / 2;\n"
+	"\t\t\tfloat *d = &c[t * cn + (m / 8 % 2 ? c1 : c0) + 2 * (j / 8) + j % 2];\n"
+	"\t\t\tfor (int k = 0; k < 16; k++)\n"
+	"\t\t\t\t*d += tc_wgmma_elem(bf16, sa, a0, da, m, k) * tc_wgmma_elem(bf16, sb, b0, db, j, k);\n"
+	"\t\t}\n"
+	"}\n";
+
 /* Whether some shuffle reads the lane a distance up or down. */
 static bool uses_shifts(const SKernel *k)
 {
@@ -117,6 +147,8 @@ static void c_head(Buf *b, const SKernel *k)
 	buf_puts(b, prelude_common);
 	if (simt_uses(k, SS_MMA))
 		buf_puts(b, c_matrix);
+	if (simt_uses(k, SS_MMA_FENCE))
+		buf_puts(b, c_wgmma);
 	buf_printf(b, "#define TC_THREADS %d\n#ifndef TC_RUN_W\n#define TC_RUN_W %d\n#endif\n", k->threads, k->warp_size);
 	buf_puts(b, "/* A failed device_assert: the first message, for the runtime to report. */\n"
 		    "char tc_assertion[512];\n"

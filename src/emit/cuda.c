@@ -118,6 +118,54 @@ static void mma_function(Buf *b, const char *dt)
 		   dt, dt, dt);
 }
 
+/* tc_wgmma_m64nNk16_{f16,bf16}_AB(a, b, d0 .. dN/2-1): d += A B, one
+ * warpgroup's wgmma with fp32 accumulators, A and B read from shared
+ * memory through the descriptors a and b (A and B MN-major if 1). */
+static void wgmma_function(Buf *b, int n, DType operand, bool ta, bool tb)
+{
+	const char *dt = operand == DT_BF16 ? "bf16" : "f16";
+	int regs = n / 2;
+	buf_printf(b, "TC_DEVICE void tc_wgmma_m64n%dk16_%s_%d%d(tc_u64 a, tc_u64 b", n, dt, ta, tb);
+	for (int i = 0; i < regs; i++)
+		buf_printf(b, ", float &d%d", i);
+	buf_printf(b, ")\n{\n\tasm volatile(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.b32 p, %%%d, 0;\\n\\t"
+		      "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {",
+		   regs + 2, n, dt, dt);
+	for (int i = 0; i < regs; i++)
+		buf_printf(b, "%s%%%d", i ? ", " : "", i);
+	buf_printf(b, "}, %%%d, %%%d, p, 1, 1, %d, %d;\\n\\t}\"\n\t\t     : ", regs, regs + 1, ta, tb);
+	for (int i = 0; i < regs; i++)
+		buf_printf(b, "%s\"+f\"(d%d)", i ? ", " : "", i);
+	buf_puts(b, "\n\t\t     : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n");
+}
+
+/* The descriptor's address field: bits 4-17 of the shared address. */
+static const char cuda_wgmma[] =
+	"TC_DEVICE tc_u64 tc_wgmma_desc(const void *p, tc_u64 fields)\n"
+	"{\n"
+	"\treturn fields | ((tc_u64)__cvta_generic_to_shared(p) >> 4 & 0x3fff);\n"
+	"}\n"
+	"TC_DEVICE void tc_fence_operand(float &r) { asm volatile(\"\" : \"+f\"(r) :: \"memory\"); }\n"
+	"#define tc_wgmma_fence() asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\")\n"
+	"#define tc_wgmma_commit() asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\")\n"
+	"#define tc_wgmma_wait(n) asm volatile(\"wgmma.wait_group.sync.aligned %0;\" :: \"n\"(n) : \"memory\")\n";
+
+/* One wgmma function for each shape, type and operand order the kernel uses. */
+static void wgmma_functions(Buf *b, const SKernel *k)
+{
+	buf_puts(b, cuda_wgmma);
+	for (const SStmt *s = k->first; s; s = s->next) {
+		if (s->kind != SS_MMA || s->mop != WGMMA_M64K16)
+			continue;
+		bool seen = false;
+		for (const SStmt *t = k->first; t != s && !seen; t = t->next)
+			seen = t->kind == SS_MMA && t->mop == WGMMA_M64K16 && t->n == s->n && t->operand == s->operand &&
+			       t->desc[0].trans == s->desc[0].trans && t->desc[1].trans == s->desc[1].trans;
+		if (!seen)
+			wgmma_function(b, s->n, s->operand, s->desc[0].trans, s->desc[1].trans);
+	}
+}
+
 /* cp.async: 16 bytes bypass L1 (.cg), 4 and 8 go through it (.ca); a
  * source size of 0 fills the destination with zeros. */
 static const char cuda_copies[] =
@@ -172,6 +220,8 @@ static void cuda_head(Buf *b, const SKernel *k)
 		mma_function(b, "f16");
 		mma_function(b, "bf16");
 	}
+	if (simt_uses(k, SS_MMA_FENCE))
+		wgmma_functions(b, k);
 	buf_printf(b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(", k->threads, k->name);
 	emit_params(b, k);
 	buf_puts(b, ")\n{\n");

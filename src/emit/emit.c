@@ -15,6 +15,7 @@ typedef struct Emit {
 	int depth;
 	bool in_threads;     /* lockstep: inside the loop over the block's threads */
 	int shared_offset;   /* dynamic shared memory: where the next array goes */
+	bool declared_shared;
 } Emit;
 
 static const Printer *printer_for(const SKernel *k)
@@ -666,8 +667,78 @@ static void fragment_stmt(Emit *E, const SStmt *s)
 	free(ptr);
 }
 
+/* The fields of a wgmma descriptor but its address: lbo and sbo in units
+ * of 16 bytes at bits 16 and 32, the swizzle mode at bit 62 (1: 128 bytes,
+ * 2: 64, 3: 32). */
+static unsigned long long wgmma_fields(const WgmmaDesc *d)
+{
+	unsigned long long mode = d->swizzle == 128 ? 1 : d->swizzle == 64 ? 2 : 3;
+	return (unsigned long long)(d->lbo >> 4 & 0x3fff) << 16 | (unsigned long long)(d->sbo >> 4 & 0x3fff) << 32 |
+	       mode << 62;
+}
+
+/* wgmma: on the GPU one call with the accumulators in the instruction's
+ * order; on the CPU the model reads the warpgroup's operands as the
+ * descriptors say. */
+static void wgmma_stmt(Emit *E, const SStmt *s)
+{
+	char *x = index_str(E, s->acc[0]), *y = index_str(E, s->acc[1]);
+	const char *acc = s->acc[0]->reg->name;
+	if (E->P->lockstep) {
+		char *a = thread_base(s->frag_a->reg), *b = thread_base(s->frag_b->reg), *c = thread_base(s->acc[0]->reg);
+		char *ai = index_str(E, s->frag_a), *bi = index_str(E, s->frag_b);
+		const WgmmaDesc *da = &s->desc[0], *db = &s->desc[1];
+		line(E, "for (int w0 = 0; w0 < TC_THREADS; w0 += 128)");
+		line(E, "	tc_wgmma(%d, %d, %s, %s, %d, %s, (const int[4]){%d, %d, %d, %d}, %s, %s, %d, %s, "
+			"(const int[4]){%d, %d, %d, %d}, %s, %d, %s, %s, w0);",
+		     s->operand == DT_BF16, s->n, s->smem[0]->name, a, s->frag_a->reg->count, ai, da->lbo, da->sbo, da->swizzle,
+		     da->trans, s->smem[1]->name, b, s->frag_b->reg->count, bi, db->lbo, db->sbo, db->swizzle, db->trans, c,
+		     s->acc[0]->reg->count, x, y);
+		free(a);
+		free(b);
+		free(c);
+		free(ai);
+		free(bi);
+	} else {
+		char *a = expr_str(E, s->frag_a), *b = expr_str(E, s->frag_b);
+		line(E, "tc_wgmma_m64n%dk16_%s_%d%d(tc_wgmma_desc(&%s[%s], 0x%llxull), tc_wgmma_desc(&%s[%s], 0x%llxull),", s->n,
+		     s->operand == DT_BF16 ? "bf16" : "f16", s->desc[0].trans, s->desc[1].trans, s->smem[0]->name, a,
+		     wgmma_fields(&s->desc[0]), s->smem[1]->name, b, wgmma_fields(&s->desc[1]));
+		for (int j = 0; j < s->n / 8; j++)
+			line(E, "	%s[%s + %d], %s[%s + %d], %s[%s + %d], %s[%s + %d]%s", acc, x, 2 * j, acc, x, 2 * j + 1, acc, y,
+			     2 * j, acc, y, 2 * j + 1, j + 1 < s->n / 8 ? "," : ");");
+		free(a);
+		free(b);
+	}
+	free(x);
+	free(y);
+}
+
+/* wgmma's fence, commit and wait; the accumulators `src` are fenced on
+ * both sides so that the compiler moves none of their uses across. */
+static void wgmma_sync_stmt(Emit *E, const SStmt *s)
+{
+	if (E->P->lockstep)
+		return;
+	if (s->kind == SS_MMA_WAIT)
+		line(E, "tc_wgmma_wait(%d);", s->vec);
+	if (s->kind != SS_MMA_COMMIT) {
+		line(E, "#pragma unroll");
+		line(E, "for (int i0 = 0; i0 < %d; ++i0)", s->src->count);
+		line(E, "	tc_fence_operand(%s[i0]);", s->src->name);
+	}
+	if (s->kind == SS_MMA_FENCE)
+		line(E, "tc_wgmma_fence();");
+	if (s->kind == SS_MMA_COMMIT)
+		line(E, "tc_wgmma_commit();");
+}
+
 static void mma_stmt(Emit *E, const SStmt *s)
 {
+	if (s->mop == WGMMA_M64K16) {
+		wgmma_stmt(E, s);
+		return;
+	}
 	const char *dt = s->operand == DT_BF16 ? "bf16" : "f16";
 	char *acc[4];
 	for (int i = 0; i < 4; i++)
@@ -748,6 +819,9 @@ static void other_stmt(Emit *E, const SStmt *s)
 		return;
 	case SS_FRAGMENT: fragment_stmt(E, s); return;
 	case SS_MMA: mma_stmt(E, s); return;
+	case SS_MMA_FENCE:
+	case SS_MMA_COMMIT:
+	case SS_MMA_WAIT: wgmma_sync_stmt(E, s); return;
 	case SS_ASSERT: assert_stmt(E, s); return;
 	case SS_ATOMIC: atomic_stmt(E, s); return;
 	case SS_LOAD: load_stmt(E, s); return;
@@ -850,9 +924,17 @@ static void declare(Emit *E, const SReg *r, Arena *scratch)
 	case SR_SHARED:
 		if (E->k->dynamic_bytes) {   /* one dynamic block (dynamic_layout in lower.c) */
 			const char *t = r->packed ? simt_mem_ctype(r->dtype) : type;
-			if (E->shared_offset == 0)
-				line(E, "extern __shared__ __align__(16) unsigned char tc_shared[];");
-			E->shared_offset = (E->shared_offset + 15) / 16 * 16;
+			int align = simt_shared_align(r), most = E->k->shared_align;
+			if (!E->declared_shared) {
+				line(E, "extern __shared__ __align__(16) unsigned char tc_shared_block[];");
+				if (most > 16)   /* rounded up to the largest alignment */
+					line(E, "unsigned char *tc_shared = tc_shared_block + (-(tc_u32)__cvta_generic_to_shared("
+						"tc_shared_block) & %du);", most - 1);
+				else
+					line(E, "unsigned char *tc_shared = tc_shared_block;");
+				E->declared_shared = true;
+			}
+			E->shared_offset = (E->shared_offset + align - 1) / align * align;
 			line(E, "%s *%s = (%s *)(tc_shared + %d);", t, r->name, t, E->shared_offset);
 			E->shared_offset += r->count * simt_shared_elem_bytes(r);
 			return;

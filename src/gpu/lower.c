@@ -896,8 +896,12 @@ static void yield_part(Lower *L, const TValue *y, SReg **state, const TValue *co
 	int n = y->nargs;
 	SReg **tmp = arena_alloc(L->arena, sizeof *tmp * (size_t)(n + 1));
 	bool *skip = arena_alloc(L->arena, sizeof *skip * (size_t)(n + 1));
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		const Place *p = &L->place[y->args[i]->id];
 		skip[i] = part != PART_NONE && L->place[like[i]->id].part != part;
+		/* already in its state register (a wgmma accumulator, in flight) */
+		skip[i] |= p->reg == state[i] && p->regs_vary == L->place[like[i]->id].present;
+	}
 	for (int i = 0; i < n; i++) {
 		if (skip[i])
 			continue;
@@ -944,6 +948,22 @@ static void next_slot(Lower *L, SReg *slot, int stages, int line)
 	s->value = index_op(simt_binary(L->k, TOP_MOD, DT_I32, up, ic(L, stages)));
 }
 
+/* The consumer of iteration iv - (stages - 1), from iteration stages - 1 on. */
+static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const SStmt *f, SExpr *ivr, SReg **state,
+			  const TValue **like)
+{
+	const TBlock *body = v->body;
+	SKernel *k = L->k;
+	DType dt = body->params[0]->type.dtype;
+	SExpr *ahead = simt_binary(k, TOP_MUL, dt, f->step, simt_int(k, dt, pp->stages - 1));
+	uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_GE, dt, ivr, simt_binary(k, TOP_ADD, dt, f->lo, ahead));
+	const TValue *y = lower_part(L, body, PART_CONSUMER);
+	if (y)
+		yield_part(L, y, state, like, PART_CONSUMER);
+	next_slot(L, pp->use_slot, pp->stages, v->line);
+	uniform_stmt(L, SS_END, v->line);
+}
+
 /* The body of a pipelined loop (lower_dot.c says how it splits): the loop
  * runs stages - 1 more iterations. Iteration i first waits for the copies
  * of iteration i - (stages - 1) and meets the block at a barrier, so those
@@ -966,6 +986,12 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 	if (!single)
 		uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = pp->stages - 2;
 	uniform_stmt(L, SS_BARRIER, v->line);
+	if (pp->wgmma && !single) {
+		/* the consumer first: its instructions stay in flight while the
+		 * producer refills the slot the ones before read (waited for) */
+		consumer_part(L, v, pp, f, ivr, state, like);
+		uniform_stmt(L, SS_BARRIER, v->line);
+	}
 	uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, ivr, hi);
 	const TValue *y = lower_part(L, body, PART_PRODUCER);
 	if (y)
@@ -977,13 +1003,8 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 		uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = 0;
 		uniform_stmt(L, SS_BARRIER, v->line);
 	}
-
-	uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_GE, dt, ivr, simt_binary(k, TOP_ADD, dt, f->lo, ahead));
-	lower_part(L, body, PART_CONSUMER);
-	if (y)
-		yield_part(L, y, state, like, PART_CONSUMER);
-	next_slot(L, pp->use_slot, pp->stages, v->line);
-	uniform_stmt(L, SS_END, v->line);
+	if (!pp->wgmma || single)
+		consumer_part(L, v, pp, f, ivr, state, like);
 }
 
 /* for iv in range(lo, hi, step) with carried values: the carried values
@@ -1022,6 +1043,11 @@ static void lower_for(Lower *L, const TValue *v)
 	}
 	L->loop_depth--;
 	simt_stmt(L->k, SS_END, v->line)->uniform = true;
+	for (int i = 0; pp && i < pp->nacc; i++) {   /* the last wgmma groups in flight */
+		SStmt *s = uniform_stmt(L, SS_MMA_WAIT, v->line);
+		s->src = pp->acc[i];
+		s->vec = 0;
+	}
 	L->place[v->id].results = state;
 	L->place[v->id].lowered = true;
 }
@@ -1142,18 +1168,22 @@ int lower_shared_bytes(const SKernel *k)
 	return total;
 }
 
-/* Beyond 48 KiB a CUDA kernel must take its shared memory dynamically: the
- * arrays are laid out one after another, each 16-byte aligned. */
-static int dynamic_layout(const SKernel *k)
+/* Beyond 48 KiB (or when an array must be aligned beyond 16 bytes) a CUDA
+ * kernel takes its shared memory dynamically: the arrays are laid out one
+ * after another, each aligned as it asks, from a base rounded up to the
+ * largest alignment (the slack is part of the block). */
+static int dynamic_layout(SKernel *k)
 {
 	int total = 0;
 	for (int i = 0; i < k->nregs; i++) {
 		const SReg *r = k->regs[i];
 		if (r->kind != SR_SHARED)
 			continue;
-		total = (total + 15) / 16 * 16 + r->count * simt_shared_elem_bytes(r);
+		int align = simt_shared_align(r);
+		total = (total + align - 1) / align * align + r->count * simt_shared_elem_bytes(r);
 	}
-	return (total + 15) / 16 * 16;
+	total = (total + 15) / 16 * 16;
+	return k->shared_align > 16 ? total + k->shared_align - 16 : total;
 }
 
 static void lower_kernel(Lower *L)
@@ -1183,7 +1213,10 @@ static void lower_kernel(Lower *L)
 	if (k->shared_bytes > L->target->shared_bytes)
 		lower_error(L, NULL, "the kernel needs %d bytes of shared memory, more than %s gives a block (%d)",
 			    k->shared_bytes, L->target->spec, L->target->shared_bytes);
-	if (L->target->kind == TARGET_CUDA && k->shared_bytes > 48 * 1024)
+	for (int i = 0; i < k->nregs; i++)
+		if (k->regs[i]->kind == SR_SHARED)
+			k->shared_align = imax(k->shared_align, simt_shared_align(k->regs[i]));
+	if (L->target->kind == TARGET_CUDA && (k->shared_bytes > 48 * 1024 || k->shared_align > 16))
 		k->dynamic_bytes = dynamic_layout(k);
 }
 

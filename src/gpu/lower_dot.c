@@ -38,7 +38,7 @@ typedef struct Shape {
 
 static bool unit_shape(MatrixUnit u, Shape *s)
 {
-	if (u == MATRIX_MMA)
+	if (u == MATRIX_MMA || u == MATRIX_WGMMA)   /* wgmma's warps hold mma.sync's layout */
 		*s = (Shape){16, 8, {8, 4}, {1, 2}};
 	else if (u == MATRIX_MFMA)
 		*s = (Shape){16, 16, {4, 16}, {4, 1}};
@@ -53,8 +53,9 @@ static MatrixUnit unit_of(const Lower *L)
 {
 	switch (L->target->matrix) {
 	case MATRIX_MMA:
-	case MATRIX_WGMMA:
 		return L->k->warp_size == 32 ? MATRIX_MMA : MATRIX_NONE;
+	case MATRIX_WGMMA:
+		return L->k->warp_size == 32 ? MATRIX_WGMMA : MATRIX_NONE;
 	case MATRIX_MFMA:
 		return L->k->warp_size == 64 ? MATRIX_MFMA : MATRIX_NONE;
 	default:
@@ -82,6 +83,16 @@ static bool arrange_warps(int M, int N, const Shape *s, int warps, int *wm, int 
 			*wn *= 2;
 	}
 	return true;
+}
+
+/* wgmma: warpgroups of 4 warps one above the other, each instruction 64
+ * rows and the whole N; every warp holds an even number of 8-row blocks
+ * (the instruction's rows g and g + 8). */
+static bool arrange_wgmma(int M, int N, int warps, int *wm, int *wn)
+{
+	*wm = warps;
+	*wn = 1;
+	return warps % 4 == 0 && M % (16 * warps) == 0 && N % 8 == 0 && N <= 256;
 }
 
 static bool fits_unit(const Lower *L, const TValue *v, const Shape *s)
@@ -124,11 +135,14 @@ static void plan_block(Lower *L, const TBlock *b, MatrixUnit unit, const Shape *
 		if (v->op != TOP_DOT || !fits_unit(L, v, s))
 			continue;
 		Frame *fr = &L->frames[L->place[v->id].frame];
-		int wm, wn;
-		if (!arrange_warps(v->type.shape[0], v->type.shape[1], s, L->k->num_warps, &wm, &wn))
+		int wm, wn, M = v->type.shape[0], N = v->type.shape[1];
+		MatrixUnit u = unit;
+		if (u == MATRIX_WGMMA && !arrange_wgmma(M, N, L->k->num_warps, &wm, &wn))
+			u = MATRIX_MMA;
+		if (u != MATRIX_WGMMA && !arrange_warps(M, N, s, L->k->num_warps, &wm, &wn))
 			continue;
 		if (fr->unit == MATRIX_NONE) {
-			fr->unit = unit;
+			fr->unit = u;
 			fr->wm = wm;
 			fr->wn = wn;
 			fr->layout = unit_layout(fr, s, L->k->warp_size, L->k->num_warps);
@@ -146,6 +160,12 @@ void lower_plan_dots(Lower *L)
 }
 
 /* ---- shared memory ---- */
+
+/* (x >> shift) & mask */
+static SExpr *bits(Lower *L, SExpr *x, int shift, int mask)
+{
+	return ibin(L, TOP_AND, ibin(L, TOP_SHR, x, shift), mask);
+}
 
 static SExpr *ixor(Lower *L, SExpr *a, SExpr *b)
 {
@@ -173,10 +193,40 @@ static SExpr *swizzled(Lower *L, SExpr *row, SExpr *col, int width)
 	return iadd(L, iadd(L, base, imul(L, chunk, 8)), ibin(L, TOP_AND, col, 7));
 }
 
+/* wgmma's layout: rows of more than 64 elements cut into blocks of 64,
+ * each block a tile of 128-byte rows. */
+static SExpr *wgmma_index(Lower *L, const Operand *o, SExpr *row, SExpr *col)
+{
+	if (o->width <= 64)
+		return swizzled(L, row, col, o->width);
+	int rows = o->elems / o->width;
+	SExpr *block = ibin(L, TOP_SHR, col, 6);
+	return iadd(L, imul(L, block, rows * 64), swizzled(L, row, ibin(L, TOP_AND, col, 63), 64));
+}
+
+/* The row of operand A that wgmma reads for the result's row m. The
+ * result's layout puts row m = 8 wm rep + 8 warp + g in warp `warp` (wm
+ * warps along rows); wgmma gives warp w % 4 of warpgroup G = w / 4 the rows
+ * 16 (w % 4) + g and + 8 of the 64 its instruction reads. Warpgroup G's
+ * instruction t reads rows 64 (G + wm/4 t) on, so that row m is row
+ * 64 (G + wm/4 (rep / 2)) + 16 (w % 4) + 8 (rep % 2) + g of A. A bit
+ * permutation that keeps g: copies of 8 elements along m stay whole. */
+static SExpr *wgmma_row(Lower *L, SExpr *m, int wm)
+{
+	int lw = 0;
+	while (1 << lw < wm)
+		lw++;
+	SExpr *g = ibin(L, TOP_AND, m, 7), *w = bits(L, m, 3, wm - 1), *rep = ibin(L, TOP_SHR, m, 3 + lw);
+	SExpr *p = iadd(L, g, imul(L, ibin(L, TOP_AND, rep, 1), 8));
+	p = iadd(L, p, imul(L, ibin(L, TOP_AND, w, 3), 16));
+	p = iadd(L, p, imul(L, ibin(L, TOP_SHR, w, 2), 64));
+	return iadd(L, p, imul(L, ibin(L, TOP_SHR, rep, 1), 16 * wm));
+}
+
 /* The index of (row, col) of slot `slot` (NULL: the only one). */
 static SExpr *stored_index(Lower *L, const Operand *o, SExpr *slot, SExpr *row, SExpr *col)
 {
-	SExpr *at = swizzled(L, row, col, o->width);
+	SExpr *at = o->wgmma ? wgmma_index(L, o, row, col) : swizzled(L, row, col, o->width);
 	if (!slot)
 		return at;
 	return iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, ic(L, o->elems))), at);
@@ -192,6 +242,8 @@ static SExpr *use_slot(Lower *L, const Operand *o)
  * (inner ? j : i). */
 static SExpr *operand_index(Lower *L, const Operand *o, SExpr *slot, SExpr *i, SExpr *j)
 {
+	if (o->m_warps)
+		i = wgmma_row(L, i, o->m_warps);
 	return o->inner ? stored_index(L, o, slot, i, j) : stored_index(L, o, slot, j, i);
 }
 
@@ -200,7 +252,8 @@ static Operand stage_packed(Lower *L, const TValue *dot, const TValue *x, const 
 {
 	use_frame(L, L->place[x->id].frame);
 	int rows = x->type.shape[0], cols = x->type.shape[1];
-	Operand o = {simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, rows * cols, name), 1, cols, rows * cols, NULL};
+	Operand o = {.smem = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, rows * cols, name), .inner = 1,
+		     .width = cols, .elems = rows * cols};
 	o.smem->packed = true;
 	unsigned present = L->place[x->id].present;
 	Nest n = nest_over(L, present, 1);
@@ -226,17 +279,12 @@ typedef struct Warp {
 	int tiles_m, tiles_n;     /* instruction tiles per warp */
 } Warp;
 
-static SExpr *lane_bits(Lower *L, SExpr *lane, int shift, int mask)
-{
-	return ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, shift), mask);
-}
-
 /* Rows of tile mi (a loop variable times one) of this warp: for mma.sync
  * the instruction's row r (r < 8) of half h; for MFMA row r < 16. */
 static SExpr *row_of(Lower *L, const Warp *w, SExpr *mi, int h, SExpr *r)
 {
 	int wm = w->fr->wm;
-	if (w->fr->unit == MATRIX_MMA)
+	if (w->fr->unit != MATRIX_MFMA)
 		return iadd(L, iadd(L, imul(L, mi, 16 * wm), imul(L, w->wm, 8)), iadd(L, ic(L, h * 8 * wm), r));
 	return iadd(L, iadd(L, imul(L, mi, 16 * wm), imul(L, w->wm, 16)), r);
 }
@@ -282,7 +330,7 @@ static void ldmatrix(Lower *L, const TValue *v, const Operand *o, SReg *frag, in
  * (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15). */
 static void mma_fragment_a(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *fa, int kk)
 {
-	SExpr *j = lane_bits(L, w->lane, 3, 3), *r = ibin(L, TOP_AND, w->lane, 7);
+	SExpr *j = bits(L, w->lane, 3, 3), *r = ibin(L, TOP_AND, w->lane, 7);
 	SExpr *mi = loop_var(L, 0);
 	SExpr *half = ibin(L, TOP_AND, j, 1), *kblock = ibin(L, TOP_SHR, j, 1);
 	/* row_of with a run-time half: both halves' rows differ by 8 wm */
@@ -300,7 +348,7 @@ static void mma_fragment_a(Lower *L, const TValue *v, const Warp *w, const Opera
 static void mma_fragment_b(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *fb, int kk)
 {
 	int nmat = w->tiles_n % 2 ? 2 : 4;
-	SExpr *j = lane_bits(L, w->lane, 3, nmat - 1), *r = ibin(L, TOP_AND, w->lane, 7);
+	SExpr *j = bits(L, w->lane, 3, nmat - 1), *r = ibin(L, TOP_AND, w->lane, 7);
 	SExpr *kblock = ibin(L, TOP_AND, j, 1), *next = ibin(L, TOP_SHR, j, 1);
 	SExpr *ni = iadd(L, imul(L, loop_var(L, 0), nmat / 2), next);
 	SExpr *k = iadd(L, ic(L, kk * 16), imul(L, kblock, 8));
@@ -317,7 +365,7 @@ static void mfma_fragment(Lower *L, const TValue *v, const Warp *w, const Operan
 {
 	SExpr *t = loop_var(L, 0), *word = loop_var(L, 1);
 	SExpr *rc = ibin(L, TOP_AND, w->lane, 15);
-	SExpr *k0 = iadd(L, iadd(L, ic(L, kk * 16), imul(L, lane_bits(L, w->lane, 4, 3), 4)), imul(L, word, 2));
+	SExpr *k0 = iadd(L, iadd(L, ic(L, kk * 16), imul(L, bits(L, w->lane, 4, 3), 4)), imul(L, word, 2));
 	SExpr *mn = is_a ? row_of(L, w, t, 0, rc) : col_of(L, w, t, rc);
 	SExpr *at[2];
 	for (int e = 0; e < 2; e++) {
@@ -346,7 +394,7 @@ static void issue(Lower *L, const TValue *v, const Warp *w, SReg *acc, SReg *fa,
 	s->extent[1] = w->tiles_n;
 	s->uniform = true;
 	s->operand = operand;
-	if (w->fr->unit == MATRIX_MMA) {
+	if (w->fr->unit != MATRIX_MFMA) {
 		s->mop = MMA_M16N8K16;
 		SExpr *c0 = iadd(L, imul(L, mi, 2 * lc), imul(L, ni, 2));
 		SExpr *at[4] = {c0, iadd(L, c0, ic(L, 1)), iadd(L, c0, ic(L, lc)), iadd(L, c0, ic(L, lc + 1))};
@@ -369,14 +417,17 @@ static SExpr *warp_along(Lower *L, const Layout *f, int d)
 	int wpc = f->warps_per_cta[d];
 	if (wpc == 1)
 		return ic(L, 0);
-	return lane_bits(L, simt_ref(L->k, L->warp, NULL), layout_warp_shift(f, d), wpc - 1);
+	return bits(L, simt_ref(L->k, L->warp, NULL), layout_warp_shift(f, d), wpc - 1);
 }
 
-/* The result's registers, first a copy of the accumulator's. */
+/* The result's registers, first a copy of the accumulator's (or the
+ * accumulator's own). */
 static SReg *result_regs(Lower *L, const TValue *v)
 {
 	const TValue *acc = v->args[2];
 	use_frame(L, L->place[v->id].frame);
+	if (L->place[v->id].in_place)
+		return L->place[acc->id].reg;
 	unsigned present = L->place[v->id].present;
 	SReg *r = simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.dtype, count_of(L, present), v->name);
 	Nest n = nest_over(L, present, 1);
@@ -387,6 +438,90 @@ static SReg *result_regs(Lower *L, const TValue *v)
 static const char *dot_name(Lower *L, const TValue *v, const char *what)
 {
 	return arena_printf(L->arena, "%s_%s", v->name ? v->name : "dot", what);
+}
+
+/* ---- wgmma: a warpgroup's instruction, operands read from shared memory ---- */
+
+/* The descriptor of an operand whose K runs along its rows (k_major: A
+ * stored m by k, B n by k) or down them. */
+static WgmmaDesc wgmma_desc(const Operand *o, bool k_major)
+{
+	if (k_major) {
+		int row_bytes = imin(o->width, 64) * 2;
+		return (WgmmaDesc){.lbo = 0, .sbo = 8 * row_bytes, .swizzle = row_bytes, .trans = false};
+	}
+	int rows = o->elems / o->width;
+	return (WgmmaDesc){.lbo = rows * 128, .sbo = 1024, .swizzle = 128, .trans = true};
+}
+
+/* The index of the first element an instruction reads: k from k0, m (or n)
+ * from mn0 (a multiple of 64). */
+static SExpr *wgmma_start(Lower *L, const Operand *o, bool k_major, SExpr *mn0, int k0)
+{
+	int rows = o->elems / o->width;
+	SExpr *at;
+	if (k_major) {
+		int w = imin(o->width, 64);
+		at = iadd(L, imul(L, mn0, w), ic(L, k0 / w * rows * w + k0 % w));
+	} else {
+		at = iadd(L, imul(L, ibin(L, TOP_SHR, mn0, 6), rows * 64), ic(L, k0 * 64));
+	}
+	SExpr *slot = use_slot(L, o);
+	return slot ? iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, ic(L, o->elems))), at) : at;
+}
+
+static SStmt *mma_sync_stmt(Lower *L, const TValue *v, SStmtKind kind, SReg *acc, int pending)
+{
+	SStmt *s = simt_stmt(L->k, kind, v->line);
+	s->uniform = true;
+	s->src = acc;
+	s->vec = pending;
+	return s;
+}
+
+/* Per k step, each warpgroup's instructions t = 0, 1, ... over rows 64 (G +
+ * groups t) of A, all of B's columns; then the group is committed and the
+ * one before waited for (in place, pipelined: this one stays in flight
+ * while the copies go on). */
+static void lower_dot_wgmma(Lower *L, const TValue *v)
+{
+	const TValue *a = v->args[0];
+	const Operand *oa = L->place[v->id].staged, *ob = L->place[v->id].staged_b;
+	int M = v->type.shape[0], N = v->type.shape[1], K = a->type.shape[1];
+	SReg *acc = result_regs(L, v);
+	const Frame *fr = &L->frames[L->cur];
+	int groups = fr->wm / 4, tiles = M / (64 * groups), lc = extent_of(L, 1);
+	bool a_k = oa->inner, b_k = !ob->inner;
+	SExpr *group = ibin(L, TOP_SHR, simt_ref(L->k, L->warp, NULL), 2);
+	SReg *da = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, tiles, dot_name(L, v, "a_at"));
+	SReg *db = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, 1, dot_name(L, v, "b_at"));
+	mma_sync_stmt(L, v, SS_MMA_FENCE, acc, 0);
+	for (int kk = 0; kk < K / 16; kk++) {
+		SExpr *t = loop_var(L, 0);
+		SStmt *s = warp_stmt(L, v, SS_ASSIGN, tiles);
+		s->dst = simt_ref(L->k, da, t);
+		s->value = wgmma_start(L, oa, a_k, iadd(L, imul(L, t, 64 * groups), imul(L, group, 64)), kk * 16);
+		s = simt_stmt(L->k, SS_ASSIGN, v->line);
+		s->dst = simt_ref(L->k, db, NULL);
+		s->value = wgmma_start(L, ob, b_k, ic(L, 0), kk * 16);
+		s = warp_stmt(L, v, SS_MMA, tiles);
+		s->uniform = true;
+		s->mop = WGMMA_M64K16;
+		s->operand = a->type.dtype;
+		s->n = N;
+		s->frag_a = simt_ref(L->k, da, t);
+		s->frag_b = simt_ref(L->k, db, NULL);
+		s->smem[0] = oa->smem;
+		s->smem[1] = ob->smem;
+		s->desc[0] = wgmma_desc(oa, a_k);
+		s->desc[1] = wgmma_desc(ob, b_k);
+		s->acc[0] = simt_ref(L->k, acc, imul(L, t, 2 * lc));
+		s->acc[1] = simt_ref(L->k, acc, iadd(L, imul(L, t, 2 * lc), ic(L, lc)));
+	}
+	mma_sync_stmt(L, v, SS_MMA_COMMIT, acc, 0);
+	bool overlap = L->place[v->id].in_place && oa->pipe->stages > 1;
+	mma_sync_stmt(L, v, SS_MMA_WAIT, acc, overlap ? 1 : 0);
+	set_reg(L, v, acc, L->place[v->id].present);
 }
 
 static void lower_dot_matrix(Lower *L, const TValue *v)
@@ -413,7 +548,7 @@ static void lower_dot_matrix(Lower *L, const TValue *v)
 	w.wn = warp_along(L, &fr->layout, 1);
 	w.tiles_m = v->type.shape[0] / (16 * fr->wm);
 	w.tiles_n = v->type.shape[1] / (w.s.n * fr->wn);
-	bool mma = fr->unit == MATRIX_MMA;
+	bool mma = fr->unit != MATRIX_MFMA;
 	SReg *fa = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, w.tiles_m * (mma ? 4 : 2), dot_name(L, v, "fa"));
 	SReg *fb = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, w.tiles_n * 2, dot_name(L, v, "fb"));
 	for (int kk = 0; kk < K / 16; kk++) {
@@ -465,18 +600,18 @@ static bool zero_const(const TValue *x)
 }
 
 /* Elements a thread copies at a time: what the pointers' contiguity and
- * the mask's constancy allow, within the elements it holds in a row. */
+ * the mask's constancy allow along the frame's last dim (either of the
+ * tile's), within the elements it holds there; as a load's vectors. */
 static int copy_width(Lower *L, const TValue *x)
 {
 	const TValue *mask = x->nargs > 1 ? x->args[1] : NULL;
 	use_frame(L, L->place[x->id].frame);
-	int w = tir_vector_width(x->args[0], mask, L->target->max_vector_bytes);
-	return imin(w, L->frame.size_per_thread[L->rank - 1]);
+	return access_width(L, x->args[0], mask, L->place[x->id].present);
 }
 
 /* A load the dot can take by asynchronous copy: only the dot reads it, it
  * is filled with zeros where masked, its elements are 16-bit and each
- * thread copies at least 4 bytes at a time. */
+ * thread copies at least 4 bytes at a time along one of its dims. */
 static bool copyable(Lower *L, const TBlock *body, const TValue *x)
 {
 	if (x->op != TOP_LOAD || !in_block(body, x) || !L->uses || L->uses[x->id] != 1 || !is_16bit_float(x->type.dtype))
@@ -488,7 +623,8 @@ static bool copyable(Lower *L, const TBlock *body, const TValue *x)
 	if (x->type.rank != 2 || present != 3u || L->place[ptr->id].present != present)
 		return false;
 	int width = copy_width(L, x);   /* (uses x's frame) */
-	return L->place[x->id].map[1] == L->rank - 1 && width >= 2;
+	int last = L->rank - 1;   /* along a row of the copy: either of its dims */
+	return (L->place[x->id].map[1] == last || L->place[x->id].map[0] == last) && width >= 2;
 }
 
 static bool is_consumer(Lower *L, const TValue *x)
@@ -549,21 +685,54 @@ static void unplan(Lower *L, const TBlock *body)
 		Place *p = &L->place[v->id];
 		p->part = PART_NONE;
 		p->staged = p->staged_b = NULL;
+		p->wgmma = p->in_place = false;
 	}
 }
 
-static Operand *copy_target(Lower *L, const TValue *x, Pipeline *pp, const char *name)
+/* 1 when the tile's second dimension runs along the rows of its copy. */
+static int inner_of(Lower *L, const TValue *x)
 {
 	use_frame(L, L->place[x->id].frame);
+	return L->place[x->id].map[1] == L->rank - 1 ? 1 : 0;
+}
+
+/* wgmma reads K-major rows of 16, 32 or 64n elements, MN-major ones of 64n. */
+static bool wgmma_operand(Lower *L, const TValue *x, bool is_a)
+{
+	int inner = inner_of(L, x), width = x->type.shape[inner];
+	bool k_major = is_a ? inner : !inner;
+	return k_major ? width == 16 || width == 32 || width % 64 == 0 : width % 64 == 0;
+}
+
+/* m_warps: the operand A of a wgmma dot whose result has that many warps
+ * along its rows (its rows permuted, wgmma_row); -1 for B; 0 not wgmma. */
+static Operand *copy_target(Lower *L, const TValue *x, Pipeline *pp, const char *name, int m_warps)
+{
 	Operand *o = arena_alloc(L->arena, sizeof *o);
-	int last = L->rank - 1;
-	o->inner = L->place[x->id].map[1] == last ? 1 : 0;
+	o->inner = inner_of(L, x);
 	o->width = x->type.shape[o->inner];
 	o->elems = x->type.shape[0] * x->type.shape[1];
 	o->pipe = pp;
+	o->wgmma = m_warps != 0;
+	o->m_warps = imax(m_warps, 0);
 	o->smem = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems * pp->stages, name);
 	o->smem->packed = true;
+	o->smem->align = o->wgmma ? 1024 : 0;   /* the swizzle is of address bits 4-9 */
 	return o;
+}
+
+/* The dot adds to its loop-carried accumulator, which nothing else reads,
+ * and yields the sum back to it: it may accumulate in place. */
+static bool accumulates_in_place(Lower *L, const TBlock *body, const TValue *yield, const TValue *v)
+{
+	const TValue *acc = v->args[2];
+	if (!yield || !L->uses || L->uses[acc->id] != 1 || L->uses[v->id] != 1)
+		return false;
+	for (int i = 1; i < body->nparams; i++)
+		if (body->params[i] == acc)
+			return i - 1 < yield->nargs && yield->args[i - 1] == v &&
+			       L->place[acc->id].reg && L->place[acc->id].regs_vary == L->place[v->id].present;
+	return false;
 }
 
 static SReg *slot_reg(Lower *L, const char *name, int line)
@@ -614,12 +783,27 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop)
 			return NULL;
 		}
 		Place *p = &L->place[v->id];
-		p->staged = L->place[v->args[0]->id].staged = copy_target(L, v->args[0], pp, dot_name(L, v, "a"));
-		p->staged_b = L->place[v->args[1]->id].staged = copy_target(L, v->args[1], pp, dot_name(L, v, "b"));
+		const Frame *fr = &L->frames[p->frame];
+		p->wgmma = fr->unit == MATRIX_WGMMA && v->args[0]->type.dtype == v->args[1]->type.dtype &&
+			   wgmma_operand(L, v->args[0], true) && wgmma_operand(L, v->args[1], false);
+		pp->wgmma |= p->wgmma;
+		int wm = p->wgmma ? fr->wm : 0;
+		p->staged = L->place[v->args[0]->id].staged = copy_target(L, v->args[0], pp, dot_name(L, v, "a"), wm);
+		p->staged_b = L->place[v->args[1]->id].staged = copy_target(L, v->args[1], pp, dot_name(L, v, "b"), -(wm > 0));
 	}
 	if (!split_body(L, body, yield)) {
 		unplan(L, body);
 		return NULL;
+	}
+	for (const TValue *v = body->first; v; v = v->next) {
+		Place *p = &L->place[v->id];
+		if (v->op != TOP_DOT || !p->wgmma || !accumulates_in_place(L, body, yield, v))
+			continue;
+		p->in_place = true;
+		if (pp->nacc < 4)
+			pp->acc[pp->nacc++] = L->place[v->args[2]->id].reg;
+		else
+			p->in_place = false;
 	}
 	pp->load_slot = slot_reg(L, "load_slot", loop->line);
 	pp->use_slot = slot_reg(L, "use_slot", loop->line);
@@ -717,7 +901,9 @@ void lower_dot(Lower *L, const TValue *v)
 {
 	if (v->type.rank != 2 || !dtype_is_float(v->type.dtype))
 		lower_error(L, v, "only 2-D floating-point tl.dot is lowered yet");
-	if (L->place[v->id].matrix)
+	if (L->place[v->id].wgmma)
+		lower_dot_wgmma(L, v);
+	else if (L->place[v->id].matrix)
 		lower_dot_matrix(L, v);
 	else
 		lower_dot_fma(L, v);

@@ -11,6 +11,13 @@
 typedef struct Pipeline {
 	int stages;
 	SReg *load_slot, *use_slot;   /* uniform: the slot the copies write, and the one the dots read */
+	/* wgmma dots run asynchronously: the consumer comes first in an
+	 * iteration, leaves its group in flight, and the copies then refill
+	 * the slot of the group before; after the loop, all groups are waited
+	 * for and the accumulators `acc` may be read. */
+	bool wgmma;
+	SReg *acc[4];
+	int nacc;
 } Pipeline;
 
 /* A tl.dot operand in shared memory: 16-bit elements, rows of `width`
@@ -22,6 +29,11 @@ typedef struct Operand {
 	int width;
 	int elems;                 /* of one slot */
 	const Pipeline *pipe;      /* NULL: one slot */
+	/* wgmma's layout: rows cut into blocks of 64 elements (128-byte rows,
+	 * the swizzle the instruction reads), block after block; the result's
+	 * rows permuted (lower_dot.c, wgmma_row) when m_warps > 0. */
+	bool wgmma;
+	int m_warps;
 } Operand;
 
 /* Which part of a pipelined loop's body an op belongs to. */
@@ -43,6 +55,8 @@ typedef struct Place {
 	unsigned regs_vary;        /* frame dims the registers are indexed by */
 	SReg **results;            /* TOP_FOR, TOP_IF: the registers of each result */
 	bool matrix;               /* TOP_DOT: lowered to its frame's matrix instruction */
+	bool wgmma;                /* TOP_DOT: by wgmma, operands copied in its layout */
+	bool in_place;             /* TOP_DOT: accumulates in its accumulator's (loop-carried) registers */
 	int8_t part;               /* PART_*: in the body of a pipelined loop */
 	Operand *staged;           /* TOP_LOAD: copied asynchronously to this operand; TOP_DOT: a's */
 	Operand *staged_b;         /* TOP_DOT: b's */

@@ -373,6 +373,20 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		}
 		break;
 	case SS_MMA:
+		if (s->mop == WGMMA_M64K16) {
+			buf_printf(b, "wgmma.m64n%dk16.%s {", s->n, dtype_name(s->operand));
+			dump_expr(b, s->acc[0]);
+			buf_puts(b, ", ");
+			dump_expr(b, s->acc[1]);
+			for (int i = 0; i < 2; i++) {
+				const WgmmaDesc *d = &s->desc[i];
+				buf_printf(b, i ? " * %s[" : "} += %s[", s->smem[i]->name);
+				dump_expr(b, i ? s->frag_b : s->frag_a);
+				buf_printf(b, "] (%s, swizzle %d, lbo %d, sbo %d)", d->trans ? "mn-major" : "k-major", d->swizzle,
+					   d->lbo, d->sbo);
+			}
+			break;
+		}
 		buf_printf(b, "%s.%s {", s->mop == MMA_M16N8K16 ? "mma.m16n8k16" : "mfma.16x16x16", dtype_name(s->operand));
 		for (int i = 0; i < 4; i++) {
 			buf_puts(b, i ? ", " : "");
@@ -401,6 +415,15 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		break;
 	case SS_COPY_WAIT:
 		buf_printf(b, "copy_wait %d", s->vec);
+		break;
+	case SS_MMA_FENCE:
+		buf_printf(b, "mma_fence %s", s->src->name);
+		break;
+	case SS_MMA_COMMIT:
+		buf_puts(b, "mma_commit");
+		break;
+	case SS_MMA_WAIT:
+		buf_printf(b, "mma_wait %d %s", s->vec, s->src->name);
 		break;
 	case SS_FOR:
 		buf_printf(b, "for %s = ", s->iv->name);
@@ -431,6 +454,11 @@ int simt_shared_elem_bytes(const SReg *r)
 	if (r->packed)
 		return 2;
 	return r->dtype == DT_F16 || r->dtype == DT_BF16 ? 4 : dtype_bytes(r->dtype);
+}
+
+int simt_shared_align(const SReg *r)
+{
+	return r->align > 16 ? r->align : 16;
 }
 
 bool simt_uses(const SKernel *k, SStmtKind kind)

@@ -38,6 +38,7 @@ typedef struct SReg {
 	DType elem;            /* pointee for DT_PTR */
 	int count;             /* elements; 1 for scalars */
 	bool packed;           /* SR_SHARED fp16/bf16: held as 16-bit patterns, 16-byte aligned (matrix operands) */
+	int align;             /* SR_SHARED: bytes its first element is aligned to, when more than 16 (wgmma operands) */
 } SReg;
 
 typedef enum {
@@ -89,6 +90,9 @@ typedef enum {
 	SS_COPY_ASYNC,/* where guard: shared dst[0 .. vec) = *ptr .. ptr[vec-1] where mask, else 0; lands later */
 	SS_COPY_COMMIT,/* the async copies issued since the last commit form a group */
 	SS_COPY_WAIT, /* wait until at most `vec` groups are still in flight (then a barrier publishes them) */
+	SS_MMA_FENCE, /* before the first asynchronous matrix instruction that reads registers `src` written since */
+	SS_MMA_COMMIT,/* the asynchronous matrix instructions issued since the last commit form a group */
+	SS_MMA_WAIT,  /* wait until at most `vec` groups are in flight; then registers `src` may be read */
 	SS_FOR,       /* for (iv = lo; step > 0 ? iv < hi : iv > hi; iv += step) {  (uniform) */
 	SS_IF,        /* if (guard) {  (uniform) */
 	SS_ELSE,      /* } else { */
@@ -110,11 +114,30 @@ typedef enum {
  *   MFMA_16X16X16: AMD v_mfma_f32_16x16x16 (64 lanes, r = lane % 16,
  *     q = lane / 16). A: 2 words, (row r, k 4q..4q+3). B: 2 words, (k
  *     4q..4q+3, col r). acc: (4q + i, r), i = 0..3.
+ *   WGMMA_M64K16: NVIDIA wgmma.mma_async m64nNk16 (sm_90a), one instruction
+ *     of a warpgroup (4 warps, 128 threads). Both operands are read from
+ *     shared memory through descriptors (below). Warp w of the group, lane
+ *     (g = lane / 4, c = lane % 4) holds for each 8 columns j: (row 16w + g,
+ *     col 8j + 2c), (16w + g, 8j + 2c + 1), (16w + g + 8, 8j + 2c), (16w +
+ *     g + 8, 8j + 2c + 1): mma.sync's accumulator, once per 8 columns.
  * A word holds two 16-bit elements, the lower index in the low half. */
 typedef enum {
 	MMA_M16N8K16,
 	MFMA_16X16X16,
+	WGMMA_M64K16,
 } MatrixOp;
+
+/* A wgmma operand in shared memory: a tile of 16-bit elements in rows of
+ * `swizzle` bytes (128, 64 or 32), their 16-byte chunks xor-permuted by the
+ * row's phase, 8 rows to a group, groups `sbo` bytes apart. K-major (the
+ * operand's K dimension along the rows): the instruction's 16 k are within
+ * one row. MN-major (`trans`): rows run along M (or N) 64 elements at a
+ * time, blocks of 64 `lbo` bytes apart, and the 16 k are 16 rows. */
+typedef struct WgmmaDesc {
+	int lbo, sbo;
+	int swizzle;
+	bool trans;
+} WgmmaDesc;
 
 typedef struct SStmt SStmt;
 struct SStmt {
@@ -152,6 +175,13 @@ struct SStmt {
 	DType operand;                  /* DT_F16 or DT_BF16 */
 	SExpr *frag_a, *frag_b;         /* the first word of each operand */
 	SExpr *acc[4];                  /* the fp32 accumulators, in the instruction's order */
+	/* SS_MMA of WGMMA_M64K16: frag_a and frag_b are the element index in
+	 * smem[0] and smem[1] of the operand tile's first element (the same in
+	 * every thread of a warpgroup); acc[0] is the first register of the row
+	 * g, acc[1] of the row g + 8, and 8 columns later come 2 registers on. */
+	int n;
+	SReg *smem[2];
+	WgmmaDesc desc[2];
 	SStmt *next;
 };
 
@@ -167,6 +197,8 @@ typedef struct SKernel {
 	SStmt *first, *last;
 	int shared_bytes;               /* shared memory of all SR_SHARED registers */
 	int dynamic_bytes;              /* CUDA beyond 48 KiB: all of them in one dynamic block of this size, 0: static */
+	int shared_align;               /* the largest alignment an SR_SHARED register asks for (dynamic: the block
+	                                   is laid out from an address rounded up to it, the slack included) */
 	Arena *arena;
 } SKernel;
 
@@ -187,6 +219,8 @@ SStmt *simt_also(SKernel *k, SStmt *head);
 /* Bytes of one element of a shared array: packed 16-bit patterns, fp16 and
  * bf16 otherwise held in fp32, the dtype's size for the rest. */
 int simt_shared_elem_bytes(const SReg *r);
+/* The alignment of a shared array: 16 bytes, or more where it asks. */
+int simt_shared_align(const SReg *r);
 
 /* True when some statement of `k` is of kind `kind`. */
 bool simt_uses(const SKernel *k, SStmtKind kind);

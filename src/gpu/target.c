@@ -39,7 +39,8 @@ static bool parse_cuda(const char *arch, Target *t, char *err, size_t errlen)
 	t->max_threads = 1024;
 	/* what a block may opt in to (the runtime does, past 48 KiB) */
 	t->shared_bytes = sm >= 90 ? 227 * 1024 : sm == 80 || sm == 87 ? 163 * 1024 : sm >= 86 ? 99 * 1024 : 48 * 1024;
-	t->matrix = sm >= 90 && tail == 'a' ? MATRIX_WGMMA : sm >= 80 ? MATRIX_MMA : MATRIX_NONE;
+	/* wgmma is sm_90a's own (later chips have other instructions) */
+	t->matrix = sm == 90 && tail == 'a' ? MATRIX_WGMMA : sm >= 80 ? MATRIX_MMA : MATRIX_NONE;
 	return true;
 }
 
@@ -65,21 +66,23 @@ static bool parse_hip(const char *arch, Target *t, char *err, size_t errlen)
 static bool parse_c(const char *arch, Target *t, char *err, size_t errlen)
 {
 	int w = 32;
+	bool wgmma = !strcmp(arch, "wgmma");
 	if (!strcmp(arch, "wave64"))
 		w = 64;
-	else if (*arch && strcmp(arch, "wave32")) {
-		snprintf(err, errlen, "unknown C target option '%s' (expected wave32 or wave64)", arch);
+	else if (*arch && strcmp(arch, "wave32") && !wgmma) {
+		snprintf(err, errlen, "unknown C target option '%s' (expected wave32, wave64 or wgmma)", arch);
 		return false;
 	}
 	t->kind = TARGET_C;
-	t->arch = w == 64 ? "wave64" : "wave32";
+	t->arch = w == 64 ? "wave64" : wgmma ? "wgmma" : "wave32";
 	t->warp_size = w;
 	t->max_vector_bytes = 16;
 	t->max_threads = 1024;
 	t->shared_bytes = 227 * 1024;   /* the most a GPU block may have */
 	/* the CPU runs the matrix instructions of the GPUs of its warp width,
-	 * lane by lane, so that their fragment layouts are tested here */
-	t->matrix = w == 64 ? MATRIX_MFMA : MATRIX_MMA;
+	 * lane by lane, so that their fragment layouts are tested here (c:wgmma:
+	 * wgmma, its operands read through its descriptors as the GPU reads them) */
+	t->matrix = w == 64 ? MATRIX_MFMA : wgmma ? MATRIX_WGMMA : MATRIX_MMA;
 	return true;
 }
 
@@ -106,6 +109,6 @@ bool target_parse(const char *spec, Target *t, char *err, size_t errlen)
 		t->arch = "";
 		return true;
 	}
-	snprintf(err, errlen, "unknown target '%s' (expected cuda:sm_NN, hip:gfxNNN, c, c:wave64 or interp)", spec);
+	snprintf(err, errlen, "unknown target '%s' (expected cuda:sm_NN, hip:gfxNNN, c, c:wave64, c:wgmma or interp)", spec);
 	return false;
 }

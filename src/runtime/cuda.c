@@ -513,15 +513,19 @@ CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
 	char arch_opt[64];
 	snprintf(arch_opt, sizeof arch_opt, "-arch=%s", rt->arch);
 	int extra_count = 0;
-	while (extra_opts && extra_opts[extra_count])
+	while (extra_opts && extra_opts[extra_count]) {
+		if (!strncmp(extra_opts[extra_count], "-arch=", 6))   /* the caller's arch instead */
+			snprintf(arch_opt, sizeof arch_opt, "%s", extra_opts[extra_count]);
 		extra_count++;
-	int nopts = 3 + extra_count;
-	const char **opts = xmalloc(sizeof *opts * (size_t)nopts);
+	}
+	int nopts = 3;
+	const char **opts = xmalloc(sizeof *opts * (size_t)(nopts + extra_count));
 	opts[0] = arch_opt;
 	opts[1] = "-std=c++17";
 	opts[2] = "-default-device";
 	for (int i = 0; i < extra_count; i++)
-		opts[3 + i] = extra_opts[i];
+		if (strncmp(extra_opts[i], "-arch=", 6))
+			opts[nopts++] = extra_opts[i];
 
 	char *cache_path = cubin_cache_path(rt, source, opts, nopts, cache_dir);
 	CudaKernel *k = xcalloc(1, sizeof *k);

@@ -96,7 +96,16 @@ static int run_cuda(const SKernel *k, const char *source, RunArg *args, const Ru
 	CudaRuntime *rt = cuda_open(err, errlen);
 	if (!rt)
 		return -1;
-	CudaKernel *ck = cuda_compile(rt, source, k->name, NULL, o->cache_dir, err, errlen);
+	/* code for an architecture's own features (sm_90a: wgmma) when the
+	 * device is that architecture */
+	char arch[48];
+	const char *opts[2] = {NULL, NULL};
+	snprintf(arch, sizeof arch, "%sa", cuda_arch(rt));
+	if (k->target.kind == TARGET_CUDA && !strcmp(k->target.arch, arch)) {
+		snprintf(arch, sizeof arch, "-arch=%s", k->target.arch);
+		opts[0] = arch;
+	}
+	CudaKernel *ck = cuda_compile(rt, source, k->name, opts, o->cache_dir, err, errlen);
 	ScalarArg *vals = xcalloc((size_t)tk->nargs + 1, sizeof *vals);
 	void **argv = xcalloc((size_t)tk->nargs + 1, sizeof *argv);
 	int rc = ck ? 0 : -1;

@@ -62,6 +62,11 @@ echo "$cases" | while IFS='|' read -r name file opts; do
 	done
 	if [ -n "$NVCC" ]; then
 		compile_with "$name" cuda:sm_90 cu "$NVCC" -arch=sm_90 -c
+		case $name in   # tl.dot by wgmma, and the C that models it
+		gemm_*)
+			compile_with "$name" cuda:sm_90a cu "$NVCC" -gencode arch=compute_90a,code=sm_90a -c
+			compile_with "$name" c:wgmma c cc -std=c11 -O1 -Wall -Werror -Wno-unused-variable -Wno-unused-function -c;;
+		esac
 	else
 		echo "SKIP emit $name cuda:sm_90: nvcc is not installed here"
 	fi

@@ -6,8 +6,12 @@
  * mapping gives wrong products here. Shapes that no block divides exercise
  * the masks; leading dimensions and K that are multiples of 16 (known to
  * the compiler, as Triton specializes them) let the loads become
- * asynchronous copies and the loop a pipeline num_stages deep. Also the
- * fp32 path (input_precision="ieee", exact FMA). */
+ * asynchronous copies and the loop a pipeline num_stages deep. With the
+ * target c:wgmma the C runs NVIDIA's wgmma instead, its operands read from
+ * shared memory through the descriptors the lowering builds, as the GPU
+ * reads them (swizzle included), and its accumulators spread over the
+ * warpgroup's threads. Also the fp32 path (input_precision="ieee", exact
+ * FMA). */
 #include "emit/emit.h"
 #include "ir/specialize.h"
 #include "runtime/run.h"
@@ -39,12 +43,14 @@ typedef struct Gemm {
 	int bm, bn, bk, warps, stages;
 	const char *dtype;          /* of A and B: "fp16", "bf16" */
 	bool aligned;               /* leading dimensions padded to multiples of 16, and hinted */
+	bool at, bt;                /* A stored K x M (x.T @ w), B stored N x K (x @ w.T) */
 } Gemm;
 
 typedef struct Result {
 	bool ran;
 	double rel_err;             /* max |C - ref| / max |ref| */
 	bool matrix, pipelined;     /* what the emitted code does */
+	bool wgmma;
 	char err[512];
 } Result;
 
@@ -63,8 +69,8 @@ static Result run_gemm(const Gemm *g, const char *target)
 	snprintf(defs[0], sizeof defs[0], "BLOCK_M=%d", g->bm);
 	snprintf(defs[1], sizeof defs[1], "BLOCK_N=%d", g->bn);
 	snprintf(defs[2], sizeof defs[2], "BLOCK_K=%d", g->bk);
-	snprintf(defs[3], sizeof defs[3], "stride_ak=1");
-	snprintf(defs[4], sizeof defs[4], "stride_bn=1");
+	snprintf(defs[3], sizeof defs[3], g->at ? "stride_am=1" : "stride_ak=1");
+	snprintf(defs[4], sizeof defs[4], g->bt ? "stride_bk=1" : "stride_bn=1");
 	snprintf(defs[5], sizeof defs[5], "stride_cn=1");
 	for (int i = 0; i < 6; i++)
 		defines[i] = defs[i];
@@ -77,7 +83,10 @@ static Result run_gemm(const Gemm *g, const char *target)
 	char err[4096];
 	if (!tk || !target_parse(target, &t, err, sizeof err))
 		return r;
-	int lda = g->aligned ? pad16(g->k) : g->k, ldb = g->aligned ? pad16(g->n) : g->n, ldc = ldb;
+	/* A[m][k] at m * lda + k (at: k * lda + m), B[k][n] at k * ldb + n (bt: n * ldb + k) */
+	int a_row = g->at ? g->m : g->k, b_row = g->bt ? g->k : g->n;
+	int lda = g->aligned ? pad16(a_row) : a_row, ldb = g->aligned ? pad16(b_row) : b_row;
+	int ldc = g->aligned ? pad16(g->n) : g->n;
 	/* A_ptr B_ptr C_ptr M N K stride_am stride_bk stride_cm: what divides each */
 	int64_t div[9] = {16, 16, 16, g->m % 16 ? 1 : 16, g->n % 16 ? 1 : 16, g->k % 16 ? 1 : 16,
 			  g->aligned ? 16 : 1, g->aligned ? 16 : 1, g->aligned ? 16 : 1};
@@ -86,11 +95,12 @@ static Result run_gemm(const Gemm *g, const char *target)
 		return r;
 	Buf source = {0};
 	emit_kernel(&source, sk);
-	r.matrix = strstr(buf_str(&source), t.warp_size == 32 ? "tc_mma_m16n8k16(" : "tc_mfma_16x16x16(") != NULL;
+	r.wgmma = strstr(buf_str(&source), "tc_wgmma(") != NULL;
+	r.matrix = r.wgmma || strstr(buf_str(&source), t.warp_size == 32 ? "tc_mma_m16n8k16(" : "tc_mfma_16x16x16(");
 	r.pipelined = strstr(buf_str(&source), "load_slot") != NULL;
 
 	DType dt = tk->args[0]->type.elem;
-	size_t na = (size_t)g->m * lda, nb = (size_t)g->k * ldb, nc = (size_t)g->m * ldc;
+	size_t na = (size_t)(g->at ? g->k : g->m) * lda, nb = (size_t)(g->bt ? g->n : g->k) * ldb, nc = (size_t)g->m * ldc;
 	RunArg args[9] = {0};
 	size_t counts[3] = {na, nb, nc};
 	DType types[3] = {dt, dt, DT_F16};
@@ -113,8 +123,8 @@ static Result run_gemm(const Gemm *g, const char *target)
 		for (int j = 0; j < g->n; j++) {
 			double ref = 0;
 			for (int kk = 0; kk < g->k; kk++)
-				ref += run_element(args[0].host, dt, (size_t)i * lda + kk) *
-				       run_element(args[1].host, dt, (size_t)kk * ldb + j);
+				ref += run_element(args[0].host, dt, g->at ? (size_t)kk * lda + i : (size_t)i * lda + kk) *
+				       run_element(args[1].host, dt, g->bt ? (size_t)j * ldb + kk : (size_t)kk * ldb + j);
 			double got = run_element(args[2].host, DT_F16, (size_t)i * ldc + j);
 			max_ref = fmax(max_ref, fabs(ref));
 			max_diff = isnan(got) ? INFINITY : fmax(max_diff, fabs(got - ref));
@@ -129,10 +139,15 @@ static Result run_gemm(const Gemm *g, const char *target)
 static void test_gemm(void)
 {
 	static const Gemm shapes[] = {
-		{257, 129, 77, 0, 0, 0, 0, 0, "fp16", false},   /* masks everywhere; loads not vectorizable */
-		{257, 129, 77, 0, 0, 0, 0, 0, "bf16", true},    /* padded rows: copies, masked edges */
-		{64, 64, 64, 0, 0, 0, 0, 0, "fp16", true},
-		{512, 512, 512, 0, 0, 0, 0, 0, "fp16", true},
+		{257, 129, 77, 0, 0, 0, 0, 0, "fp16", false, false, false},   /* masks everywhere; loads not vectorizable */
+		{257, 129, 77, 0, 0, 0, 0, 0, "bf16", true, false, false},    /* padded rows: copies, masked edges */
+		{64, 64, 64, 0, 0, 0, 0, 0, "fp16", true, false, false},
+		{512, 512, 512, 0, 0, 0, 0, 0, "fp16", true, false, false},
+		/* operands contiguous along their first dimension: x @ w.T, x.T @ w, both; masked edges */
+		{200, 136, 96, 0, 0, 0, 0, 0, "fp16", true, false, true},
+		{200, 136, 96, 0, 0, 0, 0, 0, "bf16", true, true, false},    /* M % 8: A's m mask, no copies */
+		{192, 144, 96, 0, 0, 0, 0, 0, "bf16", true, true, false},
+		{128, 192, 128, 0, 0, 0, 0, 0, "fp16", true, true, true},
 	};
 	static const int configs[][5] = {
 		{64, 64, 32, 4, 2}, {128, 128, 64, 4, 3}, {128, 256, 64, 8, 4}, {64, 64, 32, 8, 1},
@@ -141,22 +156,28 @@ static void test_gemm(void)
 		for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
 			if (s == 3 && c != 1 && c != 2)
 				continue;   /* the big shape with the two big blocks only: time */
-			for (int w = 0; w < 2; w++) {
+			if (s >= 4 && c != 0 && c != 1)
+				continue;   /* transposed operands with the two 4-warp blocks */
+			for (int w = 0; w < 3; w++) {   /* mma.sync, MFMA, wgmma */
 				Gemm g = shapes[s];
 				g.bm = configs[c][0];
 				g.bn = configs[c][1];
 				g.bk = configs[c][2];
 				g.warps = configs[c][3];
 				g.stages = configs[c][4];
-				Result r = run_gemm(&g, w ? "c:wave64" : "c");
+				static const char *const targets[] = {"c", "c:wave64", "c:wgmma"};
+				Result r = run_gemm(&g, targets[w]);
 				char name[200];
-				snprintf(name, sizeof name, "gemm %s %dx%dx%d%s blocks %dx%dx%d warps=%d stages=%d W=%d: %s%s, rel err %.2e",
-					 g.dtype, g.m, g.n, g.k, g.aligned ? " (rows padded)" : "", g.bm, g.bn, g.bk, g.warps,
-					 g.stages, w ? 64 : 32, w ? "MFMA" : "mma.sync", r.pipelined ? " async copies" : "",
+				snprintf(name, sizeof name, "gemm %s %dx%dx%d%s%s%s blocks %dx%dx%d warps=%d stages=%d W=%d: %s%s, rel err %.2e",
+					 g.dtype, g.m, g.n, g.k, g.aligned ? " (rows padded)" : "", g.at ? " A.T" : "", g.bt ? " B.T" : "", g.bm, g.bn, g.bk, g.warps,
+					 g.stages, w == 1 ? 64 : 32, r.wgmma ? "wgmma" : w == 1 ? "MFMA" : "mma.sync",
+					 r.pipelined ? " async copies" : "",
 					 r.rel_err);
-				/* copies need 16-byte rows and a K mask constant over 8 elements */
-				bool copies = g.aligned && g.k % 16 == 0;
-				CHECK(name, r.ran && r.matrix && r.pipelined == copies && r.rel_err < 1e-2);
+				/* copies need 16-byte rows and masks constant over 8 elements along them */
+				bool copies = g.aligned && g.k % 16 == 0 && (!g.at || g.m % 16 == 0) && (g.bt || g.n % 16 == 0);
+				/* wgmma reads copied operands; a warpgroup's rows come in 64s */
+				bool wgmma = w == 2 && copies && g.bm % (16 * g.warps) == 0;
+				CHECK(name, r.ran && r.matrix && r.pipelined == copies && r.wgmma == wgmma && r.rel_err < 1e-2);
 				if (!r.ran)
 					printf("  %s\n", r.err);
 			}
