@@ -19,7 +19,7 @@ make -s units >/dev/null || exit 2
 	run() { # name, then tritonc run options
 		name=$1
 		shift
-		if "$BIN/tritonc" run "$@" --target cuda --check >"$log/out" 2>&1; then
+		if "$BIN/tritonc" run "$@" --target "${TARGET:-cuda}" --check >"$log/out" 2>&1; then
 			echo "PASS gpu $name"
 		else
 			echo "FAIL gpu $name:"
@@ -57,14 +57,20 @@ make -s units >/dev/null || exit 2
 		-D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32 --arg M=300 --arg N=200 --arg K=100 --arg stride_am=100 \
 		--arg stride_ak=1 --arg stride_bk=200 --arg stride_bn=1 --arg stride_cm=200 --arg stride_cn=1 \
 		--arg A_ptr=30000 --arg B_ptr=20000 --arg C_ptr=60000 --grid 5,4
-	# tensor cores: mma.sync fed by ldmatrix, cp.async pipelines; edges masked (M, N, K not multiples of the blocks)
-	for cfg in "128 128 64 4 3 fp16" "64 128 32 8 4 bf16" "128 64 64 4 2 fp16" "64 64 32 4 1 bf16"; do
-		set -- $cfg
-		run "gemm $6 mma.sync ${1}x${2}x${3} warps=$4 stages=$5" tests/corpus/gemm.py \
-			-s "*$6,*$6,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16" -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 \
-			-D BLOCK_M=$1 -D BLOCK_N=$2 -D BLOCK_K=$3 --num-warps $4 --num-stages $5 --arg M=320 --arg N=208 --arg K=112 \
-			--arg stride_am=112 --arg stride_bk=208 --arg stride_cm=208 --arg A_ptr=35840 --arg B_ptr=23296 \
-			--arg C_ptr=66560 --grid $(((320 + $1 - 1) / $1)),$(((208 + $2 - 1) / $2))
+	# tensor cores: wgmma (sm_90a) and mma.sync fed by ldmatrix (sm_90), cp.async pipelines; edges masked
+	# (M, N, K not multiples of the blocks); B stored K x N, and N x K (x @ w.T, stride_bk = 1)
+	for arch in sm_90a sm_90; do
+		for cfg in "128 128 64 4 3 fp16" "64 128 32 8 4 bf16" "128 64 64 4 2 fp16" "64 64 32 4 1 bf16"; do
+			for b in "stride_bn stride_bk 208" "stride_bk stride_bn 112"; do
+				set -- $cfg $b
+				TARGET=cuda:$arch run "gemm $6 $arch ${1}x${2}x${3} warps=$4 stages=$5 $7=1" tests/corpus/gemm.py \
+					-s "*$6,*$6,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16" -D stride_ak=1 -D $7=1 \
+					-D stride_cn=1 -D BLOCK_M=$1 -D BLOCK_N=$2 -D BLOCK_K=$3 --num-warps $4 --num-stages $5 \
+					--arg M=320 --arg N=208 --arg K=112 --arg stride_am=112 --arg $8=$9 --arg stride_cm=208 \
+					--arg A_ptr=35840 --arg B_ptr=23296 --arg C_ptr=66560 \
+					--grid $(((320 + $1 - 1) / $1)),$(((208 + $2 - 1) / $2))
+			done
+		done
 	done
 	# layout conversions through shared memory; Inductor's x.T + y coalesced through a second frame
 	run "convert: x + x.T of loaded tiles" tests/exec/convert.py -k sym -s '*fp32,*fp32,i32' -D B=32 --arg n=29 \
