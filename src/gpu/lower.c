@@ -1112,23 +1112,62 @@ static void lower_value(Lower *L, const TValue *v)
 	}
 }
 
-/* The narrowest element that a frame's tiles access global memory with
- * decides how many consecutive elements a thread holds (16 bytes of them). */
-static int access_elem_bytes(const Lower *L, const TBlock *b, int frame, int bytes)
+/* What a frame's accesses along its last dim allow, for the layout. */
+typedef struct FrameAccess {
+	int elem_bytes;    /* the narrowest element accessed in global memory, 0 if none */
+	int load_width;    /* the widest load along the last dim, in elements, 0 if none */
+	int store_width;   /* the narrowest store along it, 0 if none */
+} FrameAccess;
+
+static void frame_access(const Lower *L, const TBlock *b, int frame, FrameAccess *fa)
 {
+	int last = L->frames[frame].rank - 1;
 	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
-		bytes = access_elem_bytes(L, v->body, frame, bytes);
+		frame_access(L, v->body, frame, fa);
 		if (v->op == TOP_IF)
-			bytes = access_elem_bytes(L, v->orelse, frame, bytes);
+			frame_access(L, v->orelse, frame, fa);
 		if (v->op != TOP_LOAD && v->op != TOP_STORE && v->op != TOP_ATOMIC_ADD)
 			continue;
 		const TValue *ptr = v->args[0];
 		if (L->place[ptr->id].frame != frame || ptr->type.rank != L->frames[frame].rank)
 			continue;
 		int e = dtype_bytes(ptr->type.elem);
-		bytes = bytes ? imin(bytes, e) : e;
+		fa->elem_bytes = fa->elem_bytes ? imin(fa->elem_bytes, e) : e;
+		int k = ptr->type.rank - 1;
+		while (k >= 0 && !(ptr->type.shape[k] > 1 && L->place[ptr->id].map[k] == last))
+			k--;
+		if (k < 0 || v->op == TOP_ATOMIC_ADD)
+			continue;
+		const TValue *mask = v->nargs > (v->op == TOP_LOAD ? 1 : 2) ? v->args[v->op == TOP_LOAD ? 1 : 2] : NULL;
+		int w = tir_vector_width_along(ptr, mask, k, L->target->max_vector_bytes);
+		if (v->op == TOP_LOAD)
+			fa->load_width = imax(fa->load_width, w);
+		else
+			fa->store_width = fa->store_width ? imin(fa->store_width, w) : w;
 	}
-	return bytes;
+}
+
+/* Consecutive elements a thread of frame f holds along its last dim, as
+ * Triton's coalescing chooses them: as many as the widest of its loads
+ * moves at once, but no more than any of its stores does (a thread's run
+ * longer than its store leaves gaps in each warp's writes, 4 times the
+ * memory transactions for fp32 stores one at a time), nor more than the
+ * frame's elements shared out over the block's threads (more would leave
+ * warps holding copies). With no access along that dim, 16 bytes of the
+ * narrowest element the frame accesses. Returns the element size too. */
+static int frame_vector(const Lower *L, int f, int *elem_bytes)
+{
+	FrameAccess fa = {0};
+	frame_access(L, L->tk->body, f, &fa);
+	*elem_bytes = fa.elem_bytes ? fa.elem_bytes : 4;
+	int vec = fa.load_width ? fa.load_width : L->target->max_vector_bytes / *elem_bytes;
+	if (fa.store_width)
+		vec = imin(vec, fa.store_width);
+	int64_t elems = 1;
+	for (int d = 0; d < L->frames[f].rank; d++)
+		elems *= L->frames[f].shape[d];
+	int64_t per_thread = elems / L->k->threads;
+	return per_thread < vec ? (int)imax((int)per_thread, 1) : vec;
 }
 
 int lower_shared_bytes(const SKernel *k)
@@ -1171,9 +1210,8 @@ static void lower_kernel(Lower *L)
 		Frame *fr = &L->frames[f];
 		if (fr->rank == 0 || fr->unit != MATRIX_NONE)
 			continue;
-		int bytes = access_elem_bytes(L, tk->body, f, 0);
-		fr->layout = layout_blocked(fr->rank, fr->shape, bytes ? bytes : 4, L->target->max_vector_bytes,
-					    k->warp_size, k->num_warps);
+		int bytes, vec = frame_vector(L, f, &bytes);
+		fr->layout = layout_blocked(fr->rank, fr->shape, bytes, vec * bytes, k->warp_size, k->num_warps);
 	}
 	lower_thread_coords(L);
 	for (int i = 0; i < tk->nargs; i++)
