@@ -517,9 +517,21 @@ static void lower_load(Lower *L, const TValue *v)
 	set_reg(L, v, r, vary);
 }
 
+/* What a store writes, typed as its element (lower_stored). */
+static SExpr *stored_value(Lower *L, const Nest *n, const TValue *store)
+{
+	const TValue *x = lower_stored(store);
+	if (x == store->args[1])
+		return read_value(L, n, x);
+	SExpr *e = arena_alloc(L->arena, sizeof *e);
+	*e = *read_value(L, n, x);
+	e->dtype = store->args[1]->type.dtype;
+	return e;
+}
+
 static void lower_store(Lower *L, const TValue *v)
 {
-	const TValue *ptr = v->args[0], *value = v->args[1];
+	const TValue *ptr = v->args[0];
 	const TValue *mask = v->nargs > 2 ? v->args[2] : NULL;
 	unsigned present = L->place[ptr->id].present;
 	int vec = access_width(L, ptr, mask, present);
@@ -527,8 +539,8 @@ static void lower_store(Lower *L, const TValue *v)
 	SStmt *s = simt_stmt(L->k, SS_STORE, v->line);
 	set_loops(L, s, &n);
 	s->ptr = read_value(L, &n, ptr);
-	s->value = read_value(L, &n, value);
-	s->value_stride = vary_of(L, value) & (1u << (L->rank - 1)) ? 1 : 0;
+	s->value = stored_value(L, &n, v);
+	s->value_stride = vary_of(L, lower_stored(v)) & (1u << (L->rank - 1)) ? 1 : 0;
 	s->vec = vec;
 	s->guard = write_guard(L, &n, present, mask ? read_value(L, &n, mask) : NULL);
 }

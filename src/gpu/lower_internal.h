@@ -102,6 +102,10 @@ void lower_place(Lower *L);
 int lower_remat(Lower *L, TKernel *tk);
 /* place.c: ops whose only effect is their value (dropped when unused). */
 bool lower_pure(const TValue *v);
+/* The value a store writes, as the lowering reads it: the operand of an
+ * fp32 cast to the store's 16-bit float element (the store rounds as it
+ * packs, and rounding twice is rounding once), else its value operand. */
+const TValue *lower_stored(const TValue *store);
 
 /* Reports an error at the source line of `v` and leaves the lowering. */
 TC_NORETURN void lower_error(Lower *L, const TValue *v, const char *fmt, ...) TC_PRINTF(3, 4);
