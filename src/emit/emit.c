@@ -860,7 +860,7 @@ static void declare(Emit *E, const SReg *r, Arena *scratch)
 		if (r->packed)
 			line(E, "%s%s%s %s[%d];", E->P->shared_qualifier, E->P->align16, simt_mem_ctype(r->dtype), r->name, r->count);
 		else
-			line(E, "%s%s%s%s[%d];", E->P->shared_qualifier, type, sep, r->name, r->count);
+			line(E, "%s%s%s%s%s[%d];", E->P->shared_qualifier, E->P->align16, type, sep, r->name, r->count);
 		return;
 	}
 }

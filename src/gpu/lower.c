@@ -785,39 +785,129 @@ static void fold_lanes(Lower *L, const Fold *f, const Nest *outer, int d)
 	}
 }
 
-/* Across the warps that share the axis: every thread writes its partial to
- * its slot in shared memory, then folds the partials of its warp group in
- * the same order as every other thread of the group. */
+/* Across the warps that share the axis: one lane of each warp writes the
+ * warp's partials to shared memory, where the partials of the wpc warps
+ * along the axis lie next to each other; after a barrier every thread
+ * folds those of its rows, all in the same order: wpc consecutive words,
+ * which each lane of a warp reads at the same address (one broadcast, in
+ * 16-byte reads where they line up). The barrier waits (flush_folds) while
+ * the ops that follow do not read the result and touch no shared memory,
+ * so independent reductions, such as Welford's count and sum, share one. */
+typedef struct WarpFold {
+	Fold f;
+	Nest outer;
+	int d, frame;
+	SReg *sv, *si;             /* the partials in shared memory */
+} WarpFold;
+
+#define MAX_WAITING 8
+
+/* x, a number of `bits` bits, without its bits [at, at + n), the bits
+ * above moved down. */
+static SExpr *drop_bits(Lower *L, SExpr *x, int bits, int at, int n)
+{
+	if (n == 0)
+		return x;
+	SExpr *low = at ? ibin(L, TOP_AND, x, ((int64_t)1 << at) - 1) : NULL;
+	if (at + n >= bits)   /* nothing above */
+		return low ? low : ic(L, 0);
+	SExpr *high = ibin(L, TOP_SHR, x, at + n);
+	if (at)
+		high = index_op(simt_binary(L->k, TOP_SHL, DT_I32, high, ic(L, at)));
+	return low ? index_op(simt_binary(L->k, TOP_OR, DT_I32, high, low)) : high;
+}
+
+/* The first of the wpc slots of the thread's result at local index `r`:
+ * its thread number without the lane and warp bits that move along d
+ * (threads differing only there share the rows), times wpc. */
+static SExpr *warp_slots(Lower *L, const WarpFold *w, SExpr *r)
+{
+	int wpc = L->frame.warps_per_cta[w->d], cnt = w->f.val->count;
+	int lane_at = layout_lane_shift(&L->frame, w->d), lane_bits = ilog2(L->frame.threads_per_warp[w->d]);
+	int warp_at = ilog2(L->k->warp_size) + layout_warp_shift(&L->frame, w->d);
+	int bits = ilog2(L->k->threads);
+	SExpr *key = drop_bits(L, simt_leaf(L->k, SE_THREAD, DT_I32, 0), bits, warp_at, ilog2(wpc));
+	key = drop_bits(L, key, bits - ilog2(wpc), lane_at, lane_bits);
+	return imul(L, iadd(L, imul(L, key, cnt), r), wpc);
+}
+
+static void read_warps(Lower *L, const WarpFold *w)
+{
+	SKernel *k = L->k;
+	const Fold *f = &w->f;
+	use_frame(L, w->frame);
+	SExpr *j = simt_leaf(k, SE_LOOP, DT_I32, w->outer.n);
+	SExpr *pslot = iadd(L, warp_slots(L, w, index_in(L, &w->outer, f->vary)), j);
+	fold_reset(L, f, &w->outer);
+	SStmt *s = fold_in(L, f, &w->outer, simt_ref(k, w->sv, pslot), w->si ? simt_ref(k, w->si, pslot) : NULL, NULL);
+	s->extent[s->nloops++] = L->frame.warps_per_cta[w->d];   /* the loop over j, innermost */
+}
+
+/* The barrier the waiting reductions need, and their reads. */
+static void flush_folds(Lower *L)
+{
+	if (!L->nwaiting)
+		return;
+	int cur = L->cur, line = L->waiting[0].f.v->line;
+	simt_stmt(L->k, SS_BARRIER, line);
+	for (int i = 0; i < L->nwaiting; i++)
+		read_warps(L, &L->waiting[i]);
+	if (L->loop_depth)   /* the next iteration writes the same slots */
+		simt_stmt(L->k, SS_BARRIER, line);
+	L->nwaiting = 0;
+	use_frame(L, cur);
+}
+
 static void fold_warps(Lower *L, const Fold *f, const Nest *outer, int d)
 {
 	SKernel *k = L->k;
-	int wpc = L->frame.warps_per_cta[d];
+	int wpc = L->frame.warps_per_cta[d], tpw = L->frame.threads_per_warp[d];
 	if (wpc <= 1)
 		return;
-	int cnt = f->val->count;
+	if (L->nwaiting == MAX_WAITING)
+		flush_folds(L);
+	if (!L->waiting)
+		L->waiting = arena_alloc(L->arena, sizeof *L->waiting * MAX_WAITING);
+	WarpFold *w = &L->waiting[L->nwaiting++];
+	*w = (WarpFold){.f = *f, .outer = *outer, .d = d, .frame = L->cur};
+	int count = k->threads / tpw * f->val->count;
+	w->sv = simt_reg(k, SR_SHARED, f->vt, f->vt, count, arena_printf(L->arena, "%s_warps", f->val->name));
+	if (f->pair)
+		w->si = simt_reg(k, SR_SHARED, f->it, f->it, count, arena_printf(L->arena, "%s_warps", f->idx->name));
 	SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
-	SExpr *slot = iadd(L, imul(L, thread, cnt), index_in(L, outer, f->vary));
-	/* partner = this thread with its warp bits along d replaced by j, the extra loop */
-	int shift = ilog2(k->warp_size) + layout_warp_shift(&L->frame, d);
-	SExpr *j = simt_leaf(k, SE_LOOP, DT_I32, outer->n);
-	SExpr *cleared = ibin(L, TOP_AND, thread, ~((int64_t)(wpc - 1) << shift));
-	SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, index_op(simt_binary(k, TOP_SHL, DT_I32, j, ic(L, shift)))));
-	SExpr *pslot = iadd(L, imul(L, partner, cnt), index_in(L, outer, f->vary));
-	SReg *sv = simt_reg(k, SR_SHARED, f->vt, f->vt, k->threads * cnt, arena_printf(L->arena, "%s_warps", f->val->name));
-	SReg *si = f->pair ? simt_reg(k, SR_SHARED, f->it, f->it, k->threads * cnt, arena_printf(L->arena, "%s_warps", f->idx->name))
-			   : NULL;
+	SExpr *warp_d = ibin(L, TOP_AND, ibin(L, TOP_SHR, thread, ilog2(k->warp_size) + layout_warp_shift(&L->frame, d)), wpc - 1);
+	SExpr *slot = iadd(L, warp_slots(L, w, index_in(L, outer, f->vary)), warp_d);
+	SExpr *lane_d = ibin(L, TOP_AND, ibin(L, TOP_SHR, thread, layout_lane_shift(&L->frame, d)), tpw - 1);
+	SExpr *first_lane = tpw > 1 ? simt_cmp(k, CMP_EQ, DT_I32, lane_d, ic(L, 0)) : NULL;
 	for (int r = 0; r < (f->pair ? 2 : 1); r++) {
 		SStmt *s = simt_stmt(k, SS_ASSIGN, f->v->line);
 		set_loops(L, s, outer);
-		s->dst = simt_ref(k, r ? si : sv, slot);
+		s->dst = simt_ref(k, r ? w->si : w->sv, slot);
 		s->value = acc_ref(L, f, outer, r ? f->idx : f->val);
+		s->guard = first_lane;
 	}
-	simt_stmt(k, SS_BARRIER, f->v->line);
-	fold_reset(L, f, outer);
-	SStmt *s = fold_in(L, f, outer, simt_ref(k, sv, pslot), si ? simt_ref(k, si, pslot) : NULL, NULL);
-	s->extent[s->nloops++] = wpc;   /* the loop over j, innermost */
-	if (L->loop_depth)   /* the next iteration writes the same slots */
-		simt_stmt(k, SS_BARRIER, f->v->line);
+}
+
+/* Whether `v` may be lowered while reductions wait for their barrier: it
+ * reads none of them and touches no shared memory and no barrier. */
+static bool lets_folds_wait(const Lower *L, const TValue *v)
+{
+	switch (v->op) {
+	case TOP_CONVERT: case TOP_SCAN: case TOP_DOT: case TOP_FOR: case TOP_IF: case TOP_YIELD:
+	case TOP_RESULT: case TOP_BARRIER: case TOP_ASSERT: case TOP_ATOMIC_ADD:
+		return false;
+	default:
+		break;
+	}
+	for (int w = 0; w < L->nwaiting; w++) {
+		const TValue *r = L->waiting[w].f.v;
+		for (int i = 0; i < v->nargs; i++)
+			if (v->args[i] == r)
+				return false;
+		if (v->op == TOP_STORE && lower_stored(v) == r)
+			return false;
+	}
+	return true;
 }
 
 static void lower_reduce(Lower *L, const TValue *v)
@@ -859,15 +949,20 @@ static void lower_value(Lower *L, const TValue *v);
 static const TValue *lower_part(Lower *L, const TBlock *b, int part)
 {
 	for (const TValue *v = b->first; v; v = v->next) {
-		if (v->op == TOP_YIELD)
+		if (v->op == TOP_YIELD) {
+			flush_folds(L);
 			return v;
+		}
 		if (part != PART_NONE && L->place[v->id].part != part)
 			continue;
 		if (v->op == TOP_ARG || (lower_pure(v) && L->uses && L->uses[v->id] <= 0))
 			continue;   /* an argument (lowered first), or a value nothing reads */
+		if (!lets_folds_wait(L, v))
+			flush_folds(L);
 		comment_line(L, v);
 		lower_value(L, v);
 	}
+	flush_folds(L);
 	return NULL;
 }
 

@@ -88,6 +88,10 @@ typedef struct Lower {
 	SReg *lane, *warp;               /* per-thread scalars */
 	int line;                        /* of the last comment */
 	int loop_depth;                  /* run-time loops around the op being lowered */
+	/* reductions whose partials are in shared memory, waiting for the
+	 * barrier that lets every warp read them (lower.c: one for them all) */
+	struct WarpFold *waiting;
+	int nwaiting;
 } Lower;
 
 /* place.c: gives every value a frame and fills place[].map and .present,

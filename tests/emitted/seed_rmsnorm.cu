@@ -191,7 +191,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	float x_sq[64];
 	float t17[2];
 	float t17_lane[2];
-	__shared__ float t17_warps[256];
+	__shared__ __align__(16) float t17_warps[8];
 	float t20[2];
 	float t21[2];
 	float rstd[2];
@@ -357,7 +357,8 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
-		t17_warps[(((tc_i32)threadIdx.x * 2) + i0)] = t17[i0];
+		if ((((tc_i32)threadIdx.x & 31) == 0))
+			t17_warps[((i0 * 4) + (((tc_i32)threadIdx.x >> 5) & 3))] = t17[i0];
 	}
 	__syncthreads();
 	#pragma unroll
@@ -368,7 +369,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 4; ++i1) {
-			t17[i0] = (t17[i0] + t17_warps[(((((tc_i32)threadIdx.x & (-97)) | (i1 << 5)) * 2) + i0)]);
+			t17[i0] = (t17[i0] + t17_warps[((i0 * 4) + i1)]);
 		}
 	}
 

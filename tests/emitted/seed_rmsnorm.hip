@@ -122,7 +122,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	float x_sq[32];
 	float t17[2];
 	float t17_lane[2];
-	__shared__ float t17_warps[512];
+	__shared__ __attribute__((aligned(16))) float t17_warps[8];
 	float t20[2];
 	float t21[2];
 	float rstd[2];
@@ -294,7 +294,8 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
-		t17_warps[(((tc_i32)threadIdx.x * 2) + i0)] = t17[i0];
+		if ((((tc_i32)threadIdx.x & 63) == 0))
+			t17_warps[((i0 * 4) + (((tc_i32)threadIdx.x >> 6) & 3))] = t17[i0];
 	}
 	__syncthreads();
 	#pragma unroll
@@ -305,7 +306,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 4; ++i1) {
-			t17[i0] = (t17[i0] + t17_warps[(((((tc_i32)threadIdx.x & (-193)) | (i1 << 6)) * 2) + i0)]);
+			t17[i0] = (t17[i0] + t17_warps[((i0 * 4) + i1)]);
 		}
 	}
 
