@@ -763,6 +763,15 @@ static void fold_reset(Lower *L, const Fold *f, const Nest *n)
 		fold_assign(L, f, n, f->idx, f->no_index);
 }
 
+/* acc = (xv, xi): a fold that starts from its first element, not from the
+ * identity, has one combine less (Triton's reductions have no identity). */
+static void fold_first(Lower *L, const Fold *f, const Nest *n, SExpr *xv, SExpr *xi)
+{
+	fold_assign(L, f, n, f->val, simt_cast(L->k, xv->dtype, f->vt, xv));
+	if (f->pair)
+		fold_assign(L, f, n, f->idx, simt_cast(L->k, xi->dtype, f->it, xi));
+}
+
 /* Across the lanes that share the axis: log2(lanes along it) xor steps. */
 static void fold_lanes(Lower *L, const Fold *f, const Nest *outer, int d)
 {
@@ -837,10 +846,11 @@ static void read_warps(Lower *L, const WarpFold *w)
 	const Fold *f = &w->f;
 	use_frame(L, w->frame);
 	SExpr *j = simt_leaf(k, SE_LOOP, DT_I32, w->outer.n);
-	SExpr *pslot = iadd(L, warp_slots(L, w, index_in(L, &w->outer, f->vary)), j);
-	fold_reset(L, f, &w->outer);
+	SExpr *base = warp_slots(L, w, index_in(L, &w->outer, f->vary));
+	fold_first(L, f, &w->outer, simt_ref(k, w->sv, base), w->si ? simt_ref(k, w->si, base) : NULL);
+	SExpr *pslot = iadd(L, iadd(L, base, j), ic(L, 1));
 	SStmt *s = fold_in(L, f, &w->outer, simt_ref(k, w->sv, pslot), w->si ? simt_ref(k, w->si, pslot) : NULL, NULL);
-	s->extent[s->nloops++] = L->frame.warps_per_cta[w->d];   /* the loop over j, innermost */
+	s->extent[s->nloops++] = L->frame.warps_per_cta[w->d] - 1;   /* the loop over j, innermost */
 }
 
 /* The barrier the waiting reductions need, and their reads. */
@@ -928,11 +938,19 @@ static void lower_reduce(Lower *L, const TValue *v)
 
 	/* 1. In each thread: fold its elements along the axis, skipping copies. */
 	Nest outer = nest_over(L, vary, 1);
-	fold_reset(L, &f, &outer);
 	Nest all = nest_over(L, xvary, 1);
+	SExpr *guard = d >= 0 ? not_wrapped(L, d, local_index(L, &all, d)) : NULL;
+	if (d >= 0 && !guard && layout_local_extent(&L->frame, d) > 1) {
+		/* no wrapped copies along d: start from the element of local index 0 */
+		fold_first(L, &f, &outer, simt_ref(k, xreg, index_in(L, &outer, xvary)),
+			   ireg ? simt_ref(k, ireg, index_in(L, &outer, xvary)) : NULL);
+		guard = simt_cmp(k, CMP_NE, DT_I32, local_index(L, &all, d), ic(L, 0));
+	} else {
+		fold_reset(L, &f, &outer);
+	}
 	SExpr *xe = simt_ref(k, xreg, index_in(L, &all, xvary));
 	SExpr *ie = ireg ? simt_ref(k, ireg, index_in(L, &all, xvary)) : NULL;
-	fold_in(L, &f, &all, xe, ie, d >= 0 ? not_wrapped(L, d, local_index(L, &all, d)) : NULL);
+	fold_in(L, &f, &all, xe, ie, guard);
 	if (d >= 0) {
 		fold_lanes(L, &f, &outer, d);
 		fold_warps(L, &f, &outer, d);

@@ -275,13 +275,14 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	// 23: row_sum = tl.sum(x_sq, 1)[:, None]
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
-			t17[t][i0] = 0.0f;
+			t17[t][i0] = x_sq[t][(i0 * 16)];
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
 			for (int i1 = 0; i1 < 16; ++i1) {
-				t17[t][i0] = (t17[t][i0] + x_sq[t][((i0 * 16) + i1)]);
+				if ((i1 != 0))
+					t17[t][i0] = (t17[t][i0] + x_sq[t][((i0 * 16) + i1)]);
 			}
 		}
 	}
@@ -348,13 +349,13 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	/* barrier: every statement already ends with all threads */
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
-			t17[t][i0] = 0.0f;
+			t17[t][i0] = t17_warps[(i0 * 4)];
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
-			for (int i1 = 0; i1 < 4; ++i1) {
-				t17[t][i0] = (t17[t][i0] + t17_warps[((i0 * 4) + i1)]);
+			for (int i1 = 0; i1 < 3; ++i1) {
+				t17[t][i0] = (t17[t][i0] + t17_warps[(((i0 * 4) + i1) + 1)]);
 			}
 		}
 	}

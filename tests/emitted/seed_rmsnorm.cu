@@ -316,13 +316,14 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	// 23: row_sum = tl.sum(x_sq, 1)[:, None]
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
-		t17[i0] = 0.0f;
+		t17[i0] = x_sq[(i0 * 32)];
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 32; ++i1) {
-			t17[i0] = (t17[i0] + x_sq[((i0 * 32) + i1)]);
+			if ((i1 != 0))
+				t17[i0] = (t17[i0] + x_sq[((i0 * 32) + i1)]);
 		}
 	}
 	for (int i = 0; i < 2; ++i)
@@ -363,13 +364,13 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	__syncthreads();
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
-		t17[i0] = 0.0f;
+		t17[i0] = t17_warps[(i0 * 4)];
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
-		for (int i1 = 0; i1 < 4; ++i1) {
-			t17[i0] = (t17[i0] + t17_warps[((i0 * 4) + i1)]);
+		for (int i1 = 0; i1 < 3; ++i1) {
+			t17[i0] = (t17[i0] + t17_warps[(((i0 * 4) + i1) + 1)]);
 		}
 	}
 
