@@ -212,9 +212,13 @@ static void binary(Emit *E, const SExpr *e)
 		buf_putc(b, ')');
 		return;
 	}
+	/* and / or of booleans as the logical operators, which nvcc folds into
+	 * one predicate (a range check `0 <= x & x < n` into one unsigned
+	 * compare) where `&` of bools is integer arithmetic on them */
+	const char *sym = dt == DT_I1 && op == TOP_AND ? "&&" : dt == DT_I1 && op == TOP_OR ? "||" : ops[op];
 	buf_putc(b, '(');
 	expr(E, e->a[0]);
-	buf_printf(b, " %s ", ops[op] ? ops[op] : "?");
+	buf_printf(b, " %s ", sym ? sym : "?");
 	expr(E, e->a[1]);
 	buf_putc(b, ')');
 }

@@ -233,7 +233,7 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
 			for (int i1 = 0; i1 < 16; ++i1) {
-				t12[t][((i0 * 16) + i1)] = (rmask[t][i1] & xmask[t][i0]);
+				t12[t][((i0 * 16) + i1)] = (rmask[t][i1] && xmask[t][i0]);
 			}
 		}
 	}
@@ -416,7 +416,7 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
 			for (int i1 = 0; i1 < 16; ++i1) {
-				t28[t][((i0 * 16) + i1)] = (rmask[t][i1] & xmask[t][i0]);
+				t28[t][((i0 * 16) + i1)] = (rmask[t][i1] && xmask[t][i0]);
 			}
 		}
 	}

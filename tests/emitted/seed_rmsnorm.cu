@@ -259,7 +259,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 32; ++i1) {
-			t12[((i0 * 32) + i1)] = (rmask[i1] & xmask[i0]);
+			t12[((i0 * 32) + i1)] = (rmask[i1] && xmask[i0]);
 		}
 	}
 	#pragma unroll
@@ -427,7 +427,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 32; ++i1) {
-			t28[((i0 * 32) + i1)] = (rmask[i1] & xmask[i0]);
+			t28[((i0 * 32) + i1)] = (rmask[i1] && xmask[i0]);
 		}
 	}
 	#pragma unroll
