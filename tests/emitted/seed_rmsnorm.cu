@@ -13,6 +13,14 @@ typedef unsigned long long tc_u64;
 #define TC_DEVICE __device__ __forceinline__
 #define TC_INF __int_as_float(0x7f800000)
 #define TC_NAN __int_as_float(0x7fc00000)
+/* A failed device_assert, out of line: the kernel keeps no stack for
+   printf's arguments and no code for them on its own path. */
+__device__ __noinline__ void tc_assert_fail(const char *kernel, int line, const char *msg)
+{
+	printf("%s:%d: program (%d, %d, %d) thread %d: device assertion failed: %s\n", kernel, line,
+	       (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, msg);
+	__trap();
+}
 TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }
 TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }
 TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }

@@ -11,6 +11,14 @@ typedef unsigned long long tc_u64;
 #define TC_DEVICE __device__ inline
 #define TC_INF __builtin_huge_valf()
 #define TC_NAN __builtin_nanf("")
+/* A failed device_assert, out of line: no code for printf's arguments
+   on the kernel's own path. */
+__device__ __noinline__ void tc_assert_fail(const char *kernel, int line, const char *msg)
+{
+	printf("%s:%d: program (%d, %d, %d) thread %d: device assertion failed: %s\n", kernel, line,
+	       (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, msg);
+	__builtin_trap();
+}
 TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }
 TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }
 TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }
