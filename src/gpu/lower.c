@@ -1263,8 +1263,8 @@ static void frame_access(const Lower *L, const TBlock *b, int frame, FrameAccess
 			k--;
 		if (k < 0 || v->op == TOP_ATOMIC_ADD)
 			continue;
-		const TValue *mask = v->nargs > (v->op == TOP_LOAD ? 1 : 2) ? v->args[v->op == TOP_LOAD ? 1 : 2] : NULL;
-		int w = tir_vector_width_along(ptr, mask, k, L->target->max_vector_bytes);
+		int at = v->op == TOP_LOAD ? 1 : 2;   /* the mask's operand */
+		int w = tir_vector_width_along(ptr, v->nargs > at ? v->args[at] : NULL, k, L->target->max_vector_bytes);
 		if (v->op == TOP_LOAD)
 			fa->load_width = imax(fa->load_width, w);
 		else
