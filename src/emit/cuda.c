@@ -21,6 +21,14 @@ static const char cuda_types[] =
 	"#define TC_DEVICE __device__ __forceinline__\n"
 	"#define TC_INF __int_as_float(0x7f800000)\n"
 	"#define TC_NAN __int_as_float(0x7fc00000)\n"
+	"/* A failed device_assert, out of line: the kernel keeps no stack for\n"
+	"   printf's arguments and no code for them on its own path. */\n"
+	"__device__ __noinline__ void tc_assert_fail(const char *kernel, int line, const char *msg)\n"
+	"{\n"
+	"\tprintf(\"%s:%d: program (%d, %d, %d) thread %d: device assertion failed: %s\\n\", kernel, line,\n"
+	"\t       (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, msg);\n"
+	"\t__trap();\n"
+	"}\n"
 	"TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }\n"
 	"TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }\n"
 	"TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }\n"
@@ -259,9 +267,7 @@ static void cuda_store_words(Buf *b, int words, const char *ptr)
 
 static void cuda_assert_fail(Buf *b, const SKernel *k, const char *message, int line)
 {
-	buf_printf(b, "printf(\"%s:%d: program (%%d, %%d, %%d) thread %%d: device assertion failed: %%s\\n\", "
-		      "(int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, %s); __trap();\n",
-		   k->name, line, message);
+	buf_printf(b, "tc_assert_fail(\"%s\", %d, %s);\n", k->name, line, message);
 }
 
 const Printer cuda_printer = {

@@ -213,9 +213,13 @@ static void binary(Emit *E, const SExpr *e)
 		buf_putc(b, ')');
 		return;
 	}
+	/* and / or of booleans as the logical operators, which nvcc folds into
+	 * one predicate (a range check `0 <= x & x < n` into one unsigned
+	 * compare) where `&` of bools is integer arithmetic on them */
+	const char *sym = dt == DT_I1 && op == TOP_AND ? "&&" : dt == DT_I1 && op == TOP_OR ? "||" : ops[op];
 	buf_putc(b, '(');
 	expr(E, e->a[0]);
-	buf_printf(b, " %s ", ops[op] ? ops[op] : "?");
+	buf_printf(b, " %s ", sym ? sym : "?");
 	expr(E, e->a[1]);
 	buf_putc(b, ')');
 }
@@ -942,7 +946,7 @@ static void declare(Emit *E, const SReg *r, Arena *scratch)
 		if (r->packed)
 			line(E, "%s%s%s %s[%d];", E->P->shared_qualifier, E->P->align16, simt_mem_ctype(r->dtype), r->name, r->count);
 		else
-			line(E, "%s%s%s%s[%d];", E->P->shared_qualifier, type, sep, r->name, r->count);
+			line(E, "%s%s%s%s%s[%d];", E->P->shared_qualifier, E->P->align16, type, sep, r->name, r->count);
 		return;
 	}
 }

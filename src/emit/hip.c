@@ -18,6 +18,14 @@ static const char hip_types[] =
 	"#define TC_DEVICE __device__ inline\n"
 	"#define TC_INF __builtin_huge_valf()\n"
 	"#define TC_NAN __builtin_nanf(\"\")\n"
+	"/* A failed device_assert, out of line: no code for printf's arguments\n"
+	"   on the kernel's own path. */\n"
+	"__device__ __noinline__ void tc_assert_fail(const char *kernel, int line, const char *msg)\n"
+	"{\n"
+	"\tprintf(\"%s:%d: program (%d, %d, %d) thread %d: device assertion failed: %s\\n\", kernel, line,\n"
+	"\t       (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, msg);\n"
+	"\t__builtin_trap();\n"
+	"}\n"
 	"TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }\n"
 	"TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }\n"
 	"TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }\n"
@@ -98,9 +106,7 @@ static void hip_store_words(Buf *b, int words, const char *ptr)
 
 static void hip_assert_fail(Buf *b, const SKernel *k, const char *message, int line)
 {
-	buf_printf(b, "printf(\"%s:%d: program (%%d, %%d, %%d) thread %%d: device assertion failed: %%s\\n\", "
-		      "(int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, %s); __builtin_trap();\n",
-		   k->name, line, message);
+	buf_printf(b, "tc_assert_fail(\"%s\", %d, %s);\n", k->name, line, message);
 }
 
 const Printer hip_printer = {

@@ -517,9 +517,21 @@ static void lower_load(Lower *L, const TValue *v)
 	set_reg(L, v, r, vary);
 }
 
+/* What a store writes, typed as its element (lower_stored). */
+static SExpr *stored_value(Lower *L, const Nest *n, const TValue *store)
+{
+	const TValue *x = lower_stored(store);
+	if (x == store->args[1])
+		return read_value(L, n, x);
+	SExpr *e = arena_alloc(L->arena, sizeof *e);
+	*e = *read_value(L, n, x);
+	e->dtype = store->args[1]->type.dtype;
+	return e;
+}
+
 static void lower_store(Lower *L, const TValue *v)
 {
-	const TValue *ptr = v->args[0], *value = v->args[1];
+	const TValue *ptr = v->args[0];
 	const TValue *mask = v->nargs > 2 ? v->args[2] : NULL;
 	unsigned present = L->place[ptr->id].present;
 	int vec = access_width(L, ptr, mask, present);
@@ -527,8 +539,8 @@ static void lower_store(Lower *L, const TValue *v)
 	SStmt *s = simt_stmt(L->k, SS_STORE, v->line);
 	set_loops(L, s, &n);
 	s->ptr = read_value(L, &n, ptr);
-	s->value = read_value(L, &n, value);
-	s->value_stride = vary_of(L, value) & (1u << (L->rank - 1)) ? 1 : 0;
+	s->value = stored_value(L, &n, v);
+	s->value_stride = vary_of(L, lower_stored(v)) & (1u << (L->rank - 1)) ? 1 : 0;
 	s->vec = vec;
 	s->guard = write_guard(L, &n, present, mask ? read_value(L, &n, mask) : NULL);
 }
@@ -751,6 +763,15 @@ static void fold_reset(Lower *L, const Fold *f, const Nest *n)
 		fold_assign(L, f, n, f->idx, f->no_index);
 }
 
+/* acc = (xv, xi): a fold that starts from its first element, not from the
+ * identity, has one combine less (Triton's reductions have no identity). */
+static void fold_first(Lower *L, const Fold *f, const Nest *n, SExpr *xv, SExpr *xi)
+{
+	fold_assign(L, f, n, f->val, simt_cast(L->k, xv->dtype, f->vt, xv));
+	if (f->pair)
+		fold_assign(L, f, n, f->idx, simt_cast(L->k, xi->dtype, f->it, xi));
+}
+
 /* Across the lanes that share the axis: log2(lanes along it) xor steps. */
 static void fold_lanes(Lower *L, const Fold *f, const Nest *outer, int d)
 {
@@ -773,39 +794,130 @@ static void fold_lanes(Lower *L, const Fold *f, const Nest *outer, int d)
 	}
 }
 
-/* Across the warps that share the axis: every thread writes its partial to
- * its slot in shared memory, then folds the partials of its warp group in
- * the same order as every other thread of the group. */
+/* Across the warps that share the axis: one lane of each warp writes the
+ * warp's partials to shared memory, where the partials of the wpc warps
+ * along the axis lie next to each other; after a barrier every thread
+ * folds those of its rows, all in the same order: wpc consecutive words,
+ * which each lane of a warp reads at the same address (one broadcast, in
+ * 16-byte reads where they line up). The barrier waits (flush_folds) while
+ * the ops that follow do not read the result and touch no shared memory,
+ * so independent reductions, such as Welford's count and sum, share one. */
+typedef struct WarpFold {
+	Fold f;
+	Nest outer;
+	int d, frame;
+	SReg *sv, *si;             /* the partials in shared memory */
+} WarpFold;
+
+#define MAX_WAITING 8
+
+/* x, a number of `bits` bits, without its bits [at, at + n), the bits
+ * above moved down. */
+static SExpr *drop_bits(Lower *L, SExpr *x, int bits, int at, int n)
+{
+	if (n == 0)
+		return x;
+	SExpr *low = at ? ibin(L, TOP_AND, x, ((int64_t)1 << at) - 1) : NULL;
+	if (at + n >= bits)   /* nothing above */
+		return low ? low : ic(L, 0);
+	SExpr *high = ibin(L, TOP_SHR, x, at + n);
+	if (at)
+		high = index_op(simt_binary(L->k, TOP_SHL, DT_I32, high, ic(L, at)));
+	return low ? index_op(simt_binary(L->k, TOP_OR, DT_I32, high, low)) : high;
+}
+
+/* The first of the wpc slots of the thread's result at local index `r`:
+ * its thread number without the lane and warp bits that move along d
+ * (threads differing only there share the rows), times wpc. */
+static SExpr *warp_slots(Lower *L, const WarpFold *w, SExpr *r)
+{
+	int wpc = L->frame.warps_per_cta[w->d], cnt = w->f.val->count;
+	int lane_at = layout_lane_shift(&L->frame, w->d), lane_bits = ilog2(L->frame.threads_per_warp[w->d]);
+	int warp_at = ilog2(L->k->warp_size) + layout_warp_shift(&L->frame, w->d);
+	int bits = ilog2(L->k->threads);
+	SExpr *key = drop_bits(L, simt_leaf(L->k, SE_THREAD, DT_I32, 0), bits, warp_at, ilog2(wpc));
+	key = drop_bits(L, key, bits - ilog2(wpc), lane_at, lane_bits);
+	return imul(L, iadd(L, imul(L, key, cnt), r), wpc);
+}
+
+static void read_warps(Lower *L, const WarpFold *w)
+{
+	SKernel *k = L->k;
+	const Fold *f = &w->f;
+	use_frame(L, w->frame);
+	SExpr *j = simt_leaf(k, SE_LOOP, DT_I32, w->outer.n);
+	SExpr *base = warp_slots(L, w, index_in(L, &w->outer, f->vary));
+	fold_first(L, f, &w->outer, simt_ref(k, w->sv, base), w->si ? simt_ref(k, w->si, base) : NULL);
+	SExpr *pslot = iadd(L, iadd(L, base, j), ic(L, 1));
+	SStmt *s = fold_in(L, f, &w->outer, simt_ref(k, w->sv, pslot), w->si ? simt_ref(k, w->si, pslot) : NULL, NULL);
+	s->extent[s->nloops++] = L->frame.warps_per_cta[w->d] - 1;   /* the loop over j, innermost */
+}
+
+/* The barrier the waiting reductions need, and their reads. */
+static void flush_folds(Lower *L)
+{
+	if (!L->nwaiting)
+		return;
+	int cur = L->cur, line = L->waiting[0].f.v->line;
+	simt_stmt(L->k, SS_BARRIER, line);
+	for (int i = 0; i < L->nwaiting; i++)
+		read_warps(L, &L->waiting[i]);
+	if (L->loop_depth)   /* the next iteration writes the same slots */
+		simt_stmt(L->k, SS_BARRIER, line);
+	L->nwaiting = 0;
+	use_frame(L, cur);
+}
+
 static void fold_warps(Lower *L, const Fold *f, const Nest *outer, int d)
 {
 	SKernel *k = L->k;
-	int wpc = L->frame.warps_per_cta[d];
+	int wpc = L->frame.warps_per_cta[d], tpw = L->frame.threads_per_warp[d];
 	if (wpc <= 1)
 		return;
-	int cnt = f->val->count;
+	if (L->nwaiting == MAX_WAITING)
+		flush_folds(L);
+	if (!L->waiting)
+		L->waiting = arena_alloc(L->arena, sizeof *L->waiting * MAX_WAITING);
+	WarpFold *w = &L->waiting[L->nwaiting++];
+	*w = (WarpFold){.f = *f, .outer = *outer, .d = d, .frame = L->cur};
+	int count = k->threads / tpw * f->val->count;
+	w->sv = simt_reg(k, SR_SHARED, f->vt, f->vt, count, arena_printf(L->arena, "%s_warps", f->val->name));
+	if (f->pair)
+		w->si = simt_reg(k, SR_SHARED, f->it, f->it, count, arena_printf(L->arena, "%s_warps", f->idx->name));
 	SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
-	SExpr *slot = iadd(L, imul(L, thread, cnt), index_in(L, outer, f->vary));
-	/* partner = this thread with its warp bits along d replaced by j, the extra loop */
-	int shift = ilog2(k->warp_size) + layout_warp_shift(&L->frame, d);
-	SExpr *j = simt_leaf(k, SE_LOOP, DT_I32, outer->n);
-	SExpr *cleared = ibin(L, TOP_AND, thread, ~((int64_t)(wpc - 1) << shift));
-	SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, index_op(simt_binary(k, TOP_SHL, DT_I32, j, ic(L, shift)))));
-	SExpr *pslot = iadd(L, imul(L, partner, cnt), index_in(L, outer, f->vary));
-	SReg *sv = simt_reg(k, SR_SHARED, f->vt, f->vt, k->threads * cnt, arena_printf(L->arena, "%s_warps", f->val->name));
-	SReg *si = f->pair ? simt_reg(k, SR_SHARED, f->it, f->it, k->threads * cnt, arena_printf(L->arena, "%s_warps", f->idx->name))
-			   : NULL;
+	SExpr *warp_d = ibin(L, TOP_AND, ibin(L, TOP_SHR, thread, ilog2(k->warp_size) + layout_warp_shift(&L->frame, d)), wpc - 1);
+	SExpr *slot = iadd(L, warp_slots(L, w, index_in(L, outer, f->vary)), warp_d);
+	SExpr *lane_d = ibin(L, TOP_AND, ibin(L, TOP_SHR, thread, layout_lane_shift(&L->frame, d)), tpw - 1);
+	SExpr *first_lane = tpw > 1 ? simt_cmp(k, CMP_EQ, DT_I32, lane_d, ic(L, 0)) : NULL;
 	for (int r = 0; r < (f->pair ? 2 : 1); r++) {
 		SStmt *s = simt_stmt(k, SS_ASSIGN, f->v->line);
 		set_loops(L, s, outer);
-		s->dst = simt_ref(k, r ? si : sv, slot);
+		s->dst = simt_ref(k, r ? w->si : w->sv, slot);
 		s->value = acc_ref(L, f, outer, r ? f->idx : f->val);
+		s->guard = first_lane;
 	}
-	simt_stmt(k, SS_BARRIER, f->v->line);
-	fold_reset(L, f, outer);
-	SStmt *s = fold_in(L, f, outer, simt_ref(k, sv, pslot), si ? simt_ref(k, si, pslot) : NULL, NULL);
-	s->extent[s->nloops++] = wpc;   /* the loop over j, innermost */
-	if (L->loop_depth)   /* the next iteration writes the same slots */
-		simt_stmt(k, SS_BARRIER, f->v->line);
+}
+
+/* Whether `v` may be lowered while reductions wait for their barrier: it
+ * reads none of them and touches no shared memory and no barrier. */
+static bool lets_folds_wait(const Lower *L, const TValue *v)
+{
+	switch (v->op) {
+	case TOP_CONVERT: case TOP_SCAN: case TOP_DOT: case TOP_FOR: case TOP_IF: case TOP_YIELD:
+	case TOP_RESULT: case TOP_BARRIER: case TOP_ASSERT: case TOP_ATOMIC_ADD:
+		return false;
+	default:
+		break;
+	}
+	for (int w = 0; w < L->nwaiting; w++) {
+		const TValue *r = L->waiting[w].f.v;
+		for (int i = 0; i < v->nargs; i++)
+			if (v->args[i] == r)
+				return false;
+		if (v->op == TOP_STORE && lower_stored(v) == r)
+			return false;
+	}
+	return true;
 }
 
 static void lower_reduce(Lower *L, const TValue *v)
@@ -826,11 +938,19 @@ static void lower_reduce(Lower *L, const TValue *v)
 
 	/* 1. In each thread: fold its elements along the axis, skipping copies. */
 	Nest outer = nest_over(L, vary, 1);
-	fold_reset(L, &f, &outer);
 	Nest all = nest_over(L, xvary, 1);
+	SExpr *guard = d >= 0 ? not_wrapped(L, d, local_index(L, &all, d)) : NULL;
+	if (d >= 0 && !guard && layout_local_extent(&L->frame, d) > 1) {
+		/* no wrapped copies along d: start from the element of local index 0 */
+		fold_first(L, &f, &outer, simt_ref(k, xreg, index_in(L, &outer, xvary)),
+			   ireg ? simt_ref(k, ireg, index_in(L, &outer, xvary)) : NULL);
+		guard = simt_cmp(k, CMP_NE, DT_I32, local_index(L, &all, d), ic(L, 0));
+	} else {
+		fold_reset(L, &f, &outer);
+	}
 	SExpr *xe = simt_ref(k, xreg, index_in(L, &all, xvary));
 	SExpr *ie = ireg ? simt_ref(k, ireg, index_in(L, &all, xvary)) : NULL;
-	fold_in(L, &f, &all, xe, ie, d >= 0 ? not_wrapped(L, d, local_index(L, &all, d)) : NULL);
+	fold_in(L, &f, &all, xe, ie, guard);
 	if (d >= 0) {
 		fold_lanes(L, &f, &outer, d);
 		fold_warps(L, &f, &outer, d);
@@ -847,15 +967,20 @@ static void lower_value(Lower *L, const TValue *v);
 static const TValue *lower_part(Lower *L, const TBlock *b, int part)
 {
 	for (const TValue *v = b->first; v; v = v->next) {
-		if (v->op == TOP_YIELD)
+		if (v->op == TOP_YIELD) {
+			flush_folds(L);
 			return v;
+		}
 		if (part != PART_NONE && L->place[v->id].part != part)
 			continue;
 		if (v->op == TOP_ARG || (lower_pure(v) && L->uses && L->uses[v->id] <= 0))
 			continue;   /* an argument (lowered first), or a value nothing reads */
+		if (!lets_folds_wait(L, v))
+			flush_folds(L);
 		comment_line(L, v);
 		lower_value(L, v);
 	}
+	flush_folds(L);
 	return NULL;
 }
 
@@ -1138,23 +1263,62 @@ static void lower_value(Lower *L, const TValue *v)
 	}
 }
 
-/* The narrowest element that a frame's tiles access global memory with
- * decides how many consecutive elements a thread holds (16 bytes of them). */
-static int access_elem_bytes(const Lower *L, const TBlock *b, int frame, int bytes)
+/* What a frame's accesses along its last dim allow, for the layout. */
+typedef struct FrameAccess {
+	int elem_bytes;    /* the narrowest element accessed in global memory, 0 if none */
+	int load_width;    /* the widest load along the last dim, in elements, 0 if none */
+	int store_width;   /* the narrowest store along it, 0 if none */
+} FrameAccess;
+
+static void frame_access(const Lower *L, const TBlock *b, int frame, FrameAccess *fa)
 {
+	int last = L->frames[frame].rank - 1;
 	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
-		bytes = access_elem_bytes(L, v->body, frame, bytes);
+		frame_access(L, v->body, frame, fa);
 		if (v->op == TOP_IF)
-			bytes = access_elem_bytes(L, v->orelse, frame, bytes);
+			frame_access(L, v->orelse, frame, fa);
 		if (v->op != TOP_LOAD && v->op != TOP_STORE && v->op != TOP_ATOMIC_ADD)
 			continue;
 		const TValue *ptr = v->args[0];
 		if (L->place[ptr->id].frame != frame || ptr->type.rank != L->frames[frame].rank)
 			continue;
 		int e = dtype_bytes(ptr->type.elem);
-		bytes = bytes ? imin(bytes, e) : e;
+		fa->elem_bytes = fa->elem_bytes ? imin(fa->elem_bytes, e) : e;
+		int k = ptr->type.rank - 1;
+		while (k >= 0 && !(ptr->type.shape[k] > 1 && L->place[ptr->id].map[k] == last))
+			k--;
+		if (k < 0 || v->op == TOP_ATOMIC_ADD)
+			continue;
+		int at = v->op == TOP_LOAD ? 1 : 2;   /* the mask's operand */
+		int w = tir_vector_width_along(ptr, v->nargs > at ? v->args[at] : NULL, k, L->target->max_vector_bytes);
+		if (v->op == TOP_LOAD)
+			fa->load_width = imax(fa->load_width, w);
+		else
+			fa->store_width = fa->store_width ? imin(fa->store_width, w) : w;
 	}
-	return bytes;
+}
+
+/* Consecutive elements a thread of frame f holds along its last dim, as
+ * Triton's coalescing chooses them: as many as the widest of its loads
+ * moves at once, but no more than any of its stores does (a thread's run
+ * longer than its store leaves gaps in each warp's writes, 4 times the
+ * memory transactions for fp32 stores one at a time), nor more than the
+ * frame's elements shared out over the block's threads (more would leave
+ * warps holding copies). With no access along that dim, 16 bytes of the
+ * narrowest element the frame accesses. Returns the element size too. */
+static int frame_vector(const Lower *L, int f, int *elem_bytes)
+{
+	FrameAccess fa = {0};
+	frame_access(L, L->tk->body, f, &fa);
+	*elem_bytes = fa.elem_bytes ? fa.elem_bytes : 4;
+	int vec = fa.load_width ? fa.load_width : L->target->max_vector_bytes / *elem_bytes;
+	if (fa.store_width)
+		vec = imin(vec, fa.store_width);
+	int64_t elems = 1;
+	for (int d = 0; d < L->frames[f].rank; d++)
+		elems *= L->frames[f].shape[d];
+	int64_t per_thread = elems / L->k->threads;
+	return per_thread < vec ? (int)imax((int)per_thread, 1) : vec;
 }
 
 int lower_shared_bytes(const SKernel *k)
@@ -1201,9 +1365,8 @@ static void lower_kernel(Lower *L)
 		Frame *fr = &L->frames[f];
 		if (fr->rank == 0 || fr->unit != MATRIX_NONE)
 			continue;
-		int bytes = access_elem_bytes(L, tk->body, f, 0);
-		fr->layout = layout_blocked(fr->rank, fr->shape, bytes ? bytes : 4, L->target->max_vector_bytes,
-					    k->warp_size, k->num_warps);
+		int bytes, vec = frame_vector(L, f, &bytes);
+		fr->layout = layout_blocked(fr->rank, fr->shape, bytes, vec * bytes, k->warp_size, k->num_warps);
 	}
 	lower_thread_coords(L);
 	for (int i = 0; i < tk->nargs; i++)

@@ -102,6 +102,10 @@ typedef struct Lower {
 	SReg *lane, *warp;               /* per-thread scalars */
 	int line;                        /* of the last comment */
 	int loop_depth;                  /* run-time loops around the op being lowered */
+	/* reductions whose partials are in shared memory, waiting for the
+	 * barrier that lets every warp read them (lower.c: one for them all) */
+	struct WarpFold *waiting;
+	int nwaiting;
 } Lower;
 
 /* place.c: gives every value a frame and fills place[].map and .present,
@@ -116,6 +120,10 @@ void lower_place(Lower *L);
 int lower_remat(Lower *L, TKernel *tk);
 /* place.c: ops whose only effect is their value (dropped when unused). */
 bool lower_pure(const TValue *v);
+/* The value a store writes, as the lowering reads it: the operand of an
+ * fp32 cast to the store's 16-bit float element (the store rounds as it
+ * packs, and rounding twice is rounding once), else its value operand. */
+const TValue *lower_stored(const TValue *store);
 
 /* Reports an error at the source line of `v` and leaves the lowering. */
 TC_NORETURN void lower_error(Lower *L, const TValue *v, const char *fmt, ...) TC_PRINTF(3, 4);

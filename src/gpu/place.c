@@ -541,11 +541,20 @@ static bool shared_part(const TValue *x, const int *uses, int counted, int depth
 	return false;
 }
 
+const TValue *lower_stored(const TValue *store)
+{
+	const TValue *x = store->args[1];
+	DType dt = x->type.dtype;
+	if (x->op == TOP_CAST && (dt == DT_BF16 || dt == DT_F16) && x->args[0]->type.dtype == DT_F32)
+		return x->args[0];
+	return x;
+}
+
 static void count_uses(const TBlock *b, int *uses)
 {
 	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
 		for (int i = 0; i < v->nargs; i++)
-			uses[v->args[i]->id]++;
+			uses[(v->op == TOP_STORE && i == 1 ? lower_stored(v) : v->args[i])->id]++;
 		count_uses(v->body, uses);
 		if (v->op == TOP_IF)
 			count_uses(v->orelse, uses);

@@ -5,6 +5,7 @@
  * casts and broadcasts, so nothing later has to know the rules. */
 #include "ir/tir.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,6 +361,24 @@ TValue *tir_cmp(TBuilder *b, CmpKind k, TValue *x, TValue *y)
 	return v;
 }
 
+/* The constant that every element of `v` is (through splats and
+ * broadcasts), or NULL. */
+static TValue *uniform_const(TValue *v)
+{
+	while (v->op == TOP_SPLAT || v->op == TOP_BROADCAST || v->op == TOP_EXPAND || v->op == TOP_RESHAPE)
+		v = v->args[0];
+	return v->op == TOP_CONST ? v : NULL;
+}
+
+/* Whether x and y are the same constant, bit for bit. */
+static bool same_const(TValue *x, TValue *y)
+{
+	x = uniform_const(x);
+	y = uniform_const(y);
+	return x && y && x->type.dtype == y->type.dtype && x->iconst == y->iconst &&
+	       memcmp(&x->fconst, &y->fconst, sizeof x->fconst) == 0;
+}
+
 TValue *tir_where(TBuilder *b, TValue *c, TValue *x, TValue *y)
 {
 	DType dt;
@@ -374,6 +393,8 @@ TValue *tir_where(TBuilder *b, TValue *c, TValue *x, TValue *y)
 	y = tir_cast(b, y, dt);
 	if (!unify_shapes(b, &x, &y) || !unify_shapes(b, &c, &x) || !unify_shapes(b, &x, &y))
 		return NULL;
+	if (x == y || same_const(x, y))   /* Welford's `where(mask, 0, m2)` on the first iteration */
+		return x;
 	TValue *args[3] = {c, x, y};
 	return append(b, TOP_WHERE, x->type, 3, args);
 }
@@ -452,6 +473,12 @@ TValue *tir_reduce(TBuilder *b, ReduceKind k, TValue *x, int axis)
 	Type t = x->type;
 	memmove(t.shape + axis, t.shape + axis + 1, sizeof(int) * (size_t)(t.rank - axis - 1));
 	t.rank--;
+	/* Over a constant tile, a maximum or minimum is the constant and a sum
+	 * of zeros (+0) is zero: Welford's m2 on the first iteration. */
+	TValue *k_all = uniform_const(x);
+	if (k_all && (k == RED_MAX || k == RED_MIN ||
+		      (k == RED_SUM && k_all->iconst == 0 && k_all->fconst == 0 && !signbit(k_all->fconst))))
+		return tir_broadcast_to(b, k_all, t.rank, t.shape);
 	TValue *v = append(b, TOP_REDUCE, t, 1, &x);
 	v->aux = k;
 	v->aux2 = axis;

@@ -154,7 +154,7 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	float x_sq[TC_THREADS][32];
 	float t17[TC_THREADS][2];
 	float t17_lane[TC_THREADS][2];
-	float t17_warps[512];
+	_Alignas(16) float t17_warps[8];
 	float t20[TC_THREADS][2];
 	float t21[TC_THREADS][2];
 	float rstd[TC_THREADS][2];
@@ -233,7 +233,7 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
 			for (int i1 = 0; i1 < 16; ++i1) {
-				t12[t][((i0 * 16) + i1)] = (rmask[t][i1] & xmask[t][i0]);
+				t12[t][((i0 * 16) + i1)] = (rmask[t][i1] && xmask[t][i0]);
 			}
 		}
 	}
@@ -275,13 +275,14 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	// 23: row_sum = tl.sum(x_sq, 1)[:, None]
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
-			t17[t][i0] = 0.0f;
+			t17[t][i0] = x_sq[t][(i0 * 16)];
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
 			for (int i1 = 0; i1 < 16; ++i1) {
-				t17[t][i0] = (t17[t][i0] + x_sq[t][((i0 * 16) + i1)]);
+				if ((i1 != 0))
+					t17[t][i0] = (t17[t][i0] + x_sq[t][((i0 * 16) + i1)]);
 			}
 		}
 	}
@@ -341,19 +342,20 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
-			t17_warps[((t * 2) + i0)] = t17[t][i0];
+			if (((t & 63) == 0))
+				t17_warps[((i0 * 4) + ((t >> 6) & 3))] = t17[t][i0];
 		}
 	}
 	/* barrier: every statement already ends with all threads */
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
-			t17[t][i0] = 0.0f;
+			t17[t][i0] = t17_warps[(i0 * 4)];
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
-			for (int i1 = 0; i1 < 4; ++i1) {
-				t17[t][i0] = (t17[t][i0] + t17_warps[((((t & (-193)) | (i1 << 6)) * 2) + i0)]);
+			for (int i1 = 0; i1 < 3; ++i1) {
+				t17[t][i0] = (t17[t][i0] + t17_warps[(((i0 * 4) + i1) + 1)]);
 			}
 		}
 	}
@@ -414,7 +416,7 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
 			for (int i1 = 0; i1 < 16; ++i1) {
-				t28[t][((i0 * 16) + i1)] = (rmask[t][i1] & xmask[t][i0]);
+				t28[t][((i0 * 16) + i1)] = (rmask[t][i1] && xmask[t][i0]);
 			}
 		}
 	}

@@ -13,6 +13,14 @@ typedef unsigned long long tc_u64;
 #define TC_DEVICE __device__ __forceinline__
 #define TC_INF __int_as_float(0x7f800000)
 #define TC_NAN __int_as_float(0x7fc00000)
+/* A failed device_assert, out of line: the kernel keeps no stack for
+   printf's arguments and no code for them on its own path. */
+__device__ __noinline__ void tc_assert_fail(const char *kernel, int line, const char *msg)
+{
+	printf("%s:%d: program (%d, %d, %d) thread %d: device assertion failed: %s\n", kernel, line,
+	       (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, msg);
+	__trap();
+}
 TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }
 TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }
 TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }
@@ -191,7 +199,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	float x_sq[64];
 	float t17[2];
 	float t17_lane[2];
-	__shared__ float t17_warps[256];
+	__shared__ __align__(16) float t17_warps[8];
 	float t20[2];
 	float t21[2];
 	float rstd[2];
@@ -259,7 +267,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 32; ++i1) {
-			t12[((i0 * 32) + i1)] = (rmask[i1] & xmask[i0]);
+			t12[((i0 * 32) + i1)] = (rmask[i1] && xmask[i0]);
 		}
 	}
 	#pragma unroll
@@ -316,13 +324,14 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	// 23: row_sum = tl.sum(x_sq, 1)[:, None]
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
-		t17[i0] = 0.0f;
+		t17[i0] = x_sq[(i0 * 32)];
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 32; ++i1) {
-			t17[i0] = (t17[i0] + x_sq[((i0 * 32) + i1)]);
+			if ((i1 != 0))
+				t17[i0] = (t17[i0] + x_sq[((i0 * 32) + i1)]);
 		}
 	}
 	for (int i = 0; i < 2; ++i)
@@ -357,18 +366,19 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
-		t17_warps[(((tc_i32)threadIdx.x * 2) + i0)] = t17[i0];
+		if ((((tc_i32)threadIdx.x & 31) == 0))
+			t17_warps[((i0 * 4) + (((tc_i32)threadIdx.x >> 5) & 3))] = t17[i0];
 	}
 	__syncthreads();
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
-		t17[i0] = 0.0f;
+		t17[i0] = t17_warps[(i0 * 4)];
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
-		for (int i1 = 0; i1 < 4; ++i1) {
-			t17[i0] = (t17[i0] + t17_warps[(((((tc_i32)threadIdx.x & (-97)) | (i1 << 5)) * 2) + i0)]);
+		for (int i1 = 0; i1 < 3; ++i1) {
+			t17[i0] = (t17[i0] + t17_warps[(((i0 * 4) + i1) + 1)]);
 		}
 	}
 
@@ -425,7 +435,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 32; ++i1) {
-			t28[((i0 * 32) + i1)] = (rmask[i1] & xmask[i0]);
+			t28[((i0 * 32) + i1)] = (rmask[i1] && xmask[i0]);
 		}
 	}
 	#pragma unroll

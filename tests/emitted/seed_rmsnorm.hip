@@ -11,6 +11,14 @@ typedef unsigned long long tc_u64;
 #define TC_DEVICE __device__ inline
 #define TC_INF __builtin_huge_valf()
 #define TC_NAN __builtin_nanf("")
+/* A failed device_assert, out of line: no code for printf's arguments
+   on the kernel's own path. */
+__device__ __noinline__ void tc_assert_fail(const char *kernel, int line, const char *msg)
+{
+	printf("%s:%d: program (%d, %d, %d) thread %d: device assertion failed: %s\n", kernel, line,
+	       (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, msg);
+	__builtin_trap();
+}
 TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }
 TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }
 TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }
@@ -122,7 +130,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	float x_sq[32];
 	float t17[2];
 	float t17_lane[2];
-	__shared__ float t17_warps[512];
+	__shared__ __attribute__((aligned(16))) float t17_warps[8];
 	float t20[2];
 	float t21[2];
 	float rstd[2];
@@ -190,7 +198,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 16; ++i1) {
-			t12[((i0 * 16) + i1)] = (rmask[i1] & xmask[i0]);
+			t12[((i0 * 16) + i1)] = (rmask[i1] && xmask[i0]);
 		}
 	}
 	#pragma unroll
@@ -247,13 +255,14 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	// 23: row_sum = tl.sum(x_sq, 1)[:, None]
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
-		t17[i0] = 0.0f;
+		t17[i0] = x_sq[(i0 * 16)];
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 16; ++i1) {
-			t17[i0] = (t17[i0] + x_sq[((i0 * 16) + i1)]);
+			if ((i1 != 0))
+				t17[i0] = (t17[i0] + x_sq[((i0 * 16) + i1)]);
 		}
 	}
 	for (int i = 0; i < 2; ++i)
@@ -294,18 +303,19 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
-		t17_warps[(((tc_i32)threadIdx.x * 2) + i0)] = t17[i0];
+		if ((((tc_i32)threadIdx.x & 63) == 0))
+			t17_warps[((i0 * 4) + (((tc_i32)threadIdx.x >> 6) & 3))] = t17[i0];
 	}
 	__syncthreads();
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
-		t17[i0] = 0.0f;
+		t17[i0] = t17_warps[(i0 * 4)];
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
-		for (int i1 = 0; i1 < 4; ++i1) {
-			t17[i0] = (t17[i0] + t17_warps[(((((tc_i32)threadIdx.x & (-193)) | (i1 << 6)) * 2) + i0)]);
+		for (int i1 = 0; i1 < 3; ++i1) {
+			t17[i0] = (t17[i0] + t17_warps[(((i0 * 4) + i1) + 1)]);
 		}
 	}
 
@@ -362,7 +372,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 16; ++i1) {
-			t28[((i0 * 16) + i1)] = (rmask[i1] & xmask[i0]);
+			t28[((i0 * 16) + i1)] = (rmask[i1] && xmask[i0]);
 		}
 	}
 	#pragma unroll
