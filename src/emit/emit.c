@@ -156,6 +156,15 @@ static const char *wide_unsigned(DType dt)
 	return dt == DT_I32 ? "tc_u32" : dt == DT_I64 ? "tc_u64" : NULL;
 }
 
+static bool reads_shared(const SExpr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == SE_REF && (e->reg->kind == SR_SHARED || reads_shared(e->index)))
+		return true;
+	return reads_shared(e->a[0]) || reads_shared(e->a[1]) || reads_shared(e->a[2]);
+}
+
 static void binary(Emit *E, const SExpr *e)
 {
 	static const char *const ops[] = {
@@ -213,10 +222,13 @@ static void binary(Emit *E, const SExpr *e)
 		buf_putc(b, ')');
 		return;
 	}
-	/* and / or of booleans as the logical operators, which nvcc folds into
-	 * one predicate (a range check `0 <= x & x < n` into one unsigned
-	 * compare) where `&` of bools is integer arithmetic on them */
-	const char *sym = dt == DT_I1 && op == TOP_AND ? "&&" : dt == DT_I1 && op == TOP_OR ? "||" : ops[op];
+	/* `and` of booleans as &&, which nvcc folds into one predicate (a range
+	 * check `0 <= x & x < n` into one unsigned compare) where `&` of bools
+	 * is integer arithmetic on them; but not over reads of shared memory,
+	 * which short-circuiting would put on branches, and not `or`, which
+	 * nvcc turns into branches in argmax's folds */
+	bool logical = dt == DT_I1 && op == TOP_AND && !reads_shared(e);
+	const char *sym = logical ? (op == TOP_AND ? "&&" : "||") : ops[op];
 	buf_putc(b, '(');
 	expr(E, e->a[0]);
 	buf_printf(b, " %s ", sym ? sym : "?");
