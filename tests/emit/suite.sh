@@ -33,7 +33,9 @@ outer_convert|tests/exec/outer.py|-s *fp32,*fp32 -D N=64
 philox|tests/exec/philox.py|-k philox -s i64,*fp32,*fp32,*u32 -D BLOCK=256
 dropout|tests/exec/philox.py|-k dropout -s *fp32,*fp32,i32,i32 -D P=0.25 -D BLOCK=1024
 trans_add|tests/exec/trans.py|-k trans_add -s *fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32:16,i32:16 -D BM=32 -D BN=16
-convert_masks|tests/exec/convert.py|-k masks -s *fp32,*i32,*fp32 -D B=32 --num-warps 8'
+convert_masks|tests/exec/convert.py|-k masks -s *fp32,*i32,*fp32 -D B=32 --num-warps 8
+argmax_tiles|tests/exec/reduce.py|-k indices -s *fp32,*i32,*fp32,*i32 -D ROWS=8 -D COLS=32 -D NANS=1 --num-warps 4
+argmax_line|tests/exec/reduce.py|-k line -s *fp32,*i32,i32 -D BLOCK=4096 --num-warps 8'
 
 compile_with() { # name target ext command...
 	name=$1 target=$2 ext=$3

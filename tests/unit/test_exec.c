@@ -491,6 +491,114 @@ static void test_scans(void)
 #undef LINE
 }
 
+static void case_name(char *name, size_t size, const Case *c, int w, const char *what)
+{
+	int len = snprintf(name, size, "exec %s", strrchr(c->file, '/') + 1);
+	if (c->kernel)
+		len += snprintf(name + len, size - (size_t)len, " %s", c->kernel);
+	for (int j = 0; j < 5 && c->defines[j]; j++)
+		len += snprintf(name + len, size - (size_t)len, " %s", c->defines[j]);
+	snprintf(name + len, size - (size_t)len, " warps=%d W=%d %s", c->num_warps, w ? 64 : 32, what);
+}
+
+/* The input x of tests/exec/reduce.py's `indices` at element e, NaNs put in. */
+static float indices_x(const Outcome *o, bool nans, int e)
+{
+	float x = ((const float *)o->in[0])[e];
+	return nans && x > 0.875f ? NAN : x;
+}
+
+/* Its row argmaxes, the argmaxes of k's rows (ties to the first), the
+ * sum of the tile, computed here. */
+static bool indices_direct(const Outcome *o, int rows, int cols, bool nans, int grid)
+{
+	const int32_t *k = o->in[1], *idx = o->bufs[3];
+	const float *out = o->bufs[2];
+	for (int p = 0; p < grid; p++) {
+		const int32_t *pi = idx + p * (3 * rows + 2 * cols + 1);
+		const float *po = out + p * (rows + cols + 3);
+		double sum = 0, size = 0;
+		for (int r = 0; r < rows; r++) {
+			int best = 0, kbest = 0, e0 = p * rows * cols + r * cols;
+			for (int c = 0; c < cols; c++) {
+				float x = indices_x(o, nans, e0 + c), b = indices_x(o, nans, e0 + best);
+				if (!isnan(b) && (isnan(x) || x > b))
+					best = c;
+				if (k[e0 + c] > k[e0 + kbest])
+					kbest = c;
+				sum += x;
+				size += fabs(x);
+			}
+			if (pi[r] != best || pi[rows + cols + r] != kbest || pi[2 * rows + 2 * cols + r] != best)
+				return false;
+		}
+		bool sum_nan = isnan(sum), got_nan = isnan(po[rows + cols]);
+		if (sum_nan != got_nan || (!sum_nan && fabs(po[rows + cols] - sum) > 1e-5 * size))
+			return false;
+	}
+	return true;
+}
+
+/* tl.argmax / argmin, tl.max with return_indices, reductions over every
+ * axis, keep_dims and the tensor methods (tests/exec/reduce.py): tiles
+ * with rows shorter than a warp, longer than the block, wrapped copies,
+ * NaNs; at W=32 and 64 against the interpreter, and the indices against a
+ * direct computation. */
+static void test_reductions(void)
+{
+#define INDICES(rows, cols, nans, warps)                                                                           \
+	{.file = "tests/exec/reduce.py", .kernel = "indices", .signature = "*fp32,*i32,*fp32,*i32",                  \
+	 .defines = {"ROWS=" #rows, "COLS=" #cols, "NANS=" #nans}, .num_warps = warps,                               \
+	 .counts = {3 * rows * cols, 3 * rows * cols, 3 * (rows + cols + 3), 3 * (3 * rows + 2 * cols + 1)},        \
+	 .grid = 3, .int_range = 5}
+#define LINE(block, n, warps)                                                                                     \
+	{.file = "tests/exec/reduce.py", .kernel = "line", .signature = "*fp32,*i32,i32",                            \
+	 .defines = {"BLOCK=" #block}, .num_warps = warps, .scalars = {n}, .counts = {n, 3}, .grid = 1}
+	static const Case cases[] = {
+		INDICES(8, 32, 0, 4),
+		INDICES(8, 32, 1, 4),
+		INDICES(2, 16, 1, 4),      /* wrapped copies along both axes */
+		INDICES(32, 8, 0, 2),
+		INDICES(4, 256, 1, 8),
+		INDICES(64, 64, 1, 8),
+		INDICES(1, 1024, 0, 4),
+		LINE(1024, 1000, 4),
+		LINE(4096, 4000, 8),
+		LINE(16, 5, 1),
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (int w = 0; w < 2; w++) {
+			Case c = cases[i];
+			c.target = w ? "c:wave64" : "c";
+			Outcome o = run_case(&c);
+			char name[200];
+			case_name(name, sizeof name, &c, w, "matches the interpreter");
+			CHECK(name, o.ran && o.wrong == 0);
+			if (!o.ran)
+				printf("# %s\n", o.err);
+			if (o.ran && !strcmp(c.kernel, "indices")) {
+				int rows = atoi(c.defines[0] + 5), cols = atoi(c.defines[1] + 5);
+				case_name(name, sizeof name, &c, w, "argmax and the sum of the tile as computed directly");
+				CHECK(name, indices_direct(&o, rows, cols, c.defines[2][5] == '1', c.grid));
+			}
+			if (o.ran && !strcmp(c.kernel, "line")) {
+				const float *x = o.in[0];
+				const int32_t *got = o.bufs[1];
+				int n = (int)c.scalars[0], hi = 0, lo = 0;
+				for (int e = 1; e < n; e++) {
+					hi = x[e] > x[hi] ? e : hi;
+					lo = x[e] < x[lo] ? e : lo;
+				}
+				case_name(name, sizeof name, &c, w, "argmax, argmin and the count as computed directly");
+				CHECK(name, got[0] == hi && got[1] == lo && got[2] == n);
+			}
+			free_outcome(&o);
+		}
+	}
+#undef INDICES
+#undef LINE
+}
+
 /* A failing tl.device_assert stops the run with the program and message. */
 static void test_assert(void)
 {
@@ -674,15 +782,25 @@ static void test_philox(void)
 	CHECK("exec philox randn and randn4x within 2 ulp of the interpreter", worst_normal <= 2);
 }
 
-int main(void)
+/* With arguments, only the groups named (seed, width, inductor, scans,
+ * reductions, assert, philox). */
+int main(int argc, char **argv)
 {
-	test_seed();
-	test_width_matters();
-	test_inductor();
-	test_scans();
-	test_assert();
-	test_philox_reference();
-	test_philox();
+	static const struct {
+		const char *name;
+		void (*run)(void);
+	} groups[] = {
+		{"seed", test_seed}, {"width", test_width_matters}, {"inductor", test_inductor}, {"scans", test_scans},
+		{"reductions", test_reductions}, {"assert", test_assert}, {"philox", test_philox_reference},
+		{"philox", test_philox},
+	};
+	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+		bool named = argc < 2;
+		for (int i = 1; i < argc; i++)
+			named |= !strcmp(argv[i], groups[g].name);
+		if (named)
+			groups[g].run();
+	}
 	arena_free(&arena);
 	return failures ? 1 : 0;
 }
