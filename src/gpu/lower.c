@@ -656,6 +656,8 @@ static Fold fold_of(Lower *L, const TValue *v, unsigned vary)
 		f.identity = extreme(L, f.vt, f.kind == RED_ARGMIN);
 		f.no_index = simt_int(L->k, f.it, int_limit(f.it, true));
 		break;
+	case RED_COMBINE:   /* lower_reduce_combine */
+		break;
 	}
 	SKernel *k = L->k;
 	int count = count_of(L, vary);
@@ -1098,7 +1100,12 @@ static void lower_value(Lower *L, const TValue *v)
 			lower_load(L, v);
 		return;
 	case TOP_STORE: lower_store(L, v); return;
-	case TOP_REDUCE: lower_reduce(L, v); return;
+	case TOP_REDUCE:
+		if (v->aux == RED_COMBINE)
+			lower_reduce_combine(L, v);
+		else
+			lower_reduce(L, v);
+		return;
 	case TOP_FOR: lower_for(L, v); return;
 	case TOP_IF: lower_if(L, v); return;
 	case TOP_RESULT: lower_result(L, v); return;

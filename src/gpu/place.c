@@ -220,7 +220,7 @@ static bool unify_control(Lower *L, const TValue *v, bool *changed, Cut *cut)
 	}
 	/* TOP_RESULT */
 	const TValue *op = v->args[0];
-	if (op->op == TOP_SCAN)   /* shaped as the scan's inputs */
+	if (op->op == TOP_SCAN || op->op == TOP_REDUCE)   /* shaped as the op's value */
 		return unify_same(L, v, op, changed) || cut_at(cut, v, -1);
 	const TValue *y = yield_of(op->body);
 	bool same = true;
@@ -242,6 +242,9 @@ static bool propagate(Lower *L, const TValue *v, bool *changed, Cut *cut)
 	case TOP_RESHAPE:
 		return unify_wide(L, v, v->args[0], changed) || cut_at(cut, v, 0);
 	case TOP_REDUCE:
+		for (int i = 1; i < v->nargs; i++)   /* an index, or more inputs: shaped as the first */
+			if (!L->linking && !unify_same(L, v->args[0], v->args[i], changed))
+				return cut_at(cut, v, i);
 		return unify_reduce(L, v, changed) || cut_at(cut, v, 0);
 	case TOP_TRANS:
 		return unify_trans(L, v, changed) || cut_at(cut, v, 0);

@@ -298,8 +298,11 @@ static void infer(TValue *v, const int64_t *arg_div)
 		infer_block(v->body, arg_div);
 		infer_block(v->orelse, arg_div);
 		return;
-	case TOP_SCAN:
+	case TOP_REDUCE:
+	case TOP_SCAN:   /* a reduction's combine block, if it has one, as a scan's */
 		set_unknown(r);
+		if (!v->body)
+			return;
 		for (int i = 0; i < v->body->nparams; i++)
 			set_unknown(&v->body->params[i]->axis);
 		infer_block(v->body, arg_div);
@@ -308,7 +311,7 @@ static void infer(TValue *v, const int64_t *arg_div)
 		const TValue *op = v->args[0];
 		if (op->op == TOP_FOR)
 			*r = op->body->params[v->aux + 1]->axis;
-		else if (op->op == TOP_SCAN)
+		else if (op->op == TOP_SCAN || op->op == TOP_REDUCE)
 			set_unknown(r);
 		else
 			join(r, &op->body->last->args[v->aux]->axis, &op->orelse->last->args[v->aux]->axis);

@@ -28,7 +28,7 @@ static const char *op_names[] = {
 };
 
 static const char *cmp_names[] = {"lt", "le", "gt", "ge", "eq", "ne"};
-static const char *reduce_names[] = {"sum", "max", "min", "prod", "argmax", "argmin", "any"};
+static const char *reduce_names[] = {"sum", "max", "min", "prod", "argmax", "argmin", "any", "combine"};
 static const char *evict_names[] = {"", " evict_first", " evict_last"};
 static const char *sem_names[] = {"acq_rel", "relaxed", "acquire", "release"};
 static const char *scope_names[] = {"gpu", "cta", "sys"};
@@ -142,7 +142,7 @@ static void dump_value(Buf *b, const TValue *v, int depth)
 		buf_puts(b, evict_names[v->aux]);
 	if (v->op == TOP_ASSERT)
 		buf_printf(b, " \"%s\"", v->text ? v->text : "");
-	bool blocks = v->op == TOP_FOR || v->op == TOP_IF || v->op == TOP_SCAN;
+	bool blocks = v->op == TOP_FOR || v->op == TOP_IF || v->op == TOP_SCAN || (v->op == TOP_REDUCE && v->body);
 	if (has_value(v->op) && v->op != TOP_FOR && v->op != TOP_IF) {
 		buf_puts(b, " : ");
 		tir_format_type(b, &v->type);

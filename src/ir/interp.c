@@ -484,6 +484,46 @@ static void eval_scan(Interp *in, TValue *v, int which, Tile *out)
 	}
 }
 
+/* Result `which` of a RED_COMBINE reduction: each row folded with the
+ * combine from its first element, in order. */
+static void eval_reduce_combine(Interp *in, TValue *v, int which, Tile *out)
+{
+	int n = v->nargs;
+	TValue *x = v->args[0];
+	int axis = v->aux2, len = x->type.shape[axis], inner = 1;
+	for (int d = axis + 1; d < x->type.rank; d++)
+		inner *= x->type.shape[d];
+	TBlock *fn = v->body;
+	Tile *lhs[TIR_MAX_SCAN], *rhs[TIR_MAX_SCAN];
+	for (int i = 0; i < n; i++) {
+		lhs[i] = tile_new(in, fn->params[i]);
+		rhs[i] = tile_new(in, fn->params[n + i]);
+	}
+	for (int k = 0; k < out->n; k++) {
+		int base = k / inner * len * inner + k % inner;
+		for (int i = 0; i < n; i++) {
+			const Tile *src = &in->tiles[v->args[i]->id];
+			put(lhs[i], v->args[i]->type.dtype, 0, getf(src, base), geti(src, base));
+		}
+		for (int j = 1; j < len; j++) {
+			for (int i = 0; i < n; i++) {
+				const Tile *src = &in->tiles[v->args[i]->id];
+				put(rhs[i], v->args[i]->type.dtype, 0, getf(src, base + j * inner), geti(src, base + j * inner));
+			}
+			run_block(in, fn);
+			Tile next[TIR_MAX_SCAN];
+			for (int i = 0; i < n; i++)
+				next[i] = tile_clone(&in->tiles[fn->last->args[i]->id]);
+			for (int i = 0; i < n; i++) {
+				tile_copy(lhs[i], &next[i]);
+				free(next[i].f);
+				free(next[i].i);
+			}
+		}
+		put(out, v->args[which]->type.dtype, k, getf(lhs[which], 0), geti(lhs[which], 0));
+	}
+}
+
 /* fp32 to tf32 as Triton 3.6's tf32 dot does on Hopper: the low 13
  * mantissa bits are dropped (truncation toward zero), not rounded; read off
  * an H200 (0x3f801fff multiplies as 0x3f800000, 0x3f803000 as 0x3f802000). */
@@ -776,6 +816,8 @@ static void eval(Interp *in, TValue *v)
 	case TOP_REDUCE:
 		if (v->aux == RED_ARGMAX || v->aux == RED_ARGMIN)
 			eval_reduce_index(in, v, out);
+		else if (v->aux == RED_COMBINE)
+			eval_reduce_combine(in, v, 0, out);
 		else
 			eval_reduce(in, v, out);
 		break;
@@ -812,6 +854,8 @@ static void eval(Interp *in, TValue *v)
 	case TOP_RESULT:
 		if (v->args[0]->op == TOP_SCAN)
 			eval_scan(in, v->args[0], v->aux, out);
+		else if (v->args[0]->op == TOP_REDUCE)
+			eval_reduce_combine(in, v->args[0], v->aux, out);
 		else
 			tile_copy(out, result_source(in, v));
 		break;

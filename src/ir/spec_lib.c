@@ -196,17 +196,6 @@ static SVal *call_reduction(Spec *s, const Node *call, const char *fn)
 
 /* ---- scans and generic reductions ---- */
 
-/* The single tensor of a scan's or reduce's input (a tensor or a 1-tuple). */
-static TValue *single_input(Spec *s, const Node *call, SVal *in, const char *what)
-{
-	if (in->kind == SV_TUPLE) {
-		if (in->nitems != 1)
-			spec_error(s, call, "%s over %d tensors at once is not supported yet", what, in->nitems);
-		in = in->items[0];
-	}
-	return to_value(s, call, in);
-}
-
 /* Builds the combine block of `scan` by inlining `fn` on its params: the
  * running values, then the next elements, one of each a scanned tensor. */
 static void build_combine(Spec *s, const Node *call, TValue *scan, const Node *fn)
@@ -292,22 +281,62 @@ static SVal *call_cumulative(Spec *s, const Node *call, TOp op)
 	return sv_value(s, call, scan);
 }
 
-/* tl.reduce with a combine function that is one add / mul / max / min:
- * the combine is traced once, recognized, and dropped. */
+/* One reduction of n tensors along `axis` with the combine `fn`, results
+ * in out[0..n-1]: a plain sum / product / maximum / minimum when the
+ * combine is exactly that op on one tensor (the traced combine dropped),
+ * else a RED_COMBINE reduction carrying the combine's body. */
+static void reduce_with(Spec *s, const Node *call, const Node *fn, int n, TValue *const *inputs, int axis, TValue **out)
+{
+	TValue *xs[TIR_MAX_SCAN];
+	memcpy(xs, inputs, sizeof *xs * (size_t)n);
+	TValue *mark = s->b.block->last;
+	TValue *v = checked(s, call, tir_reduce_combine(&s->b, n, xs, axis));
+	build_combine(s, call, v, fn);
+	s->b.line = v->line;   /* the combine's lines were the function's */
+	if (n == 1 && v->iconst >= 0) {
+		tir_truncate(&s->b, mark);
+		out[0] = reduce(s, call, (ReduceKind)v->iconst, xs[0], axis);
+		return;
+	}
+	tir_results(&s->b, v, out);
+}
+
+/* tl.reduce(input, axis, combine_fn, keep_dims=False) of a tensor or a
+ * tuple of tensors of one shape; axis=None reduces every axis, the last
+ * first (Triton reshapes to one dim: the same for a combine that is
+ * associative and commutative, which Triton's lowering also needs). */
 static SVal *call_reduce_fn(Spec *s, const Node *call)
 {
-	TValue *x = single_input(s, call, need_arg(s, call, 0, "input"), "tl.reduce");
-	int axis = axis_of(s, call, need_arg(s, call, 1, "axis"), x);
+	SVal *in = need_arg(s, call, 0, "input");
+	int n = in->kind == SV_TUPLE ? in->nitems : 1;
+	if (n < 1 || n > TIR_MAX_SCAN)
+		spec_error(s, call, "tl.reduce over %d tensors at once is not supported (at most %d)", n, TIR_MAX_SCAN);
+	TValue *out[TIR_MAX_SCAN];
+	for (int i = 0; i < n; i++) {
+		out[i] = to_value(s, call, in->kind == SV_TUPLE ? in->items[i] : in);
+		const Type *t = &out[i]->type, *t0 = &out[0]->type;
+		if (t->rank != t0->rank || memcmp(t->shape, t0->shape, sizeof(int) * (size_t)t->rank))
+			spec_error(s, call, "the tensors tl.reduce combines must have one shape");
+	}
+	int axis = axis_of(s, call, need_arg(s, call, 1, "axis"), out[0]);
 	const Node *fn = combine_fn(s, call, 2);
-	TValue *mark = s->b.block->last;
-	TValue *trace = checked(s, call, tir_scan(&s->b, 1, &x, axis < 0 ? 0 : axis, false));
-	build_combine(s, call, trace, fn);
-	int kind = (int)trace->iconst;
-	tir_truncate(&s->b, mark);
-	if (kind < 0)
-		spec_error(s, call, "tl.reduce with the combine function '%s' is not supported yet (only one add, mul, "
-			   "maximum or minimum)", fn->name);
-	return sv_value(s, call, reduce_axes(s, call, (ReduceKind)kind, x, axis, const_flag(s, call, 3, "keep_dims", false)));
+	bool keep = const_flag(s, call, 3, "keep_dims", false);
+	int rank = out[0]->type.rank;
+	for (int d = rank - 1; d >= 0; d--)
+		if (axis < 0 || d == axis)
+			reduce_with(s, call, fn, n, out, d, out);
+	for (int i = 0; keep && i < n; i++) {
+		if (axis >= 0)
+			out[i] = expand(s, call, out[i], axis);
+		for (int d = 0; axis < 0 && d < rank; d++)
+			out[i] = expand(s, call, out[i], 0);
+	}
+	if (in->kind != SV_TUPLE)
+		return sv_value(s, call, out[0]);
+	SVal *items[TIR_MAX_SCAN];
+	for (int i = 0; i < n; i++)
+		items[i] = sv_value(s, call, out[i]);
+	return sv_tuple(s, n, items);
 }
 
 /* ---- side effects ---- */

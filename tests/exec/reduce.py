@@ -51,3 +51,63 @@ def line(x_ptr, idx_ptr, n, BLOCK: tl.constexpr):
     y = tl.load(x_ptr + offs, mask=offs < n, other=float("inf"))
     tl.store(idx_ptr + 1, tl.argmin(y, 0, tie_break_left=False))
     tl.store(idx_ptr + 2, tl.sum(tl.where(offs < n, 1, 0)))
+
+
+@triton.jit
+def pick_max(v1, i1, v2, i2):
+    # the larger value, and among equal values the smaller index
+    take = (v2 > v1) | ((v2 == v1) & (i2 < i1))
+    return tl.where(take, v2, v1), tl.where(take, i2, i1)
+
+
+@triton.jit
+def hypot(a, b):
+    return tl.sqrt(a * a + b * b)
+
+
+@triton.jit
+def bits(a, b):
+    return a ^ b
+
+
+@triton.jit
+def stats(s1, n1, m1, s2, n2, m2):
+    return s1 + s2, n1 + n2, tl.maximum(m1, m2)
+
+
+# tl.reduce with jitted combines along AXIS of a [ROWS, COLS] tile (OTHER
+# is the other extent): of (value, index) pairs, of one tensor with a
+# combine of several ops, of integers with xor, of three tensors over every
+# axis, with keep_dims. Per program `out` holds floats: [0, OTHER) the
+# largest x, [OTHER, 2 OTHER) the hypot, [2 OTHER, 3 OTHER) the hypot with
+# keep_dims, then the tile's sum and maximum; `idx` holds i32: where x and
+# k are largest, k's maxima, the xor of k, then the count of k's ones.
+@triton.jit
+def combines(x_ptr, k_ptr, out_ptr, idx_ptr, ROWS: tl.constexpr, COLS: tl.constexpr, AXIS: tl.constexpr,
+             OTHER: tl.constexpr):
+    pid = tl.program_id(0)
+    rows = tl.arange(0, ROWS)[:, None]
+    cols = tl.arange(0, COLS)[None, :]
+    offs = rows * COLS + cols
+    x = tl.load(x_ptr + pid * ROWS * COLS + offs)
+    k = tl.load(k_ptr + pid * ROWS * COLS + offs)
+    o = tl.arange(0, OTHER)
+    out = out_ptr + pid * (3 * OTHER + 2)
+    idx = idx_ptr + pid * (4 * OTHER + 1)
+    top, where = tl.reduce((x, offs), AXIS, pick_max)
+    tl.store(out + o, top)
+    tl.store(idx + o, where)
+    tl.store(out + OTHER + o, tl.reduce(x, AXIS, hypot))
+    kept = x.reduce(AXIS, hypot, keep_dims=True)
+    if AXIS == 0:
+        tl.store(out + 2 * OTHER + o[None, :], kept)
+    else:
+        tl.store(out + 2 * OTHER + o[:, None], kept)
+    ktop, kwhere = tl.reduce((k, offs), AXIS, pick_max)
+    tl.store(idx + OTHER + o, kwhere)
+    tl.store(idx + 2 * OTHER + o, ktop)
+    tl.store(idx + 3 * OTHER + o, tl.reduce(k, AXIS, bits))
+    total, ones, peak = tl.reduce((x, (k == 1).to(tl.int32), x), None, stats)
+    tl.store(out + 3 * OTHER, total)
+    tl.store(out + 3 * OTHER + 1, peak)
+    tl.store(idx + 4 * OTHER, ones)

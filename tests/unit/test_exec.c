@@ -539,8 +539,37 @@ static bool indices_direct(const Outcome *o, int rows, int cols, bool nans, int 
 	return true;
 }
 
+/* combines' integer results computed here: where k is largest along the
+ * axis (the first place), its maxima, its xor, the count of its ones. */
+static bool combines_direct(const Outcome *o, int rows, int cols, int axis, int grid)
+{
+	const int32_t *k = o->in[1], *idx = o->bufs[3];
+	int other = axis ? rows : cols, len = axis ? cols : rows;
+	for (int p = 0; p < grid; p++) {
+		const int32_t *tile = k + p * rows * cols, *got = idx + p * (4 * other + 1);
+		int ones = 0;
+		for (int e = 0; e < rows * cols; e++)
+			ones += tile[e] == 1;
+		if (got[4 * other] != ones)
+			return false;
+		for (int i = 0; i < other; i++) {
+			int best = -1, x = 0;
+			for (int j = 0; j < len; j++) {
+				int e = axis ? i * cols + j : j * cols + i;
+				if (best < 0 || tile[e] > tile[best])
+					best = e;
+				x ^= tile[e];
+			}
+			if (got[other + i] != best || got[2 * other + i] != tile[best] || got[3 * other + i] != x)
+				return false;
+		}
+	}
+	return true;
+}
+
 /* tl.argmax / argmin, tl.max with return_indices, reductions over every
- * axis, keep_dims and the tensor methods (tests/exec/reduce.py): tiles
+ * axis, keep_dims, the tensor methods and tl.reduce with jitted combines
+ * of one, two and three tensors (tests/exec/reduce.py): tiles
  * with rows shorter than a warp, longer than the block, wrapped copies,
  * NaNs; at W=32 and 64 against the interpreter, and the indices against a
  * direct computation. */
@@ -551,6 +580,11 @@ static void test_reductions(void)
 	 .defines = {"ROWS=" #rows, "COLS=" #cols, "NANS=" #nans}, .num_warps = warps,                               \
 	 .counts = {3 * rows * cols, 3 * rows * cols, 3 * (rows + cols + 3), 3 * (3 * rows + 2 * cols + 1)},        \
 	 .grid = 3, .int_range = 5}
+#define COMBINES(rows, cols, axis, other, warps)                                                                   \
+	{.file = "tests/exec/reduce.py", .kernel = "combines", .signature = "*fp32,*i32,*fp32,*i32",                 \
+	 .defines = {"ROWS=" #rows, "COLS=" #cols, "AXIS=" #axis, "OTHER=" #other}, .num_warps = warps,             \
+	 .counts = {3 * rows * cols, 3 * rows * cols, 3 * (3 * other + 2), 3 * (4 * other + 1)}, .grid = 3,          \
+	 .int_range = 4}
 #define LINE(block, n, warps)                                                                                     \
 	{.file = "tests/exec/reduce.py", .kernel = "line", .signature = "*fp32,*i32,i32",                            \
 	 .defines = {"BLOCK=" #block}, .num_warps = warps, .scalars = {n}, .counts = {n, 3}, .grid = 1}
@@ -565,6 +599,13 @@ static void test_reductions(void)
 		LINE(1024, 1000, 4),
 		LINE(4096, 4000, 8),
 		LINE(16, 5, 1),
+		COMBINES(8, 32, 1, 8, 4),
+		COMBINES(8, 32, 0, 32, 4),
+		COMBINES(2, 16, 1, 2, 4),     /* wrapped copies: lanes and warps beyond the tile */
+		COMBINES(2, 16, 0, 16, 8),
+		COMBINES(64, 64, 0, 64, 8),    /* warps along the axis */
+		COMBINES(4, 512, 1, 4, 8),    /* repetitions along the axis */
+		COMBINES(128, 4, 0, 4, 2),
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		for (int w = 0; w < 2; w++) {
@@ -581,6 +622,11 @@ static void test_reductions(void)
 				case_name(name, sizeof name, &c, w, "argmax and the sum of the tile as computed directly");
 				CHECK(name, indices_direct(&o, rows, cols, c.defines[2][5] == '1', c.grid));
 			}
+			if (o.ran && !strcmp(c.kernel, "combines")) {
+				int rows = atoi(c.defines[0] + 5), cols = atoi(c.defines[1] + 5), axis = atoi(c.defines[2] + 5);
+				case_name(name, sizeof name, &c, w, "pairs, xor and counts as computed directly");
+				CHECK(name, combines_direct(&o, rows, cols, axis, c.grid));
+			}
 			if (o.ran && !strcmp(c.kernel, "line")) {
 				const float *x = o.in[0];
 				const int32_t *got = o.bufs[1];
@@ -596,6 +642,7 @@ static void test_reductions(void)
 		}
 	}
 #undef INDICES
+#undef COMBINES
 #undef LINE
 }
 
