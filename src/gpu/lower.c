@@ -1028,6 +1028,32 @@ static void lower_for(Lower *L, const TValue *v)
 	L->place[v->id].lowered = true;
 }
 
+/* while cond: body. The carried values are state registers as in a for
+ * loop; the body's ops run in an endless loop that its TOP_CONDITION
+ * leaves (SS_BREAK), before the rest of the body and the yield. */
+static void lower_while(Lower *L, const TValue *v)
+{
+	const TBlock *body = v->body;
+	int n = v->nargs;
+	SReg **state = arena_alloc(L->arena, sizeof *state * (size_t)(n + 1));
+	const TValue **like = arena_alloc(L->arena, sizeof *like * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		like[i] = body->params[i];
+		state[i] = state_reg(L, like[i], like[i]->name);
+		copy_state(L, like[i], state[i], v->args[i]);
+		set_reg(L, like[i], state[i], L->place[like[i]->id].present);
+	}
+	simt_stmt(L->k, SS_WHILE, v->line)->uniform = true;
+	L->loop_depth++;
+	const TValue *y = lower_block(L, body);
+	if (y && n)
+		yield_into(L, y, state, like);
+	L->loop_depth--;
+	simt_stmt(L->k, SS_END, v->line)->uniform = true;
+	L->place[v->id].results = state;
+	L->place[v->id].lowered = true;
+}
+
 /* if on a scalar: each branch writes the results' state registers. */
 static void lower_if(Lower *L, const TValue *v)
 {
@@ -1107,6 +1133,13 @@ static void lower_value(Lower *L, const TValue *v)
 			lower_reduce(L, v);
 		return;
 	case TOP_FOR: lower_for(L, v); return;
+	case TOP_WHILE: lower_while(L, v); return;
+	case TOP_CONDITION: {
+		SStmt *s = simt_stmt(L->k, SS_BREAK, v->line);
+		s->uniform = true;
+		s->guard = simt_cmp(L->k, CMP_EQ, DT_I1, scalar(L, v->args[0]), simt_int(L->k, DT_I1, 0));
+		return;
+	}
 	case TOP_IF: lower_if(L, v); return;
 	case TOP_RESULT: lower_result(L, v); return;
 	case TOP_BARRIER: simt_stmt(L->k, SS_BARRIER, v->line); return;

@@ -420,6 +420,12 @@ static void dump_stmt(Buf *b, const SStmt *s)
 	case SS_END:
 		buf_puts(b, "}");
 		break;
+	case SS_WHILE:
+		buf_puts(b, "while {");
+		break;
+	case SS_BREAK:
+		buf_puts(b, "break");
+		break;
 	case SS_COMMENT:
 		break;
 	}

@@ -695,6 +695,22 @@ TValue *tir_for(TBuilder *b, TValue *lower, TValue *upper, TValue *step, int n, 
 	return v;
 }
 
+TValue *tir_while(TBuilder *b, int n, TValue **init)
+{
+	Type none = {.dtype = DT_I1};
+	TValue *v = append(b, TOP_WHILE, none, n, init);
+	v->body = block_new(b, n);
+	for (int i = 0; i < n; i++)
+		param_new(b, v->body, i, init[i]->type);
+	return v;
+}
+
+TValue *tir_condition(TBuilder *b, TValue *cond)
+{
+	Type none = {.dtype = DT_I1};
+	return append(b, TOP_CONDITION, none, 1, &cond);
+}
+
 TValue *tir_if(TBuilder *b, TValue *cond)
 {
 	Type none = {.dtype = DT_I1};

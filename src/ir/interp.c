@@ -670,6 +670,34 @@ static void eval_for(Interp *in, TValue *v)
 	free(next);
 }
 
+/* while: the body's ops until its TOP_CONDITION; the loop ends there when
+ * that is false, else the rest runs and the yield gives the next params. */
+static void eval_while(Interp *in, TValue *v)
+{
+	TBlock *body = v->body;
+	int n = v->nargs;
+	for (int i = 0; i < n; i++)
+		tile_copy(tile_new(in, body->params[i]), &in->tiles[v->args[i]->id]);
+	Tile *next = xcalloc((size_t)n + 1, sizeof *next);
+	for (;;) {
+		bool done = false;
+		for (TValue *op = body->first; op && !done; op = op->next) {
+			if (op->op == TOP_CONDITION)
+				done = !in->tiles[op->args[0]->id].i[0];
+			else
+				eval(in, op);
+		}
+		if (done)
+			break;
+		const TValue *y = body->last;
+		for (int j = 0; j < n; j++)
+			next[j] = tile_clone(&in->tiles[y->args[j]->id]);
+		for (int j = 0; j < n; j++)
+			tile_replace(&in->tiles[body->params[j]->id], next[j]);
+	}
+	free(next);
+}
+
 /* The tile a TOP_RESULT copies: the carried value after the loop, or the
  * value the taken branch yielded. */
 static const Tile *result_source(Interp *in, const TValue *v)
@@ -677,6 +705,8 @@ static const Tile *result_source(Interp *in, const TValue *v)
 	const TValue *op = v->args[0];
 	if (op->op == TOP_FOR)
 		return &in->tiles[op->body->params[v->aux + 1]->id];
+	if (op->op == TOP_WHILE)
+		return &in->tiles[op->body->params[v->aux]->id];
 	const TBlock *taken = in->tiles[op->id].i[0] ? op->body : op->orelse;
 	return &in->tiles[taken->last->args[v->aux]->id];
 }
@@ -846,6 +876,9 @@ static void eval(Interp *in, TValue *v)
 		break;
 	case TOP_FOR:
 		eval_for(in, v);
+		break;
+	case TOP_WHILE:
+		eval_while(in, v);
 		break;
 	case TOP_IF:
 		out->i[0] = a->i[0] != 0;

@@ -85,6 +85,7 @@ TValue *need_value(Spec *s, const Node *call, int pos, const char *kw);
 /* spec_control.c */
 void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step);
 void exec_runtime_if(Spec *s, const Node *n, TValue *cond);
+void exec_while(Spec *s, const Node *n);
 /* Runs helper `fn` on already evaluated arguments (kwargs: names of the
  * last nkw of them, or NULL) and returns what it returns. */
 SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int nargs, const char **kwnames,

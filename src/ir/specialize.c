@@ -877,7 +877,8 @@ static void exec_stmt(Spec *s, const Node *n)
 	case ND_PASS:
 		return;
 	case ND_WHILE:
-		spec_error(s, n, "'while' loops are not supported yet");
+		exec_while(s, n);
+		return;
 	case ND_BREAK:
 	case ND_CONTINUE:
 		spec_error(s, n, "'%s' is not supported (Triton has no early exit from a loop)",

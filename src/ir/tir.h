@@ -92,6 +92,8 @@ typedef enum {
 	TOP_HINT,       /* args[0] unchanged; aux: HintKind; hint[d]: the value for dim d */
 	TOP_PHILOX,     /* seed, offset; aux: rounds; aux2: which word of Triton's randint4x */
 	TOP_CONVERT,    /* args[0] unchanged, in another layout (inserted by the lowering) */
+	TOP_WHILE,      /* init...; body block, a TOP_CONDITION in it; results = carried values */
+	TOP_CONDITION,  /* in a TOP_WHILE's body: the loop ends here unless args[0] */
 } TOp;
 
 typedef enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } CmpKind;
@@ -182,11 +184,21 @@ typedef struct AxisInfo {
  *              loop runs iv = lower; while (step > 0 ? iv < upper : iv >
  *              upper); iv += step. aux: num_stages asked for (0: none), aux2:
  *              loop_unroll_factor (0: none).
+ * TOP_WHILE    args: the initial values of the n carried values.
+ *              body->params[0..n-1]: the carried values. The body runs its
+ *              ops in order until its TOP_CONDITION (exactly one, at its
+ *              top level, before anything with an effect): when that is
+ *              false the loop ends, and its results are the params as they
+ *              are; otherwise the rest runs and the closing TOP_YIELD of n
+ *              values gives the next iteration's params (Python's `while
+ *              cond: body`, the condition's ops first in the body, as
+ *              scf.while's "before" region). Followed by n TOP_RESULTs.
+ * TOP_CONDITION args[0]: an i1 scalar; no value.
  * TOP_IF       args[0]: i1 scalar condition; body (then) and orelse (never
  *              NULL) each end with a TOP_YIELD of the same n types; followed
  *              by n TOP_RESULTs like TOP_FOR.
  * TOP_YIELD    args: the values a block hands back; no value.
- * TOP_RESULT   args[0]: the TOP_FOR / TOP_IF / TOP_SCAN / TOP_REDUCE; aux: which result.
+ * TOP_RESULT   args[0]: the TOP_FOR / TOP_WHILE / TOP_IF / TOP_SCAN / TOP_REDUCE; aux: which result.
  * TOP_PARAM    aux: its index in the block's params.
  * TOP_HINT     args[0]: the tile tl.multiple_of / tl.max_contiguous /
  *              tl.max_constancy annotate; the value is args[0]'s. hint[d]
@@ -304,6 +316,8 @@ TValue *tir_scan(TBuilder *b, int n, TValue **inputs, int axis, bool reverse);
 TValue *tir_reduce_combine(TBuilder *b, int n, TValue **inputs, int axis);
 TValue *tir_for(TBuilder *b, TValue *lower, TValue *upper, TValue *step, int n, TValue **init);
 TValue *tir_if(TBuilder *b, TValue *cond);
+TValue *tir_while(TBuilder *b, int n, TValue **init);
+TValue *tir_condition(TBuilder *b, TValue *cond);    /* in the body of a TOP_WHILE */
 TValue *tir_yield(TBuilder *b, int n, TValue **values);
 /* Appends the n TOP_RESULTs of a TOP_FOR or TOP_IF (types from its yield)
  * and stores them in out[0..n-1]. For a TOP_SCAN or RED_COMBINE reduction

@@ -37,7 +37,10 @@ convert_masks|tests/exec/convert.py|-k masks -s *fp32,*i32,*fp32 -D B=32 --num-w
 argmax_tiles|tests/exec/reduce.py|-k indices -s *fp32,*i32,*fp32,*i32 -D ROWS=8 -D COLS=32 -D NANS=1 --num-warps 4
 argmax_line|tests/exec/reduce.py|-k line -s *fp32,*i32,i32 -D BLOCK=4096 --num-warps 8
 reduce_combine_rows|tests/exec/reduce.py|-k combines -s *fp32,*i32,*fp32,*i32 -D ROWS=8 -D COLS=32 -D AXIS=1 -D OTHER=8 --num-warps 4
-reduce_combine_cols|tests/exec/reduce.py|-k combines -s *fp32,*i32,*fp32,*i32 -D ROWS=64 -D COLS=64 -D AXIS=0 -D OTHER=64 --num-warps 8'
+reduce_combine_cols|tests/exec/reduce.py|-k combines -s *fp32,*i32,*fp32,*i32 -D ROWS=64 -D COLS=64 -D AXIS=0 -D OTHER=64 --num-warps 8
+while_strided|tests/exec/whiles.py|-k strided -s *fp32,*fp32,i32 -D BLOCK=256
+while_collatz|tests/exec/whiles.py|-k collatz -s *i32,*i32 -D LIMIT=100 -D BLOCK=32 --num-warps 1
+while_shrink|tests/exec/whiles.py|-k shrink -s *fp32,*fp32 -D BLOCK=1024 --num-warps 8'
 
 compile_with() { # name target ext command...
 	name=$1 target=$2 ext=$3

@@ -646,6 +646,106 @@ static void test_reductions(void)
 #undef LINE
 }
 
+/* Collatz steps of k + 1 (at most `limit`), how many were odd, and the
+ * last values, computed here. */
+static bool collatz_direct(const Outcome *o, int limit, int block, int grid)
+{
+	const int32_t *k = o->in[0], *out = o->bufs[1];
+	for (int p = 0; p < grid; p++) {
+		int64_t v = k[p] + 1;
+		int count = 0, odd = 0;
+		int32_t trail[256] = {0};
+		while (v != 1 && count < limit) {
+			if (v % 2 == 0) {
+				v /= 2;
+			} else {
+				v = 3 * v + 1;
+				odd++;
+			}
+			trail[count % block] = (int32_t)v;
+			count++;
+		}
+		const int32_t *got = out + p * (block + 2);
+		if (got[block] != count || got[block + 1] != odd || memcmp(got, trail, sizeof *trail * (size_t)block))
+			return false;
+	}
+	return true;
+}
+
+/* Run-time while loops (tests/exec/whiles.py): on a carried scalar, on
+ * loaded data with an if inside, on a reduction of the carried tile (across
+ * warps every iteration); at W=32 and 64 against the interpreter and a
+ * direct computation. */
+static void test_whiles(void)
+{
+	static const Case cases[] = {
+		{.file = "tests/exec/whiles.py", .kernel = "strided", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=256"},
+		 .num_warps = 4, .scalars = {3000}, .counts = {3000, 4 * 257}, .grid = 4},
+		{.file = "tests/exec/whiles.py", .kernel = "strided", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=64"},
+		 .num_warps = 2, .scalars = {100}, .counts = {100, 3 * 65}, .grid = 3},
+		{.file = "tests/exec/whiles.py", .kernel = "collatz", .signature = "*i32,*i32",
+		 .defines = {"LIMIT=100", "BLOCK=32"}, .num_warps = 1, .int_range = 60, .counts = {16, 16 * 34}, .grid = 16},
+		{.file = "tests/exec/whiles.py", .kernel = "collatz", .signature = "*i32,*i32",
+		 .defines = {"LIMIT=20", "BLOCK=128"}, .num_warps = 4, .int_range = 1000, .counts = {8, 8 * 130}, .grid = 8},
+		{.file = "tests/exec/whiles.py", .kernel = "shrink", .signature = "*fp32,*fp32", .defines = {"BLOCK=1024"},
+		 .num_warps = 8, .counts = {3 * 1024, 3 * 1025}, .grid = 3},
+		{.file = "tests/exec/whiles.py", .kernel = "shrink", .signature = "*fp32,*fp32", .defines = {"BLOCK=16"},
+		 .num_warps = 2, .counts = {5 * 16, 5 * 17}, .grid = 5},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (int w = 0; w < 2; w++) {
+			Case c = cases[i];
+			c.target = w ? "c:wave64" : "c";
+			Outcome o = run_case(&c);
+			char name[200];
+			case_name(name, sizeof name, &c, w, "matches the interpreter");
+			CHECK(name, o.ran && o.wrong == 0);
+			if (!o.ran)
+				printf("# %s\n", o.err);
+			if (o.ran && !strcmp(c.kernel, "collatz")) {
+				case_name(name, sizeof name, &c, w, "steps as computed directly");
+				CHECK(name, collatz_direct(&o, atoi(c.defines[0] + 6), atoi(c.defines[1] + 6), c.grid));
+			}
+			if (o.ran && !strcmp(c.kernel, "strided")) {
+				int block = atoi(c.defines[0] + 6), n = (int)c.scalars[0], ok = 1;
+				const float *x = o.in[0], *out = o.bufs[1];
+				for (int p = 0; p < c.grid; p++) {
+					int rounds = 0;
+					for (int b = p; b * block < n; b += c.grid)
+						rounds++;
+					ok &= out[c.grid * block + p] == rounds;
+					for (int e = 0; e < block; e++) {
+						double sum = 0;
+						for (int b = p; b * block < n; b += c.grid)
+							sum += b * block + e < n ? x[b * block + e] : 0;
+						ok &= fabs(out[p * block + e] - sum) < 1e-5 * (1 + fabs(sum));
+					}
+				}
+				case_name(name, sizeof name, &c, w, "sums and rounds as computed directly");
+				CHECK(name, ok);
+			}
+			if (o.ran && !strcmp(c.kernel, "shrink")) {
+				int block = atoi(c.defines[0] + 6), ok = 1;
+				const float *x = o.in[0], *out = o.bufs[1];
+				for (int p = 0; p < c.grid; p++) {
+					float m = 0;
+					for (int e = 0; e < block; e++)
+						m = fmaxf(m, fabsf(x[p * block + e]));
+					int h = 0;
+					for (; m >= 0.125f; m *= 0.5f)
+						h++;
+					ok &= out[p * (block + 1) + block] == h;
+					for (int e = 0; e < block; e++)
+						ok &= out[p * (block + 1) + e] == ldexpf(x[p * block + e], -h) + 1 + 2;
+				}
+				case_name(name, sizeof name, &c, w, "halvings as computed directly");
+				CHECK(name, ok);
+			}
+			free_outcome(&o);
+		}
+	}
+}
+
 /* A failing tl.device_assert stops the run with the program and message. */
 static void test_assert(void)
 {
@@ -830,7 +930,7 @@ static void test_philox(void)
 }
 
 /* With arguments, only the groups named (seed, width, inductor, scans,
- * reductions, assert, philox). */
+ * reductions, whiles, assert, philox). */
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -838,7 +938,7 @@ int main(int argc, char **argv)
 		void (*run)(void);
 	} groups[] = {
 		{"seed", test_seed}, {"width", test_width_matters}, {"inductor", test_inductor}, {"scans", test_scans},
-		{"reductions", test_reductions}, {"assert", test_assert}, {"philox", test_philox_reference},
+		{"reductions", test_reductions}, {"whiles", test_whiles}, {"assert", test_assert}, {"philox", test_philox_reference},
 		{"philox", test_philox},
 	};
 	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
