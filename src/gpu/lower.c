@@ -252,18 +252,21 @@ void use_frame(Lower *L, int f)
 	memcpy(L->first, fr->first, sizeof L->first);
 }
 
-/* lane, warp, and the first coordinate of each dimension of each frame */
+/* lane, warp (only with several warps: nothing reads it otherwise), and
+ * the first coordinate of each dimension of each frame */
 static void lower_thread_coords(Lower *L)
 {
 	SKernel *k = L->k;
 	L->lane = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, "lane");
-	L->warp = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, "warp");
 	SStmt *s = simt_stmt(k, SS_ASSIGN, 0);
 	s->dst = simt_ref(k, L->lane, NULL);
 	s->value = simt_leaf(k, SE_LANE, DT_I32, 0);
-	s = simt_stmt(k, SS_ASSIGN, 0);
-	s->dst = simt_ref(k, L->warp, NULL);
-	s->value = simt_leaf(k, SE_WARP, DT_I32, 0);
+	if (k->num_warps > 1) {
+		L->warp = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, "warp");
+		s = simt_stmt(k, SS_ASSIGN, 0);
+		s->dst = simt_ref(k, L->warp, NULL);
+		s->value = simt_leaf(k, SE_WARP, DT_I32, 0);
+	}
 	for (int fi = 0; fi < L->nframes; fi++) {
 		Frame *fr = &L->frames[fi];
 		const Layout *f = &fr->layout;
