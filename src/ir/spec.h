@@ -92,6 +92,10 @@ SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int na
 		  int nkw);
 SVal *call_jit_function(Spec *s, const Node *call, const Node *fn);
 
+/* spec_jumps.c: `fn` with the break and continue of its loops rewritten
+ * into flags (fn itself when it has none). */
+const Node *spec_rewrite_jumps(Spec *s, const Node *fn);
+
 /* spec_lib.c */
 SVal *call_tl_lib(Spec *s, const Node *call, const char *fn);      /* NULL: not one of its functions */
 SVal *call_helpers_lib(Spec *s, const Node *call, const char *fn); /* NULL: likewise */

@@ -12,7 +12,8 @@
  *                 iterations) or read anywhere in the function outside the
  *                 loop (possibly live after it);
  *   if results    assigned in a branch, bound before the if or assigned in
- *                 both branches, and read outside the if.
+ *                 both branches, and read anywhere in the function (the if
+ *                 itself included: in a loop its next run reads them).
  *
  * The second test is conservative (a read before the loop counts), which
  * only costs registers. Names first assigned inside a loop or a branch are
@@ -543,7 +544,8 @@ void exec_while(Spec *s, const Node *n)
 
 /* ---- if on a run-time scalar ---- */
 
-/* The names an if hands on, in order. */
+/* The names an if hands on, in order. A name the if reads itself counts
+ * as read after it: in a loop, the next iteration's if reads it. */
 static Names if_results(Spec *s, const Node *n)
 {
 	Names then = {0}, other = {0}, all = {0}, outside = {0}, out = {0};
@@ -551,7 +553,7 @@ static Names if_results(Spec *s, const Node *n)
 	block_assigns(&n->orelse, &other);
 	block_assigns(&n->body, &all);
 	block_assigns(&n->orelse, &all);
-	block_reads(&s->func->body, n, &outside);
+	block_reads(&s->func->body, NULL, &outside);
 	for (int i = 0; i < all.len; i++) {
 		const char *name = all.items[i];
 		bool both = names_has(&then, name) && names_has(&other, name);
@@ -666,7 +668,7 @@ SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int na
 	}
 	if (npos > fn->params.len)
 		spec_error(s, site, "'%s' takes %d arguments, %d given", fn->name, fn->params.len, npos);
-	s->func = fn;
+	s->func = fn = spec_rewrite_jumps(s, fn);
 	s->ret = NULL;
 	s->depth++;
 	exec_block(s, &fn->body);

@@ -881,8 +881,7 @@ static void exec_stmt(Spec *s, const Node *n)
 		return;
 	case ND_BREAK:
 	case ND_CONTINUE:
-		spec_error(s, n, "'%s' is not supported (Triton has no early exit from a loop)",
-			   n->kind == ND_BREAK ? "break" : "continue");
+		spec_error(s, n, "'%s' outside a loop", n->kind == ND_BREAK ? "break" : "continue");
 	default:
 		spec_error(s, n, "unsupported statement (%s)", ast_kind_name(n->kind));
 	}
@@ -1022,7 +1021,8 @@ TKernel *specialize(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 		tk->num_stages = opt->num_stages > 0 ? opt->num_stages : 3;
 		bind_modules(&s);
 		bind_params(&s, opt);
-		exec_block(&s, &k->func->body);
+		s.func = spec_rewrite_jumps(&s, k->func);
+		exec_block(&s, &s.func->body);
 		result = tk;
 	}
 	d->jump = saved;

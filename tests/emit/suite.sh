@@ -40,7 +40,9 @@ reduce_combine_rows|tests/exec/reduce.py|-k combines -s *fp32,*i32,*fp32,*i32 -D
 reduce_combine_cols|tests/exec/reduce.py|-k combines -s *fp32,*i32,*fp32,*i32 -D ROWS=64 -D COLS=64 -D AXIS=0 -D OTHER=64 --num-warps 8
 while_strided|tests/exec/whiles.py|-k strided -s *fp32,*fp32,i32 -D BLOCK=256
 while_collatz|tests/exec/whiles.py|-k collatz -s *i32,*i32 -D LIMIT=100 -D BLOCK=32 --num-warps 1
-while_shrink|tests/exec/whiles.py|-k shrink -s *fp32,*fp32 -D BLOCK=1024 --num-warps 8'
+while_shrink|tests/exec/whiles.py|-k shrink -s *fp32,*fp32 -D BLOCK=1024 --num-warps 8
+jump_first_negative|tests/exec/jumps.py|-k first_negative -s *fp32,*fp32,*i32,i32 -D BLOCK=1024 --num-warps 8
+jump_scan_table|tests/exec/jumps.py|-k scan_table -s *i32,*i32,i32 -D LIMIT=90 --num-warps 1'
 
 compile_with() { # name target ext command...
 	name=$1 target=$2 ext=$3

@@ -746,6 +746,101 @@ static void test_whiles(void)
 	}
 }
 
+/* tests/exec/jumps.py's first_negative computed here. */
+static bool first_negative_direct(const Outcome *o, int chunks, int block, int grid)
+{
+	const float *x = o->in[0], *out = o->bufs[1];
+	const int32_t *idx = o->bufs[2];
+	for (int p = 0; p < grid; p++) {
+		const float *base = x + p * chunks * block;
+		int found = -1, skipped = 0, used[64] = {0};
+		for (int c = 0; c < chunks && c < 64; c++) {
+			if (base[c * block] > 0.5f) {
+				skipped++;
+				continue;
+			}
+			double sum = 0;
+			for (int e = 0; e < block; e++)
+				sum += base[c * block + e];
+			if (sum < 0) {
+				found = c;
+				break;
+			}
+			used[c] = 1;
+		}
+		if (idx[2 * p] != found || idx[2 * p + 1] != skipped) {
+			printf("# program %d: found %d skipped %d, expected %d %d\n", p, idx[2 * p], idx[2 * p + 1], found, skipped);
+			return false;
+		}
+		for (int e = 0; e < block; e++) {
+			double acc = 0;
+			for (int c = 0; c < chunks && c < 64; c++)
+				acc += used[c] ? base[c * block + e] : 0;
+			if (fabs(out[p * block + e] - acc) > 1e-5 * (1 + fabs(acc)))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* and scan_table */
+static bool scan_table_direct(const Outcome *o, int n, int limit, int grid)
+{
+	const int32_t *t = o->in[0], *out = o->bufs[1];
+	for (int p = 0; p < grid; p++) {
+		int k = 0, total = 0, stop = -1;
+		while (k < n) {
+			int v = t[p * n + k];
+			k++;
+			if (v % 3 == 0)
+				continue;
+			if (v > limit) {
+				stop = k - 1;
+				break;
+			}
+			total += v;
+		}
+		total += 2000;
+		if (out[3 * p] != total || out[3 * p + 1] != stop || out[3 * p + 2] != k)
+			return false;
+	}
+	return true;
+}
+
+/* break and continue (tests/exec/jumps.py) in a loop with run-time bounds,
+ * a while loop and an unrolled loop, at W=32 and 64. */
+static void test_jumps(void)
+{
+	static const Case cases[] = {
+		{.file = "tests/exec/jumps.py", .kernel = "first_negative", .signature = "*fp32,*fp32,*i32,i32",
+		 .defines = {"BLOCK=64"}, .num_warps = 2, .scalars = {12}, .counts = {8 * 12 * 64, 8 * 64, 16}, .grid = 8},
+		{.file = "tests/exec/jumps.py", .kernel = "first_negative", .signature = "*fp32,*fp32,*i32,i32",
+		 .defines = {"BLOCK=1024"}, .num_warps = 8, .scalars = {5}, .counts = {4 * 5 * 1024, 4 * 1024, 8}, .grid = 4},
+		{.file = "tests/exec/jumps.py", .kernel = "scan_table", .signature = "*i32,*i32,i32", .defines = {"LIMIT=90"},
+		 .num_warps = 1, .int_range = 100, .scalars = {40}, .counts = {16 * 40, 48}, .grid = 16},
+		{.file = "tests/exec/jumps.py", .kernel = "scan_table", .signature = "*i32,*i32,i32", .defines = {"LIMIT=99"},
+		 .num_warps = 4, .int_range = 100, .scalars = {30}, .counts = {8 * 30, 24}, .grid = 8},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (int w = 0; w < 2; w++) {
+			Case c = cases[i];
+			c.target = w ? "c:wave64" : "c";
+			Outcome o = run_case(&c);
+			char name[200];
+			case_name(name, sizeof name, &c, w, "matches the interpreter");
+			CHECK(name, o.ran && o.wrong == 0);
+			if (!o.ran)
+				printf("# %s\n", o.err);
+			case_name(name, sizeof name, &c, w, "as computed directly");
+			if (o.ran && !strcmp(c.kernel, "first_negative"))
+				CHECK(name, first_negative_direct(&o, (int)c.scalars[0], atoi(c.defines[0] + 6), c.grid));
+			if (o.ran && !strcmp(c.kernel, "scan_table"))
+				CHECK(name, scan_table_direct(&o, (int)c.scalars[0], atoi(c.defines[0] + 6), c.grid));
+			free_outcome(&o);
+		}
+	}
+}
+
 /* A failing tl.device_assert stops the run with the program and message. */
 static void test_assert(void)
 {
@@ -930,7 +1025,7 @@ static void test_philox(void)
 }
 
 /* With arguments, only the groups named (seed, width, inductor, scans,
- * reductions, whiles, assert, philox). */
+ * reductions, whiles, jumps, assert, philox). */
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -938,7 +1033,8 @@ int main(int argc, char **argv)
 		void (*run)(void);
 	} groups[] = {
 		{"seed", test_seed}, {"width", test_width_matters}, {"inductor", test_inductor}, {"scans", test_scans},
-		{"reductions", test_reductions}, {"whiles", test_whiles}, {"assert", test_assert}, {"philox", test_philox_reference},
+		{"reductions", test_reductions}, {"whiles", test_whiles}, {"jumps", test_jumps},
+		{"assert", test_assert}, {"philox", test_philox_reference},
 		{"philox", test_philox},
 	};
 	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
