@@ -252,15 +252,23 @@ void use_frame(Lower *L, int f)
 	memcpy(L->first, fr->first, sizeof L->first);
 }
 
-/* lane, warp (only with several warps: nothing reads it otherwise), and
- * the first coordinate of each dimension of each frame */
+/* lane and warp (only where a tile spreads over lanes, and over several
+ * warps: nothing reads them otherwise), and the first coordinate of each
+ * dimension of each frame */
 static void lower_thread_coords(Lower *L)
 {
 	SKernel *k = L->k;
-	L->lane = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, "lane");
-	SStmt *s = simt_stmt(k, SS_ASSIGN, 0);
-	s->dst = simt_ref(k, L->lane, NULL);
-	s->value = simt_leaf(k, SE_LANE, DT_I32, 0);
+	SStmt *s;
+	bool lanes = false;
+	for (int fi = 0; fi < L->nframes; fi++)
+		for (int d = 0; L->frames[fi].live && d < L->frames[fi].rank; d++)
+			lanes |= L->frames[fi].layout.threads_per_warp[d] > 1;
+	if (lanes) {
+		L->lane = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, "lane");
+		s = simt_stmt(k, SS_ASSIGN, 0);
+		s->dst = simt_ref(k, L->lane, NULL);
+		s->value = simt_leaf(k, SE_LANE, DT_I32, 0);
+	}
 	if (k->num_warps > 1) {
 		L->warp = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, "warp");
 		s = simt_stmt(k, SS_ASSIGN, 0);

@@ -12,8 +12,9 @@
  *                 iterations) or read anywhere in the function outside the
  *                 loop (possibly live after it);
  *   if results    assigned in a branch, bound before the if or assigned in
- *                 both branches, and read anywhere in the function (the if
- *                 itself included: in a loop its next run reads them).
+ *                 both branches, and read outside the if or, in a loop,
+ *                 read by an iteration before it assigns them (the next
+ *                 iteration's if may read them).
  *
  * The second test is conservative (a read before the loop counts), which
  * only costs registers. Names first assigned inside a loop or a branch are
@@ -544,8 +545,44 @@ void exec_while(Spec *s, const Node *n)
 
 /* ---- if on a run-time scalar ---- */
 
-/* The names an if hands on, in order. A name the if reads itself counts
- * as read after it: in a loop, the next iteration's if reads it. */
+/* Whether statement `st` is `n` or holds it. */
+static bool holds(const Node *st, const Node *n)
+{
+	if (st == n)
+		return true;
+	for (int i = 0; i < st->body.len; i++)
+		if (holds(st->body.items[i], n))
+			return true;
+	for (int i = 0; i < st->orelse.len; i++)
+		if (holds(st->orelse.items[i], n))
+			return true;
+	return false;
+}
+
+/* The names that the loops around `n` read in an iteration before they
+ * assign them (the values their next iteration starts from). */
+static void loops_exposed(const NodeList *body, const Node *n, Names *out)
+{
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if (st == n || !holds(st, n))
+			continue;
+		if (st->kind == ND_FOR || st->kind == ND_WHILE) {
+			Names defined = {0};
+			if (st->kind == ND_FOR)
+				target_names(st->lhs, &defined);
+			else
+				expr_reads(st->cond, out);
+			exposed_reads(&st->body, &defined, out);
+			names_free(&defined);
+		}
+		loops_exposed(&st->body, n, out);
+		loops_exposed(&st->orelse, n, out);
+	}
+}
+
+/* The names an if hands on, in order. A name the loops around the if read
+ * before assigning it counts as read after it: the next iteration does. */
 static Names if_results(Spec *s, const Node *n)
 {
 	Names then = {0}, other = {0}, all = {0}, outside = {0}, out = {0};
@@ -553,7 +590,8 @@ static Names if_results(Spec *s, const Node *n)
 	block_assigns(&n->orelse, &other);
 	block_assigns(&n->body, &all);
 	block_assigns(&n->orelse, &all);
-	block_reads(&s->func->body, NULL, &outside);
+	block_reads(&s->func->body, n, &outside);
+	loops_exposed(&s->func->body, n, &outside);
 	for (int i = 0; i < all.len; i++) {
 		const char *name = all.items[i];
 		bool both = names_has(&then, name) && names_has(&other, name);

@@ -210,7 +210,9 @@ static void build_combine(Spec *s, const Node *call, TValue *scan, const Node *f
 	if (r->kind == SV_TUPLE && r->nitems == 1)
 		r = r->items[0];
 	if (n > 1 && (r->kind != SV_TUPLE || r->nitems != n))
-		spec_error(s, call, "the combine function '%s' must return %d values, one for each scanned tensor", fn->name, n);
+		spec_error(s, call, "the combine function '%s' must return %d values, one for each tensor it combines", fn->name, n);
+	if (n == 1 && r->kind == SV_TUPLE)
+		spec_error(s, call, "the combine function '%s' must return one value, as it combines one tensor", fn->name);
 	TValue *out[TIR_MAX_SCAN];
 	for (int i = 0; i < n; i++) {
 		DType dt = scan->args[i]->type.dtype;
