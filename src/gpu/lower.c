@@ -498,7 +498,7 @@ static void lower_load(Lower *L, const TValue *v)
 	const TValue *other = v->nargs > 2 ? v->args[2] : NULL;
 	unsigned vary = vary_of(L, ptr) | vary_of(L, mask) | vary_of(L, other);
 	int vec = access_width(L, ptr, mask, vary);
-	if (other && (vary_of(L, other) & (1u << (L->rank - 1))))
+	if (other && L->rank > 0 && (vary_of(L, other) & (1u << (L->rank - 1))))
 		vec = 1;
 	int same = vec == 1 ? splat_width(L, v, vary) : 1;
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
@@ -539,7 +539,7 @@ static void lower_store(Lower *L, const TValue *v)
 	set_loops(L, s, &n);
 	s->ptr = read_value(L, &n, ptr);
 	s->value = read_value(L, &n, value);
-	s->value_stride = vary_of(L, value) & (1u << (L->rank - 1)) ? 1 : 0;
+	s->value_stride = L->rank > 0 && (vary_of(L, value) & (1u << (L->rank - 1))) ? 1 : 0;
 	s->vec = vec;
 	s->guard = write_guard(L, &n, present, mask ? read_value(L, &n, mask) : NULL);
 }
