@@ -848,6 +848,21 @@ static void other_stmt(Emit *E, const SStmt *s)
 	}
 }
 
+/* Whether `e` is one parenthesized expression: its first '(' closes at its end. */
+static bool parenthesized(const char *e)
+{
+	size_t n = strlen(e);
+	if (n < 2 || e[0] != '(' || e[n - 1] != ')')
+		return false;
+	int depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		depth += e[i] == '(' ? 1 : e[i] == ')' ? -1 : 0;
+		if (depth == 0 && i + 1 < n)
+			return false;
+	}
+	return true;
+}
+
 /* for, if, else and the closing brace: uniform control flow */
 static void control(Emit *E, const SStmt *s)
 {
@@ -879,6 +894,16 @@ static void control(Emit *E, const SStmt *s)
 		line(E, "} else {");
 		E->depth++;
 		return;
+	case SS_WHILE:
+		line(E, "for (;;) {");
+		E->depth++;
+		return;
+	case SS_BREAK:
+		a = expr_str(E, s->guard);
+		line(E, parenthesized(a) ? "if %s" : "if (%s)", a);
+		line(E, "    break;");
+		free(a);
+		return;
 	default:
 		E->depth--;
 		line(E, "}");
@@ -893,7 +918,8 @@ static void stmt(Emit *E, const SStmt *s)
 		line(E, "// %d: %s", s->line, s->text);
 		return;
 	}
-	if (s->kind == SS_FOR || s->kind == SS_IF || s->kind == SS_ELSE || s->kind == SS_END) {
+	if (s->kind == SS_FOR || s->kind == SS_IF || s->kind == SS_ELSE || s->kind == SS_END || s->kind == SS_WHILE ||
+	    s->kind == SS_BREAK) {
 		control(E, s);
 		return;
 	}

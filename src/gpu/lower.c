@@ -252,18 +252,29 @@ void use_frame(Lower *L, int f)
 	memcpy(L->first, fr->first, sizeof L->first);
 }
 
-/* lane, warp, and the first coordinate of each dimension of each frame */
+/* lane and warp (only where a tile spreads over lanes, and over several
+ * warps: nothing reads them otherwise), and the first coordinate of each
+ * dimension of each frame */
 static void lower_thread_coords(Lower *L)
 {
 	SKernel *k = L->k;
-	L->lane = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, "lane");
-	L->warp = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, "warp");
-	SStmt *s = simt_stmt(k, SS_ASSIGN, 0);
-	s->dst = simt_ref(k, L->lane, NULL);
-	s->value = simt_leaf(k, SE_LANE, DT_I32, 0);
-	s = simt_stmt(k, SS_ASSIGN, 0);
-	s->dst = simt_ref(k, L->warp, NULL);
-	s->value = simt_leaf(k, SE_WARP, DT_I32, 0);
+	SStmt *s;
+	bool lanes = false;
+	for (int fi = 0; fi < L->nframes; fi++)
+		for (int d = 0; L->frames[fi].live && d < L->frames[fi].rank; d++)
+			lanes |= L->frames[fi].layout.threads_per_warp[d] > 1;
+	if (lanes) {
+		L->lane = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, "lane");
+		s = simt_stmt(k, SS_ASSIGN, 0);
+		s->dst = simt_ref(k, L->lane, NULL);
+		s->value = simt_leaf(k, SE_LANE, DT_I32, 0);
+	}
+	if (k->num_warps > 1) {
+		L->warp = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, "warp");
+		s = simt_stmt(k, SS_ASSIGN, 0);
+		s->dst = simt_ref(k, L->warp, NULL);
+		s->value = simt_leaf(k, SE_WARP, DT_I32, 0);
+	}
 	for (int fi = 0; fi < L->nframes; fi++) {
 		Frame *fr = &L->frames[fi];
 		const Layout *f = &fr->layout;
@@ -487,7 +498,7 @@ static void lower_load(Lower *L, const TValue *v)
 	const TValue *other = v->nargs > 2 ? v->args[2] : NULL;
 	unsigned vary = vary_of(L, ptr) | vary_of(L, mask) | vary_of(L, other);
 	int vec = access_width(L, ptr, mask, vary);
-	if (other && (vary_of(L, other) & (1u << (L->rank - 1))))
+	if (other && L->rank > 0 && (vary_of(L, other) & (1u << (L->rank - 1))))
 		vec = 1;
 	int same = vec == 1 ? splat_width(L, v, vary) : 1;
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
@@ -540,7 +551,7 @@ static void lower_store(Lower *L, const TValue *v)
 	set_loops(L, s, &n);
 	s->ptr = read_value(L, &n, ptr);
 	s->value = stored_value(L, &n, v);
-	s->value_stride = vary_of(L, lower_stored(v)) & (1u << (L->rank - 1)) ? 1 : 0;
+	s->value_stride = L->rank > 0 && (vary_of(L, lower_stored(v)) & (1u << (L->rank - 1))) ? 1 : 0;
 	s->vec = vec;
 	s->guard = write_guard(L, &n, present, mask ? read_value(L, &n, mask) : NULL);
 }
@@ -667,6 +678,8 @@ static Fold fold_of(Lower *L, const TValue *v, unsigned vary)
 		f.it = dt;
 		f.identity = extreme(L, f.vt, f.kind == RED_ARGMIN);
 		f.no_index = simt_int(L->k, f.it, int_limit(f.it, true));
+		break;
+	case RED_COMBINE:   /* lower_reduce_combine */
 		break;
 	}
 	SKernel *k = L->k;
@@ -1177,6 +1190,32 @@ static void lower_for(Lower *L, const TValue *v)
 	L->place[v->id].lowered = true;
 }
 
+/* while cond: body. The carried values are state registers as in a for
+ * loop; the body's ops run in an endless loop that its TOP_CONDITION
+ * leaves (SS_BREAK), before the rest of the body and the yield. */
+static void lower_while(Lower *L, const TValue *v)
+{
+	const TBlock *body = v->body;
+	int n = v->nargs;
+	SReg **state = arena_alloc(L->arena, sizeof *state * (size_t)(n + 1));
+	const TValue **like = arena_alloc(L->arena, sizeof *like * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		like[i] = body->params[i];
+		state[i] = state_reg(L, like[i], like[i]->name);
+		copy_state(L, like[i], state[i], v->args[i]);
+		set_reg(L, like[i], state[i], L->place[like[i]->id].present);
+	}
+	simt_stmt(L->k, SS_WHILE, v->line)->uniform = true;
+	L->loop_depth++;
+	const TValue *y = lower_block(L, body);
+	if (y && n)
+		yield_into(L, y, state, like);
+	L->loop_depth--;
+	simt_stmt(L->k, SS_END, v->line)->uniform = true;
+	L->place[v->id].results = state;
+	L->place[v->id].lowered = true;
+}
+
 /* if on a scalar: each branch writes the results' state registers. */
 static void lower_if(Lower *L, const TValue *v)
 {
@@ -1249,8 +1288,20 @@ static void lower_value(Lower *L, const TValue *v)
 			lower_load(L, v);
 		return;
 	case TOP_STORE: lower_store(L, v); return;
-	case TOP_REDUCE: lower_reduce(L, v); return;
+	case TOP_REDUCE:
+		if (v->aux == RED_COMBINE)
+			lower_reduce_combine(L, v);
+		else
+			lower_reduce(L, v);
+		return;
 	case TOP_FOR: lower_for(L, v); return;
+	case TOP_WHILE: lower_while(L, v); return;
+	case TOP_CONDITION: {
+		SStmt *s = simt_stmt(L->k, SS_BREAK, v->line);
+		s->uniform = true;
+		s->guard = simt_cmp(L->k, CMP_EQ, DT_I1, scalar(L, v->args[0]), simt_int(L->k, DT_I1, 0));
+		return;
+	}
 	case TOP_IF: lower_if(L, v); return;
 	case TOP_RESULT: lower_result(L, v); return;
 	case TOP_BARRIER: simt_stmt(L->k, SS_BARRIER, v->line); return;

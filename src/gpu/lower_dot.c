@@ -754,7 +754,7 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop)
 	const TValue *yield = NULL;
 	int dots = 0;
 	for (const TValue *v = body->first; v; v = v->next) {
-		if (v->op == TOP_FOR || v->op == TOP_IF)
+		if (v->op == TOP_FOR || v->op == TOP_WHILE || v->op == TOP_IF)
 			return NULL;
 		if (v->op == TOP_YIELD)
 			yield = v;

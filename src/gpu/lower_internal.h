@@ -193,6 +193,8 @@ int lower_shared_bytes(const SKernel *k);
 /* ---- lower_scan.c: tl.cumsum, tl.cumprod, tl.associative_scan ---- */
 
 void lower_scan(Lower *L, const TValue *v);
+/* tl.reduce with a combine function of one or more tensors (RED_COMBINE). */
+void lower_reduce_combine(Lower *L, const TValue *v);
 /* Tests only: every scan through shared memory, one thread a row (the
  * path for layouts the shuffle-based scan does not know). */
 extern bool lower_scan_in_shared_memory;

@@ -562,3 +562,138 @@ void lower_scan(Lower *L, const TValue *v)
 	set_reg(L, v, res[0], sc.present);
 	L->place[v->id].results = res;
 }
+
+/* ---- tl.reduce with a combine function (RED_COMBINE) ----
+ *
+ * The reduction's three steps along frame dimension d (docs/lowering.md,
+ * section 4) with the combine's body as the fold, and no identity: each
+ * thread starts from its first element along d and folds in the others;
+ * then the xor butterfly over the lane bits of d, then the warps along d
+ * through shared memory. A combine has no identity to give wrapped copies,
+ * so only the lanes and warps the tile needs take part (as in the scan):
+ * the copies beyond them hold what their originals hold and compute the
+ * same. Lanes and warps combine their own value with their partner's, so
+ * the combine must be commutative, as Triton's lowering also takes it. */
+
+/* Registers of the inputs over every element of the tile (a broadcast made real). */
+static SReg *input_regs(Lower *L, const TValue *x, unsigned present)
+{
+	if (L->place[x->id].reg && L->place[x->id].regs_vary == present)
+		return L->place[x->id].reg;
+	SReg *r = simt_reg(L->k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, present), x->name);
+	Nest n = nest_over(L, present, 1);
+	SStmt *s = simt_stmt(L->k, SS_ASSIGN, x->line);
+	set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, r, index_in(L, &n, present));
+	s->value = read_value(L, &n, x);
+	return r;
+}
+
+void lower_reduce_combine(Lower *L, const TValue *v)
+{
+	const TValue *x = v->args[0];
+	Scan sc = {.v = v, .n = v->nargs, .axis = v->aux2};
+	if (sc.n > TIR_MAX_SCAN)
+		lower_error(L, v, "a reduction of more than %d tensors at once is not lowered", TIR_MAX_SCAN);
+	sc.d = L->place[x->id].map[sc.axis];
+	sc.present = L->place[x->id].present;
+	sc.uses = arena_alloc(L->arena, sizeof *sc.uses * (size_t)(L->nvalues + 1));
+	sc.temp = arena_alloc(L->arena, sizeof *sc.temp * (size_t)(L->nvalues + 1));
+	for (const TValue *op = v->body->first; op; op = op->next) {
+		for (int i = 0; i < op->nargs; i++)
+			sc.uses[op->args[i]->id]++;
+		sc.divides |= (op->op == TOP_IDIV || op->op == TOP_MOD) && !dtype_is_float(op->type.dtype);
+	}
+	SKernel *k = L->k;
+	int line = v->line, d = sc.d;
+	unsigned vary = sc.present & ~(d >= 0 ? 1u << d : 0);
+	int count = count_of(L, vary);
+	SReg *in[TIR_MAX_SCAN], **acc = arena_alloc(L->arena, sizeof *acc * (size_t)sc.n);
+	SExpr *a[TIR_MAX_SCAN], *b[TIR_MAX_SCAN];
+	for (int i = 0; i < sc.n; i++) {
+		sc.dt[i] = v->args[i]->type.dtype;
+		in[i] = input_regs(L, v->args[i], sc.present);
+		acc[i] = simt_reg(k, SR_THREAD, sc.dt[i], sc.dt[i], count, result_name(&sc, i));
+	}
+	int E = d >= 0 ? extent_of(L, d) : 1;
+
+	/* 1. In the thread: its first element along d, then the others in order. */
+	Loops lo = {.outer = nest_over(L, vary, 1)};
+	refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
+	refs(L, &sc, b, in, d >= 0 ? index_at(L, &sc, &lo.outer, ic(L, 0), E) : index_in(L, &lo.outer, sc.present));
+	SStmt *head = NULL;
+	for (int i = 0; i < sc.n; i++)
+		chain(L, &head, a[i], b[i], NULL, line);
+	give_loops(L, head, &lo);
+	if (d >= 0 && E > 1) {
+		lo = (Loops){.outer = nest_over(L, vary, 1)};
+		SExpr *j = iadd(L, add_loop(L, &lo, E - 1), ic(L, 1));
+		refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
+		refs(L, &sc, b, in, index_at(L, &sc, &lo.outer, j, E));
+		give_loops(L, combine(L, &sc, NULL, a, b, a, NULL, NULL), &lo);
+	}
+	if (d < 0) {
+		set_reg(L, v, acc[0], vary);
+		L->place[v->id].results = acc;
+		return;
+	}
+	Geometry g = geometry_of(L, &sc);
+
+	/* 2. Across the lanes the tile needs along d: the low log2(lanes) masks. */
+	int masks[8];
+	int nmasks = layout_lane_masks(&L->frame, d, masks);
+	SReg *got[TIR_MAX_SCAN];
+	if (g.lanes > 1)
+		value_regs(L, &sc, got, SR_THREAD, count, "lane");
+	for (int m = 0; m < nmasks && (1 << m) < g.lanes; m++) {
+		for (int i = 0; i < sc.n; i++) {
+			SStmt *s = simt_stmt(k, SS_SHUFFLE, line);
+			s->src = acc[i];
+			s->shuffled = got[i];
+			s->lane_xor = masks[m];
+		}
+		lo = (Loops){.outer = nest_over(L, vary, 1)};
+		refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
+		refs(L, &sc, b, got, index_in(L, &lo.outer, vary));
+		give_loops(L, combine(L, &sc, NULL, a, b, a, NULL, NULL), &lo);
+	}
+
+	/* 3. Across the warps it needs: partials through shared memory, each
+	 * thread folding those of its group in the same order. */
+	if (g.warps > 1) {
+		SReg *part[TIR_MAX_SCAN];
+		value_regs(L, &sc, part, SR_SHARED, k->threads * count, "warps");
+		SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
+		lo = (Loops){.outer = nest_over(L, vary, 1)};
+		refs(L, &sc, a, part, iadd(L, imul(L, thread, count), index_in(L, &lo.outer, vary)));
+		refs(L, &sc, b, acc, index_in(L, &lo.outer, vary));
+		head = NULL;
+		for (int i = 0; i < sc.n; i++)
+			chain(L, &head, a[i], b[i], NULL, line);
+		give_loops(L, head, &lo);
+		simt_stmt(k, SS_BARRIER, line);
+		int shift = ilog2(k->warp_size) + g.warp_shift;
+		SExpr *cleared = ibin(L, TOP_AND, thread, ~((int64_t)(L->frame.warps_per_cta[d] - 1) << shift));
+		for (int first = 1; first >= 0; first--) {
+			lo = (Loops){.outer = nest_over(L, vary, 1)};
+			SExpr *j = first ? ic(L, 0) : iadd(L, add_loop(L, &lo, g.warps - 1), ic(L, 1));
+			SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, ibin(L, TOP_SHL, j, shift)));
+			if (j->kind == SE_INT)
+				partner = iadd(L, cleared, ic(L, j->ival << shift));
+			refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
+			refs(L, &sc, b, part, iadd(L, imul(L, partner, count), index_in(L, &lo.outer, vary)));
+			if (first) {
+				head = NULL;
+				for (int i = 0; i < sc.n; i++)
+					chain(L, &head, a[i], b[i], NULL, line);
+			} else {
+				head = combine(L, &sc, NULL, a, b, a, NULL, NULL);
+			}
+			give_loops(L, head, &lo);
+		}
+		if (L->loop_depth)   /* the next iteration writes the same slots */
+			simt_stmt(k, SS_BARRIER, line);
+	}
+	set_reg(L, v, acc[0], vary);
+	L->place[v->id].results = acc;
+}

@@ -211,6 +211,17 @@ static bool unify_control(Lower *L, const TValue *v, bool *changed, Cut *cut)
 		}
 		return true;
 	}
+	if (v->op == TOP_WHILE) {
+		const TValue *y = yield_of(v->body);
+		for (int i = 0; i < v->nargs && i < v->body->nparams; i++) {
+			const TValue *param = v->body->params[i];
+			if (!unify_same(L, v->args[i], param, changed))
+				return cut_at(cut, v, i);
+			if (y && i < y->nargs && !unify_same(L, param, y->args[i], changed))
+				return cut_at(cut, y, i);
+		}
+		return true;
+	}
 	if (v->op == TOP_IF) {
 		const TValue *a = yield_of(v->body), *b = yield_of(v->orelse);
 		for (int i = 0; a && b && i < a->nargs && i < b->nargs; i++)
@@ -220,12 +231,14 @@ static bool unify_control(Lower *L, const TValue *v, bool *changed, Cut *cut)
 	}
 	/* TOP_RESULT */
 	const TValue *op = v->args[0];
-	if (op->op == TOP_SCAN)   /* shaped as the scan's inputs */
+	if (op->op == TOP_SCAN || op->op == TOP_REDUCE)   /* shaped as the op's value */
 		return unify_same(L, v, op, changed) || cut_at(cut, v, -1);
 	const TValue *y = yield_of(op->body);
 	bool same = true;
 	if (op->op == TOP_FOR)
 		same = v->aux + 1 >= op->body->nparams || unify_same(L, v, op->body->params[v->aux + 1], changed);
+	else if (op->op == TOP_WHILE)
+		same = v->aux >= op->body->nparams || unify_same(L, v, op->body->params[v->aux], changed);
 	else
 		same = !y || v->aux >= y->nargs || unify_same(L, v, y->args[v->aux], changed);
 	return same || cut_at(cut, v, -1);
@@ -242,6 +255,9 @@ static bool propagate(Lower *L, const TValue *v, bool *changed, Cut *cut)
 	case TOP_RESHAPE:
 		return unify_wide(L, v, v->args[0], changed) || cut_at(cut, v, 0);
 	case TOP_REDUCE:
+		for (int i = 1; i < v->nargs; i++)   /* an index, or more inputs: shaped as the first */
+			if (!L->linking && !unify_same(L, v->args[0], v->args[i], changed))
+				return cut_at(cut, v, i);
 		return unify_reduce(L, v, changed) || cut_at(cut, v, 0);
 	case TOP_TRANS:
 		return unify_trans(L, v, changed) || cut_at(cut, v, 0);
@@ -256,9 +272,12 @@ static bool propagate(Lower *L, const TValue *v, bool *changed, Cut *cut)
 				return cut_at(cut, v, i);
 		return true;
 	case TOP_FOR:
+	case TOP_WHILE:
 	case TOP_IF:
 	case TOP_RESULT:
 		return unify_control(L, v, changed, cut);
+	case TOP_CONDITION:   /* a scalar: no place */
+		return true;
 	case TOP_YIELD:
 		return true;
 	case TOP_SCAN:   /* the combine's body holds scalars; the results are shaped as the inputs */
@@ -286,7 +305,7 @@ static void each_value(Lower *L, const TBlock *b, ValueFn fn, void *ctx)
 		fn(L, b->params[i], ctx);
 	for (const TValue *v = b->first; v; v = v->next) {
 		fn(L, v, ctx);
-		if (v->op == TOP_FOR || v->op == TOP_IF)
+		if (v->op == TOP_FOR || v->op == TOP_WHILE || v->op == TOP_IF)
 			each_value(L, v->body, fn, ctx);
 		if (v->op == TOP_IF)
 			each_value(L, v->orelse, fn, ctx);
@@ -566,6 +585,7 @@ bool lower_pure(const TValue *v)
 {
 	switch (v->op) {
 	case TOP_STORE: case TOP_ATOMIC_ADD: case TOP_ASSERT: case TOP_BARRIER: case TOP_FOR: case TOP_IF:
+	case TOP_WHILE: case TOP_CONDITION:
 	case TOP_YIELD: case TOP_RESULT: case TOP_ARG:
 		return false;
 	default:
@@ -596,7 +616,7 @@ static void remat_block(Lower *L, TBlock *b, const int *uses, int counted)
 {
 	TValue *prev = NULL;
 	for (TValue *v = b->first; v; prev = v, v = v->next) {
-		if (v->op == TOP_FOR || v->op == TOP_IF) {
+		if (v->op == TOP_FOR || v->op == TOP_WHILE || v->op == TOP_IF) {
 			remat_block(L, v->body, uses, counted);
 			if (v->op == TOP_IF)
 				remat_block(L, v->orelse, uses, counted);
@@ -643,7 +663,7 @@ static TBlock *block_of(TBlock *b, const TValue *v, TValue **prev)
 			*prev = before;
 			return b;
 		}
-		TBlock *in = x->op == TOP_FOR || x->op == TOP_IF ? block_of(x->body, v, prev) : NULL;
+		TBlock *in = x->op == TOP_FOR || x->op == TOP_WHILE || x->op == TOP_IF ? block_of(x->body, v, prev) : NULL;
 		if (!in && x->op == TOP_IF)
 			in = block_of(x->orelse, v, prev);
 		if (in)
@@ -680,7 +700,7 @@ static void replace_reads(TBlock *b, const TValue *from, TValue *to)
 		for (int i = 0; v->op != TOP_CONVERT && i < v->nargs; i++)
 			if (v->args[i] == from)
 				v->args[i] = to;
-		if (v->op == TOP_FOR || v->op == TOP_IF)
+		if (v->op == TOP_FOR || v->op == TOP_WHILE || v->op == TOP_IF)
 			replace_reads(v->body, from, to);
 		if (v->op == TOP_IF)
 			replace_reads(v->orelse, from, to);
@@ -771,8 +791,8 @@ typedef void (*AccessFn)(Lower *L, TValue *v, int depth, void *ctx);
 static void each_access(Lower *L, const TBlock *b, int depth, AccessFn fn, void *ctx)
 {
 	for (TValue *v = b ? b->first : NULL; v; v = v->next) {
-		if (v->op == TOP_FOR || v->op == TOP_IF)
-			each_access(L, v->body, depth + (v->op == TOP_FOR), fn, ctx);
+		if (v->op == TOP_FOR || v->op == TOP_WHILE || v->op == TOP_IF)
+			each_access(L, v->body, depth + (v->op != TOP_IF), fn, ctx);
 		if (v->op == TOP_IF)
 			each_access(L, v->orelse, depth, fn, ctx);
 		if ((v->op == TOP_LOAD && L->uses[v->id] > 0) || v->op == TOP_STORE)

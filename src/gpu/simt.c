@@ -37,8 +37,16 @@ SReg *simt_reg(SKernel *k, SRegKind kind, DType dt, DType elem, int count, const
 	r->dtype = dt;
 	r->elem = elem;
 	r->count = count;
-	/* Names stay readable: the Triton variable's name, made unique. */
-	const char *base = name && *name ? name : "t";
+	/* Names stay readable: the Triton variable's name, made unique; the
+	 * specializer's hidden names ("<go@1483>") keep their letters and digits. */
+	char *clean = arena_strdup(k->arena, name ? name : "");
+	int n = 0;
+	for (const char *c = clean; *c; c++)
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_' || (n && *c >= '0' && *c <= '9'))
+			clean[n++] = *c;
+	clean[n] = 0;
+	name = n ? clean : NULL;
+	const char *base = name ? name : "t";
 	r->name = !name || name_taken(k, base) ? arena_printf(k->arena, "%s%d", base, r->id) : arena_strdup(k->arena, base);
 	if (k->nregs == k->cap_regs) {
 		k->cap_regs = k->cap_regs ? 2 * k->cap_regs : 64;
@@ -442,6 +450,12 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		break;
 	case SS_END:
 		buf_puts(b, "}");
+		break;
+	case SS_WHILE:
+		buf_puts(b, "while {");
+		break;
+	case SS_BREAK:
+		buf_puts(b, "break");
 		break;
 	case SS_COMMENT:
 		break;

@@ -97,6 +97,8 @@ typedef enum {
 	SS_IF,        /* if (guard) {  (uniform) */
 	SS_ELSE,      /* } else { */
 	SS_END,       /* } */
+	SS_WHILE,     /* for (;;) {  (uniform; left by SS_BREAK) */
+	SS_BREAK,     /* if (guard) break;  out of the innermost SS_WHILE (uniform) */
 } SStmtKind;
 
 /* Which lane an SS_SHUFFLE reads. All lanes of the warp take part. */

@@ -93,23 +93,23 @@ static bool is_one(const TValue *x)
 	return x->op == TOP_CONST && !dtype_is_float(x->type.dtype) && x->iconst == 1;
 }
 
-static void infer_for(TValue *v, const int64_t *arg_div)
+/* A loop's carried values (params from `p0` on, initial values args from
+ * `a0` on): a fixpoint of what holds on entry and after each iteration. */
+static void infer_carried(TValue *v, int p0, int a0, const int64_t *arg_div)
 {
 	TBlock *body = v->body;
-	int n = v->nargs - 3;
-	int64_t div = tir_gcd(v->args[0]->axis.divisibility[0], v->args[2]->axis.divisibility[0]);
-	set_scalar(&body->params[0]->axis, &body->params[0]->type, div);
+	int n = v->nargs - a0;
 	for (int i = 0; i < n; i++)
-		body->params[i + 1]->axis = v->args[i + 3]->axis;
+		body->params[i + p0]->axis = v->args[i + a0]->axis;
 	for (int round = 0;; round++) {
 		infer_block(body, arg_div);
 		const TValue *y = body->last;
 		bool changed = false;
 		for (int i = 0; y && y->op == TOP_YIELD && i < n; i++) {
 			AxisInfo j;
-			join(&j, &body->params[i + 1]->axis, &y->args[i]->axis);
-			if (!axis_equal(&j, &body->params[i + 1]->axis)) {
-				body->params[i + 1]->axis = j;
+			join(&j, &body->params[i + p0]->axis, &y->args[i]->axis);
+			if (!axis_equal(&j, &body->params[i + p0]->axis)) {
+				body->params[i + p0]->axis = j;
 				changed = true;
 			}
 		}
@@ -117,11 +117,19 @@ static void infer_for(TValue *v, const int64_t *arg_div)
 			return;
 		if (round == 32) {
 			for (int i = 0; i < n; i++)
-				set_unknown(&body->params[i + 1]->axis);
+				set_unknown(&body->params[i + p0]->axis);
 			infer_block(body, arg_div);
 			return;
 		}
 	}
+}
+
+static void infer_for(TValue *v, const int64_t *arg_div)
+{
+	TBlock *body = v->body;
+	int64_t div = tir_gcd(v->args[0]->axis.divisibility[0], v->args[2]->axis.divisibility[0]);
+	set_scalar(&body->params[0]->axis, &body->params[0]->type, div);
+	infer_carried(v, 1, 3, arg_div);
 }
 
 static void infer_hint(TValue *v)
@@ -293,13 +301,20 @@ static void infer(TValue *v, const int64_t *arg_div)
 		set_unknown(r);
 		infer_for(v, arg_div);
 		return;
+	case TOP_WHILE:
+		set_unknown(r);
+		infer_carried(v, 0, 0, arg_div);
+		return;
 	case TOP_IF:
 		set_unknown(r);
 		infer_block(v->body, arg_div);
 		infer_block(v->orelse, arg_div);
 		return;
-	case TOP_SCAN:
+	case TOP_REDUCE:
+	case TOP_SCAN:   /* a reduction's combine block, if it has one, as a scan's */
 		set_unknown(r);
+		if (!v->body)
+			return;
 		for (int i = 0; i < v->body->nparams; i++)
 			set_unknown(&v->body->params[i]->axis);
 		infer_block(v->body, arg_div);
@@ -308,7 +323,9 @@ static void infer(TValue *v, const int64_t *arg_div)
 		const TValue *op = v->args[0];
 		if (op->op == TOP_FOR)
 			*r = op->body->params[v->aux + 1]->axis;
-		else if (op->op == TOP_SCAN)
+		else if (op->op == TOP_WHILE)
+			*r = op->body->params[v->aux]->axis;
+		else if (op->op == TOP_SCAN || op->op == TOP_REDUCE)
 			set_unknown(r);
 		else
 			join(r, &op->body->last->args[v->aux]->axis, &op->orelse->last->args[v->aux]->axis);

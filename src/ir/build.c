@@ -685,6 +685,26 @@ TValue *tir_scan(TBuilder *b, int n, TValue **inputs, int axis, bool reverse)
 	return v;
 }
 
+/* The type of x without dim `axis`. */
+static Type reduced_type(Type t, int axis)
+{
+	memmove(t.shape + axis, t.shape + axis + 1, sizeof(int) * (size_t)(t.rank - axis - 1));
+	t.rank--;
+	return t;
+}
+
+TValue *tir_reduce_combine(TBuilder *b, int n, TValue **inputs, int axis)
+{
+	TValue *v = tir_scan(b, n, inputs, axis, false);
+	if (!v)
+		return NULL;
+	v->op = TOP_REDUCE;
+	v->type = reduced_type(v->type, v->aux);
+	v->aux2 = v->aux;
+	v->aux = RED_COMBINE;
+	return v;
+}
+
 TValue *tir_for(TBuilder *b, TValue *lower, TValue *upper, TValue *step, int n, TValue **init)
 {
 	TValue **args = xcalloc((size_t)n + 3, sizeof *args);
@@ -700,6 +720,22 @@ TValue *tir_for(TBuilder *b, TValue *lower, TValue *upper, TValue *step, int n, 
 	for (int i = 0; i < n; i++)
 		param_new(b, v->body, i + 1, init[i]->type);
 	return v;
+}
+
+TValue *tir_while(TBuilder *b, int n, TValue **init)
+{
+	Type none = {.dtype = DT_I1};
+	TValue *v = append(b, TOP_WHILE, none, n, init);
+	v->body = block_new(b, n);
+	for (int i = 0; i < n; i++)
+		param_new(b, v->body, i, init[i]->type);
+	return v;
+}
+
+TValue *tir_condition(TBuilder *b, TValue *cond)
+{
+	Type none = {.dtype = DT_I1};
+	return append(b, TOP_CONDITION, none, 1, &cond);
 }
 
 TValue *tir_if(TBuilder *b, TValue *cond)
@@ -719,11 +755,12 @@ TValue *tir_yield(TBuilder *b, int n, TValue **values)
 
 void tir_results(TBuilder *b, TValue *op, TValue **out)
 {
-	if (op->op == TOP_SCAN) {
+	if (op->op == TOP_SCAN || op->op == TOP_REDUCE) {
 		if (out)
 			out[0] = op;
 		for (int i = 1; i < op->nargs; i++) {
-			TValue *r = append(b, TOP_RESULT, op->args[i]->type, 1, &op);
+			Type t = op->op == TOP_SCAN ? op->args[i]->type : reduced_type(op->args[i]->type, op->aux2);
+			TValue *r = append(b, TOP_RESULT, t, 1, &op);
 			r->aux = i;
 			if (out)
 				out[i] = r;

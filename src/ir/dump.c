@@ -25,10 +25,11 @@ static const char *op_names[] = {
 	[TOP_SCAN] = "scan", [TOP_DOT] = "dot", [TOP_FOR] = "for", [TOP_IF] = "if", [TOP_YIELD] = "yield",
 	[TOP_ASSERT] = "assert", [TOP_BARRIER] = "barrier", [TOP_RESULT] = "result", [TOP_PARAM] = "param",
 	[TOP_HINT] = "hint", [TOP_PHILOX] = "philox", [TOP_CONVERT] = "convert_layout",
+	[TOP_WHILE] = "while", [TOP_CONDITION] = "condition",
 };
 
 static const char *cmp_names[] = {"lt", "le", "gt", "ge", "eq", "ne"};
-static const char *reduce_names[] = {"sum", "max", "min", "prod", "argmax", "argmin", "any"};
+static const char *reduce_names[] = {"sum", "max", "min", "prod", "argmax", "argmin", "any", "combine"};
 static const char *evict_names[] = {"", " evict_first", " evict_last"};
 static const char *sem_names[] = {"acq_rel", "relaxed", "acquire", "release"};
 static const char *scope_names[] = {"gpu", "cta", "sys"};
@@ -55,7 +56,7 @@ void tir_format_type(Buf *b, const Type *t)
 
 static bool has_value(TOp op)
 {
-	return op != TOP_STORE && op != TOP_ASSERT && op != TOP_BARRIER && op != TOP_YIELD;
+	return op != TOP_STORE && op != TOP_ASSERT && op != TOP_BARRIER && op != TOP_YIELD && op != TOP_CONDITION;
 }
 
 static void dump_block(Buf *b, const TBlock *blk, int depth);
@@ -142,8 +143,9 @@ static void dump_value(Buf *b, const TValue *v, int depth)
 		buf_puts(b, evict_names[v->aux]);
 	if (v->op == TOP_ASSERT)
 		buf_printf(b, " \"%s\"", v->text ? v->text : "");
-	bool blocks = v->op == TOP_FOR || v->op == TOP_IF || v->op == TOP_SCAN;
-	if (has_value(v->op) && v->op != TOP_FOR && v->op != TOP_IF) {
+	bool blocks = v->op == TOP_FOR || v->op == TOP_WHILE || v->op == TOP_IF || v->op == TOP_SCAN ||
+		      (v->op == TOP_REDUCE && v->body);
+	if (has_value(v->op) && v->op != TOP_FOR && v->op != TOP_WHILE && v->op != TOP_IF) {
 		buf_puts(b, " : ");
 		tir_format_type(b, &v->type);
 	}

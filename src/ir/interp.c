@@ -484,6 +484,46 @@ static void eval_scan(Interp *in, TValue *v, int which, Tile *out)
 	}
 }
 
+/* Result `which` of a RED_COMBINE reduction: each row folded with the
+ * combine from its first element, in order. */
+static void eval_reduce_combine(Interp *in, TValue *v, int which, Tile *out)
+{
+	int n = v->nargs;
+	TValue *x = v->args[0];
+	int axis = v->aux2, len = x->type.shape[axis], inner = 1;
+	for (int d = axis + 1; d < x->type.rank; d++)
+		inner *= x->type.shape[d];
+	TBlock *fn = v->body;
+	Tile *lhs[TIR_MAX_SCAN], *rhs[TIR_MAX_SCAN];
+	for (int i = 0; i < n; i++) {
+		lhs[i] = tile_new(in, fn->params[i]);
+		rhs[i] = tile_new(in, fn->params[n + i]);
+	}
+	for (int k = 0; k < out->n; k++) {
+		int base = k / inner * len * inner + k % inner;
+		for (int i = 0; i < n; i++) {
+			const Tile *src = &in->tiles[v->args[i]->id];
+			put(lhs[i], v->args[i]->type.dtype, 0, getf(src, base), geti(src, base));
+		}
+		for (int j = 1; j < len; j++) {
+			for (int i = 0; i < n; i++) {
+				const Tile *src = &in->tiles[v->args[i]->id];
+				put(rhs[i], v->args[i]->type.dtype, 0, getf(src, base + j * inner), geti(src, base + j * inner));
+			}
+			run_block(in, fn);
+			Tile next[TIR_MAX_SCAN];
+			for (int i = 0; i < n; i++)
+				next[i] = tile_clone(&in->tiles[fn->last->args[i]->id]);
+			for (int i = 0; i < n; i++) {
+				tile_copy(lhs[i], &next[i]);
+				free(next[i].f);
+				free(next[i].i);
+			}
+		}
+		put(out, v->args[which]->type.dtype, k, getf(lhs[which], 0), geti(lhs[which], 0));
+	}
+}
+
 /* fp32 to tf32 as Triton 3.6's tf32 dot does on Hopper: the low 13
  * mantissa bits are dropped (truncation toward zero), not rounded; read off
  * an H200 (0x3f801fff multiplies as 0x3f800000, 0x3f803000 as 0x3f802000). */
@@ -630,6 +670,34 @@ static void eval_for(Interp *in, TValue *v)
 	free(next);
 }
 
+/* while: the body's ops until its TOP_CONDITION; the loop ends there when
+ * that is false, else the rest runs and the yield gives the next params. */
+static void eval_while(Interp *in, TValue *v)
+{
+	TBlock *body = v->body;
+	int n = v->nargs;
+	for (int i = 0; i < n; i++)
+		tile_copy(tile_new(in, body->params[i]), &in->tiles[v->args[i]->id]);
+	Tile *next = xcalloc((size_t)n + 1, sizeof *next);
+	for (;;) {
+		bool done = false;
+		for (TValue *op = body->first; op && !done; op = op->next) {
+			if (op->op == TOP_CONDITION)
+				done = !in->tiles[op->args[0]->id].i[0];
+			else
+				eval(in, op);
+		}
+		if (done)
+			break;
+		const TValue *y = body->last;
+		for (int j = 0; j < n; j++)
+			next[j] = tile_clone(&in->tiles[y->args[j]->id]);
+		for (int j = 0; j < n; j++)
+			tile_replace(&in->tiles[body->params[j]->id], next[j]);
+	}
+	free(next);
+}
+
 /* The tile a TOP_RESULT copies: the carried value after the loop, or the
  * value the taken branch yielded. */
 static const Tile *result_source(Interp *in, const TValue *v)
@@ -637,6 +705,8 @@ static const Tile *result_source(Interp *in, const TValue *v)
 	const TValue *op = v->args[0];
 	if (op->op == TOP_FOR)
 		return &in->tiles[op->body->params[v->aux + 1]->id];
+	if (op->op == TOP_WHILE)
+		return &in->tiles[op->body->params[v->aux]->id];
 	const TBlock *taken = in->tiles[op->id].i[0] ? op->body : op->orelse;
 	return &in->tiles[taken->last->args[v->aux]->id];
 }
@@ -776,6 +846,8 @@ static void eval(Interp *in, TValue *v)
 	case TOP_REDUCE:
 		if (v->aux == RED_ARGMAX || v->aux == RED_ARGMIN)
 			eval_reduce_index(in, v, out);
+		else if (v->aux == RED_COMBINE)
+			eval_reduce_combine(in, v, 0, out);
 		else
 			eval_reduce(in, v, out);
 		break;
@@ -805,6 +877,9 @@ static void eval(Interp *in, TValue *v)
 	case TOP_FOR:
 		eval_for(in, v);
 		break;
+	case TOP_WHILE:
+		eval_while(in, v);
+		break;
 	case TOP_IF:
 		out->i[0] = a->i[0] != 0;
 		run_block(in, a->i[0] ? v->body : v->orelse);
@@ -812,6 +887,8 @@ static void eval(Interp *in, TValue *v)
 	case TOP_RESULT:
 		if (v->args[0]->op == TOP_SCAN)
 			eval_scan(in, v->args[0], v->aux, out);
+		else if (v->args[0]->op == TOP_REDUCE)
+			eval_reduce_combine(in, v->args[0], v->aux, out);
 		else
 			tile_copy(out, result_source(in, v));
 		break;

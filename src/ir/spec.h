@@ -85,11 +85,16 @@ TValue *need_value(Spec *s, const Node *call, int pos, const char *kw);
 /* spec_control.c */
 void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step);
 void exec_runtime_if(Spec *s, const Node *n, TValue *cond);
+void exec_while(Spec *s, const Node *n);
 /* Runs helper `fn` on already evaluated arguments (kwargs: names of the
  * last nkw of them, or NULL) and returns what it returns. */
 SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int nargs, const char **kwnames,
 		  int nkw);
 SVal *call_jit_function(Spec *s, const Node *call, const Node *fn);
+
+/* spec_jumps.c: `fn` with the break and continue of its loops rewritten
+ * into flags (fn itself when it has none). */
+const Node *spec_rewrite_jumps(Spec *s, const Node *fn);
 
 /* spec_lib.c */
 SVal *call_tl_lib(Spec *s, const Node *call, const char *fn);      /* NULL: not one of its functions */

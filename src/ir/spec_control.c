@@ -12,7 +12,9 @@
  *                 iterations) or read anywhere in the function outside the
  *                 loop (possibly live after it);
  *   if results    assigned in a branch, bound before the if or assigned in
- *                 both branches, and read outside the if.
+ *                 both branches, and read outside the if or, in a loop,
+ *                 read by an iteration before it assigns them (the next
+ *                 iteration's if may read them).
  *
  * The second test is conservative (a read before the loop counts), which
  * only costs registers. Names first assigned inside a loop or a branch are
@@ -301,17 +303,21 @@ static TValue *bound_value(Spec *s, const Node *n, SVal *v, DType dt)
 	return v->kind == SV_VALUE ? tir_cast(&s->b, v->v, dt) : materialize(s, n, v, dt);
 }
 
-/* The loop-carried names of loop `n`, in order of first assignment. */
+/* The loop-carried names of loop `n` (a for, or a while whose condition
+ * reads them too), in order of first assignment. */
 static Names carried_names(Spec *s, const Node *n)
 {
 	Names assigned = {0}, exposed = {0}, outside = {0}, defined = {0}, carried = {0};
 	block_assigns(&n->body, &assigned);
-	target_names(n->lhs, &defined);
+	if (n->kind == ND_FOR)
+		target_names(n->lhs, &defined);
+	else
+		expr_reads(n->cond, &exposed);
 	exposed_reads(&n->body, &defined, &exposed);
 	block_reads(&s->func->body, n, &outside);
 	for (int i = 0; i < assigned.len; i++) {
 		const char *name = assigned.items[i];
-		if (!strcmp(n->lhs->name, name))
+		if (n->kind == ND_FOR && !strcmp(n->lhs->name, name))
 			continue;
 		if (lookup(s, name) && (names_has(&exposed, name) || names_has(&outside, name)))
 			names_add(&carried, name);
@@ -431,9 +437,152 @@ void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
 	}
 }
 
+/* ---- while loops ---- */
+
+/* The condition of while loop `n` as an i1 scalar in the current block. */
+static TValue *while_condition(Spec *s, const Node *n, SVal *c)
+{
+	TValue *v = to_value(s, n->cond, c);
+	if (v->type.rank != 0)
+		spec_error(s, n->cond, "the condition of a while loop must be a scalar, not a tensor of type %s",
+			   type_text(s, &v->type));
+	return tir_cast(&s->b, v, DT_I1);
+}
+
+/* A while loop whose condition is a run-time scalar: a TOP_WHILE carrying
+ * the names it assigns that are live across iterations or after it, its
+ * condition evaluated first in its body. */
+static void exec_runtime_while(Spec *s, const Node *n)
+{
+	Names heap = carried_names(s, n);
+	Names carried = names_in_arena(s, &heap);
+	int nc = carried.len;
+	DType *want = arena_alloc(s->a, sizeof *want * (size_t)(nc + 1));
+	bool *was_const = arena_alloc(s->a, sizeof *was_const * (size_t)(nc + 1));
+	for (int i = 0; i < nc; i++) {
+		SVal *v = lookup(s, carried.items[i]);
+		was_const[i] = is_const(v);
+		want[i] = was_const[i] ? const_dtype(v) : DT_F32;
+	}
+	TValue **init = arena_alloc(s->a, sizeof *init * (size_t)(nc + 1));
+	TValue **next = arena_alloc(s->a, sizeof *next * (size_t)(nc + 1));
+	EnvSnapshot before = env_save(s);
+	TBuilder *b = &s->b;
+	for (int attempt = 0;; attempt++) {
+		TValue *mark = b->block->last;
+		for (int i = 0; i < nc; i++)
+			init[i] = carried_init(s, n, carried.items[i], want[i]);
+		TValue *loop = tir_while(b, nc, init);
+		TBlock *outer = b->block;
+		b->block = loop->body;
+		for (int i = 0; i < nc; i++) {
+			loop->body->params[i]->name = carried.items[i];
+			spec_bind(s, carried.items[i], sv_value(s, n, loop->body->params[i]));
+		}
+		SVal *c = eval(s, n->cond);
+		if (c->kind == SV_NONE)
+			c = sv_int(s, 0);
+		tir_condition(b, while_condition(s, n, c));
+		exec_block(s, &n->body);
+		if (s->returned)
+			spec_error(s, n, "'return' inside a while loop on a run-time condition is not supported");
+		bool again = false;
+		for (int i = 0; i < nc; i++) {
+			next[i] = carried_next(s, n, carried.items[i], loop->body->params[i], was_const[i] && attempt == 0,
+					       &want[i]);
+			again |= !next[i];
+		}
+		env_restore(s, &before);
+		b->block = outer;
+		if (again) {
+			tir_truncate(b, mark);
+			continue;
+		}
+		b->block = loop->body;
+		tir_yield(b, nc, next);
+		b->block = outer;
+		tir_results(b, loop, next);
+		for (int i = 0; i < nc; i++) {
+			next[i]->name = carried.items[i];
+			spec_bind(s, carried.items[i], sv_value(s, n, next[i]));
+		}
+		break;
+	}
+}
+
+#define MAX_STATIC_WHILE 4096
+
+/* while cond: body. While the condition is known at compile time the body
+ * runs here, as a static loop is unrolled (up to MAX_STATIC_WHILE times);
+ * once it depends on run-time values the rest is a run-time loop. */
+void exec_while(Spec *s, const Node *n)
+{
+	if (n->orelse.len)
+		spec_error(s, n, "'while ... else' is not supported");
+	for (int iter = 0;; iter++) {
+		TValue *mark = s->b.block->last;
+		SVal *c = eval(s, n->cond);
+		if (c->kind == SV_NONE)
+			c = sv_int(s, 0);
+		if (c->kind == SV_FLOAT)
+			c = sv_int(s, c->f != 0);
+		if (c->kind == SV_VALUE) {
+			tir_truncate(&s->b, mark);   /* evaluated again in the loop */
+			exec_runtime_while(s, n);
+			return;
+		}
+		if (c->kind != SV_INT)
+			spec_error(s, n->cond, "this condition is neither a constant nor a scalar");
+		if (!c->i)
+			return;
+		if (iter == MAX_STATIC_WHILE)
+			spec_error(s, n, "this while loop on compile-time values runs more than %d times", MAX_STATIC_WHILE);
+		exec_block(s, &n->body);
+		if (s->returned)
+			return;
+	}
+}
+
 /* ---- if on a run-time scalar ---- */
 
-/* The names an if hands on, in order. */
+/* Whether statement `st` is `n` or holds it. */
+static bool holds(const Node *st, const Node *n)
+{
+	if (st == n)
+		return true;
+	for (int i = 0; i < st->body.len; i++)
+		if (holds(st->body.items[i], n))
+			return true;
+	for (int i = 0; i < st->orelse.len; i++)
+		if (holds(st->orelse.items[i], n))
+			return true;
+	return false;
+}
+
+/* The names that the loops around `n` read in an iteration before they
+ * assign them (the values their next iteration starts from). */
+static void loops_exposed(const NodeList *body, const Node *n, Names *out)
+{
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if (st == n || !holds(st, n))
+			continue;
+		if (st->kind == ND_FOR || st->kind == ND_WHILE) {
+			Names defined = {0};
+			if (st->kind == ND_FOR)
+				target_names(st->lhs, &defined);
+			else
+				expr_reads(st->cond, out);
+			exposed_reads(&st->body, &defined, out);
+			names_free(&defined);
+		}
+		loops_exposed(&st->body, n, out);
+		loops_exposed(&st->orelse, n, out);
+	}
+}
+
+/* The names an if hands on, in order. A name the loops around the if read
+ * before assigning it counts as read after it: the next iteration does. */
 static Names if_results(Spec *s, const Node *n)
 {
 	Names then = {0}, other = {0}, all = {0}, outside = {0}, out = {0};
@@ -442,6 +591,7 @@ static Names if_results(Spec *s, const Node *n)
 	block_assigns(&n->body, &all);
 	block_assigns(&n->orelse, &all);
 	block_reads(&s->func->body, n, &outside);
+	loops_exposed(&s->func->body, n, &outside);
 	for (int i = 0; i < all.len; i++) {
 		const char *name = all.items[i];
 		bool both = names_has(&then, name) && names_has(&other, name);
@@ -556,7 +706,7 @@ SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int na
 	}
 	if (npos > fn->params.len)
 		spec_error(s, site, "'%s' takes %d arguments, %d given", fn->name, fn->params.len, npos);
-	s->func = fn;
+	s->func = fn = spec_rewrite_jumps(s, fn);
 	s->ret = NULL;
 	s->depth++;
 	exec_block(s, &fn->body);

@@ -96,18 +96,105 @@ static SVal *pair(Spec *s, const Node *n, TValue *x, TValue *y)
 	return sv_tuple(s, 2, items);
 }
 
-/* ---- scans and generic reductions ---- */
+/* ---- tl.sum, max, min, argmax, argmin (triton/language/standard.py) ---- */
 
-/* The single tensor of a scan's or reduce's input (a tensor or a 1-tuple). */
-static TValue *single_input(Spec *s, const Node *call, SVal *in, const char *what)
+/* The axis an argument names, wrapped like Python's; -1 for None (every axis). */
+static int axis_of(Spec *s, const Node *call, SVal *axis, const TValue *x)
 {
-	if (in->kind == SV_TUPLE) {
-		if (in->nitems != 1)
-			spec_error(s, call, "%s over %d tensors at once is not supported yet", what, in->nitems);
-		in = in->items[0];
-	}
-	return to_value(s, call, in);
+	if (!axis || axis->kind == SV_NONE)
+		return -1;
+	int a = (int)const_int(s, call, axis, "the axis");
+	if (a < 0)
+		a += x->type.rank;
+	if (a < 0 || a >= x->type.rank)
+		spec_error(s, call, "axis %d is out of range for a tensor of rank %d", a, x->type.rank);
+	return a;
 }
+
+/* Reduces x along `axis`, or along every axis when it is -1 (Triton
+ * reshapes the tensor to one dim then: here the dims go one at a time, the
+ * last first, which is the same up to the rounding of a sum). keep_dims
+ * leaves the reduced dims as dims of extent 1. */
+static TValue *reduce_axes(Spec *s, const Node *call, ReduceKind k, TValue *x, int axis, bool keep)
+{
+	if (axis >= 0) {
+		TValue *r = reduce(s, call, k, x, axis);
+		return keep ? expand(s, call, r, axis) : r;
+	}
+	int rank = x->type.rank;
+	for (int d = rank - 1; d >= 0; d--)
+		x = reduce(s, call, k, x, d);
+	for (int d = 0; keep && d < rank; d++)
+		x = expand(s, call, x, 0);
+	return x;
+}
+
+/* 0, 1, ... n-1 along `axis` of x's shape, broadcast over the other dims:
+ * the index tile of _reduce_with_indices. */
+static TValue *index_along(Spec *s, const Node *call, const TValue *x, int axis)
+{
+	TValue *i = tir_arange(&s->b, 0, x->type.shape[axis]);
+	for (int d = 0; d < x->type.rank; d++)
+		if (d != axis)
+			i = expand(s, call, i, d);
+	return checked(s, call, tir_broadcast_to(&s->b, i, x->type.rank, x->type.shape));
+}
+
+/* (max, argmax) or (min, argmin) along `axis`. The index is i32, the first
+ * of the extreme values (tie_break_left; with tie_break_left=False Triton
+ * may return any of them, so the first is right too). Triton's combine
+ * ignores NaNs, so where a row holds one its answer depends on the order
+ * its reduction tree meets them; here a NaN is the extreme value, the first
+ * NaN's index the answer, as torch.argmax has it. */
+static SVal *with_indices(Spec *s, const Node *call, bool is_max, TValue *x, int axis, bool keep)
+{
+	if (axis < 0)
+		spec_error(s, call, "an index reduction needs an axis (Triton has none over all axes)");
+	if (x->type.dtype == DT_BF16)
+		x = tir_cast(&s->b, x, DT_F32);
+	TValue *idx = index_along(s, call, x, axis);
+	TValue *val = reduce(s, call, is_max ? RED_MAX : RED_MIN, x, axis);
+	TValue *arg = checked(s, call, tir_reduce_index(&s->b, is_max ? RED_ARGMAX : RED_ARGMIN, x, idx, axis));
+	if (keep) {
+		val = expand(s, call, val, axis);
+		arg = expand(s, call, arg, axis);
+	}
+	return pair(s, call, val, arg);
+}
+
+/* tl.sum(input, axis=None, keep_dims=False): bf16 summed in fp32, integers
+ * narrower than 32 bits in i32 (tir_reduce). tl.max / tl.min(input,
+ * axis=None, return_indices=False, return_indices_tie_break_left=True,
+ * keep_dims=False): floats narrower than 32 bits in fp32, integers in i32.
+ * tl.argmax / argmin(input, axis, tie_break_left=True, keep_dims=False). */
+static SVal *call_reduction(Spec *s, const Node *call, const char *fn)
+{
+	TValue *x = need_value(s, call, 0, "input");
+	int axis = axis_of(s, call, arg(s, call, 1, "axis"), x);
+	if (!strcmp(fn, "sum")) {
+		if (x->type.dtype == DT_BF16)
+			x = tir_cast(&s->b, x, DT_F32);
+		return sv_value(s, call, reduce_axes(s, call, RED_SUM, x, axis, const_flag(s, call, 2, "keep_dims", false)));
+	}
+	bool is_max = fn[strlen(fn) - 2] == 'a';
+	if (!strncmp(fn, "arg", 3)) {
+		if (!arg_node(call, 1, "axis"))
+			spec_error(s, call, "missing argument 'axis'");
+		const_flag(s, call, 2, "tie_break_left", true);
+		SVal *r = with_indices(s, call, is_max, x, axis, const_flag(s, call, 3, "keep_dims", false));
+		return r->items[1];
+	}
+	bool keep = const_flag(s, call, 4, "keep_dims", false);
+	if (const_flag(s, call, 2, "return_indices", false)) {
+		const_flag(s, call, 3, "return_indices_tie_break_left", true);
+		return with_indices(s, call, is_max, x, axis, keep);
+	}
+	if (dtype_bytes(x->type.dtype) < 4 || x->type.dtype == DT_I1)
+		x = tir_cast(&s->b, x, dtype_is_float(x->type.dtype) ? DT_F32 : DT_I32);
+	return sv_value(s, call, reduce_axes(s, call, is_max ? RED_MAX : RED_MIN, x, axis, keep));
+}
+
+/* ---- scans and generic reductions ---- */
 
 /* Builds the combine block of `scan` by inlining `fn` on its params: the
  * running values, then the next elements, one of each a scanned tensor. */
@@ -123,7 +210,9 @@ static void build_combine(Spec *s, const Node *call, TValue *scan, const Node *f
 	if (r->kind == SV_TUPLE && r->nitems == 1)
 		r = r->items[0];
 	if (n > 1 && (r->kind != SV_TUPLE || r->nitems != n))
-		spec_error(s, call, "the combine function '%s' must return %d values, one for each scanned tensor", fn->name, n);
+		spec_error(s, call, "the combine function '%s' must return %d values, one for each tensor it combines", fn->name, n);
+	if (n == 1 && r->kind == SV_TUPLE)
+		spec_error(s, call, "the combine function '%s' must return one value, as it combines one tensor", fn->name);
 	TValue *out[TIR_MAX_SCAN];
 	for (int i = 0; i < n; i++) {
 		DType dt = scan->args[i]->type.dtype;
@@ -194,25 +283,62 @@ static SVal *call_cumulative(Spec *s, const Node *call, TOp op)
 	return sv_value(s, call, scan);
 }
 
-/* tl.reduce with a combine function that is one add / mul / max / min:
- * the combine is traced once, recognized, and dropped. */
+/* One reduction of n tensors along `axis` with the combine `fn`, results
+ * in out[0..n-1]: a plain sum / product / maximum / minimum when the
+ * combine is exactly that op on one tensor (the traced combine dropped),
+ * else a RED_COMBINE reduction carrying the combine's body. */
+static void reduce_with(Spec *s, const Node *call, const Node *fn, int n, TValue *const *inputs, int axis, TValue **out)
+{
+	TValue *xs[TIR_MAX_SCAN];
+	memcpy(xs, inputs, sizeof *xs * (size_t)n);
+	TValue *mark = s->b.block->last;
+	TValue *v = checked(s, call, tir_reduce_combine(&s->b, n, xs, axis));
+	build_combine(s, call, v, fn);
+	s->b.line = v->line;   /* the combine's lines were the function's */
+	if (n == 1 && v->iconst >= 0) {
+		tir_truncate(&s->b, mark);
+		out[0] = reduce(s, call, (ReduceKind)v->iconst, xs[0], axis);
+		return;
+	}
+	tir_results(&s->b, v, out);
+}
+
+/* tl.reduce(input, axis, combine_fn, keep_dims=False) of a tensor or a
+ * tuple of tensors of one shape; axis=None reduces every axis, the last
+ * first (Triton reshapes to one dim: the same for a combine that is
+ * associative and commutative, which Triton's lowering also needs). */
 static SVal *call_reduce_fn(Spec *s, const Node *call)
 {
-	TValue *x = single_input(s, call, need_arg(s, call, 0, "input"), "tl.reduce");
-	int axis = axis_arg(s, call, 1, "axis", x);
+	SVal *in = need_arg(s, call, 0, "input");
+	int n = in->kind == SV_TUPLE ? in->nitems : 1;
+	if (n < 1 || n > TIR_MAX_SCAN)
+		spec_error(s, call, "tl.reduce over %d tensors at once is not supported (at most %d)", n, TIR_MAX_SCAN);
+	TValue *out[TIR_MAX_SCAN];
+	for (int i = 0; i < n; i++) {
+		out[i] = to_value(s, call, in->kind == SV_TUPLE ? in->items[i] : in);
+		const Type *t = &out[i]->type, *t0 = &out[0]->type;
+		if (t->rank != t0->rank || memcmp(t->shape, t0->shape, sizeof(int) * (size_t)t->rank))
+			spec_error(s, call, "the tensors tl.reduce combines must have one shape");
+	}
+	int axis = axis_of(s, call, need_arg(s, call, 1, "axis"), out[0]);
 	const Node *fn = combine_fn(s, call, 2);
-	TValue *mark = s->b.block->last;
-	TValue *trace = checked(s, call, tir_scan(&s->b, 1, &x, axis, false));
-	build_combine(s, call, trace, fn);
-	int kind = (int)trace->iconst;
-	tir_truncate(&s->b, mark);
-	if (kind < 0)
-		spec_error(s, call, "tl.reduce with the combine function '%s' is not supported yet (only one add, mul, "
-			   "maximum or minimum)", fn->name);
-	TValue *r = reduce(s, call, (ReduceKind)kind, x, axis);
-	if (const_flag(s, call, 3, "keep_dims", false))
-		r = expand(s, call, r, axis);
-	return sv_value(s, call, r);
+	bool keep = const_flag(s, call, 3, "keep_dims", false);
+	int rank = out[0]->type.rank;
+	for (int d = rank - 1; d >= 0; d--)
+		if (axis < 0 || d == axis)
+			reduce_with(s, call, fn, n, out, d, out);
+	for (int i = 0; keep && i < n; i++) {
+		if (axis >= 0)
+			out[i] = expand(s, call, out[i], axis);
+		for (int d = 0; axis < 0 && d < rank; d++)
+			out[i] = expand(s, call, out[i], 0);
+	}
+	if (in->kind != SV_TUPLE)
+		return sv_value(s, call, out[0]);
+	SVal *items[TIR_MAX_SCAN];
+	for (int i = 0; i < n; i++)
+		items[i] = sv_value(s, call, out[i]);
+	return sv_tuple(s, n, items);
 }
 
 /* ---- side effects ---- */
@@ -400,6 +526,9 @@ SVal *call_tl_lib(Spec *s, const Node *call, const char *fn)
 		return call_cumulative(s, call, fn[3] == 's' ? TOP_ADD : TOP_MUL);
 	if (!strcmp(fn, "reduce"))
 		return call_reduce_fn(s, call);
+	if (!strcmp(fn, "sum") || !strcmp(fn, "max") || !strcmp(fn, "min") || !strcmp(fn, "argmax") ||
+	    !strcmp(fn, "argmin"))
+		return call_reduction(s, call, fn);
 	if (!strcmp(fn, "device_assert"))
 		return call_device_assert(s, call);
 	if (!strcmp(fn, "static_assert"))

@@ -381,13 +381,15 @@ static const struct {
 	{"erf", MATH_ERF}, {"floor", MATH_FLOOR}, {"ceil", MATH_CEIL}, {"sigmoid", MATH_SIGMOID},
 };
 
+/* triton_helpers.max2 / min2: tl.reduce with maximum / minimum, an axis
+ * required, no promotion. */
 static SVal *call_reduce(Spec *s, const Node *call, ReduceKind k)
 {
 	TValue *x = need_value(s, call, 0, "input");
 	SVal *axis = arg(s, call, 1, "axis");
 	if (!axis || axis->kind == SV_NONE)
-		spec_error(s, call, "reductions over all axes are not supported yet; give an axis");
-	return sv_value(s, call, tir_reduce(&s->b, k, x, (int)const_int(s, call, axis, "axis")));
+		spec_error(s, call, "this reduction needs an axis");
+	return sv_value(s, call, checked(s, call, tir_reduce(&s->b, k, x, (int)const_int(s, call, axis, "axis"))));
 }
 
 static EvictionPolicy eviction(Spec *s, const Node *call)
@@ -448,12 +450,6 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 		sv_value(s, call, tir_store(b, ptr, v, m));
 		return sv_new(s, SV_NONE);
 	}
-	if (!strcmp(fn, "sum"))
-		return call_reduce(s, call, RED_SUM);
-	if (!strcmp(fn, "max"))
-		return call_reduce(s, call, RED_MAX);
-	if (!strcmp(fn, "min"))
-		return call_reduce(s, call, RED_MIN);
 	if (!strcmp(fn, "where")) {
 		SVal *c = need_arg(s, call, 0, "condition"), *x = need_arg(s, call, 1, "x"), *y = need_arg(s, call, 2, "y");
 		TValue *tx, *ty;
@@ -510,10 +506,43 @@ static SVal *call_helpers(Spec *s, const Node *call, const char *fn)
 	spec_error(s, call, "unsupported function 'triton_helpers.%s'", fn);
 }
 
+/* Tensor methods that are tl functions of the tensor (x.sum(1) is
+ * tl.sum(x, 1)): the call again with the tensor as its first argument, a
+ * name bound to it that no Python name can clash with. */
+static bool is_member_fn(const char *fn)
+{
+	static const char *const members[] = {
+		"sum", "max", "min", "argmax", "argmin", "reduce", "associative_scan", "cumsum", "cumprod",
+	};
+	for (size_t i = 0; i < TC_COUNT(members); i++)
+		if (!strcmp(fn, members[i]))
+			return true;
+	for (size_t i = 0; i < TC_COUNT(math_fns); i++)
+		if (!strcmp(fn, math_fns[i].name))
+			return true;
+	return false;
+}
+
+static SVal *call_member(Spec *s, const Node *call, SVal *self, const char *fn)
+{
+	Node *me = ast_new(s->a, ND_NAME, call->offset);
+	me->name = arena_printf(s->a, "<self@%zu>", call->offset);
+	spec_bind(s, me->name, self);
+	Node *c = arena_alloc(s->a, sizeof *c);
+	*c = *call;
+	c->items = (NodeList){0};
+	nodelist_push(s->a, &c->items, me);
+	for (int i = 0; i < call->items.len; i++)
+		nodelist_push(s->a, &c->items, call->items.items[i]);
+	return call_tl(s, c, fn);
+}
+
 static SVal *call_method(Spec *s, const Node *call, SVal *self, const char *fn)
 {
 	if (self->kind != SV_VALUE && !is_const(self))
 		spec_error(s, call, "'.%s' needs a tensor", fn);
+	if (is_member_fn(fn))
+		return call_member(s, call, self, fn);
 	TValue *x = to_value(s, call, self);
 	if (!strcmp(fn, "to")) {
 		DType dt = need_dtype(s, call, need_arg(s, call, 0, "dtype"));
@@ -848,11 +877,11 @@ static void exec_stmt(Spec *s, const Node *n)
 	case ND_PASS:
 		return;
 	case ND_WHILE:
-		spec_error(s, n, "'while' loops are not supported yet");
+		exec_while(s, n);
+		return;
 	case ND_BREAK:
 	case ND_CONTINUE:
-		spec_error(s, n, "'%s' is not supported (Triton has no early exit from a loop)",
-			   n->kind == ND_BREAK ? "break" : "continue");
+		spec_error(s, n, "'%s' outside a loop", n->kind == ND_BREAK ? "break" : "continue");
 	default:
 		spec_error(s, n, "unsupported statement (%s)", ast_kind_name(n->kind));
 	}
@@ -992,7 +1021,8 @@ TKernel *specialize(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 		tk->num_stages = opt->num_stages > 0 ? opt->num_stages : 3;
 		bind_modules(&s);
 		bind_params(&s, opt);
-		exec_block(&s, &k->func->body);
+		s.func = spec_rewrite_jumps(&s, k->func);
+		exec_block(&s, &s.func->body);
 		result = tk;
 	}
 	d->jump = saved;

@@ -92,10 +92,15 @@ typedef enum {
 	TOP_HINT,       /* args[0] unchanged; aux: HintKind; hint[d]: the value for dim d */
 	TOP_PHILOX,     /* seed, offset; aux: rounds; aux2: which word of Triton's randint4x */
 	TOP_CONVERT,    /* args[0] unchanged, in another layout (inserted by the lowering) */
+	TOP_WHILE,      /* init...; body block, a TOP_CONDITION in it; results = carried values */
+	TOP_CONDITION,  /* in a TOP_WHILE's body: the loop ends here unless args[0] */
 } TOp;
 
 typedef enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } CmpKind;
-typedef enum { RED_SUM, RED_MAX, RED_MIN, RED_PROD, RED_ARGMAX, RED_ARGMIN, RED_ANY } ReduceKind;
+typedef enum {
+	RED_SUM, RED_MAX, RED_MIN, RED_PROD, RED_ARGMAX, RED_ARGMIN, RED_ANY,
+	RED_COMBINE,    /* tl.reduce with a jitted combine function (a body) */
+} ReduceKind;
 typedef enum { EVICT_NORMAL, EVICT_FIRST, EVICT_LAST } EvictionPolicy;
 typedef enum { SEM_ACQ_REL, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE } MemSem;       /* Triton's default first */
 typedef enum { SCOPE_GPU, SCOPE_CTA, SCOPE_SYS } MemScope;
@@ -131,6 +136,15 @@ typedef struct AxisInfo {
  *              (all NaNs are equal) the smallest index wins, so the result
  *              does not depend on the order of combination. The value of
  *              the maximum itself is a separate RED_MAX (NaN-propagating).
+ *              RED_COMBINE: args[0..n-1] = the n inputs, one shape (dtypes
+ *              may differ); `body` is the combine function as in TOP_SCAN
+ *              (params [0..n-1] the values so far, [n..2n-1] the next
+ *              ones, a TOP_YIELD of n scalars). The value is result 0 (input
+ *              0's dtype, without dim `axis`); with n > 1 it is followed
+ *              by n - 1 TOP_RESULTs (aux 1..n-1). The interpreter folds
+ *              each row from its first element in order; the lowering in
+ *              a tree, so the combine must be associative and commutative
+ *              (as Triton's lowering also takes it).
  * TOP_SCAN     args[0..n-1] = the n inputs, one shape (dtypes may differ);
  *              aux: axis; aux2: 1 for reverse. The inclusive scan of the n
  *              inputs at once: `body` is the combine function, params
@@ -170,11 +184,21 @@ typedef struct AxisInfo {
  *              loop runs iv = lower; while (step > 0 ? iv < upper : iv >
  *              upper); iv += step. aux: num_stages asked for (0: none), aux2:
  *              loop_unroll_factor (0: none).
+ * TOP_WHILE    args: the initial values of the n carried values.
+ *              body->params[0..n-1]: the carried values. The body runs its
+ *              ops in order until its TOP_CONDITION (exactly one, at its
+ *              top level, before anything with an effect): when that is
+ *              false the loop ends, and its results are the params as they
+ *              are; otherwise the rest runs and the closing TOP_YIELD of n
+ *              values gives the next iteration's params (Python's `while
+ *              cond: body`, the condition's ops first in the body, as
+ *              scf.while's "before" region). Followed by n TOP_RESULTs.
+ * TOP_CONDITION args[0]: an i1 scalar; no value.
  * TOP_IF       args[0]: i1 scalar condition; body (then) and orelse (never
  *              NULL) each end with a TOP_YIELD of the same n types; followed
  *              by n TOP_RESULTs like TOP_FOR.
  * TOP_YIELD    args: the values a block hands back; no value.
- * TOP_RESULT   args[0]: the TOP_FOR / TOP_IF / TOP_SCAN; aux: which result.
+ * TOP_RESULT   args[0]: the TOP_FOR / TOP_WHILE / TOP_IF / TOP_SCAN / TOP_REDUCE; aux: which result.
  * TOP_PARAM    aux: its index in the block's params.
  * TOP_HINT     args[0]: the tile tl.multiple_of / tl.max_contiguous /
  *              tl.max_constancy annotate; the value is args[0]'s. hint[d]
@@ -288,12 +312,16 @@ TValue *tir_hint(TBuilder *b, TValue *x, HintKind kind, const int64_t *values);
  * with tir_results. */
 #define TIR_MAX_SCAN 8   /* tensors one scan carries at once */
 TValue *tir_scan(TBuilder *b, int n, TValue **inputs, int axis, bool reverse);
+/* tl.reduce of n tensors with a combine block (RED_COMBINE), built like a scan's. */
+TValue *tir_reduce_combine(TBuilder *b, int n, TValue **inputs, int axis);
 TValue *tir_for(TBuilder *b, TValue *lower, TValue *upper, TValue *step, int n, TValue **init);
 TValue *tir_if(TBuilder *b, TValue *cond);
+TValue *tir_while(TBuilder *b, int n, TValue **init);
+TValue *tir_condition(TBuilder *b, TValue *cond);    /* in the body of a TOP_WHILE */
 TValue *tir_yield(TBuilder *b, int n, TValue **values);
 /* Appends the n TOP_RESULTs of a TOP_FOR or TOP_IF (types from its yield)
- * and stores them in out[0..n-1]. For a TOP_SCAN of n inputs: out[0] is
- * the scan itself, out[1..n-1] the TOP_RESULTs appended. */
+ * and stores them in out[0..n-1]. For a TOP_SCAN or RED_COMBINE reduction
+ * of n inputs: out[0] is the op itself, out[1..n-1] the TOP_RESULTs appended. */
 void tir_results(TBuilder *b, TValue *op, TValue **out);
 /* The ReduceKind a combine block computes (one add/mul/max/min of its two
  * params), or -1. */

@@ -33,7 +33,16 @@ outer_convert|tests/exec/outer.py|-s *fp32,*fp32 -D N=64
 philox|tests/exec/philox.py|-k philox -s i64,*fp32,*fp32,*u32 -D BLOCK=256
 dropout|tests/exec/philox.py|-k dropout -s *fp32,*fp32,i32,i32 -D P=0.25 -D BLOCK=1024
 trans_add|tests/exec/trans.py|-k trans_add -s *fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32:16,i32:16 -D BM=32 -D BN=16
-convert_masks|tests/exec/convert.py|-k masks -s *fp32,*i32,*fp32 -D B=32 --num-warps 8'
+convert_masks|tests/exec/convert.py|-k masks -s *fp32,*i32,*fp32 -D B=32 --num-warps 8
+argmax_tiles|tests/exec/reduce.py|-k indices -s *fp32,*i32,*fp32,*i32 -D ROWS=8 -D COLS=32 -D NANS=1 --num-warps 4
+argmax_line|tests/exec/reduce.py|-k line -s *fp32,*i32,i32 -D BLOCK=4096 --num-warps 8
+reduce_combine_rows|tests/exec/reduce.py|-k combines -s *fp32,*i32,*fp32,*i32 -D ROWS=8 -D COLS=32 -D AXIS=1 -D OTHER=8 --num-warps 4
+reduce_combine_cols|tests/exec/reduce.py|-k combines -s *fp32,*i32,*fp32,*i32 -D ROWS=64 -D COLS=64 -D AXIS=0 -D OTHER=64 --num-warps 8
+while_strided|tests/exec/whiles.py|-k strided -s *fp32,*fp32,i32 -D BLOCK=256
+while_collatz|tests/exec/whiles.py|-k collatz -s *i32,*i32 -D LIMIT=100 -D BLOCK=32 --num-warps 1
+while_shrink|tests/exec/whiles.py|-k shrink -s *fp32,*fp32 -D BLOCK=1024 --num-warps 8
+jump_first_negative|tests/exec/jumps.py|-k first_negative -s *fp32,*fp32,*i32,i32 -D BLOCK=1024 --num-warps 8
+jump_scan_table|tests/exec/jumps.py|-k scan_table -s *i32,*i32,i32 -D LIMIT=90 --num-warps 1'
 
 compile_with() { # name target ext command...
 	name=$1 target=$2 ext=$3

@@ -491,6 +491,356 @@ static void test_scans(void)
 #undef LINE
 }
 
+static void case_name(char *name, size_t size, const Case *c, int w, const char *what)
+{
+	int len = snprintf(name, size, "exec %s", strrchr(c->file, '/') + 1);
+	if (c->kernel)
+		len += snprintf(name + len, size - (size_t)len, " %s", c->kernel);
+	for (int j = 0; j < 5 && c->defines[j]; j++)
+		len += snprintf(name + len, size - (size_t)len, " %s", c->defines[j]);
+	snprintf(name + len, size - (size_t)len, " warps=%d W=%d %s", c->num_warps, w ? 64 : 32, what);
+}
+
+/* The input x of tests/exec/reduce.py's `indices` at element e, NaNs put in. */
+static float indices_x(const Outcome *o, bool nans, int e)
+{
+	float x = ((const float *)o->in[0])[e];
+	return nans && x > 0.875f ? NAN : x;
+}
+
+/* Its row argmaxes, the argmaxes of k's rows (ties to the first), the
+ * sum of the tile, computed here. */
+static bool indices_direct(const Outcome *o, int rows, int cols, bool nans, int grid)
+{
+	const int32_t *k = o->in[1], *idx = o->bufs[3];
+	const float *out = o->bufs[2];
+	for (int p = 0; p < grid; p++) {
+		const int32_t *pi = idx + p * (3 * rows + 2 * cols + 1);
+		const float *po = out + p * (rows + cols + 3);
+		double sum = 0, size = 0;
+		for (int r = 0; r < rows; r++) {
+			int best = 0, kbest = 0, e0 = p * rows * cols + r * cols;
+			for (int c = 0; c < cols; c++) {
+				float x = indices_x(o, nans, e0 + c), b = indices_x(o, nans, e0 + best);
+				if (!isnan(b) && (isnan(x) || x > b))
+					best = c;
+				if (k[e0 + c] > k[e0 + kbest])
+					kbest = c;
+				sum += x;
+				size += fabs(x);
+			}
+			if (pi[r] != best || pi[rows + cols + r] != kbest || pi[2 * rows + 2 * cols + r] != best)
+				return false;
+		}
+		bool sum_nan = isnan(sum), got_nan = isnan(po[rows + cols]);
+		if (sum_nan != got_nan || (!sum_nan && fabs(po[rows + cols] - sum) > 1e-5 * size))
+			return false;
+	}
+	return true;
+}
+
+/* combines' integer results computed here: where k is largest along the
+ * axis (the first place), its maxima, its xor, the count of its ones. */
+static bool combines_direct(const Outcome *o, int rows, int cols, int axis, int grid)
+{
+	const int32_t *k = o->in[1], *idx = o->bufs[3];
+	int other = axis ? rows : cols, len = axis ? cols : rows;
+	for (int p = 0; p < grid; p++) {
+		const int32_t *tile = k + p * rows * cols, *got = idx + p * (4 * other + 1);
+		int ones = 0;
+		for (int e = 0; e < rows * cols; e++)
+			ones += tile[e] == 1;
+		if (got[4 * other] != ones)
+			return false;
+		for (int i = 0; i < other; i++) {
+			int best = -1, x = 0;
+			for (int j = 0; j < len; j++) {
+				int e = axis ? i * cols + j : j * cols + i;
+				if (best < 0 || tile[e] > tile[best])
+					best = e;
+				x ^= tile[e];
+			}
+			if (got[other + i] != best || got[2 * other + i] != tile[best] || got[3 * other + i] != x)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* tl.argmax / argmin, tl.max with return_indices, reductions over every
+ * axis, keep_dims, the tensor methods and tl.reduce with jitted combines
+ * of one, two and three tensors (tests/exec/reduce.py): tiles
+ * with rows shorter than a warp, longer than the block, wrapped copies,
+ * NaNs; at W=32 and 64 against the interpreter, and the indices against a
+ * direct computation. */
+static void test_reductions(void)
+{
+#define INDICES(rows, cols, nans, warps)                                                                           \
+	{.file = "tests/exec/reduce.py", .kernel = "indices", .signature = "*fp32,*i32,*fp32,*i32",                  \
+	 .defines = {"ROWS=" #rows, "COLS=" #cols, "NANS=" #nans}, .num_warps = warps,                               \
+	 .counts = {3 * rows * cols, 3 * rows * cols, 3 * (rows + cols + 3), 3 * (3 * rows + 2 * cols + 1)},        \
+	 .grid = 3, .int_range = 5}
+#define COMBINES(rows, cols, axis, other, warps)                                                                   \
+	{.file = "tests/exec/reduce.py", .kernel = "combines", .signature = "*fp32,*i32,*fp32,*i32",                 \
+	 .defines = {"ROWS=" #rows, "COLS=" #cols, "AXIS=" #axis, "OTHER=" #other}, .num_warps = warps,             \
+	 .counts = {3 * rows * cols, 3 * rows * cols, 3 * (3 * other + 2), 3 * (4 * other + 1)}, .grid = 3,          \
+	 .int_range = 4}
+#define LINE(block, n, warps)                                                                                     \
+	{.file = "tests/exec/reduce.py", .kernel = "line", .signature = "*fp32,*i32,i32",                            \
+	 .defines = {"BLOCK=" #block}, .num_warps = warps, .scalars = {n}, .counts = {n, 3}, .grid = 1}
+	static const Case cases[] = {
+		INDICES(8, 32, 0, 4),
+		INDICES(8, 32, 1, 4),
+		INDICES(2, 16, 1, 4),      /* wrapped copies along both axes */
+		INDICES(32, 8, 0, 2),
+		INDICES(4, 256, 1, 8),
+		INDICES(64, 64, 1, 8),
+		INDICES(1, 1024, 0, 4),
+		LINE(1024, 1000, 4),
+		LINE(4096, 4000, 8),
+		LINE(16, 5, 1),
+		COMBINES(8, 32, 1, 8, 4),
+		COMBINES(8, 32, 0, 32, 4),
+		COMBINES(2, 16, 1, 2, 4),     /* wrapped copies: lanes and warps beyond the tile */
+		COMBINES(2, 16, 0, 16, 8),
+		COMBINES(64, 64, 0, 64, 8),    /* warps along the axis */
+		COMBINES(4, 512, 1, 4, 8),    /* repetitions along the axis */
+		COMBINES(128, 4, 0, 4, 2),
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (int w = 0; w < 2; w++) {
+			Case c = cases[i];
+			c.target = w ? "c:wave64" : "c";
+			Outcome o = run_case(&c);
+			char name[200];
+			case_name(name, sizeof name, &c, w, "matches the interpreter");
+			CHECK(name, o.ran && o.wrong == 0);
+			if (!o.ran)
+				printf("# %s\n", o.err);
+			if (o.ran && !strcmp(c.kernel, "indices")) {
+				int rows = atoi(c.defines[0] + 5), cols = atoi(c.defines[1] + 5);
+				case_name(name, sizeof name, &c, w, "argmax and the sum of the tile as computed directly");
+				CHECK(name, indices_direct(&o, rows, cols, c.defines[2][5] == '1', c.grid));
+			}
+			if (o.ran && !strcmp(c.kernel, "combines")) {
+				int rows = atoi(c.defines[0] + 5), cols = atoi(c.defines[1] + 5), axis = atoi(c.defines[2] + 5);
+				case_name(name, sizeof name, &c, w, "pairs, xor and counts as computed directly");
+				CHECK(name, combines_direct(&o, rows, cols, axis, c.grid));
+			}
+			if (o.ran && !strcmp(c.kernel, "line")) {
+				const float *x = o.in[0];
+				const int32_t *got = o.bufs[1];
+				int n = (int)c.scalars[0], hi = 0, lo = 0;
+				for (int e = 1; e < n; e++) {
+					hi = x[e] > x[hi] ? e : hi;
+					lo = x[e] < x[lo] ? e : lo;
+				}
+				case_name(name, sizeof name, &c, w, "argmax, argmin and the count as computed directly");
+				CHECK(name, got[0] == hi && got[1] == lo && got[2] == n);
+			}
+			free_outcome(&o);
+		}
+	}
+#undef INDICES
+#undef COMBINES
+#undef LINE
+}
+
+/* Collatz steps of k + 1 (at most `limit`), how many were odd, and the
+ * last values, computed here. */
+static bool collatz_direct(const Outcome *o, int limit, int block, int grid)
+{
+	const int32_t *k = o->in[0], *out = o->bufs[1];
+	for (int p = 0; p < grid; p++) {
+		int64_t v = k[p] + 1;
+		int count = 0, odd = 0;
+		int32_t trail[256] = {0};
+		while (v != 1 && count < limit) {
+			if (v % 2 == 0) {
+				v /= 2;
+			} else {
+				v = 3 * v + 1;
+				odd++;
+			}
+			trail[count % block] = (int32_t)v;
+			count++;
+		}
+		const int32_t *got = out + p * (block + 2);
+		if (got[block] != count || got[block + 1] != odd || memcmp(got, trail, sizeof *trail * (size_t)block))
+			return false;
+	}
+	return true;
+}
+
+/* Run-time while loops (tests/exec/whiles.py): on a carried scalar, on
+ * loaded data with an if inside, on a reduction of the carried tile (across
+ * warps every iteration); at W=32 and 64 against the interpreter and a
+ * direct computation. */
+static void test_whiles(void)
+{
+	static const Case cases[] = {
+		{.file = "tests/exec/whiles.py", .kernel = "strided", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=256"},
+		 .num_warps = 4, .scalars = {3000}, .counts = {3000, 4 * 257}, .grid = 4},
+		{.file = "tests/exec/whiles.py", .kernel = "strided", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=64"},
+		 .num_warps = 2, .scalars = {100}, .counts = {100, 3 * 65}, .grid = 3},
+		{.file = "tests/exec/whiles.py", .kernel = "collatz", .signature = "*i32,*i32",
+		 .defines = {"LIMIT=100", "BLOCK=32"}, .num_warps = 1, .int_range = 60, .counts = {16, 16 * 34}, .grid = 16},
+		{.file = "tests/exec/whiles.py", .kernel = "collatz", .signature = "*i32,*i32",
+		 .defines = {"LIMIT=20", "BLOCK=128"}, .num_warps = 4, .int_range = 1000, .counts = {8, 8 * 130}, .grid = 8},
+		{.file = "tests/exec/whiles.py", .kernel = "shrink", .signature = "*fp32,*fp32", .defines = {"BLOCK=1024"},
+		 .num_warps = 8, .counts = {3 * 1024, 3 * 1025}, .grid = 3},
+		{.file = "tests/exec/whiles.py", .kernel = "shrink", .signature = "*fp32,*fp32", .defines = {"BLOCK=16"},
+		 .num_warps = 2, .counts = {5 * 16, 5 * 17}, .grid = 5},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (int w = 0; w < 2; w++) {
+			Case c = cases[i];
+			c.target = w ? "c:wave64" : "c";
+			Outcome o = run_case(&c);
+			char name[200];
+			case_name(name, sizeof name, &c, w, "matches the interpreter");
+			CHECK(name, o.ran && o.wrong == 0);
+			if (!o.ran)
+				printf("# %s\n", o.err);
+			if (o.ran && !strcmp(c.kernel, "collatz")) {
+				case_name(name, sizeof name, &c, w, "steps as computed directly");
+				CHECK(name, collatz_direct(&o, atoi(c.defines[0] + 6), atoi(c.defines[1] + 6), c.grid));
+			}
+			if (o.ran && !strcmp(c.kernel, "strided")) {
+				int block = atoi(c.defines[0] + 6), n = (int)c.scalars[0], ok = 1;
+				const float *x = o.in[0], *out = o.bufs[1];
+				for (int p = 0; p < c.grid; p++) {
+					int rounds = 0;
+					for (int b = p; b * block < n; b += c.grid)
+						rounds++;
+					ok &= out[c.grid * block + p] == rounds;
+					for (int e = 0; e < block; e++) {
+						double sum = 0;
+						for (int b = p; b * block < n; b += c.grid)
+							sum += b * block + e < n ? x[b * block + e] : 0;
+						ok &= fabs(out[p * block + e] - sum) < 1e-5 * (1 + fabs(sum));
+					}
+				}
+				case_name(name, sizeof name, &c, w, "sums and rounds as computed directly");
+				CHECK(name, ok);
+			}
+			if (o.ran && !strcmp(c.kernel, "shrink")) {
+				int block = atoi(c.defines[0] + 6), ok = 1;
+				const float *x = o.in[0], *out = o.bufs[1];
+				for (int p = 0; p < c.grid; p++) {
+					float m = 0;
+					for (int e = 0; e < block; e++)
+						m = fmaxf(m, fabsf(x[p * block + e]));
+					int h = 0;
+					for (; m >= 0.125f; m *= 0.5f)
+						h++;
+					ok &= out[p * (block + 1) + block] == h;
+					for (int e = 0; e < block; e++)
+						ok &= out[p * (block + 1) + e] == ldexpf(x[p * block + e], -h) + 1 + 2;
+				}
+				case_name(name, sizeof name, &c, w, "halvings as computed directly");
+				CHECK(name, ok);
+			}
+			free_outcome(&o);
+		}
+	}
+}
+
+/* tests/exec/jumps.py's first_negative computed here. */
+static bool first_negative_direct(const Outcome *o, int chunks, int block, int grid)
+{
+	const float *x = o->in[0], *out = o->bufs[1];
+	const int32_t *idx = o->bufs[2];
+	for (int p = 0; p < grid; p++) {
+		const float *base = x + p * chunks * block;
+		int found = -1, skipped = 0, used[64] = {0};
+		for (int c = 0; c < chunks && c < 64; c++) {
+			if (base[c * block] > 0.5f) {
+				skipped++;
+				continue;
+			}
+			double sum = 0;
+			for (int e = 0; e < block; e++)
+				sum += base[c * block + e];
+			if (sum < 0) {
+				found = c;
+				break;
+			}
+			used[c] = 1;
+		}
+		if (idx[2 * p] != found || idx[2 * p + 1] != skipped) {
+			printf("# program %d: found %d skipped %d, expected %d %d\n", p, idx[2 * p], idx[2 * p + 1], found, skipped);
+			return false;
+		}
+		for (int e = 0; e < block; e++) {
+			double acc = 0;
+			for (int c = 0; c < chunks && c < 64; c++)
+				acc += used[c] ? base[c * block + e] : 0;
+			if (fabs(out[p * block + e] - acc) > 1e-5 * (1 + fabs(acc)))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* and scan_table */
+static bool scan_table_direct(const Outcome *o, int n, int limit, int grid)
+{
+	const int32_t *t = o->in[0], *out = o->bufs[1];
+	for (int p = 0; p < grid; p++) {
+		int k = 0, total = 0, stop = -1;
+		while (k < n) {
+			int v = t[p * n + k];
+			k++;
+			if (v % 3 == 0)
+				continue;
+			if (v > limit) {
+				stop = k - 1;
+				break;
+			}
+			total += v;
+		}
+		total += 2000;
+		if (out[3 * p] != total || out[3 * p + 1] != stop || out[3 * p + 2] != k)
+			return false;
+	}
+	return true;
+}
+
+/* break and continue (tests/exec/jumps.py) in a loop with run-time bounds,
+ * a while loop and an unrolled loop, at W=32 and 64. */
+static void test_jumps(void)
+{
+	static const Case cases[] = {
+		{.file = "tests/exec/jumps.py", .kernel = "first_negative", .signature = "*fp32,*fp32,*i32,i32",
+		 .defines = {"BLOCK=64"}, .num_warps = 2, .scalars = {12}, .counts = {8 * 12 * 64, 8 * 64, 16}, .grid = 8},
+		{.file = "tests/exec/jumps.py", .kernel = "first_negative", .signature = "*fp32,*fp32,*i32,i32",
+		 .defines = {"BLOCK=1024"}, .num_warps = 8, .scalars = {5}, .counts = {4 * 5 * 1024, 4 * 1024, 8}, .grid = 4},
+		{.file = "tests/exec/jumps.py", .kernel = "scan_table", .signature = "*i32,*i32,i32", .defines = {"LIMIT=90"},
+		 .num_warps = 1, .int_range = 100, .scalars = {40}, .counts = {16 * 40, 48}, .grid = 16},
+		{.file = "tests/exec/jumps.py", .kernel = "scan_table", .signature = "*i32,*i32,i32", .defines = {"LIMIT=99"},
+		 .num_warps = 4, .int_range = 100, .scalars = {30}, .counts = {8 * 30, 24}, .grid = 8},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (int w = 0; w < 2; w++) {
+			Case c = cases[i];
+			c.target = w ? "c:wave64" : "c";
+			Outcome o = run_case(&c);
+			char name[200];
+			case_name(name, sizeof name, &c, w, "matches the interpreter");
+			CHECK(name, o.ran && o.wrong == 0);
+			if (!o.ran)
+				printf("# %s\n", o.err);
+			case_name(name, sizeof name, &c, w, "as computed directly");
+			if (o.ran && !strcmp(c.kernel, "first_negative"))
+				CHECK(name, first_negative_direct(&o, (int)c.scalars[0], atoi(c.defines[0] + 6), c.grid));
+			if (o.ran && !strcmp(c.kernel, "scan_table"))
+				CHECK(name, scan_table_direct(&o, (int)c.scalars[0], atoi(c.defines[0] + 6), c.grid));
+			free_outcome(&o);
+		}
+	}
+}
+
 /* A failing tl.device_assert stops the run with the program and message. */
 static void test_assert(void)
 {
@@ -674,15 +1024,26 @@ static void test_philox(void)
 	CHECK("exec philox randn and randn4x within 2 ulp of the interpreter", worst_normal <= 2);
 }
 
-int main(void)
+/* With arguments, only the groups named (seed, width, inductor, scans,
+ * reductions, whiles, jumps, assert, philox). */
+int main(int argc, char **argv)
 {
-	test_seed();
-	test_width_matters();
-	test_inductor();
-	test_scans();
-	test_assert();
-	test_philox_reference();
-	test_philox();
+	static const struct {
+		const char *name;
+		void (*run)(void);
+	} groups[] = {
+		{"seed", test_seed}, {"width", test_width_matters}, {"inductor", test_inductor}, {"scans", test_scans},
+		{"reductions", test_reductions}, {"whiles", test_whiles}, {"jumps", test_jumps},
+		{"assert", test_assert}, {"philox", test_philox_reference},
+		{"philox", test_philox},
+	};
+	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+		bool named = argc < 2;
+		for (int i = 1; i < argc; i++)
+			named |= !strcmp(argv[i], groups[g].name);
+		if (named)
+			groups[g].run();
+	}
 	arena_free(&arena);
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,235 @@
+/* spec_jumps.c: `break` and `continue`, rewritten into flags before a
+ * function runs.
+ *
+ * Triton's control flow is structured (scf.for, scf.while, scf.if): a loop
+ * has one exit. So a loop whose body leaves early is rewritten, on the AST,
+ * into one that says the same with two hidden variables, whose names no
+ * Python name can take:
+ *
+ *   skip   set false when an iteration starts; `continue` and `break` set
+ *          it, and the statements after an `if` that may have set it run
+ *          only where it is still false (an `if skip: pass else: rest`);
+ *   broken set false before the loop; `break` sets it. A for loop runs its
+ *          body only while it is false (the remaining iterations do
+ *          nothing); a while loop's condition becomes a variable, `go`,
+ *          computed before the loop and at the end of each iteration where
+ *          the loop did not break, so the condition is never evaluated after
+ *          a break (it may read past what the loop may touch).
+ *
+ *   while cond:                    broken = False
+ *       a                          go = cond
+ *       if c:                      while go:
+ *           break                      skip = False
+ *       b                              a
+ *                                      if c:
+ *                                          broken = True
+ *                                          skip = True
+ *                                      if skip:
+ *                                          pass
+ *                                      else:
+ *                                          b
+ *                                      if broken:
+ *                                          go = False
+ *                                      else:
+ *                                          go = cond
+ *
+ * The flags are ordinary values afterwards: compile-time constants where
+ * the jumps are (a static loop, an `if` on a constexpr), run-time scalars
+ * carried by the loop and handed on by run-time ifs where they are not.
+ * Statements after a `break` or `continue` in the same block never run and
+ * are dropped. */
+#include "ir/spec.h"
+
+#include <string.h>
+
+typedef struct Jumps {
+	Spec *s;
+	const char *skip, *broken;   /* the hidden names of the loop being rewritten */
+	size_t at;                   /* the loop's offset, for the nodes made */
+} Jumps;
+
+/* Whether a block has a break or continue of its own loop (those inside
+ * nested loops are theirs). */
+static bool has_jump(const NodeList *body, bool breaks_only)
+{
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if (st->kind == ND_BREAK || (!breaks_only && st->kind == ND_CONTINUE))
+			return true;
+		if (st->kind == ND_IF && (has_jump(&st->body, breaks_only) || has_jump(&st->orelse, breaks_only)))
+			return true;
+	}
+	return false;
+}
+
+static Node *name_node(Jumps *j, const char *name)
+{
+	Node *n = ast_new(j->s->a, ND_NAME, j->at);
+	n->name = name;
+	return n;
+}
+
+/* name = value */
+static Node *assign_node(Jumps *j, const char *name, Node *value)
+{
+	Node *n = ast_new(j->s->a, ND_ASSIGN, value->offset);
+	nodelist_push(j->s->a, &n->items, name_node(j, name));
+	n->rhs = value;
+	return n;
+}
+
+static Node *bool_node(Jumps *j, bool v, size_t at)
+{
+	return ast_new(j->s->a, v ? ND_TRUE : ND_FALSE, at);
+}
+
+/* if cond: then else: other */
+static Node *if_node(Jumps *j, Node *cond, NodeList then, NodeList other)
+{
+	Node *n = ast_new(j->s->a, ND_IF, cond->offset);
+	n->cond = cond;
+	n->body = then;
+	n->orelse = other;
+	return n;
+}
+
+static NodeList rewrite_block(Jumps *j, const NodeList *body);
+static Node *rewrite_loop(Spec *s, const Node *loop, NodeList *before);
+
+/* A block of a loop's body: its jumps become flags, what follows an if
+ * that may jump is guarded by `skip`, nested loops are rewritten on their
+ * own. */
+static NodeList rewrite_block(Jumps *j, const NodeList *body)
+{
+	Arena *a = j->s->a;
+	NodeList out = {0};
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if (st->kind == ND_BREAK || st->kind == ND_CONTINUE) {
+			if (st->kind == ND_BREAK)
+				nodelist_push(a, &out, assign_node(j, j->broken, bool_node(j, true, st->offset)));
+			nodelist_push(a, &out, assign_node(j, j->skip, bool_node(j, true, st->offset)));
+			return out;                  /* the rest of the block never runs */
+		}
+		if (st->kind == ND_FOR || st->kind == ND_WHILE) {
+			NodeList before = {0};
+			Node *loop = rewrite_loop(j->s, st, &before);
+			for (int k = 0; k < before.len; k++)
+				nodelist_push(a, &out, before.items[k]);
+			nodelist_push(a, &out, loop);
+			continue;
+		}
+		if (st->kind != ND_IF) {
+			nodelist_push(a, &out, (Node *)st);
+			continue;
+		}
+		Node *copy = arena_alloc(a, sizeof *copy);   /* its loops rewritten, and its jumps */
+		*copy = *st;
+		copy->body = rewrite_block(j, &st->body);
+		copy->orelse = rewrite_block(j, &st->orelse);
+		nodelist_push(a, &out, copy);
+		if (!has_jump(&st->body, false) && !has_jump(&st->orelse, false))
+			continue;
+		NodeList rest_in = {.items = body->items + i + 1, .len = body->len - i - 1};
+		NodeList rest = rewrite_block(j, &rest_in);
+		if (rest.len) {
+			NodeList pass = {0};
+			nodelist_push(a, &pass, ast_new(a, ND_PASS, st->offset));
+			nodelist_push(a, &out, if_node(j, name_node(j, j->skip), pass, rest));
+		}
+		return out;
+	}
+	return out;
+}
+
+/* A loop with its own jumps rewritten (and those of the loops in it);
+ * what must run before it (the flags' first values) goes to *before. */
+static Node *rewrite_loop(Spec *s, const Node *loop, NodeList *before)
+{
+	Arena *a = s->a;
+	Node *copy = arena_alloc(a, sizeof *copy);
+	*copy = *loop;
+	bool jumps = has_jump(&loop->body, false), breaks = has_jump(&loop->body, true);
+	Jumps j = {.s = s, .at = loop->offset};
+	j.skip = arena_printf(a, "<skip@%zu>", loop->offset);
+	j.broken = arena_printf(a, "<broken@%zu>", loop->offset);
+	NodeList body = rewrite_block(&j, &loop->body);
+	if (!jumps) {
+		copy->body = body;
+		return copy;
+	}
+	NodeList inner = {0};
+	nodelist_push(a, &inner, assign_node(&j, j.skip, bool_node(&j, false, loop->offset)));
+	for (int i = 0; i < body.len; i++)
+		nodelist_push(a, &inner, body.items[i]);
+	if (!breaks) {
+		copy->body = inner;
+		return copy;
+	}
+	nodelist_push(a, before, assign_node(&j, j.broken, bool_node(&j, false, loop->offset)));
+	if (loop->kind == ND_FOR) {   /* for: the body only until it breaks */
+		NodeList pass = {0}, guarded = {0};
+		nodelist_push(a, &pass, ast_new(a, ND_PASS, loop->offset));
+		nodelist_push(a, &guarded, if_node(&j, name_node(&j, j.broken), pass, inner));
+		copy->body = guarded;
+		return copy;
+	}
+	/* while: the condition as a variable, not evaluated after a break */
+	const char *go = arena_printf(a, "<go@%zu>", loop->offset);
+	nodelist_push(a, before, assign_node(&j, go, loop->cond));
+	NodeList stop = {0}, next = {0};
+	nodelist_push(a, &stop, assign_node(&j, go, bool_node(&j, false, loop->offset)));
+	nodelist_push(a, &next, assign_node(&j, go, loop->cond));
+	nodelist_push(a, &inner, if_node(&j, name_node(&j, j.broken), stop, next));
+	copy->cond = name_node(&j, go);
+	copy->body = inner;
+	return copy;
+}
+
+/* Whether a block has a loop anywhere in it with a jump of its own. */
+static bool has_loop_jump(const NodeList *body)
+{
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if ((st->kind == ND_FOR || st->kind == ND_WHILE) && has_jump(&st->body, false))
+			return true;
+		if (has_loop_jump(&st->body) || has_loop_jump(&st->orelse))
+			return true;
+	}
+	return false;
+}
+
+/* A block outside any loop: the loops in it (also in its ifs) rewritten. */
+static NodeList rewrite_outside(Spec *s, const NodeList *body)
+{
+	NodeList out = {0};
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if (st->kind == ND_FOR || st->kind == ND_WHILE) {
+			NodeList before = {0};
+			Node *loop = rewrite_loop(s, st, &before);
+			for (int k = 0; k < before.len; k++)
+				nodelist_push(s->a, &out, before.items[k]);
+			nodelist_push(s->a, &out, loop);
+		} else if (st->kind == ND_IF) {
+			Node *copy = arena_alloc(s->a, sizeof *copy);
+			*copy = *st;
+			copy->body = rewrite_outside(s, &st->body);
+			copy->orelse = rewrite_outside(s, &st->orelse);
+			nodelist_push(s->a, &out, copy);
+		} else {
+			nodelist_push(s->a, &out, (Node *)st);
+		}
+	}
+	return out;
+}
+
+const Node *spec_rewrite_jumps(Spec *s, const Node *fn)
+{
+	if (!has_loop_jump(&fn->body))
+		return fn;
+	Node *copy = arena_alloc(s->a, sizeof *copy);
+	*copy = *fn;
+	copy->body = rewrite_outside(s, &fn->body);
+	return copy;
+}
