@@ -72,6 +72,19 @@ make -s units >/dev/null || exit 2
 			done
 		done
 	done
+	# argmax / argmin with NaNs, tl.reduce with jitted combines, run-time while, break / continue
+	run "reduce: argmax/argmin, axis=None, NaNs" tests/exec/reduce.py -k indices -s '*fp32,*i32,*fp32,*i32' \
+		-D ROWS=64 -D COLS=64 -D NANS=1 --num-warps 8 --int-range 5 --arg x_ptr=12288 --arg k_ptr=12288 \
+		--arg out_ptr=393 --arg idx_ptr=963 --grid 3
+	run "reduce: jitted combines of 1-3 tensors" tests/exec/reduce.py -k combines -s '*fp32,*i32,*fp32,*i32' \
+		-D ROWS=32 -D COLS=64 -D AXIS=1 -D OTHER=32 --num-warps 4 --int-range 4 --arg x_ptr=6144 --arg k_ptr=6144 \
+		--arg out_ptr=294 --arg idx_ptr=387 --grid 3
+	run "while: strided sum on a carried scalar" tests/exec/whiles.py -k strided -s '*fp32,*fp32,i32' -D BLOCK=256 \
+		--arg n=3000 --arg x_ptr=3000 --arg out_ptr=1028 --grid 4
+	run "while: on a reduction across warps" tests/exec/whiles.py -k shrink -s '*fp32,*fp32' -D BLOCK=1024 \
+		--num-warps 8 --arg x_ptr=3072 --arg out_ptr=3075 --grid 3
+	run "break: first negative chunk" tests/exec/jumps.py -k first_negative -s '*fp32,*fp32,*i32,i32' -D BLOCK=1024 \
+		--num-warps 8 --arg chunks=5 --arg x_ptr=20480 --arg out_ptr=4096 --arg idx_ptr=8 --grid 4
 	# layout conversions through shared memory; Inductor's x.T + y coalesced through a second frame
 	run "convert: x + x.T of loaded tiles" tests/exec/convert.py -k sym -s '*fp32,*fp32,i32' -D B=32 --arg n=29 \
 		--arg x_ptr=84100 --arg out_ptr=84100 --grid 100
