@@ -423,6 +423,19 @@ static bool assign_op(WcPunct op)
 	}
 }
 
+/* The value "name = v" gives at i (the name): a literal or a #define'd
+ * constant, ending the declaration (; , ) or, after a type word, the ">"
+ * of a template's parameter list: template <int width = WARP_SIZE>. */
+static bool const_init(const WcFile *f, int i, uint64_t *v)
+{
+	int r = i + 2, after = i + 3;
+	if (after >= f->n || !(f->t[r].kind == WT_NUMBER || f->t[r].kind == WT_IDENT) || !wc_value(f, r, v))
+		return false;
+	if (wc_op(f, after, WP_SEMI) || wc_op(f, after, WP_COMMA) || wc_op(f, after, WP_RPAREN))
+		return true;
+	return wc_op(f, after, WP_GT) && (wc_flags(f, i - 1) & WN_TYPE);
+}
+
 /* Constants from code: "T name = 32;" Any other write makes them unknown. */
 static void code_consts(WcFile *f)
 {
@@ -432,9 +445,9 @@ static void code_consts(WcFile *f)
 			continue;
 		bool pre = wc_op(f, i - 1, WP_INC) || wc_op(f, i - 1, WP_DEC);
 		if (wc_op(f, i + 1, WP_ASSIGN)) {
-			bool lit = i + 3 < f->n && f->t[i + 2].kind == WT_NUMBER && f->t[i + 2].num_ok &&
-			           (wc_op(f, i + 3, WP_SEMI) || wc_op(f, i + 3, WP_COMMA) || wc_op(f, i + 3, WP_RPAREN));
-			wc_set_const(f, t->id, lit ? f->t[i + 2].num : 0, !lit);
+			uint64_t v = 0;
+			bool lit = const_init(f, i, &v);
+			wc_set_const(f, t->id, v, !lit);
 		} else if (pre || (f->t[i + 1].kind == WT_PUNCT && assign_op(f->t[i + 1].op))) {
 			wc_set_const(f, t->id, 0, true);
 		}
