@@ -13,12 +13,13 @@
 static bool body_shuffles(const WcFile *f, int from, int to, int var)
 {
 	for (int i = from; i < to; i++) {
-		if (!wc_is_shuffle(f, i) || !wc_op(f, i + 1, WP_LPAREN))
+		bool macro = wc_is_shuffle_macro(f, i);
+		if (!(macro || wc_is_shuffle(f, i)) || !wc_op(f, i + 1, WP_LPAREN))
 			continue;
 		int s[8], e[8];
 		int n = wc_call_args(f, i + 1, s, e, 8);
 		bool sync = wc_is_sync(f, i);
-		if (n <= 0 || n >= (sync ? 4 : 3))
+		if (n <= 0 || (!macro && n >= (sync ? 4 : 3)))
 			continue;  /* explicit width: a deliberate logical warp */
 		for (int k = s[0]; k < e[n - 1]; k++)
 			if (wc_same_ident(f, k, var))

@@ -158,6 +158,7 @@ typedef struct WcName {
 	uint32_t off, len, hash;
 	uint16_t flags;
 	uint8_t macro_nparams;
+	bool macro_shuffle;      /* a function-like macro whose body shuffles with no width */
 	uint8_t view;            /* dataflow: the view of a local, for var_stamp */
 	bool varying, whole;     /* dataflow: WcVal's flags of a local, for var_stamp */
 	uint32_t macro_used;     /* bit i: parameter i appears in the body */
@@ -320,6 +321,15 @@ typedef enum { WC_STEP_OTHER, WC_HALVES, WC_DOUBLES } WcStep;
 WcStep wc_for_step(const WcFile *f, const WcFor *h);
 void wc_set_const(WcFile *f, uint32_t id, uint64_t v, bool conflict);
 static inline bool wc_is_shuffle(const WcFile *f, int i) { return wc_flags(f, i) & WN_SHUFFLE; }
+/* A call of a project macro that expands to a shuffle with no width:
+ * #define SHFL_XOR(v, m) __shfl_xor_sync(0xffffffff, v, m). */
+static inline bool wc_is_shuffle_macro(const WcFile *f, int i)
+{
+	if (!wc_ident(f, i))
+		return false;
+	const WcName *nm = &f->names->v[f->t[i].id];
+	return nm->macro_stamp == f->stamp && nm->macro_shuffle;
+}
 static inline bool wc_is_ballot(const WcFile *f, int i) { return wc_flags(f, i) & WN_BALLOT; }
 static inline bool wc_is_sync(const WcFile *f, int i) { return wc_flags(f, i) & WN_SYNC; }  /* first argument: a lane mask */
 WcFinding *wc_find(WcFile *f, int i, const char *id, const char *name, const char *fix,
