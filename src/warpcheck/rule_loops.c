@@ -67,10 +67,11 @@ static void check_for(WcFile *f, int i)
 	int init = h.var + 2;
 	uint64_t v;
 	WcStep step = wc_for_step(f, &h);
-	if (step == WC_HALVES && init + 1 == h.init1 && wc_value(f, init, &v) && v == 16) {
+	WcVal start = wc_expr_val(f, init, h.init1);
+	if (step == WC_HALVES && start.known && start.num == 16) {
 		WcFinding *fd = wc_find(f, init, "H1", "loop-trip-count", "start at warpSize / 2",
 			"shuffle loop starts at 16, so a 64-lane wavefront combines only 32 lanes");
-		if (f->t[init].kind == WT_NUMBER)
+		if (f->t[init].kind == WT_NUMBER && init + 1 == h.init1)
 			wc_edit(fd, f, init, init, "warpSize / 2");
 		return;
 	}
