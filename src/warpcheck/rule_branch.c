@@ -155,6 +155,11 @@ static Split condition_split(const WcFile *f, int lo, int hi)
 	return terms_split(f, lo, hi, 0);
 }
 
+bool wc_condition_splits(const WcFile *f, int lo, int hi)
+{
+	return terms_split(f, lo, hi, 0) != SPLIT_NONE;
+}
+
 /* Marks [from, to] as run by part of a wavefront, because of `why`; a
  * stronger split inside a weaker one wins. */
 static void mark(Partial *p, int from, int to, int why, Split split)

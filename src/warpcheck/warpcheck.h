@@ -348,6 +348,7 @@ void wc_rule_host(WcFile *f);     /* H6, H7, H12 */
 void wc_rule_arch(WcFile *f);     /* H8 */
 void wc_rule_library(WcFile *f);  /* H9 */
 void wc_rule_branch(WcFile *f);   /* H10 */
+bool wc_condition_splits(const WcFile *f, int lo, int hi);  /* some lanes of a wavefront take it, others not */
 void wc_rule_width(WcFile *f);    /* H11 */
 /* scheme.c: consistent 32-lane logical-warp schemes; run after the rules */
 void wc_scheme_notes(WcFile *f);   /* their H1, H3, H5 findings become notes */
