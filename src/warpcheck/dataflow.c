@@ -71,8 +71,11 @@ static WcView seed_view(const WcFile *f, int i)
 		return WV_BLOCK;
 	if (id == WK_blockDim || id == WK_gridDim)
 		return WV_DIM;
-	if (id == WK_warpSize)
+	if (wc_warp_size_alias(f, i))
 		return WV_WSIZE;
+	uint64_t v;
+	if ((f->names->v[id].flags & WN_WARP_SIZE) && !wc_value(f, i, &v))
+		return WV_WSIZE;  /* a width whose value this file does not fix */
 	if (f->names->v[id].flags & WN_LANE)
 		return WV_LANE;
 	return WV_NONE;

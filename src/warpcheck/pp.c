@@ -369,6 +369,15 @@ static void define(PP *pp, int i, int eod)
 	int v = i + 1;
 	while (v < eod && all_op(f, v, WP_LPAREN))
 		v++;
+	if (v < eod && f->all[v].kind == WT_IDENT && (f->all[v].id == WK_warpSize ||
+	                                              f->names->v[f->all[v].id].wsize_stamp == f->stamp)) {
+		int end = v + 1;
+		while (end < eod && all_op(f, end, WP_RPAREN))
+			end++;
+		if (end == eod)
+			f->names->v[nt->id].wsize_stamp = f->stamp;
+		return;
+	}
 	if (v < eod && f->all[v].kind == WT_NUMBER && f->all[v].num_ok) {
 		wc_set_const(f, nt->id, f->all[v].num, false);
 		width_define(pp, i, v);

@@ -30,7 +30,7 @@ static void check_shift(WcFile *f, int i)
 	if (!wc_op(f, i + 1, WP_SHL) || !wc_value_is(f, i, 1) || f->t[i].kind != WT_NUMBER)
 		return;
 	int r = i + 2;
-	if (wc_kw(f, r, WK_warpSize) || wc_kw(f, r, WK___AMDGCN_WAVEFRONT_SIZE)) {
+	if (wc_warp_size_alias(f, r) || wc_kw(f, r, WK___AMDGCN_WAVEFRONT_SIZE)) {
 		wc_find(f, i, "H13", "mask-overflow", "use ~0ull >> (64 - warpSize), or special-case 64",
 			"1 << warpSize is undefined when warpSize is 64 (shift by the full width)");
 		return;

@@ -163,6 +163,7 @@ typedef struct WcName {
 	bool varying, whole;     /* dataflow: WcVal's flags of a local, for var_stamp */
 	uint32_t macro_used;     /* bit i: parameter i appears in the body */
 	uint32_t const_stamp, macro_stamp, var_stamp, target_stamp;
+	uint32_t wsize_stamp;    /* #define NAME warpSize (or another such name) */
 	uint32_t target_macro;   /* the per-target macro whose branch defined it */
 	bool const_conflict;
 	uint64_t const_value;
@@ -302,6 +303,11 @@ static inline bool wc_value_is(const WcFile *f, int i, uint64_t v)
 {
 	uint64_t x;
 	return wc_value(f, i, &x) && x == v;
+}
+/* warpSize, or a macro defined as it: #define C10_WARP_SIZE warpSize. */
+static inline bool wc_warp_size_alias(const WcFile *f, int i)
+{
+	return wc_kw(f, i, WK_warpSize) || (wc_ident(f, i) && f->names->v[f->t[i].id].wsize_stamp == f->stamp);
 }
 bool wc_full_mask(const WcFile *f, int s, int e, bool *only32); /* all-ones lane mask */
 bool wc_mask_dropped(const WcFile *f, int i);       /* call through a shim that ignores the mask */
