@@ -20,8 +20,9 @@ static void check_sync(WcFile *f, int i)
 		"use a 64-bit mask (~0ull) or the mask-less HIP intrinsic",
 		"32-bit full mask in %.*s leaves lanes 32..63 of a 64-lane wavefront out",
 		(int)f->t[i].len, f->src.text + f->t[i].off);
-	if (f->t[s[0]].kind == WT_NUMBER || wc_op(f, s[0], WP_TILDE))
-		wc_edit(fd, f, s[0], e[0] - 1, "~0ull");
+	if (f->t[s[0]].kind == WT_NUMBER || wc_op(f, s[0], WP_TILDE) || e[0] == s[0] + 1 || wc_kw(f, s[0], WK_uint32_t) ||
+	    wc_kw(f, s[0], WK_unsigned))
+		wc_edit(fd, f, s[0], e[0] - 1, "~0ull");  /* FULL_MASK: here, not in its #define, which may serve data */
 }
 
 /* 1 << warpSize, and (1ull << width) - 1 with a width that can be 64. */

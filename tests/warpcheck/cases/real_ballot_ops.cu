@@ -7,6 +7,7 @@
 #include <hip/hip_runtime.h>
 #define cudaDeviceProp hipDeviceProp_t
 #define cudaGetDeviceProperties hipGetDeviceProperties
+#define cudaStream_t hipStream_t
 #else
 #include <cuda_runtime.h>
 #endif

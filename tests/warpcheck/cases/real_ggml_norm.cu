@@ -9,6 +9,7 @@
 #include <hip/hip_runtime.h>
 #define __shfl_sync(mask, var, srcLane, width) __shfl(var, srcLane, width)
 #define __shfl_xor_sync(mask, var, laneMask, width) __shfl_xor(var, laneMask, width)
+#define cudaStream_t hipStream_t
 #else
 #include <cuda_runtime.h>
 #endif

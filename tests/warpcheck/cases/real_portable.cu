@@ -15,6 +15,10 @@ typedef uint64_t lane_mask_t;
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>
 typedef uint32_t lane_mask_t;
+// The mask-less HIP names, for the CUDA build.
+#define __shfl(v, src) __shfl_sync(0xffffffffu, v, src)
+#define __shfl_xor(v, m) __shfl_xor_sync(0xffffffffu, v, m)
+#define __shfl_down(v, d) __shfl_down_sync(0xffffffffu, v, d)
 #endif
 
 namespace cg = cooperative_groups;
@@ -98,7 +102,7 @@ __global__ void tile_dot(const float* __restrict__ a, const float* __restrict__ 
   for (int o = tile.size() / 2; o > 0; o /= 2) {
     acc += tile.shfl_down(acc, o);
   }
-  auto half = cg::tiled_partition<16>(tile);
+  auto half = cg::tiled_partition<16>(block);
   float m = acc;
   for (int o = 8; o > 0; o /= 2) {
     m = fmaxf(m, half.shfl_xor(m, o));

@@ -9,6 +9,10 @@
 #else
 #include <cuda_runtime.h>
 #define C10_WARP_SIZE 32
+// The mask-less HIP names, for the CUDA build.
+#define __shfl(v, src) __shfl_sync(0xffffffffu, v, src)
+#define __shfl_xor(v, m) __shfl_xor_sync(0xffffffffu, v, m)
+#define __shfl_down(v, d) __shfl_down_sync(0xffffffffu, v, d)
 #endif
 
 namespace gpu {
