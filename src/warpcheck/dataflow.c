@@ -134,6 +134,17 @@ static bool atomic_name(const WcFile *f, int i)
 	return t->len > 6 && memcmp(f->src.text + t->off, "atomic", 6) == 0;
 }
 
+static WcView join(WcView a, WcView b);
+
+static bool name_has(const WcFile *f, const WcName *nm, const char *part)
+{
+	size_t k = strlen(part);
+	for (size_t a = 0; a + k <= nm->len; a++)
+		if (memcmp(f->names->chars + nm->off + a, part, k) == 0)
+			return true;
+	return false;
+}
+
 /* f(args): intrinsics have views; other calls are thread-derived when an
  * argument is, and vary between lanes when an argument does. */
 static Val call(Eval *e, int name)
@@ -176,6 +187,15 @@ static Val call(Eval *e, int name)
 	} else if (wc_kw(f, name, WK_static_cast) || wc_kw(f, name, WK_reinterpret_cast)) {
 		Eval one = {f, open + 1, close, e->depth + 1, e->fn_stamp};
 		v = expr(&one, 0);
+	} else if (f->t[name].id >= WK__COUNT) {
+		const WcName *nm = &f->names->v[f->t[name].id];
+		if (nm->ret_stamp == f->stamp) {  /* a function of this file: what it returns */
+			v.view = join(v.view, (WcView)nm->ret_view);
+			v.varying = v.varying || nm->ret_varying;
+		} else if ((nm->flags & WN_LANE) && v.view == WV_NONE) {  /* getLaneId() from a header */
+			v.view = name_has(f, nm, "ask") ? WV_MASK : WV_LANE;
+			v.varying = true;
+		}
 	}
 	e->pos = close + 1;
 	return v;
@@ -763,6 +783,29 @@ static void seed_params(WcFile *f, const FnFacts *ff, uint32_t stamp)
 	}
 }
 
+/* What fn returns, joined over its return statements, for its callers
+ * later in the file: int lane_id() { return threadIdx.x & 31; } */
+static void note_returns(WcFile *f, const WcFunc *fn, uint32_t stamp)
+{
+	if (wc_kw(f, fn->name, WK_operator))
+		return;
+	WcName *nm = &f->names->v[f->t[fn->name].id];
+	for (int i = fn->open + 1; i < fn->close; i++) {
+		if (!wc_kw(f, i, WK_return))
+			continue;
+		Eval e = {f, i + 1, rhs_end(f, i + 1, fn->close), 0, stamp};
+		Val v = expr(&e, 0);
+		if (nm->ret_stamp != f->stamp) {
+			nm->ret_stamp = f->stamp;
+			nm->ret_view = WV_NONE;
+			nm->ret_varying = false;
+		}
+		WcView rv = v.view == WV_WSIZE || v.view == WV_BLOCK || v.view == WV_DIM || v.view == WV_BASE ? WV_NONE : v.view;
+		nm->ret_view = (uint8_t)join((WcView)nm->ret_view, rv);
+		nm->ret_varying = nm->ret_varying || v.varying;
+	}
+}
+
 static void function_flow(WcFile *f, const WcFunc *fn, int from, Flow *fl, const FnFacts *ff)
 {
 	uint32_t stamp = wc_stamp(f->names);
@@ -777,6 +820,7 @@ static void function_flow(WcFile *f, const WcFunc *fn, int from, Flow *fl, const
 		if (fl->nr == 0 || !update_splits(f, fl))
 			break;
 	}
+	note_returns(f, fn, stamp);
 	if (!sync)
 		return;
 	/* H10 reads conditions: there, a local's facts are those of the

@@ -164,6 +164,9 @@ typedef struct WcName {
 	uint32_t macro_used;     /* bit i: parameter i appears in the body */
 	uint32_t const_stamp, macro_stamp, var_stamp, target_stamp;
 	uint32_t wsize_stamp;    /* #define NAME warpSize (or another such name) */
+	uint32_t ret_stamp;      /* a function of the file: what it returns, in ret_view, ret_varying */
+	uint8_t ret_view;
+	bool ret_varying;
 	uint32_t target_macro;   /* the per-target macro whose branch defined it */
 	bool const_conflict;
 	uint64_t const_value;
