@@ -145,6 +145,19 @@ static bool name_has(const WcFile *f, const WcName *nm, const char *part)
 	return false;
 }
 
+/* A function from elsewhere that returns a lane id or mask by its name:
+ * getLaneId, lane_id, laneid, get_lane, lanemask_lt; not lane_count. */
+static bool lane_getter(const WcFile *f, const WcName *nm)
+{
+	const char *s = f->names->chars + nm->off;
+	size_t n = nm->len;
+	if (n >= 4 && (memcmp(s + n - 4, "lane", 4) == 0 || memcmp(s + n - 4, "Lane", 4) == 0))
+		return true;
+	return name_has(f, nm, "ane_id") || name_has(f, nm, "aneId") || name_has(f, nm, "aneid") ||
+	       name_has(f, nm, "aneID") || name_has(f, nm, "anemask") || name_has(f, nm, "aneMask") ||
+	       name_has(f, nm, "ane_mask");
+}
+
 /* f(args): intrinsics have views; other calls are thread-derived when an
  * argument is, and vary between lanes when an argument does. */
 static Val call(Eval *e, int name)
@@ -192,7 +205,7 @@ static Val call(Eval *e, int name)
 		if (nm->ret_stamp == f->stamp) {  /* a function of this file: what it returns */
 			v.view = join(v.view, (WcView)nm->ret_view);
 			v.varying = v.varying || nm->ret_varying;
-		} else if ((nm->flags & WN_LANE) && v.view == WV_NONE) {  /* getLaneId() from a header */
+		} else if ((nm->flags & WN_LANE) && v.view == WV_NONE && lane_getter(f, nm)) {  /* getLaneId() */
 			v.view = name_has(f, nm, "ask") ? WV_MASK : WV_LANE;
 			v.varying = true;
 		}
