@@ -970,9 +970,16 @@ static void follow_calls(WcFile *f, Flow *fl)
 		fns[k] = (ByName){f->t[f->fns[k].name].id, k};
 	}
 	qsort(fns, (size_t)n, sizeof *fns, by_name);
+	/* A caller's arguments change only when it was analysed again. */
+	bool *scan = xmalloc((size_t)n * sizeof *scan);
+	for (int k = 0; k < n; k++)
+		scan[k] = true;
 	for (int round = 0; round < 3 && any_params; round++) {
 		for (int k = 0; k < n; k++) {
 			const WcFunc *fn = &f->fns[k];
+			if (!scan[k])
+				continue;
+			scan[k] = false;
 			for (int i = fn->open + 1; i < fn->close; i++) {
 				if (!wc_ident(f, i) || f->t[i].id < WK__COUNT || wc_op(f, i - 1, WP_ARROW))
 					continue;
@@ -987,6 +994,7 @@ static void follow_calls(WcFile *f, Flow *fl)
 				continue;
 			facts[k].dirty = false;
 			any = true;
+			scan[k] = true;
 			function_flow(f, &f->fns[k], f->fns[k].name, fl, &facts[k]);
 		}
 		if (!any)
@@ -994,6 +1002,7 @@ static void follow_calls(WcFile *f, Flow *fl)
 	}
 	free(facts);
 	free(fns);
+	free(scan);
 }
 
 void wc_dataflow(WcFile *f)

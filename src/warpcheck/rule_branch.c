@@ -440,11 +440,14 @@ void wc_rule_branch(WcFile *f)
 		return;
 	Partial *p = xmalloc((size_t)f->n * sizeof *p);
 	Callee *cs = xmalloc((size_t)f->nfns * sizeof *cs);
-	for (int k = 0; k < f->nfns; k++)
+	bool any = false;
+	for (int k = 0; k < f->nfns; k++) {
 		cs[k] = (Callee){f->t[f->fns[k].name].id, full_mask_sync(f, &f->fns[k])};
+		any = any || cs[k].sync >= 0;
+	}
 	qsort(cs, (size_t)f->nfns, sizeof *cs, by_callee);
 	for (int k = 0; k < f->nfns; k++)
-		check_function(f, &f->fns[k], p, cs, f->nfns);
+		check_function(f, &f->fns[k], p, cs, any ? f->nfns : 0);
 	free(cs);
 	free(p);
 }
