@@ -24,6 +24,7 @@
  * but not the view. */
 #include "warpcheck/warpcheck.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef WcVal Val;
@@ -70,8 +71,11 @@ static WcView seed_view(const WcFile *f, int i)
 		return WV_BLOCK;
 	if (id == WK_blockDim || id == WK_gridDim)
 		return WV_DIM;
-	if (id == WK_warpSize)
+	if (wc_warp_size_alias(f, i))
 		return WV_WSIZE;
+	uint64_t v;
+	if ((f->names->v[id].flags & WN_WARP_SIZE) && !wc_value(f, i, &v))
+		return WV_WSIZE;  /* a width whose value this file does not fix */
 	if (f->names->v[id].flags & WN_LANE)
 		return WV_LANE;
 	return WV_NONE;
@@ -130,6 +134,30 @@ static bool atomic_name(const WcFile *f, int i)
 	return t->len > 6 && memcmp(f->src.text + t->off, "atomic", 6) == 0;
 }
 
+static WcView join(WcView a, WcView b);
+
+static bool name_has(const WcFile *f, const WcName *nm, const char *part)
+{
+	size_t k = strlen(part);
+	for (size_t a = 0; a + k <= nm->len; a++)
+		if (memcmp(f->names->chars + nm->off + a, part, k) == 0)
+			return true;
+	return false;
+}
+
+/* A function from elsewhere that returns a lane id or mask by its name:
+ * getLaneId, lane_id, laneid, get_lane, lanemask_lt; not lane_count. */
+static bool lane_getter(const WcFile *f, const WcName *nm)
+{
+	const char *s = f->names->chars + nm->off;
+	size_t n = nm->len;
+	if (n >= 4 && (memcmp(s + n - 4, "lane", 4) == 0 || memcmp(s + n - 4, "Lane", 4) == 0))
+		return true;
+	return name_has(f, nm, "ane_id") || name_has(f, nm, "aneId") || name_has(f, nm, "aneid") ||
+	       name_has(f, nm, "aneID") || name_has(f, nm, "anemask") || name_has(f, nm, "aneMask") ||
+	       name_has(f, nm, "ane_mask");
+}
+
 /* f(args): intrinsics have views; other calls are thread-derived when an
  * argument is, and vary between lanes when an argument does. */
 static Val call(Eval *e, int name)
@@ -138,18 +166,24 @@ static Val call(Eval *e, int name)
 	int open = e->pos, close = wc_match(f, open);
 	if (close < 0 || close >= e->end)
 		close = e->end - 1;
-	Val v = none;
+	Val v = none, last = none;
 	bool args_vary = false;
+	int nargs = 0;
 	Eval sub = {f, open + 1, close, e->depth + 1, e->fn_stamp};
 	while (sub.pos < sub.end) {
 		Val a = expr(&sub, 0);
 		if (wc_view_thread(a.view))
 			v.view = WV_THREAD;
 		args_vary = args_vary || a.varying;
+		last = a;
+		nargs++;
 		if (sub.pos < sub.end)
 			sub.pos++;  /* the comma, or a token the grammar did not take */
 	}
 	v.varying = args_vary;
+	/* __shfl(v, 0), __shfl_sync(m, v, src) with no width and the same
+	 * source lane everywhere: a broadcast, the same value in every lane */
+	bool broadcast = (wc_kw(f, name, WK___shfl) && nargs == 2) || (wc_kw(f, name, WK___shfl_sync) && nargs == 3);
 	if (wc_kw(f, name, WK___lane_id)) {
 		v = (Val){WV_LANE, false, false, true, false, 0};
 	} else if (wc_is_ballot(f, name)) {
@@ -159,11 +193,22 @@ static Val call(Eval *e, int name)
 		v = none;  /* __any_sync, __reduce_add_sync: one result for the wavefront */
 	} else if (wc_kw(f, name, WK___lanemask_lt)) {
 		v = (Val){WV_MASK, false, false, true, false, 0};
+	} else if (broadcast && !last.varying) {
+		v.varying = false;
 	} else if (wc_is_shuffle(f, name) || atomic_name(f, name)) {
 		v.varying = true;
 	} else if (wc_kw(f, name, WK_static_cast) || wc_kw(f, name, WK_reinterpret_cast)) {
 		Eval one = {f, open + 1, close, e->depth + 1, e->fn_stamp};
 		v = expr(&one, 0);
+	} else if (f->t[name].id >= WK__COUNT) {
+		const WcName *nm = &f->names->v[f->t[name].id];
+		if (nm->ret_stamp == f->stamp) {  /* a function of this file: what it returns */
+			v.view = join(v.view, (WcView)nm->ret_view);
+			v.varying = v.varying || nm->ret_varying;
+		} else if ((nm->flags & WN_LANE) && v.view == WV_NONE && lane_getter(f, nm)) {  /* getLaneId() */
+			v.view = name_has(f, nm, "ask") ? WV_MASK : WV_LANE;
+			v.varying = true;
+		}
 	}
 	e->pos = close + 1;
 	return v;
@@ -505,19 +550,137 @@ static bool assign(const WcFile *f, int i, WcPunct op, Val v, uint32_t stamp)
 	return changed;
 }
 
-/* One pass over the assignments of [from, to); true when a fact changed. */
-static bool assign_pass(const WcFile *f, int from, int to, uint32_t stamp)
+/* Code that runs under a condition: the body of an if (its else
+ * included), of a loop (for loops from the condition on, so the step is
+ * inside) or of a switch. */
+typedef struct Region {
+	int lo, hi;            /* the tokens that run under the condition, inclusive */
+	int cond_lo, cond_hi;  /* the condition [cond_lo, cond_hi) */
+	bool loop;
+	bool splits;           /* the condition splits a wavefront, by the facts so far */
+} Region;
+
+/* An assignment "name = rhs" or "name op= rhs". */
+typedef struct Assign {
+	int at;                /* the name */
+	int rhs_end;
+	WcPunct op;            /* WP_NONE for "=" */
+	bool split;            /* inside a region whose condition splits a wavefront */
+} Assign;
+
+/* Per-file scratch space, reused from function to function. */
+typedef struct Flow {
+	Region *r;
+	int nr, rcap;
+	Assign *a;
+	int na, acap;
+} Flow;
+
+static void add_region(Flow *fl, int lo, int hi, int cond_lo, int cond_hi, bool loop)
 {
-	bool changed = false;
-	for (int i = from; i + 1 < to; i++) {
+	if (hi < lo || cond_hi < cond_lo)
+		return;
+	if (fl->nr == fl->rcap) {
+		fl->rcap = fl->rcap ? fl->rcap * 2 : 32;
+		fl->r = xrealloc(fl->r, (size_t)fl->rcap * sizeof *fl->r);
+	}
+	fl->r[fl->nr++] = (Region){lo, hi, cond_lo, cond_hi, loop, false};
+}
+
+static void collect_regions(const WcFile *f, const WcFunc *fn, Flow *fl)
+{
+	fl->nr = 0;
+	for (int i = fn->open + 1; i < fn->close; i++) {
+		if (!wc_ident(f, i))
+			continue;
+		uint32_t id = f->t[i].id;
+		if (id == WK_do) {
+			int end = wc_stmt_end(f, i + 1);
+			if (end < fn->close && wc_kw(f, end + 1, WK_while) && wc_op(f, end + 2, WP_LPAREN)) {
+				int close = wc_match(f, end + 2);
+				if (close > 0 && close < fn->close)
+					add_region(fl, i + 1, close, end + 3, close, true);
+			}
+			continue;
+		}
+		if ((id != WK_if && id != WK_for && id != WK_while && id != WK_switch) || !wc_op(f, i + 1, WP_LPAREN))
+			continue;
+		int close = wc_match(f, i + 1);
+		if (close < 0 || close >= fn->close || (id == WK_while && wc_op(f, close + 1, WP_SEMI)))
+			continue;  /* unbalanced, or the "while (c);" of a do */
+		int end = imin(wc_stmt_end(f, close + 1), fn->close);
+		if (id == WK_for) {
+			WcFor h;
+			if (wc_for_header(f, i + 1, &h))
+				add_region(fl, h.cond0, end, h.cond0, h.cond1, true);
+		} else {
+			add_region(fl, close + 1, end, i + 2, close, id == WK_while);
+			if (id == WK_if && wc_kw(f, end + 1, WK_else))
+				add_region(fl, end + 2, imin(wc_stmt_end(f, end + 2), fn->close), i + 2, close, false);
+		}
+	}
+}
+
+static void collect_assigns(const WcFile *f, const WcFunc *fn, Flow *fl)
+{
+	fl->na = 0;
+	for (int i = fn->open; i + 1 < fn->close; i++) {
 		if (!wc_ident(f, i) || wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW))
 			continue;
 		WcPunct op = wc_compound_op(f, i + 1);
 		if (op == WP_NONE && !wc_op(f, i + 1, WP_ASSIGN))
 			continue;
-		Eval e = {f, i + 2, rhs_end(f, i + 2, to), 0, stamp};
-		changed |= assign(f, i, op, expr(&e, 0), stamp);
+		if (fl->na == fl->acap) {
+			fl->acap = fl->acap ? fl->acap * 2 : 64;
+			fl->a = xrealloc(fl->a, (size_t)fl->acap * sizeof *fl->a);
+		}
+		fl->a[fl->na++] = (Assign){i, rhs_end(f, i + 2, fn->close), op, false};
 	}
+}
+
+static bool inside(const Region *r, int i)
+{
+	return i >= r->lo && i <= r->hi;
+}
+
+/* Which regions split a wavefront, by the facts the tokens carry now, and
+ * so which assignments only some lanes make; true when that changed. */
+static bool update_splits(const WcFile *f, Flow *fl)
+{
+	bool changed = false;
+	for (int k = 0; k < fl->nr; k++) {
+		Region *r = &fl->r[k];
+		if (!r->splits && r->cond_hi > r->cond_lo && wc_condition_splits(f, r->cond_lo, r->cond_hi))
+			r->splits = true;
+	}
+	for (int j = 0; j < fl->na; j++) {
+		Assign *a = &fl->a[j];
+		for (int k = 0; k < fl->nr && !a->split; k++)
+			if (fl->r[k].splits && inside(&fl->r[k], a->at)) {
+				a->split = true;
+				changed = true;
+			}
+	}
+	return changed;
+}
+
+/* The value an assignment gives, with the facts of this function so far:
+ * one that only some lanes make differs between lanes. */
+static Val assigned_val(const WcFile *f, const Assign *a, uint32_t stamp)
+{
+	Eval e = {f, a->at + 2, a->rhs_end, 0, stamp};
+	Val v = expr(&e, 0);
+	if (a->split)
+		v.varying = true;
+	return v;
+}
+
+/* One pass over the assignments; true when a fact changed. */
+static bool assign_pass(const WcFile *f, const Flow *fl, uint32_t stamp)
+{
+	bool changed = false;
+	for (int j = 0; j < fl->na; j++)
+		changed |= assign(f, fl->a[j].at, fl->a[j].op, assigned_val(f, &fl->a[j], stamp), stamp);
 	return changed;
 }
 
@@ -536,23 +699,326 @@ static void annotate(WcFile *f, int from, int to, uint32_t stamp)
 	}
 }
 
-static void function_flow(WcFile *f, const WcFunc *fn, int from)
+/* Assignment d runs whenever token u does, before it: every region that
+ * holds d holds u. */
+static bool dominates(const Flow *fl, int d, int u)
+{
+	if (d >= u)
+		return false;
+	for (int k = 0; k < fl->nr; k++)
+		if (inside(&fl->r[k], d) && !inside(&fl->r[k], u))
+			return false;
+	return true;
+}
+
+/* An assignment at a may reach u around a loop: a loop holds u and a but
+ * not the dominating assignment d, and a comes after u. */
+static bool reaches_around(const Flow *fl, int d, int a, int u)
+{
+	for (int k = 0; k < fl->nr; k++) {
+		const Region *r = &fl->r[k];
+		if (r->loop && inside(r, u) && inside(r, a) && !inside(r, d))
+			return true;
+	}
+	return false;
+}
+
+/* The facts of the local at token u in a condition, from the assignments
+ * that can reach it: the last plain "=" that runs whenever u does, and
+ * those between it and u (or around a loop). With no such "=", the facts
+ * of every assignment stay (flow-insensitive). */
+static void refine_use(WcFile *f, const Flow *fl, int u, uint32_t stamp)
+{
+	uint32_t id = f->t[u].id;
+	int d = -1;
+	for (int j = 0; j < fl->na && fl->a[j].at < u; j++)
+		if (f->t[fl->a[j].at].id == id && fl->a[j].op == WP_NONE && dominates(fl, fl->a[j].at, u) &&
+		    !(u > fl->a[j].at && u < fl->a[j].rhs_end))
+			d = j;
+	if (d < 0)
+		return;
+	Val v = assigned_val(f, &fl->a[d], stamp);
+	for (int j = d + 1; j < fl->na; j++) {
+		const Assign *a = &fl->a[j];
+		if (f->t[a->at].id != id || (a->at > u && !reaches_around(fl, fl->a[d].at, a->at, u)))
+			continue;
+		Val w = assigned_val(f, a, stamp);
+		if (a->op == WP_NONE) {
+			v.view = join(v.view, w.view);
+			v.whole = v.whole && w.whole;
+		} else {
+			v.whole = v.whole && whole_of(a->op, v, w);
+		}
+		v.varying = v.varying || w.varying;
+	}
+	f->t[u].view = (uint8_t)v.view;
+	f->t[u].varying = v.varying;
+	f->t[u].whole = v.whole;
+}
+
+static bool has_sync_call(const WcFile *f, const WcFunc *fn)
+{
+	for (int i = fn->open; i < fn->close; i++)
+		if (wc_is_sync(f, i))
+			return true;
+	return false;
+}
+
+/* The facts a caller in this file passes to a parameter (wc_dataflow). */
+typedef struct Param {
+	uint32_t id;           /* the parameter's name */
+	Val v;                 /* joined over the calls */
+	bool passed;           /* some call passes it something to track */
+} Param;
+
+enum { MAX_PARAMS = 16 };
+
+typedef struct FnFacts {
+	Param p[MAX_PARAMS];
+	int np;                /* parameters, -1 when the list was not understood */
+	bool dirty;            /* p changed since the function was analysed */
+} FnFacts;
+
+/* Parameters seeded with what callers pass: joined with the convention
+ * (a name with "lane" stays a lane), never less. */
+static void seed_params(WcFile *f, const FnFacts *ff, uint32_t stamp)
+{
+	for (int k = 0; ff && k < ff->np; k++) {
+		const Param *p = &ff->p[k];
+		if (!p->passed)
+			continue;
+		WcName *nm = &f->names->v[p->id];
+		nm->var_stamp = stamp;
+		WcView conv = p->id == WK_tid ? WV_TID : (nm->flags & WN_LANE) ? WV_LANE : WV_NONE;
+		nm->view = (uint8_t)join(conv, p->v.view);
+		nm->varying = p->v.varying || view_varies(conv);
+		nm->whole = p->v.whole || (nm->flags & WN_WARP_SIZE);
+	}
+}
+
+/* What fn returns, joined over its return statements, for its callers
+ * later in the file: int lane_id() { return threadIdx.x & 31; } */
+static void note_returns(WcFile *f, const WcFunc *fn, uint32_t stamp)
+{
+	if (wc_kw(f, fn->name, WK_operator))
+		return;
+	WcName *nm = &f->names->v[f->t[fn->name].id];
+	for (int i = fn->open + 1; i < fn->close; i++) {
+		if (!wc_kw(f, i, WK_return))
+			continue;
+		Eval e = {f, i + 1, rhs_end(f, i + 1, fn->close), 0, stamp};
+		Val v = expr(&e, 0);
+		if (nm->ret_stamp != f->stamp) {
+			nm->ret_stamp = f->stamp;
+			nm->ret_view = WV_NONE;
+			nm->ret_varying = false;
+		}
+		WcView rv = v.view == WV_WSIZE || v.view == WV_BLOCK || v.view == WV_DIM || v.view == WV_BASE ? WV_NONE : v.view;
+		nm->ret_view = (uint8_t)join((WcView)nm->ret_view, rv);
+		nm->ret_varying = nm->ret_varying || v.varying;
+	}
+}
+
+static void function_flow(WcFile *f, const WcFunc *fn, int from, Flow *fl, const FnFacts *ff)
 {
 	uint32_t stamp = wc_stamp(f->names);
-	for (int pass = 0; pass < 4 && assign_pass(f, fn->open, fn->close, stamp); pass++)
-		;
-	annotate(f, from, fn->close + 1, stamp);
+	seed_params(f, ff, stamp);
+	collect_regions(f, fn, fl);
+	collect_assigns(f, fn, fl);
+	bool sync = has_sync_call(f, fn);
+	for (int round = 0; round < 3; round++) {
+		for (int pass = 0; pass < 4 && assign_pass(f, fl, stamp); pass++)
+			;
+		annotate(f, from, fn->close + 1, stamp);
+		if (fl->nr == 0 || !update_splits(f, fl))
+			break;
+	}
+	note_returns(f, fn, stamp);
+	if (!sync)
+		return;
+	/* H10 reads conditions: there, a local's facts are those of the
+	 * assignments that reach the condition. */
+	for (int k = 0; k < fl->nr; k++)
+		for (int u = fl->r[k].cond_lo; u < fl->r[k].cond_hi; u++)
+			if (wc_ident(f, u) && f->names->v[f->t[u].id].var_stamp == stamp && !wc_op(f, u - 1, WP_DOT) &&
+			    !wc_op(f, u - 1, WP_ARROW))
+				refine_use(f, fl, u, stamp);
+}
+
+/* The parameter names of fn, by position: the last name of each
+ * declaration before a default or the end (T* __restrict__ out, int n = 4). */
+static void parse_params(const WcFile *f, const WcFunc *fn, FnFacts *ff)
+{
+	int open = fn->name + 1;
+	ff->np = -1;
+	if (wc_kw(f, fn->name, WK_operator) || !wc_op(f, open, WP_LPAREN))
+		return;
+	int close = wc_match(f, open);
+	if (close < 0 || close > fn->open)
+		return;
+	int np = 0, last = -1, depth = 0;
+	bool dflt = false;
+	for (int i = open + 1; i <= close; i++) {
+		if (i < close && (wc_op(f, i, WP_LPAREN) || wc_op(f, i, WP_LBRACK) || wc_op(f, i, WP_LT))) {
+			depth++;
+		} else if (i < close && (wc_op(f, i, WP_RPAREN) || wc_op(f, i, WP_RBRACK) || wc_op(f, i, WP_GT))) {
+			depth--;
+		} else if (depth == 0 && wc_op(f, i, WP_ASSIGN)) {
+			dflt = true;
+		} else if (i == close || (depth == 0 && wc_op(f, i, WP_COMMA))) {
+			if (last < 0 && i == close && np == 0)
+				break;  /* f() or f(void) */
+			if (np == MAX_PARAMS)
+				return;
+			bool named = last >= 0 && !(wc_flags(f, last) & (WN_TYPE | WN_QUALIFIER));
+			ff->p[np++] = (Param){named ? f->t[last].id : UINT32_MAX, none, false};
+			last = -1;
+			dflt = false;
+		} else if (depth == 0 && !dflt && wc_ident(f, i)) {
+			last = i;
+		}
+	}
+	ff->np = np;
+}
+
+/* Functions by name id, so a call finds its callees by binary search. */
+typedef struct ByName {
+	uint32_t id;
+	int fn;
+} ByName;
+
+static int by_name(const void *a, const void *b)
+{
+	const ByName *x = a, *y = b;
+	return x->id != y->id ? (x->id < y->id ? -1 : 1) : x->fn - y->fn;
+}
+
+/* Joins the arguments of the call whose "(" is at open into the
+ * parameters of every function of the file with that name and enough
+ * parameters (more, with defaults). */
+static void pass_args(const WcFile *f, int name, int open, FnFacts *facts, const ByName *fns, int nfns)
+{
+	uint32_t id = f->t[name].id;
+	int lo = 0, hi = nfns;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (fns[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= nfns || fns[lo].id != id)
+		return;
+	int s[MAX_PARAMS], e[MAX_PARAMS];
+	int n = wc_call_args(f, open, s, e, MAX_PARAMS);
+	if (n <= 0)
+		return;
+	Val args[MAX_PARAMS];
+	for (int a = 0; a < n; a++)
+		args[a] = wc_expr_val(f, s[a], e[a]);
+	for (int m = lo; m < nfns && fns[m].id == id; m++) {
+		FnFacts *ff = &facts[fns[m].fn];
+		if (ff->np < n)
+			continue;
+		for (int a = 0; a < n; a++) {
+			Param *p = &ff->p[a];
+			Val v = args[a];
+			if (p->id == UINT32_MAX || (v.view == WV_NONE && !v.varying))
+				continue;
+			Val nv = p->passed ? (Val){join(p->v.view, v.view), false, false, p->v.varying || v.varying,
+			                           p->v.whole && v.whole, 0}
+			                   : (Val){v.view, false, false, v.varying, v.whole, 0};
+			if (!p->passed || nv.view != p->v.view || nv.varying != p->v.varying || nv.whole != p->v.whole) {
+				p->v = nv;
+				p->passed = true;
+				ff->dirty = true;
+			}
+		}
+	}
+}
+
+/* The name token of a call at i, with its "(": f(...) or f<T>(...). */
+static int call_open(const WcFile *f, int i)
+{
+	if (wc_op(f, i + 1, WP_LPAREN))
+		return i + 1;
+	if (!wc_op(f, i + 1, WP_LT))
+		return -1;
+	for (int k = i + 2, depth = 1; k < f->n && k < i + 40; k++) {
+		if (wc_op(f, k, WP_LT))
+			depth++;
+		else if (wc_op(f, k, WP_GT) && --depth == 0)
+			return wc_op(f, k + 1, WP_LPAREN) ? k + 1 : -1;
+		else if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE))
+			return -1;
+	}
+	return -1;
+}
+
+/* Calls within the file: what each caller passes becomes facts of the
+ * callee's parameters; callees whose parameters changed are analysed
+ * again (three rounds follow chains of three calls). */
+static void follow_calls(WcFile *f, Flow *fl)
+{
+	int n = f->nfns;
+	FnFacts *facts = xcalloc((size_t)n, sizeof *facts);
+	ByName *fns = xmalloc((size_t)n * sizeof *fns);
+	bool any_params = false;
+	for (int k = 0; k < n; k++) {
+		parse_params(f, &f->fns[k], &facts[k]);
+		any_params = any_params || facts[k].np > 0;
+		fns[k] = (ByName){f->t[f->fns[k].name].id, k};
+	}
+	qsort(fns, (size_t)n, sizeof *fns, by_name);
+	/* A caller's arguments change only when it was analysed again. */
+	bool *scan = xmalloc((size_t)n * sizeof *scan);
+	for (int k = 0; k < n; k++)
+		scan[k] = true;
+	for (int round = 0; round < 3 && any_params; round++) {
+		for (int k = 0; k < n; k++) {
+			const WcFunc *fn = &f->fns[k];
+			if (!scan[k])
+				continue;
+			scan[k] = false;
+			for (int i = fn->open + 1; i < fn->close; i++) {
+				if (!wc_ident(f, i) || f->t[i].id < WK__COUNT || wc_op(f, i - 1, WP_ARROW))
+					continue;
+				int open = call_open(f, i);
+				if (open >= 0)
+					pass_args(f, i, open, facts, fns, n);
+			}
+		}
+		bool any = false;
+		for (int k = 0; k < n; k++) {
+			if (!facts[k].dirty)
+				continue;
+			facts[k].dirty = false;
+			any = true;
+			scan[k] = true;
+			function_flow(f, &f->fns[k], f->fns[k].name, fl, &facts[k]);
+		}
+		if (!any)
+			break;
+	}
+	free(facts);
+	free(fns);
+	free(scan);
 }
 
 void wc_dataflow(WcFile *f)
 {
+	Flow fl = {0};
 	int prev = 0;
 	for (int k = 0; k < f->nfns; k++) {
 		annotate(f, prev, f->fns[k].name, 0);  /* between functions: conventions only */
-		function_flow(f, &f->fns[k], f->fns[k].name);
+		function_flow(f, &f->fns[k], f->fns[k].name, &fl, NULL);
 		prev = f->fns[k].close + 1;
 	}
 	annotate(f, prev, f->n, 0);
+	if (f->nfns > 1)
+		follow_calls(f, &fl);
+	free(fl.r);
+	free(fl.a);
 }
 
 bool wc_derived(const WcFile *f, int i)

@@ -96,6 +96,10 @@ static int body_name(const WcFile *f, int i)
 	if (open <= 0)
 		return -1;
 	int name = open - 1;
+	/* operator()(...), operator[](...), operator+(...): the name is "operator" */
+	for (int k = 1; k <= 3 && !wc_ident(f, name); k++)
+		if (wc_kw(f, open - k, WK_operator))
+			return open - k;
 	if (wc_op(f, name, WP_RBRACK) || wc_op(f, name, WP_GT))
 		return -1;  /* a lambda, or something templated we do not follow */
 	if (!wc_ident(f, name) || control_word(f, name))

@@ -197,6 +197,87 @@ void wc_set_const(WcFile *f, uint32_t id, uint64_t v, bool conflict)
 	nm->const_conflict = conflict;
 }
 
+static void all_edit(WcFinding *fd, const WcFile *f, int from, int to, const char *repl);
+
+/* The argument of the call whose "(" is at all[open] that starts at
+ * all[from]: its end (exclusive), at a top-level "," or the ")". */
+static int all_arg_end(const WcFile *f, int from, int eod)
+{
+	int depth = 0;
+	for (int i = from; i < eod; i++) {
+		if (all_op(f, i, WP_LPAREN) || all_op(f, i, WP_LBRACK))
+			depth++;
+		else if ((all_op(f, i, WP_RPAREN) || all_op(f, i, WP_RBRACK)) && --depth < 0)
+			return i;
+		else if (depth == 0 && all_op(f, i, WP_COMMA))
+			return i;
+	}
+	return eod;
+}
+
+static bool all_value(const WcFile *f, int i, uint64_t *v)
+{
+	const WcTok *t = &f->all[i];
+	if (t->kind == WT_NUMBER && t->num_ok) {
+		*v = t->num;
+		return true;
+	}
+	const WcName *nm = t->kind == WT_IDENT ? &f->names->v[t->id] : NULL;
+	if (!nm || nm->const_stamp != f->stamp || nm->const_conflict)
+		return false;
+	*v = nm->const_value;
+	return true;
+}
+
+/* all[s, e) is a 32-bit all-ones mask: 0xffffffff, FULL_MASK, ~0u,
+ * uint32_t(-1), unsigned(-1). */
+static bool all_mask32(const WcFile *f, int s, int e)
+{
+	uint64_t v;
+	if (e == s + 1)
+		return all_value(f, s, &v) && v == 0xffffffffu;
+	if (e == s + 2 && all_op(f, s, WP_TILDE) && f->all[s + 1].kind == WT_NUMBER && all_value(f, s + 1, &v) &&
+	    v == 0 && !f->all[s + 1].num_wide)
+		return memchr(f->src.text + f->all[s + 1].off, 'u', f->all[s + 1].len) ||
+		       memchr(f->src.text + f->all[s + 1].off, 'U', f->all[s + 1].len);
+	return e == s + 5 && (all_kw(f, s, WK_uint32_t) || all_kw(f, s, WK_unsigned)) && all_op(f, s + 1, WP_LPAREN) &&
+	       all_op(f, s + 2, WP_MINUS) && all_value(f, s + 3, &v) && v == 1 && all_op(f, s + 4, WP_RPAREN);
+}
+
+/* The shuffles and _sync calls in a macro body [from, eod): H2 for a
+ * 32-bit full mask (each expansion repeats it); true when a shuffle there
+ * has no width, so a call of the macro is one. */
+static bool macro_body_calls(WcFile *f, int from, int eod)
+{
+	bool shuffle = false;
+	for (int i = from; i + 1 < eod; i++) {
+		uint16_t fl = all_flags(f, i);
+		if (!(fl & (WN_SHUFFLE | WN_SYNC)) || !all_op(f, i + 1, WP_LPAREN))
+			continue;
+		int nargs = 0, s = i + 2, first_end = -1;
+		for (int e; s < eod; s = e + 1) {
+			e = all_arg_end(f, s, eod);
+			if (e > s || !all_op(f, e, WP_RPAREN))
+				nargs++;
+			if (first_end < 0)
+				first_end = e;
+			if (e >= eod || all_op(f, e, WP_RPAREN))
+				break;
+		}
+		if ((fl & WN_SHUFFLE) && nargs == ((fl & WN_SYNC) ? 3 : 2))
+			shuffle = true;
+		if ((fl & WN_SYNC) && first_end > i + 2 && all_mask32(f, i + 2, first_end)) {
+			WcFinding *fd = wc_find_tok(f, &f->all[i + 2], "H2", "lane-mask",
+				"use a 64-bit mask (~0ull) or the mask-less HIP intrinsic",
+				"32-bit full mask in %.*s leaves lanes 32..63 of a 64-lane wavefront out (in a macro: every "
+				"expansion)", (int)f->all[i].len, f->src.text + f->all[i].off);
+			if (first_end == i + 3 && f->all[i + 2].kind == WT_NUMBER)
+				all_edit(fd, f, i + 2, i + 3, "~0ull");
+		}
+	}
+	return shuffle;
+}
+
 /* #define NAME(params) body: which params does the body use? */
 static void add_macro(WcFile *f, int name, int open, int eod)
 {
@@ -217,6 +298,7 @@ static void add_macro(WcFile *f, int name, int open, int eod)
 	nm->macro_stamp = f->stamp;
 	nm->macro_nparams = (uint8_t)np;
 	nm->macro_used = used;
+	nm->macro_shuffle = i < eod && macro_body_calls(f, i + 1, eod);
 }
 
 /* Marks a finding made at a directive token with an edit of all[from, to). */
@@ -287,6 +369,15 @@ static void define(PP *pp, int i, int eod)
 	int v = i + 1;
 	while (v < eod && all_op(f, v, WP_LPAREN))
 		v++;
+	if (v < eod && f->all[v].kind == WT_IDENT && (f->all[v].id == WK_warpSize ||
+	                                              f->names->v[f->all[v].id].wsize_stamp == f->stamp)) {
+		int end = v + 1;
+		while (end < eod && all_op(f, end, WP_RPAREN))
+			end++;
+		if (end == eod)
+			f->names->v[nt->id].wsize_stamp = f->stamp;
+		return;
+	}
 	if (v < eod && f->all[v].kind == WT_NUMBER && f->all[v].num_ok) {
 		wc_set_const(f, nt->id, f->all[v].num, false);
 		width_define(pp, i, v);
@@ -423,6 +514,19 @@ static bool assign_op(WcPunct op)
 	}
 }
 
+/* The value "name = v" gives at i (the name): a literal or a #define'd
+ * constant, ending the declaration (; , ) or, after a type word, the ">"
+ * of a template's parameter list: template <int width = WARP_SIZE>. */
+static bool const_init(const WcFile *f, int i, uint64_t *v)
+{
+	int r = i + 2, after = i + 3;
+	if (after >= f->n || !(f->t[r].kind == WT_NUMBER || f->t[r].kind == WT_IDENT) || !wc_value(f, r, v))
+		return false;
+	if (wc_op(f, after, WP_SEMI) || wc_op(f, after, WP_COMMA) || wc_op(f, after, WP_RPAREN))
+		return true;
+	return wc_op(f, after, WP_GT) && (wc_flags(f, i - 1) & WN_TYPE);
+}
+
 /* Constants from code: "T name = 32;" Any other write makes them unknown. */
 static void code_consts(WcFile *f)
 {
@@ -432,9 +536,9 @@ static void code_consts(WcFile *f)
 			continue;
 		bool pre = wc_op(f, i - 1, WP_INC) || wc_op(f, i - 1, WP_DEC);
 		if (wc_op(f, i + 1, WP_ASSIGN)) {
-			bool lit = i + 3 < f->n && f->t[i + 2].kind == WT_NUMBER && f->t[i + 2].num_ok &&
-			           (wc_op(f, i + 3, WP_SEMI) || wc_op(f, i + 3, WP_COMMA) || wc_op(f, i + 3, WP_RPAREN));
-			wc_set_const(f, t->id, lit ? f->t[i + 2].num : 0, !lit);
+			uint64_t v = 0;
+			bool lit = const_init(f, i, &v);
+			wc_set_const(f, t->id, v, !lit);
 		} else if (pre || (f->t[i + 1].kind == WT_PUNCT && assign_op(f->t[i + 1].op))) {
 			wc_set_const(f, t->id, 0, true);
 		}

@@ -155,6 +155,11 @@ static Split condition_split(const WcFile *f, int lo, int hi)
 	return terms_split(f, lo, hi, 0);
 }
 
+bool wc_condition_splits(const WcFile *f, int lo, int hi)
+{
+	return terms_split(f, lo, hi, 0) != SPLIT_NONE;
+}
+
 /* Marks [from, to] as run by part of a wavefront, because of `why`; a
  * stronger split inside a weaker one wins. */
 static void mark(Partial *p, int from, int to, int why, Split split)
@@ -338,9 +343,70 @@ static bool has_sync(const WcFile *f, int from, int to)
 	return false;
 }
 
-static void check_function(WcFile *f, const WcFunc *fn, Partial *p)
+/* Functions of the file by name, with the first full-mask _sync call of
+ * each body (-1 when none): calling one from code only part of a
+ * wavefront runs is the same hazard one call away. */
+typedef struct Callee {
+	uint32_t id;
+	int sync;
+} Callee;
+
+static int by_callee(const void *a, const void *b)
 {
-	if (!has_sync(f, fn->open, fn->close))
+	const Callee *x = a, *y = b;
+	return x->id != y->id ? (x->id < y->id ? -1 : 1) : x->sync - y->sync;
+}
+
+static int full_mask_sync(const WcFile *f, const WcFunc *fn)
+{
+	for (int i = fn->open; i < fn->close; i++) {
+		int s[8], e[8];
+		bool only32;
+		if (wc_is_sync(f, i) && wc_op(f, i + 1, WP_LPAREN) && !wc_mask_dropped(f, i) &&
+		    wc_call_args(f, i + 1, s, e, 8) >= 1 && wc_full_mask(f, s[0], e[0], &only32))
+			return i;
+	}
+	return -1;
+}
+
+/* The full-mask _sync call in the function the call at i names, or -1. */
+static int callee_sync(const WcFile *f, int i, const Callee *cs, int n)
+{
+	if (!wc_ident(f, i) || f->t[i].id < WK__COUNT || !wc_op(f, i + 1, WP_LPAREN) || wc_op(f, i - 1, WP_DOT) ||
+	    wc_op(f, i - 1, WP_ARROW))
+		return -1;
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (cs[mid].id < f->t[i].id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && cs[lo].id == f->t[i].id; lo++)
+		if (cs[lo].sync >= 0)
+			return cs[lo].sync;
+	return -1;
+}
+
+static void check_callee(WcFile *f, int i, int sync, const Partial *why)
+{
+	const WcTok *w = &f->t[why->why];
+	if (why->split != SPLIT_LANES || w->kind != WT_IDENT || w->id != WK_if)
+		return;  /* the surest case: an if on a lane or 32-lane warp id */
+	wc_find(f, i, "H10", "partial-wave-mask", fix_active,
+		"%.*s, called in a branch only some lanes take (line %d), uses a full lane mask in %.*s (line %d): on a "
+		"64-lane wavefront it names lanes that never arrive",
+		(int)f->t[i].len, f->src.text + f->t[i].off, w->line, (int)f->t[sync].len, f->src.text + f->t[sync].off,
+		f->t[sync].line);
+}
+
+static void check_function(WcFile *f, const WcFunc *fn, Partial *p, const Callee *cs, int ncs)
+{
+	bool calls = false;
+	for (int i = fn->open; i < fn->close && !calls; i++)
+		calls = callee_sync(f, i, cs, ncs) >= 0;
+	if (!calls && !has_sync(f, fn->open, fn->close))
 		return;
 	for (int i = fn->open; i <= fn->close; i++)
 		p[i] = (Partial){-1, SPLIT_NONE};
@@ -355,9 +421,17 @@ static void check_function(WcFile *f, const WcFunc *fn, Partial *p)
 		                                wc_op(f, i + 1, WP_LPAREN)))
 			mark_loop(f, i, fn->close, p);
 	}
-	for (int i = fn->open; i < fn->close; i++)
-		if (p[i].why >= 0 && wc_is_sync(f, i))
+	for (int i = fn->open; i < fn->close; i++) {
+		if (p[i].why < 0)
+			continue;
+		if (wc_is_sync(f, i)) {
 			check_call(f, i, &p[i]);
+		} else if (calls) {
+			int sync = callee_sync(f, i, cs, ncs);
+			if (sync >= 0 && (sync < fn->open || sync > fn->close))
+				check_callee(f, i, sync, &p[i]);
+		}
+	}
 }
 
 void wc_rule_branch(WcFile *f)
@@ -365,7 +439,15 @@ void wc_rule_branch(WcFile *f)
 	if (f->nfns == 0)
 		return;
 	Partial *p = xmalloc((size_t)f->n * sizeof *p);
+	Callee *cs = xmalloc((size_t)f->nfns * sizeof *cs);
+	bool any = false;
+	for (int k = 0; k < f->nfns; k++) {
+		cs[k] = (Callee){f->t[f->fns[k].name].id, full_mask_sync(f, &f->fns[k])};
+		any = any || cs[k].sync >= 0;
+	}
+	qsort(cs, (size_t)f->nfns, sizeof *cs, by_callee);
 	for (int k = 0; k < f->nfns; k++)
-		check_function(f, &f->fns[k], p);
+		check_function(f, &f->fns[k], p, cs, any ? f->nfns : 0);
+	free(cs);
 	free(p);
 }

@@ -64,9 +64,10 @@ static void check_bound(WcFile *f, int i)
 	                   wc_op(f, close + 1, WP_ASSIGN)))
 		return;
 	for (int k = i + 1; k < close; k++)
-		if (wc_kw(f, k, WK_warpSize))
+		if (wc_warp_size_alias(f, k))
 			wc_find(f, k, "H7", "compile-time-warp-size", "use an upper bound (64) or a per-target macro",
-				"warpSize is not a compile-time constant on every target; it cannot size an array");
+				"%.*s is not a compile-time constant on every target; it cannot size an array",
+				(int)f->t[k].len, f->src.text + f->t[k].off);
 }
 
 static void amdgcn_at(WcFile *f, const WcTok *t)

@@ -13,12 +13,13 @@
 static bool body_shuffles(const WcFile *f, int from, int to, int var)
 {
 	for (int i = from; i < to; i++) {
-		if (!wc_is_shuffle(f, i) || !wc_op(f, i + 1, WP_LPAREN))
+		bool macro = wc_is_shuffle_macro(f, i);
+		if (!(macro || wc_is_shuffle(f, i)) || !wc_op(f, i + 1, WP_LPAREN))
 			continue;
 		int s[8], e[8];
 		int n = wc_call_args(f, i + 1, s, e, 8);
 		bool sync = wc_is_sync(f, i);
-		if (n <= 0 || n >= (sync ? 4 : 3))
+		if (n <= 0 || (!macro && n >= (sync ? 4 : 3)))
 			continue;  /* explicit width: a deliberate logical warp */
 		for (int k = s[0]; k < e[n - 1]; k++)
 			if (wc_same_ident(f, k, var))
@@ -66,10 +67,11 @@ static void check_for(WcFile *f, int i)
 	int init = h.var + 2;
 	uint64_t v;
 	WcStep step = wc_for_step(f, &h);
-	if (step == WC_HALVES && init + 1 == h.init1 && wc_value(f, init, &v) && v == 16) {
+	WcVal start = wc_expr_val(f, init, h.init1);
+	if (step == WC_HALVES && start.known && start.num == 16) {
 		WcFinding *fd = wc_find(f, init, "H1", "loop-trip-count", "start at warpSize / 2",
 			"shuffle loop starts at 16, so a 64-lane wavefront combines only 32 lanes");
-		if (f->t[init].kind == WT_NUMBER)
+		if (f->t[init].kind == WT_NUMBER && init + 1 == h.init1)
 			wc_edit(fd, f, init, init, "warpSize / 2");
 		return;
 	}

@@ -20,8 +20,9 @@ static void check_sync(WcFile *f, int i)
 		"use a 64-bit mask (~0ull) or the mask-less HIP intrinsic",
 		"32-bit full mask in %.*s leaves lanes 32..63 of a 64-lane wavefront out",
 		(int)f->t[i].len, f->src.text + f->t[i].off);
-	if (f->t[s[0]].kind == WT_NUMBER || wc_op(f, s[0], WP_TILDE))
-		wc_edit(fd, f, s[0], e[0] - 1, "~0ull");
+	if (f->t[s[0]].kind == WT_NUMBER || wc_op(f, s[0], WP_TILDE) || e[0] == s[0] + 1 || wc_kw(f, s[0], WK_uint32_t) ||
+	    wc_kw(f, s[0], WK_unsigned))
+		wc_edit(fd, f, s[0], e[0] - 1, "~0ull");  /* FULL_MASK: here, not in its #define, which may serve data */
 }
 
 /* 1 << warpSize, and (1ull << width) - 1 with a width that can be 64. */
@@ -30,7 +31,7 @@ static void check_shift(WcFile *f, int i)
 	if (!wc_op(f, i + 1, WP_SHL) || !wc_value_is(f, i, 1) || f->t[i].kind != WT_NUMBER)
 		return;
 	int r = i + 2;
-	if (wc_kw(f, r, WK_warpSize) || wc_kw(f, r, WK___AMDGCN_WAVEFRONT_SIZE)) {
+	if (wc_warp_size_alias(f, r) || wc_kw(f, r, WK___AMDGCN_WAVEFRONT_SIZE)) {
 		wc_find(f, i, "H13", "mask-overflow", "use ~0ull >> (64 - warpSize), or special-case 64",
 			"1 << warpSize is undefined when warpSize is 64 (shift by the full width)");
 		return;

@@ -29,6 +29,7 @@ enum {
 	S_CROSS = 2,     /* a shuffle that may leave its 32-lane group */
 	S_LANES32 = 4,   /* a lane or warp id in 32s (an H3 finding) */
 	S_CONFINED = 8,  /* a shuffle kept inside 32-lane groups */
+	S_WARP_OPS = 16, /* any warp-level operation: shuffles, votes, __syncwarp, warp collectives */
 };
 
 static bool piece(const WcFinding *fd)
@@ -85,8 +86,62 @@ static int shuffle_kind(const WcFile *f, int i, const WcFunc *fn)
 	return n == plain && xor && offset_below32(f, s[plain - 1], e[plain - 1], i, fn) ? S_CONFINED : S_CROSS;
 }
 
+typedef struct NameFn {
+	uint32_t id;
+	int fn;
+} NameFn;
+
+static int by_id(const void *a, const void *b)
+{
+	const NameFn *x = a, *y = b;
+	return x->id != y->id ? (x->id < y->id ? -1 : 1) : x->fn - y->fn;
+}
+
+/* The first entry of names[0..n) with this id, or n. */
+static int first_with(const NameFn *names, int n, uint32_t id)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (names[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool has_part(const char *s, size_t n, const char *part)
+{
+	size_t k = strlen(part);
+	for (size_t a = 0; a + k <= n; a++)
+		if (memcmp(s + a, part, k) == 0)
+			return true;
+	return false;
+}
+
+/* Name i is a warp-level operation: an intrinsic that works on lanes, a
+ * macro that shuffles, a cub/hipcub warp collective, or a call of a
+ * function the file does not define whose name speaks of warps, lanes or
+ * shuffles (warp_reduce_sum from a header). */
+static bool warp_op(const WcFile *f, int i, bool call, const NameFn *names, int nnames)
+{
+	uint16_t fl = wc_flags(f, i);
+	if (fl & (WN_SHUFFLE | WN_BALLOT | WN_VOTE | WN_SYNC | WN_COLLECTIVE))
+		return true;
+	if (!call || f->t[i].id < WK__COUNT)
+		return wc_kw(f, i, WK___lane_id);
+	if (wc_is_shuffle_macro(f, i))
+		return true;
+	const WcName *nm = &f->names->v[f->t[i].id];
+	if (!(fl & (WN_WARPISH | WN_LANE)) && !has_part(f->names->chars + nm->off, nm->len, "shfl") &&
+	    !has_part(f->names->chars + nm->off, nm->len, "shuffle"))
+		return false;
+	return first_with(names, nnames, f->t[i].id) == nnames;  /* not one of this file's functions */
+}
+
 /* What the body of fn shows on its own (S_LANES32 comes from findings). */
-static int own_kinds(const WcFile *f, const WcFunc *fn)
+static int own_kinds(const WcFile *f, const WcFunc *fn, const NameFn *names, int nnames)
 {
 	int k = 0;
 	for (int i = fn->open + 1; i < fn->close; i++) {
@@ -96,7 +151,9 @@ static int own_kinds(const WcFile *f, const WcFunc *fn)
 		uint16_t fl = wc_flags(f, i);
 		uint64_t v;
 		bool call = wc_op(f, i + 1, WP_LPAREN);
-		if (id == WK_warpSize || id == WK___AMDGCN_WAVEFRONT_SIZE || id == WK___lane_id || id == WK___lanemask_lt ||
+		if (warp_op(f, i, call, names, nnames))
+			k |= S_WARP_OPS;
+		if (wc_warp_size_alias(f, i) || id == WK___AMDGCN_WAVEFRONT_SIZE || id == WK___lane_id || id == WK___lanemask_lt ||
 		    ((fl & WN_WARP_SIZE) && !wc_value(f, i, &v)))
 			k |= S_PHYS;
 		else if (call && (fl & (WN_BALLOT | WN_VOTE)) && !(wc_op(f, i - 1, WP_LPAREN) && wc_is_sync(f, i - 2)))
@@ -123,40 +180,62 @@ static int func_at_offset(const WcFile *f, uint32_t off)
 	return -1;
 }
 
-typedef struct NameFn {
-	uint32_t id;
-	int fn;
-} NameFn;
-
-static int by_id(const void *a, const void *b)
-{
-	const NameFn *x = a, *y = b;
-	return x->id != y->id ? (x->id < y->id ? -1 : 1) : x->fn - y->fn;
-}
-
-/* The first entry of names[0..n) with this id, or n. */
-static int first_with(const NameFn *names, int n, uint32_t id)
-{
-	int lo = 0, hi = n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (names[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* near[k]: the kinds of the functions of the file that k calls or that
  * call k (every overload of a called name). */
-static void neighbours(const WcFile *f, const int *own, int *near)
+static int root(int *parent, int k)
+{
+	while (parent[k] != k)
+		k = parent[k] = parent[parent[k]];
+	return k;
+}
+
+static void unite(int *parent, int a, int b)
+{
+	a = root(parent, a);
+	b = root(parent, b);
+	if (a != b)
+		parent[a] = b;
+}
+
+/* The "{" at i opens a class or struct body: the word before the name. */
+static bool class_body(const WcFile *f, int i)
+{
+	for (int k = i - 1; k >= 0 && k > i - 48; k--) {
+		if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE) || wc_op(f, k, WP_RPAREN))
+			return false;
+		if (wc_kw(f, k, WK_struct) || wc_kw(f, k, WK_class) || wc_kw(f, k, WK_union))
+			return true;
+	}
+	return false;
+}
+
+/* Member functions of one class (written inside its body) belong together. */
+static void unite_members(const WcFile *f, int *parent)
+{
+	enum { DEPTH = 64 };
+	int open[DEPTH], first[DEPTH], depth = 0, k = 0;
+	for (int i = 0; i < f->n && k < f->nfns; i++) {
+		if (i == f->fns[k].open) {
+			if (depth > 0 && depth <= DEPTH && class_body(f, open[depth - 1])) {
+				if (first[depth - 1] < 0)
+					first[depth - 1] = k;
+				else
+					unite(parent, k, first[depth - 1]);
+			}
+			i = f->fns[k++].close;
+		} else if (wc_op(f, i, WP_LBRACE)) {
+			if (depth < DEPTH)
+				open[depth] = i, first[depth] = -1;
+			depth++;
+		} else if (wc_op(f, i, WP_RBRACE) && depth > 0) {
+			depth--;
+		}
+	}
+}
+
+static void neighbours(const WcFile *f, const int *own, int *near, const NameFn *names, int *parent)
 {
 	int n = f->nfns;
-	NameFn *names = xmalloc((size_t)n * sizeof *names);
-	for (int k = 0; k < n; k++)
-		names[k] = (NameFn){f->t[f->fns[k].name].id, k};
-	qsort(names, (size_t)n, sizeof *names, by_id);
 	for (int k = 0; k < n; k++) {
 		const WcFunc *fn = &f->fns[k];
 		for (int i = fn->open + 1; i < fn->close; i++) {
@@ -165,14 +244,16 @@ static void neighbours(const WcFile *f, const int *own, int *near)
 			for (int m = first_with(names, n, f->t[i].id); m < n && names[m].id == f->t[i].id; m++) {
 				near[k] |= own[names[m].fn];
 				near[names[m].fn] |= own[k];
+				unite(parent, k, names[m].fn);
 			}
 		}
 	}
-	free(names);
 }
 
 static const char note_fix[] = "nothing to fix on CDNA; to use whole wavefronts instead, change every 32 of the "
                                "function together (warpSize)";
+
+static const char note_fix_plain[] = "nothing to fix while no warp-level operation uses it; with one, use warpSize";
 
 void wc_scheme_notes(WcFile *f)
 {
@@ -182,29 +263,50 @@ void wc_scheme_notes(WcFile *f)
 	if (candidates == 0)
 		return;
 	int *own = xmalloc((size_t)f->nfns * sizeof *own), *near = xcalloc((size_t)f->nfns, sizeof *near);
+	NameFn *names = xmalloc((size_t)f->nfns * sizeof *names);
 	for (int k = 0; k < f->nfns; k++)
-		own[k] = own_kinds(f, &f->fns[k]);
+		names[k] = (NameFn){f->t[f->fns[k].name].id, k};
+	qsort(names, (size_t)f->nfns, sizeof *names, by_id);
+	for (int k = 0; k < f->nfns; k++)
+		own[k] = own_kinds(f, &f->fns[k], names, f->nfns);
 	for (int i = 0; i < f->nfinds; i++) {
 		int k = func_at_offset(f, f->finds[i].off);
 		if (k >= 0 && strcmp(f->finds[i].id, "H3") == 0)
 			own[k] |= S_LANES32;
 	}
-	neighbours(f, own, near);
+	/* Warp-level operations anywhere among the functions connected by
+	 * calls (or by one class) with k. */
+	int *parent = xmalloc((size_t)f->nfns * sizeof *parent), *ops = xcalloc((size_t)f->nfns, sizeof *ops);
+	for (int k = 0; k < f->nfns; k++)
+		parent[k] = k;
+	neighbours(f, own, near, names, parent);
+	unite_members(f, parent);
+	for (int k = 0; k < f->nfns; k++)
+		ops[root(parent, k)] |= own[k] & S_WARP_OPS;
 	for (int i = 0; i < f->nfinds; i++) {
 		WcFinding *fd = &f->finds[i];
 		int k = piece(fd) ? func_at_offset(f, fd->off) : -1;
 		if (k < 0)
 			continue;
 		int all = own[k] | near[k];
-		if ((all & (S_PHYS | S_CROSS)) || !(all & S_LANES32) || !(all & S_CONFINED))
+		const char *why = NULL;
+		if (!ops[root(parent, k)]) {
+			fd->fix = note_fix_plain;
+			why = "; no shuffle or vote here depends on it: plain arithmetic, the same on 64 lanes";
+		} else if (!(all & (S_PHYS | S_CROSS)) && (all & S_LANES32) && (all & S_CONFINED)) {
+			fd->fix = note_fix;
+			why = "; here part of a consistent 32-lane logical warp, correct on a 64-lane wavefront (two halves)";
+		} else {
 			continue;
+		}
 		fd->note = true;
 		fd->has_edit = false;
-		fd->fix = note_fix;
 		size_t len = strlen(fd->msg);
-		snprintf(fd->msg + len, sizeof fd->msg - len,
-			"; here part of a consistent 32-lane logical warp, correct on a 64-lane wavefront (two halves)");
+		snprintf(fd->msg + len, sizeof fd->msg - len, "%s", why);
 	}
 	free(own);
 	free(near);
+	free(names);
+	free(parent);
+	free(ops);
 }

@@ -96,6 +96,12 @@ bool wc_full_mask(const WcFile *f, int s, int e, bool *only32)
 		*only32 = wc_op(f, s, WP_TILDE) && is_unsigned && !f->t[s + 1].num_wide;
 		return true;
 	}
+	/* uint32_t(-1), unsigned(-1) */
+	if (e == s + 5 && (wc_kw(f, s, WK_uint32_t) || wc_kw(f, s, WK_unsigned)) && wc_op(f, s + 1, WP_LPAREN) &&
+	    wc_op(f, s + 2, WP_MINUS) && wc_value_is(f, s + 3, 1) && wc_op(f, s + 4, WP_RPAREN)) {
+		*only32 = true;
+		return true;
+	}
 	return false;
 }
 

@@ -158,10 +158,15 @@ typedef struct WcName {
 	uint32_t off, len, hash;
 	uint16_t flags;
 	uint8_t macro_nparams;
+	bool macro_shuffle;      /* a function-like macro whose body shuffles with no width */
 	uint8_t view;            /* dataflow: the view of a local, for var_stamp */
 	bool varying, whole;     /* dataflow: WcVal's flags of a local, for var_stamp */
 	uint32_t macro_used;     /* bit i: parameter i appears in the body */
 	uint32_t const_stamp, macro_stamp, var_stamp, target_stamp;
+	uint32_t wsize_stamp;    /* #define NAME warpSize (or another such name) */
+	uint32_t ret_stamp;      /* a function of the file: what it returns, in ret_view, ret_varying */
+	uint8_t ret_view;
+	bool ret_varying;
 	uint32_t target_macro;   /* the per-target macro whose branch defined it */
 	bool const_conflict;
 	uint64_t const_value;
@@ -302,6 +307,11 @@ static inline bool wc_value_is(const WcFile *f, int i, uint64_t v)
 	uint64_t x;
 	return wc_value(f, i, &x) && x == v;
 }
+/* warpSize, or a macro defined as it: #define C10_WARP_SIZE warpSize. */
+static inline bool wc_warp_size_alias(const WcFile *f, int i)
+{
+	return wc_kw(f, i, WK_warpSize) || (wc_ident(f, i) && f->names->v[f->t[i].id].wsize_stamp == f->stamp);
+}
 bool wc_full_mask(const WcFile *f, int s, int e, bool *only32); /* all-ones lane mask */
 bool wc_mask_dropped(const WcFile *f, int i);       /* call through a shim that ignores the mask */
 int wc_stmt_end(const WcFile *f, int start);        /* end of the statement or block at start */
@@ -320,6 +330,15 @@ typedef enum { WC_STEP_OTHER, WC_HALVES, WC_DOUBLES } WcStep;
 WcStep wc_for_step(const WcFile *f, const WcFor *h);
 void wc_set_const(WcFile *f, uint32_t id, uint64_t v, bool conflict);
 static inline bool wc_is_shuffle(const WcFile *f, int i) { return wc_flags(f, i) & WN_SHUFFLE; }
+/* A call of a project macro that expands to a shuffle with no width:
+ * #define SHFL_XOR(v, m) __shfl_xor_sync(0xffffffff, v, m). */
+static inline bool wc_is_shuffle_macro(const WcFile *f, int i)
+{
+	if (!wc_ident(f, i))
+		return false;
+	const WcName *nm = &f->names->v[f->t[i].id];
+	return nm->macro_stamp == f->stamp && nm->macro_shuffle;
+}
 static inline bool wc_is_ballot(const WcFile *f, int i) { return wc_flags(f, i) & WN_BALLOT; }
 static inline bool wc_is_sync(const WcFile *f, int i) { return wc_flags(f, i) & WN_SYNC; }  /* first argument: a lane mask */
 WcFinding *wc_find(WcFile *f, int i, const char *id, const char *name, const char *fix,
@@ -338,6 +357,7 @@ void wc_rule_host(WcFile *f);     /* H6, H7, H12 */
 void wc_rule_arch(WcFile *f);     /* H8 */
 void wc_rule_library(WcFile *f);  /* H9 */
 void wc_rule_branch(WcFile *f);   /* H10 */
+bool wc_condition_splits(const WcFile *f, int lo, int hi);  /* some lanes of a wavefront take it, others not */
 void wc_rule_width(WcFile *f);    /* H11 */
 /* scheme.c: consistent 32-lane logical-warp schemes; run after the rules */
 void wc_scheme_notes(WcFile *f);   /* their H1, H3, H5 findings become notes */

@@ -190,12 +190,30 @@ fi
 HIPCC=${HIPCC:-/usr/bin/hipcc}
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 SYNC_H=$(pwd)/tests/warpcheck/hip_sync.h
+# USE_ROCM and GGML_USE_HIP select the HIP branches of the realistic cases.
 hip_compile() {
-	"$HIPCC" -x hip --offload-arch=gfx90a --offload-arch=gfx1030 -include "$SYNC_H" -c "$1" -o "$tmp/hip.o" >"$tmp/err" 2>&1
+	"$HIPCC" -x hip --offload-arch=gfx90a --offload-arch=gfx1030 -DUSE_ROCM -DGGML_USE_HIP -include "$SYNC_H" \
+		-c "$1" -o "$tmp/hip.o" >"$tmp/err" 2>&1
 }
+# Cases in the style of real projects: --fix leaves some findings (no safe
+# rewrite), but what it rewrites must compile.
+REAL_CASES="real_c10_reduce.cu real_ggml_norm.cu real_macro_shfl.cu real_block_lanes.cu real_portable.cu
+real_ballot_ops.cu real_width_defs.cu h10_flow.cu"
+mkdir -p "$tmp/fixr"
+for src in $REAL_CASES; do
+	cp "$CASES/$src" "$tmp/fixr/$src"
+	"$WC" --fix "$tmp/fixr/$src" >/dev/null 2>&1
+done
 if [ -x "$HIPCC" ]; then
 	for src in fix_hip.hip fix_new.hip fix_cuda.cu logical32.cu; do
 		if hip_compile "$tmp/fix/$src"; then
+			pass "fix-compiles-hip $src"
+		else
+			fail "fix-compiles-hip $src" "$(grep error "$tmp/err" | head -3 | tr '\n' ' ')"
+		fi
+	done
+	for src in $REAL_CASES; do
+		if hip_compile "$tmp/fixr/$src"; then
 			pass "fix-compiles-hip $src"
 		else
 			fail "fix-compiles-hip $src" "$(grep error "$tmp/err" | head -3 | tr '\n' ' ')"
@@ -215,6 +233,13 @@ fi
 if [ -x "$NVCC" ]; then
 	for src in fix_cuda.cu fix_new.cu; do
 		if "$NVCC" -arch=sm_90 -c "$tmp/fix/$src" -o "$tmp/cu.o" >"$tmp/err" 2>&1; then
+			pass "fix-compiles-nvcc $src"
+		else
+			fail "fix-compiles-nvcc $src" "$(grep error "$tmp/err" | head -3 | tr '\n' ' ')"
+		fi
+	done
+	for src in $REAL_CASES; do
+		if "$NVCC" -arch=sm_90 -c "$tmp/fixr/$src" -o "$tmp/cu.o" >"$tmp/err" 2>&1; then
 			pass "fix-compiles-nvcc $src"
 		else
 			fail "fix-compiles-nvcc $src" "$(grep error "$tmp/err" | head -3 | tr '\n' ' ')"

@@ -1,5 +1,6 @@
 // Views are per function: a name holds a thread index only where it is
 // assigned one, and an assigned name does not fall back on its spelling.
+// No shuffle or vote uses the lane and warp ids here: notes.
 __device__ unsigned pick(unsigned word) {
     unsigned idx = word >> 3;
     return idx & 31;
@@ -7,7 +8,7 @@ __device__ unsigned pick(unsigned word) {
 
 __global__ void k(float *out) {
     int idx = threadIdx.x;
-    out[idx & 31] = 0;  // expect: H3 expect-col: 13
+    out[idx & 31] = 0;  // expect-note: H3 expect-col: 13
 }
 
 __device__ unsigned bits(unsigned word) {
@@ -16,7 +17,7 @@ __device__ unsigned bits(unsigned word) {
 }
 
 __device__ int shifted(int tid) {
-    return tid >> 5;  // expect: H3
+    return tid >> 5;  // expect-note: H3
 }
 
 __device__ int count(bool p) {
@@ -30,6 +31,6 @@ __device__ int other(unsigned b) {
 
 __global__ void loads(const int *data, int *out) {
     int x = data[threadIdx.x];
-    int g = (threadIdx.x + blockDim.x * threadIdx.y) / 32;  // expect: H3
+    int g = (threadIdx.x + blockDim.x * threadIdx.y) / 32;  // expect-note: H3
     out[g] = x & 31;
 }

@@ -3,6 +3,7 @@
 __global__ void block_reduce(const float *in, float *out, float *partial, int n) {
     int tid = threadIdx.x;
     float v = in[blockIdx.x * blockDim.x + tid];
+    v += __shfl_down(v, 1);
     if (tid < 32)  // expect: H3 expect-col: 15
         partial[tid] = v;
     if (threadIdx.x < WARP_SIZE && v > 0)  // expect: H3 expect-col: 23

@@ -1,4 +1,5 @@
-// H3: lane and warp ids derived from 32, followed through locals.
+// H3: lane and warp ids derived from 32, followed through locals, in a
+// kernel with a shuffle (without one they would be notes).
 #define WARP_SIZE 32
 __global__ void k(float *out) {
     int tid = threadIdx.x;
@@ -12,5 +13,5 @@ __global__ void k(float *out) {
     int l3 = threadIdx.x & (WARP_SIZE - 1);  // expect: H3
     int planes = blockDim.x;
     int p2 = planes & 31;
-    out[w2 + l2 + l3 + p2] = partial[0];
+    out[w2 + l2 + l3 + p2] = __shfl_down(partial[0], 1);
 }
