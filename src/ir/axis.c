@@ -151,7 +151,7 @@ static void infer(TValue *v, const int64_t *arg_div)
 	AxisInfo *r = &v->axis;
 	const AxisInfo *a = v->nargs > 0 ? &v->args[0]->axis : NULL;
 	const AxisInfo *b = v->nargs > 1 ? &v->args[1]->axis : NULL;
-	int rank = v->type.rank;
+	int rank = v->type.rank > 0 ? v->type.rank : 1;   /* a scalar's facts sit in dim 0, as set_scalar puts them */
 	switch (v->op) {
 	case TOP_ARG:
 		set_scalar(r, &v->type, arg_div ? arg_div[v->iconst] : 1);

@@ -881,6 +881,39 @@ static void test_hints(void)
 	compiled_free(&c);
 }
 
+static const char *row_src =
+	"@triton.jit\n"
+	"def rows(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+	"    offs = tl.arange(0, BLOCK)\n"
+	"    x = tl.load(x_ptr + tl.program_id(0) * BLOCK + offs)\n"
+	"    tl.store(y_ptr + tl.program_id(0) * (BLOCK + 1) + offs, x)\n"
+	"    tl.store(y_ptr + tl.program_id(0) * n + offs, x)\n";
+
+/* Scalar offsets carry their facts too: a row start pid * 65 (or pid times
+ * an integer not known to be a multiple of 16) is not 16-byte aligned, so
+ * the store after it is one element wide (a 16-byte store there faults on
+ * the GPU); pid * 64 keeps the load 16 bytes wide. */
+static void test_scalar_offsets(void)
+{
+	const char *defs[] = {"BLOCK=64"};
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, row_src, "*fp32,*fp32,i32", defs, 1);
+	CHECK("a kernel with row starts specializes", k != NULL);
+	if (!k)
+		return;
+	int64_t div[3] = {16, 16, 1};
+	tir_axis_analysis(k, div);
+	int widths[3] = {0}, n = 0;
+	for (TValue *v = k->body->first; v && n < 3; v = v->next)
+		if (v->op == TOP_LOAD || v->op == TOP_STORE)
+			widths[n++] = tir_vector_width(v->args[0], NULL, 16);
+	printf("# widths: load at pid * 64 %d, store at pid * 65 %d, store at pid * n %d\n", widths[0], widths[1],
+	       widths[2]);
+	CHECK("row starts pid * 64: 16 bytes; pid * 65 and pid * n (n unknown): one element",
+	      widths[0] == 4 && widths[1] == 1 && widths[2] == 1);
+	compiled_free(&c);
+}
+
 /* tl.trans / x.T / tl.permute in each of their spellings, on tiles whose
  * elements name their coordinates (10 i + j, 100 a + 10 b + c). */
 static const char trans_src[] =
@@ -987,6 +1020,7 @@ int main(void)
 	test_philox();
 	test_philox64();
 	test_hints();
+	test_scalar_offsets();
 	test_trans();
 	test_trans_axis();
 	return failures ? 1 : 0;
