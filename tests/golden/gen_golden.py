@@ -8,6 +8,12 @@ Inputs are produced by the deterministic hash formula documented in
 tests/golden/inputs.md (the C side computes the same values exactly).
 Kernels come only from tests/corpus/ (nothing outside the repository).
 For each kernel launch one OUTDIR/NAME.json is written (format: see inputs.md).
+
+    python3 tests/golden/gen_golden.py OUTDIR --corpus DIR --prefix tests/heldout
+
+records the modules of DIR instead (the held-out set that
+tests/heldout/capture.py writes); their input shapes come from each
+module's own get_args(), and the JSON files name them as PREFIX/NAME.py.
 """
 import importlib.util
 import json
@@ -35,6 +41,11 @@ INT_RANGES = {
     ("index_add_f32_k1", "in_ptr0"): 1000,  # rows of the index_add destination [1000, 256]
 }
 DEFAULT_INT_RANGE = 16
+# (range, offset): value = h % range + offset, where an index range alone won't do.
+INT_RANGES_OFFSET = {
+    ("int_arith_i32", "in_ptr0"): (2000, -1000),  # dividends of both signs
+    ("int_arith_i32", "in_ptr1"): (49, 1),        # divisors in [1, 49]
+}
 
 TORCH_DT = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16,
             "i64": torch.int64, "i32": torch.int32, "i8": torch.int8, "u8": torch.uint8,
@@ -82,12 +93,12 @@ def hash_float(n, a, device="cuda"):
     return ((h >> 8).to(torch.float64) * (2.0 ** -23) - 1.0).to(torch.float32)
 
 
-def make_input(n, a, dtype, rng=None):
+def make_input(n, a, dtype, rng=None, offset=0):
     if dtype.is_floating_point:
         # torch fp32->fp16/bf16 conversion is round-to-nearest-even
         return hash_float(n, a).to(dtype)
     r = rng if rng is not None else DEFAULT_INT_RANGE
-    return (hash_u32(n, a) % r).to(dtype)
+    return (hash_u32(n, a) % r + offset).to(dtype)
 
 
 def self_check():
@@ -155,15 +166,19 @@ class _FakeAsyncCompile:
 
 def record_module(path, input_specs):
     """Exec the Inductor module with a fake AsyncCompile, call it once with
-    zero inputs of the shapes from inputs.json, and record every .run()."""
+    zero inputs of the shapes from inputs.json (or, given none, the
+    module's own get_args()), and record every .run()."""
     text = open(path).read()
     assert "async_compile = AsyncCompile()" in text
     text = text.replace("async_compile = AsyncCompile()", "async_compile = __FAKE_AC__")
     fake = _FakeAsyncCompile()
     ns = {"__name__": "golden_module", "__file__": path, "__FAKE_AC__": fake}
     exec(compile(text, path, "exec"), ns)
-    args = [torch.zeros(shape, dtype=getattr(torch, dt.split(".")[1]), device="cuda")
-            for shape, dt in input_specs]
+    if input_specs is None:
+        args = list(ns["get_args"]())
+    else:
+        args = [torch.zeros(shape, dtype=getattr(torch, dt.split(".")[1]), device="cuda")
+                for shape, dt in input_specs]
     ns["call"](args)
     torch.cuda.synchronize()
     return fake.kernels
@@ -221,9 +236,10 @@ def fmt_vals(t, pos):
 
 
 def run_golden(jname, fname, kname, kfn, params, sig, grid, cx, nw, arg_descr, mutated,
-               int_ranges=None):
+               int_ranges=None, int_offsets=None):
     """arg_descr: per runtime param: ("tensor", dtype, shape) or ("scalar", value)."""
     int_ranges = int_ranges or {}
+    int_offsets = int_offsets or {}
     call_args, jargs, outs = [], [], {}
     for a, p in enumerate(params):
         d = arg_descr[a]
@@ -239,11 +255,14 @@ def run_golden(jname, fname, kname, kfn, params, sig, grid, cx, nw, arg_descr, m
             ja = {"name": p, "dtype": DT_NAME[dt], "shape": list(shape), "init": "zeros"}
         else:
             rr = int_ranges.get(p, DEFAULT_INT_RANGE) if not dt.is_floating_point else None
-            t = make_input(n, a, dt, rr)
+            off = int_offsets.get(p, 0)
+            t = make_input(n, a, dt, rr, off)
             ja = {"name": p, "dtype": DT_NAME[dt], "shape": list(shape), "init": "hash",
                   "arg_index": a}
             if rr is not None:
                 ja["range"] = rr
+            if off:
+                ja["offset"] = off
         if p.startswith("out_ptr") or p.startswith("in_out_ptr") or p in mutated:
             outs[p] = t
         call_args.append(t)
@@ -303,20 +322,24 @@ def seed_rmsnorm(outdir):
 
 
 # ---------------------------------------------------------------- inductor modules
-def inductor_modules(outdir, only=None):
-    specs = json.load(open(os.path.join(CORPUS, "inputs.json")))
+def inductor_modules(outdir, only=None, corpus=CORPUS, prefix="tests/corpus"):
+    specs_path = os.path.join(corpus, "inputs.json")
+    specs = json.load(open(specs_path)) if os.path.exists(specs_path) else {}
     order = ["rmsnorm_f32_4096", "softmax_f32_1024", "add_relu_mul_f32"]
     order += [k for k in sorted(specs) if k not in order]
+    order = [k for k in order if k in specs]
+    order += sorted(f[:-3] for f in os.listdir(corpus) if f.endswith(".py") and f[:-3] not in specs
+                    and "async_compile = AsyncCompile()" in open(os.path.join(corpus, f)).read())
     ok, bad = [], []
     for mname in order:
         if only and mname not in only:
             continue
-        path = os.path.join(CORPUS, mname + ".py")
+        path = os.path.join(corpus, mname + ".py")
         if not os.path.exists(path):
             continue
         try:
             t0 = time.time()
-            kernels = record_module(path, specs[mname]["args"])
+            kernels = record_module(path, specs[mname]["args"] if mname in specs else None)
             launches = [(r, la) for r in kernels for la in r.launches]
             for ki, (r, la) in enumerate(launches):
                 jname = mname if len(launches) == 1 else "%s_k%d" % (mname, ki)
@@ -342,8 +365,13 @@ def inductor_modules(outdir, only=None):
                 grid = compute_grid(grid_type, numels, cx)
                 kfn = load_kernel(src, r.name)
                 ranges = {p: rr for (j, p), rr in INT_RANGES.items() if j == jname}
-                rec, outs, cargs = run_golden(jname, "tests/corpus/%s.py" % mname, r.name, kfn,
-                                              params, sig, grid, cx, nw, descr, mutated, ranges)
+                offsets = {}
+                for (j, p), (rr, off) in INT_RANGES_OFFSET.items():
+                    if jname.startswith(j):
+                        ranges[p], offsets[p] = rr, off
+                rec, outs, cargs = run_golden(jname, "%s/%s.py" % (prefix, mname), r.name, kfn,
+                                              params, sig, grid, cx, nw, descr, mutated, ranges,
+                                              offsets)
                 rec["grid_type"] = grid_type
                 write_json(outdir, jname, rec)
                 del outs, cargs
@@ -411,6 +439,11 @@ def main():
         bench_md = sys.argv[sys.argv.index("--bench") + 1]
     print("torch", torch.__version__, "triton", triton.__version__, torch.cuda.get_device_name())
     self_check()
+    if "--corpus" in sys.argv:
+        corpus = sys.argv[sys.argv.index("--corpus") + 1]
+        prefix = sys.argv[sys.argv.index("--prefix") + 1] if "--prefix" in sys.argv else corpus
+        inductor_modules(outdir, corpus=corpus, prefix=prefix)
+        return
     kfn = seed_rmsnorm(outdir)
     inductor_modules(outdir)
     if bench_md:
