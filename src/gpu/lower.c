@@ -785,7 +785,9 @@ static void fold_first(Lower *L, const Fold *f, const Nest *n, SExpr *xv, SExpr 
 		fold_assign(L, f, n, f->idx, simt_cast(L->k, xi->dtype, f->it, xi));
 }
 
-/* Across the lanes that share the axis: log2(lanes along it) xor steps. */
+/* Across the lanes that share the axis: log2(lanes along it) xor steps,
+ * the farthest lanes first, as Triton's reductions shuffle (its rounding,
+ * for combines that only nearly associate, such as Welford's). */
 static void fold_lanes(Lower *L, const Fold *f, const Nest *outer, int d)
 {
 	SKernel *k = L->k;
@@ -796,7 +798,7 @@ static void fold_lanes(Lower *L, const Fold *f, const Nest *outer, int d)
 	SReg *ov = simt_reg(k, SR_THREAD, f->vt, f->vt, f->val->count, arena_printf(L->arena, "%s_lane", f->val->name));
 	SReg *oi = f->pair ? simt_reg(k, SR_THREAD, f->it, f->it, f->idx->count, arena_printf(L->arena, "%s_lane", f->idx->name))
 			   : NULL;
-	for (int m = 0; m < nmasks; m++) {
+	for (int m = nmasks - 1; m >= 0; m--) {
 		for (int r = 0; r < (f->pair ? 2 : 1); r++) {
 			SStmt *s = simt_stmt(k, SS_SHUFFLE, f->v->line);
 			s->src = r ? f->idx : f->val;

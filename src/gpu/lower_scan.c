@@ -639,13 +639,16 @@ void lower_reduce_combine(Lower *L, const TValue *v)
 	}
 	Geometry g = geometry_of(L, &sc);
 
-	/* 2. Across the lanes the tile needs along d: the low log2(lanes) masks. */
+	/* 2. Across the lanes the tile needs along d: the low log2(lanes) masks,
+	 * the highest first, in the order of Triton's shuffles (its rounding). */
 	int masks[8];
 	int nmasks = layout_lane_masks(&L->frame, d, masks);
+	while (nmasks > 0 && (1 << (nmasks - 1)) >= g.lanes)
+		nmasks--;
 	SReg *got[TIR_MAX_SCAN];
 	if (g.lanes > 1)
 		value_regs(L, &sc, got, SR_THREAD, count, "lane");
-	for (int m = 0; m < nmasks && (1 << m) < g.lanes; m++) {
+	for (int m = nmasks - 1; m >= 0; m--) {
 		for (int i = 0; i < sc.n; i++) {
 			SStmt *s = simt_stmt(k, SS_SHUFFLE, line);
 			s->src = acc[i];

@@ -10,10 +10,9 @@
  * TOP_ATOMIC_ADD, TOP_ASSERT, TOP_BARRIER, TOP_DOT, TOP_PHILOX, TOP_HINT.
  *
  * welford(mean, m2, weight, dim) is Triton's tl.reduce with
- * welford_combine; its result does not depend on the order of combination
- * beyond rounding, and it is built as sums instead:
- *   W = sum(weight); mean = sum(weight * mean) / W (0 where W == 0);
- *   m2 = sum(m2) + sum(weight * (mean_i - mean)^2). */
+ * welford_combine, and is built so: a RED_COMBINE reduction whose body is
+ * welford_combine. (Sums -- sum(weight * mean) / sum(weight) -- say the same
+ * in exact arithmetic but round far worse where the weights nearly cancel.) */
 #include "ir/spec.h"
 
 #include <math.h>
@@ -666,38 +665,58 @@ static SVal *welford_reduce(Spec *s, const Node *call)
 	return sv_tuple(s, 3, out);
 }
 
-static SVal *welford_combine(Spec *s, const Node *call)
+/* Inductor's welford_combine of (mean, m2, weight) pairs, op for op:
+ *   delta = mean_2 - mean_1; new_weight = weight_1 + weight_2;
+ *   w2_over_w = where(new_weight == 0, 0, weight_2 / new_weight);
+ *   mean = mean_1 + delta * w2_over_w;
+ *   m2 = m2_1 + m2_2 + delta * delta * weight_1 * w2_over_w. */
+static void combine_welford(Spec *s, const Node *call, TValue *const in[6], TValue *out[3])
 {
-	TValue *mean1 = need_value(s, call, 0, "mean_1"), *m21 = need_value(s, call, 1, "m2_1");
-	TValue *w1 = need_value(s, call, 2, "weight_1"), *mean2 = need_value(s, call, 3, "mean_2");
-	TValue *m22 = need_value(s, call, 4, "m2_2"), *w2 = need_value(s, call, 5, "weight_2");
+	TValue *mean1 = in[0], *m21 = in[1], *w1 = in[2], *mean2 = in[3], *m22 = in[4], *w2 = in[5];
 	TValue *delta = bin(s, call, TOP_SUB, mean2, mean1);
 	TValue *new_w = bin(s, call, TOP_ADD, w1, w2);
 	TValue *ratio = bin(s, call, TOP_DIV, w2, new_w);
 	TValue *no_weight = cmp(s, call, CMP_EQ, new_w, fnum(s, new_w, 0.0));
 	TValue *w2_over_w = where(s, call, no_weight, fnum(s, ratio, 0.0), ratio);
-	TValue *mean = bin(s, call, TOP_ADD, mean1, bin(s, call, TOP_MUL, delta, w2_over_w));
+	out[0] = bin(s, call, TOP_ADD, mean1, bin(s, call, TOP_MUL, delta, w2_over_w));
 	TValue *corr = bin(s, call, TOP_MUL, bin(s, call, TOP_MUL, bin(s, call, TOP_MUL, delta, delta), w1), w2_over_w);
-	TValue *m2 = bin(s, call, TOP_ADD, bin(s, call, TOP_ADD, m21, m22), corr);
-	SVal *out[3] = {sv_value(s, call, mean), sv_value(s, call, m2), sv_value(s, call, new_w)};
-	return sv_tuple(s, 3, out);
+	out[1] = bin(s, call, TOP_ADD, bin(s, call, TOP_ADD, m21, m22), corr);
+	out[2] = new_w;
+}
+
+static SVal *welford_combine(Spec *s, const Node *call)
+{
+	static const char *const names[6] = {"mean_1", "m2_1", "weight_1", "mean_2", "m2_2", "weight_2"};
+	TValue *in[6], *out[3];
+	for (int i = 0; i < 6; i++)
+		in[i] = need_value(s, call, i, names[i]);
+	combine_welford(s, call, in, out);
+	SVal *r[3] = {sv_value(s, call, out[0]), sv_value(s, call, out[1]), sv_value(s, call, out[2])};
+	return sv_tuple(s, 3, r);
 }
 
 static SVal *welford(Spec *s, const Node *call)
 {
-	TValue *mean = need_value(s, call, 0, "mean"), *m2 = need_value(s, call, 1, "m2");
-	TValue *weight = need_value(s, call, 2, "weight");
-	int dim = axis_arg(s, call, 3, "dim", mean);
-	TValue *w = reduce(s, call, RED_SUM, weight, dim);
-	TValue *wmean = reduce(s, call, RED_SUM, bin(s, call, TOP_MUL, weight, mean), dim);
-	TValue *ratio = bin(s, call, TOP_DIV, wmean, w);
-	TValue *empty = cmp(s, call, CMP_EQ, w, fnum(s, w, 0.0));
-	TValue *out_mean = where(s, call, empty, fnum(s, ratio, 0.0), ratio);
-	TValue *d = bin(s, call, TOP_SUB, mean, expand(s, call, out_mean, dim));
-	TValue *spread = reduce(s, call, RED_SUM, bin(s, call, TOP_MUL, bin(s, call, TOP_MUL, weight, d), d), dim);
-	TValue *out_m2 = bin(s, call, TOP_ADD, reduce(s, call, RED_SUM, m2, dim), spread);
-	SVal *out[3] = {sv_value(s, call, out_mean), sv_value(s, call, out_m2), sv_value(s, call, w)};
-	return sv_tuple(s, 3, out);
+	TValue *xs[3] = {need_value(s, call, 0, "mean"), need_value(s, call, 1, "m2"), need_value(s, call, 2, "weight")};
+	int dim = axis_arg(s, call, 3, "dim", xs[0]);
+	for (int i = 1; i < 3; i++)
+		if (xs[i]->type.rank != xs[0]->type.rank ||
+		    memcmp(xs[i]->type.shape, xs[0]->type.shape, sizeof(int) * (size_t)xs[0]->type.rank))
+			spec_error(s, call, "welford: mean, m2 and weight must have one shape");
+	TValue *v = checked(s, call, tir_reduce_combine(&s->b, 3, xs, dim));
+	TBlock *outer = s->b.block;
+	s->b.block = v->body;
+	TValue *body[3];
+	combine_welford(s, call, v->body->params, body);
+	for (int i = 0; i < 3; i++)
+		body[i] = tir_cast(&s->b, body[i], xs[i]->type.dtype);
+	tir_yield(&s->b, 3, body);
+	s->b.block = outer;
+	v->iconst = tir_combine_kind(v->body);
+	TValue *out[3];
+	tir_results(&s->b, v, out);
+	SVal *r[3] = {sv_value(s, call, out[0]), sv_value(s, call, out[1]), sv_value(s, call, out[2])};
+	return sv_tuple(s, 3, r);
 }
 
 static SVal *sv_where(Spec *s, const Node *n, SVal *c, SVal *x, SVal *y)

@@ -288,34 +288,7 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i = 0; i < 2; ++i)
-			t17_lane[t][i] = t17[tc_partner(t, 1)][i];
-	}
-	for (int t = 0; t < TC_THREADS; ++t) {
-		for (int i0 = 0; i0 < 2; ++i0) {
-			t17[t][i0] = (t17[t][i0] + t17_lane[t][i0]);
-		}
-	}
-	for (int t = 0; t < TC_THREADS; ++t) {
-		for (int i = 0; i < 2; ++i)
-			t17_lane[t][i] = t17[tc_partner(t, 2)][i];
-	}
-	for (int t = 0; t < TC_THREADS; ++t) {
-		for (int i0 = 0; i0 < 2; ++i0) {
-			t17[t][i0] = (t17[t][i0] + t17_lane[t][i0]);
-		}
-	}
-	for (int t = 0; t < TC_THREADS; ++t) {
-		for (int i = 0; i < 2; ++i)
-			t17_lane[t][i] = t17[tc_partner(t, 4)][i];
-	}
-	for (int t = 0; t < TC_THREADS; ++t) {
-		for (int i0 = 0; i0 < 2; ++i0) {
-			t17[t][i0] = (t17[t][i0] + t17_lane[t][i0]);
-		}
-	}
-	for (int t = 0; t < TC_THREADS; ++t) {
-		for (int i = 0; i < 2; ++i)
-			t17_lane[t][i] = t17[tc_partner(t, 8)][i];
+			t17_lane[t][i] = t17[tc_partner(t, 32)][i];
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
@@ -333,7 +306,34 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i = 0; i < 2; ++i)
-			t17_lane[t][i] = t17[tc_partner(t, 32)][i];
+			t17_lane[t][i] = t17[tc_partner(t, 8)][i];
+	}
+	for (int t = 0; t < TC_THREADS; ++t) {
+		for (int i0 = 0; i0 < 2; ++i0) {
+			t17[t][i0] = (t17[t][i0] + t17_lane[t][i0]);
+		}
+	}
+	for (int t = 0; t < TC_THREADS; ++t) {
+		for (int i = 0; i < 2; ++i)
+			t17_lane[t][i] = t17[tc_partner(t, 4)][i];
+	}
+	for (int t = 0; t < TC_THREADS; ++t) {
+		for (int i0 = 0; i0 < 2; ++i0) {
+			t17[t][i0] = (t17[t][i0] + t17_lane[t][i0]);
+		}
+	}
+	for (int t = 0; t < TC_THREADS; ++t) {
+		for (int i = 0; i < 2; ++i)
+			t17_lane[t][i] = t17[tc_partner(t, 2)][i];
+	}
+	for (int t = 0; t < TC_THREADS; ++t) {
+		for (int i0 = 0; i0 < 2; ++i0) {
+			t17[t][i0] = (t17[t][i0] + t17_lane[t][i0]);
+		}
+	}
+	for (int t = 0; t < TC_THREADS; ++t) {
+		for (int i = 0; i < 2; ++i)
+			t17_lane[t][i] = t17[tc_partner(t, 1)][i];
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {

@@ -335,19 +335,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 		}
 	}
 	for (int i = 0; i < 2; ++i)
-		t17_lane[i] = __shfl_xor_sync(0xffffffffu, t17[i], 1);
-	#pragma unroll
-	for (int i0 = 0; i0 < 2; ++i0) {
-		t17[i0] = (t17[i0] + t17_lane[i0]);
-	}
-	for (int i = 0; i < 2; ++i)
-		t17_lane[i] = __shfl_xor_sync(0xffffffffu, t17[i], 2);
-	#pragma unroll
-	for (int i0 = 0; i0 < 2; ++i0) {
-		t17[i0] = (t17[i0] + t17_lane[i0]);
-	}
-	for (int i = 0; i < 2; ++i)
-		t17_lane[i] = __shfl_xor_sync(0xffffffffu, t17[i], 4);
+		t17_lane[i] = __shfl_xor_sync(0xffffffffu, t17[i], 16);
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		t17[i0] = (t17[i0] + t17_lane[i0]);
@@ -359,7 +347,19 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 		t17[i0] = (t17[i0] + t17_lane[i0]);
 	}
 	for (int i = 0; i < 2; ++i)
-		t17_lane[i] = __shfl_xor_sync(0xffffffffu, t17[i], 16);
+		t17_lane[i] = __shfl_xor_sync(0xffffffffu, t17[i], 4);
+	#pragma unroll
+	for (int i0 = 0; i0 < 2; ++i0) {
+		t17[i0] = (t17[i0] + t17_lane[i0]);
+	}
+	for (int i = 0; i < 2; ++i)
+		t17_lane[i] = __shfl_xor_sync(0xffffffffu, t17[i], 2);
+	#pragma unroll
+	for (int i0 = 0; i0 < 2; ++i0) {
+		t17[i0] = (t17[i0] + t17_lane[i0]);
+	}
+	for (int i = 0; i < 2; ++i)
+		t17_lane[i] = __shfl_xor_sync(0xffffffffu, t17[i], 1);
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		t17[i0] = (t17[i0] + t17_lane[i0]);

@@ -266,25 +266,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 		}
 	}
 	for (int i = 0; i < 2; ++i)
-		t17_lane[i] = __shfl_xor(t17[i], 1, 64);
-	#pragma unroll
-	for (int i0 = 0; i0 < 2; ++i0) {
-		t17[i0] = (t17[i0] + t17_lane[i0]);
-	}
-	for (int i = 0; i < 2; ++i)
-		t17_lane[i] = __shfl_xor(t17[i], 2, 64);
-	#pragma unroll
-	for (int i0 = 0; i0 < 2; ++i0) {
-		t17[i0] = (t17[i0] + t17_lane[i0]);
-	}
-	for (int i = 0; i < 2; ++i)
-		t17_lane[i] = __shfl_xor(t17[i], 4, 64);
-	#pragma unroll
-	for (int i0 = 0; i0 < 2; ++i0) {
-		t17[i0] = (t17[i0] + t17_lane[i0]);
-	}
-	for (int i = 0; i < 2; ++i)
-		t17_lane[i] = __shfl_xor(t17[i], 8, 64);
+		t17_lane[i] = __shfl_xor(t17[i], 32, 64);
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		t17[i0] = (t17[i0] + t17_lane[i0]);
@@ -296,7 +278,25 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 		t17[i0] = (t17[i0] + t17_lane[i0]);
 	}
 	for (int i = 0; i < 2; ++i)
-		t17_lane[i] = __shfl_xor(t17[i], 32, 64);
+		t17_lane[i] = __shfl_xor(t17[i], 8, 64);
+	#pragma unroll
+	for (int i0 = 0; i0 < 2; ++i0) {
+		t17[i0] = (t17[i0] + t17_lane[i0]);
+	}
+	for (int i = 0; i < 2; ++i)
+		t17_lane[i] = __shfl_xor(t17[i], 4, 64);
+	#pragma unroll
+	for (int i0 = 0; i0 < 2; ++i0) {
+		t17[i0] = (t17[i0] + t17_lane[i0]);
+	}
+	for (int i = 0; i < 2; ++i)
+		t17_lane[i] = __shfl_xor(t17[i], 2, 64);
+	#pragma unroll
+	for (int i0 = 0; i0 < 2; ++i0) {
+		t17[i0] = (t17[i0] + t17_lane[i0]);
+	}
+	for (int i = 0; i < 2; ++i)
+		t17_lane[i] = __shfl_xor(t17[i], 1, 64);
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		t17[i0] = (t17[i0] + t17_lane[i0]);
