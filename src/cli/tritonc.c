@@ -546,16 +546,16 @@ static int cmd_run(int argc, char **argv)
 	Target target;
 	char err[4096];
 	int status = 2;
+	CudaRuntime *rt = NULL;   /* opened once: for the architecture, then the run */
 	if (!parse_options(argc, argv, &o, true))
 		goto done;
 	char device_spec[48];
 	if (!strcmp(o.target_spec, "cuda")) {   /* the device's own architecture, wgmma on sm_90 */
-		CudaRuntime *rt = cuda_open(err, sizeof err);
+		rt = cuda_open(err, sizeof err);
 		if (rt) {
 			const char *arch = cuda_arch(rt);
 			snprintf(device_spec, sizeof device_spec, "cuda:%s%s", arch, strcmp(arch, "sm_90") ? "" : "a");
 			o.target_spec = device_spec;
-			cuda_close(rt);
 		}
 	}
 	if (!target_parse(o.target_spec, &target, err, sizeof err)) {
@@ -606,6 +606,7 @@ static int cmd_run(int argc, char **argv)
 		.run_width = o.run_width,
 		.bench_reps = o.bench,
 		.bench_warmup = o.bench ? 5 : 0,
+		.cuda = rt,
 	};
 	memcpy(ro.grid, grid, sizeof grid);
 	RunResult res;
@@ -641,6 +642,8 @@ free_args:
 unload:
 	unload(&l);
 done:
+	if (rt)
+		cuda_close(rt);
 	free_options(&o);
 	return status;
 }

@@ -1072,7 +1072,7 @@ static void yield_into(Lower *L, const TValue *y, SReg **state, const TValue *co
 	yield_part(L, y, state, like, PART_NONE);
 }
 
-static SStmt *uniform_stmt(Lower *L, SStmtKind kind, int line)
+SStmt *uniform_stmt(Lower *L, SStmtKind kind, int line)
 {
 	SStmt *s = simt_stmt(L->k, kind, line);
 	s->uniform = true;
@@ -1088,14 +1088,14 @@ static void next_slot(Lower *L, SReg *slot, int stages, int line)
 	s->value = index_op(simt_binary(L->k, TOP_MOD, DT_I32, up, ic(L, stages)));
 }
 
-/* The consumer of iteration iv - (stages - 1), from iteration stages - 1 on. */
-static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const SStmt *f, SExpr *ivr, SReg **state,
-			  const TValue **like)
+/* The consumer of iteration iv - (stages - 1), from iteration stages - 1 on
+ * (`ahead`: step * (stages - 1)). */
+static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const SStmt *f, SExpr *ivr, SExpr *ahead,
+			  SReg **state, const TValue **like)
 {
 	const TBlock *body = v->body;
 	SKernel *k = L->k;
 	DType dt = body->params[0]->type.dtype;
-	SExpr *ahead = simt_binary(k, TOP_MUL, dt, f->step, simt_int(k, dt, pp->stages - 1));
 	uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_GE, dt, ivr, simt_binary(k, TOP_ADD, dt, f->lo, ahead));
 	const TValue *y = lower_part(L, body, PART_CONSUMER);
 	if (y)
@@ -1129,7 +1129,7 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 	if (pp->wgmma && !single) {
 		/* the consumer first: its instructions stay in flight while the
 		 * producer refills the slot the ones before read (waited for) */
-		consumer_part(L, v, pp, f, ivr, state, like);
+		consumer_part(L, v, pp, f, ivr, ahead, state, like);
 		uniform_stmt(L, SS_BARRIER, v->line);
 	}
 	uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, ivr, hi);
@@ -1144,7 +1144,7 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 		uniform_stmt(L, SS_BARRIER, v->line);
 	}
 	if (!pp->wgmma || single)
-		consumer_part(L, v, pp, f, ivr, state, like);
+		consumer_part(L, v, pp, f, ivr, ahead, state, like);
 }
 
 /* for iv in range(lo, hi, step) with carried values: the carried values
@@ -1183,11 +1183,8 @@ static void lower_for(Lower *L, const TValue *v)
 	}
 	L->loop_depth--;
 	simt_stmt(L->k, SS_END, v->line)->uniform = true;
-	for (int i = 0; pp && i < pp->nacc; i++) {   /* the last wgmma groups in flight */
-		SStmt *s = uniform_stmt(L, SS_MMA_WAIT, v->line);
-		s->src = pp->acc[i];
-		s->vec = 0;
-	}
+	for (int i = 0; pp && i < pp->nacc; i++)     /* the last wgmma groups in flight */
+		mma_group_stmt(L, SS_MMA_WAIT, v->line, pp->acc[i], 0);
 	L->place[v->id].results = state;
 	L->place[v->id].lowered = true;
 }

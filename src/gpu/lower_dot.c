@@ -470,10 +470,9 @@ static SExpr *wgmma_start(Lower *L, const Operand *o, bool k_major, SExpr *mn0, 
 	return slot ? iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, ic(L, o->elems))), at) : at;
 }
 
-static SStmt *mma_sync_stmt(Lower *L, const TValue *v, SStmtKind kind, SReg *acc, int pending)
+SStmt *mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int pending)
 {
-	SStmt *s = simt_stmt(L->k, kind, v->line);
-	s->uniform = true;
+	SStmt *s = uniform_stmt(L, kind, line);
 	s->src = acc;
 	s->vec = pending;
 	return s;
@@ -495,7 +494,7 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 	SExpr *group = ibin(L, TOP_SHR, simt_ref(L->k, L->warp, NULL), 2);
 	SReg *da = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, tiles, dot_name(L, v, "a_at"));
 	SReg *db = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, 1, dot_name(L, v, "b_at"));
-	mma_sync_stmt(L, v, SS_MMA_FENCE, acc, 0);
+	mma_group_stmt(L, SS_MMA_FENCE, v->line, acc, 0);
 	for (int kk = 0; kk < K / 16; kk++) {
 		SExpr *t = loop_var(L, 0);
 		SStmt *s = warp_stmt(L, v, SS_ASSIGN, tiles);
@@ -518,9 +517,9 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 		s->acc[0] = simt_ref(L->k, acc, imul(L, t, 2 * lc));
 		s->acc[1] = simt_ref(L->k, acc, iadd(L, imul(L, t, 2 * lc), ic(L, lc)));
 	}
-	mma_sync_stmt(L, v, SS_MMA_COMMIT, acc, 0);
+	mma_group_stmt(L, SS_MMA_COMMIT, v->line, acc, 0);
 	bool overlap = L->place[v->id].in_place && oa->pipe->stages > 1;
-	mma_sync_stmt(L, v, SS_MMA_WAIT, acc, overlap ? 1 : 0);
+	mma_group_stmt(L, SS_MMA_WAIT, v->line, acc, overlap ? 1 : 0);
 	set_reg(L, v, acc, L->place[v->id].present);
 }
 

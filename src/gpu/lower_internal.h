@@ -138,6 +138,7 @@ typedef struct Nest {
 } Nest;
 
 /* Integer index arithmetic, folded where constant. */
+SStmt *uniform_stmt(Lower *L, SStmtKind kind, int line);   /* a statement all threads run alike */
 SExpr *ic(Lower *L, int64_t v);
 bool is_int_const(const SExpr *e, int64_t v);
 SExpr *index_op(SExpr *e);                    /* marks `e` as index arithmetic */
@@ -177,6 +178,9 @@ void lower_convert(Lower *L, const TValue *v);
  * instruction's accumulator layout; before the other frames get theirs. */
 void lower_plan_dots(Lower *L);
 void lower_dot(Lower *L, const TValue *v);
+/* wgmma's bookkeeping on the accumulator registers `acc`: SS_MMA_FENCE,
+ * SS_MMA_COMMIT, or SS_MMA_WAIT until at most `pending` groups are in flight. */
+SStmt *mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int pending);
 /* Plans the pipeline of loop `v` (before its body is lowered; emits the
  * slots' initial values): NULL when it is not pipelined, because it has
  * no matrix dot, num_stages < 2, or its body does not split into copies

@@ -93,7 +93,7 @@ static int run_cuda(const SKernel *k, const char *source, RunArg *args, const Ru
 		    char *err, size_t errlen)
 {
 	const TKernel *tk = k->tile;
-	CudaRuntime *rt = cuda_open(err, errlen);
+	CudaRuntime *rt = o->cuda ? o->cuda : cuda_open(err, errlen);
 	if (!rt)
 		return -1;
 	/* code for an architecture's own features (sm_90a: wgmma) when the
@@ -145,7 +145,8 @@ static int run_cuda(const SKernel *k, const char *source, RunArg *args, const Ru
 	free(vals);
 	free(argv);
 	cuda_kernel_free(ck);
-	cuda_close(rt);
+	if (rt != o->cuda)
+		cuda_close(rt);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 #define TC_RUN_H
 
 #include "gpu/simt.h"
+#include "runtime/cuda.h"
 
 typedef enum {
 	DEVICE_CPU,   /* the C printer's output, compiled by the system cc */
@@ -30,6 +31,7 @@ typedef struct RunOptions {
 	int bench_reps;       /* 0: no timing */
 	int bench_warmup;
 	const char *cache_dir;/* NULL: the default cache */
+	CudaRuntime *cuda;    /* CUDA: an open runtime to use; NULL: opened and closed here */
 } RunOptions;
 
 typedef struct RunResult {

@@ -2,7 +2,8 @@
 # GPU tests (make gpu-check), on a machine with an NVIDIA GPU: the CUDA
 # runtime's own test, then the CUDA output of the seed kernel and of
 # Inductor kernels run with `tritonc run --target cuda --check` (every
-# buffer against the tile-IR interpreter), then the seed kernel against real
+# buffer against the tile-IR interpreter), then the held-out Inductor kernels
+# against real Triton's outputs (tests/heldout/golden), then the seed kernel against real
 # Triton and float64 (needs python3 with torch and triton), then the
 # warpcheck programs before and after --fix (tests/gpu/warpcheck.sh). Ends
 # with "N passed, N failed" like make check.
@@ -125,6 +126,9 @@ make -s units >/dev/null || exit 2
 		--arg x_ptr=40000 --arg out_ptr=40000 --grid 8
 	run "scans of a tl.dot's result (mma.sync layout)" tests/exec/scan.py -k dot_scan -s '*fp16,*fp16,*fp32' -D M=64 \
 		-D N=32 -D K=32 --arg a_ptr=2048 --arg b_ptr=1024 --arg out_ptr=4096 --grid 1
+
+	# Inductor kernels of operations outside the corpus, against real Triton's outputs
+	"$BUILD/tests/test_heldout" --cuda | grep -v '^#'
 
 	if python3 -c 'import torch, triton' 2>/dev/null; then
 		for dt in fp32 bf16; do
