@@ -8,7 +8,9 @@
 #
 # Prints a table and the geometric mean of Triton's time over tritonc's.
 # ONLY=name,name runs only those cases; EXTRA=FILE appends the cases of FILE
-# (same format as below, for experiments on variants of a kernel).
+# (same format as below, for experiments on variants of a kernel, or the
+# held-out kernels: bench/inductor/heldout_cases.py), EXTRA_ONLY=1 runs
+# only those.
 set -e
 cd "$(dirname "$0")/../.."
 make -j16 bin/tritonc >/dev/null
@@ -33,37 +35,42 @@ max_argmax_f32|$C/max_argmax_f32.py|triton_red_fused_max_0|XBLOCK=1,R0_BLOCK=102
 transpose_add_f32|$C/transpose_add_f32.py|triton_poi_fused_add_t_0|YBLOCK=32,XBLOCK=32|4|128,128|ynumel=4096 xnumel=4096|in_ptr0=fp32:16777216 in_ptr1=fp32:16777216 out_ptr0=fp32:16777216
 embedding_f32|$C/embedding_f32.py|triton_poi_fused_embedding_mul_0|XBLOCK=1024|4|6144|xnumel=6291456|in_ptr0=i64:8192 in_ptr1=fp32:38400000 out_ptr0=fp32:6291456
 CASES
+[ -n "${EXTRA_ONLY:-}" ] && : >"$out/cases"
 [ -n "${EXTRA:-}" ] && cat "$EXTRA" >>"$out/cases"
 if [ -n "${ONLY:-}" ]; then
 	grep -E "^($(echo "$ONLY" | tr ',' '|'))\|" "$out/cases" >"$out/cases.only" || true
 	mv "$out/cases.only" "$out/cases"
 fi
-printf '%-20s %10s %10s %10s %10s %8s\n' kernel tritonc_ms tritonc_GBs triton_ms triton_GBs ratio >"$table"
+# tritonc first, every case; then Triton, every case in one process.
 while IFS='|' read -r name file kernel meta warps grid scalars buffers; do
 	set --
 	for d in $(echo "$meta" | tr ',' ' '); do set -- "$@" -D "$d"; done
 	for a in $scalars; do set -- "$@" --arg "$a"; done
-	bspec=""
-	for b in $buffers; do
-		set -- "$@" --arg "${b%%=*}=${b##*:}"
-		bspec="$bspec,${b#*=}"
-	done
-	svals=$(for a in $scalars; do printf '%s,' "${a#*=}"; done)
+	for b in $buffers; do set -- "$@" --arg "${b%%=*}=${b##*:}"; done
 	bin/tritonc run "$file" -k "$kernel" "$@" --num-warps "$warps" --grid "$grid" --target cuda --check --bench \
-		--int-range 16 </dev/null >"$out/$name.tritonc" 2>&1 || { echo "== $name"; cat "$out/$name.tritonc"; continue; }
-	python3 bench/inductor/reference.py "$file" "$kernel" "$grid" "$warps" "$meta" "${bspec#,}" "$svals" \
-		</dev/null >"$out/$name.triton" 2>&1 || { echo "== $name (triton)"; tail -5 "$out/$name.triton"; continue; }
+		--int-range 16 </dev/null >"$out/$name.tritonc" 2>&1 || { echo "== $name"; tail -5 "$out/$name.tritonc"; }
+done <"$out/cases"
+python3 bench/inductor/reference.py --cases "$out/cases" >"$out/triton.txt" 2>"$out/triton.err" ||
+	tail -5 "$out/triton.err"
+printf '%-24s %10s %10s %10s %10s %8s\n' kernel tritonc_ms tritonc_GBs triton_ms triton_GBs ratio >"$table"
+while IFS='|' read -r name rest; do
 	ours_ms=$(sed -n 's/^bench: median \([0-9.]*\) ms.*/\1/p' "$out/$name.tritonc")
 	ours_gbs=$(sed -n 's/.* \([0-9.]*\) GB\/s.*/\1/p' "$out/$name.tritonc")
-	ref_ms=$(sed -n 's/^triton ms=\([0-9.]*\) .*/\1/p' "$out/$name.triton")
-	ref_gbs=$(sed -n 's/^triton .*GB\/s=\([0-9.]*\).*/\1/p' "$out/$name.triton")
+	ref_ms=$(sed -n "s/^$name triton ms=\([0-9.]*\) .*/\1/p" "$out/triton.txt")
+	ref_gbs=$(sed -n "s/^$name triton .*GB\/s=\([0-9.]*\).*/\1/p" "$out/triton.txt")
+	if [ -z "$ours_ms" ] || [ -z "$ref_ms" ]; then
+		printf '%-24s %10s %10s %10s %10s %8s\n' "$name" "${ours_ms:--}" "${ours_gbs:--}" "${ref_ms:--}" \
+			"${ref_gbs:--}" "FAILED" >>"$table"
+		continue
+	fi
 	grep -q FAIL "$out/$name.tritonc" && name="$name(CHECK-FAILED)"
-	printf '%-20s %10s %10s %10s %10s %8s\n' "$name" "$ours_ms" "$ours_gbs" "$ref_ms" "$ref_gbs" \
+	printf '%-24s %10s %10s %10s %10s %8s\n' "$name" "$ours_ms" "$ours_gbs" "$ref_ms" "$ref_gbs" \
 		"$(python3 -c "print(f'{$ref_ms / $ours_ms:.3f}')")" >>"$table"
 done <"$out/cases"
 python3 - "$table" <<'PY' >>"$table"
 import math, sys
-r = [float(l.split()[-1]) for l in open(sys.argv[1]).read().splitlines()[1:] if l.split() and "CHECK" not in l]
+r = [float(l.split()[-1]) for l in open(sys.argv[1]).read().splitlines()[1:]
+     if l.split() and "CHECK" not in l and "FAILED" not in l]
 print(f"geometric mean of Triton ms / tritonc ms over {len(r)} kernels: {math.exp(sum(map(math.log, r)) / len(r)):.3f}")
 PY
 cat "$table"
