@@ -1000,6 +1000,53 @@ static void test_trans_axis(void)
 	compiled_free(&c);
 }
 
+/* A value's dtype is a compile-time value: `is`, `is not`, `==` and `!=`
+ * between dtypes, its classes and width pick branches while specializing,
+ * as Inductor's `signbit(x) != 0 if x.dtype is tl.float32 else x < 0`
+ * needs: only the branch taken is built. */
+static const char dtype_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(x_ptr, out_ptr, neg_ptr):\n"
+	"    x = tl.load(x_ptr)\n"
+	"    a = 1 if x.dtype is tl.float32 else 0\n"
+	"    b = 2 if (x).dtype is not tl.float16 else 0\n"
+	"    c = 4 if x.dtype == tl.float32 else 0\n"
+	"    d = 8 if tl.int32 != x.dtype else 0\n"
+	"    e = 16 if x.dtype.is_floating() else 0\n"
+	"    f = 32 if not x.dtype.is_int() else 0\n"
+	"    tl.store(out_ptr, a + b + c + d + e + f + 64 * x.dtype.primitive_bitwidth)\n"
+	"    tl.store(neg_ptr, (x * 0 == 0) if (x).dtype is tl.float32 else x < 0)\n";
+
+static void test_dtype_compare(void)
+{
+	static const struct {
+		const char *sig;
+		int want, neg;   /* of -0.0 (not < 0) or -5 */
+	} cases[] = {
+		{"*fp32,*i32,*i32", 1 + 2 + 4 + 8 + 16 + 32 + 64 * 32, 1},
+		{"*fp16,*i32,*i32", 8 + 16 + 32 + 64 * 16, 0},
+		{"*i32,*i32,*i32", 2 + 64 * 32, 1},
+		{"*i8,*i32,*i32", 2 + 8 + 64 * 8, 1},
+	};
+	for (size_t i = 0; i < TC_COUNT(cases); i++) {
+		Compiled c;
+		TKernel *k = compile_text(&c, NULL, dtype_src, cases[i].sig, NULL, 0);
+		union { float f; uint16_t h; int32_t i; int8_t b; } x;
+		switch (cases[i].sig[1]) {
+		case 'f': if (cases[i].sig[3] == '3') x.f = -0.0f; else x.h = 0x8000; break;   /* -0.0 */
+		default: if (cases[i].sig[2] == '3') x.i = -5; else x.b = -5; break;
+		}
+		int32_t out = -1, neg = -1;
+		TArgValue args[3] = {{.ptr = &x}, {.ptr = &out}, {.ptr = &neg}};
+		char err[200], name[128];
+		bool ok = k && run(k, args, 1, 1, err, sizeof err) == 0;
+		snprintf(name, sizeof name, "dtype comparisons are constants (%s)", cases[i].sig);
+		CHECK(name, ok && out == cases[i].want && neg == cases[i].neg);
+		compiled_free(&c);
+	}
+}
+
 int main(void)
 {
 	test_vector_width();
@@ -1023,5 +1070,6 @@ int main(void)
 	test_scalar_offsets();
 	test_trans();
 	test_trans_axis();
+	test_dtype_compare();
 	return failures ? 1 : 0;
 }
