@@ -32,6 +32,48 @@ static const char c_types[] =
 	"TC_DEVICE float tc_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
 	"TC_DEVICE tc_u32 tc_umulhi(tc_u32 a, tc_u32 b) { return (tc_u32)(((tc_u64)a * b) >> 32); }\n";
 
+/* The inverse error function, which libm does not have, as the tile
+ * interpreter computes it. */
+static const char c_math[] =
+	"/* erfinv, which libm lacks: Giles' approximation (GPU Computing Gems,\n"
+	"   2011), then two Newton steps in double */\n"
+	"TC_DEVICE double tc_erfinvd(double x)\n"
+	"{\n"
+	"\tif (x != x || fabs(x) > 1)\n"
+	"\t\treturn TC_NAN;\n"
+	"\tif (fabs(x) == 1)\n"
+	"\t\treturn copysign(TC_INF, x);\n"
+	"\tdouble w = -log((1 - x) * (1 + x)), p;\n"
+	"\tif (w < 5) {\n"
+	"\t\tw -= 2.5;\n"
+	"\t\tp = 2.81022636e-08;\n"
+	"\t\tp = 3.43273939e-07 + p * w;\n"
+	"\t\tp = -3.5233877e-06 + p * w;\n"
+	"\t\tp = -4.39150654e-06 + p * w;\n"
+	"\t\tp = 0.00021858087 + p * w;\n"
+	"\t\tp = -0.00125372503 + p * w;\n"
+	"\t\tp = -0.00417768164 + p * w;\n"
+	"\t\tp = 0.246640727 + p * w;\n"
+	"\t\tp = 1.50140941 + p * w;\n"
+	"\t} else {\n"
+	"\t\tw = sqrt(w) - 3;\n"
+	"\t\tp = -0.000200214257;\n"
+	"\t\tp = 0.000100950558 + p * w;\n"
+	"\t\tp = 0.00134934322 + p * w;\n"
+	"\t\tp = -0.00367342844 + p * w;\n"
+	"\t\tp = 0.00573950773 + p * w;\n"
+	"\t\tp = -0.0076224613 + p * w;\n"
+	"\t\tp = 0.00943887047 + p * w;\n"
+	"\t\tp = 1.00167406 + p * w;\n"
+	"\t\tp = 2.83297682 + p * w;\n"
+	"\t}\n"
+	"\tdouble y = p * x;\n"
+	"\tfor (int i = 0; i < 2; i++)\n"
+	"\t\ty -= (erf(y) - x) / (1.1283791670955126 * exp(-y * y));\n"
+	"\treturn y;\n"
+	"}\n"
+	"TC_DEVICE float tc_erfinvf(float x) { return (float)tc_erfinvd(x); }\n";
+
 /* Matrix instructions for the CPU: a whole warp's instruction from the
  * registers of all its lanes, distributed as the hardware distributes them
  * (simt.h), so that running the code here tests the lowering's fragment
@@ -144,6 +186,7 @@ static bool uses_shifts(const SKernel *k)
 static void c_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, c_types);
+	buf_puts(b, c_math);
 	buf_puts(b, prelude_common);
 	if (simt_uses(k, SS_MMA))
 		buf_puts(b, c_matrix);

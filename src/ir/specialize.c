@@ -384,16 +384,6 @@ static SVal *call_permute(Spec *s, const Node *call, TValue *x, int first, const
 	return sv_value(s, call, v);
 }
 
-static const struct {
-	const char *name;
-	MathFn fn;
-} math_fns[] = {
-	{"exp", MATH_EXP}, {"exp2", MATH_EXP2}, {"log", MATH_LOG}, {"log2", MATH_LOG2},
-	{"log1p", MATH_LOG1P}, {"sqrt", MATH_SQRT}, {"sqrt_rn", MATH_SQRT}, {"rsqrt", MATH_RSQRT},
-	{"abs", MATH_ABS}, {"sin", MATH_SIN}, {"cos", MATH_COS}, {"tanh", MATH_TANH},
-	{"erf", MATH_ERF}, {"floor", MATH_FLOOR}, {"ceil", MATH_CEIL}, {"sigmoid", MATH_SIGMOID},
-};
-
 /* triton_helpers.max2 / min2: tl.reduce with maximum / minimum, an axis
  * required, no promotion. */
 static SVal *call_reduce(Spec *s, const Node *call, ReduceKind k)
@@ -491,18 +481,15 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 			return fold_binary(s, call, OP_FLOORDIV, fold_binary(s, call, OP_SUB, fold_binary(s, call, OP_ADD, x, y), sv_int(s, 1)), y);
 		return eval_binary(s, call, OP_FLOORDIV, eval_binary(s, call, OP_SUB, eval_binary(s, call, OP_ADD, x, y), sv_int(s, 1)), y);
 	}
-	for (size_t i = 0; i < TC_COUNT(math_fns); i++) {
-		if (!strcmp(fn, math_fns[i].name)) {
-			TValue *x = need_value(s, call, 0, "x");
-			if (!dtype_is_float(x->type.dtype) && math_fns[i].fn != MATH_ABS)
-				x = tir_cast(b, x, DT_F32);
-			return sv_value(s, call, tir_math(b, math_fns[i].fn, x));
-		}
-	}
-	SVal *r = call_tl_lib(s, call, fn);
+	SVal *r = spec_call_math(s, call, fn);
 	if (r)
 		return r;
-	spec_error(s, call, "unsupported function 'tl.%s'", fn);
+	r = call_tl_lib(s, call, fn);
+	if (r)
+		return r;
+	const Node *callee = call->lhs;   /* tl.f, libdevice.f, tl_math.f: named as called */
+	const char *mod = callee->kind == ND_ATTR && callee->lhs->kind == ND_NAME ? callee->lhs->name : "tl";
+	spec_error(s, call, "unsupported function '%s.%s'", mod, fn);
 }
 
 static SVal *call_helpers(Spec *s, const Node *call, const char *fn)
@@ -530,10 +517,7 @@ static bool is_member_fn(const char *fn)
 	for (size_t i = 0; i < TC_COUNT(members); i++)
 		if (!strcmp(fn, members[i]))
 			return true;
-	for (size_t i = 0; i < TC_COUNT(math_fns); i++)
-		if (!strcmp(fn, math_fns[i].name))
-			return true;
-	return false;
+	return spec_is_math_fn(fn);
 }
 
 static SVal *call_member(Spec *s, const Node *call, SVal *self, const char *fn)
