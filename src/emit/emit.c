@@ -151,9 +151,17 @@ static const char *round_fn(DType dt)
 	return dt == DT_BF16 ? "tc_round_bf16" : dt == DT_F16 ? "tc_round_f16" : NULL;
 }
 
+/* The unsigned type that integer +, - and * of dtype dt are computed in,
+ * then converted back: wrapping as the GPU does, without C's signed
+ * overflow, and for 8 and 16 bits without an out-of-range constant
+ * (uint8's 0 - 1) that compilers warn of. */
 static const char *wide_unsigned(DType dt)
 {
-	return dt == DT_I32 ? "tc_u32" : dt == DT_I64 ? "tc_u64" : NULL;
+	switch (dt) {
+	case DT_I8: case DT_I16: case DT_U8: case DT_I32: return "tc_u32";
+	case DT_I64: return "tc_u64";
+	default: return NULL;
+	}
 }
 
 static bool reads_shared(const SExpr *e)
