@@ -32,9 +32,22 @@ static const char c_types[] =
 	"TC_DEVICE float tc_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
 	"TC_DEVICE tc_u32 tc_umulhi(tc_u32 a, tc_u32 b) { return (tc_u32)(((tc_u64)a * b) >> 32); }\n";
 
-/* The inverse error function, which libm does not have, as the tile
- * interpreter computes it. */
+/* What the CPU's C lacks or does otherwise. Integer // and % where C traps
+ * or leaves the result undefined, as an H200 computes them under Triton
+ * 3.6, so that lanes masked off with `other=0` compute without a fault:
+ * x // 0 is all ones, x % 0 is x, INT_MIN // -1 is INT_MIN and INT_MIN % -1
+ * is 0 (int8 and int16 go through the 32-bit ones, uint8 through the
+ * unsigned). The inverse error function, which libm does not have, as the
+ * tile interpreter computes it. */
 static const char c_math[] =
+	"TC_DEVICE tc_i32 tc_div_i32(tc_i32 x, tc_i32 y) { return y == 0 ? -1 : y == -1 ? (tc_i32)(0u - (tc_u32)x) : x / y; }\n"
+	"TC_DEVICE tc_i32 tc_mod_i32(tc_i32 x, tc_i32 y) { return y == 0 ? x : y == -1 ? 0 : x % y; }\n"
+	"TC_DEVICE tc_i64 tc_div_i64(tc_i64 x, tc_i64 y) { return y == 0 ? -1 : y == -1 ? (tc_i64)(0u - (tc_u64)x) : x / y; }\n"
+	"TC_DEVICE tc_i64 tc_mod_i64(tc_i64 x, tc_i64 y) { return y == 0 ? x : y == -1 ? 0 : x % y; }\n"
+	"TC_DEVICE tc_u32 tc_div_u32(tc_u32 x, tc_u32 y) { return y == 0 ? ~0u : x / y; }\n"
+	"TC_DEVICE tc_u32 tc_mod_u32(tc_u32 x, tc_u32 y) { return y == 0 ? x : x % y; }\n"
+	"TC_DEVICE tc_u64 tc_div_u64(tc_u64 x, tc_u64 y) { return y == 0 ? ~(tc_u64)0 : x / y; }\n"
+	"TC_DEVICE tc_u64 tc_mod_u64(tc_u64 x, tc_u64 y) { return y == 0 ? x : x % y; }\n"
 	"/* erfinv, which libm lacks: Giles' approximation (GPU Computing Gems,\n"
 	"   2011), then two Newton steps in double */\n"
 	"TC_DEVICE double tc_erfinvd(double x)\n"
@@ -304,6 +317,7 @@ const Printer c_printer = {
 	.assert_fail = c_assert_fail,
 	.atomic_add = c_atomic_add,
 	.lockstep = true,
+	.safe_int_div = true,
 	.head = c_head,
 	.tail = c_tail,
 	.leaf = c_leaf,

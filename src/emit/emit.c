@@ -213,6 +213,16 @@ static void binary(Emit *E, const SExpr *e)
 		buf_putc(b, ')');
 		return;
 	}
+	if (E->P->safe_int_div && (op == TOP_IDIV || op == TOP_MOD) && !fl && !e->plain &&
+	    !(e->a[1]->kind == SE_INT && e->a[1]->ival != 0 && e->a[1]->ival != -1)) {
+		bool u = !dtype_is_signed(dt), wide = dt == DT_I64 || dt == DT_U64;
+		buf_printf(b, "tc_%s_%s%s(", op == TOP_IDIV ? "div" : "mod", u ? "u" : "i", wide ? "64" : "32");
+		expr(E, e->a[0]);
+		buf_puts(b, ", ");
+		expr(E, e->a[1]);
+		buf_putc(b, ')');
+		return;
+	}
 	if (op == TOP_FMOD) {
 		buf_puts(b, dt == DT_F64 ? "fmod(" : "fmodf(");
 		expr(E, e->a[0]);

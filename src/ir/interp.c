@@ -337,9 +337,16 @@ static void eval_binary(Interp *in, TValue *v, Tile *out)
 		case TOP_MUL: r = (int64_t)((uint64_t)x * (uint64_t)y); break;
 		case TOP_IDIV:
 		case TOP_MOD:
+			/* What an H200 computes under Triton 3.6 for the cases C leaves
+			 * undefined, so that lanes masked off with `other=0` never
+			 * fail: x // 0 is all ones (-1, or the largest unsigned value),
+			 * x % 0 is x; INT_MIN // -1 wraps to INT_MIN, INT_MIN % -1 is
+			 * 0. (For int64 the GPU gives 4294967295 for x // 0 with a
+			 * small non-negative x, its 32-bit path; -1 is taken for
+			 * every x here.) */
 			if (y == 0)
-				fail(in, v, "integer division by zero");
-			if (u)
+				r = v->op == TOP_IDIV ? -1 : x;
+			else if (u)
 				r = (int64_t)(v->op == TOP_IDIV ? (uint64_t)x / (uint64_t)y : (uint64_t)x % (uint64_t)y);
 			else if (x == INT64_MIN && y == -1)
 				r = v->op == TOP_IDIV ? x : 0;

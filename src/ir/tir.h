@@ -58,8 +58,10 @@ typedef enum {
 	/* element-wise */
 	TOP_ADD, TOP_SUB, TOP_MUL,
 	TOP_DIV,        /* true division (floats) */
-	TOP_IDIV,       /* integer division, truncating toward zero as in C (Triton's //) */
-	TOP_MOD,        /* integer remainder, sign of the dividend as in C (Triton's %) */
+	TOP_IDIV,       /* integer division, truncating toward zero as in C (Triton's //);
+			   x // 0 is all ones and INT_MIN // -1 is INT_MIN, as on the GPU */
+	TOP_MOD,        /* integer remainder, sign of the dividend as in C (Triton's %);
+			   x % 0 is x and INT_MIN % -1 is 0 */
 	TOP_FMOD,
 	TOP_AND, TOP_OR, TOP_XOR, TOP_SHL, TOP_SHR,
 	TOP_NEG, TOP_NOT,

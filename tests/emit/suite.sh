@@ -44,7 +44,9 @@ while_shrink|tests/exec/whiles.py|-k shrink -s *fp32,*fp32 -D BLOCK=1024 --num-w
 jump_first_negative|tests/exec/jumps.py|-k first_negative -s *fp32,*fp32,*i32,i32 -D BLOCK=1024 --num-warps 8
 jump_scan_table|tests/exec/jumps.py|-k scan_table -s *i32,*i32,i32 -D LIMIT=90 --num-warps 1
 mathfns_fp32|tests/exec/mathfns.py|-s *fp32,*fp32,*fp32,*i32 -D BLOCK=256
-mathfns_fp64|tests/exec/mathfns.py|-s *fp64,*fp64,*fp64,*i32 -D BLOCK=256'
+mathfns_fp64|tests/exec/mathfns.py|-s *fp64,*fp64,*fp64,*i32 -D BLOCK=256
+intdiv_i32|tests/exec/intdiv.py|-s *i32,*i32,*i32,*i32,i32 -D BLOCK=128
+intdiv_u8|tests/exec/intdiv.py|-s *u8,*u8,*u8,*u8,i32 -D BLOCK=128'
 
 compile_with() { # name target ext command...
 	name=$1 target=$2 ext=$3

@@ -1177,6 +1177,62 @@ static void test_dtype_compare(void)
 	}
 }
 
+/* Integer // and % by 0 and of the lowest value by -1, as an H200 gives
+ * them under Triton 3.6 (and the C target, tests/unit/test_exec.c). */
+static const char intdiv_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(a_ptr, b_ptr, q_ptr, r_ptr):\n"
+	"    o = tl.arange(0, 4)\n"
+	"    a = tl.load(a_ptr + o)\n"
+	"    b = tl.load(b_ptr + o)\n"
+	"    tl.store(q_ptr + o, a // b)\n"
+	"    tl.store(r_ptr + o, a % b)\n";
+
+static void test_int_division_edges(void)
+{
+	static const char *const sigs[] = {"*i32,*i32,*i32,*i32", "*i64,*i64,*i64,*i64", "*i16,*i16,*i16,*i16",
+					   "*i8,*i8,*i8,*i8", "*u8,*u8,*u8,*u8"};
+	static const int bytes[] = {4, 8, 2, 1, 1};
+	int bad = 0;
+	for (int t = 0; t < 5; t++) {
+		int bits = 8 * bytes[t];
+		bool u = t == 4;
+		int64_t lowest = u ? 0 : -(int64_t)((uint64_t)1 << (bits - 1)) , all_ones = u ? 255 : -1;
+		int64_t a[4] = {7, u ? 200 : -7, lowest, 5}, b[4] = {0, 0, u ? 0 : -1, 2};
+		int64_t wq[4] = {all_ones, all_ones, u ? all_ones : lowest, 2}, wr[4] = {7, u ? 200 : -7, u ? 0 : 0, 1};
+		unsigned char ab[32], bb[32], qb[32], rb[32];
+		for (int i = 0; i < 4; i++) {
+			memcpy(ab + i * bytes[t], &a[i], (size_t)bytes[t]);   /* little-endian: the low bytes */
+			memcpy(bb + i * bytes[t], &b[i], (size_t)bytes[t]);
+		}
+		Compiled c;
+		TKernel *k = compile_text(&c, NULL, intdiv_src, sigs[t], NULL, 0);
+		TArgValue args[4] = {{.ptr = ab}, {.ptr = bb}, {.ptr = qb}, {.ptr = rb}};
+		char err[200];
+		if (!k || run(k, args, 1, 1, err, sizeof err) != 0) {
+			bad++;
+		} else {
+			for (int i = 0; i < 4; i++) {
+				int64_t q = 0, r = 0;
+				memcpy(&q, qb + i * bytes[t], (size_t)bytes[t]);
+				memcpy(&r, rb + i * bytes[t], (size_t)bytes[t]);
+				if (!u && bits < 64) {   /* sign-extend */
+					q = (int64_t)((uint64_t)q << (64 - bits)) >> (64 - bits);
+					r = (int64_t)((uint64_t)r << (64 - bits)) >> (64 - bits);
+				}
+				if (q != wq[i] || r != wr[i]) {
+					printf("# %s: %lld // %lld = %lld, %% = %lld\n", sigs[t], (long long)a[i], (long long)b[i],
+					       (long long)q, (long long)r);
+					bad++;
+				}
+			}
+		}
+		compiled_free(&c);
+	}
+	CHECK("x // 0 is all ones, x % 0 is x, INT_MIN // -1 is INT_MIN and % is 0, in every integer dtype", bad == 0);
+}
+
 int main(void)
 {
 	test_vector_width();
@@ -1202,6 +1258,7 @@ int main(void)
 	test_trans_axis();
 	test_math_values();
 	test_math_errors();
+	test_int_division_edges();
 	test_dtype_compare();
 	return failures ? 1 : 0;
 }
