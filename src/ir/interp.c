@@ -880,7 +880,7 @@ static void eval(Interp *in, TValue *v)
 				f = from_u64 ? (float)(uint64_t)a->i[k] : (float)a->i[k];
 			else if (out->f && from_u64)
 				f = (double)(uint64_t)a->i[k];
-			put(out, dt, k, f, a->f ? (int64_t)f : a->i[k]);
+			put(out, dt, k, f, !a->f ? a->i[k] : out->f ? 0 : (int64_t)f);   /* no int view of an inf */
 		}
 		break;
 	}

@@ -1198,9 +1198,9 @@ static void test_int_division_edges(void)
 	for (int t = 0; t < 5; t++) {
 		int bits = 8 * bytes[t];
 		bool u = t == 4;
-		int64_t lowest = u ? 0 : -(int64_t)((uint64_t)1 << (bits - 1)) , all_ones = u ? 255 : -1;
+		int64_t lowest = u ? 0 : (int64_t)(~(uint64_t)0 << (bits - 1)), all_ones = u ? 255 : -1;
 		int64_t a[4] = {7, u ? 200 : -7, lowest, 5}, b[4] = {0, 0, u ? 0 : -1, 2};
-		int64_t wq[4] = {all_ones, all_ones, u ? all_ones : lowest, 2}, wr[4] = {7, u ? 200 : -7, u ? 0 : 0, 1};
+		int64_t wq[4] = {all_ones, all_ones, u ? all_ones : lowest, 2}, wr[4] = {7, u ? 200 : -7, 0, 1};
 		unsigned char ab[32], bb[32], qb[32], rb[32];
 		for (int i = 0; i < 4; i++) {
 			memcpy(ab + i * bytes[t], &a[i], (size_t)bytes[t]);   /* little-endian: the low bytes */
