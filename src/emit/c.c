@@ -32,6 +32,61 @@ static const char c_types[] =
 	"TC_DEVICE float tc_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
 	"TC_DEVICE tc_u32 tc_umulhi(tc_u32 a, tc_u32 b) { return (tc_u32)(((tc_u64)a * b) >> 32); }\n";
 
+/* What the CPU's C lacks or does otherwise. Integer // and % where C traps
+ * or leaves the result undefined, as an H200 computes them under Triton
+ * 3.6, so that lanes masked off with `other=0` compute without a fault:
+ * x // 0 is all ones, x % 0 is x, INT_MIN // -1 is INT_MIN and INT_MIN % -1
+ * is 0 (int8 and int16 go through the 32-bit ones, uint8 through the
+ * unsigned). The inverse error function, which libm does not have, as the
+ * tile interpreter computes it. */
+static const char c_math[] =
+	"TC_DEVICE tc_i32 tc_div_i32(tc_i32 x, tc_i32 y) { return y == 0 ? -1 : y == -1 ? (tc_i32)(0u - (tc_u32)x) : x / y; }\n"
+	"TC_DEVICE tc_i32 tc_mod_i32(tc_i32 x, tc_i32 y) { return y == 0 ? x : y == -1 ? 0 : x % y; }\n"
+	"TC_DEVICE tc_i64 tc_div_i64(tc_i64 x, tc_i64 y) { return y == 0 ? -1 : y == -1 ? (tc_i64)(0u - (tc_u64)x) : x / y; }\n"
+	"TC_DEVICE tc_i64 tc_mod_i64(tc_i64 x, tc_i64 y) { return y == 0 ? x : y == -1 ? 0 : x % y; }\n"
+	"TC_DEVICE tc_u32 tc_div_u32(tc_u32 x, tc_u32 y) { return y == 0 ? ~0u : x / y; }\n"
+	"TC_DEVICE tc_u32 tc_mod_u32(tc_u32 x, tc_u32 y) { return y == 0 ? x : x % y; }\n"
+	"TC_DEVICE tc_u64 tc_div_u64(tc_u64 x, tc_u64 y) { return y == 0 ? ~(tc_u64)0 : x / y; }\n"
+	"TC_DEVICE tc_u64 tc_mod_u64(tc_u64 x, tc_u64 y) { return y == 0 ? x : x % y; }\n"
+	"/* erfinv, which libm lacks: Giles' approximation (GPU Computing Gems,\n"
+	"   2011), then two Newton steps in double */\n"
+	"TC_DEVICE double tc_erfinvd(double x)\n"
+	"{\n"
+	"\tif (x != x || fabs(x) > 1)\n"
+	"\t\treturn TC_NAN;\n"
+	"\tif (fabs(x) == 1)\n"
+	"\t\treturn copysign(TC_INF, x);\n"
+	"\tdouble w = -log((1 - x) * (1 + x)), p;\n"
+	"\tif (w < 5) {\n"
+	"\t\tw -= 2.5;\n"
+	"\t\tp = 2.81022636e-08;\n"
+	"\t\tp = 3.43273939e-07 + p * w;\n"
+	"\t\tp = -3.5233877e-06 + p * w;\n"
+	"\t\tp = -4.39150654e-06 + p * w;\n"
+	"\t\tp = 0.00021858087 + p * w;\n"
+	"\t\tp = -0.00125372503 + p * w;\n"
+	"\t\tp = -0.00417768164 + p * w;\n"
+	"\t\tp = 0.246640727 + p * w;\n"
+	"\t\tp = 1.50140941 + p * w;\n"
+	"\t} else {\n"
+	"\t\tw = sqrt(w) - 3;\n"
+	"\t\tp = -0.000200214257;\n"
+	"\t\tp = 0.000100950558 + p * w;\n"
+	"\t\tp = 0.00134934322 + p * w;\n"
+	"\t\tp = -0.00367342844 + p * w;\n"
+	"\t\tp = 0.00573950773 + p * w;\n"
+	"\t\tp = -0.0076224613 + p * w;\n"
+	"\t\tp = 0.00943887047 + p * w;\n"
+	"\t\tp = 1.00167406 + p * w;\n"
+	"\t\tp = 2.83297682 + p * w;\n"
+	"\t}\n"
+	"\tdouble y = p * x;\n"
+	"\tfor (int i = 0; i < 2; i++)\n"
+	"\t\ty -= (erf(y) - x) / (1.1283791670955126 * exp(-y * y));\n"
+	"\treturn y;\n"
+	"}\n"
+	"TC_DEVICE float tc_erfinvf(float x) { return (float)tc_erfinvd(x); }\n";
+
 /* Matrix instructions for the CPU: a whole warp's instruction from the
  * registers of all its lanes, distributed as the hardware distributes them
  * (simt.h), so that running the code here tests the lowering's fragment
@@ -144,6 +199,7 @@ static bool uses_shifts(const SKernel *k)
 static void c_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, c_types);
+	buf_puts(b, c_math);
 	buf_puts(b, prelude_common);
 	if (simt_uses(k, SS_MMA))
 		buf_puts(b, c_matrix);
@@ -261,6 +317,7 @@ const Printer c_printer = {
 	.assert_fail = c_assert_fail,
 	.atomic_add = c_atomic_add,
 	.lockstep = true,
+	.safe_int_div = true,
 	.head = c_head,
 	.tail = c_tail,
 	.leaf = c_leaf,

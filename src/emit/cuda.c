@@ -32,6 +32,8 @@ static const char cuda_types[] =
 	"TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }\n"
 	"TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }\n"
 	"TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }\n"
+	"TC_DEVICE float tc_erfinvf(float x) { return erfinvf(x); }\n"
+	"TC_DEVICE double tc_erfinvd(double x) { return erfinv(x); }\n"
 	"/* fp32 division as Triton spells it on NVIDIA: full-range, within 2 ulp */\n"
 	"TC_DEVICE float tc_fdiv(float x, float y) { float q; asm(\"div.full.f32 %0, %1, %2;\" : \"=f\"(q) : \"f\"(x), \"f\"(y)); return q; }\n"
 	"/* fp16 and bf16 conversions are single instructions from sm_80 on */\n"

@@ -151,9 +151,17 @@ static const char *round_fn(DType dt)
 	return dt == DT_BF16 ? "tc_round_bf16" : dt == DT_F16 ? "tc_round_f16" : NULL;
 }
 
+/* The unsigned type that integer +, - and * of dtype dt are computed in,
+ * then converted back: wrapping as the GPU does, without C's signed
+ * overflow, and for 8 and 16 bits without an out-of-range constant
+ * (uint8's 0 - 1) that compilers warn of. */
 static const char *wide_unsigned(DType dt)
 {
-	return dt == DT_I32 ? "tc_u32" : dt == DT_I64 ? "tc_u64" : NULL;
+	switch (dt) {
+	case DT_I8: case DT_I16: case DT_U8: case DT_I32: return "tc_u32";
+	case DT_I64: return "tc_u64";
+	default: return NULL;
+	}
 }
 
 static bool reads_shared(const SExpr *e)
@@ -205,6 +213,16 @@ static void binary(Emit *E, const SExpr *e)
 		buf_putc(b, ')');
 		return;
 	}
+	if (E->P->safe_int_div && (op == TOP_IDIV || op == TOP_MOD) && !fl && !e->plain &&
+	    !(e->a[1]->kind == SE_INT && e->a[1]->ival != 0 && e->a[1]->ival != -1)) {
+		bool u = !dtype_is_signed(dt), wide = dt == DT_I64 || dt == DT_U64;
+		buf_printf(b, "tc_%s_%s%s(", op == TOP_IDIV ? "div" : "mod", u ? "u" : "i", wide ? "64" : "32");
+		expr(E, e->a[0]);
+		buf_puts(b, ", ");
+		expr(E, e->a[1]);
+		buf_putc(b, ')');
+		return;
+	}
 	if (op == TOP_FMOD) {
 		buf_puts(b, dt == DT_F64 ? "fmod(" : "fmodf(");
 		expr(E, e->a[0]);
@@ -236,6 +254,10 @@ static void binary(Emit *E, const SExpr *e)
 	buf_putc(b, ')');
 }
 
+/* The C function for `fn` on operands of dtype dt: the float version for
+ * fp32 (and fp16, bf16, held in fp32), the double one for fp64. C's math.h
+ * and the CUDA and HIP math libraries share these names; the tc_ ones are
+ * the prelude's. */
 static const char *math_name(int fn, DType dt)
 {
 	static const char *const f32[] = {
@@ -243,20 +265,38 @@ static const char *math_name(int fn, DType dt)
 		[MATH_LOG1P] = "log1pf", [MATH_SQRT] = "sqrtf", [MATH_RSQRT] = "tc_rsqrtf", [MATH_ABS] = "fabsf",
 		[MATH_SIN] = "sinf", [MATH_COS] = "cosf", [MATH_TANH] = "tanhf", [MATH_ERF] = "erff",
 		[MATH_FLOOR] = "floorf", [MATH_CEIL] = "ceilf", [MATH_SIGMOID] = "tc_sigmoidf",
+		[MATH_EXPM1] = "expm1f", [MATH_LOG10] = "log10f", [MATH_TAN] = "tanf", [MATH_ASIN] = "asinf",
+		[MATH_ACOS] = "acosf", [MATH_ATAN] = "atanf", [MATH_SINH] = "sinhf", [MATH_COSH] = "coshf",
+		[MATH_ASINH] = "asinhf", [MATH_ACOSH] = "acoshf", [MATH_ATANH] = "atanhf", [MATH_ERFC] = "erfcf",
+		[MATH_ERFINV] = "tc_erfinvf", [MATH_LGAMMA] = "lgammaf", [MATH_CBRT] = "cbrtf", [MATH_TRUNC] = "truncf",
+		[MATH_RINT] = "rintf", [MATH_ROUND] = "roundf", [MATH_SIGNBIT] = "tc_signbitf", [MATH_ILOGB] = "ilogbf",
+		[MATH_ISNAN] = "tc_isnanf", [MATH_ISINF] = "tc_isinff", [MATH_ISFINITE] = "tc_isfinitef",
+		[MATH_POW] = "powf", [MATH_ATAN2] = "atan2f", [MATH_HYPOT] = "hypotf", [MATH_COPYSIGN] = "copysignf",
+		[MATH_NEXTAFTER] = "nextafterf", [MATH_LDEXP] = "ldexpf", [MATH_FMA] = "fmaf",
 	};
 	static const char *const f64[] = {
 		[MATH_EXP] = "exp", [MATH_EXP2] = "exp2", [MATH_LOG] = "log", [MATH_LOG2] = "log2",
 		[MATH_LOG1P] = "log1p", [MATH_SQRT] = "sqrt", [MATH_RSQRT] = "tc_rsqrtd", [MATH_ABS] = "fabs",
 		[MATH_SIN] = "sin", [MATH_COS] = "cos", [MATH_TANH] = "tanh", [MATH_ERF] = "erf",
 		[MATH_FLOOR] = "floor", [MATH_CEIL] = "ceil", [MATH_SIGMOID] = "tc_sigmoidd",
+		[MATH_EXPM1] = "expm1", [MATH_LOG10] = "log10", [MATH_TAN] = "tan", [MATH_ASIN] = "asin",
+		[MATH_ACOS] = "acos", [MATH_ATAN] = "atan", [MATH_SINH] = "sinh", [MATH_COSH] = "cosh",
+		[MATH_ASINH] = "asinh", [MATH_ACOSH] = "acosh", [MATH_ATANH] = "atanh", [MATH_ERFC] = "erfc",
+		[MATH_ERFINV] = "tc_erfinvd", [MATH_LGAMMA] = "lgamma", [MATH_CBRT] = "cbrt", [MATH_TRUNC] = "trunc",
+		[MATH_RINT] = "rint", [MATH_ROUND] = "round", [MATH_SIGNBIT] = "tc_signbitd", [MATH_ILOGB] = "ilogb",
+		[MATH_ISNAN] = "tc_isnand", [MATH_ISINF] = "tc_isinfd", [MATH_ISFINITE] = "tc_isfinited",
+		[MATH_POW] = "pow", [MATH_ATAN2] = "atan2", [MATH_HYPOT] = "hypot", [MATH_COPYSIGN] = "copysign",
+		[MATH_NEXTAFTER] = "nextafter", [MATH_LDEXP] = "ldexp", [MATH_FMA] = "fma",
 	};
+	if (fn == MATH_TF32)
+		return "tc_tf32";
 	return dt == DT_F64 ? f64[fn] : f32[fn];
 }
 
 static void math(Emit *E, const SExpr *e)
 {
 	Buf *b = E->b;
-	if (!dtype_is_float(e->dtype)) {   /* abs is the only integer math */
+	if (!dtype_is_float(e->from)) {   /* abs is the only integer math */
 		buf_puts(b, "((");
 		expr(E, e->a[0]);
 		buf_puts(b, ") < 0 ? -(");
@@ -266,8 +306,12 @@ static void math(Emit *E, const SExpr *e)
 		buf_puts(b, "))");
 		return;
 	}
-	buf_printf(b, "%s(", e->aux == MATH_TF32 ? "tc_tf32" : math_name(e->aux, e->dtype));
-	expr(E, e->a[0]);
+	int n = e->aux == MATH_TF32 ? 1 : tir_math_arity((MathFn)e->aux);
+	buf_printf(b, "%s(", math_name(e->aux, e->from));
+	for (int i = 0; i < n; i++) {
+		buf_puts(b, i ? ", " : "");
+		expr(E, e->a[i]);
+	}
 	buf_putc(b, ')');
 }
 

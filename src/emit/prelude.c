@@ -1,7 +1,8 @@
 /* prelude.c: the helpers every generated file starts with. The targets'
  * printers put their own definitions of TC_DEVICE, TC_INF, TC_NAN, the
- * integer types, the float bit casts (tc_f32_from_bits, tc_f32_bits) and
- * the high half of a 32-bit product (tc_umulhi) before this shared part. */
+ * integer types, the float bit casts (tc_f32_from_bits, tc_f32_bits), the
+ * high half of a 32-bit product (tc_umulhi) and the inverse error function
+ * (tc_erfinvf, tc_erfinvd) before this shared part. */
 #include "emit/prelude.h"
 
 const char prelude_common[] =
@@ -59,6 +60,15 @@ const char prelude_common[] =
 	"TC_DEVICE float tc_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }\n"
 	"TC_DEVICE double tc_sigmoidd(double x) { return 1.0 / (1.0 + exp(-x)); }\n"
 	"TC_DEVICE double tc_rsqrtd(double x) { return 1.0 / sqrt(x); }\n"
+	"/* libdevice's signbit, isnan, isinf and isfinite: 0 or 1 */\n"
+	"TC_DEVICE int tc_signbitf(float x) { return copysignf(1.0f, x) < 0.0f; }\n"
+	"TC_DEVICE int tc_signbitd(double x) { return copysign(1.0, x) < 0.0; }\n"
+	"TC_DEVICE int tc_isnanf(float x) { return x != x; }\n"
+	"TC_DEVICE int tc_isnand(double x) { return x != x; }\n"
+	"TC_DEVICE int tc_isinff(float x) { return fabsf(x) == TC_INF; }\n"
+	"TC_DEVICE int tc_isinfd(double x) { return fabs(x) == (double)TC_INF; }\n"
+	"TC_DEVICE int tc_isfinitef(float x) { return fabsf(x) < TC_INF; }\n"
+	"TC_DEVICE int tc_isfinited(double x) { return fabs(x) < (double)TC_INF; }\n"
 	"/* fp32 as a tf32 dot reads it: the low 13 mantissa bits dropped */\n"
 	"TC_DEVICE float tc_tf32(float x) { return tc_f32_from_bits(tc_f32_bits(x) & 0xffffe000u); }\n"
 	"/* Philox-4x32 as Triton's randint4x: word `word` (0..3) after `rounds`\n"

@@ -29,6 +29,10 @@ typedef struct Printer {
 	void (*copy_wait)(Buf *b, int pending);
 	/* fp32 x / y as a call fdiv(x, y), NULL: the C operator */
 	const char *fdiv;
+	/* integer // and % by what may be 0 or -1 as calls tc_div_i32(x, y),
+	 * tc_mod_u64(x, y) ... of the prelude, which never trap; false: C's
+	 * operators (the GPUs' divisions do not trap) */
+	bool safe_int_div;
 	const char *shared_qualifier;  /* "__shared__ " or "" */
 	const char *align16;           /* what makes an array 16-byte aligned, with a trailing space */
 	/* the program fails: `message` is a C string literal; `line` its source line */

@@ -424,7 +424,10 @@ SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 		return simt_cast(k, v->args[0]->type.dtype, dt, a);
 	case TOP_MATH:
 		e = simt_leaf(k, SE_MATH, dt, v->aux);
+		e->from = v->args[0]->type.dtype;
 		e->a[0] = a;
+		for (int i = 1; i < v->nargs; i++)
+			e->a[i] = read_value(L, n, v->args[i]);
 		return e;
 	case TOP_NEG:
 	case TOP_NOT:

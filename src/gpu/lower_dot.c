@@ -852,6 +852,7 @@ static SReg *stage_operand(Lower *L, const TValue *dot, const TValue *x, const c
 	SExpr *value = read_value(L, &n, x);
 	if (dt == DT_F32 && dot->aux == DOT_TF32) {
 		SExpr *t = simt_leaf(L->k, SE_MATH, DT_F32, MATH_TF32);
+		t->from = DT_F32;
 		t->a[0] = value;
 		value = t;
 	}

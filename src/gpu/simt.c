@@ -270,7 +270,10 @@ static void dump_expr(Buf *b, const SExpr *e)
 		return;
 	case SE_MATH:
 		buf_printf(b, "math%d(", e->aux);
-		dump_expr(b, e->a[0]);
+		for (int i = 0; i < 3 && e->a[i]; i++) {
+			buf_puts(b, i ? ", " : "");
+			dump_expr(b, e->a[i]);
+		}
 		buf_putc(b, ')');
 		return;
 	case SE_LOGIC_AND:

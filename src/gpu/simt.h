@@ -57,7 +57,7 @@ typedef enum {
 	SE_CMP,          /* aux: CmpKind; a[0] and a[1] of dtype `from` */
 	SE_SELECT,       /* a[0] ? a[1] : a[2] */
 	SE_CAST,         /* a[0] from `from` to `dtype` */
-	SE_MATH,         /* aux: MathFn, or MATH_TF32 */
+	SE_MATH,         /* aux: MathFn, or MATH_TF32; a[0..arity-1] of dtype `from` (ldexp's a[1]: i32) */
 	SE_LOGIC_AND,    /* a[0] && a[1] on booleans (guards) */
 	SE_PHILOX,       /* TOP_PHILOX: word `ival` after `aux` rounds; key a[0] (u64), counter (a[1], a[2], 0, 0) */
 } SExprKind;
@@ -66,7 +66,7 @@ typedef struct SExpr SExpr;
 struct SExpr {
 	SExprKind kind;
 	DType dtype;           /* of the result */
-	DType from;            /* SE_CAST, SE_CMP: of the operands */
+	DType from;            /* SE_CAST, SE_CMP, SE_MATH: of the operands */
 	int aux;
 	bool plain;            /* SE_BINARY: index arithmetic of the lowering, which cannot overflow */
 	int64_t ival;

@@ -399,13 +399,54 @@ TValue *tir_where(TBuilder *b, TValue *c, TValue *x, TValue *y)
 	return append(b, TOP_WHERE, x->type, 3, args);
 }
 
+int tir_math_arity(MathFn fn)
+{
+	return fn == MATH_FMA ? 3 : fn >= MATH_POW ? 2 : 1;
+}
+
+/* The result dtype of `fn` on operands of dtype `dt`. */
+static DType math_result(MathFn fn, DType dt)
+{
+	switch (fn) {
+	case MATH_SIGNBIT: case MATH_ILOGB: return DT_I32;
+	case MATH_ISNAN: case MATH_ISINF: case MATH_ISFINITE: return DT_I1;
+	default: return dt;
+	}
+}
+
 TValue *tir_math(TBuilder *b, MathFn fn, TValue *x)
 {
-	if (fn != MATH_ABS && !dtype_is_float(x->type.dtype)) {
+	return tir_math_n(b, fn, 1, &x);
+}
+
+TValue *tir_math_n(TBuilder *b, MathFn fn, int n, TValue **args)
+{
+	if (n != tir_math_arity(fn)) {
+		b->error = "wrong number of operands for this math function";
+		return NULL;
+	}
+	int floats = fn == MATH_LDEXP ? 1 : n;   /* ldexp's exponent is an integer */
+	DType dt = args[0]->type.dtype;
+	for (int i = 1; i < floats; i++) {
+		if (!tir_promote(dt, false, args[i]->type.dtype, false, false, &dt)) {
+			b->error = "the operands of this math function have types that cannot be combined";
+			return NULL;
+		}
+	}
+	if (!dtype_is_float(dt) && !(fn == MATH_ABS && dt != DT_PTR)) {
 		b->error = "this math function needs a floating-point operand";
 		return NULL;
 	}
-	TValue *v = append(b, TOP_MATH, x->type, 1, &x);
+	TValue *ops[3];
+	for (int i = 0; i < n; i++) {
+		ops[i] = tir_cast(b, args[i], i < floats ? dt : DT_I32);
+		if (i > 0 && !unify_shapes(b, &ops[0], &ops[i]))
+			return NULL;
+	}
+	for (int i = 1; i < n - 1; i++)   /* a later operand widened the first */
+		if (!unify_shapes(b, &ops[0], &ops[i]))
+			return NULL;
+	TValue *v = append(b, TOP_MATH, with_dtype(ops[0]->type, math_result(fn, dt)), n, ops);
 	v->aux = fn;
 	return v;
 }

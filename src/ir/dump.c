@@ -37,8 +37,11 @@ static const char *precision_names[] = {"tf32", "tf32x3", "ieee"};
 static const char *hint_names[] = {"multiple_of", "max_contiguous", "max_constancy"};
 static const char *math_names[] = {
 	"exp", "exp2", "log", "log2", "log1p", "sqrt", "rsqrt", "abs", "sin", "cos", "tanh", "erf",
-	"floor", "ceil", "sigmoid",
+	"floor", "ceil", "sigmoid", "expm1", "log10", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
+	"acosh", "atanh", "erfc", "erfinv", "lgamma", "cbrt", "trunc", "rint", "round", "signbit", "ilogb",
+	"isnan", "isinf", "isfinite", "pow", "atan2", "hypot", "copysign", "nextafter", "ldexp", "fma",
 };
+_Static_assert(TC_COUNT(math_names) == MATH_FMA + 1, "a name for every MathFn");
 
 void tir_format_type(Buf *b, const Type *t)
 {

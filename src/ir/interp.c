@@ -159,26 +159,127 @@ static int trans_index(const TValue *v, int k)
 	return idx;
 }
 
-static double math_fn(int fn, double x)
+/* The inverse error function, which C's libm lacks: Giles' single-precision
+ * approximation ("Approximating the erfinv function", GPU Computing Gems,
+ * 2011), then two Newton steps on erf(y) = x in double. */
+static double erfinv(double x)
 {
-	switch (fn) {
-	case MATH_EXP: return exp(x);
-	case MATH_EXP2: return exp2(x);
-	case MATH_LOG: return log(x);
-	case MATH_LOG2: return log2(x);
-	case MATH_LOG1P: return log1p(x);
-	case MATH_SQRT: return sqrt(x);
-	case MATH_RSQRT: return 1.0 / sqrt(x);
-	case MATH_ABS: return fabs(x);
-	case MATH_SIN: return sin(x);
-	case MATH_COS: return cos(x);
-	case MATH_TANH: return tanh(x);
-	case MATH_ERF: return erf(x);
-	case MATH_FLOOR: return floor(x);
-	case MATH_CEIL: return ceil(x);
-	case MATH_SIGMOID: return 1.0 / (1.0 + exp(-x));
+	if (isnan(x) || fabs(x) > 1)
+		return NAN;
+	if (fabs(x) == 1)
+		return copysign(INFINITY, x);
+	double w = -log((1 - x) * (1 + x)), p;
+	if (w < 5) {
+		w -= 2.5;
+		p = 2.81022636e-08;
+		p = 3.43273939e-07 + p * w;
+		p = -3.5233877e-06 + p * w;
+		p = -4.39150654e-06 + p * w;
+		p = 0.00021858087 + p * w;
+		p = -0.00125372503 + p * w;
+		p = -0.00417768164 + p * w;
+		p = 0.246640727 + p * w;
+		p = 1.50140941 + p * w;
+	} else {
+		w = sqrt(w) - 3;
+		p = -0.000200214257;
+		p = 0.000100950558 + p * w;
+		p = 0.00134934322 + p * w;
+		p = -0.00367342844 + p * w;
+		p = 0.00573950773 + p * w;
+		p = -0.0076224613 + p * w;
+		p = 0.00943887047 + p * w;
+		p = 1.00167406 + p * w;
+		p = 2.83297682 + p * w;
+	}
+	double y = p * x;
+	for (int i = 0; i < 2; i++)
+		y -= (erf(y) - x) / (1.1283791670955126 * exp(-y * y));   /* erf'(y) = 2/sqrt(pi) e^(-y^2) */
+	return y;
+}
+
+/* A float-valued math function of the operands x[0..2] of dtype dt, in
+ * double. nextafter and fma depend on the precision they run in: fp32's
+ * for fp32, fp16 and bf16, as the printed code computes them. */
+static double math_fn(int fn, DType dt, const double *x)
+{
+	bool single = dt != DT_F64;
+	switch ((MathFn)fn) {
+	case MATH_EXP: return exp(x[0]);
+	case MATH_EXP2: return exp2(x[0]);
+	case MATH_LOG: return log(x[0]);
+	case MATH_LOG2: return log2(x[0]);
+	case MATH_LOG1P: return log1p(x[0]);
+	case MATH_SQRT: return sqrt(x[0]);
+	case MATH_RSQRT: return 1.0 / sqrt(x[0]);
+	case MATH_ABS: return fabs(x[0]);
+	case MATH_SIN: return sin(x[0]);
+	case MATH_COS: return cos(x[0]);
+	case MATH_TANH: return tanh(x[0]);
+	case MATH_ERF: return erf(x[0]);
+	case MATH_FLOOR: return floor(x[0]);
+	case MATH_CEIL: return ceil(x[0]);
+	case MATH_SIGMOID: return 1.0 / (1.0 + exp(-x[0]));
+	case MATH_EXPM1: return expm1(x[0]);
+	case MATH_LOG10: return log10(x[0]);
+	case MATH_TAN: return tan(x[0]);
+	case MATH_ASIN: return asin(x[0]);
+	case MATH_ACOS: return acos(x[0]);
+	case MATH_ATAN: return atan(x[0]);
+	case MATH_SINH: return sinh(x[0]);
+	case MATH_COSH: return cosh(x[0]);
+	case MATH_ASINH: return asinh(x[0]);
+	case MATH_ACOSH: return acosh(x[0]);
+	case MATH_ATANH: return atanh(x[0]);
+	case MATH_ERFC: return erfc(x[0]);
+	case MATH_ERFINV: return erfinv(x[0]);
+	case MATH_LGAMMA: return lgamma(x[0]);
+	case MATH_CBRT: return cbrt(x[0]);
+	case MATH_TRUNC: return trunc(x[0]);
+	case MATH_RINT: return nearbyint(x[0]);   /* the default rounding: ties to even */
+	case MATH_ROUND: return round(x[0]);
+	case MATH_POW: return pow(x[0], x[1]);
+	case MATH_ATAN2: return atan2(x[0], x[1]);
+	case MATH_HYPOT: return hypot(x[0], x[1]);
+	case MATH_COPYSIGN: return copysign(x[0], x[1]);
+	case MATH_NEXTAFTER: return single ? nextafterf((float)x[0], (float)x[1]) : nextafter(x[0], x[1]);
+	case MATH_LDEXP: return ldexp(x[0], (int)fmax(fmin(x[1], 1 << 20), -(1 << 20)));
+	case MATH_FMA: return single ? fmaf((float)x[0], (float)x[1], (float)x[2]) : fma(x[0], x[1], x[2]);
+	case MATH_SIGNBIT: case MATH_ILOGB: case MATH_ISNAN: case MATH_ISINF: case MATH_ISFINITE:
+		break;   /* integer-valued: math_int */
 	}
 	return NAN;
+}
+
+/* An integer-valued math function of a float x. */
+static int64_t math_int(int fn, double x)
+{
+	switch (fn) {
+	case MATH_SIGNBIT: return signbit(x) != 0;
+	case MATH_ISNAN: return isnan(x) != 0;
+	case MATH_ISINF: return isinf(x) != 0;   /* glibc's is -1 for -inf */
+	case MATH_ISFINITE: return isfinite(x) != 0;
+	case MATH_ILOGB: return x == 0 || isnan(x) ? INT32_MIN : isinf(x) ? INT32_MAX : ilogb(x);
+	}
+	return 0;
+}
+
+static void eval_math(Interp *in, TValue *v, Tile *out)
+{
+	DType dt = v->type.dtype, xt = v->args[0]->type.dtype;
+	for (int k = 0; k < out->n; k++) {
+		double x[3] = {0};
+		for (int i = 0; i < v->nargs; i++)
+			x[i] = getf(&in->tiles[v->args[i]->id], k);
+		if (!dtype_is_float(xt)) {                 /* abs of an integer; abs(INT_MIN) wraps to itself */
+			int64_t i = in->tiles[v->args[0]->id].i[k];
+			out->i[k] = wrap_int(dt, i < 0 ? (int64_t)(0 - (uint64_t)i) : i);
+		} else if (!out->f) {
+			out->i[k] = math_int(v->aux, x[0]);
+		} else {
+			out->f[k] = round_to(dt, math_fn(v->aux, xt, x));
+		}
+	}
 }
 
 static bool compare(int k, double a, double b)
@@ -236,9 +337,16 @@ static void eval_binary(Interp *in, TValue *v, Tile *out)
 		case TOP_MUL: r = (int64_t)((uint64_t)x * (uint64_t)y); break;
 		case TOP_IDIV:
 		case TOP_MOD:
+			/* What an H200 computes under Triton 3.6 for the cases C leaves
+			 * undefined, so that lanes masked off with `other=0` never
+			 * fail: x // 0 is all ones (-1, or the largest unsigned value),
+			 * x % 0 is x; INT_MIN // -1 wraps to INT_MIN, INT_MIN % -1 is
+			 * 0. (For int64 the GPU gives 4294967295 for x // 0 with a
+			 * small non-negative x, its 32-bit path; -1 is taken for
+			 * every x here.) */
 			if (y == 0)
-				fail(in, v, "integer division by zero");
-			if (u)
+				r = v->op == TOP_IDIV ? -1 : x;
+			else if (u)
 				r = (int64_t)(v->op == TOP_IDIV ? (uint64_t)x / (uint64_t)y : (uint64_t)x % (uint64_t)y);
 			else if (x == INT64_MIN && y == -1)
 				r = v->op == TOP_IDIV ? x : 0;
@@ -772,7 +880,7 @@ static void eval(Interp *in, TValue *v)
 				f = from_u64 ? (float)(uint64_t)a->i[k] : (float)a->i[k];
 			else if (out->f && from_u64)
 				f = (double)(uint64_t)a->i[k];
-			put(out, dt, k, f, a->f ? (int64_t)f : a->i[k]);
+			put(out, dt, k, f, !a->f ? a->i[k] : out->f ? 0 : (int64_t)f);   /* no int view of an inf */
 		}
 		break;
 	}
@@ -806,8 +914,7 @@ static void eval(Interp *in, TValue *v)
 		break;
 	}
 	case TOP_MATH:
-		for (int k = 0; k < out->n; k++)
-			put(out, dt, k, math_fn(v->aux, getf(a, k)), v->aux == MATH_ABS ? llabs(geti(a, k)) : 0);
+		eval_math(in, v, out);
 		break;
 	case TOP_PTR_ADD: {
 		Tile *off = &in->tiles[v->args[1]->id];

@@ -1,7 +1,8 @@
 /* spec.h: what the specializer's files share (specialize.c: values,
  * expressions, statements; spec_control.c: run-time loops and ifs, helper
  * inlining; spec_lib.c: the tl / triton_helpers functions built from
- * several ops). Internal to src/ir. */
+ * several ops; spec_math.c: the element-wise math functions). Internal to
+ * src/ir. */
 #ifndef TC_SPEC_H
 #define TC_SPEC_H
 
@@ -95,6 +96,10 @@ SVal *call_jit_function(Spec *s, const Node *call, const Node *fn);
 /* spec_jumps.c: `fn` with the break and continue of its loops rewritten
  * into flags (fn itself when it has none). */
 const Node *spec_rewrite_jumps(Spec *s, const Node *fn);
+
+/* spec_math.c: tl / tl.math / libdevice math functions by name */
+bool spec_is_math_fn(const char *fn);
+SVal *spec_call_math(Spec *s, const Node *call, const char *fn);  /* NULL: not a math function */
 
 /* spec_lib.c */
 SVal *call_tl_lib(Spec *s, const Node *call, const char *fn);      /* NULL: not one of its functions */

@@ -263,8 +263,21 @@ SVal *eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 	return sv_value(s, n, tir_binary(&s->b, top, tx, ty));
 }
 
+/* Whether two dtypes are one: tl.float32 == x.dtype. Pointer types
+ * compare their pointees too. */
+static bool same_dtype(const SVal *x, const SVal *y)
+{
+	return x->dtype == y->dtype && (x->dtype != DT_PTR || x->i == y->i);
+}
+
 SVal *eval_compare(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 {
+	if (x->kind == SV_DTYPE || y->kind == SV_DTYPE) {   /* a compile-time answer, as Triton's constexpr */
+		if (op != OP_EQ && op != OP_NE)
+			spec_error(s, n, "dtypes compare only with ==, !=, 'is' and 'is not'");
+		bool same = x->kind == y->kind && same_dtype(x, y);
+		return sv_int(s, same == (op == OP_EQ));
+	}
 	if (op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE && op != OP_EQ && op != OP_NE)
 		spec_error(s, n, "comparison '%s' is not supported", ast_op_name(op));
 	if (is_const(x) && is_const(y))
@@ -371,16 +384,6 @@ static SVal *call_permute(Spec *s, const Node *call, TValue *x, int first, const
 	return sv_value(s, call, v);
 }
 
-static const struct {
-	const char *name;
-	MathFn fn;
-} math_fns[] = {
-	{"exp", MATH_EXP}, {"exp2", MATH_EXP2}, {"log", MATH_LOG}, {"log2", MATH_LOG2},
-	{"log1p", MATH_LOG1P}, {"sqrt", MATH_SQRT}, {"sqrt_rn", MATH_SQRT}, {"rsqrt", MATH_RSQRT},
-	{"abs", MATH_ABS}, {"sin", MATH_SIN}, {"cos", MATH_COS}, {"tanh", MATH_TANH},
-	{"erf", MATH_ERF}, {"floor", MATH_FLOOR}, {"ceil", MATH_CEIL}, {"sigmoid", MATH_SIGMOID},
-};
-
 /* triton_helpers.max2 / min2: tl.reduce with maximum / minimum, an axis
  * required, no promotion. */
 static SVal *call_reduce(Spec *s, const Node *call, ReduceKind k)
@@ -478,18 +481,15 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 			return fold_binary(s, call, OP_FLOORDIV, fold_binary(s, call, OP_SUB, fold_binary(s, call, OP_ADD, x, y), sv_int(s, 1)), y);
 		return eval_binary(s, call, OP_FLOORDIV, eval_binary(s, call, OP_SUB, eval_binary(s, call, OP_ADD, x, y), sv_int(s, 1)), y);
 	}
-	for (size_t i = 0; i < TC_COUNT(math_fns); i++) {
-		if (!strcmp(fn, math_fns[i].name)) {
-			TValue *x = need_value(s, call, 0, "x");
-			if (!dtype_is_float(x->type.dtype) && math_fns[i].fn != MATH_ABS)
-				x = tir_cast(b, x, DT_F32);
-			return sv_value(s, call, tir_math(b, math_fns[i].fn, x));
-		}
-	}
-	SVal *r = call_tl_lib(s, call, fn);
+	SVal *r = spec_call_math(s, call, fn);
 	if (r)
 		return r;
-	spec_error(s, call, "unsupported function 'tl.%s'", fn);
+	r = call_tl_lib(s, call, fn);
+	if (r)
+		return r;
+	const Node *callee = call->lhs;   /* tl.f, libdevice.f, tl_math.f: named as called */
+	const char *mod = callee->kind == ND_ATTR && callee->lhs->kind == ND_NAME ? callee->lhs->name : "tl";
+	spec_error(s, call, "unsupported function '%s.%s'", mod, fn);
 }
 
 static SVal *call_helpers(Spec *s, const Node *call, const char *fn)
@@ -517,10 +517,7 @@ static bool is_member_fn(const char *fn)
 	for (size_t i = 0; i < TC_COUNT(members); i++)
 		if (!strcmp(fn, members[i]))
 			return true;
-	for (size_t i = 0; i < TC_COUNT(math_fns); i++)
-		if (!strcmp(fn, math_fns[i].name))
-			return true;
-	return false;
+	return spec_is_math_fn(fn);
 }
 
 static SVal *call_member(Spec *s, const Node *call, SVal *self, const char *fn)
@@ -537,8 +534,36 @@ static SVal *call_member(Spec *s, const Node *call, SVal *self, const char *fn)
 	return call_tl(s, c, fn);
 }
 
+/* x.dtype.is_floating() and its kin, with Triton's classes: int1 is an
+ * unsigned integer. */
+static SVal *dtype_method(Spec *s, const Node *call, SVal *self, const char *fn)
+{
+	DType t = self->dtype;
+	bool fl = dtype_is_float(t), ptr = t == DT_PTR, sint = dtype_is_signed(t);
+	static const struct { const char *name; DType dt; } exact[] = {
+		{"is_fp16", DT_F16}, {"is_bf16", DT_BF16}, {"is_fp32", DT_F32}, {"is_fp64", DT_F64},
+		{"is_bool", DT_I1}, {"is_int1", DT_I1}, {"is_int8", DT_I8}, {"is_int16", DT_I16},
+		{"is_int32", DT_I32}, {"is_int64", DT_I64}, {"is_uint8", DT_U8}, {"is_uint32", DT_U32},
+		{"is_uint64", DT_U64}, {"is_ptr", DT_PTR},
+	};
+	for (size_t i = 0; i < TC_COUNT(exact); i++)
+		if (!strcmp(fn, exact[i].name))
+			return sv_int(s, t == exact[i].dt);
+	if (!strcmp(fn, "is_floating"))
+		return sv_int(s, fl);
+	if (!strcmp(fn, "is_int"))
+		return sv_int(s, !fl && !ptr);
+	if (!strcmp(fn, "is_int_signed"))
+		return sv_int(s, sint);
+	if (!strcmp(fn, "is_int_unsigned"))
+		return sv_int(s, !fl && !ptr && !sint);
+	spec_error(s, call, "unsupported dtype method '.%s'", fn);
+}
+
 static SVal *call_method(Spec *s, const Node *call, SVal *self, const char *fn)
 {
+	if (self->kind == SV_DTYPE)
+		return dtype_method(s, call, self, fn);
 	if (self->kind != SV_VALUE && !is_const(self))
 		spec_error(s, call, "'.%s' needs a tensor", fn);
 	if (is_member_fn(fn))
@@ -653,6 +678,8 @@ static SVal *eval_attr(Spec *s, const Node *n)
 		v->dtype = (DType)obj->i;
 		return v;
 	}
+	if (obj->kind == SV_DTYPE && !strcmp(n->name, "primitive_bitwidth"))
+		return sv_int(s, obj->dtype == DT_I1 ? 1 : obj->dtype == DT_PTR ? 64 : 8 * dtype_bytes(obj->dtype));
 	if (obj->kind == SV_VALUE && !strcmp(n->name, "shape")) {
 		SVal *dims[TC_MAX_RANK];
 		for (int d = 0; d < obj->v->type.rank; d++)
@@ -761,8 +788,10 @@ SVal *eval(Spec *s, const Node *n)
 		SVal *x = eval(s, n->items.items[0]), *y = eval(s, n->items.items[1]);
 		Op op = n->ops[0];
 		if (op == OP_IS || op == OP_ISNOT) {
+			if (x->kind == SV_DTYPE && y->kind == SV_DTYPE)   /* x.dtype is tl.float32 */
+				return sv_int(s, same_dtype(x, y) == (op == OP_IS));
 			if (x->kind != SV_NONE && y->kind != SV_NONE)
-				spec_error(s, n, "'is' is supported only against None");
+				spec_error(s, n, "'is' is supported only against None and between dtypes");
 			return sv_int(s, (x->kind == y->kind) == (op == OP_IS));
 		}
 		return eval_compare(s, n, op, x, y);

@@ -58,8 +58,10 @@ typedef enum {
 	/* element-wise */
 	TOP_ADD, TOP_SUB, TOP_MUL,
 	TOP_DIV,        /* true division (floats) */
-	TOP_IDIV,       /* integer division, truncating toward zero as in C (Triton's //) */
-	TOP_MOD,        /* integer remainder, sign of the dividend as in C (Triton's %) */
+	TOP_IDIV,       /* integer division, truncating toward zero as in C (Triton's //);
+			   x // 0 is all ones and INT_MIN // -1 is INT_MIN, as on the GPU */
+	TOP_MOD,        /* integer remainder, sign of the dividend as in C (Triton's %);
+			   x % 0 is x and INT_MIN % -1 is 0 */
 	TOP_FMOD,
 	TOP_AND, TOP_OR, TOP_XOR, TOP_SHL, TOP_SHR,
 	TOP_NEG, TOP_NOT,
@@ -67,7 +69,7 @@ typedef enum {
 	TOP_WHERE,
 	TOP_CAST,       /* to Type.dtype, round to nearest even */
 	TOP_BITCAST,
-	TOP_MATH,       /* aux: MathFn (exp, log, sqrt, rsqrt, ...) */
+	TOP_MATH,       /* aux: MathFn (exp, log, pow, fma, ...); its 1 to 3 operands */
 	TOP_MAXIMUM, TOP_MINIMUM,
 	TOP_PTR_ADD,    /* pointer + integer offset (in elements) */
 	/* memory */
@@ -106,9 +108,28 @@ typedef enum { SEM_ACQ_REL, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE } MemSem;     
 typedef enum { SCOPE_GPU, SCOPE_CTA, SCOPE_SYS } MemScope;
 typedef enum { DOT_TF32, DOT_TF32X3, DOT_IEEE } DotPrecision;                  /* fp32 inputs only */
 typedef enum { HINT_MULTIPLE_OF, HINT_MAX_CONTIGUOUS, HINT_MAX_CONSTANCY } HintKind;
+/* TOP_MATH's functions. The result has the operands' dtype unless said
+ * otherwise; fp16 and bf16 are computed in fp32 and rounded (Triton's
+ * libdevice has fp32 and fp64 versions only). MATH_ABS alone takes integers. */
 typedef enum {
 	MATH_EXP, MATH_EXP2, MATH_LOG, MATH_LOG2, MATH_LOG1P, MATH_SQRT, MATH_RSQRT,
 	MATH_ABS, MATH_SIN, MATH_COS, MATH_TANH, MATH_ERF, MATH_FLOOR, MATH_CEIL, MATH_SIGMOID,
+	MATH_EXPM1, MATH_LOG10, MATH_TAN, MATH_ASIN, MATH_ACOS, MATH_ATAN, MATH_SINH, MATH_COSH,
+	MATH_ASINH, MATH_ACOSH, MATH_ATANH, MATH_ERFC, MATH_ERFINV, MATH_LGAMMA, MATH_CBRT,
+	MATH_TRUNC,
+	MATH_RINT,      /* rint and nearbyint: to the nearest integer, ties to even */
+	MATH_ROUND,     /* to the nearest integer, ties away from zero (libdevice's round) */
+	MATH_SIGNBIT,   /* i32: 1 where the sign bit is set (-0.0 and negative NaNs too), else 0 */
+	MATH_ILOGB,     /* i32: the exponent of |x| as an integer; INT32_MIN for 0 and NaN, INT32_MAX for infinities */
+	MATH_ISNAN,     /* i1 */
+	MATH_ISINF,     /* i1 */
+	MATH_ISFINITE,  /* i1 */
+	/* two operands */
+	MATH_POW, MATH_ATAN2, MATH_HYPOT, MATH_COPYSIGN,
+	MATH_NEXTAFTER, /* the next value of the dtype from x toward y (fp32's for fp16 and bf16) */
+	MATH_LDEXP,     /* x * 2^y, y an i32 */
+	/* three operands */
+	MATH_FMA,       /* x * y + z with one rounding (to fp32 first for fp16 and bf16) */
 } MathFn;
 
 /* What is known of an integer or pointer tile's values along each dim, as
@@ -293,6 +314,10 @@ TValue *tir_binary(TBuilder *b, TOp op, TValue *x, TValue *y);
 TValue *tir_cmp(TBuilder *b, CmpKind k, TValue *x, TValue *y);
 TValue *tir_where(TBuilder *b, TValue *c, TValue *x, TValue *y);
 TValue *tir_math(TBuilder *b, MathFn fn, TValue *x);
+/* A math function of n operands (its arity), promoted to one float dtype
+ * (MATH_LDEXP's exponent to i32) and broadcast to one shape. */
+TValue *tir_math_n(TBuilder *b, MathFn fn, int n, TValue **args);
+int tir_math_arity(MathFn fn);
 TValue *tir_load(TBuilder *b, TValue *ptr, TValue *mask, TValue *other, EvictionPolicy ev);
 TValue *tir_store(TBuilder *b, TValue *ptr, TValue *value, TValue *mask);
 TValue *tir_reduce(TBuilder *b, ReduceKind k, TValue *x, int axis);

@@ -1,9 +1,9 @@
 #!/bin/sh
-# Every target's output for the seed kernel and three Inductor kernels is
-# accepted by the compiler that target uses: nvcc for CUDA (sm_90), hipcc
-# for HIP (gfx90a, gfx940: 64-lane; gfx1030: 32-lane), cc for C. A missing
-# hipcc or cc is a failure; a missing nvcc (not a Debian package) is
-# reported as SKIP on its own line.
+# Every target's output for the seed kernel, Inductor kernels and test
+# kernels is accepted by the compiler that target uses: nvcc for CUDA
+# (sm_90), hipcc for HIP (gfx90a, gfx940: 64-lane; gfx1030: 32-lane), cc
+# for C. A missing hipcc or cc is a failure; a missing nvcc (not a Debian
+# package) is reported as SKIP on its own line.
 cd "$(dirname "$0")/../.." || exit 2
 BIN=${BIN:-bin}
 tmp=$(mktemp -d)
@@ -42,7 +42,11 @@ while_strided|tests/exec/whiles.py|-k strided -s *fp32,*fp32,i32 -D BLOCK=256
 while_collatz|tests/exec/whiles.py|-k collatz -s *i32,*i32 -D LIMIT=100 -D BLOCK=32 --num-warps 1
 while_shrink|tests/exec/whiles.py|-k shrink -s *fp32,*fp32 -D BLOCK=1024 --num-warps 8
 jump_first_negative|tests/exec/jumps.py|-k first_negative -s *fp32,*fp32,*i32,i32 -D BLOCK=1024 --num-warps 8
-jump_scan_table|tests/exec/jumps.py|-k scan_table -s *i32,*i32,i32 -D LIMIT=90 --num-warps 1'
+jump_scan_table|tests/exec/jumps.py|-k scan_table -s *i32,*i32,i32 -D LIMIT=90 --num-warps 1
+mathfns_fp32|tests/exec/mathfns.py|-s *fp32,*fp32,*fp32,*i32 -D BLOCK=256
+mathfns_fp64|tests/exec/mathfns.py|-s *fp64,*fp64,*fp64,*i32 -D BLOCK=256
+intdiv_i32|tests/exec/intdiv.py|-s *i32,*i32,*i32,*i32,i32 -D BLOCK=128
+intdiv_u8|tests/exec/intdiv.py|-s *u8,*u8,*u8,*u8,i32 -D BLOCK=128'
 
 compile_with() { # name target ext command...
 	name=$1 target=$2 ext=$3

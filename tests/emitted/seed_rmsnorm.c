@@ -19,6 +19,52 @@ TC_DEVICE float tc_f32_from_bits(tc_u32 b) { float f; memcpy(&f, &b, 4); return 
 TC_DEVICE tc_u32 tc_f32_bits(float x) { tc_u32 b; memcpy(&b, &x, 4); return b; }
 TC_DEVICE float tc_rsqrtf(float x) { return 1.0f / sqrtf(x); }
 TC_DEVICE tc_u32 tc_umulhi(tc_u32 a, tc_u32 b) { return (tc_u32)(((tc_u64)a * b) >> 32); }
+TC_DEVICE tc_i32 tc_div_i32(tc_i32 x, tc_i32 y) { return y == 0 ? -1 : y == -1 ? (tc_i32)(0u - (tc_u32)x) : x / y; }
+TC_DEVICE tc_i32 tc_mod_i32(tc_i32 x, tc_i32 y) { return y == 0 ? x : y == -1 ? 0 : x % y; }
+TC_DEVICE tc_i64 tc_div_i64(tc_i64 x, tc_i64 y) { return y == 0 ? -1 : y == -1 ? (tc_i64)(0u - (tc_u64)x) : x / y; }
+TC_DEVICE tc_i64 tc_mod_i64(tc_i64 x, tc_i64 y) { return y == 0 ? x : y == -1 ? 0 : x % y; }
+TC_DEVICE tc_u32 tc_div_u32(tc_u32 x, tc_u32 y) { return y == 0 ? ~0u : x / y; }
+TC_DEVICE tc_u32 tc_mod_u32(tc_u32 x, tc_u32 y) { return y == 0 ? x : x % y; }
+TC_DEVICE tc_u64 tc_div_u64(tc_u64 x, tc_u64 y) { return y == 0 ? ~(tc_u64)0 : x / y; }
+TC_DEVICE tc_u64 tc_mod_u64(tc_u64 x, tc_u64 y) { return y == 0 ? x : x % y; }
+/* erfinv, which libm lacks: Giles' approximation (GPU Computing Gems,
+   2011), then two Newton steps in double */
+TC_DEVICE double tc_erfinvd(double x)
+{
+	if (x != x || fabs(x) > 1)
+		return TC_NAN;
+	if (fabs(x) == 1)
+		return copysign(TC_INF, x);
+	double w = -log((1 - x) * (1 + x)), p;
+	if (w < 5) {
+		w -= 2.5;
+		p = 2.81022636e-08;
+		p = 3.43273939e-07 + p * w;
+		p = -3.5233877e-06 + p * w;
+		p = -4.39150654e-06 + p * w;
+		p = 0.00021858087 + p * w;
+		p = -0.00125372503 + p * w;
+		p = -0.00417768164 + p * w;
+		p = 0.246640727 + p * w;
+		p = 1.50140941 + p * w;
+	} else {
+		w = sqrt(w) - 3;
+		p = -0.000200214257;
+		p = 0.000100950558 + p * w;
+		p = 0.00134934322 + p * w;
+		p = -0.00367342844 + p * w;
+		p = 0.00573950773 + p * w;
+		p = -0.0076224613 + p * w;
+		p = 0.00943887047 + p * w;
+		p = 1.00167406 + p * w;
+		p = 2.83297682 + p * w;
+	}
+	double y = p * x;
+	for (int i = 0; i < 2; i++)
+		y -= (erf(y) - x) / (1.1283791670955126 * exp(-y * y));
+	return y;
+}
+TC_DEVICE float tc_erfinvf(float x) { return (float)tc_erfinvd(x); }
 /* fp16 and bf16 live in fp32 registers, rounded to their precision after
    every operation, and travel through memory as 16-bit patterns. */
 #ifndef TC_HALF_CONVERSIONS /* a target with conversion instructions defines its own */
@@ -73,6 +119,15 @@ TC_DEVICE double tc_mind(double a, double b) { return a != a || a < b ? a : b; }
 TC_DEVICE float tc_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
 TC_DEVICE double tc_sigmoidd(double x) { return 1.0 / (1.0 + exp(-x)); }
 TC_DEVICE double tc_rsqrtd(double x) { return 1.0 / sqrt(x); }
+/* libdevice's signbit, isnan, isinf and isfinite: 0 or 1 */
+TC_DEVICE int tc_signbitf(float x) { return copysignf(1.0f, x) < 0.0f; }
+TC_DEVICE int tc_signbitd(double x) { return copysign(1.0, x) < 0.0; }
+TC_DEVICE int tc_isnanf(float x) { return x != x; }
+TC_DEVICE int tc_isnand(double x) { return x != x; }
+TC_DEVICE int tc_isinff(float x) { return fabsf(x) == TC_INF; }
+TC_DEVICE int tc_isinfd(double x) { return fabs(x) == (double)TC_INF; }
+TC_DEVICE int tc_isfinitef(float x) { return fabsf(x) < TC_INF; }
+TC_DEVICE int tc_isfinited(double x) { return fabs(x) < (double)TC_INF; }
 /* fp32 as a tf32 dot reads it: the low 13 mantissa bits dropped */
 TC_DEVICE float tc_tf32(float x) { return tc_f32_from_bits(tc_f32_bits(x) & 0xffffe000u); }
 /* Philox-4x32 as Triton's randint4x: word `word` (0..3) after `rounds`

@@ -24,6 +24,8 @@ __device__ __noinline__ void tc_assert_fail(const char *kernel, int line, const 
 TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }
 TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }
 TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }
+TC_DEVICE float tc_erfinvf(float x) { return erfinvf(x); }
+TC_DEVICE double tc_erfinvd(double x) { return erfinv(x); }
 /* fp32 division as Triton spells it on NVIDIA: full-range, within 2 ulp */
 TC_DEVICE float tc_fdiv(float x, float y) { float q; asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(x), "f"(y)); return q; }
 /* fp16 and bf16 conversions are single instructions from sm_80 on */
@@ -99,6 +101,15 @@ TC_DEVICE double tc_mind(double a, double b) { return a != a || a < b ? a : b; }
 TC_DEVICE float tc_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
 TC_DEVICE double tc_sigmoidd(double x) { return 1.0 / (1.0 + exp(-x)); }
 TC_DEVICE double tc_rsqrtd(double x) { return 1.0 / sqrt(x); }
+/* libdevice's signbit, isnan, isinf and isfinite: 0 or 1 */
+TC_DEVICE int tc_signbitf(float x) { return copysignf(1.0f, x) < 0.0f; }
+TC_DEVICE int tc_signbitd(double x) { return copysign(1.0, x) < 0.0; }
+TC_DEVICE int tc_isnanf(float x) { return x != x; }
+TC_DEVICE int tc_isnand(double x) { return x != x; }
+TC_DEVICE int tc_isinff(float x) { return fabsf(x) == TC_INF; }
+TC_DEVICE int tc_isinfd(double x) { return fabs(x) == (double)TC_INF; }
+TC_DEVICE int tc_isfinitef(float x) { return fabsf(x) < TC_INF; }
+TC_DEVICE int tc_isfinited(double x) { return fabs(x) < (double)TC_INF; }
 /* fp32 as a tf32 dot reads it: the low 13 mantissa bits dropped */
 TC_DEVICE float tc_tf32(float x) { return tc_f32_from_bits(tc_f32_bits(x) & 0xffffe000u); }
 /* Philox-4x32 as Triton's randint4x: word `word` (0..3) after `rounds`

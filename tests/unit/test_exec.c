@@ -1024,8 +1024,54 @@ static void test_philox(void)
 	CHECK("exec philox randn and randn4x within 2 ulp of the interpreter", worst_normal <= 2);
 }
 
+/* The math functions (tests/exec/mathfns.py) in each float dtype, the
+ * C target at W=32 and 64 against the interpreter; then integer // and %
+ * (tests/exec/intdiv.py) in each integer dtype, where lanes masked off
+ * with other=0 divide by 0 and the lowest value is divided by -1: no trap,
+ * and what the GPU gives. */
+static void test_math(void)
+{
+	static const char *const floats[] = {"fp32", "fp64", "fp16", "bf16"};
+	for (int f = 0; f < 4; f++) {
+		for (int w = 0; w < 2; w++) {
+			char sig[64], name[128];
+			snprintf(sig, sizeof sig, "*%s,*%s,*%s,*i32", floats[f], floats[f], floats[f]);
+			Case c = {.file = "tests/exec/mathfns.py", .signature = sig, .defines = {"BLOCK=256"}, .num_warps = 4,
+				  .target = w ? "c:wave64" : "c", .counts = {256, 256, 29 * 256, 5 * 256}, .grid = 1};
+			Outcome o = run_case(&c);
+			snprintf(name, sizeof name, "exec mathfns.py %s W=%d matches the interpreter", floats[f], w ? 64 : 32);
+			CHECK(name, o.ran && o.wrong == 0);
+			free_outcome(&o);
+		}
+	}
+	static const char *const ints[] = {"i32", "i64", "i16", "i8", "u8"};
+	for (int t = 0; t < 5; t++) {
+		for (int w = 0; w < 2; w++) {
+			char sig[64], name[128];
+			snprintf(sig, sizeof sig, "*%s,*%s,*%s,*%s,i32", ints[t], ints[t], ints[t], ints[t]);
+			Case c = {.file = "tests/exec/intdiv.py", .signature = sig, .defines = {"BLOCK=128"}, .num_warps = 2,
+				  .target = w ? "c:wave64" : "c", .int_range = 8, .scalars = {1000},
+				  .counts = {1024, 1024, 1024, 1024}, .grid = 8};
+			Outcome o = run_case(&c);
+			snprintf(name, sizeof name, "exec intdiv.py %s W=%d matches the interpreter", ints[t], w ? 64 : 32);
+			CHECK(name, o.ran && o.wrong == 0);
+			if (o.ran && t == 0 && w == 0) {   /* beyond n = 1000: a = 0, b = 0, but every 8th a = INT_MIN, b = -1 */
+				const int32_t *q = o.bufs[2], *r = o.bufs[3];
+				CHECK("exec intdiv i32: 0 // 0 = -1, 0 % 0 = 0", q[1000] == -1 && r[1000] == 0);
+				CHECK("exec intdiv i32: INT_MIN // -1 = INT_MIN, INT_MIN % -1 = 0",
+				      q[1015] == INT32_MIN && r[1015] == 0);
+			}
+			if (o.ran && t == 4 && w == 0) {
+				const uint8_t *q = o.bufs[2];
+				CHECK("exec intdiv u8: 0 // 0 = 255", q[1000] == 255);
+			}
+			free_outcome(&o);
+		}
+	}
+}
+
 /* With arguments, only the groups named (seed, width, inductor, scans,
- * reductions, whiles, jumps, assert, philox). */
+ * reductions, whiles, jumps, assert, philox, math). */
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1035,7 +1081,7 @@ int main(int argc, char **argv)
 		{"seed", test_seed}, {"width", test_width_matters}, {"inductor", test_inductor}, {"scans", test_scans},
 		{"reductions", test_reductions}, {"whiles", test_whiles}, {"jumps", test_jumps},
 		{"assert", test_assert}, {"philox", test_philox_reference},
-		{"philox", test_philox},
+		{"philox", test_philox}, {"math", test_math},
 	};
 	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
 		bool named = argc < 2;

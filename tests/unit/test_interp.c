@@ -1000,6 +1000,239 @@ static void test_trans_axis(void)
 	compiled_free(&c);
 }
 
+/* ---- math functions against known values ---- */
+
+static const char math_fmt[] =
+	"import triton\nimport triton.language as tl\nfrom triton.language.extra import libdevice\n"
+	"@triton.jit\n"
+	"def k(x_ptr, y_ptr, z_ptr, out_ptr):\n"
+	"    x = tl.load(x_ptr)\n"
+	"    y = tl.load(y_ptr)\n"
+	"    z = tl.load(z_ptr)\n"
+	"    tl.store(out_ptr, %s)\n";
+
+/* `expr` of the scalars x, y, z of dtype fp32 or fp64 (double: fp64),
+ * interpreted and stored as fp64. */
+static bool math_value(const char *expr, bool dbl, const double in[3], double *out)
+{
+	char src[512];
+	snprintf(src, sizeof src, math_fmt, expr);
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, src, dbl ? "*fp64,*fp64,*fp64,*fp64" : "*fp32,*fp32,*fp32,*fp64", NULL, 0);
+	float f[3] = {(float)in[0], (float)in[1], (float)in[2]};
+	double d[3] = {in[0], in[1], in[2]};
+	TArgValue args[4] = {{.ptr = dbl ? (void *)&d[0] : &f[0]}, {.ptr = dbl ? (void *)&d[1] : &f[1]},
+			     {.ptr = dbl ? (void *)&d[2] : &f[2]}, {.ptr = out}};
+	char err[200];
+	bool ok = k && run(k, args, 1, 1, err, sizeof err) == 0;
+	compiled_free(&c);
+	return ok;
+}
+
+/* The interpreter's math functions in fp64 and fp32 against float64 values
+ * (Python's math module, or the definition): within 1e-13 relative in fp64
+ * (erfinv 1e-12), within fp32's rounding in fp32 (the inputs are fp32
+ * values, or the functions well conditioned there). Integer results
+ * exactly. */
+static void test_math_values(void)
+{
+	static const struct {
+		const char *expr;
+		double x, y, z, want;
+	} cases[] = {
+		{"libdevice.expm1(x)", 1e-5, 0, 0, 1.0000050000166668e-05},
+		{"libdevice.log10(x)", 1e-3, 0, 0, -3},
+		{"libdevice.tan(x)", 1, 0, 0, 1.5574077246549023},
+		{"libdevice.asin(x)", 0.5, 0, 0, 0.5235987755982989},
+		{"libdevice.acos(x)", 0.5, 0, 0, 1.0471975511965979},
+		{"libdevice.atan(x)", 1, 0, 0, 0.7853981633974483},
+		{"libdevice.sinh(x)", 1, 0, 0, 1.1752011936438014},
+		{"libdevice.cosh(x)", 1, 0, 0, 1.5430806348152437},
+		{"libdevice.asinh(x)", 1, 0, 0, 0.881373587019543},
+		{"libdevice.acosh(x)", 2, 0, 0, 1.3169578969248166},
+		{"libdevice.atanh(x)", 0.5, 0, 0, 0.5493061443340548},
+		{"libdevice.erfc(x)", 1, 0, 0, 0.15729920705028513},
+		{"libdevice.erfinv(x)", 0.5, 0, 0, 0.4769362762044699},
+		{"libdevice.erfinv(x)", -0.875, 0, 0, -1.0847870400692832},
+		{"libdevice.erfinv(x)", 1 - 0x1p-10, 0, 0, 2.3314677736219482},
+		{"libdevice.erfinv(x)", 1, 0, 0, INFINITY},
+		{"libdevice.lgamma(x)", 0.5, 0, 0, 0.5723649429247001},
+		{"libdevice.lgamma(x)", -0.5, 0, 0, 1.265512123484645},
+		{"libdevice.lgamma(x)", -3, 0, 0, INFINITY},
+		{"libdevice.cbrt(x)", -27, 0, 0, -3},
+		{"libdevice.trunc(x)", -2.7, 0, 0, -2},
+		{"libdevice.nearbyint(x)", 2.5, 0, 0, 2},
+		{"libdevice.nearbyint(x)", -2.5, 0, 0, -2},
+		{"libdevice.rint(x)", 3.5, 0, 0, 4},
+		{"libdevice.round(x)", 2.5, 0, 0, 3},
+		{"libdevice.round(x)", -2.5, 0, 0, -3},
+		{"libdevice.round(x)", 0.49999997, 0, 0, 0},
+		{"libdevice.signbit(x)", -0.0, 0, 0, 1},
+		{"libdevice.signbit(x)", 1, 0, 0, 0},
+		{"libdevice.signbit(x)", -NAN, 0, 0, 1},
+		{"libdevice.ilogb(x)", 10, 0, 0, 3},
+		{"libdevice.ilogb(x)", 0, 0, 0, INT32_MIN},
+		{"libdevice.ilogb(x)", -INFINITY, 0, 0, INT32_MAX},
+		{"libdevice.isnan(x)", NAN, 0, 0, 1},
+		{"libdevice.isnan(x)", INFINITY, 0, 0, 0},
+		{"libdevice.isinf(x)", -INFINITY, 0, 0, 1},
+		{"libdevice.isinf(x)", 1e30, 0, 0, 0},
+		{"libdevice.finitef(x)", INFINITY, 0, 0, 0},
+		{"libdevice.finitef(x)", -3, 0, 0, 1},
+		{"libdevice.pow(x, y)", 2, 10, 0, 1024},
+		{"libdevice.pow(x, y)", 2, 0.5, 0, 1.4142135623730951},
+		{"libdevice.pow(x, 3)", -2, 0, 0, -8},
+		{"libdevice.atan2(x, y)", 1, -1, 0, 2.356194490192345},
+		{"libdevice.hypot(x, y)", 3, 4, 0, 5},
+		{"libdevice.copysign(x, y)", 3, -0.0, 0, -3},
+		{"libdevice.fmod(x, y)", -7, 3, 0, -1},
+		{"libdevice.fmod(x, y)", 7.5, -2, 0, 1.5},
+		{"libdevice.ldexp(x, 4)", 3, 0, 0, 48},
+		{"libdevice.ldexp(x, y.to(tl.int32))", 3, -2, 0, 0.75},
+		/* (1 + 2^-12)^2 - (1 + 2^-11) = 2^-24: exact only when fused */
+		{"tl.fma(x, y, z)", 1 + 0x1p-12, 1 + 0x1p-12, -(1 + 0x1p-11), 0x1p-24},
+		{"libdevice.fma(x, 2.0, 1)", 3, 0, 0, 7},
+	};
+	int bad = 0;
+	for (size_t i = 0; i < TC_COUNT(cases); i++) {
+		for (int dbl = 0; dbl < 2; dbl++) {
+			double in[3] = {cases[i].x, cases[i].y, cases[i].z}, got = NAN, want = cases[i].want;
+			bool ok = math_value(cases[i].expr, dbl, in, &got);
+			double tol = dbl ? (strstr(cases[i].expr, "erfinv") ? 1e-12 : 1e-13) : 6e-8;
+			if (!dbl && fabs(want) < 1e38)
+				want = (float)want;   /* fp32: the float64 value rounded (ties aside) */
+			ok = ok && (got == want || fabs(got - want) <= tol * fabs(want));
+			if (!ok) {
+				printf("# %s at x=%g y=%g z=%g in %s: %.17g, want %.17g\n", cases[i].expr, cases[i].x, cases[i].y,
+				       cases[i].z, dbl ? "fp64" : "fp32", got, cases[i].want);
+				bad++;
+			}
+		}
+	}
+	CHECK("math functions in fp32 and fp64 match float64 values", bad == 0);
+	double in[3] = {1, 2, 0}, got = 0;
+	CHECK("nextafter in fp32 steps one fp32 ulp", math_value("libdevice.nextafter(x, y)", false, in, &got) &&
+							      got == 1 + 0x1p-23);
+	CHECK("nextafter in fp64 steps one fp64 ulp", math_value("libdevice.nextafter(x, y)", true, in, &got) &&
+							      got == 1 + 0x1p-52);
+}
+
+/* An unknown function is an error at its call, naming it. */
+static void test_math_errors(void)
+{
+	char src[512];
+	snprintf(src, sizeof src, math_fmt, "libdevice.no_such_fn(x)");
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, src, "*fp32,*fp32,*fp32,*fp32", NULL, 0);
+	const char *text = buf_str(&c.diag.text);
+	CHECK("an unknown math function is a diagnostic naming it and its line",
+	      !k && strstr(text, "test.py:9:23: error: unsupported function 'libdevice.no_such_fn'"));
+	compiled_free(&c);
+}
+
+/* A value's dtype is a compile-time value: `is`, `is not`, `==` and `!=`
+ * between dtypes, its classes and width pick branches while specializing,
+ * as Inductor's `signbit(x) != 0 if x.dtype is tl.float32 else x < 0`
+ * needs (only the branch taken is built). */
+static const char dtype_src[] =
+	"import triton\nimport triton.language as tl\nfrom triton.language.extra import libdevice\n"
+	"@triton.jit\n"
+	"def k(x_ptr, out_ptr, neg_ptr):\n"
+	"    x = tl.load(x_ptr)\n"
+	"    a = 1 if x.dtype is tl.float32 else 0\n"
+	"    b = 2 if (x).dtype is not tl.float16 else 0\n"
+	"    c = 4 if x.dtype == tl.float32 else 0\n"
+	"    d = 8 if tl.int32 != x.dtype else 0\n"
+	"    e = 16 if x.dtype.is_floating() else 0\n"
+	"    f = 32 if not x.dtype.is_int() else 0\n"
+	"    tl.store(out_ptr, a + b + c + d + e + f + 64 * x.dtype.primitive_bitwidth)\n"
+	"    tl.store(neg_ptr, (libdevice.signbit(x) != 0) if (x).dtype is tl.float32 else x < 0)\n";
+
+static void test_dtype_compare(void)
+{
+	static const struct {
+		const char *sig;
+		int want, neg;   /* of -0.0 (signbit 1, but not < 0) or -5 */
+	} cases[] = {
+		{"*fp32,*i32,*i32", 1 + 2 + 4 + 8 + 16 + 32 + 64 * 32, 1},
+		{"*fp16,*i32,*i32", 8 + 16 + 32 + 64 * 16, 0},
+		{"*i32,*i32,*i32", 2 + 64 * 32, 1},
+		{"*i8,*i32,*i32", 2 + 8 + 64 * 8, 1},
+	};
+	for (size_t i = 0; i < TC_COUNT(cases); i++) {
+		Compiled c;
+		TKernel *k = compile_text(&c, NULL, dtype_src, cases[i].sig, NULL, 0);
+		union { float f; uint16_t h; int32_t i; int8_t b; } x;
+		switch (cases[i].sig[1]) {
+		case 'f': if (cases[i].sig[3] == '3') x.f = -0.0f; else x.h = 0x8000; break;   /* -0.0 */
+		default: if (cases[i].sig[2] == '3') x.i = -5; else x.b = -5; break;
+		}
+		int32_t out = -1, neg = -1;
+		TArgValue args[3] = {{.ptr = &x}, {.ptr = &out}, {.ptr = &neg}};
+		char err[200], name[128];
+		bool ok = k && run(k, args, 1, 1, err, sizeof err) == 0;
+		snprintf(name, sizeof name, "dtype comparisons are constants (%s)", cases[i].sig);
+		CHECK(name, ok && out == cases[i].want && neg == cases[i].neg);
+		compiled_free(&c);
+	}
+}
+
+/* Integer // and % by 0 and of the lowest value by -1, as an H200 gives
+ * them under Triton 3.6 (and the C target, tests/unit/test_exec.c). */
+static const char intdiv_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(a_ptr, b_ptr, q_ptr, r_ptr):\n"
+	"    o = tl.arange(0, 4)\n"
+	"    a = tl.load(a_ptr + o)\n"
+	"    b = tl.load(b_ptr + o)\n"
+	"    tl.store(q_ptr + o, a // b)\n"
+	"    tl.store(r_ptr + o, a % b)\n";
+
+static void test_int_division_edges(void)
+{
+	static const char *const sigs[] = {"*i32,*i32,*i32,*i32", "*i64,*i64,*i64,*i64", "*i16,*i16,*i16,*i16",
+					   "*i8,*i8,*i8,*i8", "*u8,*u8,*u8,*u8"};
+	static const int bytes[] = {4, 8, 2, 1, 1};
+	int bad = 0;
+	for (int t = 0; t < 5; t++) {
+		int bits = 8 * bytes[t];
+		bool u = t == 4;
+		int64_t lowest = u ? 0 : (int64_t)(~(uint64_t)0 << (bits - 1)), all_ones = u ? 255 : -1;
+		int64_t a[4] = {7, u ? 200 : -7, lowest, 5}, b[4] = {0, 0, u ? 0 : -1, 2};
+		int64_t wq[4] = {all_ones, all_ones, u ? all_ones : lowest, 2}, wr[4] = {7, u ? 200 : -7, 0, 1};
+		unsigned char ab[32], bb[32], qb[32], rb[32];
+		for (int i = 0; i < 4; i++) {
+			memcpy(ab + i * bytes[t], &a[i], (size_t)bytes[t]);   /* little-endian: the low bytes */
+			memcpy(bb + i * bytes[t], &b[i], (size_t)bytes[t]);
+		}
+		Compiled c;
+		TKernel *k = compile_text(&c, NULL, intdiv_src, sigs[t], NULL, 0);
+		TArgValue args[4] = {{.ptr = ab}, {.ptr = bb}, {.ptr = qb}, {.ptr = rb}};
+		char err[200];
+		if (!k || run(k, args, 1, 1, err, sizeof err) != 0) {
+			bad++;
+		} else {
+			for (int i = 0; i < 4; i++) {
+				int64_t q = 0, r = 0;
+				memcpy(&q, qb + i * bytes[t], (size_t)bytes[t]);
+				memcpy(&r, rb + i * bytes[t], (size_t)bytes[t]);
+				if (!u && bits < 64) {   /* sign-extend */
+					q = (int64_t)((uint64_t)q << (64 - bits)) >> (64 - bits);
+					r = (int64_t)((uint64_t)r << (64 - bits)) >> (64 - bits);
+				}
+				if (q != wq[i] || r != wr[i]) {
+					printf("# %s: %lld // %lld = %lld, %% = %lld\n", sigs[t], (long long)a[i], (long long)b[i],
+					       (long long)q, (long long)r);
+					bad++;
+				}
+			}
+		}
+		compiled_free(&c);
+	}
+	CHECK("x // 0 is all ones, x % 0 is x, INT_MIN // -1 is INT_MIN and % is 0, in every integer dtype", bad == 0);
+}
+
 int main(void)
 {
 	test_vector_width();
@@ -1023,5 +1256,9 @@ int main(void)
 	test_scalar_offsets();
 	test_trans();
 	test_trans_axis();
+	test_math_values();
+	test_math_errors();
+	test_int_division_edges();
+	test_dtype_compare();
 	return failures ? 1 : 0;
 }
