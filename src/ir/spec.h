@@ -1,7 +1,8 @@
 /* spec.h: what the specializer's files share (specialize.c: values,
  * expressions, statements; spec_control.c: run-time loops and ifs, helper
  * inlining; spec_lib.c: the tl / triton_helpers functions built from
- * several ops). Internal to src/ir. */
+ * several ops; spec_atomic.c: atomics).
+ * Internal to src/ir. */
 #ifndef TC_SPEC_H
 #define TC_SPEC_H
 
@@ -99,5 +100,9 @@ const Node *spec_rewrite_jumps(Spec *s, const Node *fn);
 /* spec_lib.c */
 SVal *call_tl_lib(Spec *s, const Node *call, const char *fn);      /* NULL: not one of its functions */
 SVal *call_helpers_lib(Spec *s, const Node *call, const char *fn); /* NULL: likewise */
+
+/* spec_atomic.c: tl.atomic_<fn> (fn without "atomic_"; NULL: no such
+ * function). */
+SVal *call_tl_atomic(Spec *s, const Node *call, const char *fn);
 
 #endif

@@ -42,7 +42,10 @@ while_strided|tests/exec/whiles.py|-k strided -s *fp32,*fp32,i32 -D BLOCK=256
 while_collatz|tests/exec/whiles.py|-k collatz -s *i32,*i32 -D LIMIT=100 -D BLOCK=32 --num-warps 1
 while_shrink|tests/exec/whiles.py|-k shrink -s *fp32,*fp32 -D BLOCK=1024 --num-warps 8
 jump_first_negative|tests/exec/jumps.py|-k first_negative -s *fp32,*fp32,*i32,i32 -D BLOCK=1024 --num-warps 8
-jump_scan_table|tests/exec/jumps.py|-k scan_table -s *i32,*i32,i32 -D LIMIT=90 --num-warps 1'
+jump_scan_table|tests/exec/jumps.py|-k scan_table -s *i32,*i32,i32 -D LIMIT=90 --num-warps 1
+atomics_rmw|tests/exec/atomics.py|-k rmw -s *i32,*i32,*i32,*i32,i32 -D BLOCK=64
+atomics_floats|tests/exec/atomics.py|-k floats -s *fp32,*fp32,*fp32 -D BLOCK=128
+atomics_locked|tests/exec/atomics.py|-k locked -s *i32,*i32,*i32 -D BLOCK=32 --num-warps 1'
 
 compile_with() { # name target ext command...
 	name=$1 target=$2 ext=$3

@@ -114,7 +114,7 @@ static double block_work(const TBlock *b)
 static bool has_atomics(const TBlock *b)
 {
 	for (const TValue *v = b->first; v; v = v->next)
-		if (v->op == TOP_ATOMIC_ADD || (v->body && has_atomics(v->body)) || (v->orelse && has_atomics(v->orelse)))
+		if (v->op == TOP_ATOMIC || (v->body && has_atomics(v->body)) || (v->orelse && has_atomics(v->orelse)))
 			return true;
 	return false;
 }
