@@ -766,5 +766,7 @@ SVal *call_helpers_lib(Spec *s, const Node *call, const char *fn)
 	}
 	if (!strcmp(fn, "randint64"))
 		return randint64(s, call);
+	if (!strcmp(fn, "exclusive_scan_decoupled_lookback") || !strcmp(fn, "exclusive_scan_decoupled_lookback_64"))
+		return call_lookback(s, call, fn[strlen(fn) - 1] == '4');
 	return NULL;
 }
