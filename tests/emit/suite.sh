@@ -45,7 +45,9 @@ jump_first_negative|tests/exec/jumps.py|-k first_negative -s *fp32,*fp32,*i32,i3
 jump_scan_table|tests/exec/jumps.py|-k scan_table -s *i32,*i32,i32 -D LIMIT=90 --num-warps 1
 atomics_rmw|tests/exec/atomics.py|-k rmw -s *i32,*i32,*i32,*i32,i32 -D BLOCK=64
 atomics_floats|tests/exec/atomics.py|-k floats -s *fp32,*fp32,*fp32 -D BLOCK=128
-atomics_locked|tests/exec/atomics.py|-k locked -s *i32,*i32,*i32 -D BLOCK=32 --num-warps 1'
+atomics_locked|tests/exec/atomics.py|-k locked -s *i32,*i32,*i32 -D BLOCK=32 --num-warps 1
+split_scan_bf16|tests/heldout/cumsum_bf16.py|
+split_scan64|tests/exec/splitscan.py|-k split_scan64 -s *i64,*i64,*u8,i32,i32 -D R0_BLOCK=32 --num-warps 1'
 
 compile_with() { # name target ext command...
 	name=$1 target=$2 ext=$3
