@@ -48,8 +48,8 @@ static int name_index(const char *s, const char *const *names, int n)
 	return -1;
 }
 
-/* sem= and scope= of an atomic call, by their keywords only (Triton's
- * positions differ between atomic_cas and the others). */
+/* sem= and scope= of an atomic call: arguments 3 and 4 in every one of
+ * Triton's (after pointer, val, mask or pointer, cmp, val). */
 static void sem_scope(Spec *s, const Node *call, MemSem *sem, MemScope *scope)
 {
 	static const char *const sems[] = {"acq_rel", "relaxed", "acquire", "release"};
@@ -57,7 +57,7 @@ static void sem_scope(Spec *s, const Node *call, MemSem *sem, MemScope *scope)
 	*sem = SEM_ACQ_REL;
 	*scope = SCOPE_GPU;
 	for (int which = 0; which < 2; which++) {
-		SVal *v = arg(s, call, -1, which ? "scope" : "sem");
+		SVal *v = arg(s, call, 3 + which, which ? "scope" : "sem");
 		if (!v || v->kind == SV_NONE)
 			continue;
 		if (v->kind != SV_STR)
