@@ -41,7 +41,8 @@ static const char usage[] =
 	"                            (cuda alone: the device's architecture, sm_90a on sm_90)\n"
 	"      --arg NAME=VALUE      a scalar argument's value, or a buffer's element count\n"
 	"                            (default: the product of the *numel arguments)\n"
-	"      --grid X[,Y[,Z]]      programs (default: cdiv(xnumel, XBLOCK))\n"
+	"      --grid X[,Y[,Z]]      programs (default: cdiv(xnumel, XBLOCK), and y; for a split\n"
+	"                            scan cdiv(r0_numel, R0_BLOCK),xnumel)\n"
 	"      --check               compare every buffer with the tile-IR interpreter\n"
 	"      --bench               time 20 launches and report GB/s\n"
 	"      --run-width W         C only: simulate warps of W lanes (32 or 64) whatever\n"
@@ -392,9 +393,13 @@ static int64_t define_value(const Options *o, const char *name)
 }
 
 /* Scalars from --arg; buffer sizes from --arg NAME=COUNT or, by default,
- * the product of the *numel scalars (Inductor's convention); the grid from
- * --grid or cdiv(xnumel, XBLOCK) (and y). False after saying what is missing. */
-static bool bind_args(const Options *o, const TKernel *tk, RunArg *args, size_t *counts, int grid[3])
+ * the product of the *numel scalars (Inductor's convention) and for a
+ * split scan's workspace a slot for each program; the grid from --grid or
+ * Inductor's grid type: cdiv(xnumel, XBLOCK) (and y), or for a
+ * SplitScanGrid cdiv(r0_numel, R0_BLOCK) by xnumel. False after saying
+ * what is missing. */
+static bool bind_args(const Options *o, const Kernel *k, const TKernel *tk, RunArg *args, size_t *counts,
+		      int grid[3])
 {
 	int64_t numel = 1;
 	bool any_numel = false;
@@ -414,43 +419,54 @@ static bool bind_args(const Options *o, const TKernel *tk, RunArg *args, size_t 
 			any_numel = true;
 		}
 	}
+	memcpy(grid, o->grid, sizeof o->grid);
+	if (!grid[0]) {
+		grid[0] = grid[1] = grid[2] = 1;
+		static const char *const axes[][2] = {{"xnumel", "XBLOCK"}, {"ynumel", "YBLOCK"}};
+		static const char *const split_scan[][2] = {{"r0_numel", "R0_BLOCK"}, {"xnumel", NULL}};
+		bool split = inductor_split_scan_grid(k), found = false;
+		for (int d = 0; d < 2; d++) {
+			const char *n = arg_value(o, (split ? split_scan : axes)[d][0]);
+			const char *b = (split ? split_scan : axes)[d][1];
+			int64_t block = b ? define_value(o, b) : 1;
+			if (n && block > 0) {
+				grid[d] = (int)((atoll(n) + block - 1) / block);
+				found = true;
+			}
+		}
+		if (!found) {
+			fputs("tritonc: error: give the grid with --grid X[,Y[,Z]]\n", stderr);
+			return false;
+		}
+	}
+	int64_t programs = (int64_t)grid[0] * grid[1] * grid[2];
 	for (int i = 0; i < tk->nargs; i++) {
 		const TValue *a = tk->args[i];
 		if (a->type.dtype != DT_PTR)
 			continue;
 		const char *v = arg_value(o, a->name);
+		int esize = dtype_bytes(a->type.elem);
 		long long n = v ? atoll(v) : any_numel ? numel : 0;
+		if (!v && inductor_workspace(k, a->name))
+			n = (programs * INDUCTOR_WORKSPACE_BYTES_PER_PROGRAM + esize - 1) / esize;
 		if (n <= 0) {
 			fprintf(stderr, "tritonc: error: give the element count of '%s' with --arg %s=COUNT\n", a->name,
 				a->name);
 			return false;
 		}
 		counts[i] = (size_t)n;
-		args[i].bytes = counts[i] * (size_t)dtype_bytes(a->type.elem);
+		args[i].bytes = counts[i] * (size_t)esize;
 	}
-	memcpy(grid, o->grid, sizeof o->grid);
-	if (grid[0])
-		return true;
-	grid[0] = grid[1] = grid[2] = 1;
-	static const char *const axes[][2] = {{"xnumel", "XBLOCK"}, {"ynumel", "YBLOCK"}};
-	bool found = false;
-	for (int d = 0; d < 2; d++) {
-		const char *n = arg_value(o, axes[d][0]);
-		int64_t block = define_value(o, axes[d][1]);
-		if (n && block > 0) {
-			grid[d] = (int)((atoll(n) + block - 1) / block);
-			found = true;
-		}
-	}
-	if (!found)
-		fputs("tritonc: error: give the grid with --grid X[,Y[,Z]]\n", stderr);
-	return found;
+	return true;
 }
 
-/* Runs the interpreter on copies of the inputs and compares every buffer.
- * Large grids: a sample of programs, and only the elements they changed. */
-static bool check_against_interpreter(TKernel *tk, RunArg *args, void **inputs, const size_t *counts,
-				      const int grid[3])
+/* Runs the interpreter on copies of the inputs and compares every buffer
+ * (a split scan's workspace excepted: its partial sums are rounded in the
+ * order each side adds). Large grids: a sample of programs, and only the
+ * elements they changed; for a split scan, whose programs wait for those
+ * before them along axis 0, whole rows of programs. */
+static bool check_against_interpreter(const Kernel *k, TKernel *tk, RunArg *args, void **inputs,
+				      const size_t *counts, const int grid[3])
 {
 	int n = tk->nargs;
 	TArgValue *targs = xcalloc((size_t)n + 1, sizeof *targs);
@@ -473,6 +489,11 @@ static bool check_against_interpreter(TKernel *tk, RunArg *args, void **inputs, 
 		rc = tir_interpret(tk, targs, grid, err, sizeof err);
 	for (int s = 0; sampled && rc == 0 && s < 64; s++) {
 		int64_t first = s < 32 ? s : programs - 64 + s;   /* the first 32 and the last 32 */
+		if (s == 32 && inductor_split_scan_grid(k)) {    /* from the start of a row */
+			int64_t row = (programs - 32) / grid[0] * grid[0];
+			rc = tir_interpret_range(tk, targs, grid, row, programs - row, err, sizeof err);
+			break;
+		}
 		rc = tir_interpret_range(tk, targs, grid, first, 1, err, sizeof err);
 	}
 	bool ok = rc == 0;
@@ -482,6 +503,10 @@ static bool check_against_interpreter(TKernel *tk, RunArg *args, void **inputs, 
 		const TValue *a = tk->args[i];
 		if (a->type.dtype != DT_PTR)
 			continue;
+		if (inductor_workspace(k, a->name)) {
+			printf("check %s: the split scan's workspace, not compared\n", a->name);
+			continue;
+		}
 		DType dt = a->type.elem;
 		size_t esize = (size_t)dtype_bytes(dt), compared = 0, bad = 0, first_bad = 0;
 		double worst = 0, sum_sq = 0;
@@ -508,7 +533,7 @@ static bool check_against_interpreter(TKernel *tk, RunArg *args, void **inputs, 
 		}
 		free(take);
 		printf("check %s: %zu elements compared with the interpreter%s, max error %.3g (tolerance %g): %s\n",
-		       a->name, compared, sampled ? " (64 programs)" : "", worst, run_tolerance(dt), bad ? "FAIL" : "ok");
+		       a->name, compared, sampled ? " (a sample of the programs)" : "", worst, run_tolerance(dt), bad ? "FAIL" : "ok");
 		if (bad) {
 			printf("  first wrong element: %zu\n", first_bad);
 			ok = false;
@@ -582,7 +607,7 @@ static int cmd_run(int argc, char **argv)
 	size_t *counts = xcalloc((size_t)n + 1, sizeof *counts);
 	void **inputs = xcalloc((size_t)n + 1, sizeof *inputs);
 	int64_t *div = xcalloc((size_t)n + 1, sizeof *div);
-	if (!bind_args(&o, tk, args, counts, grid))
+	if (!bind_args(&o, k, tk, args, counts, grid))
 		goto free_args;
 	for (int i = 0; i < n; i++) {
 		const TValue *a = tk->args[i];
@@ -591,8 +616,9 @@ static int cmd_run(int argc, char **argv)
 		if (a->type.dtype != DT_PTR)
 			continue;
 		args[i].host = xmalloc(args[i].bytes);
-		inputs[i] = xmalloc(args[i].bytes);
-		run_fill(inputs[i], a->type.elem, counts[i], i, o.int_range);
+		inputs[i] = xcalloc(args[i].bytes, 1);
+		if (!inductor_workspace(k, a->name))   /* a workspace starts zeroed, as the module's call() has it */
+			run_fill(inputs[i], a->type.elem, counts[i], i, o.int_range);
 		memcpy(args[i].host, inputs[i], args[i].bytes);
 	}
 	SKernel *sk = simt_lower(&l.arena, &l.diag, k->src, tk, &target, div);
@@ -616,7 +642,7 @@ static int cmd_run(int argc, char **argv)
 		printf("ran %s on %s: grid %d,%d,%d, %d threads a block%s\n", sk->name, target.spec, grid[0], grid[1],
 		       grid[2], sk->threads, res.from_cache ? " (cached)" : "");
 		status = 0;
-		if (o.check && !check_against_interpreter(tk, args, inputs, counts, grid))
+		if (o.check && !check_against_interpreter(k, tk, args, inputs, counts, grid))
 			status = 1;
 		if (o.save && !save_buffers(o.save, tk, args, inputs))
 			status = 1;

@@ -196,6 +196,25 @@ static bool uses_shifts(const SKernel *k)
 	return false;
 }
 
+/* tc_atomic_max_i32 ... tc_atomic_min_u64: compare-and-swap loops, as the
+ * builtins have no maximum. */
+static void c_extremum_functions(Buf *b)
+{
+	static const char *const types[] = {"tc_i32", "tc_u32", "tc_i64", "tc_u64"};
+	for (int i = 0; i < 4; i++)
+		for (int max = 0; max < 2; max++)
+			buf_printf(b,
+				   "TC_DEVICE %s tc_atomic_%s_%s(%s *p, %s v)\n"
+				   "{\n"
+				   "\t%s old = __atomic_load_n(p, __ATOMIC_RELAXED);\n"
+				   "\twhile (v %s old && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_ACQ_REL, "
+				   "__ATOMIC_RELAXED))\n"
+				   "\t\t;\n"
+				   "\treturn old;\n"
+				   "}\n",
+				   types[i], max ? "max" : "min", types[i] + 3, types[i], types[i], types[i], max ? ">" : "<");
+}
+
 static void c_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, c_types);
@@ -235,6 +254,8 @@ static void c_head(Buf *b, const SKernel *k)
 		    "\tmemcpy(&d, &old, 8);\n"
 		    "\treturn d;\n"
 		    "}\n");
+	if (emit_uses_atomic(k, ATOM_MAX) || emit_uses_atomic(k, ATOM_MIN))
+		c_extremum_functions(b);
 	buf_puts(b, "/* the thread of t's warp whose lane differs from t's by `mask` (t itself if none) */\n"
 		    "TC_DEVICE int tc_partner(int t, int mask)\n"
 		    "{\n"
@@ -301,21 +322,46 @@ static void c_assert_fail(Buf *b, const SKernel *k, const char *message, int lin
 	buf_puts(b, "\t\t\t\treturn;\n");
 }
 
-static void c_atomic_add(Buf *b, DType dt, const char *dst, const char *ptr, const char *value)
+static const char *c_order(MemSem sem)
 {
-	if (dst)
-		buf_printf(b, "%s = ", dst);
-	else
-		buf_puts(b, "(void)");
-	if (dt == DT_F32 || dt == DT_F64)
+	static const char *const names[] = {
+		[SEM_ACQ_REL] = "__ATOMIC_ACQ_REL", [SEM_RELAXED] = "__ATOMIC_RELAXED",
+		[SEM_ACQUIRE] = "__ATOMIC_ACQUIRE", [SEM_RELEASE] = "__ATOMIC_RELEASE",
+	};
+	return names[sem];
+}
+
+/* Atomics as the compiler's __atomic builtins: memory is read and written
+ * where the program says, never cached in a register (a spin-wait reads
+ * it again each time), in the order `sem` asks. */
+static void c_atomic(Buf *b, const SStmt *s, const char *dst, const char *ptr, const char *value, const char *expected)
+{
+	DType dt = s->value->dtype;
+	const char *order = c_order(s->sem), *type = simt_reg_ctype(dt);
+	if (s->atomic == ATOM_XCHG || s->atomic == ATOM_CAS) {   /* the generic forms: floats too */
+		buf_printf(b, "{ %s tc_old = %s, tc_new = %s; ", type, s->atomic == ATOM_CAS ? expected : "0", value);
+		if (s->atomic == ATOM_CAS)
+			buf_printf(b, "__atomic_compare_exchange(%s, &tc_old, &tc_new, false, %s, %s); ", ptr, order,
+				   s->sem == SEM_ACQUIRE || s->sem == SEM_ACQ_REL ? "__ATOMIC_ACQUIRE" : "__ATOMIC_RELAXED");
+		else
+			buf_printf(b, "__atomic_exchange(%s, &tc_new, &tc_old, %s); ", ptr, order);
+		if (dst)
+			buf_printf(b, "%s = tc_old; ", dst);
+		buf_puts(b, "}\n");
+		return;
+	}
+	buf_printf(b, "%s%s", dst ? dst : "(void)", dst ? " = " : "");
+	if (s->atomic == ATOM_ADD && dtype_is_float(dt))
 		buf_printf(b, "tc_atomic_add_%s(%s, %s);\n", dt == DT_F32 ? "f32" : "f64", ptr, value);
+	else if (s->atomic == ATOM_MAX || s->atomic == ATOM_MIN)
+		buf_printf(b, "tc_atomic_%s_%s(%s, %s);\n", simt_atomic_name(s->atomic), type + 3, ptr, value);
 	else
-		buf_printf(b, "__atomic_fetch_add(%s, %s, __ATOMIC_ACQ_REL);\n", ptr, value);
+		buf_printf(b, "__atomic_fetch_%s(%s, %s, %s);\n", simt_atomic_name(s->atomic), ptr, value, order);
 }
 
 const Printer c_printer = {
 	.assert_fail = c_assert_fail,
-	.atomic_add = c_atomic_add,
+	.atomic = c_atomic,
 	.lockstep = true,
 	.safe_int_div = true,
 	.head = c_head,

@@ -6,6 +6,8 @@
 #include "emit/prelude.h"
 #include "emit/printer.h"
 
+#include <stdio.h>
+
 static const char cuda_types[] =
 	"#ifndef __CUDACC_RTC__\n"
 	"#include <cstdio> /* printf of device_assert; NVRTC has it built in */\n"
@@ -267,6 +269,39 @@ static void cuda_store_words(Buf *b, int words, const char *ptr)
 	buf_printf(b, "tc_st%d(%s, w);\n", words, ptr);
 }
 
+/* One atomic step as Triton spells it in PTX (sm_70 on):
+ * atom.<sem>.<scope>.global.<op>.<type>, an asm that the compiler neither
+ * moves across other memory accesses nor out of a loop. */
+static void cuda_atomic(Buf *b, const SStmt *s, const char *dst, const char *ptr, const char *value, const char *expected)
+{
+	static const char *const ops[] = {
+		[ATOM_ADD] = "add", [ATOM_XCHG] = "exch", [ATOM_MAX] = "max", [ATOM_MIN] = "min",
+		[ATOM_AND] = "and", [ATOM_OR] = "or", [ATOM_XOR] = "xor", [ATOM_CAS] = "cas",
+	};
+	DType dt = s->value->dtype;
+	bool wide = dtype_bytes(dt) == 8, fl = dtype_is_float(dt);
+	char type[8];
+	if (s->atomic == ATOM_ADD)
+		snprintf(type, sizeof type, "%c%d", fl ? 'f' : 'u', wide ? 64 : 32);
+	else if (s->atomic == ATOM_MAX || s->atomic == ATOM_MIN)
+		snprintf(type, sizeof type, "%c%d", dtype_is_signed(dt) ? 's' : 'u', wide ? 64 : 32);
+	else
+		snprintf(type, sizeof type, "b%d", wide ? 64 : 32);
+	const char *reg = fl ? (wide ? "d" : "f") : wide ? "l" : "r";
+	char atom[64];
+	snprintf(atom, sizeof atom, "atom.%s.%s.global.%s.%s", simt_sem_name(s->sem), simt_scope_name(s->scope),
+		 ops[s->atomic], type);
+	if (dst)
+		buf_printf(b, "asm volatile(\"%s %%0, [%%1], %%2%s;\" : \"=%s\"(%s) : \"l\"(%s), ", atom,
+			   s->atomic == ATOM_CAS ? ", %3" : "", reg, dst, ptr);
+	else   /* the old value in a register of the asm's own */
+		buf_printf(b, "asm volatile(\"{ .reg .b%d tc_old; %s tc_old, [%%0], %%1%s; }\" : : \"l\"(%s), ",
+			   wide ? 64 : 32, atom, s->atomic == ATOM_CAS ? ", %2" : "", ptr);
+	if (s->atomic == ATOM_CAS)
+		buf_printf(b, "\"%s\"(%s), ", reg, expected);
+	buf_printf(b, "\"%s\"(%s) : \"memory\");\n", reg, value);
+}
+
 static void cuda_assert_fail(Buf *b, const SKernel *k, const char *message, int line)
 {
 	buf_printf(b, "tc_assert_fail(\"%s\", %d, %s);\n", k->name, line, message);
@@ -274,7 +309,7 @@ static void cuda_assert_fail(Buf *b, const SKernel *k, const char *message, int 
 
 const Printer cuda_printer = {
 	.assert_fail = cuda_assert_fail,
-	.atomic_add = emit_gpu_atomic_add,
+	.atomic = cuda_atomic,
 	.lockstep = false,
 	.head = cuda_head,
 	.tail = cuda_tail,

@@ -81,15 +81,12 @@ void emit_gpu_leaf(Buf *b, const SKernel *k, const SExpr *e)
 	}
 }
 
-void emit_gpu_atomic_add(Buf *b, DType dt, const char *dst, const char *ptr, const char *value)
+bool emit_uses_atomic(const SKernel *k, AtomicOp op)
 {
-	if (dst)
-		buf_printf(b, "%s = ", dst);
-	if (dt == DT_I64 || dt == DT_U64)
-		buf_printf(b, "(%s)atomicAdd((unsigned long long *)%s, (unsigned long long)%s);\n", simt_reg_ctype(dt), ptr,
-			   value);
-	else
-		buf_printf(b, "atomicAdd(%s, %s);\n", ptr, value);
+	for (const SStmt *s = k->first; s; s = s->next)
+		if (s->kind == SS_ATOMIC && s->atomic == op)
+			return true;
+	return false;
 }
 
 /* ---- expressions ---- */
@@ -344,6 +341,39 @@ static void cast(Emit *E, const SExpr *e)
 	buf_putc(b, ')');
 }
 
+/* The same bits as another type. Registers hold fp16 and bf16 as fp32, so
+ * their bits are the rounded 16-bit pattern; fp64's bits go through a
+ * union in C and the CUDA / HIP intrinsics on GPUs (C++ has no compound
+ * literals). */
+static void bitcast(Emit *E, const SExpr *e)
+{
+	Buf *b = E->b;
+	DType from = e->from, to = e->dtype;
+	const char *t = simt_reg_ctype(to), *post = "))";
+	if (to == DT_PTR)
+		buf_printf(b, "((%s *)(", simt_mem_ctype((DType)e->aux));
+	else if (from == DT_F32)
+		buf_printf(b, "((%s)tc_f32_bits(", t);
+	else if (to == DT_F32)
+		buf_puts(b, "tc_f32_from_bits((tc_u32)(");
+	else if (from == DT_F16 || from == DT_BF16)
+		buf_printf(b, "((%s)%s(", t, from == DT_BF16 ? "tc_f32_to_bf16" : "tc_f32_to_f16");
+	else if (to == DT_F16 || to == DT_BF16)
+		buf_printf(b, "%s((tc_u16)(", to == DT_BF16 ? "tc_bf16_to_f32" : "tc_f16_to_f32");
+	else if (from == DT_F64 && E->P->lockstep) {
+		buf_printf(b, "((%s)((union { double d; tc_u64 u; }){.d = ", t);
+		post = "}).u)";
+	} else if (from == DT_F64)
+		buf_printf(b, "((%s)__double_as_longlong(", t);
+	else if (E->P->lockstep) {
+		buf_puts(b, "((union { tc_u64 u; double d; }){.u = (tc_u64)(");
+		post = ")}).d";
+	} else
+		buf_puts(b, "__longlong_as_double((tc_i64)(");
+	expr(E, e->a[0]);
+	buf_puts(b, post);
+}
+
 static void expr(Emit *E, const SExpr *e)
 {
 	static const char *const cmp[] = {"<", "<=", ">", ">=", "==", "!="};
@@ -405,6 +435,7 @@ static void expr(Emit *E, const SExpr *e)
 		}
 		buf_printf(b, "%d, %lld)", e->aux, (long long)e->ival);
 		return;
+	case SE_BITCAST: bitcast(E, e); return;
 	}
 }
 
@@ -655,20 +686,35 @@ static void assert_stmt(Emit *E, const SStmt *s)
 	free(msg);
 }
 
+/* Whether `e` is one parenthesized expression: its first '(' closes at its end. */
+static bool parenthesized(const char *e)
+{
+	size_t n = strlen(e);
+	if (n < 2 || e[0] != '(' || e[n - 1] != ')')
+		return false;
+	int depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		depth += e[i] == '(' ? 1 : e[i] == ')' ? -1 : 0;
+		if (depth == 0 && i + 1 < n)
+			return false;
+	}
+	return true;
+}
+
 static void atomic_stmt(Emit *E, const SStmt *s)
 {
 	char *dst = s->dst ? expr_str(E, s->dst) : NULL, *ptr = expr_str(E, s->ptr), *value = expr_str(E, s->value);
-	DType dt = s->value->dtype;
+	char *expected = s->expected ? expr_str(E, s->expected) : NULL;
 	if (s->guard) {
 		char *guard = expr_str(E, s->guard);
-		line(E, "if (%s)", guard);
+		line(E, parenthesized(guard) ? "if %s" : "if (%s)", guard);
 		free(guard);
 	}
 	E->depth += s->guard != NULL;
 	buf_indent(E->b, E->depth);
-	E->P->atomic_add(E->b, dt, dst, ptr, value);
+	E->P->atomic(E->b, s, dst, ptr, value, expected);
 	E->depth -= s->guard != NULL;
-	if (s->guard && dst) {
+	if (s->guard && dst && s->dst->reg->kind != SR_SHARED) {   /* one thread's shared slot: the others keep out */
 		line(E, "else");
 		E->depth++;
 		line(E, "%s = 0;", dst);
@@ -677,6 +723,7 @@ static void atomic_stmt(Emit *E, const SStmt *s)
 	free(dst);
 	free(ptr);
 	free(value);
+	free(expected);
 }
 
 /* ---- matrix instructions ----
@@ -892,21 +939,6 @@ static void other_stmt(Emit *E, const SStmt *s)
 	}
 }
 
-/* Whether `e` is one parenthesized expression: its first '(' closes at its end. */
-static bool parenthesized(const char *e)
-{
-	size_t n = strlen(e);
-	if (n < 2 || e[0] != '(' || e[n - 1] != ')')
-		return false;
-	int depth = 0;
-	for (size_t i = 0; i < n; i++) {
-		depth += e[i] == '(' ? 1 : e[i] == ')' ? -1 : 0;
-		if (depth == 0 && i + 1 < n)
-			return false;
-	}
-	return true;
-}
-
 /* for, if, else and the closing brace: uniform control flow */
 static void control(Emit *E, const SStmt *s)
 {
@@ -993,7 +1025,7 @@ static void declare(Emit *E, const SReg *r, Arena *scratch)
 {
 	const char *type = reg_type(r, scratch);
 	size_t n = strlen(type);
-	const char *sep = type[n - 1] == '*' ? "" : " ";
+	const char *sep = type[n - 1] == '*' ? "" : " ", *init;
 	switch (r->kind) {
 	case SR_THREAD:
 		if (E->P->lockstep)
@@ -1025,10 +1057,15 @@ static void declare(Emit *E, const SReg *r, Arena *scratch)
 			E->shared_offset += r->count * simt_shared_elem_bytes(r);
 			return;
 		}
+		/* lockstep: zeroed, so the C compiler does not take what one
+		 * thread writes and the others read (an atomic's old value) for
+		 * uninitialized */
+		init = E->P->lockstep ? " = {0}" : "";
 		if (r->packed)
-			line(E, "%s%s%s %s[%d];", E->P->shared_qualifier, E->P->align16, simt_mem_ctype(r->dtype), r->name, r->count);
+			line(E, "%s%s%s %s[%d]%s;", E->P->shared_qualifier, E->P->align16, simt_mem_ctype(r->dtype), r->name,
+			     r->count, init);
 		else
-			line(E, "%s%s%s%s%s[%d];", E->P->shared_qualifier, E->P->align16, type, sep, r->name, r->count);
+			line(E, "%s%s%s%s%s[%d]%s;", E->P->shared_qualifier, E->P->align16, type, sep, r->name, r->count, init);
 		return;
 	}
 }

@@ -106,6 +106,33 @@ static void hip_store_words(Buf *b, int words, const char *ptr)
 	buf_printf(b, "tc_st%d(%s, w);\n", words, ptr);
 }
 
+/* One atomic step as clang's HIP builtins spell it, with the order and
+ * the scope (agent: the whole GPU) said; the compiler neither moves it
+ * across other memory accesses nor out of a loop. */
+static void hip_atomic(Buf *b, const SStmt *s, const char *dst, const char *ptr, const char *value, const char *expected)
+{
+	static const char *const orders[] = {
+		[SEM_ACQ_REL] = "__ATOMIC_ACQ_REL", [SEM_RELAXED] = "__ATOMIC_RELAXED",
+		[SEM_ACQUIRE] = "__ATOMIC_ACQUIRE", [SEM_RELEASE] = "__ATOMIC_RELEASE",
+	};
+	static const char *const scopes[] = {
+		[SCOPE_GPU] = "__HIP_MEMORY_SCOPE_AGENT", [SCOPE_CTA] = "__HIP_MEMORY_SCOPE_WORKGROUP",
+		[SCOPE_SYS] = "__HIP_MEMORY_SCOPE_SYSTEM",
+	};
+	const char *order = orders[s->sem], *scope = scopes[s->scope];
+	if (s->atomic == ATOM_CAS) {
+		bool acquire = s->sem == SEM_ACQUIRE || s->sem == SEM_ACQ_REL;
+		buf_printf(b, "{ %s tc_old = %s; __hip_atomic_compare_exchange_strong(%s, &tc_old, %s, %s, %s, %s);%s%s%s }\n",
+			   simt_reg_ctype(s->value->dtype), expected, ptr, value, order,
+			   acquire ? "__ATOMIC_ACQUIRE" : "__ATOMIC_RELAXED", scope, dst ? " " : "", dst ? dst : "",
+			   dst ? " = tc_old;" : "");
+		return;
+	}
+	const char *fn = s->atomic == ATOM_XCHG ? "exchange" : "fetch_";
+	buf_printf(b, "%s%s__hip_atomic_%s%s(%s, %s, %s, %s);\n", dst ? dst : "(void)", dst ? " = " : "", fn,
+		   s->atomic == ATOM_XCHG ? "" : simt_atomic_name(s->atomic), ptr, value, order, scope);
+}
+
 static void hip_assert_fail(Buf *b, const SKernel *k, const char *message, int line)
 {
 	buf_printf(b, "tc_assert_fail(\"%s\", %d, %s);\n", k->name, line, message);
@@ -113,7 +140,7 @@ static void hip_assert_fail(Buf *b, const SKernel *k, const char *message, int l
 
 const Printer hip_printer = {
 	.assert_fail = hip_assert_fail,
-	.atomic_add = emit_gpu_atomic_add,
+	.atomic = hip_atomic,
 	.lockstep = false,
 	.head = hip_head,
 	.tail = hip_tail,

@@ -37,8 +37,9 @@ typedef struct Printer {
 	const char *align16;           /* what makes an array 16-byte aligned, with a trailing space */
 	/* the program fails: `message` is a C string literal; `line` its source line */
 	void (*assert_fail)(Buf *b, const SKernel *k, const char *message, int line);
-	/* dst = atomic fetch-and-add of value at ptr (dtype dt); dst NULL: the old value is not kept */
-	void (*atomic_add)(Buf *b, DType dt, const char *dst, const char *ptr, const char *value);
+	/* dst = the old value at ptr, which one atomic step s->atomic (with s->sem and s->scope) combines
+	 * with value; ATOM_CAS: swaps in value where the old value is `expected`. dst NULL: not kept. */
+	void (*atomic)(Buf *b, const SStmt *s, const char *dst, const char *ptr, const char *value, const char *expected);
 } Printer;
 
 extern const Printer cuda_printer, hip_printer, c_printer;
@@ -46,9 +47,10 @@ extern const Printer cuda_printer, hip_printer, c_printer;
 /* emit.c, for the printers' heads: "float *in_ptr0, tc_i32 xnumel" */
 void emit_params(Buf *b, const SKernel *k);
 /* emit.c, what CUDA and HIP spell alike: thread, lane, warp and program
- * ids from threadIdx/blockIdx/gridDim, and atomicAdd. */
+ * ids from threadIdx/blockIdx/gridDim. */
 void emit_gpu_leaf(Buf *b, const SKernel *k, const SExpr *e);
-void emit_gpu_atomic_add(Buf *b, DType dt, const char *dst, const char *ptr, const char *value);
+/* emit.c: whether some atomic statement of `k` is `op` */
+bool emit_uses_atomic(const SKernel *k, AtomicOp op);
 /* the C type of argument i */
 const char *emit_param_type(const SKernel *k, int i, Arena *scratch);
 

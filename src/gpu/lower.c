@@ -417,11 +417,13 @@ SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 		return e;
 	case TOP_CAST:
 		return simt_cast(k, v->args[0]->type.dtype, dt, a);
-	case TOP_BITCAST:   /* between integers of one width, C's conversion keeps the bits */
-		if (dtype_is_float(dt) || dtype_is_float(v->args[0]->type.dtype))
-			lower_error(L, v, "a bitcast from %s to %s is not lowered yet", dtype_name(v->args[0]->type.dtype),
-				    dtype_name(dt));
-		return simt_cast(k, v->args[0]->type.dtype, dt, a);
+	case TOP_BITCAST:
+		if (dt != DT_PTR && !dtype_is_float(dt) && !dtype_is_float(v->args[0]->type.dtype))
+			return simt_cast(k, v->args[0]->type.dtype, dt, a);   /* integers: C's conversion keeps the bits */
+		e = simt_leaf(k, SE_BITCAST, dt, dt == DT_PTR ? (int)v->type.elem : 0);
+		e->from = v->args[0]->type.dtype;
+		e->a[0] = a;
+		return e;
 	case TOP_MATH:
 		e = simt_leaf(k, SE_MATH, dt, v->aux);
 		e->from = v->args[0]->type.dtype;
@@ -576,24 +578,50 @@ SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask)
 	return guard;
 }
 
-/* tl.atomic_add: each element added once, by its owner; the old values. */
+/* tl.atomic_*: each element once, by its owner; the old values. An atomic
+ * on one element is done by one thread (thread 0 for a scalar, as in
+ * Triton); when its old value is read, that thread hands it to the others
+ * through shared memory, since what a program does with it (the condition
+ * of a spin-wait on a flag) must be the same in every thread. */
 static void lower_atomic(Lower *L, const TValue *v)
 {
-	const TValue *ptr = v->args[0], *value = v->args[1];
-	const TValue *mask = v->nargs > 2 ? v->args[2] : NULL;
+	SKernel *k = L->k;
+	AtomicOp op = (AtomicOp)v->iconst;
+	const TValue *ptr = v->args[0], *value = v->args[op == ATOM_CAS ? 2 : 1];
+	const TValue *mask = op != ATOM_CAS && v->nargs > 2 ? v->args[2] : NULL;
 	DType dt = v->type.dtype;
-	if (dt != DT_F32 && dt != DT_I32 && dt != DT_U32 && dt != DT_I64 && dt != DT_U64 && dt != DT_F64)
-		lower_error(L, v, "atomic_add on %s is not lowered yet", dtype_name(dt));
+	if (dtype_bytes(dt) < 4 || dt == DT_I1)
+		lower_error(L, v, "atomic_%s on %s is not lowered yet", simt_atomic_name(op), dtype_name(dt));
 	unsigned present = L->place[ptr->id].present;
 	bool keep = L->uses[v->id] > 0;   /* the old values are read */
-	SReg *old = keep ? simt_reg(L->k, SR_THREAD, dt, dt, count_of(L, present), v->name) : NULL;
+	bool handed = keep && present == 0;
+	SReg *old = keep ? simt_reg(k, SR_THREAD, dt, dt, count_of(L, present), v->name) : NULL;
+	SReg *slot = handed ? simt_reg(k, SR_SHARED, dt, dt, 1, arena_printf(L->arena, "%s_old", v->name ? v->name : "atomic"))
+			    : NULL;
+	if (handed && L->loop_depth > 0)
+		simt_stmt(k, SS_BARRIER, v->line);   /* the slot's last value has been read by every thread */
 	Nest n = nest_over(L, present, 1);
-	SStmt *s = simt_stmt(L->k, SS_ATOMIC, v->line);
+	SExpr *guard = write_guard(L, &n, present, NULL);
+	if (handed && mask) {   /* a masked-off element's old value is 0 */
+		SStmt *z = simt_stmt(k, SS_ASSIGN, v->line);
+		z->dst = simt_ref(k, slot, ic(L, 0));
+		z->value = dtype_is_float(dt) ? simt_float(k, dt, 0) : simt_int(k, dt, 0);
+		z->guard = guard;
+	}
+	SStmt *s = simt_stmt(k, SS_ATOMIC, v->line);
 	set_loops(L, s, &n);
-	s->dst = keep ? simt_ref(L->k, old, index_in(L, &n, present)) : NULL;
+	s->dst = handed ? simt_ref(k, slot, ic(L, 0)) : keep ? simt_ref(k, old, index_in(L, &n, present)) : NULL;
 	s->ptr = read_value(L, &n, ptr);
 	s->value = read_value(L, &n, value);
-	s->guard = write_guard(L, &n, present, mask ? read_value(L, &n, mask) : NULL);
+	s->expected = op == ATOM_CAS ? read_value(L, &n, v->args[1]) : NULL;
+	s->atomic = op;
+	s->sem = (MemSem)v->aux;
+	s->scope = (MemScope)v->aux2;
+	s->guard = mask ? simt_and(k, read_value(L, &n, mask), guard) : guard;
+	if (handed) {
+		simt_stmt(k, SS_BARRIER, v->line);
+		assign_value(L, v, &n, old, present, simt_ref(k, slot, ic(L, 0)));
+	}
 	if (keep)
 		set_reg(L, v, old, present);
 	else
@@ -922,7 +950,7 @@ static bool lets_folds_wait(const Lower *L, const TValue *v)
 {
 	switch (v->op) {
 	case TOP_CONVERT: case TOP_SCAN: case TOP_DOT: case TOP_FOR: case TOP_IF: case TOP_YIELD:
-	case TOP_RESULT: case TOP_BARRIER: case TOP_ASSERT: case TOP_ATOMIC_ADD:
+	case TOP_RESULT: case TOP_BARRIER: case TOP_ASSERT: case TOP_ATOMIC:
 		return false;
 	default:
 		break;
@@ -1307,7 +1335,7 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_IF: lower_if(L, v); return;
 	case TOP_RESULT: lower_result(L, v); return;
 	case TOP_BARRIER: simt_stmt(L->k, SS_BARRIER, v->line); return;
-	case TOP_ATOMIC_ADD: lower_atomic(L, v); return;
+	case TOP_ATOMIC: lower_atomic(L, v); return;
 	case TOP_ASSERT: lower_assert(L, v); return;
 	case TOP_DOT: lower_dot(L, v); return;
 	case TOP_SCAN: lower_scan(L, v); return;
@@ -1330,7 +1358,7 @@ static void frame_access(const Lower *L, const TBlock *b, int frame, FrameAccess
 		frame_access(L, v->body, frame, fa);
 		if (v->op == TOP_IF)
 			frame_access(L, v->orelse, frame, fa);
-		if (v->op != TOP_LOAD && v->op != TOP_STORE && v->op != TOP_ATOMIC_ADD)
+		if (v->op != TOP_LOAD && v->op != TOP_STORE && v->op != TOP_ATOMIC)
 			continue;
 		const TValue *ptr = v->args[0];
 		if (L->place[ptr->id].frame != frame || ptr->type.rank != L->frames[frame].rank)
@@ -1340,7 +1368,7 @@ static void frame_access(const Lower *L, const TBlock *b, int frame, FrameAccess
 		int k = ptr->type.rank - 1;
 		while (k >= 0 && !(ptr->type.shape[k] > 1 && L->place[ptr->id].map[k] == last))
 			k--;
-		if (k < 0 || v->op == TOP_ATOMIC_ADD)
+		if (k < 0 || v->op == TOP_ATOMIC)
 			continue;
 		int at = v->op == TOP_LOAD ? 1 : 2;   /* the mask's operand */
 		int w = tir_vector_width_along(ptr, v->nargs > at ? v->args[at] : NULL, k, L->target->max_vector_bytes);

@@ -584,7 +584,7 @@ static void count_uses(const TBlock *b, int *uses)
 bool lower_pure(const TValue *v)
 {
 	switch (v->op) {
-	case TOP_STORE: case TOP_ATOMIC_ADD: case TOP_ASSERT: case TOP_BARRIER: case TOP_FOR: case TOP_IF:
+	case TOP_STORE: case TOP_ATOMIC: case TOP_ASSERT: case TOP_BARRIER: case TOP_FOR: case TOP_IF:
 	case TOP_WHILE: case TOP_CONDITION:
 	case TOP_YIELD: case TOP_RESULT: case TOP_ARG:
 		return false;

@@ -191,6 +191,24 @@ const char *simt_mem_ctype(DType dt)
 	}
 }
 
+const char *simt_atomic_name(AtomicOp op)
+{
+	static const char *const names[] = {"add", "xchg", "max", "min", "and", "or", "xor", "cas"};
+	return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
+}
+
+const char *simt_sem_name(MemSem sem)
+{
+	static const char *const names[] = {"acq_rel", "relaxed", "acquire", "release"};
+	return (unsigned)sem < sizeof names / sizeof names[0] ? names[sem] : "?";
+}
+
+const char *simt_scope_name(MemScope scope)
+{
+	static const char *const names[] = {"gpu", "cta", "sys"};
+	return (unsigned)scope < sizeof names / sizeof names[0] ? names[scope] : "?";
+}
+
 /* ---- the text form ---- */
 
 static const char *binary_name(int op)
@@ -291,6 +309,12 @@ static void dump_expr(Buf *b, const SExpr *e)
 		}
 		buf_printf(b, "rounds=%d, word=%lld)", e->aux, (long long)e->ival);
 		return;
+	case SE_BITCAST:
+		buf_printf(b, "bitcast<%s%s>(", dtype_name(e->dtype == DT_PTR ? (DType)e->aux : e->dtype),
+			   e->dtype == DT_PTR ? "*" : "");
+		dump_expr(b, e->a[0]);
+		buf_putc(b, ')');
+		return;
 	}
 }
 
@@ -364,10 +388,19 @@ static void dump_stmt(Buf *b, const SStmt *s)
 			dump_expr(b, s->dst);
 			buf_puts(b, " = ");
 		}
-		buf_puts(b, "atomic_add ");
+		buf_printf(b, "atomic_%s.%s.%s ", simt_atomic_name(s->atomic), simt_sem_name(s->sem),
+			   simt_scope_name(s->scope));
 		dump_expr(b, s->ptr);
+		if (s->expected) {
+			buf_puts(b, ", ");
+			dump_expr(b, s->expected);
+		}
 		buf_puts(b, ", ");
 		dump_expr(b, s->value);
+		if (s->guard) {
+			buf_puts(b, " if ");
+			dump_expr(b, s->guard);
+		}
 		break;
 	case SS_FRAGMENT:
 		dump_expr(b, s->dst);

@@ -60,6 +60,8 @@ typedef enum {
 	SE_MATH,         /* aux: MathFn, or MATH_TF32; a[0..arity-1] of dtype `from` (ldexp's a[1]: i32) */
 	SE_LOGIC_AND,    /* a[0] && a[1] on booleans (guards) */
 	SE_PHILOX,       /* TOP_PHILOX: word `ival` after `aux` rounds; key a[0] (u64), counter (a[1], a[2], 0, 0) */
+	SE_BITCAST,      /* a[0]'s bits (of dtype `from`) as `dtype`, one width; a pointer: the same address,
+	                    to elements of dtype `aux` */
 } SExprKind;
 
 typedef struct SExpr SExpr;
@@ -84,7 +86,8 @@ typedef enum {
 	SS_SHUFFLE,   /* dst[i] = src[i] of the partner lane (`shuffle`), i < src->count */
 	SS_BARRIER,   /* every thread of the block reaches it before any goes on */
 	SS_ASSERT,    /* where guard: the program fails with `text` (device_assert) */
-	SS_ATOMIC,    /* dst = *ptr; *ptr += value (atomically), where guard; else dst = 0 (dst may be NULL) */
+	SS_ATOMIC,    /* dst = *ptr; *ptr = *ptr `atomic` value (one atomic step, with `sem` and `scope`), where
+	                 guard; else dst = 0 (dst may be NULL; a shared dst is left as it is) */
 	SS_FRAGMENT,  /* dst = words of a matrix instruction's operand, read from shared `src` */
 	SS_MMA,       /* acc[0..3] += frag_a * frag_b, one matrix instruction of each warp */
 	SS_COPY_ASYNC,/* where guard: shared dst[0 .. vec) = *ptr .. ptr[vec-1] where mask, else 0; lands later */
@@ -177,6 +180,11 @@ struct SStmt {
 	DType operand;                  /* DT_F16 or DT_BF16 */
 	SExpr *frag_a, *frag_b;         /* the first word of each operand */
 	SExpr *acc[4];                  /* the fp32 accumulators, in the instruction's order */
+	/* SS_ATOMIC */
+	AtomicOp atomic;
+	MemSem sem;
+	MemScope scope;
+	SExpr *expected;                /* ATOM_CAS: what the old value is compared with */
 	/* SS_MMA of WGMMA_M64K16: frag_a and frag_b are the element index in
 	 * smem[0] and smem[1] of the operand tile's first element (the same in
 	 * every thread of a warpgroup); acc[0] is the first register of the row
@@ -232,6 +240,10 @@ void simt_dump(Buf *b, const SKernel *k);
 /* The C spelling of a dtype in registers ("float" for fp16 and bf16) and in memory. */
 const char *simt_reg_ctype(DType dt);
 const char *simt_mem_ctype(DType dt);
+/* Triton's names: "xchg", "acq_rel", "gpu" */
+const char *simt_atomic_name(AtomicOp op);
+const char *simt_sem_name(MemSem sem);
+const char *simt_scope_name(MemScope scope);
 
 /* ---- the lowering (lower.c) ----
  * Lowers `tk` for `target` (warp width, vector width). NULL after reporting

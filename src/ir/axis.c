@@ -202,6 +202,13 @@ static void infer(TValue *v, const int64_t *arg_div)
 	case TOP_CONVERT:
 		*r = *a;
 		return;
+	case TOP_BITCAST:   /* a pointer cast keeps its addresses: their runs and alignment (bytes) */
+		set_unknown(r);
+		for (int d = 0; d < rank && v->type.dtype == DT_PTR; d++) {
+			r->constancy[d] = a->constancy[d];
+			r->divisibility[d] = a->divisibility[d];
+		}
+		return;
 	case TOP_ADD:
 	case TOP_SUB:
 	case TOP_PTR_ADD: {

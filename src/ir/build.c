@@ -567,26 +567,61 @@ TValue *tir_unary(TBuilder *b, TOp op, TValue *x)
 	return append(b, op, x->type, 1, &x);
 }
 
-TValue *tir_atomic_add(TBuilder *b, TValue *ptr, TValue *value, TValue *mask, MemSem sem, MemScope scope)
+/* `x` cast to the pointee of `ptr` and broadcast to its shape. */
+static TValue *atomic_operand(TBuilder *b, const TValue *ptr, TValue *x, DType dt)
+{
+	return tir_broadcast_to(b, tir_cast(b, x, dt), ptr->type.rank, ptr->type.shape);
+}
+
+TValue *tir_atomic(TBuilder *b, AtomicOp op, TValue *ptr, TValue *value, TValue *mask, MemSem sem, MemScope scope)
 {
 	if (ptr->type.dtype != DT_PTR) {
-		b->error = "atomic_add needs a pointer";
+		b->error = "an atomic operation needs a pointer";
 		return NULL;
 	}
-	value = tir_broadcast_to(b, tir_cast(b, value, ptr->type.elem), ptr->type.rank, ptr->type.shape);
-	if (!value)
+	TValue *args[3] = {ptr, atomic_operand(b, ptr, value, ptr->type.elem), NULL};
+	if (!args[1])
 		return NULL;
-	TValue *args[3] = {ptr, value, NULL};
 	int n = 2;
 	if (mask) {
-		args[n++] = tir_broadcast_to(b, tir_cast(b, mask, DT_I1), ptr->type.rank, ptr->type.shape);
+		args[n++] = atomic_operand(b, ptr, mask, DT_I1);
 		if (!args[n - 1])
 			return NULL;
 	}
-	TValue *v = append(b, TOP_ATOMIC_ADD, with_dtype(ptr->type, ptr->type.elem), n, args);
+	TValue *v = append(b, TOP_ATOMIC, with_dtype(ptr->type, ptr->type.elem), n, args);
+	v->iconst = op;
 	v->aux = sem;
 	v->aux2 = scope;
 	return v;
+}
+
+TValue *tir_atomic_cas(TBuilder *b, TValue *ptr, TValue *cmp, TValue *value, MemSem sem, MemScope scope)
+{
+	if (ptr->type.dtype != DT_PTR) {
+		b->error = "atomic_cas needs a pointer";
+		return NULL;
+	}
+	TValue *args[3] = {ptr, atomic_operand(b, ptr, cmp, ptr->type.elem), atomic_operand(b, ptr, value, ptr->type.elem)};
+	if (!args[1] || !args[2])
+		return NULL;
+	TValue *v = append(b, TOP_ATOMIC, with_dtype(ptr->type, ptr->type.elem), 3, args);
+	v->iconst = ATOM_CAS;
+	v->aux = sem;
+	v->aux2 = scope;
+	return v;
+}
+
+TValue *tir_pointer_cast(TBuilder *b, TValue *ptr, DType elem)
+{
+	if (ptr->type.dtype != DT_PTR || elem == DT_PTR) {
+		b->error = "a pointer cast needs a pointer and a pointer type";
+		return NULL;
+	}
+	if (ptr->type.elem == elem)
+		return ptr;
+	Type t = ptr->type;
+	t.elem = elem;
+	return append(b, TOP_BITCAST, t, 1, &ptr);
 }
 
 TValue *tir_assert(TBuilder *b, TValue *cond, TValue *mask, const char *msg)

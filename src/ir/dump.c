@@ -21,7 +21,7 @@ static const char *op_names[] = {
 	[TOP_XOR] = "xor", [TOP_SHL] = "shl", [TOP_SHR] = "shr", [TOP_NEG] = "neg", [TOP_NOT] = "not",
 	[TOP_CMP] = "cmp", [TOP_WHERE] = "where", [TOP_CAST] = "cast", [TOP_BITCAST] = "bitcast",
 	[TOP_MATH] = "math", [TOP_MAXIMUM] = "maximum", [TOP_MINIMUM] = "minimum", [TOP_PTR_ADD] = "ptr_add",
-	[TOP_LOAD] = "load", [TOP_STORE] = "store", [TOP_ATOMIC_ADD] = "atomic_add", [TOP_REDUCE] = "reduce",
+	[TOP_LOAD] = "load", [TOP_STORE] = "store", [TOP_ATOMIC] = "atomic", [TOP_REDUCE] = "reduce",
 	[TOP_SCAN] = "scan", [TOP_DOT] = "dot", [TOP_FOR] = "for", [TOP_IF] = "if", [TOP_YIELD] = "yield",
 	[TOP_ASSERT] = "assert", [TOP_BARRIER] = "barrier", [TOP_RESULT] = "result", [TOP_PARAM] = "param",
 	[TOP_HINT] = "hint", [TOP_PHILOX] = "philox", [TOP_CONVERT] = "convert_layout",
@@ -33,6 +33,7 @@ static const char *reduce_names[] = {"sum", "max", "min", "prod", "argmax", "arg
 static const char *evict_names[] = {"", " evict_first", " evict_last"};
 static const char *sem_names[] = {"acq_rel", "relaxed", "acquire", "release"};
 static const char *scope_names[] = {"gpu", "cta", "sys"};
+static const char *atomic_names[] = {"add", "xchg", "max", "min", "and", "or", "xor", "cas"};
 static const char *precision_names[] = {"tf32", "tf32x3", "ieee"};
 static const char *hint_names[] = {"multiple_of", "max_contiguous", "max_constancy"};
 static const char *math_names[] = {
@@ -73,7 +74,9 @@ static void dump_attrs(Buf *b, const TValue *v)
 			buf_printf(b, ".%s", reduce_names[v->iconst]);  /* the combine recognized */
 		buf_printf(b, " axis=%d%s", v->aux, v->aux2 ? " reverse" : "");
 		break;
-	case TOP_ATOMIC_ADD: buf_printf(b, " %s %s", sem_names[v->aux], scope_names[v->aux2]); break;
+	case TOP_ATOMIC:
+		buf_printf(b, "_%s %s %s", atomic_names[v->iconst], sem_names[v->aux], scope_names[v->aux2]);
+		break;
 	case TOP_DOT: buf_printf(b, " %s", precision_names[v->aux]); break;
 	case TOP_RESULT: buf_printf(b, ".%d", v->aux); break;
 	case TOP_HINT: {

@@ -8,6 +8,10 @@
  *   persistent reduction: XBLOCK = 1 (the row is R0_BLOCK, fixed in the kernel), 8 warps
  *                         when the row has 1024 elements or more, else 4
  *   reduction (looped):   XBLOCK = 1, R0_BLOCK = min(2048, hint), 8 warps (4 below 1024)
+ *   split scan:           R0_BLOCK = the module's min_split_scan_rblock (256 when it says
+ *                         none), 4 warps: Inductor's split_scan raises its reduction
+ *                         configs' R0_BLOCK to at least that, and sizes the workspace
+ *                         for it; the smallest block gives the most programs along a row
  * A value given with -D always wins; so does --num-warps. */
 #include "ir/heuristics.h"
 
@@ -17,6 +21,13 @@
 static int64_t hint(const Kernel *k, const char *axis)
 {
 	const Node *v = k->size_hints ? ast_dict_get(k->size_hints, axis) : NULL;
+	return v && v->kind == ND_INT && v->ival > 0 ? v->ival : 0;
+}
+
+/* inductor_meta[key] as an integer, or 0. */
+static int64_t meta_int(const Kernel *k, const char *key)
+{
+	const Node *v = k->inductor_meta ? ast_dict_get(k->inductor_meta, key) : NULL;
 	return v && v->kind == ND_INT && v->ival > 0 ? v->ival : 0;
 }
 
@@ -82,8 +93,28 @@ BlockDefaults inductor_block_defaults(const Kernel *k, const char *const *define
 		add(&d, k, defines, ndefines, "R0_BLOCK", pow2_at_most(r ? r : 1024, 2048));
 		add(&d, k, defines, ndefines, "RBLOCK", pow2_at_most(r ? r : 1024, 2048));
 		break;
+	case KDEC_SPLIT_SCAN: {
+		int64_t rblock = meta_int(k, "min_split_scan_rblock");
+		d.num_warps = 4;
+		add(&d, k, defines, ndefines, "R0_BLOCK", rblock ? rblock : 256);
+		add(&d, k, defines, ndefines, "RBLOCK", rblock ? rblock : 256);
+		break;
+	}
 	default:
 		break;
 	}
 	return d;
+}
+
+bool inductor_split_scan_grid(const Kernel *k)
+{
+	const Node *g = k->inductor_meta ? ast_dict_get(k->inductor_meta, "grid_type") : NULL;
+	if (g && g->kind == ND_STR)
+		return !strcmp(g->str, "SplitScanGrid");
+	return k->decor == KDEC_SPLIT_SCAN;
+}
+
+bool inductor_workspace(const Kernel *k, const char *param)
+{
+	return k->decor == KDEC_SPLIT_SCAN && !strcmp(param, "ws_ptr");
 }

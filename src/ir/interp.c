@@ -27,6 +27,7 @@ typedef struct Interp {
 	int pid[3];
 	int grid[3];
 	const TArgValue *args;
+	uint64_t writes;   /* stores and atomics that changed memory so far */
 	char *err;
 	size_t errlen;
 	jmp_buf fail;
@@ -672,24 +673,51 @@ static void eval_dot(Interp *in, TValue *v, Tile *out)
 
 /* ---- memory side effects ---- */
 
-static void eval_atomic_add(Interp *in, TValue *v, Tile *out)
+/* The value an atomic op leaves in memory, integers: `old` and `x` are
+ * read as the dtype's signedness says. */
+static int64_t atomic_int(AtomicOp op, DType dt, int64_t old, int64_t x)
 {
-	Tile *ptr = &in->tiles[v->args[0]->id], *val = &in->tiles[v->args[1]->id];
-	Tile *mask = v->nargs > 2 ? &in->tiles[v->args[2]->id] : NULL;
+	bool sig = dtype_is_signed(dt);
+	bool less = sig ? x < old : (uint64_t)x < (uint64_t)old;
+	switch (op) {
+	case ATOM_ADD: return (int64_t)((uint64_t)old + (uint64_t)x);
+	case ATOM_MAX: return less ? old : x;
+	case ATOM_MIN: return less ? x : old;
+	case ATOM_AND: return old & x;
+	case ATOM_OR: return old | x;
+	case ATOM_XOR: return old ^ x;
+	default: return x;   /* ATOM_XCHG, and ATOM_CAS where it swaps */
+	}
+}
+
+/* Each element in order: the old value, then the new one written. Counts
+ * the elements whose memory changed (eval_while's progress). */
+static void eval_atomic(Interp *in, TValue *v, Tile *out)
+{
+	AtomicOp op = (AtomicOp)v->iconst;
+	Tile *ptr = &in->tiles[v->args[0]->id], *val = &in->tiles[v->args[op == ATOM_CAS ? 2 : 1]->id];
+	Tile *cmp = op == ATOM_CAS ? &in->tiles[v->args[1]->id] : NULL;
+	Tile *mask = op != ATOM_CAS && v->nargs > 2 ? &in->tiles[v->args[2]->id] : NULL;
 	DType et = v->type.dtype;
+	size_t size = (size_t)dtype_bytes(et);
 	for (int k = 0; k < out->n; k++) {
 		if (mask && !mask->i[k])
 			continue;                                /* the result stays 0 */
 		void *p = (void *)(intptr_t)ptr->i[k];
-		if (out->f) {
-			double old = load_elem(et, p);
-			out->f[k] = old;
-			store_elem(et, p, round_to(et, old + val->f[k]), 0);
-		} else {
-			int64_t old = load_int(et, p);
-			out->i[k] = old;
-			store_elem(et, p, 0, wrap_int(et, (int64_t)((uint64_t)old + (uint64_t)val->i[k])));
-		}
+		unsigned char before[8];
+		memcpy(before, p, size);
+		if (out->f)
+			out->f[k] = load_elem(et, p);
+		else
+			out->i[k] = load_int(et, p);
+		bool swap = op != ATOM_CAS || elem_bits(out, et, k) == elem_bits(cmp, et, k);
+		if (!swap)
+			continue;
+		if (out->f)
+			store_elem(et, p, op == ATOM_ADD ? round_to(et, out->f[k] + val->f[k]) : val->f[k], 0);
+		else
+			store_elem(et, p, 0, wrap_int(et, atomic_int(op, et, out->i[k], val->i[k])));
+		in->writes += memcmp(before, p, size) != 0;
 	}
 }
 
@@ -778,8 +806,20 @@ static void eval_for(Interp *in, TValue *v)
 	free(next);
 }
 
+static bool tile_equal(const Tile *a, const Tile *b)
+{
+	if (a->n != b->n || !a->f != !b->f)
+		return false;
+	size_t n = (size_t)a->n;
+	return a->f ? !memcmp(a->f, b->f, n * sizeof *a->f) : !memcmp(a->i, b->i, n * sizeof *a->i);
+}
+
 /* while: the body's ops until its TOP_CONDITION; the loop ends there when
- * that is false, else the rest runs and the yield gives the next params. */
+ * that is false, else the rest runs and the yield gives the next params.
+ * An iteration that changes neither its params nor memory would repeat
+ * forever: here no other program runs at the same time, so a spin-wait for
+ * a program that has not run (a later one; the programs run in order) is
+ * an error, not a hang. */
 static void eval_while(Interp *in, TValue *v)
 {
 	TBlock *body = v->body;
@@ -789,6 +829,7 @@ static void eval_while(Interp *in, TValue *v)
 	Tile *next = xcalloc((size_t)n + 1, sizeof *next);
 	for (;;) {
 		bool done = false;
+		uint64_t writes = in->writes;
 		for (TValue *op = body->first; op && !done; op = op->next) {
 			if (op->op == TOP_CONDITION)
 				done = !in->tiles[op->args[0]->id].i[0];
@@ -798,8 +839,23 @@ static void eval_while(Interp *in, TValue *v)
 		if (done)
 			break;
 		const TValue *y = body->last;
-		for (int j = 0; j < n; j++)
+		bool same = in->writes == writes;
+		for (int j = 0; j < n; j++) {
 			next[j] = tile_clone(&in->tiles[y->args[j]->id]);
+			same = same && tile_equal(&next[j], &in->tiles[body->params[j]->id]);
+		}
+		if (same) {
+			for (int j = 0; j < n; j++) {
+				free(next[j].f);
+				free(next[j].i);
+			}
+			free(next);
+			char msg[256];
+			snprintf(msg, sizeof msg, "program (%d, %d, %d) waits in a loop that changes nothing: for a program "
+				 "that has not run (the interpreter runs them one at a time, in order)", in->pid[0], in->pid[1],
+				 in->pid[2]);
+			fail(in, v, msg);
+		}
 		for (int j = 0; j < n; j++)
 			tile_replace(&in->tiles[body->params[j]->id], next[j]);
 	}
@@ -947,6 +1003,7 @@ static void eval(Interp *in, TValue *v)
 			if (mask && !mask->i[k])
 				continue;
 			store_elem(et, (void *)(intptr_t)a->i[k], getf(val, k), geti(val, k));
+			in->writes++;
 		}
 		break;
 	}
@@ -972,8 +1029,8 @@ static void eval(Interp *in, TValue *v)
 	case TOP_DOT:
 		eval_dot(in, v, out);
 		break;
-	case TOP_ATOMIC_ADD:
-		eval_atomic_add(in, v, out);
+	case TOP_ATOMIC:
+		eval_atomic(in, v, out);
 		break;
 	case TOP_ASSERT:
 		eval_assert(in, v);

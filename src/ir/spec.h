@@ -1,8 +1,8 @@
 /* spec.h: what the specializer's files share (specialize.c: values,
  * expressions, statements; spec_control.c: run-time loops and ifs, helper
  * inlining; spec_lib.c: the tl / triton_helpers functions built from
- * several ops; spec_math.c: the element-wise math functions). Internal to
- * src/ir. */
+ * several ops; spec_math.c: the element-wise math functions; spec_atomic.c:
+ * atomics and the split scan's lookback). Internal to src/ir. */
 #ifndef TC_SPEC_H
 #define TC_SPEC_H
 
@@ -104,5 +104,11 @@ SVal *spec_call_math(Spec *s, const Node *call, const char *fn);  /* NULL: not a
 /* spec_lib.c */
 SVal *call_tl_lib(Spec *s, const Node *call, const char *fn);      /* NULL: not one of its functions */
 SVal *call_helpers_lib(Spec *s, const Node *call, const char *fn); /* NULL: likewise */
+
+/* spec_atomic.c: tl.atomic_<fn> (fn without "atomic_"; NULL: no such
+ * function), and triton_helpers.exclusive_scan_decoupled_lookback (with
+ * `wide`, its _64 variant). */
+SVal *call_tl_atomic(Spec *s, const Node *call, const char *fn);
+SVal *call_lookback(Spec *s, const Node *call, bool wide);
 
 #endif

@@ -7,7 +7,7 @@
  * combines, div_floor_integer, rand and randn around the Philox core.
  * New ops only where no composition says the same thing: TOP_SCAN
  * (associative_scan), RED_ARGMAX / RED_ARGMIN reductions carrying an index,
- * TOP_ATOMIC_ADD, TOP_ASSERT, TOP_BARRIER, TOP_DOT, TOP_PHILOX, TOP_HINT.
+ * TOP_ATOMIC (spec_atomic.c), TOP_ASSERT, TOP_BARRIER, TOP_DOT, TOP_PHILOX, TOP_HINT.
  *
  * welford(mean, m2, weight, dim) is Triton's tl.reduce with
  * welford_combine, and is built so: a RED_COMBINE reduction whose body is
@@ -375,23 +375,6 @@ static int name_index(const char *s, const char *const *names, int n)
 	return -1;
 }
 
-static SVal *call_atomic_add(Spec *s, const Node *call)
-{
-	static const char *const sems[] = {"acq_rel", "relaxed", "acquire", "release"};
-	static const char *const scopes[] = {"gpu", "cta", "sys"};
-	TValue *ptr = need_value(s, call, 0, "pointer");
-	if (ptr->type.dtype != DT_PTR)
-		spec_error(s, call, "tl.atomic_add needs a pointer");
-	TValue *val = materialize(s, call, need_arg(s, call, 1, "val"), ptr->type.elem);
-	SVal *mask = arg(s, call, 2, "mask");
-	const char *sem = const_str(s, call, 3, "sem"), *scope = const_str(s, call, 4, "scope");
-	int si = sem ? name_index(sem, sems, 4) : 0, ci = scope ? name_index(scope, scopes, 3) : 0;
-	if (si < 0 || ci < 0)
-		spec_error(s, call, "unknown %s '%s'", si < 0 ? "sem" : "scope", si < 0 ? sem : scope);
-	TValue *m = mask && mask->kind != SV_NONE ? to_value(s, call, mask) : NULL;
-	return sv_value(s, call, tir_atomic_add(&s->b, ptr, val, m, (MemSem)si, (MemScope)ci));
-}
-
 /* tl.multiple_of / max_contiguous / max_constancy: one value per dim. */
 static SVal *call_hint(Spec *s, const Node *call, HintKind kind)
 {
@@ -536,8 +519,8 @@ SVal *call_tl_lib(Spec *s, const Node *call, const char *fn)
 		tir_barrier(&s->b);
 		return sv_new(s, SV_NONE);
 	}
-	if (!strcmp(fn, "atomic_add"))
-		return call_atomic_add(s, call);
+	if (!strncmp(fn, "atomic_", 7))
+		return call_tl_atomic(s, call, fn + 7);
 	if (!strcmp(fn, "multiple_of"))
 		return call_hint(s, call, HINT_MULTIPLE_OF);
 	if (!strcmp(fn, "max_contiguous"))
@@ -802,5 +785,7 @@ SVal *call_helpers_lib(Spec *s, const Node *call, const char *fn)
 	}
 	if (!strcmp(fn, "randint64"))
 		return randint64(s, call);
+	if (!strcmp(fn, "exclusive_scan_decoupled_lookback") || !strcmp(fn, "exclusive_scan_decoupled_lookback_64"))
+		return call_lookback(s, call, fn[strlen(fn) - 1] == '4');
 	return NULL;
 }

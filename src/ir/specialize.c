@@ -423,6 +423,16 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 			v->op = TOP_NUM_PROGRAMS;
 		return sv_value(s, call, v);
 	}
+	if (!strcmp(fn, "pointer_type")) {   /* as .dtype of a pointer: DT_PTR, the pointee in i */
+		SVal *elem = need_arg(s, call, 0, "element_ty");
+		DType et = need_dtype(s, call, elem);
+		if (et == DT_PTR)
+			spec_error(s, call, "pointers to pointers are not supported");
+		SVal *v = sv_new(s, SV_DTYPE);
+		v->dtype = DT_PTR;
+		v->i = et;
+		return v;
+	}
 	if (!strcmp(fn, "arange")) {
 		int lo = (int)const_int(s, call, need_arg(s, call, 0, "start"), "arange's start");
 		int hi = (int)const_int(s, call, need_arg(s, call, 1, "end"), "arange's end");
@@ -570,7 +580,13 @@ static SVal *call_method(Spec *s, const Node *call, SVal *self, const char *fn)
 		return call_member(s, call, self, fn);
 	TValue *x = to_value(s, call, self);
 	if (!strcmp(fn, "to")) {
-		DType dt = need_dtype(s, call, need_arg(s, call, 0, "dtype"));
+		SVal *to = need_arg(s, call, 0, "dtype");
+		DType dt = need_dtype(s, call, to);
+		if (dt == DT_PTR || x->type.dtype == DT_PTR) {   /* ptr.to(tl.pointer_type(T)) */
+			if (dt != DT_PTR || x->type.dtype != DT_PTR)
+				spec_error(s, call, "a pointer converts only to another pointer type (tl.pointer_type(...))");
+			return sv_value(s, call, checked(s, call, tir_pointer_cast(&s->b, x, (DType)to->i)));
+		}
 		SVal *bitcast = arg(s, call, -1, "bitcast");
 		if (bitcast && bitcast->kind == SV_INT && bitcast->i)
 			return sv_value(s, call, tir_bitcast(&s->b, x, dt));

@@ -75,7 +75,7 @@ typedef enum {
 	/* memory */
 	TOP_LOAD,       /* ptr, mask?, other?; aux: EvictionPolicy */
 	TOP_STORE,      /* ptr, value, mask? */
-	TOP_ATOMIC_ADD,
+	TOP_ATOMIC,     /* a read-modify-write of memory; iconst: AtomicOp */
 	/* across a tile */
 	TOP_REDUCE,     /* aux: ReduceKind, axis */
 	TOP_SCAN,
@@ -105,6 +105,16 @@ typedef enum {
 } ReduceKind;
 typedef enum { EVICT_NORMAL, EVICT_FIRST, EVICT_LAST } EvictionPolicy;
 typedef enum { SEM_ACQ_REL, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE } MemSem;       /* Triton's default first */
+typedef enum {
+	ATOM_ADD,       /* tl.atomic_add */
+	ATOM_XCHG,      /* tl.atomic_xchg */
+	ATOM_MAX,       /* tl.atomic_max (integers) */
+	ATOM_MIN,       /* tl.atomic_min (integers) */
+	ATOM_AND,       /* tl.atomic_and */
+	ATOM_OR,        /* tl.atomic_or */
+	ATOM_XOR,       /* tl.atomic_xor */
+	ATOM_CAS,       /* tl.atomic_cas */
+} AtomicOp;
 typedef enum { SCOPE_GPU, SCOPE_CTA, SCOPE_SYS } MemScope;
 typedef enum { DOT_TF32, DOT_TF32X3, DOT_IEEE } DotPrecision;                  /* fp32 inputs only */
 typedef enum { HINT_MULTIPLE_OF, HINT_MAX_CONTIGUOUS, HINT_MAX_CONSTANCY } HintKind;
@@ -178,11 +188,18 @@ typedef struct AxisInfo {
  *              (aux 1..n-1, the other inputs' types). iconst: the ReduceKind
  *              (RED_SUM, RED_PROD, RED_MAX, RED_MIN) when n is 1 and the
  *              combine is exactly that op on the two params, else -1.
- * TOP_ATOMIC_ADD ptr, value, mask?: value and mask already cast and
- *              broadcast to the pointer tile's shape; aux: MemSem; aux2:
- *              MemScope; result: the old values (pointee dtype, the pointer's
- *              shape); an element whose mask is off neither reads nor
- *              writes, and its result is 0.
+ * TOP_ATOMIC   ptr, value, mask?: value and mask already cast and
+ *              broadcast to the pointer tile's shape; iconst: AtomicOp; aux:
+ *              MemSem; aux2: MemScope; result: the old values (pointee
+ *              dtype, the pointer's shape). Each element is one atomic
+ *              read-modify-write: *p = old + value (ATOM_ADD), value
+ *              (XCHG), max / min (integers, by the dtype's signedness),
+ *              old & value, | value, ^ value. An element whose mask is off
+ *              neither reads nor writes, and its result is 0. ATOM_CAS:
+ *              ptr, cmp, value (Triton's order, no mask): *p = value where
+ *              old == cmp (bit for bit). An atomic_add of 0 is how Triton
+ *              code reads memory atomically (a spin-wait reads it again each
+ *              time; no load may be hoisted out of the loop).
  * TOP_ASSERT   cond, mask?: i1, one shape; `text`: the message; no value.
  *              Fails the program where mask (if any) is on and cond is off.
  * TOP_BARRIER  no operands, no value: a no-op at tile level; the lowering
@@ -232,7 +249,9 @@ typedef struct AxisInfo {
  *              counter (offset mod 2^32, offset >> 32 for 64-bit offsets
  *              else 0, 0, 0) under the key (seed as u64 mod 2^32, seed >> 32).
  *              interp.c spells out the rounds.
- * TOP_BITCAST  args[0]; result: the same bits as the result's dtype (one width).
+ * TOP_BITCAST  args[0]; result: the same bits as the result's dtype (one width),
+ *              or a pointer to another element type (ptr.to(tl.pointer_type(T))):
+ *              the same address.
  * TOP_TRANS    args[0]; perm[0..rank-1]: a permutation of its dims; result
  *              dim i is operand dim perm[i]: shape[i] = operand shape[perm[i]]
  *              and result[c] = operand[e] where e[perm[i]] = c[i]. Never the
@@ -325,7 +344,11 @@ TValue *tir_reduce(TBuilder *b, ReduceKind k, TValue *x, int axis);
 TValue *tir_reduce_index(TBuilder *b, ReduceKind k, TValue *values, TValue *index, int axis);
 TValue *tir_bitcast(TBuilder *b, TValue *x, DType to);
 TValue *tir_unary(TBuilder *b, TOp op, TValue *x);       /* TOP_NEG, TOP_NOT */
-TValue *tir_atomic_add(TBuilder *b, TValue *ptr, TValue *value, TValue *mask, MemSem sem, MemScope scope);
+/* An atomic read-modify-write (not ATOM_CAS) of every element of `ptr`. */
+TValue *tir_atomic(TBuilder *b, AtomicOp op, TValue *ptr, TValue *value, TValue *mask, MemSem sem, MemScope scope);
+TValue *tir_atomic_cas(TBuilder *b, TValue *ptr, TValue *cmp, TValue *value, MemSem sem, MemScope scope);
+/* `ptr` (a pointer tile) as pointers to `elem`: the same addresses. */
+TValue *tir_pointer_cast(TBuilder *b, TValue *ptr, DType elem);
 TValue *tir_assert(TBuilder *b, TValue *cond, TValue *mask, const char *msg);
 TValue *tir_barrier(TBuilder *b);
 TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p);

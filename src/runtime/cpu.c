@@ -7,7 +7,18 @@
  *   run            the grid in contiguous chunks over big-stack workers
  *
  * Workers pull chunk numbers from an atomic counter, so the grid still runs
- * to the end when fewer threads than asked for could be started. */
+ * to the end when fewer threads than asked for could be started.
+ *
+ * Programs that wait for each other: a chunk is a run of consecutive
+ * programs (axis 0 fastest, as the launch functions number them), chunks
+ * are handed out in increasing order, and a worker runs the programs of its
+ * chunk in order. So every program before a running one is finished,
+ * running, or queued behind programs before it on a running worker. A
+ * program that waits only for lower-numbered ones (Inductor's split scans
+ * wait for those before them along axis 0) therefore always finishes: the
+ * lowest unfinished program is running and waits for nothing unfinished.
+ * The waits read memory with atomics (the C printer's __atomic builtins),
+ * which the compiler cannot hoist out of the loop. */
 #include "runtime/cpu.h"
 
 #include "base/base.h"
@@ -473,6 +484,7 @@ static long chunk_first(const GridRun *r, int i)
 	return base * i + (i < extra ? i : extra);
 }
 
+/* Takes the next chunk until none is left; programs in order (see the top). */
 static void *worker_main(void *arg)
 {
 	GridRun *r = arg;

@@ -18,7 +18,7 @@ const char *discover_decor_name(KernelDecor k)
 	static const char *names[] = {
 		[KDEC_JIT] = "jit", [KDEC_POINTWISE] = "pointwise", [KDEC_REDUCTION] = "reduction",
 		[KDEC_PERSISTENT_REDUCTION] = "persistent_reduction", [KDEC_TEMPLATE] = "template",
-		[KDEC_OTHER] = "other",
+		[KDEC_SPLIT_SCAN] = "split_scan", [KDEC_OTHER] = "other",
 	};
 	return (unsigned)k < TC_COUNT(names) ? names[k] : "?";
 }
@@ -42,6 +42,7 @@ static void read_heuristics(Arena *a, Kernel *k)
 	static const struct { const char *s; KernelDecor k; } kinds[] = {
 		{"pointwise", KDEC_POINTWISE}, {"reduction", KDEC_REDUCTION},
 		{"persistent_reduction", KDEC_PERSISTENT_REDUCTION}, {"template", KDEC_TEMPLATE},
+		{"split_scan", KDEC_SPLIT_SCAN},
 	};
 	k->decor = KDEC_JIT;
 	for (int i = 0; i < k->func->decorators.len; i++) {
@@ -60,6 +61,7 @@ static void read_heuristics(Arena *a, Kernel *k)
 				k->decor = kinds[j].k;
 		k->size_hints = ast_call_kwarg(d, "size_hints");
 		k->triton_meta = ast_call_kwarg(d, "triton_meta");
+		k->inductor_meta = ast_call_kwarg(d, "inductor_meta");
 		k->signature = ast_dict_get(k->triton_meta, "signature");
 		k->configs = ast_call_kwarg(d, "configs");
 		if (!k->configs)

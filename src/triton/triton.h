@@ -66,6 +66,7 @@ typedef enum {
 	KDEC_REDUCTION,            /* @triton_heuristics.reduction */
 	KDEC_PERSISTENT_REDUCTION, /* @triton_heuristics.persistent_reduction */
 	KDEC_TEMPLATE,             /* @triton_heuristics.template */
+	KDEC_SPLIT_SCAN,           /* @triton_heuristics.split_scan */
 	KDEC_OTHER,                /* another triton_heuristics decorator */
 } KernelDecor;
 
@@ -79,6 +80,7 @@ typedef struct Kernel {
 	KernelDecor decor;     /* the heuristics decorator kind */
 	Node *heuristics;      /* the ND_CALL of @triton_heuristics.X(...) or NULL */
 	Node *triton_meta;     /* ND_DICT or NULL */
+	Node *inductor_meta;   /* ND_DICT or NULL */
 	Node *signature;       /* triton_meta['signature'] ND_DICT or NULL */
 	Node *size_hints;      /* size_hints= ND_DICT or NULL */
 	Node *configs;         /* configs= of triton_heuristics.X or triton.autotune,

@@ -83,3 +83,12 @@ if "$BIN/tritonc" compile tests/corpus/transpose_add_f32.py -D YBLOCK=32 -D XBLO
 else
 	echo "FAIL cli transpose_add is not coalesced: $(head -3 "$tmp/err")"
 fi
+# Inductor's split scan without -D: the block size and the SplitScanGrid chosen,
+# the workspace zeroed and not compared, and the C run matches the interpreter.
+if "$BIN/tritonc" run tests/heldout/cumsum_bf16.py --arg xnumel=1024 --arg r0_numel=512 --check --threads 2 \
+	>"$tmp/out" 2>"$tmp/err" && grep -q "using R0_BLOCK=256" "$tmp/err" && grep -q "grid 2,1024,1" "$tmp/out" &&
+	grep -q "check out_ptr0: .*: ok" "$tmp/out" && grep -q "check ws_ptr: .*not compared" "$tmp/out"; then
+	echo "PASS cli run of an Inductor split scan with its defaults"
+else
+	echo "FAIL cli run of an Inductor split scan: $(head -3 "$tmp/err") $(head -5 "$tmp/out")"
+fi

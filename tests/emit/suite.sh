@@ -46,7 +46,12 @@ jump_scan_table|tests/exec/jumps.py|-k scan_table -s *i32,*i32,i32 -D LIMIT=90 -
 mathfns_fp32|tests/exec/mathfns.py|-s *fp32,*fp32,*fp32,*i32 -D BLOCK=256
 mathfns_fp64|tests/exec/mathfns.py|-s *fp64,*fp64,*fp64,*i32 -D BLOCK=256
 intdiv_i32|tests/exec/intdiv.py|-s *i32,*i32,*i32,*i32,i32 -D BLOCK=128
-intdiv_u8|tests/exec/intdiv.py|-s *u8,*u8,*u8,*u8,i32 -D BLOCK=128'
+intdiv_u8|tests/exec/intdiv.py|-s *u8,*u8,*u8,*u8,i32 -D BLOCK=128
+atomics_rmw|tests/exec/atomics.py|-k rmw -s *i32,*i32,*i32,*i32,i32 -D BLOCK=64
+atomics_floats|tests/exec/atomics.py|-k floats -s *fp32,*fp32,*fp32 -D BLOCK=128
+atomics_locked|tests/exec/atomics.py|-k locked -s *i32,*i32,*i32 -D BLOCK=32 --num-warps 1
+split_scan_bf16|tests/heldout/cumsum_bf16.py|
+split_scan64|tests/exec/splitscan.py|-k split_scan64 -s *i64,*i64,*u8,i32,i32 -D R0_BLOCK=32 --num-warps 1'
 
 compile_with() { # name target ext command...
 	name=$1 target=$2 ext=$3

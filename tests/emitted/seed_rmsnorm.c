@@ -209,7 +209,7 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	float x_sq[TC_THREADS][32];
 	float t17[TC_THREADS][2];
 	float t17_lane[TC_THREADS][2];
-	_Alignas(16) float t17_warps[8];
+	_Alignas(16) float t17_warps[8] = {0};
 	float t20[TC_THREADS][2];
 	float t21[TC_THREADS][2];
 	float rstd[TC_THREADS][2];

@@ -193,10 +193,20 @@ def parse_meta(src):
     return sig, grid_type, mutated
 
 
-def choose_config(kname, sig):
+def is_split_scan(src):
+    return "triton_heuristics.split_scan(" in src
+
+
+def choose_config(kname, sig, src=""):
     """Block sizes / warps.  Documented in each JSON."""
     cx = {}
-    if "R0_BLOCK" in sig:                      # looped reduction (triton_red_*)
+    if "R0_BLOCK" in sig and is_split_scan(src):
+        # split scan (triton_spl_*): tritonc's default, the module's
+        # min_split_scan_rblock (256 unless it says otherwise), 4 warps
+        m = re.search(r"'min_split_scan_rblock': (\d+)", src)
+        cx = {"R0_BLOCK": int(m.group(1)) if m else 256}
+        nw = 4
+    elif "R0_BLOCK" in sig:                    # looped reduction (triton_red_*)
         cx = {"XBLOCK": 1, "R0_BLOCK": 1024}
         nw = 8
     elif "r0_numel" in sig:                    # persistent reduction (triton_per_*)
@@ -217,6 +227,8 @@ def compute_grid(grid_type, numels, cx):
     if grid_type == "Grid2D":
         return [triton.cdiv(numels["xnumel"], cx["XBLOCK"]),
                 triton.cdiv(numels["ynumel"], cx["YBLOCK"]), 1]
+    if grid_type == "SplitScanGrid":     # the blocks of a row along x, a row for each of xnumel
+        return [triton.cdiv(numels["r0_numel"], cx["R0_BLOCK"]), numels["xnumel"], 1]
     raise RuntimeError("grid type " + grid_type)
 
 
@@ -250,7 +262,12 @@ def run_golden(jname, fname, kname, kfn, params, sig, grid, cx, nw, arg_descr, m
         _, dt, shape = d
         n = math.prod(shape) if len(shape) else 1
         is_out = p.startswith("out_ptr") or (p in mutated and not p.startswith("in_out"))
-        if is_out:
+        workspace = p == "ws_ptr"   # a split scan's scratch: zeroed as call() has it, no output
+        if workspace:
+            t = torch.zeros(n, dtype=dt, device='cuda')
+            ja = {"name": p, "dtype": DT_NAME[dt], "shape": list(shape), "init": "zeros",
+                  "workspace": True}
+        elif is_out:
             t = torch.zeros(n, dtype=dt, device='cuda')
             ja = {"name": p, "dtype": DT_NAME[dt], "shape": list(shape), "init": "zeros"}
         else:
@@ -263,7 +280,7 @@ def run_golden(jname, fname, kname, kfn, params, sig, grid, cx, nw, arg_descr, m
                 ja["range"] = rr
             if off:
                 ja["offset"] = off
-        if p.startswith("out_ptr") or p.startswith("in_out_ptr") or p in mutated:
+        if (p.startswith("out_ptr") or p.startswith("in_out_ptr") or p in mutated) and not workspace:
             outs[p] = t
         call_args.append(t)
         jargs.append(ja)
@@ -361,7 +378,7 @@ def inductor_modules(outdir, only=None, corpus=CORPUS, prefix="tests/corpus"):
                     else:
                         descr.append(("scalar", int(v)))
                         numels[p] = int(v)
-                cx, nw = choose_config(r.name, sig)
+                cx, nw = choose_config(r.name, sig, r.src)
                 grid = compute_grid(grid_type, numels, cx)
                 kfn = load_kernel(src, r.name)
                 ranges = {p: rr for (j, p), rr in INT_RANGES.items() if j == jname}

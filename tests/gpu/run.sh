@@ -127,6 +127,19 @@ make -s units >/dev/null || exit 2
 	run "scans of a tl.dot's result (mma.sync layout)" tests/exec/scan.py -k dot_scan -s '*fp16,*fp16,*fp32' -D M=64 \
 		-D N=32 -D K=32 --arg a_ptr=2048 --arg b_ptr=1024 --arg out_ptr=4096 --grid 1
 
+	# atomics of every kind; Inductor's split scans: the programs of a row chained through the workspace
+	# by the decoupled lookback (spin-waits on atomics across blocks), two to 3126 programs a row
+	run "atomics: xchg, cas, max, min, and, or, xor, add" tests/exec/atomics.py -k rmw -s '*i32,*i32,*i32,*i32,i32' \
+		-D BLOCK=64 --arg n=3000 --arg x_ptr=3000 --arg own_ptr=21047 --arg shared_ptr=6 --arg old_ptr=24000 --grid 47
+	run "atomics: fp32 xchg and cas" tests/exec/atomics.py -k floats -s '*fp32,*fp32,*fp32' -D BLOCK=128 \
+		--arg x_ptr=4096 --arg own_ptr=8192 --arg old_ptr=8192 --grid 32
+	run "cumsum_bf16 (split scan, its defaults)" tests/heldout/cumsum_bf16.py --arg xnumel=1024 --arg r0_numel=512
+	run "cumsum_bf16 (split scan) R0_BLOCK=32" tests/heldout/cumsum_bf16.py -D R0_BLOCK=32 --num-warps 1 \
+		--arg xnumel=1024 --arg r0_numel=512
+	run "split scan: 3126 programs a row" tests/exec/splitscan_module.py -D R0_BLOCK=32 --num-warps 1 --arg xnumel=64 \
+		--arg r0_numel=100003
+	run "split scan: 40 programs a row, 8192 rows" tests/exec/splitscan_module.py --arg xnumel=8192 --arg r0_numel=10001
+
 	# Inductor kernels of operations outside the corpus, against real Triton's outputs
 	"$BUILD/tests/test_heldout" --cuda | grep -v '^#'
 

@@ -127,7 +127,7 @@ static int64_t golden_numel(const Json *shape)
 static bool golden_has_atomics(const TBlock *b)
 {
 	for (const TValue *v = b->first; v; v = v->next)
-		if (v->op == TOP_ATOMIC_ADD || (v->body && golden_has_atomics(v->body)) ||
+		if (v->op == TOP_ATOMIC || (v->body && golden_has_atomics(v->body)) ||
 		    (v->orelse && golden_has_atomics(v->orelse)))
 			return true;
 	return false;

@@ -29,6 +29,8 @@ typedef struct Case {
 	int grid;
 	int grid_y;                 /* 0: 1 */
 	bool scans_in_shared;       /* every scan through shared memory, one thread a row */
+	unsigned zeroed;            /* pointer arguments (bit i: the i-th) that start at zero, not random */
+	unsigned scratch;           /* pointer arguments not compared (a split scan's workspace) */
 } Case;
 
 typedef struct Outcome {
@@ -114,8 +116,9 @@ static Outcome run_case(const Case *c)
 		}
 		counts[i] = (size_t)c->counts[pi++];
 		args[i].bytes = counts[i] * (size_t)dtype_bytes(ty->elem);
-		args[i].host = xmalloc(args[i].bytes);
-		run_fill(args[i].host, ty->elem, counts[i], i, c->int_range ? c->int_range : 16);
+		args[i].host = xcalloc(args[i].bytes, 1);
+		if (!(c->zeroed & (1u << (pi - 1))))
+			run_fill(args[i].host, ty->elem, counts[i], i, c->int_range ? c->int_range : 16);
 		ref[i] = xmalloc(args[i].bytes);
 		memcpy(ref[i], args[i].host, args[i].bytes);
 		targs[i].ptr = ref[i];
@@ -149,7 +152,7 @@ static Outcome run_case(const Case *c)
 		DType dt = tk->args[i]->type.elem;
 		double e = 0;
 		size_t first;
-		if (o.ran)
+		if (o.ran && !(c->scratch & (1u << nb)))
 			o.wrong += run_compare(args[i].host, ref[i], dt, counts[i], run_tolerance(dt), &e, &first);
 		if (o.ran && dt == DT_F32)
 			o.ulps[nb] = max_ulps(args[i].host, ref[i], counts[i]);
@@ -1070,8 +1073,187 @@ static void test_math(void)
 	}
 }
 
+/* ---- atomics and split scans ---- */
+
+/* tests/exec/atomics.py's rmw, computed here: the old values of the words
+ * of their own, and what the shared words hold after every program. */
+static bool rmw_direct(const Outcome *o, int n, int programs, int block)
+{
+	const int32_t *x = o->in[0], *own_in = o->in[1], *own = o->bufs[1], *shared = o->bufs[2], *old = o->bufs[3];
+	bool ok = true;
+	for (int e = 0; e < n; e++) {
+		const int32_t *w = own_in + 7 * e;
+		int32_t xe = x[e], expected = xe % 2 == 0 ? w[1] : -1;
+		int32_t want_old[7] = {w[0], w[1], w[2], w[3], w[4], w[5], w[6]};
+		int32_t want_new[7] = {xe, w[1] == expected ? xe + 100 : w[1], w[2] > xe - 8 ? w[2] : xe - 8,
+				       w[3] < xe - 8 ? w[3] : xe - 8, w[4] & xe, w[5] | xe * 16, w[6] ^ xe};
+		for (int j = 0; j < 7; j++)
+			ok &= old[7 * e + j] == want_old[j] && own[7 * e + j] == want_new[j];
+		ok &= old[7 * n + e] == xe + own_in[7 * n + e / block];
+	}
+	for (int p = 0; p < programs; p++)
+		ok &= own[7 * n + p] == p;
+	/* the shared words from their initial values (o->in holds only two buffers: recomputed) */
+	int32_t mx = INT32_MIN, mn = INT32_MAX, bits_or = 0, bits_and = -1, xr = 0, sum = 0;
+	for (int e = 0; e < n; e++) {
+		mx = x[e] > mx ? x[e] : mx;
+		mn = x[e] < mn ? x[e] : mn;
+		bits_or |= 1 << x[e];
+		bits_and &= ~(1 << x[e]);
+		xr ^= x[e];
+		sum += x[e];
+	}
+	int32_t init[6];
+	run_fill(init, DT_I32, 6, 2, 16);
+	ok &= shared[0] == (init[0] > mx ? init[0] : mx) && shared[1] == (init[1] < mn ? init[1] : mn);
+	ok &= shared[2] == (init[2] | bits_or) && shared[3] == (init[3] & bits_and) && shared[4] == (init[4] ^ xr);
+	return ok && shared[5] == init[5] + sum;
+}
+
+/* tests/exec/atomics.py: each atomic on the words it owns and on shared
+ * ones, fp32 exchange and compare-and-swap, programs passing one after
+ * another (each waits for the one before, on another CPU thread), and a
+ * compare-and-swap lock. */
+static void test_atomics(void)
+{
+	const int n = 300, block = 64, programs = 5;
+	for (int w = 0; w < 2; w++) {
+		const char *target = w ? "c:wave64" : "c";
+		char name[160];
+		Case c = {.file = "tests/exec/atomics.py", .kernel = "rmw", .signature = "*i32,*i32,*i32,*i32,i32",
+			  .defines = {"BLOCK=64"}, .num_warps = 2, .target = target, .scalars = {n},
+			  .counts = {n, 7 * n + programs, 6, 8 * n}, .grid = programs};
+		Outcome o = run_case(&c);
+		snprintf(name, sizeof name, "exec atomics.py rmw W=%d matches the interpreter", w ? 64 : 32);
+		CHECK(name, o.ran && o.wrong == 0);
+		snprintf(name, sizeof name, "exec atomics.py rmw W=%d: xchg, cas, max, min, and, or, xor, add as computed here",
+			 w ? 64 : 32);
+		CHECK(name, o.ran && rmw_direct(&o, n, programs, block));
+		free_outcome(&o);
+
+		c = (Case){.file = "tests/exec/atomics.py", .kernel = "floats", .signature = "*fp32,*fp32,*fp32",
+			   .defines = {"BLOCK=128"}, .num_warps = 4, .target = target, .counts = {256, 512, 512}, .grid = 2};
+		o = run_case(&c);
+		bool direct = o.ran;
+		const float *x = o.in[0], *own_in = o.in[1], *own = o.bufs[1], *old = o.bufs[2];
+		for (int e = 0; direct && e < 256; e++)
+			direct = old[2 * e] == own_in[2 * e] && own[2 * e] == x[e] && old[2 * e + 1] == own_in[2 * e + 1] &&
+				 own[2 * e + 1] == (e % 2 == 0 ? -x[e] : own_in[2 * e + 1]);
+		snprintf(name, sizeof name, "exec atomics.py floats W=%d: fp32 xchg and cas, as the interpreter and here",
+			 w ? 64 : 32);
+		CHECK(name, o.ran && o.wrong == 0 && direct);
+		free_outcome(&o);
+
+		c = (Case){.file = "tests/exec/atomics.py", .kernel = "ordered", .signature = "*i32,*i32,*i32,*i32",
+			   .defines = {"BLOCK=64"}, .num_warps = 2, .target = target, .counts = {1, 1, 12 * 64, 12},
+			   .grid = 12, .zeroed = 3};
+		o = run_case(&c);
+		direct = o.ran;
+		int32_t total = 0;
+		for (int p = 0; direct && p < 12; p++) {
+			direct = ((const int32_t *)o.bufs[3])[p] == total;
+			for (int e = 0; e < 64; e++)
+				total += ((const int32_t *)o.bufs[2])[64 * p + e];
+		}
+		snprintf(name, sizeof name, "exec atomics.py ordered W=%d: 12 programs in turn, each after the one before",
+			 w ? 64 : 32);
+		CHECK(name, o.ran && o.wrong == 0 && direct && *(const int32_t *)o.bufs[0] == 12 &&
+				    *(const int32_t *)o.bufs[1] == total);
+		free_outcome(&o);
+
+		c = (Case){.file = "tests/exec/atomics.py", .kernel = "locked", .signature = "*i32,*i32,*i32",
+			   .defines = {"BLOCK=32"}, .num_warps = 1, .target = target, .counts = {1, 1, 16 * 32}, .grid = 16,
+			   .zeroed = 3};
+		o = run_case(&c);
+		total = 0;
+		for (int e = 0; o.ran && e < 16 * 32; e++)
+			total += ((const int32_t *)o.bufs[2])[e];
+		snprintf(name, sizeof name, "exec atomics.py locked W=%d: a compare-and-swap lock around a sum", w ? 64 : 32);
+		CHECK(name, o.ran && o.wrong == 0 && *(const int32_t *)o.bufs[0] == 0 && *(const int32_t *)o.bufs[1] == total);
+		free_outcome(&o);
+	}
+}
+
+/* The largest error of a scan along dim 0 of the rows x xnumel tensor
+ * o->in[0] (a sum, or with `max` a running maximum), in its first `cols`
+ * columns, against float64: relative to max(|ref|, rms of ref) over them. */
+static double split_scan_error(const Outcome *o, DType dt, int rows, int xnumel, int cols, bool max)
+{
+	double *ref = xcalloc((size_t)rows * cols, sizeof *ref), sum_sq = 0, worst = 0;
+	for (int c = 0; c < cols; c++) {
+		double acc = max ? -INFINITY : 0;
+		for (int r = 0; r < rows; r++) {
+			double x = run_element(o->in[0], dt, (size_t)r * xnumel + c);
+			acc = max ? fmax(acc, x) : acc + x;
+			ref[r * cols + c] = acc;
+			sum_sq += acc * acc;
+		}
+	}
+	double rms = sqrt(sum_sq / ((double)rows * cols));
+	for (int r = 0; r < rows; r++)
+		for (int c = 0; c < cols; c++)
+			worst = fmax(worst, run_element_error(run_element(o->bufs[1], dt, (size_t)r * xnumel + c),
+							      ref[r * cols + c], rms));
+	free(ref);
+	return worst;
+}
+
+/* Inductor's split scan: tests/heldout/cumsum_bf16.py (a cumsum along dim
+ * 0 of a 512 x 1024 bf16 tensor; its first 6 columns) with its default
+ * R0_BLOCK, 256 (two programs a column), and 64 (eight), then
+ * tests/exec/splitscan.py's with an odd number of rows, so the last
+ * program's mask cuts its block: sums and running maxima (the 32-bit
+ * lookback) and int64 sums (the _64 variant). Each against the interpreter
+ * and against float64; the workspace starts zeroed, as the module's call()
+ * has it, and is not compared. */
+static void test_split_scans(void)
+{
+	static const struct {
+		Case c;
+		DType dt;
+		int rows, xnumel;
+		bool max;
+	} runs[] = {
+		{{.file = "tests/heldout/cumsum_bf16.py", .defines = {"R0_BLOCK=256"}, .num_warps = 4,
+		  .scalars = {1024, 512}, .counts = {512 * 1024, 512 * 1024, 2 * 6 * 24}, .grid = 2, .grid_y = 6,
+		  .zeroed = 4, .scratch = 4}, DT_BF16, 512, 1024, false},
+		{{.file = "tests/heldout/cumsum_bf16.py", .defines = {"R0_BLOCK=64"}, .num_warps = 2,
+		  .scalars = {1024, 512}, .counts = {512 * 1024, 512 * 1024, 8 * 6 * 24}, .grid = 8, .grid_y = 6,
+		  .zeroed = 4, .scratch = 4}, DT_BF16, 512, 1024, false},
+		{{.file = "tests/exec/splitscan.py", .kernel = "split_scan", .signature = "*fp32,*fp32,*u8,i32,i32",
+		  .defines = {"MAX=0", "R0_BLOCK=64"}, .num_warps = 2, .scalars = {5, 777},
+		  .counts = {777 * 5, 777 * 5, 13 * 5 * 24}, .grid = 13, .grid_y = 5, .zeroed = 4, .scratch = 4},
+		 DT_F32, 777, 5, false},
+		{{.file = "tests/exec/splitscan.py", .kernel = "split_scan", .signature = "*fp32,*fp32,*u8,i32,i32",
+		  .defines = {"MAX=1", "R0_BLOCK=128"}, .num_warps = 4, .scalars = {3, 777},
+		  .counts = {777 * 3, 777 * 3, 7 * 3 * 24}, .grid = 7, .grid_y = 3, .zeroed = 4, .scratch = 4},
+		 DT_F32, 777, 3, true},
+		{{.file = "tests/exec/splitscan.py", .kernel = "split_scan64", .signature = "*i64,*i64,*u8,i32,i32",
+		  .defines = {"R0_BLOCK=32"}, .num_warps = 1, .scalars = {4, 333},
+		  .counts = {333 * 4, 333 * 4, 11 * 4 * 24}, .grid = 11, .grid_y = 4, .zeroed = 4, .scratch = 4},
+		 DT_I64, 333, 4, false},
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		for (int w = 0; w < 2; w++) {
+			Case c = runs[i].c;
+			c.target = w ? "c:wave64" : "c";
+			Outcome o = run_case(&c);
+			char name[200];
+			case_name(name, sizeof name, &c, w, "matches the interpreter");
+			CHECK(name, o.ran && o.wrong == 0);
+			if (!o.ran)
+				printf("# %s\n", o.err);
+			double e = o.ran ? split_scan_error(&o, runs[i].dt, runs[i].rows, runs[i].xnumel, c.grid_y, runs[i].max)
+					 : INFINITY;
+			case_name(name, sizeof name, &c, w, "matches float64");
+			CHECK(name, e <= run_tolerance(runs[i].dt));
+			free_outcome(&o);
+		}
+	}
+}
+
 /* With arguments, only the groups named (seed, width, inductor, scans,
- * reductions, whiles, jumps, assert, philox, math). */
+ * reductions, whiles, jumps, assert, philox, math, atomics, splitscan). */
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1081,7 +1263,7 @@ int main(int argc, char **argv)
 		{"seed", test_seed}, {"width", test_width_matters}, {"inductor", test_inductor}, {"scans", test_scans},
 		{"reductions", test_reductions}, {"whiles", test_whiles}, {"jumps", test_jumps},
 		{"assert", test_assert}, {"philox", test_philox_reference},
-		{"philox", test_philox}, {"math", test_math},
+		{"philox", test_philox}, {"math", test_math}, {"atomics", test_atomics}, {"splitscan", test_split_scans},
 	};
 	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
 		bool named = argc < 2;

@@ -501,6 +501,38 @@ static void test_atomic_add(void)
 	compiled_free(&c);
 }
 
+/* Program pid waits for its turn, which program pid - 1 gives it. Run in
+ * order, programs never wait; program 1 alone would wait forever: the
+ * interpreter says so instead of hanging. */
+static const char turn_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(turn_ptr, out_ptr):\n"
+	"    pid = tl.program_id(0)\n"
+	"    while tl.atomic_add(turn_ptr, 0, sem='acquire') != pid:\n"
+	"        pass\n"
+	"    tl.store(out_ptr + pid, tl.atomic_xchg(turn_ptr, pid + 1, sem='release'))\n";
+
+static void test_spin_wait(void)
+{
+	Compiled c;
+	TKernel *k = compile_text(&c, NULL, turn_src, "*i32,*i32", NULL, 0);
+	CHECK("a spin-wait specializes", k != NULL);
+	if (!k)
+		return;
+	int32_t turn = 0, out[4] = {-1, -1, -1, -1};
+	TArgValue args[2] = {{.ptr = &turn}, {.ptr = out}};
+	char err[300] = "";
+	bool ok = run(k, args, 4, 1, err, sizeof err) == 0;
+	CHECK("programs run in order pass their turns on", ok && turn == 4 && out[0] == 0 && out[3] == 3);
+	turn = 0;
+	int grid[3] = {4, 1, 1};
+	ok = tir_interpret_range(k, args, grid, 1, 1, err, sizeof err) != 0;
+	CHECK("a program waiting for one that has not run is an error, not a hang",
+	      ok && strstr(err, "program (1, 0, 0) waits in a loop that changes nothing"));
+	compiled_free(&c);
+}
+
 static const char assert_src[] =
 	"import triton\nimport triton.language as tl\n"
 	"@triton.jit\n"
@@ -1244,6 +1276,7 @@ int main(void)
 	test_gemm_seed();
 	test_dot_fp32();
 	test_atomic_add();
+	test_spin_wait();
 	test_device_assert();
 	test_argmax();
 	test_scan();
