@@ -526,9 +526,12 @@ static void load_stmt(Emit *E, const SStmt *s)
 		}
 		goto done;
 	}
+	/* a block of its own, guarded or not: its words are its own */
 	if (guard)
 		line(E, "if (%s) {", guard);
-	E->depth += guard != NULL;
+	else
+		line(E, "{");
+	E->depth++;
 	int nwords = bytes / 4;
 	line(E, "tc_u32 w[%d];", nwords);
 	buf_indent(E->b, E->depth);
@@ -543,7 +546,7 @@ static void load_stmt(Emit *E, const SStmt *s)
 			line(E, "%s = %s((tc_u16)(w[%d] >> %d));", dst, from_memory(dt), j / 2, 16 * (j % 2));
 		free(dst);
 	}
-	E->depth -= guard != NULL;
+	E->depth--;
 	if (guard) {
 		line(E, "} else {");
 		E->depth++;
@@ -553,8 +556,8 @@ static void load_stmt(Emit *E, const SStmt *s)
 			free(dst);
 		}
 		E->depth--;
-		line(E, "}");
 	}
+	line(E, "}");
 done:
 	free(ptr);
 	free(guard);
@@ -567,13 +570,15 @@ static void store_stmt(Emit *E, const SStmt *s)
 	int size = dt == DT_I1 ? 1 : dtype_bytes(dt);
 	int bytes = s->vec * size;
 	char *ptr = expr_str(E, s->ptr);
+	bool words = E->P->store_words && word_sized(dt) && bytes % 4 == 0 && s->vec > 1;
+	bool block = s->guard || words;   /* words in a block of their own */
 	if (s->guard) {
 		char *guard = expr_str(E, s->guard);
 		line(E, "if (%s) {", guard);
 		free(guard);
-		E->depth++;
-	}
-	bool words = E->P->store_words && word_sized(dt) && bytes % 4 == 0 && s->vec > 1;
+	} else if (block)
+		line(E, "{");
+	E->depth += block;
 	if (!words) {
 		for (int j = 0; j < s->vec; j++) {
 			char *v = elem_str(E, s->value, j * s->value_stride);
@@ -597,7 +602,7 @@ static void store_stmt(Emit *E, const SStmt *s)
 		buf_indent(E->b, E->depth);
 		E->P->store_words(E->b, nwords, ptr);
 	}
-	if (s->guard) {
+	if (block) {
 		E->depth--;
 		line(E, "}");
 	}
