@@ -642,11 +642,11 @@ void lower_reduce_combine(Lower *L, const TValue *v)
 	/* 2. Across the lanes the tile needs along d: the low log2(lanes) masks,
 	 * the highest first, in the order of Triton's shuffles (its rounding). */
 	int masks[8];
-	int nmasks = layout_lane_masks(&L->frame, d, masks);
+	int nmasks_all = layout_lane_masks(&L->frame, d, masks), nmasks = nmasks_all;
 	while (nmasks > 0 && (1 << (nmasks - 1)) >= g.lanes)
 		nmasks--;
 	SReg *got[TIR_MAX_SCAN];
-	if (g.lanes > 1)
+	if (g.lanes > 1 || (g.warps > 1 && g.warps <= L->frame.threads_per_warp[d]))
 		value_regs(L, &sc, got, SR_THREAD, count, "lane");
 	for (int m = nmasks - 1; m >= 0; m--) {
 		for (int i = 0; i < sc.n; i++) {
@@ -661,8 +661,12 @@ void lower_reduce_combine(Lower *L, const TValue *v)
 		give_loops(L, combine(L, &sc, NULL, a, b, a, NULL, NULL), &lo);
 	}
 
-	/* 3. Across the warps it needs: partials through shared memory, each
-	 * thread folding those of its group in the same order. */
+	/* 3. Across the warps it needs: partials through shared memory. Where
+	 * the lanes along d are at least as many as those warps, lane j of each
+	 * warp reads the partial of warp j mod warps and the lanes combine in a
+	 * butterfly (Triton's second stage, its order; no second barrier: every
+	 * group of lanes holds every partial); else each thread folds those of
+	 * its group in the same order. */
 	if (g.warps > 1) {
 		SReg *part[TIR_MAX_SCAN];
 		value_regs(L, &sc, part, SR_SHARED, k->threads * count, "warps");
@@ -677,7 +681,36 @@ void lower_reduce_combine(Lower *L, const TValue *v)
 		simt_stmt(k, SS_BARRIER, line);
 		int shift = ilog2(k->warp_size) + g.warp_shift;
 		SExpr *cleared = ibin(L, TOP_AND, thread, ~((int64_t)(L->frame.warps_per_cta[d] - 1) << shift));
-		for (int first = 1; first >= 0; first--) {
+		int wbits = ilog2(g.warps);
+		bool tree = g.warps <= L->frame.threads_per_warp[d] && wbits <= nmasks_all;
+		for (int first = 1; tree && first >= 0; first--) {
+			if (first) {
+				SExpr *lane = simt_ref(k, L->lane, NULL);
+				SExpr *j = ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, layout_lane_shift(&L->frame, d)), g.warps - 1);
+				SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, ibin(L, TOP_SHL, j, shift)));
+				lo = (Loops){.outer = nest_over(L, vary, 1)};
+				refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
+				refs(L, &sc, b, part, iadd(L, imul(L, partner, count), index_in(L, &lo.outer, vary)));
+				head = NULL;
+				for (int i = 0; i < sc.n; i++)
+					chain(L, &head, a[i], b[i], NULL, line);
+				give_loops(L, head, &lo);
+				continue;
+			}
+			for (int m = wbits - 1; m >= 0; m--) {
+				for (int i = 0; i < sc.n; i++) {
+					SStmt *s = simt_stmt(k, SS_SHUFFLE, line);
+					s->src = acc[i];
+					s->shuffled = got[i];
+					s->lane_xor = masks[m];
+				}
+				lo = (Loops){.outer = nest_over(L, vary, 1)};
+				refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
+				refs(L, &sc, b, got, index_in(L, &lo.outer, vary));
+				give_loops(L, combine(L, &sc, NULL, a, b, a, NULL, NULL), &lo);
+			}
+		}
+		for (int first = 1; !tree && first >= 0; first--) {
 			lo = (Loops){.outer = nest_over(L, vary, 1)};
 			SExpr *j = first ? ic(L, 0) : iadd(L, add_loop(L, &lo, g.warps - 1), ic(L, 1));
 			SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, ibin(L, TOP_SHL, j, shift)));
