@@ -14,8 +14,10 @@ def rmw(x_ptr, own_ptr, shared_ptr, old_ptr, n, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
+    lanes = tl.num_programs(0) * BLOCK
     x = tl.load(x_ptr + offs, mask=mask, other=0)
-    # words of their own: 7 of them an element
+    # words of their own: 7 of them a lane, masked-off lanes too (atomic_cas
+    # takes no mask: those lanes compare and swap words nobody else touches)
     own = own_ptr + 7 * offs
     o0 = tl.atomic_xchg(own + 0, x, mask=mask, sem="relaxed")
     cur = tl.load(own + 1, mask=mask, other=0)
@@ -42,8 +44,8 @@ def rmw(x_ptr, own_ptr, shared_ptr, old_ptr, n, BLOCK: tl.constexpr):
     tl.atomic_xor(shared + 4, x, mask=mask)
     tl.atomic_add(shared + 5, x, mask=mask, sem="relaxed")
     # one word a program, its old value read by every thread
-    before = tl.atomic_xchg(own_ptr + 7 * n + pid, pid)
-    tl.store(old_ptr + 7 * n + offs, x + before, mask=mask)
+    before = tl.atomic_xchg(own_ptr + 7 * lanes + pid, pid)
+    tl.store(old_ptr + 7 * lanes + offs, x + before, mask=mask)
 
 
 @triton.jit

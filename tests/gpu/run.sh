@@ -130,7 +130,7 @@ make -s units >/dev/null || exit 2
 	# atomics of every kind; Inductor's split scans: the programs of a row chained through the workspace
 	# by the decoupled lookback (spin-waits on atomics across blocks), two to 3126 programs a row
 	run "atomics: xchg, cas, max, min, and, or, xor, add" tests/exec/atomics.py -k rmw -s '*i32,*i32,*i32,*i32,i32' \
-		-D BLOCK=64 --arg n=3000 --arg x_ptr=3000 --arg own_ptr=21047 --arg shared_ptr=6 --arg old_ptr=24000 --grid 47
+		-D BLOCK=64 --arg n=3000 --arg x_ptr=3000 --arg own_ptr=21103 --arg shared_ptr=6 --arg old_ptr=24064 --grid 47
 	run "atomics: fp32 xchg and cas" tests/exec/atomics.py -k floats -s '*fp32,*fp32,*fp32' -D BLOCK=128 \
 		--arg x_ptr=4096 --arg own_ptr=8192 --arg old_ptr=8192 --grid 32
 	run "cumsum_bf16 (split scan, its defaults)" tests/heldout/cumsum_bf16.py --arg xnumel=1024 --arg r0_numel=512

@@ -1076,11 +1076,14 @@ static void test_math(void)
 /* ---- atomics and split scans ---- */
 
 /* tests/exec/atomics.py's rmw, computed here: the old values of the words
- * of their own, and what the shared words hold after every program. */
+ * of their own, and what the shared words hold after every program. Every
+ * lane of the grid (programs * block, n of them live) owns 7 words, the
+ * programs' words come after them. */
 static bool rmw_direct(const Outcome *o, int n, int programs, int block)
 {
 	const int32_t *x = o->in[0], *own_in = o->in[1], *own = o->bufs[1], *shared = o->bufs[2], *old = o->bufs[3];
 	bool ok = true;
+	int lanes = programs * block;
 	for (int e = 0; e < n; e++) {
 		const int32_t *w = own_in + 7 * e;
 		int32_t xe = x[e], expected = xe % 2 == 0 ? w[1] : -1;
@@ -1089,10 +1092,10 @@ static bool rmw_direct(const Outcome *o, int n, int programs, int block)
 				       w[3] < xe - 8 ? w[3] : xe - 8, w[4] & xe, w[5] | xe * 16, w[6] ^ xe};
 		for (int j = 0; j < 7; j++)
 			ok &= old[7 * e + j] == want_old[j] && own[7 * e + j] == want_new[j];
-		ok &= old[7 * n + e] == xe + own_in[7 * n + e / block];
+		ok &= old[7 * lanes + e] == xe + own_in[7 * lanes + e / block];
 	}
 	for (int p = 0; p < programs; p++)
-		ok &= own[7 * n + p] == p;
+		ok &= own[7 * lanes + p] == p;
 	/* the shared words from their initial values (o->in holds only two buffers: recomputed) */
 	int32_t mx = INT32_MIN, mn = INT32_MAX, bits_or = 0, bits_and = -1, xr = 0, sum = 0;
 	for (int e = 0; e < n; e++) {
@@ -1122,7 +1125,7 @@ static void test_atomics(void)
 		char name[160];
 		Case c = {.file = "tests/exec/atomics.py", .kernel = "rmw", .signature = "*i32,*i32,*i32,*i32,i32",
 			  .defines = {"BLOCK=64"}, .num_warps = 2, .target = target, .scalars = {n},
-			  .counts = {n, 7 * n + programs, 6, 8 * n}, .grid = programs};
+			  .counts = {n, 7 * programs * block + programs, 6, 8 * programs * block}, .grid = programs};
 		Outcome o = run_case(&c);
 		snprintf(name, sizeof name, "exec atomics.py rmw W=%d matches the interpreter", w ? 64 : 32);
 		CHECK(name, o.ran && o.wrong == 0);
