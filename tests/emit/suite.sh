@@ -3,7 +3,8 @@
 # kernels is accepted by the compiler that target uses: nvcc for CUDA
 # (sm_90), hipcc for HIP (gfx90a, gfx940: 64-lane; gfx1030: 32-lane), cc
 # for C. A missing hipcc or cc is a failure; a missing nvcc (not a Debian
-# package) is reported as SKIP on its own line.
+# package) is reported as SKIP on its own line. The CUDA and HIP outputs
+# of all cases go to their compiler in one file a target (compile_bundle).
 cd "$(dirname "$0")/../.." || exit 2
 BIN=${BIN:-bin}
 tmp=$(mktemp -d)
@@ -53,14 +54,19 @@ atomics_locked|tests/exec/atomics.py|-k locked -s *i32,*i32,*i32 -D BLOCK=32 --n
 split_scan_bf16|tests/heldout/cumsum_bf16.py|
 split_scan64|tests/exec/splitscan.py|-k split_scan64 -s *i64,*i64,*u8,i32,i32 -D R0_BLOCK=32 --num-warps 1'
 
-compile_with() { # name target ext command...
+# One case for a target: $out is its output, or the case fails here.
+emit_one() { # name file opts target ext
+	out="$tmp/$1-$(echo "$4" | tr ':' '_').$5"
+	if ! "$BIN/tritonc" compile $2 $3 --target "$4" -o "$out" 2>"$tmp/err"; then
+		echo "FAIL emit $1 $4: tritonc failed: $(head -3 "$tmp/err")"
+		return 1
+	fi
+}
+
+compile_with() { # name target ext command... (one case, one compiler run)
 	name=$1 target=$2 ext=$3
 	shift 3
-	out="$tmp/$name-$(echo "$target" | tr ':' '_').$ext"
-	if ! "$BIN/tritonc" compile $file $opts --target "$target" -o "$out" 2>"$tmp/err"; then
-		echo "FAIL emit $name $target: tritonc failed: $(head -3 "$tmp/err")"
-		return
-	fi
+	emit_one "$name" "$file" "$opts" "$target" "$ext" || return
 	if "$@" "$out" -o "$out.o" >"$tmp/log" 2>&1; then
 		echo "PASS emit $name $target: $1 accepts it"
 	else
@@ -69,23 +75,50 @@ compile_with() { # name target ext command...
 	fi
 }
 
+# Every case (of those whose name matches PATTERN) for a CUDA or HIP target
+# in one compiler run: each output in a namespace of its own, its extern "C"
+# kernel renamed after the case. When the bundle is rejected, each case is
+# compiled alone to say which.
+compile_bundle() { # target ext pattern header command...
+	target=$1 ext=$2 pattern=$3 header=$4
+	shift 4
+	bundle="$tmp/bundle-$(echo "$target" | tr ':' '_').$ext"
+	echo "$header" >"$bundle"
+	: >"$tmp/bundled"
+	echo "$cases" | while IFS='|' read -r name file opts; do
+		case $name in $pattern) ;; *) continue ;; esac
+		emit_one "$name" "$file" "$opts" "$target" "$ext" || continue
+		kernel=$(awk '/__global__/ { getline; sub(/\(.*/, ""); print; exit }' "$out")   # the line after
+		{ echo "namespace case_$name {"; sed "s/\b$kernel\b/${kernel}_$name/g" "$out"; echo "}"; } >>"$bundle"
+		echo "$name|$file|$opts" >>"$tmp/bundled"
+	done
+	if "$@" "$bundle" -o "$bundle.o" >"$tmp/log" 2>&1; then
+		while IFS='|' read -r name file opts; do
+			echo "PASS emit $name $target: $1 accepts it"
+		done <"$tmp/bundled"
+	else
+		while IFS='|' read -r name file opts; do
+			compile_with "$name" "$target" "$ext" "$@"
+		done <"$tmp/bundled"
+	fi
+}
+
 echo "$cases" | while IFS='|' read -r name file opts; do
 	compile_with "$name" c c cc -std=c11 -O1 -Wall -Werror -Wno-unused-variable -Wno-unused-function -c
-	for arch in gfx90a gfx940 gfx1030; do
-		if command -v hipcc >/dev/null; then
-			compile_with "$name" "hip:$arch" hip hipcc --offload-arch=$arch -c
-		else
-			echo "FAIL emit $name hip:$arch: hipcc is not installed (scripts/setup.sh installs it)"
-		fi
-	done
-	if [ -n "$NVCC" ]; then
-		compile_with "$name" cuda:sm_90 cu "$NVCC" -arch=sm_90 -c
-		case $name in   # tl.dot by wgmma, and the C that models it
-		gemm_*)
-			compile_with "$name" cuda:sm_90a cu "$NVCC" -gencode arch=compute_90a,code=sm_90a -c
-			compile_with "$name" c:wgmma c cc -std=c11 -O1 -Wall -Werror -Wno-unused-variable -Wno-unused-function -c;;
-		esac
+	case $name in   # the C that models wgmma
+	gemm_*) compile_with "$name" c:wgmma c cc -std=c11 -O1 -Wall -Werror -Wno-unused-variable -Wno-unused-function -c ;;
+	esac
+done
+for arch in gfx90a gfx940 gfx1030; do
+	if command -v hipcc >/dev/null; then
+		compile_bundle "hip:$arch" hip '*' '#include <hip/hip_runtime.h>' hipcc --offload-arch=$arch -c
 	else
-		echo "SKIP emit $name cuda:sm_90: nvcc is not installed here"
+		echo "FAIL emit hip:$arch: hipcc is not installed (scripts/setup.sh installs it)"
 	fi
 done
+if [ -n "$NVCC" ]; then
+	compile_bundle cuda:sm_90 cu '*' '#include <cstdio>' "$NVCC" -arch=sm_90 -c
+	compile_bundle cuda:sm_90a cu 'gemm_*' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -c   # tl.dot by wgmma
+else
+	echo "SKIP emit cuda:sm_90: nvcc is not installed here"
+fi
