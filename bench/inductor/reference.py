@@ -48,7 +48,9 @@ def time_kernel(path, kernel, grid, warps, constexprs, buffers, scalars):
     for spec in buffers.split(","):
         name, count = spec.split(":")
         count = int(count)
-        if name.startswith("i") or name.startswith("u"):
+        if name == "i1":
+            t = torch.randint(0, 2, (count,), device="cuda").to(torch.bool)
+        elif name.startswith("i") or name.startswith("u"):
             t = torch.randint(0, 16, (count,), device="cuda", dtype=DTYPES[name])
         else:
             t = (torch.rand(count, device="cuda") * 2 - 1).to(DTYPES[name])
