@@ -385,7 +385,9 @@ static void define(PP *pp, int i, int eod)
 }
 
 /* #include "x.h" from the same tree: its #defines (shims, WARP_SIZE) count
- * as this file's. Errors and findings in it are not this file's to report. */
+ * as this file's, and what its functions do (a warp_reduce_sum that keeps
+ * to 32-lane groups) is known to the calls here. Errors and findings in it
+ * are not this file's to report. */
 static void include_defs(WcFile *f, int tok)
 {
 	const WcTok *t = &f->all[tok];
@@ -409,6 +411,9 @@ static void include_defs(WcFile *f, int tok)
 		              .names = f->names, .stamp = f->stamp, .include_depth = f->include_depth + 1};
 		wc_lex(&sub);
 		wc_preprocess(&sub);
+		wc_functions(&sub);
+		wc_header_kinds(&sub);
+		free(sub.fns);
 		free(sub.all);
 		free(sub.t);
 		free(sub.sup);

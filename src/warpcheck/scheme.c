@@ -6,7 +6,9 @@
  * 32 never leaves its aligned half, and lanes 0 and 32 each write their own
  * slot. That is correct; what breaks is a mix of the two views. So the H1,
  * H3 and H5 findings of a function become notes when the function, together
- * with the functions of the file it calls or is called by,
+ * with the functions of the file it calls (however deep), the functions
+ * that call it (however far up: what they do with its result) and the
+ * functions of included headers it calls (wc_header_kinds),
  *   - shows the scheme: a lane or warp id in 32s (an H3 finding) and a
  *     shuffle that stays inside 32-lane groups (a width of at most 32, or
  *     an xor offset below 32: a constant, or a loop over 16..1 or 1..16);
@@ -16,6 +18,10 @@
  *     call does not count), and no shuffle that may cross from one half to
  *     the other (no width and not an xor below 32: __shfl_down from 16
  *     reads lanes 32..47 into lanes 16..31).
+ * Code only NVIDIA compilers see does not count. H1, H3 and H5 findings of
+ * a function that no warp-level operation reaches (none in it, in what it
+ * calls, in its callers or in what they call, nor in another member of its
+ * class) are notes too: plain tile or bank arithmetic.
  * H2, H4 and H10 findings stay warnings: they are wrong on any reading.
  * Notes carry no rewrite: changing one piece of a consistent scheme to
  * warpSize would make it a mixed one. */
@@ -111,6 +117,13 @@ static int first_with(const NameFn *names, int n, uint32_t id)
 	return lo;
 }
 
+/* Name id is one of this file's functions. */
+static bool file_function(const NameFn *names, int n, uint32_t id)
+{
+	int k = first_with(names, n, id);
+	return k < n && names[k].id == id;
+}
+
 static bool has_part(const char *s, size_t n, const char *part)
 {
 	size_t k = strlen(part);
@@ -120,10 +133,18 @@ static bool has_part(const char *s, size_t n, const char *part)
 	return false;
 }
 
+/* The function of an included header that the call at i names, if the
+ * file does not define one of that name itself. */
+static bool header_call(const WcFile *f, int i, const NameFn *names, int nnames)
+{
+	return f->t[i].id >= WK__COUNT && f->names->v[f->t[i].id].hdr_stamp == f->stamp &&
+	       !file_function(names, nnames, f->t[i].id);
+}
+
 /* Name i is a warp-level operation: an intrinsic that works on lanes, a
  * macro that shuffles, a cub/hipcub warp collective, or a call of a
  * function the file does not define whose name speaks of warps, lanes or
- * shuffles (warp_reduce_sum from a header). */
+ * shuffles (warp_reduce_sum from a header whose body is not known). */
 static bool warp_op(const WcFile *f, int i, bool call, const NameFn *names, int nnames)
 {
 	uint16_t fl = wc_flags(f, i);
@@ -137,20 +158,27 @@ static bool warp_op(const WcFile *f, int i, bool call, const NameFn *names, int 
 	if (!(fl & (WN_WARPISH | WN_LANE)) && !has_part(f->names->chars + nm->off, nm->len, "shfl") &&
 	    !has_part(f->names->chars + nm->off, nm->len, "shuffle"))
 		return false;
-	return first_with(names, nnames, f->t[i].id) == nnames;  /* not one of this file's functions */
+	return !file_function(names, nnames, f->t[i].id);
 }
 
-/* What the body of fn shows on its own (S_LANES32 comes from findings). */
+/* What the body of fn shows on its own (S_LANES32 comes from findings).
+ * Code only NVIDIA compilers see does not count; a call of a header's
+ * function counts as what that function's body does. */
 static int own_kinds(const WcFile *f, const WcFunc *fn, const NameFn *names, int nnames)
 {
 	int k = 0;
 	for (int i = fn->open + 1; i < fn->close; i++) {
-		if (!wc_ident(f, i))
+		if (!wc_ident(f, i) || f->t[i].cuda_only)
 			continue;
 		uint32_t id = f->t[i].id;
 		uint16_t fl = wc_flags(f, i);
 		uint64_t v;
-		bool call = wc_op(f, i + 1, WP_LPAREN);
+		bool call = wc_op(f, i + 1, WP_LPAREN) || wc_op(f, i + 1, WP_LT);
+		if (call && header_call(f, i, names, nnames)) {
+			k |= f->names->v[id].hdr_kinds;
+			continue;
+		}
+		call = wc_op(f, i + 1, WP_LPAREN);
 		if (warp_op(f, i, call, names, nnames))
 			k |= S_WARP_OPS;
 		if (wc_warp_size_alias(f, i) || id == WK___AMDGCN_WAVEFRONT_SIZE || id == WK___lane_id || id == WK___lanemask_lt ||
@@ -180,8 +208,6 @@ static int func_at_offset(const WcFile *f, uint32_t off)
 	return -1;
 }
 
-/* near[k]: the kinds of the functions of the file that k calls or that
- * call k (every overload of a called name). */
 static int root(int *parent, int k)
 {
 	while (parent[k] != k)
@@ -233,21 +259,110 @@ static void unite_members(const WcFile *f, int *parent)
 	}
 }
 
-static void neighbours(const WcFile *f, const int *own, int *near, const NameFn *names, int *parent)
+/* The calls between the file's functions, as (caller, callee) pairs: a
+ * name followed by "(" or "<" calls every overload of that name. */
+typedef struct Edge {
+	int from, to;
+} Edge;
+
+static Edge *call_edges(const WcFile *f, const NameFn *names, int *nedges)
 {
-	int n = f->nfns;
+	int n = f->nfns, cap = 0, ne = 0;
+	Edge *e = NULL;
 	for (int k = 0; k < n; k++) {
 		const WcFunc *fn = &f->fns[k];
 		for (int i = fn->open + 1; i < fn->close; i++) {
 			if (!wc_ident(f, i) || !(wc_op(f, i + 1, WP_LPAREN) || wc_op(f, i + 1, WP_LT)))
 				continue;
 			for (int m = first_with(names, n, f->t[i].id); m < n && names[m].id == f->t[i].id; m++) {
-				near[k] |= own[names[m].fn];
-				near[names[m].fn] |= own[k];
-				unite(parent, k, names[m].fn);
+				if (ne == cap) {
+					cap = cap ? cap * 2 : 64;
+					e = xrealloc(e, (size_t)cap * sizeof *e);
+				}
+				e[ne++] = (Edge){k, names[m].fn};
 			}
 		}
 	}
+	*nedges = ne;
+	return e;
+}
+
+/* down[k]: what k and everything it calls, however deep, do. */
+static void callee_closure(int *down, const Edge *e, int ne, int n)
+{
+	bool changed = true;
+	for (int round = 0; changed && round < n + 1; round++) {
+		changed = false;
+		for (int i = 0; i < ne; i++) {
+			int d = down[e[i].from] | down[e[i].to];
+			if (d != down[e[i].from])
+				down[e[i].from] = d, changed = true;
+		}
+	}
+}
+
+/* up[k]: what the functions that call k, or call its callers, do in
+ * their own bodies (what is done with k's result). */
+static void caller_kinds(int *up, const int *own, const Edge *e, int ne, int n)
+{
+	bool changed = true;
+	for (int round = 0; changed && round < n + 1; round++) {
+		changed = false;
+		for (int i = 0; i < ne; i++) {
+			int u = up[e[i].to] | up[e[i].from] | own[e[i].from];
+			if (u != up[e[i].to])
+				up[e[i].to] = u, changed = true;
+		}
+	}
+}
+
+/* anc[k]: the warp-level operations of the functions that call k, or
+ * call its callers, however far up, and of what they call (the lane a
+ * helper returns may feed a shuffle in a sibling). */
+static void caller_ops(int *anc, const int *down, const Edge *e, int ne, int n)
+{
+	bool changed = true;
+	for (int round = 0; changed && round < n + 1; round++) {
+		changed = false;
+		for (int i = 0; i < ne; i++) {
+			int a = anc[e[i].to] | ((anc[e[i].from] | down[e[i].from]) & S_WARP_OPS);
+			if (a != anc[e[i].to])
+				anc[e[i].to] = a, changed = true;
+		}
+	}
+}
+
+static NameFn *sorted_names(const WcFile *f)
+{
+	NameFn *names = xmalloc((size_t)(f->nfns ? f->nfns : 1) * sizeof *names);
+	for (int k = 0; k < f->nfns; k++)
+		names[k] = (NameFn){f->t[f->fns[k].name].id, k};
+	qsort(names, (size_t)f->nfns, sizeof *names, by_id);
+	return names;
+}
+
+void wc_header_kinds(WcFile *sub)
+{
+	if (sub->nfns == 0)
+		return;
+	NameFn *names = sorted_names(sub);
+	int *down = xmalloc((size_t)sub->nfns * sizeof *down);
+	for (int k = 0; k < sub->nfns; k++)
+		down[k] = own_kinds(sub, &sub->fns[k], names, sub->nfns);
+	int ne;
+	Edge *e = call_edges(sub, names, &ne);
+	callee_closure(down, e, ne, sub->nfns);
+	for (int k = 0; k < sub->nfns; k++) {
+		if (sub->t[sub->fns[k].name].cuda_only)
+			continue;
+		WcName *nm = &sub->names->v[sub->t[sub->fns[k].name].id];
+		if (nm->hdr_stamp != sub->stamp)
+			nm->hdr_stamp = sub->stamp, nm->hdr_kinds = 0;
+		nm->hdr_kinds |= (uint8_t)(down[k] & ~S_LANES32);
+	}
+	free(e);
+	free(down);
+	free(names);
 }
 
 static const char note_fix[] = "nothing to fix on CDNA; to use whole wavefronts instead, change every 32 of the "
@@ -262,35 +377,38 @@ void wc_scheme_notes(WcFile *f)
 		candidates += piece(&f->finds[i]) && func_at_offset(f, f->finds[i].off) >= 0;
 	if (candidates == 0)
 		return;
-	int *own = xmalloc((size_t)f->nfns * sizeof *own), *near = xcalloc((size_t)f->nfns, sizeof *near);
-	NameFn *names = xmalloc((size_t)f->nfns * sizeof *names);
-	for (int k = 0; k < f->nfns; k++)
-		names[k] = (NameFn){f->t[f->fns[k].name].id, k};
-	qsort(names, (size_t)f->nfns, sizeof *names, by_id);
-	for (int k = 0; k < f->nfns; k++)
-		own[k] = own_kinds(f, &f->fns[k], names, f->nfns);
+	int n = f->nfns;
+	int *own = xmalloc((size_t)n * sizeof *own), *down = xmalloc((size_t)n * sizeof *down);
+	int *up = xcalloc((size_t)n, sizeof *up), *anc = xcalloc((size_t)n, sizeof *anc);
+	NameFn *names = sorted_names(f);
+	for (int k = 0; k < n; k++)
+		own[k] = own_kinds(f, &f->fns[k], names, n);
 	for (int i = 0; i < f->nfinds; i++) {
 		int k = func_at_offset(f, f->finds[i].off);
 		if (k >= 0 && strcmp(f->finds[i].id, "H3") == 0)
 			own[k] |= S_LANES32;
 	}
-	/* Warp-level operations anywhere among the functions connected by
-	 * calls (or by one class) with k. */
-	int *parent = xmalloc((size_t)f->nfns * sizeof *parent), *ops = xcalloc((size_t)f->nfns, sizeof *ops);
-	for (int k = 0; k < f->nfns; k++)
+	int ne;
+	Edge *e = call_edges(f, names, &ne);
+	memcpy(down, own, (size_t)n * sizeof *down);
+	callee_closure(down, e, ne, n);
+	caller_kinds(up, own, e, ne, n);
+	caller_ops(anc, down, e, ne, n);
+	/* Member functions of one class share their warp-level operations. */
+	int *parent = xmalloc((size_t)n * sizeof *parent), *ops = xcalloc((size_t)n, sizeof *ops);
+	for (int k = 0; k < n; k++)
 		parent[k] = k;
-	neighbours(f, own, near, names, parent);
 	unite_members(f, parent);
-	for (int k = 0; k < f->nfns; k++)
-		ops[root(parent, k)] |= own[k] & S_WARP_OPS;
+	for (int k = 0; k < n; k++)
+		ops[root(parent, k)] |= (down[k] | anc[k]) & S_WARP_OPS;
 	for (int i = 0; i < f->nfinds; i++) {
 		WcFinding *fd = &f->finds[i];
 		int k = piece(fd) ? func_at_offset(f, fd->off) : -1;
 		if (k < 0)
 			continue;
-		int all = own[k] | near[k];
+		int all = down[k] | up[k];
 		const char *why = NULL;
-		if (!ops[root(parent, k)]) {
+		if (!((down[k] | anc[k] | ops[root(parent, k)]) & S_WARP_OPS)) {
 			fd->fix = note_fix_plain;
 			why = "; no shuffle or vote here depends on it: plain arithmetic, the same on 64 lanes";
 		} else if (!(all & (S_PHYS | S_CROSS)) && (all & S_LANES32) && (all & S_CONFINED)) {
@@ -305,8 +423,11 @@ void wc_scheme_notes(WcFile *f)
 		snprintf(fd->msg + len, sizeof fd->msg - len, "%s", why);
 	}
 	free(own);
-	free(near);
+	free(down);
+	free(up);
+	free(anc);
 	free(names);
 	free(parent);
 	free(ops);
+	free(e);
 }

@@ -167,6 +167,8 @@ typedef struct WcName {
 	uint32_t ret_stamp;      /* a function of the file: what it returns, in ret_view, ret_varying */
 	uint8_t ret_view;
 	bool ret_varying;
+	uint32_t hdr_stamp;      /* a function of an included header: what its body does, in hdr_kinds */
+	uint8_t hdr_kinds;       /* scheme.c's S_* bits */
 	uint32_t target_macro;   /* the per-target macro whose branch defined it */
 	bool const_conflict;
 	uint64_t const_value;
@@ -361,6 +363,7 @@ bool wc_condition_splits(const WcFile *f, int lo, int hi);  /* some lanes of a w
 void wc_rule_width(WcFile *f);    /* H11 */
 /* scheme.c: consistent 32-lane logical-warp schemes; run after the rules */
 void wc_scheme_notes(WcFile *f);   /* their H1, H3, H5 findings become notes */
+void wc_header_kinds(WcFile *sub); /* what the functions of an included header do, by name */
 /* check.c: returns false when the file could not be checked at all.
  * wc_check_path reuses a thread's WcWork; wc_check_file makes its own. */
 bool wc_check_file(WcFile *f, Diag *d, const char *path);
