@@ -278,6 +278,20 @@ static bool macro_body_calls(WcFile *f, int from, int eod)
 	return shuffle;
 }
 
+/* all[from, to) names the device's width: warpSize, an alias of it, or a
+ * macro computed from it. */
+static bool uses_width(const WcFile *f, int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		if (f->all[i].kind != WT_IDENT)
+			continue;
+		const WcName *nm = &f->names->v[f->all[i].id];
+		if (f->all[i].id == WK_warpSize || nm->wsize_stamp == f->stamp || nm->wexpr_stamp == f->stamp)
+			return true;
+	}
+	return false;
+}
+
 /* #define NAME(params) body: which params does the body use? */
 static void add_macro(WcFile *f, int name, int open, int eod)
 {
@@ -299,6 +313,7 @@ static void add_macro(WcFile *f, int name, int open, int eod)
 	nm->macro_nparams = (uint8_t)np;
 	nm->macro_used = used;
 	nm->macro_shuffle = i < eod && macro_body_calls(f, i + 1, eod);
+	nm->macro_wsize = i < eod && uses_width(f, i + 1, eod);
 }
 
 /* Marks a finding made at a directive token with an edit of all[from, to). */
@@ -374,8 +389,13 @@ static void define(PP *pp, int i, int eod)
 		int end = v + 1;
 		while (end < eod && all_op(f, end, WP_RPAREN))
 			end++;
-		if (end == eod)
+		if (end == eod) {
 			f->names->v[nt->id].wsize_stamp = f->stamp;
+			return;
+		}
+	}
+	if (uses_width(f, i + 1, eod)) {
+		f->names->v[nt->id].wexpr_stamp = f->stamp;
 		return;
 	}
 	if (v < eod && f->all[v].kind == WT_NUMBER && f->all[v].num_ok) {

@@ -181,7 +181,7 @@ static int own_kinds(const WcFile *f, const WcFunc *fn, const NameFn *names, int
 		call = wc_op(f, i + 1, WP_LPAREN);
 		if (warp_op(f, i, call, names, nnames))
 			k |= S_WARP_OPS;
-		if (wc_warp_size_alias(f, i) || id == WK___AMDGCN_WAVEFRONT_SIZE || id == WK___lane_id || id == WK___lanemask_lt ||
+		if (wc_warp_size_expr(f, i) || id == WK___AMDGCN_WAVEFRONT_SIZE || id == WK___lane_id || id == WK___lanemask_lt ||
 		    ((fl & WN_WARP_SIZE) && !wc_value(f, i, &v)))
 			k |= S_PHYS;
 		else if (call && (fl & (WN_BALLOT | WN_VOTE)) && !(wc_op(f, i - 1, WP_LPAREN) && wc_is_sync(f, i - 2)))

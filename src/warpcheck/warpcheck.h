@@ -164,6 +164,8 @@ typedef struct WcName {
 	uint32_t macro_used;     /* bit i: parameter i appears in the body */
 	uint32_t const_stamp, macro_stamp, var_stamp, target_stamp;
 	uint32_t wsize_stamp;    /* #define NAME warpSize (or another such name) */
+	uint32_t wexpr_stamp;    /* #define NAME (1024 / warpSize): computed from the device's width */
+	bool macro_wsize;        /* a function-like macro whose body uses the device's width */
 	uint32_t ret_stamp;      /* a function of the file: what it returns, in ret_view, ret_varying */
 	uint8_t ret_view;
 	bool ret_varying;
@@ -313,6 +315,12 @@ static inline bool wc_value_is(const WcFile *f, int i, uint64_t v)
 static inline bool wc_warp_size_alias(const WcFile *f, int i)
 {
 	return wc_kw(f, i, WK_warpSize) || (wc_ident(f, i) && f->names->v[f->t[i].id].wsize_stamp == f->stamp);
+}
+/* warpSize, an alias of it, or a macro whose value is computed from it:
+ * #define NUM_WARPS (1024 / warpSize). Not a compile-time constant in HIP. */
+static inline bool wc_warp_size_expr(const WcFile *f, int i)
+{
+	return wc_warp_size_alias(f, i) || (wc_ident(f, i) && f->names->v[f->t[i].id].wexpr_stamp == f->stamp);
 }
 bool wc_full_mask(const WcFile *f, int s, int e, bool *only32); /* all-ones lane mask */
 bool wc_mask_dropped(const WcFile *f, int i);       /* call through a shim that ignores the mask */
