@@ -29,6 +29,7 @@ typedef struct Frame {
 	bool cur_amd;    /* the branch being read is for every AMD target alike */
 	bool rest_amd;   /* so is every later #elif/#else branch */
 	uint32_t target; /* a per-target macro in this #if's conditions, or NO_NAME */
+	bool wave_test;  /* a condition tests the wavefront size (__AMDGCN_WAVEFRONT_SIZE == 64) */
 	int tok;         /* the #if, for "unterminated #if" */
 	/* A chip list (#if defined(__gfx90a__) || ...), for H8. */
 	int arch_tok;        /* first chip macro of the list, -1 when none */
@@ -86,6 +87,16 @@ static CondKind classify(const WcFile *f, int from, int to)
 	if (pos_amd && !neg_amd && !has_and)
 		return COND_AMD;
 	return COND_OTHER;
+}
+
+/* The condition [from, to) tests the wavefront size itself, so its
+ * branches are per target even under an all-AMD guard. */
+static bool cond_wave_test(const WcFile *f, int from, int to)
+{
+	for (int i = from; i < to; i++)
+		if (all_kw(f, i, WK___AMDGCN_WAVEFRONT_SIZE) || (all_flags(f, i) & WN_WARP_SIZE))
+			return true;
+	return false;
 }
 
 static uint32_t cond_target(const WcFile *f, int from, int to)
@@ -150,6 +161,7 @@ static void push_frame(PP *pp, int tok, int from, int to, bool ifdef, CondKind k
 		fr->cur_amd = k == COND_AMD;
 		fr->rest_amd = k == COND_CUDA;
 		fr->target = cond_target(f, from, to);
+		fr->wave_test = cond_wave_test(f, from, to);
 		fr->tok = tok;
 		note_arch_list(f, fr, from, to, ifdef);
 	}
@@ -169,7 +181,7 @@ static bool in_amd_wide(const PP *pp)
 {
 	bool amd = false;
 	for (int k = 0; k < imin(pp->depth, MAX_DEPTH); k++) {
-		if (pp->st[k].target != NO_NAME)
+		if (pp->st[k].target != NO_NAME || pp->st[k].wave_test)
 			return false;
 		amd = amd || pp->st[k].cur_amd;
 	}
@@ -495,6 +507,7 @@ static void next_branch(PP *pp, int d, int eod)
 	uint32_t t = cond_target(f, d + 1, eod);
 	if (t != NO_NAME)
 		fr->target = t;
+	fr->wave_test = fr->wave_test || cond_wave_test(f, d + 1, eod);
 	note_arch_list(f, fr, d + 1, eod, false);
 }
 
