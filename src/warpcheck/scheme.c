@@ -78,17 +78,27 @@ static bool offset_below32(const WcFile *f, int s, int e, int call, const WcFunc
 	return false;
 }
 
-/* S_CONFINED or S_CROSS for the shuffle call at i. */
-static int shuffle_kind(const WcFile *f, int i, const WcFunc *fn)
+static bool names_xor(const WcFile *f, int i)
+{
+	const char *s = f->src.text + f->t[i].off;
+	for (uint32_t k = 0; k + 3 <= f->t[i].len; k++)
+		if ((s[k] | 32) == 'x' && (s[k + 1] | 32) == 'o' && (s[k + 2] | 32) == 'r')
+			return true;
+	return false;
+}
+
+/* S_CONFINED or S_CROSS for the shuffle call (or project wrapper) at i. */
+static int shuffle_kind(const WcFile *f, int i, const WcFunc *fn, bool wrapper)
 {
 	int s[8], e[8];
 	int n = wc_call_args(f, i + 1, s, e, 8);
-	int plain = wc_is_sync(f, i) ? 3 : 2;  /* arguments before the width */
+	/* arguments before the width */
+	int plain = wrapper ? wc_wrapper_plain_args(f, i) : wc_is_sync(f, i) ? 3 : 2;
 	uint64_t w;
 	if (n == plain + 1)
 		return e[plain] == s[plain] + 1 && wc_value(f, s[plain], &w) && w >= 1 && w <= 32 && !(w & (w - 1))
 			? S_CONFINED : S_CROSS;
-	bool xor = wc_kw(f, i, WK___shfl_xor) || wc_kw(f, i, WK___shfl_xor_sync);
+	bool xor = wc_kw(f, i, WK___shfl_xor) || wc_kw(f, i, WK___shfl_xor_sync) || (wrapper && names_xor(f, i));
 	return n == plain && xor && offset_below32(f, s[plain - 1], e[plain - 1], i, fn) ? S_CONFINED : S_CROSS;
 }
 
@@ -187,7 +197,9 @@ static int own_kinds(const WcFile *f, const WcFunc *fn, const NameFn *names, int
 		else if (call && (fl & (WN_BALLOT | WN_VOTE)) && !(wc_op(f, i - 1, WP_LPAREN) && wc_is_sync(f, i - 2)))
 			k |= S_PHYS;  /* a ballot or vote as a value, not as a _sync call's mask */
 		else if (call && (fl & WN_SHUFFLE))
-			k |= shuffle_kind(f, i, fn);
+			k |= shuffle_kind(f, i, fn, false);
+		else if (wc_is_shuffle_wrapper(f, i))
+			k |= shuffle_kind(f, i, fn, true) | S_WARP_OPS;
 	}
 	return k;
 }
@@ -401,11 +413,24 @@ void wc_scheme_notes(WcFile *f)
 	unite_members(f, parent);
 	for (int k = 0; k < n; k++)
 		ops[root(parent, k)] |= (down[k] | anc[k]) & S_WARP_OPS;
+	/* A function whose width-less shuffles get ", 32" (H11) becomes a
+	 * 32-lane logical warp with that rewrite: its 32s must stay, so its
+	 * H1, H3 and H5 pieces lose theirs (both together would mix views). */
+	bool *logical_fix = xcalloc((size_t)(n ? n : 1), sizeof *logical_fix);
+	for (int i = 0; i < f->nfinds; i++) {
+		int k = func_at_offset(f, f->finds[i].off);
+		if (k >= 0 && f->finds[i].has_edit && strcmp(f->finds[i].id, "H11") == 0)
+			logical_fix[k] = true;
+	}
 	for (int i = 0; i < f->nfinds; i++) {
 		WcFinding *fd = &f->finds[i];
 		int k = piece(fd) ? func_at_offset(f, fd->off) : -1;
 		if (k < 0)
 			continue;
+		if (logical_fix[k] && fd->has_edit) {
+			fd->has_edit = false;
+			fd->fix = "with the width 32 added to the shuffles (H11) this is a 32-lane logical warp: keep it";
+		}
 		int all = down[k] | up[k];
 		const char *why = NULL;
 		if (!((down[k] | anc[k] | ops[root(parent, k)]) & S_WARP_OPS)) {
@@ -422,6 +447,7 @@ void wc_scheme_notes(WcFile *f)
 		size_t len = strlen(fd->msg);
 		snprintf(fd->msg + len, sizeof fd->msg - len, "%s", why);
 	}
+	free(logical_fix);
 	free(own);
 	free(down);
 	free(up);

@@ -99,6 +99,7 @@ enum {
 	WN_COLLECTIVE = 1 << 10, /* cub/hipcub warp collective: WarpReduce, WarpScan, ... */
 	WN_QUALIFIER = 1 << 11,  /* const, static, inline, __forceinline__, ... */
 	WN_VOTE = 1 << 12,       /* the same result in every lane: ballots, __any, __all, __reduce_*_sync */
+	WN_SHFL_WRAP = 1 << 13,  /* "shfl" or "shuffle" in a name that is no intrinsic: WARP_SHFL, shfl_xor */
 };
 
 /* What a value is, as far as warps go (dataflow.c). */
@@ -349,6 +350,14 @@ static inline bool wc_is_shuffle_macro(const WcFile *f, int i)
 	const WcName *nm = &f->names->v[f->t[i].id];
 	return nm->macro_stamp == f->stamp && nm->macro_shuffle;
 }
+/* A call, inside a function, of a project's shuffle wrapper: WARP_SHFL(v,
+ * lane), faiss::gpu::shfl_xor(v, m, width). Not a member (tile.shfl_xor
+ * is a cooperative-groups tile's), not a macro that shuffles with no width
+ * (wc_is_shuffle_macro covers those). */
+bool wc_is_shuffle_wrapper(const WcFile *f, int i);
+/* Its arguments before the width: (v, lane), or (mask, v, lane) for a name
+ * that says "sync". */
+int wc_wrapper_plain_args(const WcFile *f, int i);
 static inline bool wc_is_ballot(const WcFile *f, int i) { return wc_flags(f, i) & WN_BALLOT; }
 static inline bool wc_is_sync(const WcFile *f, int i) { return wc_flags(f, i) & WN_SYNC; }  /* first argument: a lane mask */
 WcFinding *wc_find(WcFile *f, int i, const char *id, const char *name, const char *fix,

@@ -198,7 +198,7 @@ hip_compile() {
 # Cases in the style of real projects: --fix leaves some findings (no safe
 # rewrite), but what it rewrites must compile.
 REAL_CASES="real_c10_reduce.cu real_ggml_norm.cu real_macro_shfl.cu real_block_lanes.cu real_portable.cu
-real_ballot_ops.cu real_width_defs.cu h10_flow.cu"
+real_ballot_ops.cu real_width_defs.cu h10_flow.cu real_welford.cu"
 mkdir -p "$tmp/fixr"
 for src in $REAL_CASES; do
 	cp "$CASES/$src" "$tmp/fixr/$src"
