@@ -382,11 +382,66 @@ static const char note_fix[] = "nothing to fix on CDNA; to use whole wavefronts 
 
 static const char note_fix_plain[] = "nothing to fix while no warp-level operation uses it; with one, use warpSize";
 
+/* An H6 finding on a launch geometry of WARP_SIZE (32). */
+static bool launch_width(const WcFinding *fd)
+{
+	return strcmp(fd->id, "H6") == 0 && strncmp(fd->msg, "launch geometry", 15) == 0;
+}
+
+/* The kernel named before the "<<<" at i: name<<<, name<T, 32><<<. */
+static int launched_name(const WcFile *f, int i)
+{
+	int k = i - 1;
+	if (wc_op(f, k, WP_GT)) {
+		int depth = 0;
+		for (; k >= 0; k--) {
+			if (wc_op(f, k, WP_GT))
+				depth++;
+			else if (wc_op(f, k, WP_SHR))
+				depth += 2;
+			else if (wc_op(f, k, WP_LT) && --depth == 0)
+				break;
+			else if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE))
+				return -1;
+		}
+		k--;
+	}
+	return wc_ident(f, k) ? k : -1;
+}
+
+/* Every kernel the function at k launches is a function of the file that,
+ * with what it calls, keeps to 32-lane groups (no warpSize, vote or
+ * shuffle that may cross a half): launching it with blocks of WARP_SIZE
+ * (32) threads only leaves half of a 64-lane wavefront idle. */
+static bool launches_logical(const WcFile *f, const WcFunc *fn, const int *down, const NameFn *names)
+{
+	int launches = 0;
+	for (int i = fn->open + 1; i < fn->close; i++) {
+		int name = -1;
+		if (wc_op(f, i, WP_LAUNCH_OPEN))
+			name = launched_name(f, i);
+		else if (wc_kw(f, i, WK_hipLaunchKernelGGL) && wc_op(f, i + 1, WP_LPAREN))
+			name = wc_ident(f, i + 2) ? i + 2 : -1;
+		else
+			continue;
+		if (name < 0)
+			return false;
+		int m = first_with(names, f->nfns, f->t[name].id);
+		if (m >= f->nfns || names[m].id != f->t[name].id)
+			return false;
+		for (; m < f->nfns && names[m].id == f->t[name].id; m++)
+			if (down[names[m].fn] & (S_PHYS | S_CROSS))
+				return false;
+		launches++;
+	}
+	return launches > 0;
+}
+
 void wc_scheme_notes(WcFile *f)
 {
 	int candidates = 0;
 	for (int i = 0; i < f->nfinds; i++)
-		candidates += piece(&f->finds[i]) && func_at_offset(f, f->finds[i].off) >= 0;
+		candidates += (piece(&f->finds[i]) || launch_width(&f->finds[i])) && func_at_offset(f, f->finds[i].off) >= 0;
 	if (candidates == 0)
 		return;
 	int n = f->nfns;
@@ -421,6 +476,18 @@ void wc_scheme_notes(WcFile *f)
 		int k = func_at_offset(f, f->finds[i].off);
 		if (k >= 0 && f->finds[i].has_edit && strcmp(f->finds[i].id, "H11") == 0)
 			logical_fix[k] = true;
+	}
+	for (int i = 0; i < f->nfinds; i++) {
+		WcFinding *fd = &f->finds[i];
+		int k = launch_width(fd) ? func_at_offset(f, fd->off) : -1;
+		if (k < 0 || !launches_logical(f, &f->fns[k], down, names))
+			continue;
+		fd->note = true;
+		fd->has_edit = false;
+		fd->fix = "nothing to fix while the kernel keeps to 32-lane groups; with warpSize in it, query the device";
+		size_t len = strlen(fd->msg);
+		snprintf(fd->msg + len, sizeof fd->msg - len, "%s",
+			"; the kernels launched here keep to 32-lane groups: half of each wavefront idles, nothing breaks");
 	}
 	for (int i = 0; i < f->nfinds; i++) {
 		WcFinding *fd = &f->finds[i];
