@@ -99,11 +99,16 @@ static bool cond_wave_test(const WcFile *f, int from, int to)
 	return false;
 }
 
+/* The per-target macro a condition tests, directly (__gfx90a__) or
+ * through a macro whose body tests one (#if IS_CDNA), or NO_NAME. */
 static uint32_t cond_target(const WcFile *f, int from, int to)
 {
-	for (int i = from; i < to; i++)
+	for (int i = from; i < to; i++) {
 		if (all_flags(f, i) & WN_TARGET)
 			return f->all[i].id;
+		if (f->all[i].kind == WT_IDENT && f->names->v[f->all[i].id].tmacro_stamp == f->stamp)
+			return f->names->v[f->all[i].id].tmacro_target;
+	}
 	return NO_NAME;
 }
 
@@ -387,6 +392,11 @@ static void define(PP *pp, int i, int eod)
 	if (target != NO_NAME) {
 		f->names->v[nt->id].target_stamp = f->stamp;
 		f->names->v[nt->id].target_macro = target;
+	}
+	uint32_t tested = cond_target(f, i + 1, eod);
+	if (tested != NO_NAME) {
+		f->names->v[nt->id].tmacro_stamp = f->stamp;
+		f->names->v[nt->id].tmacro_target = tested;
 	}
 	/* Function-like only when "(" follows the name with no space. */
 	if (i + 1 < eod && all_op(f, i + 1, WP_LPAREN) && f->all[i + 1].off == nt->off + nt->len) {

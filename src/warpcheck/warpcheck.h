@@ -173,6 +173,8 @@ typedef struct WcName {
 	uint32_t hdr_stamp;      /* a function of an included header: what its body does, in hdr_kinds */
 	uint8_t hdr_kinds;       /* scheme.c's S_* bits */
 	uint32_t target_macro;   /* the per-target macro whose branch defined it */
+	uint32_t tmacro_stamp;   /* #define IS_CDNA (defined(__gfx908__) || ...): a per-target test */
+	uint32_t tmacro_target;  /* the first per-target macro its body names */
 	bool const_conflict;
 	uint64_t const_value;
 } WcName;
