@@ -239,6 +239,31 @@ static void check_block(WcFile *f, int i)
 			(unsigned long long)v);
 }
 
+/* The function declares a variable or parameter of its own named warpSize
+ * (unsigned warpSize = prop.warpSize;): its uses are that variable. */
+static bool declares_warp_size(const WcFile *f, const WcFunc *fn)
+{
+	for (int k = fn->name + 1; k < fn->close; k++) {
+		if (!wc_kw(f, k, WK_warpSize) || wc_op(f, k - 1, WP_DOT) || wc_op(f, k - 1, WP_ARROW))
+			continue;
+		if ((wc_flags(f, k - 1) & WN_TYPE) || wc_op(f, k - 1, WP_STAR) || wc_op(f, k - 1, WP_AMP))
+			return true;
+		if (wc_ident(f, k - 1) && !wc_kw(f, k - 1, WK_return) &&
+		    (wc_op(f, k + 1, WP_ASSIGN) || wc_op(f, k + 1, WP_SEMI) || wc_op(f, k + 1, WP_COMMA)))
+			return true;  /* size_t warpSize = ... */
+		if (wc_op(f, k - 1, WP_COMMA) && (wc_op(f, k + 1, WP_SEMI) || wc_op(f, k + 1, WP_COMMA) ||
+		                                  wc_op(f, k + 1, WP_ASSIGN))) {
+			int s = k - 1;
+			while (s > fn->open && !wc_op(f, s, WP_SEMI) && !wc_op(f, s, WP_LBRACE) && !wc_op(f, s, WP_RBRACE) &&
+			       !wc_op(f, s, WP_LPAREN))
+				s--;
+			if (wc_flags(f, s + 1) & (WN_TYPE | WN_QUALIFIER))
+				return true;  /* int w, warpSize; */
+		}
+	}
+	return false;
+}
+
 /* Host code that names the device's width: warpSize is device-only in HIP
  * 7, and was 64 for every AMD target before (RDNA runs 32). A macro whose
  * body uses it counts at its first call in each host function. Lambdas
@@ -249,6 +274,7 @@ static void check_host_width(WcFile *f)
 		const WcFunc *fn = &f->fns[k];
 		if (fn->kind != WF_HOST)
 			continue;
+		bool own_width = declares_warp_size(f, fn);
 		uint32_t seen[8];
 		int nseen = 0;
 		for (int i = fn->open + 1; i < fn->close; i++) {
@@ -263,10 +289,10 @@ static void check_host_width(WcFile *f)
 				continue;
 			const WcName *nm = &f->names->v[f->t[i].id];
 			if (wc_warp_size_expr(f, i)) {
-				bool h7 = false;
-				for (int d = f->nfinds - 1; d >= 0 && !h7; d--)
-					h7 = f->finds[d].off == f->t[i].off;
-				if (!h7)
+				bool skip = own_width && wc_kw(f, i, WK_warpSize);
+				for (int d = f->nfinds - 1; d >= 0 && !skip; d--)
+					skip = f->finds[d].off == f->t[i].off;  /* already H7 */
+				if (!skip)
 					wc_find(f, i, "H6", "host-warp-size",
 						"query the device: hipDeviceAttributeWarpSize (cudaDevAttrWarpSize)",
 						"%.*s in host code: the device's warp size is not known there (HIP 7 rejects it; "

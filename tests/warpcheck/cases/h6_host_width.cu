@@ -36,3 +36,15 @@ void launch(int n) {
 __device__ int lane() {
     return threadIdx.x % WARP_SIZE;
 }
+
+// A host variable of its own named warpSize, read from the device.
+void count_warps(int dev) {
+    unsigned warpSize, pshift = 0;
+    hipDeviceProp_t prop;
+    hipGetDeviceProperties(&prop, dev);
+    warpSize = prop.warpSize;
+    const unsigned warps = 512 / warpSize;
+    for (unsigned w = warpSize; w >>= 1;)
+        ++pshift;
+    (void)warps;
+}
