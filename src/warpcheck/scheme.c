@@ -468,14 +468,25 @@ void wc_scheme_notes(WcFile *f)
 	unite_members(f, parent);
 	for (int k = 0; k < n; k++)
 		ops[root(parent, k)] |= (down[k] | anc[k]) & S_WARP_OPS;
-	/* A function whose width-less shuffles get ", 32" (H11) becomes a
-	 * 32-lane logical warp with that rewrite: its 32s must stay, so its
-	 * H1, H3 and H5 pieces lose theirs (both together would mix views). */
-	bool *logical_fix = xcalloc((size_t)(n ? n : 1), sizeof *logical_fix);
+	/* A function with no physical view whose width-less shuffles get ", 32"
+	 * (H11) becomes a 32-lane logical warp with that rewrite: its 32s must
+	 * stay, so its H1, H3 and H5 pieces lose theirs (both together would
+	 * mix views). */
+	unsigned char *logical_fix = xcalloc((size_t)(n ? n : 1), sizeof *logical_fix);
 	for (int i = 0; i < f->nfinds; i++) {
 		int k = func_at_offset(f, f->finds[i].off);
-		if (k >= 0 && f->finds[i].has_edit && strcmp(f->finds[i].id, "H11") == 0)
-			logical_fix[k] = true;
+		if (k >= 0 && f->finds[i].has_edit && strcmp(f->finds[i].id, "H11") == 0 &&
+		    !((down[k] | up[k]) & S_PHYS))
+			logical_fix[k] = 1;
+	}
+	/* So does a function that counts lanes in 32s, takes no physical view
+	 * and mixes only through shuffles with no width: the blocks its
+	 * callers launch are sized in 32s too, so warpSize in its ids would
+	 * skip work; the width 32 on those shuffles is the safe rewrite. */
+	for (int k = 0; k < n; k++) {
+		int all = down[k] | up[k];
+		if ((all & S_LANES32) && !(all & S_PHYS) && (all & S_CROSS) && !logical_fix[k])
+			logical_fix[k] = 2;
 	}
 	for (int i = 0; i < f->nfinds; i++) {
 		WcFinding *fd = &f->finds[i];
@@ -496,7 +507,10 @@ void wc_scheme_notes(WcFile *f)
 			continue;
 		if (logical_fix[k] && fd->has_edit) {
 			fd->has_edit = false;
-			fd->fix = "with the width 32 added to the shuffles (H11) this is a 32-lane logical warp: keep it";
+			fd->fix = logical_fix[k] == 2
+				? "pass the width 32 to the shuffles that have none (a 32-lane logical warp), or move every "
+				  "32 of the function and of its launches to warpSize together"
+				: "with the width 32 added to the shuffles (H11) this is a 32-lane logical warp: keep it";
 		}
 		int all = down[k] | up[k];
 		const char *why = NULL;

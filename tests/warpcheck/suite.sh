@@ -182,6 +182,18 @@ else
 	pass h10-runtime-fixes
 fi
 
+# Lanes counted in 32s, no physical view, shuffles with no width: --fix
+# widens the masks and leaves the 32s (warpSize ids would skip columns).
+cp "$CASES/fix_keep32.cu" "$tmp/keep32.cu"
+"$WC" --fix "$tmp/keep32.cu" >/dev/null 2>&1
+if grep -v "^//" "$tmp/keep32.cu" | grep -q warpSize; then
+	fail fix-keeps-32 "a 32 became warpSize: $(grep -v "^//" "$tmp/keep32.cu" | grep warpSize | head -1)"
+elif grep -q 0xffffffff "$tmp/keep32.cu"; then
+	fail fix-keeps-32 "a 32-bit mask was left"
+else
+	pass fix-keeps-32
+fi
+
 # Fixed code must still compile, for wave64 (gfx90a) and wave32 (gfx1030)
 # and for NVIDIA. hipcc is a Debian package the CI installs, so its absence
 # is a failure; nvcc comes with the CUDA toolkit, and its absence is
