@@ -318,6 +318,15 @@ static void check_host_width(WcFile *f)
 
 void wc_rule_host(WcFile *f)
 {
+	/* The constant contexts and host code matter only where the device's
+	 * width is named at all. */
+	bool widths = false;
+	for (int i = 0; i < f->n && !widths; i++) {
+		if (f->t[i].kind != WT_IDENT)
+			continue;
+		const WcName *nm = &f->names->v[f->t[i].id];
+		widths = wc_warp_size_expr(f, i) || (nm->macro_stamp == f->stamp && nm->macro_wsize);
+	}
 	for (int i = 0; i < f->n; i++) {
 		const WcTok *t = &f->t[i];
 		if (t->kind == WT_PUNCT) {
@@ -336,6 +345,8 @@ void wc_rule_host(WcFile *f)
 				check_block(f, i);
 			else if (t->id == WK___AMDGCN_WAVEFRONT_SIZE)
 				amdgcn_at(f, t);
+			else if (!widths)
+				continue;
 			else if (t->id == WK_constexpr)
 				check_constexpr(f, i);
 			else if (t->id == WK_static_assert)
@@ -346,10 +357,11 @@ void wc_rule_host(WcFile *f)
 				check_template_defaults(f, i);
 			else if (wc_op(f, i + 1, WP_LT))
 				check_template_args(f, i);
-			if (t->id == WK___launch_bounds__)
+			if (widths && t->id == WK___launch_bounds__)
 				check_parens(f, i, "__launch_bounds__");
 		}
 	}
 	check_amdgcn_directives(f);
-	check_host_width(f);
+	if (widths)
+		check_host_width(f);
 }
