@@ -56,7 +56,11 @@ static int declarator_close(const WcFile *f, int i)
 static WcFuncKind kind_of(const WcFile *f, int from, int name)
 {
 	bool global = false, device = false, host = false, unknown = false;
+	int angle = 0;  /* inside template <...>: parameter names, not qualifiers */
 	for (int i = from; i < name; i++) {
+		angle += wc_op(f, i, WP_LT) - wc_op(f, i, WP_GT) - 2 * wc_op(f, i, WP_SHR);
+		if (angle > 0)
+			continue;
 		global = global || wc_kw(f, i, WK___global__);
 		device = device || wc_kw(f, i, WK___device__);
 		host = host || wc_kw(f, i, WK___host__);

@@ -137,6 +137,8 @@ static uint16_t name_flags(const char *s, size_t n)
 		fl |= WN_AMD;
 	if (has(s, n, "width") || has(s, n, "size") || has(s, n, "bits"))
 		fl |= WN_WIDTHISH;
+	if ((has(s, n, "shfl") || has(s, n, "shuffle")) && !(n > 6 && memcmp(s, "__shfl", 6) == 0))
+		fl |= WN_SHFL_WRAP;
 	return fl;
 }
 

@@ -29,6 +29,7 @@ typedef struct Frame {
 	bool cur_amd;    /* the branch being read is for every AMD target alike */
 	bool rest_amd;   /* so is every later #elif/#else branch */
 	uint32_t target; /* a per-target macro in this #if's conditions, or NO_NAME */
+	bool wave_test;  /* a condition tests the wavefront size (__AMDGCN_WAVEFRONT_SIZE == 64) */
 	int tok;         /* the #if, for "unterminated #if" */
 	/* A chip list (#if defined(__gfx90a__) || ...), for H8. */
 	int arch_tok;        /* first chip macro of the list, -1 when none */
@@ -88,11 +89,26 @@ static CondKind classify(const WcFile *f, int from, int to)
 	return COND_OTHER;
 }
 
-static uint32_t cond_target(const WcFile *f, int from, int to)
+/* The condition [from, to) tests the wavefront size itself, so its
+ * branches are per target even under an all-AMD guard. */
+static bool cond_wave_test(const WcFile *f, int from, int to)
 {
 	for (int i = from; i < to; i++)
+		if (all_kw(f, i, WK___AMDGCN_WAVEFRONT_SIZE) || (all_flags(f, i) & WN_WARP_SIZE))
+			return true;
+	return false;
+}
+
+/* The per-target macro a condition tests, directly (__gfx90a__) or
+ * through a macro whose body tests one (#if IS_CDNA), or NO_NAME. */
+static uint32_t cond_target(const WcFile *f, int from, int to)
+{
+	for (int i = from; i < to; i++) {
 		if (all_flags(f, i) & WN_TARGET)
 			return f->all[i].id;
+		if (f->all[i].kind == WT_IDENT && f->names->v[f->all[i].id].tmacro_stamp == f->stamp)
+			return f->names->v[f->all[i].id].tmacro_target;
+	}
 	return NO_NAME;
 }
 
@@ -150,6 +166,7 @@ static void push_frame(PP *pp, int tok, int from, int to, bool ifdef, CondKind k
 		fr->cur_amd = k == COND_AMD;
 		fr->rest_amd = k == COND_CUDA;
 		fr->target = cond_target(f, from, to);
+		fr->wave_test = cond_wave_test(f, from, to);
 		fr->tok = tok;
 		note_arch_list(f, fr, from, to, ifdef);
 	}
@@ -169,7 +186,7 @@ static bool in_amd_wide(const PP *pp)
 {
 	bool amd = false;
 	for (int k = 0; k < imin(pp->depth, MAX_DEPTH); k++) {
-		if (pp->st[k].target != NO_NAME)
+		if (pp->st[k].target != NO_NAME || pp->st[k].wave_test)
 			return false;
 		amd = amd || pp->st[k].cur_amd;
 	}
@@ -278,6 +295,20 @@ static bool macro_body_calls(WcFile *f, int from, int eod)
 	return shuffle;
 }
 
+/* all[from, to) names the device's width: warpSize, an alias of it, or a
+ * macro computed from it. */
+static bool uses_width(const WcFile *f, int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		if (f->all[i].kind != WT_IDENT)
+			continue;
+		const WcName *nm = &f->names->v[f->all[i].id];
+		if (f->all[i].id == WK_warpSize || nm->wsize_stamp == f->stamp || nm->wexpr_stamp == f->stamp)
+			return true;
+	}
+	return false;
+}
+
 /* #define NAME(params) body: which params does the body use? */
 static void add_macro(WcFile *f, int name, int open, int eod)
 {
@@ -299,6 +330,7 @@ static void add_macro(WcFile *f, int name, int open, int eod)
 	nm->macro_nparams = (uint8_t)np;
 	nm->macro_used = used;
 	nm->macro_shuffle = i < eod && macro_body_calls(f, i + 1, eod);
+	nm->macro_wsize = i < eod && uses_width(f, i + 1, eod);
 }
 
 /* Marks a finding made at a directive token with an edit of all[from, to). */
@@ -361,6 +393,11 @@ static void define(PP *pp, int i, int eod)
 		f->names->v[nt->id].target_stamp = f->stamp;
 		f->names->v[nt->id].target_macro = target;
 	}
+	uint32_t tested = cond_target(f, i + 1, eod);
+	if (tested != NO_NAME) {
+		f->names->v[nt->id].tmacro_stamp = f->stamp;
+		f->names->v[nt->id].tmacro_target = tested;
+	}
 	/* Function-like only when "(" follows the name with no space. */
 	if (i + 1 < eod && all_op(f, i + 1, WP_LPAREN) && f->all[i + 1].off == nt->off + nt->len) {
 		add_macro(f, i, i + 1, eod);
@@ -374,8 +411,13 @@ static void define(PP *pp, int i, int eod)
 		int end = v + 1;
 		while (end < eod && all_op(f, end, WP_RPAREN))
 			end++;
-		if (end == eod)
+		if (end == eod) {
 			f->names->v[nt->id].wsize_stamp = f->stamp;
+			return;
+		}
+	}
+	if (uses_width(f, i + 1, eod)) {
+		f->names->v[nt->id].wexpr_stamp = f->stamp;
 		return;
 	}
 	if (v < eod && f->all[v].kind == WT_NUMBER && f->all[v].num_ok) {
@@ -385,7 +427,9 @@ static void define(PP *pp, int i, int eod)
 }
 
 /* #include "x.h" from the same tree: its #defines (shims, WARP_SIZE) count
- * as this file's. Errors and findings in it are not this file's to report. */
+ * as this file's, and what its functions do (a warp_reduce_sum that keeps
+ * to 32-lane groups) is known to the calls here. Errors and findings in it
+ * are not this file's to report. */
 static void include_defs(WcFile *f, int tok)
 {
 	const WcTok *t = &f->all[tok];
@@ -409,6 +453,9 @@ static void include_defs(WcFile *f, int tok)
 		              .names = f->names, .stamp = f->stamp, .include_depth = f->include_depth + 1};
 		wc_lex(&sub);
 		wc_preprocess(&sub);
+		wc_functions(&sub);
+		wc_header_kinds(&sub);
+		free(sub.fns);
 		free(sub.all);
 		free(sub.t);
 		free(sub.sup);
@@ -470,6 +517,7 @@ static void next_branch(PP *pp, int d, int eod)
 	uint32_t t = cond_target(f, d + 1, eod);
 	if (t != NO_NAME)
 		fr->target = t;
+	fr->wave_test = fr->wave_test || cond_wave_test(f, d + 1, eod);
 	note_arch_list(f, fr, d + 1, eod, false);
 }
 

@@ -51,11 +51,26 @@ static void check_count(WcFile *f, int i)
 	}
 }
 
+/* The shift amount at i is a lane (or the thread index itself), not some
+ * other value computed from one: 1 << (4 * tid) is no lane bit. */
+static bool lane_amount(const WcFile *f, int i)
+{
+	WcView v = WV_NONE;
+	if (wc_op(f, i, WP_LPAREN)) {
+		int close = wc_match(f, i);
+		if (close > i)
+			v = wc_expr_view(f, i + 1, close);
+	} else if (wc_ident(f, i)) {
+		v = f->t[i].view;
+	}
+	return v == WV_TID || v == WV_LANE || v == WV_LANE32;
+}
+
 /* 1 << lane, ~(-1 << lane), (1u << lane) - 1 */
 static void check_lane_bit(WcFile *f, int i)
 {
 	if (f->t[i].kind != WT_NUMBER || !wc_value_is(f, i, 1) || f->t[i].num_wide ||
-	    !wc_op(f, i + 1, WP_SHL) || !wc_operand_derived(f, i + 2) || wc_op(f, i + 3, WP_DOT))
+	    !wc_op(f, i + 1, WP_SHL) || wc_op(f, i + 3, WP_DOT) || !lane_amount(f, i + 2))
 		return;
 	bool neg = wc_op(f, i - 1, WP_MINUS);
 	WcFinding *fd = wc_find(f, i, "H4", "ballot-width", "use 1ull << lane",

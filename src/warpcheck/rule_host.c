@@ -64,10 +64,131 @@ static void check_bound(WcFile *f, int i)
 	                   wc_op(f, close + 1, WP_ASSIGN)))
 		return;
 	for (int k = i + 1; k < close; k++)
-		if (wc_warp_size_alias(f, k))
+		if (wc_warp_size_expr(f, k))
 			wc_find(f, k, "H7", "compile-time-warp-size", "use an upper bound (64) or a per-target macro",
 				"%.*s is not a compile-time constant on every target; it cannot size an array",
 				(int)f->t[k].len, f->src.text + f->t[k].off);
+}
+
+/* The device's width (warpSize, an alias, a macro computed from it) in
+ * [from, to), where C++ needs a constant: `what` says where. One finding
+ * per place. */
+static void width_in_constant(WcFile *f, int from, int to, const char *what)
+{
+	for (int k = from; k < to; k++)
+		if (wc_warp_size_expr(f, k) && !wc_op(f, k - 1, WP_DOT) && !wc_op(f, k - 1, WP_ARROW)) {
+			wc_find(f, k, "H7", "compile-time-warp-size",
+				"use a per-target constant (64 under __GFX9__ in the device pass, else 32) or an upper bound",
+				"%.*s is not a compile-time constant in HIP (a run-time value from ROCm 7); it cannot be used in %s",
+				(int)f->t[k].len, f->src.text + f->t[k].off, what);
+			return;
+		}
+}
+
+/* End of the declaration or statement from i: its ";" (or the last token)
+ * at bracket depth 0; -1 at a "{" that opens a body. */
+static int decl_end(const WcFile *f, int i)
+{
+	int depth = 0;
+	for (int k = i; k < f->n; k++) {
+		if (wc_op(f, k, WP_LPAREN) || wc_op(f, k, WP_LBRACK))
+			depth++;
+		else if (wc_op(f, k, WP_RPAREN) || wc_op(f, k, WP_RBRACK))
+			depth--;
+		else if (wc_op(f, k, WP_LBRACE) && depth == 0 && !wc_op(f, k - 1, WP_ASSIGN) && !wc_ident(f, k - 1))
+			return -1;
+		else if (wc_op(f, k, WP_LBRACE))
+			k = wc_match(f, k) < 0 ? f->n : wc_match(f, k);
+		else if (depth == 0 && wc_op(f, k, WP_SEMI))
+			return k;
+		if (depth < 0)
+			return k;
+	}
+	return f->n;
+}
+
+/* constexpr int n = 1024 / warpSize; (not a constexpr function) */
+static void check_constexpr(WcFile *f, int i)
+{
+	if (wc_kw(f, i - 1, WK_if))
+		return;
+	int end = decl_end(f, i);
+	if (end < 0)
+		return;
+	for (int k = i + 1; k < end; k++) {
+		if (wc_op(f, k, WP_LPAREN) && wc_ident(f, k - 1))
+			return;  /* constexpr int f(...): its body is not a constant */
+		if (wc_op(f, k, WP_ASSIGN) || wc_op(f, k, WP_LBRACE)) {
+			width_in_constant(f, k + 1, end, "a constexpr initialiser");
+			return;
+		}
+	}
+}
+
+/* The ">" that closes the "<" at open, or -1 when this is a comparison. */
+static int angle_close(const WcFile *f, int open)
+{
+	int depth = 0, paren = 0;
+	for (int k = open; k < f->n && k < open + 256; k++) {
+		if (wc_op(f, k, WP_LT))
+			depth++;
+		else if (wc_op(f, k, WP_GT) && paren == 0 && --depth == 0)
+			return k;
+		else if (wc_op(f, k, WP_SHR) && paren == 0 && (depth -= 2) <= 0)
+			return depth == 0 ? k : -1;
+		else if (wc_op(f, k, WP_LPAREN) || wc_op(f, k, WP_LBRACK))
+			paren++;
+		else if ((wc_op(f, k, WP_RPAREN) || wc_op(f, k, WP_RBRACK)) && --paren < 0)
+			return -1;
+		else if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE) ||
+		         wc_op(f, k, WP_ANDAND) || wc_op(f, k, WP_OROR) || wc_op(f, k, WP_QUESTION))
+			return -1;
+	}
+	return -1;
+}
+
+/* template <int width = warpSize>: each parameter's default. */
+static void check_template_defaults(WcFile *f, int i)
+{
+	int close = angle_close(f, i + 1);
+	for (int k = i + 2; k < close; k++) {
+		if (!wc_op(f, k, WP_ASSIGN))
+			continue;
+		int e = k + 1, depth = 0;
+		while (e < close && !(depth == 0 && wc_op(f, e, WP_COMMA))) {
+			depth += wc_op(f, e, WP_LT) || wc_op(f, e, WP_LPAREN);
+			depth -= wc_op(f, e, WP_GT) || wc_op(f, e, WP_RPAREN);
+			e++;
+		}
+		width_in_constant(f, k + 1, e, "a template parameter's default");
+		k = e;
+	}
+}
+
+/* f<T, warpSize>(...), cub::WarpReduce<T, WARP_SIZE>: a template argument. */
+static void check_template_args(WcFile *f, int i)
+{
+	if (wc_kw(f, i, WK_template) || (f->t[i].id < WK__COUNT && !wc_kw(f, i, WK_WarpReduce) &&
+	                                 !wc_kw(f, i, WK_WarpScan)))
+		return;
+	int close = angle_close(f, i + 1);
+	if (close < 0 || !(wc_op(f, close + 1, WP_LPAREN) || wc_op(f, close + 1, WP_SCOPE) ||
+	                   wc_op(f, close + 1, WP_LBRACE) || wc_ident(f, close + 1)))
+		return;
+	width_in_constant(f, i + 2, close, "a template argument");
+}
+
+/* static_assert(...), if constexpr (...), __launch_bounds__(...) */
+static void check_parens(WcFile *f, int i, const char *what)
+{
+	int open = i + 1;
+	if (wc_kw(f, open, WK_constexpr))
+		open++;
+	if (!wc_op(f, open, WP_LPAREN))
+		return;
+	int close = wc_match(f, open);
+	if (close > open)
+		width_in_constant(f, open + 1, close, what);
 }
 
 static void amdgcn_at(WcFile *f, const WcTok *t)
@@ -118,9 +239,95 @@ static void check_block(WcFile *f, int i)
 			(unsigned long long)v);
 }
 
+/* The function declares a variable or parameter of its own named warpSize
+ * (unsigned warpSize = prop.warpSize;): its uses are that variable. */
+static bool declares_warp_size(const WcFile *f, const WcFunc *fn)
+{
+	for (int k = fn->name + 1; k < fn->close; k++) {
+		if (!wc_kw(f, k, WK_warpSize) || wc_op(f, k - 1, WP_DOT) || wc_op(f, k - 1, WP_ARROW))
+			continue;
+		if ((wc_flags(f, k - 1) & WN_TYPE) || wc_op(f, k - 1, WP_STAR) || wc_op(f, k - 1, WP_AMP))
+			return true;
+		if (wc_ident(f, k - 1) && !wc_kw(f, k - 1, WK_return) &&
+		    (wc_op(f, k + 1, WP_ASSIGN) || wc_op(f, k + 1, WP_SEMI) || wc_op(f, k + 1, WP_COMMA)))
+			return true;  /* size_t warpSize = ... */
+		if (wc_op(f, k - 1, WP_COMMA) && (wc_op(f, k + 1, WP_SEMI) || wc_op(f, k + 1, WP_COMMA) ||
+		                                  wc_op(f, k + 1, WP_ASSIGN))) {
+			int s = k - 1;
+			while (s > fn->open && !wc_op(f, s, WP_SEMI) && !wc_op(f, s, WP_LBRACE) && !wc_op(f, s, WP_RBRACE) &&
+			       !wc_op(f, s, WP_LPAREN))
+				s--;
+			if (wc_flags(f, s + 1) & (WN_TYPE | WN_QUALIFIER))
+				return true;  /* int w, warpSize; */
+		}
+	}
+	return false;
+}
+
+/* Host code that names the device's width: warpSize is device-only in HIP
+ * 7, and was 64 for every AMD target before (RDNA runs 32). A macro whose
+ * body uses it counts at its first call in each host function. Lambdas
+ * marked __device__ inside a host function are device code. */
+static void check_host_width(WcFile *f)
+{
+	for (int k = 0; k < f->nfns; k++) {
+		const WcFunc *fn = &f->fns[k];
+		if (fn->kind != WF_HOST)
+			continue;
+		bool own_width = declares_warp_size(f, fn);
+		uint32_t seen[8];
+		int nseen = 0;
+		for (int i = fn->open + 1; i < fn->close; i++) {
+			if (wc_kw(f, i, WK___device__) || wc_kw(f, i, WK___global__)) {
+				while (i < fn->close && !wc_op(f, i, WP_LBRACE))
+					i++;
+				int m = wc_match(f, i);
+				i = m < 0 ? fn->close : m;
+				continue;
+			}
+			if (!wc_ident(f, i) || wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW))
+				continue;
+			const WcName *nm = &f->names->v[f->t[i].id];
+			if (wc_warp_size_expr(f, i)) {
+				bool skip = own_width && wc_kw(f, i, WK_warpSize);
+				for (int d = f->nfinds - 1; d >= 0 && !skip; d--)
+					skip = f->finds[d].off == f->t[i].off;  /* already H7 */
+				if (!skip)
+					wc_find(f, i, "H6", "host-warp-size",
+						"query the device: hipDeviceAttributeWarpSize (cudaDevAttrWarpSize)",
+						"%.*s in host code: the device's warp size is not known there (HIP 7 rejects it; "
+						"earlier HIP gave 64 for every AMD target, but RDNA runs 32)",
+						(int)f->t[i].len, f->src.text + f->t[i].off);
+			} else if (nm->macro_stamp == f->stamp && nm->macro_wsize && wc_op(f, i + 1, WP_LPAREN)) {
+				bool dup = false;
+				for (int d = 0; d < nseen && !dup; d++)
+					dup = seen[d] == f->t[i].id;
+				if (dup)
+					continue;
+				if (nseen < 8)
+					seen[nseen++] = f->t[i].id;
+				wc_find(f, i, "H6", "host-warp-size",
+					"query the device: hipDeviceAttributeWarpSize (cudaDevAttrWarpSize)",
+					"%.*s expands to the device's warp size in host code (HIP 7 rejects it; earlier HIP gave "
+					"64 for every AMD target, but RDNA runs 32)",
+					(int)f->t[i].len, f->src.text + f->t[i].off);
+			}
+		}
+	}
+}
+
 void wc_rule_host(WcFile *f)
 {
-	for (int i = 1; i < f->n; i++) {
+	/* The constant contexts and host code matter only where the device's
+	 * width is named at all. */
+	bool widths = false;
+	for (int i = 0; i < f->n && !widths; i++) {
+		if (f->t[i].kind != WT_IDENT)
+			continue;
+		const WcName *nm = &f->names->v[f->t[i].id];
+		widths = wc_warp_size_expr(f, i) || (nm->macro_stamp == f->stamp && nm->macro_wsize);
+	}
+	for (int i = 0; i < f->n; i++) {
 		const WcTok *t = &f->t[i];
 		if (t->kind == WT_PUNCT) {
 			if (t->op == WP_LAUNCH_OPEN) {
@@ -138,9 +345,23 @@ void wc_rule_host(WcFile *f)
 				check_block(f, i);
 			else if (t->id == WK___AMDGCN_WAVEFRONT_SIZE)
 				amdgcn_at(f, t);
+			else if (!widths)
+				continue;
+			else if (t->id == WK_constexpr)
+				check_constexpr(f, i);
+			else if (t->id == WK_static_assert)
+				check_parens(f, i, "a static_assert");
+			else if (t->id == WK_if && wc_kw(f, i + 1, WK_constexpr))
+				check_parens(f, i, "an if constexpr condition");
+			else if (t->id == WK_template && wc_op(f, i + 1, WP_LT))
+				check_template_defaults(f, i);
+			else if (wc_op(f, i + 1, WP_LT))
+				check_template_args(f, i);
+			if (widths && t->id == WK___launch_bounds__)
+				check_parens(f, i, "__launch_bounds__");
 		}
 	}
-	if (f->n > 0 && f->t[0].id == WK___AMDGCN_WAVEFRONT_SIZE && f->t[0].kind == WT_IDENT)
-		amdgcn_at(f, &f->t[0]);  /* the loop starts at 1 */
 	check_amdgcn_directives(f);
+	if (widths)
+		check_host_width(f);
 }

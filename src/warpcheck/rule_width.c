@@ -11,6 +11,8 @@
  * every target. A shuffle that already has a width is left alone. */
 #include "warpcheck/warpcheck.h"
 
+#include <string.h>
+
 /* Arguments a shuffle takes without its width: (v, lane) or (mask, v, lane). */
 static int args_without_width(const WcFile *f, int i)
 {
@@ -36,9 +38,44 @@ static void check_shuffle(WcFile *f, int i)
 	wc_edit(fd, f, close, close, ", 32)");
 }
 
+/* Wrappers whose third parameter is the width (PyTorch's and apex's
+ * WARP_SHFL family, faiss's shfl family), so ", 32" is a safe rewrite. */
+static bool width_third(const WcFile *f, int i)
+{
+	static const char *const known[] = {"WARP_SHFL", "WARP_SHFL_XOR", "WARP_SHFL_UP", "WARP_SHFL_DOWN",
+	                                    "shfl", "shfl_xor", "shfl_up", "shfl_down"};
+	for (size_t k = 0; k < TC_COUNT(known); k++)
+		if (strlen(known[k]) == f->t[i].len && memcmp(known[k], f->src.text + f->t[i].off, f->t[i].len) == 0)
+			return true;
+	return false;
+}
+
+/* WARP_SHFL(v, (lane + 1) & 31): a project's wrapper called with no
+ * width, which such wrappers default to the device's warpSize. */
+static void check_wrapper(WcFile *f, int i)
+{
+	int s[8], e[8];
+	int n = wc_call_args(f, i + 1, s, e, 8);
+	if (n != wc_wrapper_plain_args(f, i))
+		return;
+	int a = n - 1;
+	if (e[a] <= s[a] || wc_expr_view(f, s[a], e[a]) != WV_LANE32)
+		return;
+	WcFinding *fd = wc_find(f, i, "H11", "shuffle-width",
+		"pass the width 32 explicitly (a 32-lane logical warp), or make the lane index wave-size generic",
+		"%.*s with no width shuffles over the whole wavefront (wrappers default to warpSize) but takes a lane "
+		"computed modulo 32: on a 64-lane wavefront lanes 32..63 read lanes 0..31",
+		(int)f->t[i].len, f->src.text + f->t[i].off);
+	if (width_third(f, i) && n == 2)
+		wc_edit(fd, f, e[a], e[a], ", 32)");
+}
+
 void wc_rule_width(WcFile *f)
 {
-	for (int i = 0; i + 1 < f->n; i++)
+	for (int i = 0; i + 1 < f->n; i++) {
 		if (wc_is_shuffle(f, i))
 			check_shuffle(f, i);
+		else if (wc_is_shuffle_wrapper(f, i))
+			check_wrapper(f, i);
+	}
 }

@@ -6,7 +6,9 @@
  * 32 never leaves its aligned half, and lanes 0 and 32 each write their own
  * slot. That is correct; what breaks is a mix of the two views. So the H1,
  * H3 and H5 findings of a function become notes when the function, together
- * with the functions of the file it calls or is called by,
+ * with the functions of the file it calls (however deep), the functions
+ * that call it (however far up: what they do with its result) and the
+ * functions of included headers it calls (wc_header_kinds),
  *   - shows the scheme: a lane or warp id in 32s (an H3 finding) and a
  *     shuffle that stays inside 32-lane groups (a width of at most 32, or
  *     an xor offset below 32: a constant, or a loop over 16..1 or 1..16);
@@ -16,6 +18,10 @@
  *     call does not count), and no shuffle that may cross from one half to
  *     the other (no width and not an xor below 32: __shfl_down from 16
  *     reads lanes 32..47 into lanes 16..31).
+ * Code only NVIDIA compilers see does not count. H1, H3 and H5 findings of
+ * a function that no warp-level operation reaches (none in it, in what it
+ * calls, in its callers or in what they call, nor in another member of its
+ * class) are notes too: plain tile or bank arithmetic.
  * H2, H4 and H10 findings stay warnings: they are wrong on any reading.
  * Notes carry no rewrite: changing one piece of a consistent scheme to
  * warpSize would make it a mixed one. */
@@ -72,17 +78,27 @@ static bool offset_below32(const WcFile *f, int s, int e, int call, const WcFunc
 	return false;
 }
 
-/* S_CONFINED or S_CROSS for the shuffle call at i. */
-static int shuffle_kind(const WcFile *f, int i, const WcFunc *fn)
+static bool names_xor(const WcFile *f, int i)
+{
+	const char *s = f->src.text + f->t[i].off;
+	for (uint32_t k = 0; k + 3 <= f->t[i].len; k++)
+		if ((s[k] | 32) == 'x' && (s[k + 1] | 32) == 'o' && (s[k + 2] | 32) == 'r')
+			return true;
+	return false;
+}
+
+/* S_CONFINED or S_CROSS for the shuffle call (or project wrapper) at i. */
+static int shuffle_kind(const WcFile *f, int i, const WcFunc *fn, bool wrapper)
 {
 	int s[8], e[8];
 	int n = wc_call_args(f, i + 1, s, e, 8);
-	int plain = wc_is_sync(f, i) ? 3 : 2;  /* arguments before the width */
+	/* arguments before the width */
+	int plain = wrapper ? wc_wrapper_plain_args(f, i) : wc_is_sync(f, i) ? 3 : 2;
 	uint64_t w;
 	if (n == plain + 1)
 		return e[plain] == s[plain] + 1 && wc_value(f, s[plain], &w) && w >= 1 && w <= 32 && !(w & (w - 1))
 			? S_CONFINED : S_CROSS;
-	bool xor = wc_kw(f, i, WK___shfl_xor) || wc_kw(f, i, WK___shfl_xor_sync);
+	bool xor = wc_kw(f, i, WK___shfl_xor) || wc_kw(f, i, WK___shfl_xor_sync) || (wrapper && names_xor(f, i));
 	return n == plain && xor && offset_below32(f, s[plain - 1], e[plain - 1], i, fn) ? S_CONFINED : S_CROSS;
 }
 
@@ -111,6 +127,13 @@ static int first_with(const NameFn *names, int n, uint32_t id)
 	return lo;
 }
 
+/* Name id is one of this file's functions. */
+static bool file_function(const NameFn *names, int n, uint32_t id)
+{
+	int k = first_with(names, n, id);
+	return k < n && names[k].id == id;
+}
+
 static bool has_part(const char *s, size_t n, const char *part)
 {
 	size_t k = strlen(part);
@@ -120,10 +143,18 @@ static bool has_part(const char *s, size_t n, const char *part)
 	return false;
 }
 
+/* The function of an included header that the call at i names, if the
+ * file does not define one of that name itself. */
+static bool header_call(const WcFile *f, int i, const NameFn *names, int nnames)
+{
+	return f->t[i].id >= WK__COUNT && f->names->v[f->t[i].id].hdr_stamp == f->stamp &&
+	       !file_function(names, nnames, f->t[i].id);
+}
+
 /* Name i is a warp-level operation: an intrinsic that works on lanes, a
  * macro that shuffles, a cub/hipcub warp collective, or a call of a
  * function the file does not define whose name speaks of warps, lanes or
- * shuffles (warp_reduce_sum from a header). */
+ * shuffles (warp_reduce_sum from a header whose body is not known). */
 static bool warp_op(const WcFile *f, int i, bool call, const NameFn *names, int nnames)
 {
 	uint16_t fl = wc_flags(f, i);
@@ -137,29 +168,38 @@ static bool warp_op(const WcFile *f, int i, bool call, const NameFn *names, int 
 	if (!(fl & (WN_WARPISH | WN_LANE)) && !has_part(f->names->chars + nm->off, nm->len, "shfl") &&
 	    !has_part(f->names->chars + nm->off, nm->len, "shuffle"))
 		return false;
-	return first_with(names, nnames, f->t[i].id) == nnames;  /* not one of this file's functions */
+	return !file_function(names, nnames, f->t[i].id);
 }
 
-/* What the body of fn shows on its own (S_LANES32 comes from findings). */
+/* What the body of fn shows on its own (S_LANES32 comes from findings).
+ * Code only NVIDIA compilers see does not count; a call of a header's
+ * function counts as what that function's body does. */
 static int own_kinds(const WcFile *f, const WcFunc *fn, const NameFn *names, int nnames)
 {
 	int k = 0;
 	for (int i = fn->open + 1; i < fn->close; i++) {
-		if (!wc_ident(f, i))
+		if (!wc_ident(f, i) || f->t[i].cuda_only)
 			continue;
 		uint32_t id = f->t[i].id;
 		uint16_t fl = wc_flags(f, i);
 		uint64_t v;
-		bool call = wc_op(f, i + 1, WP_LPAREN);
+		bool call = wc_op(f, i + 1, WP_LPAREN) || wc_op(f, i + 1, WP_LT);
+		if (call && header_call(f, i, names, nnames)) {
+			k |= f->names->v[id].hdr_kinds;
+			continue;
+		}
+		call = wc_op(f, i + 1, WP_LPAREN);
 		if (warp_op(f, i, call, names, nnames))
 			k |= S_WARP_OPS;
-		if (wc_warp_size_alias(f, i) || id == WK___AMDGCN_WAVEFRONT_SIZE || id == WK___lane_id || id == WK___lanemask_lt ||
+		if (wc_warp_size_expr(f, i) || id == WK___AMDGCN_WAVEFRONT_SIZE || id == WK___lane_id || id == WK___lanemask_lt ||
 		    ((fl & WN_WARP_SIZE) && !wc_value(f, i, &v)))
 			k |= S_PHYS;
 		else if (call && (fl & (WN_BALLOT | WN_VOTE)) && !(wc_op(f, i - 1, WP_LPAREN) && wc_is_sync(f, i - 2)))
 			k |= S_PHYS;  /* a ballot or vote as a value, not as a _sync call's mask */
 		else if (call && (fl & WN_SHUFFLE))
-			k |= shuffle_kind(f, i, fn);
+			k |= shuffle_kind(f, i, fn, false);
+		else if (wc_is_shuffle_wrapper(f, i))
+			k |= shuffle_kind(f, i, fn, true) | S_WARP_OPS;
 	}
 	return k;
 }
@@ -180,8 +220,6 @@ static int func_at_offset(const WcFile *f, uint32_t off)
 	return -1;
 }
 
-/* near[k]: the kinds of the functions of the file that k calls or that
- * call k (every overload of a called name). */
 static int root(int *parent, int k)
 {
 	while (parent[k] != k)
@@ -233,21 +271,110 @@ static void unite_members(const WcFile *f, int *parent)
 	}
 }
 
-static void neighbours(const WcFile *f, const int *own, int *near, const NameFn *names, int *parent)
+/* The calls between the file's functions, as (caller, callee) pairs: a
+ * name followed by "(" or "<" calls every overload of that name. */
+typedef struct Edge {
+	int from, to;
+} Edge;
+
+static Edge *call_edges(const WcFile *f, const NameFn *names, int *nedges)
 {
-	int n = f->nfns;
+	int n = f->nfns, cap = 0, ne = 0;
+	Edge *e = NULL;
 	for (int k = 0; k < n; k++) {
 		const WcFunc *fn = &f->fns[k];
 		for (int i = fn->open + 1; i < fn->close; i++) {
 			if (!wc_ident(f, i) || !(wc_op(f, i + 1, WP_LPAREN) || wc_op(f, i + 1, WP_LT)))
 				continue;
 			for (int m = first_with(names, n, f->t[i].id); m < n && names[m].id == f->t[i].id; m++) {
-				near[k] |= own[names[m].fn];
-				near[names[m].fn] |= own[k];
-				unite(parent, k, names[m].fn);
+				if (ne == cap) {
+					cap = cap ? cap * 2 : 64;
+					e = xrealloc(e, (size_t)cap * sizeof *e);
+				}
+				e[ne++] = (Edge){k, names[m].fn};
 			}
 		}
 	}
+	*nedges = ne;
+	return e;
+}
+
+/* down[k]: what k and everything it calls, however deep, do. */
+static void callee_closure(int *down, const Edge *e, int ne, int n)
+{
+	bool changed = true;
+	for (int round = 0; changed && round < n + 1; round++) {
+		changed = false;
+		for (int i = 0; i < ne; i++) {
+			int d = down[e[i].from] | down[e[i].to];
+			if (d != down[e[i].from])
+				down[e[i].from] = d, changed = true;
+		}
+	}
+}
+
+/* up[k]: what the functions that call k, or call its callers, do in
+ * their own bodies (what is done with k's result). */
+static void caller_kinds(int *up, const int *own, const Edge *e, int ne, int n)
+{
+	bool changed = true;
+	for (int round = 0; changed && round < n + 1; round++) {
+		changed = false;
+		for (int i = 0; i < ne; i++) {
+			int u = up[e[i].to] | up[e[i].from] | own[e[i].from];
+			if (u != up[e[i].to])
+				up[e[i].to] = u, changed = true;
+		}
+	}
+}
+
+/* anc[k]: the warp-level operations of the functions that call k, or
+ * call its callers, however far up, and of what they call (the lane a
+ * helper returns may feed a shuffle in a sibling). */
+static void caller_ops(int *anc, const int *down, const Edge *e, int ne, int n)
+{
+	bool changed = true;
+	for (int round = 0; changed && round < n + 1; round++) {
+		changed = false;
+		for (int i = 0; i < ne; i++) {
+			int a = anc[e[i].to] | ((anc[e[i].from] | down[e[i].from]) & S_WARP_OPS);
+			if (a != anc[e[i].to])
+				anc[e[i].to] = a, changed = true;
+		}
+	}
+}
+
+static NameFn *sorted_names(const WcFile *f)
+{
+	NameFn *names = xmalloc((size_t)(f->nfns ? f->nfns : 1) * sizeof *names);
+	for (int k = 0; k < f->nfns; k++)
+		names[k] = (NameFn){f->t[f->fns[k].name].id, k};
+	qsort(names, (size_t)f->nfns, sizeof *names, by_id);
+	return names;
+}
+
+void wc_header_kinds(WcFile *sub)
+{
+	if (sub->nfns == 0)
+		return;
+	NameFn *names = sorted_names(sub);
+	int *down = xmalloc((size_t)sub->nfns * sizeof *down);
+	for (int k = 0; k < sub->nfns; k++)
+		down[k] = own_kinds(sub, &sub->fns[k], names, sub->nfns);
+	int ne;
+	Edge *e = call_edges(sub, names, &ne);
+	callee_closure(down, e, ne, sub->nfns);
+	for (int k = 0; k < sub->nfns; k++) {
+		if (sub->t[sub->fns[k].name].cuda_only)
+			continue;
+		WcName *nm = &sub->names->v[sub->t[sub->fns[k].name].id];
+		if (nm->hdr_stamp != sub->stamp)
+			nm->hdr_stamp = sub->stamp, nm->hdr_kinds = 0;
+		nm->hdr_kinds |= (uint8_t)(down[k] & ~S_LANES32);
+	}
+	free(e);
+	free(down);
+	free(names);
 }
 
 static const char note_fix[] = "nothing to fix on CDNA; to use whole wavefronts instead, change every 32 of the "
@@ -255,42 +382,139 @@ static const char note_fix[] = "nothing to fix on CDNA; to use whole wavefronts 
 
 static const char note_fix_plain[] = "nothing to fix while no warp-level operation uses it; with one, use warpSize";
 
+/* An H6 finding on a launch geometry of WARP_SIZE (32). */
+static bool launch_width(const WcFinding *fd)
+{
+	return strcmp(fd->id, "H6") == 0 && strncmp(fd->msg, "launch geometry", 15) == 0;
+}
+
+/* The kernel named before the "<<<" at i: name<<<, name<T, 32><<<. */
+static int launched_name(const WcFile *f, int i)
+{
+	int k = i - 1;
+	if (wc_op(f, k, WP_GT)) {
+		int depth = 0;
+		for (; k >= 0; k--) {
+			if (wc_op(f, k, WP_GT))
+				depth++;
+			else if (wc_op(f, k, WP_SHR))
+				depth += 2;
+			else if (wc_op(f, k, WP_LT) && --depth == 0)
+				break;
+			else if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE))
+				return -1;
+		}
+		k--;
+	}
+	return wc_ident(f, k) ? k : -1;
+}
+
+/* Every kernel the function at k launches is a function of the file that,
+ * with what it calls, keeps to 32-lane groups (no warpSize, vote or
+ * shuffle that may cross a half): launching it with blocks of WARP_SIZE
+ * (32) threads only leaves half of a 64-lane wavefront idle. */
+static bool launches_logical(const WcFile *f, const WcFunc *fn, const int *down, const NameFn *names)
+{
+	int launches = 0;
+	for (int i = fn->open + 1; i < fn->close; i++) {
+		int name = -1;
+		if (wc_op(f, i, WP_LAUNCH_OPEN))
+			name = launched_name(f, i);
+		else if (wc_kw(f, i, WK_hipLaunchKernelGGL) && wc_op(f, i + 1, WP_LPAREN))
+			name = wc_ident(f, i + 2) ? i + 2 : -1;
+		else
+			continue;
+		if (name < 0)
+			return false;
+		int m = first_with(names, f->nfns, f->t[name].id);
+		if (m >= f->nfns || names[m].id != f->t[name].id)
+			return false;
+		for (; m < f->nfns && names[m].id == f->t[name].id; m++)
+			if (down[names[m].fn] & (S_PHYS | S_CROSS))
+				return false;
+		launches++;
+	}
+	return launches > 0;
+}
+
 void wc_scheme_notes(WcFile *f)
 {
 	int candidates = 0;
 	for (int i = 0; i < f->nfinds; i++)
-		candidates += piece(&f->finds[i]) && func_at_offset(f, f->finds[i].off) >= 0;
+		candidates += (piece(&f->finds[i]) || launch_width(&f->finds[i])) && func_at_offset(f, f->finds[i].off) >= 0;
 	if (candidates == 0)
 		return;
-	int *own = xmalloc((size_t)f->nfns * sizeof *own), *near = xcalloc((size_t)f->nfns, sizeof *near);
-	NameFn *names = xmalloc((size_t)f->nfns * sizeof *names);
-	for (int k = 0; k < f->nfns; k++)
-		names[k] = (NameFn){f->t[f->fns[k].name].id, k};
-	qsort(names, (size_t)f->nfns, sizeof *names, by_id);
-	for (int k = 0; k < f->nfns; k++)
-		own[k] = own_kinds(f, &f->fns[k], names, f->nfns);
+	int n = f->nfns;
+	int *own = xmalloc((size_t)n * sizeof *own), *down = xmalloc((size_t)n * sizeof *down);
+	int *up = xcalloc((size_t)n, sizeof *up), *anc = xcalloc((size_t)n, sizeof *anc);
+	NameFn *names = sorted_names(f);
+	for (int k = 0; k < n; k++)
+		own[k] = own_kinds(f, &f->fns[k], names, n);
 	for (int i = 0; i < f->nfinds; i++) {
 		int k = func_at_offset(f, f->finds[i].off);
 		if (k >= 0 && strcmp(f->finds[i].id, "H3") == 0)
 			own[k] |= S_LANES32;
 	}
-	/* Warp-level operations anywhere among the functions connected by
-	 * calls (or by one class) with k. */
-	int *parent = xmalloc((size_t)f->nfns * sizeof *parent), *ops = xcalloc((size_t)f->nfns, sizeof *ops);
-	for (int k = 0; k < f->nfns; k++)
+	int ne;
+	Edge *e = call_edges(f, names, &ne);
+	memcpy(down, own, (size_t)n * sizeof *down);
+	callee_closure(down, e, ne, n);
+	caller_kinds(up, own, e, ne, n);
+	caller_ops(anc, down, e, ne, n);
+	/* Member functions of one class share their warp-level operations. */
+	int *parent = xmalloc((size_t)n * sizeof *parent), *ops = xcalloc((size_t)n, sizeof *ops);
+	for (int k = 0; k < n; k++)
 		parent[k] = k;
-	neighbours(f, own, near, names, parent);
 	unite_members(f, parent);
-	for (int k = 0; k < f->nfns; k++)
-		ops[root(parent, k)] |= own[k] & S_WARP_OPS;
+	for (int k = 0; k < n; k++)
+		ops[root(parent, k)] |= (down[k] | anc[k]) & S_WARP_OPS;
+	/* A function with no physical view whose width-less shuffles get ", 32"
+	 * (H11) becomes a 32-lane logical warp with that rewrite: its 32s must
+	 * stay, so its H1, H3 and H5 pieces lose theirs (both together would
+	 * mix views). */
+	unsigned char *logical_fix = xcalloc((size_t)(n ? n : 1), sizeof *logical_fix);
+	for (int i = 0; i < f->nfinds; i++) {
+		int k = func_at_offset(f, f->finds[i].off);
+		if (k >= 0 && f->finds[i].has_edit && strcmp(f->finds[i].id, "H11") == 0 &&
+		    !((down[k] | up[k]) & S_PHYS))
+			logical_fix[k] = 1;
+	}
+	/* So does a function that counts lanes in 32s, takes no physical view
+	 * and mixes only through shuffles with no width: the blocks its
+	 * callers launch are sized in 32s too, so warpSize in its ids would
+	 * skip work; the width 32 on those shuffles is the safe rewrite. */
+	for (int k = 0; k < n; k++) {
+		int all = down[k] | up[k];
+		if ((all & S_LANES32) && !(all & S_PHYS) && (all & S_CROSS) && !logical_fix[k])
+			logical_fix[k] = 2;
+	}
+	for (int i = 0; i < f->nfinds; i++) {
+		WcFinding *fd = &f->finds[i];
+		int k = launch_width(fd) ? func_at_offset(f, fd->off) : -1;
+		if (k < 0 || !launches_logical(f, &f->fns[k], down, names))
+			continue;
+		fd->note = true;
+		fd->has_edit = false;
+		fd->fix = "nothing to fix while the kernel keeps to 32-lane groups; with warpSize in it, query the device";
+		size_t len = strlen(fd->msg);
+		snprintf(fd->msg + len, sizeof fd->msg - len, "%s",
+			"; the kernels launched here keep to 32-lane groups: half of each wavefront idles, nothing breaks");
+	}
 	for (int i = 0; i < f->nfinds; i++) {
 		WcFinding *fd = &f->finds[i];
 		int k = piece(fd) ? func_at_offset(f, fd->off) : -1;
 		if (k < 0)
 			continue;
-		int all = own[k] | near[k];
+		if (logical_fix[k] && fd->has_edit) {
+			fd->has_edit = false;
+			fd->fix = logical_fix[k] == 2
+				? "pass the width 32 to the shuffles that have none (a 32-lane logical warp), or move every "
+				  "32 of the function and of its launches to warpSize together"
+				: "with the width 32 added to the shuffles (H11) this is a 32-lane logical warp: keep it";
+		}
+		int all = down[k] | up[k];
 		const char *why = NULL;
-		if (!ops[root(parent, k)]) {
+		if (!((down[k] | anc[k] | ops[root(parent, k)]) & S_WARP_OPS)) {
 			fd->fix = note_fix_plain;
 			why = "; no shuffle or vote here depends on it: plain arithmetic, the same on 64 lanes";
 		} else if (!(all & (S_PHYS | S_CROSS)) && (all & S_LANES32) && (all & S_CONFINED)) {
@@ -304,9 +528,13 @@ void wc_scheme_notes(WcFile *f)
 		size_t len = strlen(fd->msg);
 		snprintf(fd->msg + len, sizeof fd->msg - len, "%s", why);
 	}
+	free(logical_fix);
 	free(own);
-	free(near);
+	free(down);
+	free(up);
+	free(anc);
 	free(names);
 	free(parent);
 	free(ops);
+	free(e);
 }

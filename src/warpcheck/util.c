@@ -105,6 +105,23 @@ bool wc_full_mask(const WcFile *f, int s, int e, bool *only32)
 	return false;
 }
 
+bool wc_is_shuffle_wrapper(const WcFile *f, int i)
+{
+	if (!(wc_flags(f, i) & WN_SHFL_WRAP) || !wc_op(f, i + 1, WP_LPAREN) || wc_op(f, i - 1, WP_DOT) ||
+	    wc_op(f, i - 1, WP_ARROW) || wc_is_shuffle_macro(f, i))
+		return false;
+	return wc_func_at(f, i) >= 0;  /* a call in a body, not a definition or prototype */
+}
+
+int wc_wrapper_plain_args(const WcFile *f, int i)
+{
+	const char *s = f->src.text + f->t[i].off;
+	for (uint32_t k = 0; k + 4 <= f->t[i].len; k++)
+		if ((s[k] | 32) == 's' && (s[k + 1] | 32) == 'y' && (s[k + 2] | 32) == 'n' && (s[k + 3] | 32) == 'c')
+			return 3;
+	return 2;
+}
+
 /* The call at i goes through a project macro that ignores its mask. */
 bool wc_mask_dropped(const WcFile *f, int i)
 {

@@ -99,6 +99,7 @@ enum {
 	WN_COLLECTIVE = 1 << 10, /* cub/hipcub warp collective: WarpReduce, WarpScan, ... */
 	WN_QUALIFIER = 1 << 11,  /* const, static, inline, __forceinline__, ... */
 	WN_VOTE = 1 << 12,       /* the same result in every lane: ballots, __any, __all, __reduce_*_sync */
+	WN_SHFL_WRAP = 1 << 13,  /* "shfl" or "shuffle" in a name that is no intrinsic: WARP_SHFL, shfl_xor */
 };
 
 /* What a value is, as far as warps go (dataflow.c). */
@@ -164,10 +165,16 @@ typedef struct WcName {
 	uint32_t macro_used;     /* bit i: parameter i appears in the body */
 	uint32_t const_stamp, macro_stamp, var_stamp, target_stamp;
 	uint32_t wsize_stamp;    /* #define NAME warpSize (or another such name) */
+	uint32_t wexpr_stamp;    /* #define NAME (1024 / warpSize): computed from the device's width */
+	bool macro_wsize;        /* a function-like macro whose body uses the device's width */
 	uint32_t ret_stamp;      /* a function of the file: what it returns, in ret_view, ret_varying */
 	uint8_t ret_view;
 	bool ret_varying;
+	uint32_t hdr_stamp;      /* a function of an included header: what its body does, in hdr_kinds */
+	uint8_t hdr_kinds;       /* scheme.c's S_* bits */
 	uint32_t target_macro;   /* the per-target macro whose branch defined it */
+	uint32_t tmacro_stamp;   /* #define IS_CDNA (defined(__gfx908__) || ...): a per-target test */
+	uint32_t tmacro_target;  /* the first per-target macro its body names */
 	bool const_conflict;
 	uint64_t const_value;
 } WcName;
@@ -312,6 +319,12 @@ static inline bool wc_warp_size_alias(const WcFile *f, int i)
 {
 	return wc_kw(f, i, WK_warpSize) || (wc_ident(f, i) && f->names->v[f->t[i].id].wsize_stamp == f->stamp);
 }
+/* warpSize, an alias of it, or a macro whose value is computed from it:
+ * #define NUM_WARPS (1024 / warpSize). Not a compile-time constant in HIP. */
+static inline bool wc_warp_size_expr(const WcFile *f, int i)
+{
+	return wc_warp_size_alias(f, i) || (wc_ident(f, i) && f->names->v[f->t[i].id].wexpr_stamp == f->stamp);
+}
 bool wc_full_mask(const WcFile *f, int s, int e, bool *only32); /* all-ones lane mask */
 bool wc_mask_dropped(const WcFile *f, int i);       /* call through a shim that ignores the mask */
 int wc_stmt_end(const WcFile *f, int start);        /* end of the statement or block at start */
@@ -339,6 +352,14 @@ static inline bool wc_is_shuffle_macro(const WcFile *f, int i)
 	const WcName *nm = &f->names->v[f->t[i].id];
 	return nm->macro_stamp == f->stamp && nm->macro_shuffle;
 }
+/* A call, inside a function, of a project's shuffle wrapper: WARP_SHFL(v,
+ * lane), faiss::gpu::shfl_xor(v, m, width). Not a member (tile.shfl_xor
+ * is a cooperative-groups tile's), not a macro that shuffles with no width
+ * (wc_is_shuffle_macro covers those). */
+bool wc_is_shuffle_wrapper(const WcFile *f, int i);
+/* Its arguments before the width: (v, lane), or (mask, v, lane) for a name
+ * that says "sync". */
+int wc_wrapper_plain_args(const WcFile *f, int i);
 static inline bool wc_is_ballot(const WcFile *f, int i) { return wc_flags(f, i) & WN_BALLOT; }
 static inline bool wc_is_sync(const WcFile *f, int i) { return wc_flags(f, i) & WN_SYNC; }  /* first argument: a lane mask */
 WcFinding *wc_find(WcFile *f, int i, const char *id, const char *name, const char *fix,
@@ -361,6 +382,7 @@ bool wc_condition_splits(const WcFile *f, int lo, int hi);  /* some lanes of a w
 void wc_rule_width(WcFile *f);    /* H11 */
 /* scheme.c: consistent 32-lane logical-warp schemes; run after the rules */
 void wc_scheme_notes(WcFile *f);   /* their H1, H3, H5 findings become notes */
+void wc_header_kinds(WcFile *sub); /* what the functions of an included header do, by name */
 /* check.c: returns false when the file could not be checked at all.
  * wc_check_path reuses a thread's WcWork; wc_check_file makes its own. */
 bool wc_check_file(WcFile *f, Diag *d, const char *path);

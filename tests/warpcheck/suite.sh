@@ -182,6 +182,18 @@ else
 	pass h10-runtime-fixes
 fi
 
+# Lanes counted in 32s, no physical view, shuffles with no width: --fix
+# widens the masks and leaves the 32s (warpSize ids would skip columns).
+cp "$CASES/fix_keep32.cu" "$tmp/keep32.cu"
+"$WC" --fix "$tmp/keep32.cu" >/dev/null 2>&1
+if grep -v "^//" "$tmp/keep32.cu" | grep -q warpSize; then
+	fail fix-keeps-32 "a 32 became warpSize: $(grep -v "^//" "$tmp/keep32.cu" | grep warpSize | head -1)"
+elif grep -q 0xffffffff "$tmp/keep32.cu"; then
+	fail fix-keeps-32 "a 32-bit mask was left"
+else
+	pass fix-keeps-32
+fi
+
 # Fixed code must still compile, for wave64 (gfx90a) and wave32 (gfx1030)
 # and for NVIDIA. hipcc is a Debian package the CI installs, so its absence
 # is a failure; nvcc comes with the CUDA toolkit, and its absence is
@@ -198,7 +210,7 @@ hip_compile() {
 # Cases in the style of real projects: --fix leaves some findings (no safe
 # rewrite), but what it rewrites must compile.
 REAL_CASES="real_c10_reduce.cu real_ggml_norm.cu real_macro_shfl.cu real_block_lanes.cu real_portable.cu
-real_ballot_ops.cu real_width_defs.cu h10_flow.cu"
+real_ballot_ops.cu real_width_defs.cu h10_flow.cu real_welford.cu"
 mkdir -p "$tmp/fixr"
 for src in $REAL_CASES; do
 	cp "$CASES/$src" "$tmp/fixr/$src"

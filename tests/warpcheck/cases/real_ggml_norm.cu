@@ -2,7 +2,9 @@
 // WARP_SIZE stays 32 and every shuffle passes the width 32, so on a 64-lane
 // wavefront each kernel runs as two independent 32-lane halves: the lane
 // and warp ids in 32s are notes, not bugs. The shims drop the 32-bit masks
-// on HIP. The vote in count_nonzero is not shimmed and keeps 32 bits.
+// on HIP. The vote in count_nonzero is not shimmed and keeps 32 bits. A
+// block of WARP_SIZE threads for such a kernel only leaves half of a
+// 64-lane wavefront idle: a note.
 #include <stdint.h>
 #define WARP_SIZE 32
 #if defined(GGML_USE_HIP)
@@ -120,7 +122,7 @@ static __global__ void count_nonzero(const float * x, int * counts, const int n)
 static void rms_norm_f32_cuda(const float * x, float * dst, const int ncols, const int nrows, const float eps,
                               cudaStream_t stream) {
     if (ncols < 1024) {
-        const dim3 block_dims(WARP_SIZE, 1, 1);  // expect: H6
+        const dim3 block_dims(WARP_SIZE, 1, 1);  // expect-note: H6
         rms_norm_f32<WARP_SIZE><<<nrows, block_dims, 0, stream>>>(x, dst, ncols, eps);
     } else {
         const dim3 block_dims(1024, 1, 1);
