@@ -162,9 +162,14 @@ void set_loops(Lower *L, SStmt *s, const Nest *n)
 /* The local index along frame dim d of the nest's current (first) element. */
 SExpr *local_index(Lower *L, const Nest *n, int d)
 {
-	for (int i = 0; i < n->n; i++)
-		if (n->dim[i] == d)
-			return imul(L, simt_leaf(L->k, SE_LOOP, DT_I32, i), n->step[i]);
+	for (int i = 0; i < n->n; i++) {
+		if (n->dim[i] != d)
+			continue;
+		SExpr *li = imul(L, simt_leaf(L->k, SE_LOOP, DT_I32, i), n->step[i]);
+		if (n->run > 1 && d == L->rank - 1)
+			li = imul(L, ibin(L, TOP_IDIV, li, n->run), n->run);
+		return li;
+	}
 	return ic(L, 0);
 }
 
@@ -446,6 +451,19 @@ SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 	}
 }
 
+/* The thread's run along the last frame dim (size_per_thread) when `v` is
+ * known the same over each aligned run (axis analysis: constancy), else 1. */
+static int constant_run(Lower *L, const TValue *v, unsigned vary)
+{
+	int last = L->rank - 1, spt = L->rank ? L->frame.size_per_thread[last] : 1;
+	if (spt == 1 || !(vary & (1u << last)))
+		return 1;
+	for (int k = 0; k < v->type.rank; k++)
+		if (v->type.shape[k] > 1 && L->place[v->id].map[k] == last)
+			return v->axis.constancy[k] % spt == 0 ? spt : 1;
+	return 1;
+}
+
 static void lower_elementwise(Lower *L, const TValue *v)
 {
 	unsigned vary = 0;
@@ -453,7 +471,13 @@ static void lower_elementwise(Lower *L, const TValue *v)
 		vary |= vary_of(L, v->args[i]);
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
 	Nest n = nest_over(L, vary, 1);
-	assign_value(L, v, &n, r, vary, elementwise_expr(L, v, &n));
+	/* A value the same over a thread's run (x // 128 of consecutive x) is
+	 * computed from its operands' elements at the run's start: each element
+	 * of the run the same expression, which the C++ compiler computes once,
+	 * as Triton's index arithmetic is computed once per run. */
+	Nest from = n;
+	from.run = constant_run(L, v, vary);
+	assign_value(L, v, &n, r, vary, elementwise_expr(L, v, &from));
 	set_reg(L, v, r, vary);
 }
 

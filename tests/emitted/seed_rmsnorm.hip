@@ -183,7 +183,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	// 15: rmask = rindex < rnumel
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		rmask[i0] = (t7[i0] < rnumel);
+		rmask[i0] = (t7[((i0 / 4) * 4)] < rnumel);
 	}
 
 	// 18: x = tl.load(in_ptr0 + (rindex + (4096 * xindex)), rmask & xmask, other=0.0).to(tl.float32)
@@ -209,7 +209,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 16; ++i1) {
-			t12[((i0 * 16) + i1)] = (rmask[i1] && xmask[i0]);
+			t12[((i0 * 16) + i1)] = (rmask[((i1 / 4) * 4)] && xmask[i0]);
 		}
 	}
 	#pragma unroll
@@ -369,7 +369,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 16; ++i1) {
-			t28[((i0 * 16) + i1)] = (rmask[i1] && xmask[i0]);
+			t28[((i0 * 16) + i1)] = (rmask[((i1 / 4) * 4)] && xmask[i0]);
 		}
 	}
 	#pragma unroll
