@@ -37,7 +37,10 @@ static const char cuda_types[] =
 	"TC_DEVICE float tc_erfinvf(float x) { return erfinvf(x); }\n"
 	"TC_DEVICE double tc_erfinvd(double x) { return erfinv(x); }\n"
 	"/* fp32 division as Triton spells it on NVIDIA: full-range, within 2 ulp */\n"
-	"TC_DEVICE float tc_fdiv(float x, float y) { float q; asm(\"div.full.f32 %0, %1, %2;\" : \"=f\"(q) : \"f\"(x), \"f\"(y)); return q; }\n"
+	"TC_DEVICE float tc_fdiv(float x, float y) { float q; asm volatile(\"div.full.f32 %0, %1, %2;\" : \"=f\"(q) : \"f\"(x), \"f\"(y)); return q; }\n"
+	"/* both arms computed, then one chosen (selp), as Triton does: a division\n"
+	"   under ?: would be a branch around it */\n"
+	"TC_DEVICE float tc_select_f32(bool c, float a, float b) { return c ? a : b; }\n"
 	"/* fp16 and bf16 conversions are single instructions from sm_80 on */\n"
 	"#define TC_HALF_CONVERSIONS 1\n"
 	"TC_DEVICE float tc_bf16_to_f32(tc_u16 h) { return __uint_as_float((tc_u32)h << 16); }\n"
@@ -338,6 +341,7 @@ const Printer cuda_printer = {
 	.copy_commit = cuda_copy_commit,
 	.copy_wait = cuda_copy_wait,
 	.fdiv = "tc_fdiv",
+	.select_f32 = "tc_select_f32",
 	.shared_qualifier = "__shared__ ",
 	.align16 = "__align__(16) ",
 };

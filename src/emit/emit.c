@@ -374,6 +374,19 @@ static void bitcast(Emit *E, const SExpr *e)
 	buf_puts(b, post);
 }
 
+/* Whether `e` divides fp32 values (the target's fdiv call) anywhere. */
+static bool has_fdiv(const SExpr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == SE_BINARY && e->aux == TOP_DIV && e->dtype == DT_F32)
+		return true;
+	for (int i = 0; i < 3; i++)
+		if (has_fdiv(e->a[i]))
+			return true;
+	return false;
+}
+
 static void expr(Emit *E, const SExpr *e)
 {
 	static const char *const cmp[] = {"<", "<=", ">", ">=", "==", "!="};
@@ -410,6 +423,16 @@ static void expr(Emit *E, const SExpr *e)
 		buf_putc(b, ')');
 		return;
 	case SE_SELECT:
+		if (E->P->select_f32 && e->dtype == DT_F32 && (has_fdiv(e->a[1]) || has_fdiv(e->a[2]))) {
+			buf_printf(b, "%s(", E->P->select_f32);
+			expr(E, e->a[0]);
+			buf_puts(b, ", ");
+			expr(E, e->a[1]);
+			buf_puts(b, ", ");
+			expr(E, e->a[2]);
+			buf_putc(b, ')');
+			return;
+		}
 		buf_putc(b, '(');
 		expr(E, e->a[0]);
 		buf_puts(b, " ? ");

@@ -30,6 +30,10 @@ typedef struct Printer {
 	void (*copy_wait)(Buf *b, int pending);
 	/* fp32 x / y as a call fdiv(x, y), NULL: the C operator */
 	const char *fdiv;
+	/* c ? a : b of fp32 values as a call select_f32(c, a, b) that computes both
+	 * arms, for arms holding an fdiv call (a volatile asm, which C's ?: would
+	 * put behind a branch); NULL: C's operator */
+	const char *select_f32;
 	/* integer // and % by what may be 0 or -1 as calls tc_div_i32(x, y),
 	 * tc_mod_u64(x, y) ... of the prelude, which never trap; false: C's
 	 * operators (the GPUs' divisions do not trap) */

@@ -27,7 +27,10 @@ TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }
 TC_DEVICE float tc_erfinvf(float x) { return erfinvf(x); }
 TC_DEVICE double tc_erfinvd(double x) { return erfinv(x); }
 /* fp32 division as Triton spells it on NVIDIA: full-range, within 2 ulp */
-TC_DEVICE float tc_fdiv(float x, float y) { float q; asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(x), "f"(y)); return q; }
+TC_DEVICE float tc_fdiv(float x, float y) { float q; asm volatile("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(x), "f"(y)); return q; }
+/* both arms computed, then one chosen (selp), as Triton does: a division
+   under ?: would be a branch around it */
+TC_DEVICE float tc_select_f32(bool c, float a, float b) { return c ? a : b; }
 /* fp16 and bf16 conversions are single instructions from sm_80 on */
 #define TC_HALF_CONVERSIONS 1
 TC_DEVICE float tc_bf16_to_f32(tc_u16 h) { return __uint_as_float((tc_u32)h << 16); }
