@@ -37,7 +37,10 @@ static const char cuda_types[] =
 	"TC_DEVICE float tc_erfinvf(float x) { return erfinvf(x); }\n"
 	"TC_DEVICE double tc_erfinvd(double x) { return erfinv(x); }\n"
 	"/* fp32 division as Triton spells it on NVIDIA: full-range, within 2 ulp */\n"
-	"TC_DEVICE float tc_fdiv(float x, float y) { float q; asm(\"div.full.f32 %0, %1, %2;\" : \"=f\"(q) : \"f\"(x), \"f\"(y)); return q; }\n"
+	"TC_DEVICE float tc_fdiv(float x, float y) { float q; asm volatile(\"div.full.f32 %0, %1, %2;\" : \"=f\"(q) : \"f\"(x), \"f\"(y)); return q; }\n"
+	"/* both arms computed, then one chosen (selp), as Triton does: a division\n"
+	"   under ?: would be a branch around it */\n"
+	"TC_DEVICE float tc_select_f32(bool c, float a, float b) { return c ? a : b; }\n"
 	"/* fp16 and bf16 conversions are single instructions from sm_80 on */\n"
 	"#define TC_HALF_CONVERSIONS 1\n"
 	"TC_DEVICE float tc_bf16_to_f32(tc_u16 h) { return __uint_as_float((tc_u32)h << 16); }\n"
@@ -74,24 +77,35 @@ static const char *vector_suffix(int words)
 	return words == 4 ? ".v4" : words == 2 ? ".v2" : "";
 }
 
-/* tc_ldN[_evict_first|_evict_last](w, p): N words from global memory. */
-static void load_function(Buf *b, int words, EvictionPolicy ev)
+/* tc_ldN[_evict_first|_evict_last](w, p): N words from global memory.
+ * The _if form loads only where `pred` holds and leaves w (the masked
+ * load's `other`, set by the caller) as it is elsewhere: one predicated
+ * instruction, as Triton emits, where a branch around the load would keep
+ * ptxas from issuing the loads of a thread back to back. */
+static void load_function(Buf *b, int words, EvictionPolicy ev, bool pred)
 {
 	static const char *const names[] = {"", "_evict_first", "_evict_last"};
 	static const char *const levels[] = {"", "evict_first", "evict_last"};
-	buf_printf(b, "TC_DEVICE void tc_ld%d%s(tc_u32 *w, const void *p)\n{\n\tasm volatile(\"", words, names[ev]);
+	buf_printf(b, "TC_DEVICE void tc_ld%d%s%s(tc_u32 *w, const void *p%s)\n{\n\tasm volatile(\"", words, names[ev],
+		   pred ? "_if" : "", pred ? ", bool pred" : "");
+	bool block = ev != EVICT_NORMAL || pred;
+	if (block)
+		buf_puts(b, "{\\n\\t");
+	if (pred)
+		buf_printf(b, ".reg .pred p;\\n\\tsetp.ne.b32 p, %%%d, 0;\\n\\t", words + 1);
 	if (ev != EVICT_NORMAL)
-		buf_printf(b, "{\\n\\t.reg .b64 pol;\\n\\tcreatepolicy.fractional.L2::%s.b64 pol, 1.0;\\n\\t"
-			      "ld.global.L1::%s.L2::cache_hint%s.b32 ",
-			   levels[ev], levels[ev], vector_suffix(words));
+		buf_printf(b, ".reg .b64 pol;\\n\\tcreatepolicy.fractional.L2::%s.b64 pol, 1.0;\\n\\t", levels[ev]);
+	buf_puts(b, pred ? "@p " : "");
+	if (ev != EVICT_NORMAL)
+		buf_printf(b, "ld.global.L1::%s.L2::cache_hint%s.b32 ", levels[ev], vector_suffix(words));
 	else
 		buf_printf(b, "ld.global%s.b32 ", vector_suffix(words));
 	word_operands(b, words, 0);
 	buf_printf(b, ", [%%%d]%s;", words, ev != EVICT_NORMAL ? ", pol" : "");
-	buf_puts(b, ev != EVICT_NORMAL ? "\\n\\t}\"\n\t\t     : " : "\"\n\t\t     : ");
+	buf_puts(b, block ? "\\n\\t}\"\n\t\t     : " : "\"\n\t\t     : ");
 	for (int i = 0; i < words; i++)
-		buf_printf(b, "%s\"=r\"(w[%d])", i ? ", " : "", i);
-	buf_puts(b, " : \"l\"(p));\n}\n");
+		buf_printf(b, "%s\"%sr\"(w[%d])", i ? ", " : "", pred ? "+" : "=", i);
+	buf_printf(b, " : \"l\"(p)%s);\n}\n", pred ? ", \"r\"((int)pred)" : "");
 }
 
 static void store_function(Buf *b, int words)
@@ -219,8 +233,10 @@ static void cuda_head(Buf *b, const SKernel *k)
 	buf_puts(b, cuda_types);
 	buf_puts(b, prelude_common);
 	for (int words = 1; words <= 4; words *= 2) {
-		for (int ev = EVICT_NORMAL; ev <= EVICT_LAST; ev++)
-			load_function(b, words, (EvictionPolicy)ev);
+		for (int ev = EVICT_NORMAL; ev <= EVICT_LAST; ev++) {
+			load_function(b, words, (EvictionPolicy)ev, false);
+			load_function(b, words, (EvictionPolicy)ev, true);
+		}
 		store_function(b, words);
 	}
 	if (simt_uses(k, SS_COPY_ASYNC))
@@ -258,10 +274,13 @@ static void cuda_barrier(Buf *b)
 	buf_puts(b, "__syncthreads();\n");
 }
 
-static void cuda_load_words(Buf *b, int words, EvictionPolicy ev, const char *ptr)
+static void cuda_load_words(Buf *b, int words, EvictionPolicy ev, const char *ptr, const char *guard)
 {
 	static const char *const names[] = {"", "_evict_first", "_evict_last"};
-	buf_printf(b, "tc_ld%d%s(w, %s);\n", words, names[ev], ptr);
+	if (guard)
+		buf_printf(b, "tc_ld%d%s_if(w, %s, %s);\n", words, names[ev], ptr, guard);
+	else
+		buf_printf(b, "tc_ld%d%s(w, %s);\n", words, names[ev], ptr);
 }
 
 static void cuda_store_words(Buf *b, int words, const char *ptr)
@@ -322,6 +341,7 @@ const Printer cuda_printer = {
 	.copy_commit = cuda_copy_commit,
 	.copy_wait = cuda_copy_wait,
 	.fdiv = "tc_fdiv",
+	.select_f32 = "tc_select_f32",
 	.shared_qualifier = "__shared__ ",
 	.align16 = "__align__(16) ",
 };

@@ -374,6 +374,19 @@ static void bitcast(Emit *E, const SExpr *e)
 	buf_puts(b, post);
 }
 
+/* Whether `e` divides fp32 values (the target's fdiv call) anywhere. */
+static bool has_fdiv(const SExpr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == SE_BINARY && e->aux == TOP_DIV && e->dtype == DT_F32)
+		return true;
+	for (int i = 0; i < 3; i++)
+		if (has_fdiv(e->a[i]))
+			return true;
+	return false;
+}
+
 static void expr(Emit *E, const SExpr *e)
 {
 	static const char *const cmp[] = {"<", "<=", ">", ">=", "==", "!="};
@@ -410,6 +423,16 @@ static void expr(Emit *E, const SExpr *e)
 		buf_putc(b, ')');
 		return;
 	case SE_SELECT:
+		if (E->P->select_f32 && e->dtype == DT_F32 && (has_fdiv(e->a[1]) || has_fdiv(e->a[2]))) {
+			buf_printf(b, "%s(", E->P->select_f32);
+			expr(E, e->a[0]);
+			buf_puts(b, ", ");
+			expr(E, e->a[1]);
+			buf_puts(b, ", ");
+			expr(E, e->a[2]);
+			buf_putc(b, ')');
+			return;
+		}
 		buf_putc(b, '(');
 		expr(E, e->a[0]);
 		buf_puts(b, " ? ");
@@ -499,10 +522,18 @@ static const char *to_memory(DType dt)
 	}
 }
 
-/* Elements whose 32-bit words the word loads and stores carry. */
+/* Elements whose 32-bit words the word loads and stores carry: 16-bit
+ * pairs, 32-bit elements, and 64-bit ones as two words, low first. */
 static bool word_sized(DType dt)
 {
-	return dt == DT_F32 || dt == DT_I32 || dt == DT_U32 || dt == DT_F16 || dt == DT_BF16;
+	return dt == DT_F32 || dt == DT_I32 || dt == DT_U32 || dt == DT_F16 || dt == DT_BF16 || dt == DT_I64 ||
+	       dt == DT_U64 || dt == DT_F64;
+}
+
+/* The 64 bits of 8-byte value `v` as a tc_u64 expression */
+static char *bits64(DType dt, const char *v)
+{
+	return dt == DT_F64 ? str_printf("((tc_u64)__double_as_longlong(%s))", v) : str_printf("((tc_u64)(%s))", v);
 }
 
 static void load_stmt(Emit *E, const SStmt *s)
@@ -526,19 +557,46 @@ static void load_stmt(Emit *E, const SStmt *s)
 		}
 		goto done;
 	}
-	/* a block of its own, guarded or not: its words are its own */
-	if (guard)
-		line(E, "if (%s) {", guard);
-	else
-		line(E, "{");
+	/* Masked: w starts as `other`'s bits and the load is one predicated
+	 * instruction, so a thread's loads issue back to back (a branch around
+	 * each would wait for one before the next). A block of its own: its
+	 * words are its own. */
+	line(E, "{");
 	E->depth++;
 	int nwords = bytes / 4;
-	line(E, "tc_u32 w[%d];", nwords);
+	if (guard) {
+		char *bits[2] = {NULL, NULL};   /* even words, odd words */
+		if (size == 8) {
+			char *b = bits64(dt, other);
+			bits[0] = str_printf("(tc_u32)%s", b);
+			bits[1] = str_printf("(tc_u32)(%s >> 32)", b);
+			free(b);
+		} else if (size == 4)
+			bits[0] = str_printf("%s(%s)", dtype_is_float(dt) ? "tc_f32_bits" : "(tc_u32)", other);
+		else if (s->other->kind == SE_FLOAT) {   /* a constant the C++ compiler cannot pack through the asm */
+			float f = (float)s->other->fval;
+			unsigned h = dt == DT_BF16 ? bf16_from_float(f) : fp16_from_float(f);
+			bits[0] = str_printf("0x%08xu", h << 16 | h);
+		} else
+			bits[0] = str_printf("tc_pack_%s(%s, %s)", dt == DT_BF16 ? "bf16x2" : "f16x2", other, other);
+		buf_indent(E->b, E->depth);
+		buf_printf(E->b, "tc_u32 w[%d] = {", nwords);
+		for (int i = 0; i < nwords; i++)
+			buf_printf(E->b, "%s%s", i ? ", " : "", bits[size == 8 ? i % 2 : 0]);
+		buf_puts(E->b, "};\n");
+		free(bits[0]);
+		free(bits[1]);
+	} else {
+		line(E, "tc_u32 w[%d];", nwords);
+	}
 	buf_indent(E->b, E->depth);
-	E->P->load_words(E->b, nwords, s->evict, ptr);
+	E->P->load_words(E->b, nwords, s->evict, ptr, guard);
 	for (int j = 0; j < s->vec; j++) {
 		char *dst = elem_str(E, s->dst, j);
-		if (size == 4)
+		if (size == 8)
+			line(E, "%s = %s((tc_u64)w[%d] | (tc_u64)w[%d] << 32)%s;", dst,
+			     dt == DT_F64 ? "__longlong_as_double((tc_i64)" : "", 2 * j, 2 * j + 1, dt == DT_F64 ? ")" : "");
+		else if (size == 4)
 			line(E, "%s = %s(w[%d]);", dst, dtype_is_float(dt) ? "tc_f32_from_bits" : "", j);
 		else if (dt == DT_BF16)
 			line(E, "%s = tc_bf16_%s(w[%d]);", dst, j % 2 ? "hi" : "lo", j / 2);
@@ -547,16 +605,6 @@ static void load_stmt(Emit *E, const SStmt *s)
 		free(dst);
 	}
 	E->depth--;
-	if (guard) {
-		line(E, "} else {");
-		E->depth++;
-		for (int j = 0; j < s->vec; j++) {
-			char *dst = elem_str(E, s->dst, j);
-			line(E, "%s = %s;", dst, other);
-			free(dst);
-		}
-		E->depth--;
-	}
 	line(E, "}");
 done:
 	free(ptr);
@@ -590,7 +638,12 @@ static void store_stmt(Emit *E, const SStmt *s)
 		line(E, "tc_u32 w[%d];", nwords);
 		for (int j = 0; j < s->vec; j++) {
 			char *v = elem_str(E, s->value, j * s->value_stride);
-			if (size == 4)
+			if (size == 8) {
+				char *b = bits64(dt, v);
+				line(E, "w[%d] = (tc_u32)%s;", 2 * j, b);
+				line(E, "w[%d] = (tc_u32)(%s >> 32);", 2 * j + 1, b);
+				free(b);
+			} else if (size == 4)
 				line(E, "w[%d] = %s(%s);", j, dtype_is_float(dt) ? "tc_f32_bits" : "(tc_u32)", v);
 			else if (j % 2 == 1) {
 				char *lo = elem_str(E, s->value, (j - 1) * s->value_stride);

@@ -94,8 +94,10 @@ static void hip_barrier(Buf *b)
 	buf_puts(b, "__syncthreads();\n");
 }
 
-static void hip_load_words(Buf *b, int words, EvictionPolicy ev, const char *ptr)
+static void hip_load_words(Buf *b, int words, EvictionPolicy ev, const char *ptr, const char *guard)
 {
+	if (guard)
+		buf_printf(b, "if (%s) ", guard);
 	buf_printf(b, "tc_ld%d(w, %s);%s\n", words, ptr,
 		   ev == EVICT_LAST ? " /* evict_last: no cache-policy hint on this target */"
 		   : ev == EVICT_FIRST ? " /* evict_first: no cache-policy hint on this target */" : "");

@@ -16,9 +16,10 @@ typedef struct Printer {
 	/* s->shuffled`idx` = s->src`idx` of the partner lane (s->shuffle); idx is "[i]" or "" */
 	void (*shuffle)(Buf *b, const SKernel *k, const SStmt *s, const char *idx);
 	void (*barrier)(Buf *b);
-	/* `words` 32-bit words from `ptr` into the array `w`, with an eviction hint.
+	/* `words` 32-bit words from `ptr` into the array `w`, with an eviction hint;
+	 * only where `guard` holds if it is not NULL (w keeps what it holds elsewhere).
 	 * NULL: the target loads element by element. */
-	void (*load_words)(Buf *b, int words, EvictionPolicy ev, const char *ptr);
+	void (*load_words)(Buf *b, int words, EvictionPolicy ev, const char *ptr, const char *guard);
 	void (*store_words)(Buf *b, int words, const char *ptr);
 	/* An asynchronous copy of `bytes` from ptr to shared dst (zeros where
 	 * `mask` is false; mask NULL: none), its group commit and the wait for
@@ -29,6 +30,10 @@ typedef struct Printer {
 	void (*copy_wait)(Buf *b, int pending);
 	/* fp32 x / y as a call fdiv(x, y), NULL: the C operator */
 	const char *fdiv;
+	/* c ? a : b of fp32 values as a call select_f32(c, a, b) that computes both
+	 * arms, for arms holding an fdiv call (a volatile asm, which C's ?: would
+	 * put behind a branch); NULL: C's operator */
+	const char *select_f32;
 	/* integer // and % by what may be 0 or -1 as calls tc_div_i32(x, y),
 	 * tc_mod_u64(x, y) ... of the prelude, which never trap; false: C's
 	 * operators (the GPUs' divisions do not trap) */

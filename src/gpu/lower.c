@@ -162,9 +162,14 @@ void set_loops(Lower *L, SStmt *s, const Nest *n)
 /* The local index along frame dim d of the nest's current (first) element. */
 SExpr *local_index(Lower *L, const Nest *n, int d)
 {
-	for (int i = 0; i < n->n; i++)
-		if (n->dim[i] == d)
-			return imul(L, simt_leaf(L->k, SE_LOOP, DT_I32, i), n->step[i]);
+	for (int i = 0; i < n->n; i++) {
+		if (n->dim[i] != d)
+			continue;
+		SExpr *li = imul(L, simt_leaf(L->k, SE_LOOP, DT_I32, i), n->step[i]);
+		if (n->run > 1 && d == L->rank - 1)
+			li = imul(L, ibin(L, TOP_IDIV, li, n->run), n->run);
+		return li;
+	}
 	return ic(L, 0);
 }
 
@@ -446,6 +451,19 @@ SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 	}
 }
 
+/* The thread's run along the last frame dim (size_per_thread) when `v` is
+ * known the same over each aligned run (axis analysis: constancy), else 1. */
+static int constant_run(Lower *L, const TValue *v, unsigned vary)
+{
+	int last = L->rank - 1, spt = L->rank ? L->frame.size_per_thread[last] : 1;
+	if (spt == 1 || !(vary & (1u << last)))
+		return 1;
+	for (int k = 0; k < v->type.rank; k++)
+		if (v->type.shape[k] > 1 && L->place[v->id].map[k] == last)
+			return v->axis.constancy[k] % spt == 0 ? spt : 1;
+	return 1;
+}
+
 static void lower_elementwise(Lower *L, const TValue *v)
 {
 	unsigned vary = 0;
@@ -453,7 +471,13 @@ static void lower_elementwise(Lower *L, const TValue *v)
 		vary |= vary_of(L, v->args[i]);
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
 	Nest n = nest_over(L, vary, 1);
-	assign_value(L, v, &n, r, vary, elementwise_expr(L, v, &n));
+	/* A value the same over a thread's run (x // 128 of consecutive x) is
+	 * computed from its operands' elements at the run's start: each element
+	 * of the run the same expression, which the C++ compiler computes once,
+	 * as Triton's index arithmetic is computed once per run. */
+	Nest from = n;
+	from.run = constant_run(L, v, vary);
+	assign_value(L, v, &n, r, vary, elementwise_expr(L, v, &from));
 	set_reg(L, v, r, vary);
 }
 
@@ -1347,7 +1371,7 @@ static void lower_value(Lower *L, const TValue *v)
 /* What a frame's accesses along its last dim allow, for the layout. */
 typedef struct FrameAccess {
 	int elem_bytes;    /* the narrowest element accessed in global memory, 0 if none */
-	int load_width;    /* the widest load along the last dim, in elements, 0 if none */
+	int width;         /* the widest load or store along the last dim, in elements, 0 if none */
 	int store_width;   /* the narrowest store along it, 0 if none */
 } FrameAccess;
 
@@ -1370,29 +1394,33 @@ static void frame_access(const Lower *L, const TBlock *b, int frame, FrameAccess
 			k--;
 		if (k < 0 || v->op == TOP_ATOMIC)
 			continue;
-		int at = v->op == TOP_LOAD ? 1 : 2;   /* the mask's operand */
-		int w = tir_vector_width_along(ptr, v->nargs > at ? v->args[at] : NULL, k, L->target->max_vector_bytes);
-		if (v->op == TOP_LOAD)
-			fa->load_width = imax(fa->load_width, w);
-		else
+		/* the pointer's contiguity and alignment, not the mask's: a mask
+		 * that splits the access still leaves a thread's run in one warp
+		 * access after another (Triton's coalescing reads no mask) */
+		int w = tir_vector_width_along(ptr, NULL, k, L->target->max_vector_bytes);
+		fa->width = imax(fa->width, w);
+		if (v->op == TOP_STORE)
 			fa->store_width = fa->store_width ? imin(fa->store_width, w) : w;
 	}
 }
 
 /* Consecutive elements a thread of frame f holds along its last dim, as
- * Triton's coalescing chooses them: as many as the widest of its loads
- * moves at once, but no more than any of its stores does (a thread's run
- * longer than its store leaves gaps in each warp's writes, 4 times the
- * memory transactions for fp32 stores one at a time), nor more than the
- * frame's elements shared out over the block's threads (more would leave
- * warps holding copies). With no access along that dim, 16 bytes of the
- * narrowest element the frame accesses. Returns the element size too. */
+ * Triton's coalescing chooses them: as many as the widest of its loads and
+ * stores could move at once by its pointer (contiguity and alignment), so
+ * that gathers feeding a contiguous store get the store's run and share
+ * the index arithmetic of its elements; but no more than any of its stores
+ * could (a thread's run longer than its store leaves gaps in each warp's
+ * writes, 4 times the memory transactions for fp32 stores one at a time),
+ * nor more than the frame's elements shared out over the block's threads
+ * (more would leave warps holding copies). With no access along that dim,
+ * 16 bytes of the narrowest element the frame accesses. Returns the
+ * element size too. */
 static int frame_vector(const Lower *L, int f, int *elem_bytes)
 {
 	FrameAccess fa = {0};
 	frame_access(L, L->tk->body, f, &fa);
 	*elem_bytes = fa.elem_bytes ? fa.elem_bytes : 4;
-	int vec = fa.load_width ? fa.load_width : L->target->max_vector_bytes / *elem_bytes;
+	int vec = fa.width ? fa.width : L->target->max_vector_bytes / *elem_bytes;
 	if (fa.store_width)
 		vec = imin(vec, fa.store_width);
 	int64_t elems = 1;

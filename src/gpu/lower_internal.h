@@ -135,6 +135,8 @@ typedef struct Nest {
 	int n;
 	int dim[TC_MAX_RANK];     /* the frame dimension of each loop */
 	int step[TC_MAX_RANK];    /* local elements per iteration (the vector width on the last dim) */
+	int run;                  /* > 1: along the last dim, each element is read as the first of its
+	                             aligned run of `run` (a value the same over the run) */
 } Nest;
 
 /* Integer index arithmetic, folded where constant. */

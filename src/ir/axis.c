@@ -236,11 +236,13 @@ static void infer(TValue *v, const int64_t *arg_div)
 		}
 		return;
 	case TOP_CMP:
-		/* x < n with x contiguous and n constant: the result changes at most
-		 * where n falls, which divisibility bounds. */
+		/* x < n (or x >= n) with x contiguous and n constant: the result
+		 * changes at most where n falls, which divisibility bounds. Not so
+		 * for ==, != (x % 2 == 0 alternates), <= and > (they change after
+		 * n, inside the run that starts there), as in Triton's analysis. */
 		for (int d = 0; d < rank; d++) {
 			int64_t run = tir_gcd(a->constancy[d], b->constancy[d]);
-			if (b->constancy[d] > 1 && a->contiguity[d] > 1) {
+			if ((v->aux == CMP_LT || v->aux == CMP_GE) && b->constancy[d] > 1 && a->contiguity[d] > 1) {
 				int64_t c = tir_gcd(a->divisibility[d], b->divisibility[d]);
 				c = c < a->contiguity[d] ? c : a->contiguity[d];
 				run = c > run ? c : run;
@@ -290,6 +292,24 @@ static void infer(TValue *v, const int64_t *arg_div)
 		}
 		return;
 	}
+	case TOP_DIV:
+	case TOP_FMOD:
+	case TOP_XOR:
+	case TOP_SHL:
+	case TOP_SHR:
+	case TOP_NEG:
+	case TOP_NOT:
+	case TOP_MATH:
+	case TOP_MAXIMUM:
+	case TOP_MINIMUM:
+	case TOP_PHILOX:
+		/* any element-wise function: equal operands give equal results */
+		set_unknown(r);
+		for (int d = 0; d < rank; d++)
+			for (int i = 0; i < v->nargs; i++)
+				r->constancy[d] = i ? (int)tir_gcd(r->constancy[d], v->args[i]->axis.constancy[d])
+						    : v->args[i]->axis.constancy[d];
+		return;
 	case TOP_LOAD:
 		/* equal addresses (and masks, and fill values) load equal values */
 		for (int d = 0; d < rank; d++) {

@@ -261,7 +261,7 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	// 15: rmask = rindex < rnumel
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
-			rmask[t][i0] = (t7[t][i0] < rnumel);
+			rmask[t][i0] = (t7[t][((i0 / 4) * 4)] < rnumel);
 		}
 	}
 
@@ -288,7 +288,7 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
 			for (int i1 = 0; i1 < 16; ++i1) {
-				t12[t][((i0 * 16) + i1)] = (rmask[t][i1] && xmask[t][i0]);
+				t12[t][((i0 * 16) + i1)] = (rmask[t][((i1 / 4) * 4)] && xmask[t][i0]);
 			}
 		}
 	}
@@ -471,7 +471,7 @@ static void triton_per_fused_mul_pow_rsqrt_0_program(float *in_ptr0, float *in_p
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 2; ++i0) {
 			for (int i1 = 0; i1 < 16; ++i1) {
-				t28[t][((i0 * 16) + i1)] = (rmask[t][i1] && xmask[t][i0]);
+				t28[t][((i0 * 16) + i1)] = (rmask[t][((i1 / 4) * 4)] && xmask[t][i0]);
 			}
 		}
 	}

@@ -27,7 +27,10 @@ TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }
 TC_DEVICE float tc_erfinvf(float x) { return erfinvf(x); }
 TC_DEVICE double tc_erfinvd(double x) { return erfinv(x); }
 /* fp32 division as Triton spells it on NVIDIA: full-range, within 2 ulp */
-TC_DEVICE float tc_fdiv(float x, float y) { float q; asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(x), "f"(y)); return q; }
+TC_DEVICE float tc_fdiv(float x, float y) { float q; asm volatile("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(x), "f"(y)); return q; }
+/* both arms computed, then one chosen (selp), as Triton does: a division
+   under ?: would be a branch around it */
+TC_DEVICE float tc_select_f32(bool c, float a, float b) { return c ? a : b; }
 /* fp16 and bf16 conversions are single instructions from sm_80 on */
 #define TC_HALF_CONVERSIONS 1
 TC_DEVICE float tc_bf16_to_f32(tc_u16 h) { return __uint_as_float((tc_u32)h << 16); }
@@ -135,15 +138,30 @@ TC_DEVICE void tc_ld1(tc_u32 *w, const void *p)
 	asm volatile("ld.global.b32 %0, [%1];"
 		     : "=r"(w[0]) : "l"(p));
 }
+TC_DEVICE void tc_ld1_if(tc_u32 *w, const void *p, bool pred)
+{
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %2, 0;\n\t@p ld.global.b32 %0, [%1];\n\t}"
+		     : "+r"(w[0]) : "l"(p), "r"((int)pred));
+}
 TC_DEVICE void tc_ld1_evict_first(tc_u32 *w, const void *p)
 {
 	asm volatile("{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_first.b64 pol, 1.0;\n\tld.global.L1::evict_first.L2::cache_hint.b32 %0, [%1], pol;\n\t}"
 		     : "=r"(w[0]) : "l"(p));
 }
+TC_DEVICE void tc_ld1_evict_first_if(tc_u32 *w, const void *p, bool pred)
+{
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %2, 0;\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_first.b64 pol, 1.0;\n\t@p ld.global.L1::evict_first.L2::cache_hint.b32 %0, [%1], pol;\n\t}"
+		     : "+r"(w[0]) : "l"(p), "r"((int)pred));
+}
 TC_DEVICE void tc_ld1_evict_last(tc_u32 *w, const void *p)
 {
 	asm volatile("{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\tld.global.L1::evict_last.L2::cache_hint.b32 %0, [%1], pol;\n\t}"
 		     : "=r"(w[0]) : "l"(p));
+}
+TC_DEVICE void tc_ld1_evict_last_if(tc_u32 *w, const void *p, bool pred)
+{
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %2, 0;\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\t@p ld.global.L1::evict_last.L2::cache_hint.b32 %0, [%1], pol;\n\t}"
+		     : "+r"(w[0]) : "l"(p), "r"((int)pred));
 }
 TC_DEVICE void tc_st1(void *p, const tc_u32 *w)
 {
@@ -154,15 +172,30 @@ TC_DEVICE void tc_ld2(tc_u32 *w, const void *p)
 	asm volatile("ld.global.v2.b32 {%0, %1}, [%2];"
 		     : "=r"(w[0]), "=r"(w[1]) : "l"(p));
 }
+TC_DEVICE void tc_ld2_if(tc_u32 *w, const void *p, bool pred)
+{
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %3, 0;\n\t@p ld.global.v2.b32 {%0, %1}, [%2];\n\t}"
+		     : "+r"(w[0]), "+r"(w[1]) : "l"(p), "r"((int)pred));
+}
 TC_DEVICE void tc_ld2_evict_first(tc_u32 *w, const void *p)
 {
 	asm volatile("{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_first.b64 pol, 1.0;\n\tld.global.L1::evict_first.L2::cache_hint.v2.b32 {%0, %1}, [%2], pol;\n\t}"
 		     : "=r"(w[0]), "=r"(w[1]) : "l"(p));
 }
+TC_DEVICE void tc_ld2_evict_first_if(tc_u32 *w, const void *p, bool pred)
+{
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %3, 0;\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_first.b64 pol, 1.0;\n\t@p ld.global.L1::evict_first.L2::cache_hint.v2.b32 {%0, %1}, [%2], pol;\n\t}"
+		     : "+r"(w[0]), "+r"(w[1]) : "l"(p), "r"((int)pred));
+}
 TC_DEVICE void tc_ld2_evict_last(tc_u32 *w, const void *p)
 {
 	asm volatile("{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\tld.global.L1::evict_last.L2::cache_hint.v2.b32 {%0, %1}, [%2], pol;\n\t}"
 		     : "=r"(w[0]), "=r"(w[1]) : "l"(p));
+}
+TC_DEVICE void tc_ld2_evict_last_if(tc_u32 *w, const void *p, bool pred)
+{
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %3, 0;\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\t@p ld.global.L1::evict_last.L2::cache_hint.v2.b32 {%0, %1}, [%2], pol;\n\t}"
+		     : "+r"(w[0]), "+r"(w[1]) : "l"(p), "r"((int)pred));
 }
 TC_DEVICE void tc_st2(void *p, const tc_u32 *w)
 {
@@ -173,15 +206,30 @@ TC_DEVICE void tc_ld4(tc_u32 *w, const void *p)
 	asm volatile("ld.global.v4.b32 {%0, %1, %2, %3}, [%4];"
 		     : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "l"(p));
 }
+TC_DEVICE void tc_ld4_if(tc_u32 *w, const void *p, bool pred)
+{
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %5, 0;\n\t@p ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\n\t}"
+		     : "+r"(w[0]), "+r"(w[1]), "+r"(w[2]), "+r"(w[3]) : "l"(p), "r"((int)pred));
+}
 TC_DEVICE void tc_ld4_evict_first(tc_u32 *w, const void *p)
 {
 	asm volatile("{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_first.b64 pol, 1.0;\n\tld.global.L1::evict_first.L2::cache_hint.v4.b32 {%0, %1, %2, %3}, [%4], pol;\n\t}"
 		     : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "l"(p));
 }
+TC_DEVICE void tc_ld4_evict_first_if(tc_u32 *w, const void *p, bool pred)
+{
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %5, 0;\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_first.b64 pol, 1.0;\n\t@p ld.global.L1::evict_first.L2::cache_hint.v4.b32 {%0, %1, %2, %3}, [%4], pol;\n\t}"
+		     : "+r"(w[0]), "+r"(w[1]), "+r"(w[2]), "+r"(w[3]) : "l"(p), "r"((int)pred));
+}
 TC_DEVICE void tc_ld4_evict_last(tc_u32 *w, const void *p)
 {
 	asm volatile("{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\tld.global.L1::evict_last.L2::cache_hint.v4.b32 {%0, %1, %2, %3}, [%4], pol;\n\t}"
 		     : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "l"(p));
+}
+TC_DEVICE void tc_ld4_evict_last_if(tc_u32 *w, const void *p, bool pred)
+{
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %5, 0;\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\t@p ld.global.L1::evict_last.L2::cache_hint.v4.b32 {%0, %1, %2, %3}, [%4], pol;\n\t}"
+		     : "+r"(w[0]), "+r"(w[1]), "+r"(w[2]), "+r"(w[3]) : "l"(p), "r"((int)pred));
 }
 TC_DEVICE void tc_st4(void *p, const tc_u32 *w)
 {
@@ -252,7 +300,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	// 15: rmask = rindex < rnumel
 	#pragma unroll
 	for (int i0 = 0; i0 < 32; ++i0) {
-		rmask[i0] = (t7[i0] < rnumel);
+		rmask[i0] = (t7[((i0 / 4) * 4)] < rnumel);
 	}
 
 	// 18: x = tl.load(in_ptr0 + (rindex + (4096 * xindex)), rmask & xmask, other=0.0).to(tl.float32)
@@ -278,25 +326,20 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 32; ++i1) {
-			t12[((i0 * 32) + i1)] = (rmask[i1] && xmask[i0]);
+			t12[((i0 * 32) + i1)] = (rmask[((i1 / 4) * 4)] && xmask[i0]);
 		}
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 8; ++i1) {
-			if (t12[((i0 * 32) + (i1 * 4))]) {
-				tc_u32 w[4];
-				tc_ld4(w, t11[((i0 * 32) + (i1 * 4))]);
+			{
+				tc_u32 w[4] = {tc_f32_bits(0.0f), tc_f32_bits(0.0f), tc_f32_bits(0.0f), tc_f32_bits(0.0f)};
+				tc_ld4_if(w, t11[((i0 * 32) + (i1 * 4))], t12[((i0 * 32) + (i1 * 4))]);
 				x[((i0 * 32) + (i1 * 4))] = tc_f32_from_bits(w[0]);
 				x[((i0 * 32) + (i1 * 4)) + 1] = tc_f32_from_bits(w[1]);
 				x[((i0 * 32) + (i1 * 4)) + 2] = tc_f32_from_bits(w[2]);
 				x[((i0 * 32) + (i1 * 4)) + 3] = tc_f32_from_bits(w[3]);
-			} else {
-				x[((i0 * 32) + (i1 * 4))] = 0.0f;
-				x[((i0 * 32) + (i1 * 4)) + 1] = 0.0f;
-				x[((i0 * 32) + (i1 * 4)) + 2] = 0.0f;
-				x[((i0 * 32) + (i1 * 4)) + 3] = 0.0f;
 			}
 		}
 	}
@@ -308,18 +351,13 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		if (rmask[(i0 * 4)]) {
-			tc_u32 w[4];
-			tc_ld4_evict_last(w, t14[(i0 * 4)]);
+		{
+			tc_u32 w[4] = {tc_f32_bits(0.0f), tc_f32_bits(0.0f), tc_f32_bits(0.0f), tc_f32_bits(0.0f)};
+			tc_ld4_evict_last_if(w, t14[(i0 * 4)], rmask[(i0 * 4)]);
 			w15[(i0 * 4)] = tc_f32_from_bits(w[0]);
 			w15[(i0 * 4) + 1] = tc_f32_from_bits(w[1]);
 			w15[(i0 * 4) + 2] = tc_f32_from_bits(w[2]);
 			w15[(i0 * 4) + 3] = tc_f32_from_bits(w[3]);
-		} else {
-			w15[(i0 * 4)] = 0.0f;
-			w15[(i0 * 4) + 1] = 0.0f;
-			w15[(i0 * 4) + 2] = 0.0f;
-			w15[(i0 * 4) + 3] = 0.0f;
 		}
 	}
 
@@ -446,7 +484,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 32; ++i1) {
-			t28[((i0 * 32) + i1)] = (rmask[i1] && xmask[i0]);
+			t28[((i0 * 32) + i1)] = (rmask[((i1 / 4) * 4)] && xmask[i0]);
 		}
 	}
 	#pragma unroll

@@ -183,7 +183,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	// 15: rmask = rindex < rnumel
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		rmask[i0] = (t7[i0] < rnumel);
+		rmask[i0] = (t7[((i0 / 4) * 4)] < rnumel);
 	}
 
 	// 18: x = tl.load(in_ptr0 + (rindex + (4096 * xindex)), rmask & xmask, other=0.0).to(tl.float32)
@@ -209,25 +209,20 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 16; ++i1) {
-			t12[((i0 * 16) + i1)] = (rmask[i1] && xmask[i0]);
+			t12[((i0 * 16) + i1)] = (rmask[((i1 / 4) * 4)] && xmask[i0]);
 		}
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 4; ++i1) {
-			if (t12[((i0 * 16) + (i1 * 4))]) {
-				tc_u32 w[4];
-				tc_ld4(w, t11[((i0 * 16) + (i1 * 4))]);
+			{
+				tc_u32 w[4] = {tc_f32_bits(0.0f), tc_f32_bits(0.0f), tc_f32_bits(0.0f), tc_f32_bits(0.0f)};
+				if (t12[((i0 * 16) + (i1 * 4))]) tc_ld4(w, t11[((i0 * 16) + (i1 * 4))]);
 				x[((i0 * 16) + (i1 * 4))] = tc_f32_from_bits(w[0]);
 				x[((i0 * 16) + (i1 * 4)) + 1] = tc_f32_from_bits(w[1]);
 				x[((i0 * 16) + (i1 * 4)) + 2] = tc_f32_from_bits(w[2]);
 				x[((i0 * 16) + (i1 * 4)) + 3] = tc_f32_from_bits(w[3]);
-			} else {
-				x[((i0 * 16) + (i1 * 4))] = 0.0f;
-				x[((i0 * 16) + (i1 * 4)) + 1] = 0.0f;
-				x[((i0 * 16) + (i1 * 4)) + 2] = 0.0f;
-				x[((i0 * 16) + (i1 * 4)) + 3] = 0.0f;
 			}
 		}
 	}
@@ -239,18 +234,13 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		if (rmask[(i0 * 4)]) {
-			tc_u32 w[4];
-			tc_ld4(w, t14[(i0 * 4)]); /* evict_last: no cache-policy hint on this target */
+		{
+			tc_u32 w[4] = {tc_f32_bits(0.0f), tc_f32_bits(0.0f), tc_f32_bits(0.0f), tc_f32_bits(0.0f)};
+			if (rmask[(i0 * 4)]) tc_ld4(w, t14[(i0 * 4)]); /* evict_last: no cache-policy hint on this target */
 			w15[(i0 * 4)] = tc_f32_from_bits(w[0]);
 			w15[(i0 * 4) + 1] = tc_f32_from_bits(w[1]);
 			w15[(i0 * 4) + 2] = tc_f32_from_bits(w[2]);
 			w15[(i0 * 4) + 3] = tc_f32_from_bits(w[3]);
-		} else {
-			w15[(i0 * 4)] = 0.0f;
-			w15[(i0 * 4) + 1] = 0.0f;
-			w15[(i0 * 4) + 2] = 0.0f;
-			w15[(i0 * 4) + 3] = 0.0f;
 		}
 	}
 
@@ -383,7 +373,7 @@ triton_per_fused_mul_pow_rsqrt_0(float *in_ptr0, float *in_ptr1, float *out_ptr0
 	for (int i0 = 0; i0 < 2; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 16; ++i1) {
-			t28[((i0 * 16) + i1)] = (rmask[i1] && xmask[i0]);
+			t28[((i0 * 16) + i1)] = (rmask[((i1 / 4) * 4)] && xmask[i0]);
 		}
 	}
 	#pragma unroll
