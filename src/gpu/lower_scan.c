@@ -589,6 +589,26 @@ static SReg *input_regs(Lower *L, const TValue *x, unsigned present)
 	return r;
 }
 
+/* acc combined with its partner's across lanes: xor shuffles over
+ * masks[n - 1] down to masks[0] (the farthest lanes first, Triton's order),
+ * each followed by the combine of acc and what came in (got). */
+static void butterfly(Lower *L, Scan *sc, SReg **acc, SReg **got, const int *masks, int n, unsigned vary)
+{
+	SExpr *a[TIR_MAX_SCAN], *b[TIR_MAX_SCAN];
+	for (int m = n - 1; m >= 0; m--) {
+		for (int i = 0; i < sc->n; i++) {
+			SStmt *s = simt_stmt(L->k, SS_SHUFFLE, sc->v->line);
+			s->src = acc[i];
+			s->shuffled = got[i];
+			s->lane_xor = masks[m];
+		}
+		Loops lo = {.outer = nest_over(L, vary, 1)};
+		refs(L, sc, a, acc, index_in(L, &lo.outer, vary));
+		refs(L, sc, b, got, index_in(L, &lo.outer, vary));
+		give_loops(L, combine(L, sc, NULL, a, b, a, NULL, NULL), &lo);
+	}
+}
+
 void lower_reduce_combine(Lower *L, const TValue *v)
 {
 	const TValue *x = v->args[0];
@@ -648,18 +668,7 @@ void lower_reduce_combine(Lower *L, const TValue *v)
 	SReg *got[TIR_MAX_SCAN];
 	if (g.lanes > 1 || (g.warps > 1 && g.warps <= L->frame.threads_per_warp[d]))
 		value_regs(L, &sc, got, SR_THREAD, count, "lane");
-	for (int m = nmasks - 1; m >= 0; m--) {
-		for (int i = 0; i < sc.n; i++) {
-			SStmt *s = simt_stmt(k, SS_SHUFFLE, line);
-			s->src = acc[i];
-			s->shuffled = got[i];
-			s->lane_xor = masks[m];
-		}
-		lo = (Loops){.outer = nest_over(L, vary, 1)};
-		refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
-		refs(L, &sc, b, got, index_in(L, &lo.outer, vary));
-		give_loops(L, combine(L, &sc, NULL, a, b, a, NULL, NULL), &lo);
-	}
+	butterfly(L, &sc, acc, got, masks, nmasks, vary);
 
 	/* 3. Across the warps it needs: partials through shared memory. Where
 	 * the lanes along d are at least as many as those warps, lane j of each
@@ -697,18 +706,7 @@ void lower_reduce_combine(Lower *L, const TValue *v)
 				give_loops(L, head, &lo);
 				continue;
 			}
-			for (int m = wbits - 1; m >= 0; m--) {
-				for (int i = 0; i < sc.n; i++) {
-					SStmt *s = simt_stmt(k, SS_SHUFFLE, line);
-					s->src = acc[i];
-					s->shuffled = got[i];
-					s->lane_xor = masks[m];
-				}
-				lo = (Loops){.outer = nest_over(L, vary, 1)};
-				refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
-				refs(L, &sc, b, got, index_in(L, &lo.outer, vary));
-				give_loops(L, combine(L, &sc, NULL, a, b, a, NULL, NULL), &lo);
-			}
+			butterfly(L, &sc, acc, got, masks, wbits, vary);
 		}
 		for (int first = 1; !tree && first >= 0; first--) {
 			lo = (Loops){.outer = nest_over(L, vary, 1)};

@@ -161,7 +161,7 @@ int run_kernel(const SKernel *k, const char *source, RunArg *args, const RunOpti
 
 /* ---- inputs and comparison ---- */
 
-static uint32_t mix(uint32_t i, uint32_t arg)
+uint32_t run_hash(uint32_t i, uint32_t arg)
 {
 	uint32_t h = i * 0x9E3779B9u + (arg + 1) * 0x85EBCA6Bu;
 	h ^= h >> 16;
@@ -175,7 +175,7 @@ static uint32_t mix(uint32_t i, uint32_t arg)
 void run_fill(void *buf, DType dt, size_t count, int arg, int64_t int_range)
 {
 	for (size_t i = 0; i < count; i++) {
-		uint32_t h = mix((uint32_t)i, (uint32_t)arg);
+		uint32_t h = run_hash((uint32_t)i, (uint32_t)arg);
 		float f = (float)(h >> 8) * (1.0f / 8388608.0f) - 1.0f;
 		int64_t n = int_range > 0 ? (int64_t)(h % (uint64_t)int_range) : 0;
 		switch (dt) {

@@ -50,6 +50,9 @@ int run_kernel(const SKernel *k, const char *source, RunArg *args, const RunOpti
  * element index and the argument number (exact in fp32; rounded for fp16
  * and bf16), integers in [0, int_range), booleans alternating by hash. */
 void run_fill(void *buf, DType dt, size_t count, int arg, int64_t int_range);
+/* The hash behind that formula (tests/golden/inputs.md), before its mapping
+ * to [-1, 1): element i of argument number arg. */
+uint32_t run_hash(uint32_t i, uint32_t arg);
 
 /* Compares `got` with `want` (count elements of dt): an element is wrong
  * when |got - want| > tol * max(|want|, rms(want)), or exactly one is NaN.

@@ -4,6 +4,8 @@
 #ifndef TC_TEST_CHECK_H
 #define TC_TEST_CHECK_H
 
+#include "runtime/run.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -22,13 +24,7 @@ static int failures;
 /* Element i of argument number `arg`: exact in fp32, in [-1, 1). */
 static inline float hash_input(uint32_t i, uint32_t arg)
 {
-	uint32_t h = i * 0x9E3779B9u + (arg + 1) * 0x85EBCA6Bu;
-	h ^= h >> 16;
-	h *= 0x85EBCA6Bu;
-	h ^= h >> 13;
-	h *= 0xC2B2AE35u;
-	h ^= h >> 16;
-	return (float)(h >> 8) * (1.0f / 8388608.0f) - 1.0f;
+	return (float)(run_hash(i, arg) >> 8) * (1.0f / 8388608.0f) - 1.0f;
 }
 
 #endif

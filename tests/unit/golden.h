@@ -37,38 +37,6 @@ typedef struct Golden {
 	bool atomics;         /* the kernel adds atomically: outputs start from zeros */
 } Golden;
 
-static double golden_read(DType dt, const void *base, int64_t i)
-{
-	const char *p = (const char *)base + i * dtype_bytes(dt);
-	switch (dt) {
-	case DT_I1: case DT_I8: return *(const int8_t *)p;
-	case DT_U8: return *(const uint8_t *)p;
-	case DT_I16: { int16_t x; memcpy(&x, p, 2); return x; }
-	case DT_I32: { int32_t x; memcpy(&x, p, 4); return x; }
-	case DT_U32: { uint32_t x; memcpy(&x, p, 4); return x; }
-	case DT_I64: { int64_t x; memcpy(&x, p, 8); return (double)x; }
-	case DT_U64: { uint64_t x; memcpy(&x, p, 8); return (double)x; }
-	case DT_F32: { float x; memcpy(&x, p, 4); return x; }
-	case DT_F64: { double x; memcpy(&x, p, 8); return x; }
-	case DT_F16: { uint16_t h; memcpy(&h, p, 2); return fp16_to_float(h); }
-	case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_float(h); }
-	case DT_PTR: break;
-	}
-	return 0;
-}
-
-/* The hash of inputs.md, before its mapping to [-1, 1). */
-static uint32_t golden_hash(uint32_t i, uint32_t arg)
-{
-	uint32_t h = i * 0x9E3779B9u + (arg + 1) * 0x85EBCA6Bu;
-	h ^= h >> 16;
-	h *= 0x85EBCA6Bu;
-	h ^= h >> 13;
-	h *= 0xC2B2AE35u;
-	h ^= h >> 16;
-	return h;
-}
-
 /* Stores element i: an integer for integer and bool types (bools are
  * nonzero-ness, as torch's .to(torch.bool)), a float for float types. */
 static void golden_store(DType dt, void *base, int64_t i, int64_t n, double f)
@@ -105,7 +73,7 @@ static void golden_fill(Golden *G)
 		int64_t offset = (int64_t)json_num(json_get(arg, "offset"), 0);
 		for (int64_t e = 0; e < G->sizes[i]; e++) {
 			if (hashed) {
-				uint32_t h = golden_hash((uint32_t)e, ai);
+				uint32_t h = run_hash((uint32_t)e, ai);
 				golden_store(t, G->vals[i].ptr, e, (int64_t)(h % (range ? range : 1)) + offset,
 					     hash_input((uint32_t)e, ai));
 			} else if (G->atomics)
@@ -114,6 +82,30 @@ static void golden_fill(Golden *G)
 				golden_store(t, G->vals[i].ptr, e, -777, NAN);
 		}
 	}
+}
+
+static void report(bool ok, const char *name, const char *why)
+{
+	if (ok)
+		printf("PASS %s\n", name);
+	else {
+		printf("FAIL %s: %s\n", name, why);
+		failures++;
+	}
+}
+
+/* Element operations of one program (nested blocks counted once): what
+ * the interpreter would spend on it. */
+static double block_work(const TBlock *b)
+{
+	double w = 0;
+	for (const TValue *v = b->first; v; v = v->next) {
+		double n = 1;
+		for (int d = 0; d < v->type.rank; d++)
+			n *= v->type.shape[d];
+		w += n + (v->body ? block_work(v->body) : 0) + (v->orelse ? block_work(v->orelse) : 0);
+	}
+	return w;
 }
 
 static int64_t golden_numel(const Json *shape)
@@ -280,7 +272,7 @@ static const char *golden_compare(const Golden *G, const char *label, bool (*ski
 				continue;
 			checked++;
 			Json *wj = json_at(want, p);
-			double got = golden_read(G->dts[ai], G->vals[ai].ptr, at);
+			double got = run_element(G->vals[ai].ptr, G->dts[ai], (size_t)at);
 			double w = wj && wj->kind == JSON_NUMBER ? wj->number : NAN;
 			double e;
 			if (isnan(w) || isnan(got))

@@ -3,33 +3,11 @@
  * real Triton produced on a GPU for the same inputs (tests/golden/). */
 #include "golden.h"
 
-static void report(bool ok, const char *name, const char *why)
-{
-	if (ok)
-		printf("PASS %s\n", name);
-	else {
-		printf("FAIL %s: %s\n", name, why);
-		failures++;
-	}
-}
-
 /* Element operations the interpreter may spend per output: programs
  * beyond it are not run and the positions they write are skipped, so the
  * big kernels (32 unrolled steps over 1024 columns) stay a few seconds.
  * The positions come first and last, then random. */
 #define WORK_BUDGET 1e8
-
-static double block_work(const TBlock *b)
-{
-	double w = 0;
-	for (const TValue *v = b->first; v; v = v->next) {
-		double n = 1;
-		for (int d = 0; d < v->type.rank; d++)
-			n *= v->type.shape[d];
-		w += n + (v->body ? block_work(v->body) : 0) + (v->orelse ? block_work(v->orelse) : 0);
-	}
-	return w;
-}
 
 /* Which program writes flat output position `at`. Grid1D kernels cover
  * their row-major output in order: at * programs / numel. Grid2D kernels

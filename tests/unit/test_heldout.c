@@ -21,28 +21,6 @@
 /* Element operations the interpreter may spend on one kernel. */
 #define INTERP_BUDGET 5e7
 
-static void report(bool ok, const char *name, const char *why)
-{
-	if (ok)
-		printf("PASS %s\n", name);
-	else {
-		printf("FAIL %s: %s\n", name, why);
-		failures++;
-	}
-}
-
-static double block_work(const TBlock *b)
-{
-	double w = 0;
-	for (const TValue *v = b->first; v; v = v->next) {
-		double n = 1;
-		for (int d = 0; d < v->type.rank; d++)
-			n *= v->type.shape[d];
-		w += n + (v->body ? block_work(v->body) : 0) + (v->orelse ? block_work(v->orelse) : 0);
-	}
-	return w;
-}
-
 /* Programs a sampled position belongs to, for kernels too long to
  * interpret whole: Inductor's 1-D grids cover their outputs in order. */
 typedef struct Sample {
