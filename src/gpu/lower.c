@@ -18,244 +18,14 @@
  *    count here comes from the layout, and so from the warp width W: this
  *    is the only place that knows it.
  */
-#include "gpu/lower_internal.h"
+#include "gpu/lower_ops.h"
 
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <string.h>
 
-/* ---- errors and comments ---- */
-
-static size_t line_offset(const Source *src, int line)
-{
-	int want = line - src->line_base;
-	size_t off = 0;
-	for (int cur = 1; cur < want && off < src->len; off++)
-		if (src->text[off] == '\n')
-			cur++;
-	while (off < src->len && (src->text[off] == ' ' || src->text[off] == '\t'))
-		off++;
-	return off;
-}
-
-void lower_error(Lower *L, const TValue *v, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (L->src && v && v->line > 0)
-		diag_vfatal(L->diag, L->src, line_offset(L->src, v->line), fmt, ap);
-	char msg[512];
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	diag_plain(L->diag, DIAG_ERROR, "%s: %s", L->tk->name, msg);
-	longjmp(*L->diag->jump, 1);
-}
-
-/* A comment with the source line, before the first statement of each line. */
-static void comment_line(Lower *L, const TValue *v)
-{
-	if (!L->src || v->line <= 0 || v->line == L->line)
-		return;
-	L->line = v->line;
-	size_t start = line_offset(L->src, v->line), end = start;
-	while (end < L->src->len && L->src->text[end] != '\n' && L->src->text[end] != '\r')
-		end++;
-	SStmt *s = simt_stmt(L->k, SS_COMMENT, v->line);
-	s->text = arena_strndup(L->arena, L->src->text + start, end - start);
-}
-
-/* ---- integer index expressions, folded where constant ---- */
-
-SExpr *ic(Lower *L, int64_t v)
-{
-	return simt_int(L->k, DT_I32, v);
-}
-
-bool is_int_const(const SExpr *e, int64_t v)
-{
-	return e->kind == SE_INT && e->ival == v;
-}
-
-SExpr *index_op(SExpr *e)
-{
-	e->plain = true;
-	return e;
-}
-
-SExpr *iadd(Lower *L, SExpr *a, SExpr *b)
-{
-	if (a->kind == SE_INT && b->kind == SE_INT)
-		return ic(L, a->ival + b->ival);
-	if (is_int_const(a, 0))
-		return b;
-	if (is_int_const(b, 0))
-		return a;
-	return index_op(simt_binary(L->k, TOP_ADD, DT_I32, a, b));
-}
-
-SExpr *imul(Lower *L, SExpr *a, int64_t c)
-{
-	if (c == 0 || is_int_const(a, 0))
-		return ic(L, 0);
-	if (a->kind == SE_INT)
-		return ic(L, a->ival * c);
-	return c == 1 ? a : index_op(simt_binary(L->k, TOP_MUL, DT_I32, a, ic(L, c)));
-}
-
-SExpr *ibin(Lower *L, TOp op, SExpr *a, int64_t c)
-{
-	if ((op == TOP_IDIV && c == 1) || (op == TOP_SHR && c == 0))
-		return a;
-	if (op == TOP_MOD && c == 1)
-		return ic(L, 0);
-	if (a->kind == SE_INT) {
-		int64_t x = a->ival;
-		switch (op) {
-		case TOP_IDIV: return ic(L, x / c);
-		case TOP_MOD: return ic(L, x % c);
-		case TOP_SHR: return ic(L, x >> c);
-		case TOP_AND: return ic(L, x & c);
-		default: break;
-		}
-	}
-	return index_op(simt_binary(L->k, op, DT_I32, a, ic(L, c)));
-}
-
-/* ---- loop nests ---- */
-
-int extent_of(Lower *L, int d)
-{
-	return layout_local_extent(&L->frame, d);
-}
-
-int count_of(Lower *L, unsigned vary)
-{
-	int n = 1;
-	for (int d = 0; d < L->rank; d++)
-		if (vary & (1u << d))
-			n *= extent_of(L, d);
-	return n;
-}
-
-Nest nest_over(Lower *L, unsigned dims, int vec)
-{
-	Nest n = {0};
-	for (int d = 0; d < L->rank; d++) {
-		if (!(dims & (1u << d)))
-			continue;
-		n.dim[n.n] = d;
-		n.step[n.n] = d == L->rank - 1 ? vec : 1;
-		n.n++;
-	}
-	return n;
-}
-
-/* Gives statement `s` the loops of `n`. */
-void set_loops(Lower *L, SStmt *s, const Nest *n)
-{
-	s->nloops = n->n;
-	for (int i = 0; i < n->n; i++)
-		s->extent[i] = extent_of(L, n->dim[i]) / n->step[i];
-}
-
-/* The local index along frame dim d of the nest's current (first) element. */
-SExpr *local_index(Lower *L, const Nest *n, int d)
-{
-	for (int i = 0; i < n->n; i++) {
-		if (n->dim[i] != d)
-			continue;
-		SExpr *li = imul(L, simt_leaf(L->k, SE_LOOP, DT_I32, i), n->step[i]);
-		if (n->run > 1 && d == L->rank - 1)
-			li = imul(L, ibin(L, TOP_IDIV, li, n->run), n->run);
-		return li;
-	}
-	return ic(L, 0);
-}
-
-/* Row-major index into registers that vary along `vary`. */
-SExpr *index_in(Lower *L, const Nest *n, unsigned vary)
-{
-	SExpr *idx = ic(L, 0);
-	for (int d = 0; d < L->rank; d++)
-		if (vary & (1u << d))
-			idx = iadd(L, imul(L, idx, extent_of(L, d)), local_index(L, n, d));
-	return idx;
-}
-
-/* The value of `v` at the nest's current element. */
-SExpr *read_value(Lower *L, const Nest *n, const TValue *v)
-{
-	Place *p = &L->place[v->id];
-	if (!p->lowered)
-		lower_error(L, v, "internal error: %%%d used before it is lowered", v->id);
-	if (p->expr)
-		return p->expr;
-	return simt_ref(L->k, p->reg, index_in(L, n, p->regs_vary));
-}
-
-unsigned vary_of(Lower *L, const TValue *v)
-{
-	return v ? L->place[v->id].regs_vary : 0;
-}
-
-/* ---- coordinates ---- */
-
-static int cta_of(Lower *L, int d)
-{
-	const Layout *f = &L->frame;
-	return f->size_per_thread[d] * f->threads_per_warp[d] * f->warps_per_cta[d];
-}
-
-static SExpr *first_of(Lower *L, int d)
-{
-	return L->first[d] ? simt_ref(L->k, L->first[d], NULL) : ic(L, 0);
-}
-
-/* The tile coordinate along d, before wrapping, of local index `li`. */
-static SExpr *raw_coord(Lower *L, int d, SExpr *li)
-{
-	int spt = L->frame.size_per_thread[d];
-	if (extent_of(L, d) <= spt)
-		return iadd(L, li, first_of(L, d));
-	SExpr *rep = imul(L, ibin(L, TOP_IDIV, li, spt), cta_of(L, d));
-	return iadd(L, iadd(L, rep, first_of(L, d)), ibin(L, TOP_MOD, li, spt));
-}
-
-SExpr *coord(Lower *L, int d, SExpr *li)
-{
-	SExpr *raw = raw_coord(L, d, li);
-	return cta_of(L, d) > L->frame_shape[d] ? ibin(L, TOP_MOD, raw, L->frame_shape[d]) : raw;
-}
-
-/* True (NULL) unless the block is wider than the tile along d; then the
- * test that local index `li` is not a wrapped copy. */
-SExpr *not_wrapped(Lower *L, int d, SExpr *li)
-{
-	if (cta_of(L, d) <= L->frame_shape[d])
-		return NULL;
-	return simt_cmp(L->k, CMP_LT, DT_I32, raw_coord(L, d, li), ic(L, L->frame_shape[d]));
-}
-
-/* For a tile that does not span frame dim d: whether this thread is the one
- * of the threads holding the same element that writes it. */
-static SExpr *owner_along(Lower *L, int d)
-{
-	if (!L->first[d])
-		return NULL;
-	return simt_cmp(L->k, CMP_EQ, DT_I32, simt_ref(L->k, L->first[d], NULL), ic(L, 0));
-}
-
-/* Makes frame f the one the index and coordinate helpers use. */
-void use_frame(Lower *L, int f)
-{
-	const Frame *fr = &L->frames[f];
-	L->cur = f;
-	L->rank = fr->rank;
-	L->frame = fr->layout;
-	memcpy(L->frame_shape, fr->shape, sizeof L->frame_shape);
-	memcpy(L->first, fr->first, sizeof L->first);
-}
+/* ---- the thread's coordinates ---- */
 
 /* lane and warp (only where a tile spreads over lanes, and over several
  * warps: nothing reads them otherwise), and the first coordinate of each
@@ -288,13 +58,13 @@ static void lower_thread_coords(Lower *L)
 			SExpr *first = ic(L, 0);
 			if (tpw > 1) {
 				SExpr *lane = simt_ref(k, L->lane, NULL);
-				SExpr *bits = ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, layout_lane_shift(f, d)), tpw - 1);
-				first = imul(L, bits, spt);
+				SExpr *bits = ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, ic(L, layout_lane_shift(f, d))), ic(L, tpw - 1));
+				first = imul(L, bits, ic(L, spt));
 			}
 			if (wpc > 1) {
 				SExpr *warp = simt_ref(k, L->warp, NULL);
-				SExpr *bits = ibin(L, TOP_AND, ibin(L, TOP_SHR, warp, layout_warp_shift(f, d)), wpc - 1);
-				first = iadd(L, first, imul(L, bits, (int64_t)spt * tpw));
+				SExpr *bits = ibin(L, TOP_AND, ibin(L, TOP_SHR, warp, ic(L, layout_warp_shift(f, d))), ic(L, wpc - 1));
+				first = iadd(L, first, imul(L, bits, ic(L, (int64_t)spt * tpw)));
 			}
 			if (is_int_const(first, 0))
 				continue;
@@ -323,32 +93,6 @@ static SReg *new_reg(Lower *L, const TValue *v, DType dt, unsigned vary)
 	if (!per_thread)
 		return simt_reg(L->k, SR_UNIFORM, dt, elem, 1, v->name);
 	return simt_reg(L->k, SR_THREAD, dt, elem, count_of(L, vary), v->name);
-}
-
-void set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary)
-{
-	Place *p = &L->place[v->id];
-	p->reg = r;
-	p->regs_vary = vary;
-	p->lowered = true;
-}
-
-static void set_expr(Lower *L, const TValue *v, SExpr *e)
-{
-	Place *p = &L->place[v->id];
-	p->expr = e;
-	p->lowered = true;
-}
-
-/* dst = value over the nest of `vary`; uniform when it varies in nothing */
-SStmt *assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value)
-{
-	SStmt *s = simt_stmt(L->k, SS_ASSIGN, v->line);
-	set_loops(L, s, n);
-	s->dst = simt_ref(L->k, dst, index_in(L, n, vary));
-	s->value = value;
-	s->uniform = dst->kind == SR_UNIFORM;
-	return s;
 }
 
 static void lower_arange(Lower *L, const TValue *v)
@@ -384,73 +128,6 @@ static void lower_alias(Lower *L, const TValue *v)
 	p->lowered = true;
 }
 
-/* Philox on the key (the seed as u64: sign-extended from a signed type) and
- * the counter (offset mod 2^32, offset >> 32 for 64-bit offsets else 0,
- * 0, 0), as the interpreter does. */
-static SExpr *philox_expr(Lower *L, const TValue *v, SExpr *seed, SExpr *offset)
-{
-	SKernel *k = L->k;
-	DType st = v->args[0]->type.dtype, ot = v->args[1]->type.dtype;
-	SExpr *e = simt_leaf(k, SE_PHILOX, DT_U32, v->aux);
-	e->ival = v->aux2;
-	e->a[0] = simt_cast(k, st, DT_U64, seed);
-	if (dtype_bytes(ot) == 8) {
-		SExpr *wide = simt_cast(k, ot, DT_U64, offset);
-		e->a[1] = simt_cast(k, DT_U64, DT_U32, wide);
-		e->a[2] = simt_cast(k, DT_U64, DT_U32, simt_binary(k, TOP_SHR, DT_U64, wide, simt_int(k, DT_U64, 32)));
-	} else {
-		e->a[1] = simt_cast(k, ot, DT_U32, offset);
-		e->a[2] = simt_int(k, DT_U32, 0);
-	}
-	return e;
-}
-
-SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
-{
-	SKernel *k = L->k;
-	DType dt = v->type.dtype;
-	SExpr *a = read_value(L, n, v->args[0]);
-	SExpr *e;
-	switch (v->op) {
-	case TOP_CMP:
-		return simt_cmp(k, (CmpKind)v->aux, v->args[0]->type.dtype, a, read_value(L, n, v->args[1]));
-	case TOP_WHERE:
-		e = simt_leaf(k, SE_SELECT, dt, 0);
-		e->a[0] = a;
-		e->a[1] = read_value(L, n, v->args[1]);
-		e->a[2] = read_value(L, n, v->args[2]);
-		return e;
-	case TOP_CAST:
-		return simt_cast(k, v->args[0]->type.dtype, dt, a);
-	case TOP_BITCAST:
-		if (dt != DT_PTR && !dtype_is_float(dt) && !dtype_is_float(v->args[0]->type.dtype))
-			return simt_cast(k, v->args[0]->type.dtype, dt, a);   /* integers: C's conversion keeps the bits */
-		e = simt_leaf(k, SE_BITCAST, dt, dt == DT_PTR ? (int)v->type.elem : 0);
-		e->from = v->args[0]->type.dtype;
-		e->a[0] = a;
-		return e;
-	case TOP_MATH:
-		e = simt_leaf(k, SE_MATH, dt, v->aux);
-		e->from = v->args[0]->type.dtype;
-		e->a[0] = a;
-		for (int i = 1; i < v->nargs; i++)
-			e->a[i] = read_value(L, n, v->args[i]);
-		return e;
-	case TOP_NEG:
-	case TOP_NOT:
-		e = simt_leaf(k, SE_UNARY, dt, v->op);
-		e->a[0] = a;
-		return e;
-	case TOP_PHILOX:
-		return philox_expr(L, v, a, read_value(L, n, v->args[1]));
-	default:
-		e = simt_binary(k, v->op, dt, a, read_value(L, n, v->args[1]));
-		if (dt == DT_PTR)
-			e->from = v->type.elem;
-		return e;
-	}
-}
-
 /* The thread's run along the last frame dim (size_per_thread) when `v` is
  * known the same over each aligned run (axis analysis: constancy), else 1. */
 static int constant_run(Lower *L, const TValue *v, unsigned vary)
@@ -479,24 +156,6 @@ static void lower_elementwise(Lower *L, const TValue *v)
 	from.run = constant_run(L, v, vary);
 	assign_value(L, v, &n, r, vary, elementwise_expr(L, v, &from));
 	set_reg(L, v, r, vary);
-}
-
-/* Elements per access along the last frame dim: from the pointer's
- * contiguity and alignment (axis analysis) along the tile dim that lies on
- * it, the mask's constancy, the target's widest access and what one thread
- * holds consecutively. */
-int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
-{
-	int last = L->rank - 1;
-	if (L->rank == 0 || !(vary & (1u << last)) || !(vary_of(L, ptr) & (1u << last)))
-		return 1;
-	int k = ptr->type.rank - 1;
-	while (k >= 0 && L->place[ptr->id].map[k] != last)
-		k--;
-	if (k < 0)
-		return 1;
-	int w = tir_vector_width_along(ptr, mask, k, L->target->max_vector_bytes);
-	return imin(w, L->frame.size_per_thread[last]);
 }
 
 /* Consecutive elements along the frame's last dim that a thread loads
@@ -585,23 +244,6 @@ static void lower_store(Lower *L, const TValue *v)
 	s->guard = write_guard(L, &n, present, mask ? read_value(L, &n, mask) : NULL);
 }
 
-/* The guard of a write: `mask`, and each element once (no wrapped copy,
- * coordinate 0 along the frame dimensions the tile does not span). */
-SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask)
-{
-	SExpr *guard = mask;
-	for (int d = 0; d < L->rank; d++) {
-		if (present & (1u << d))
-			guard = simt_and(L->k, guard, not_wrapped(L, d, local_index(L, n, d)));
-		else
-			guard = simt_and(L->k, guard, owner_along(L, d));
-	}
-	if (L->rank == 0)   /* every thread holds the scalar; one writes it */
-		guard = simt_and(L->k, guard,
-				 simt_cmp(L->k, CMP_EQ, DT_I32, simt_leaf(L->k, SE_THREAD, DT_I32, 0), ic(L, 0)));
-	return guard;
-}
-
 /* tl.atomic_*: each element once, by its owner; the old values. An atomic
  * on one element is done by one thread (thread 0 for a scalar, as in
  * Triton); when its old value is read, that thread hands it to the others
@@ -667,367 +309,6 @@ static void lower_assert(Lower *L, const TValue *v)
 	s->text = v->text ? v->text : "";
 }
 
-/* ---- reductions ---- */
-
-/* What a reduction folds: a value, or for argmax/argmin a value and its
- * index, in registers indexed by `vary`. */
-typedef struct Fold {
-	const TValue *v;           /* the reduce op */
-	ReduceKind kind;
-	TOp op;                    /* the combine of a plain reduction */
-	DType vt, it;              /* value and index dtypes (it: only for argmax/argmin) */
-	SExpr *identity, *no_index;
-	SReg *val, *idx;           /* the accumulators */
-	SReg *take;                /* argmax/argmin: whether the incoming pair wins */
-	unsigned vary;
-	bool pair;
-} Fold;
-
-static int64_t int_limit(DType dt, bool max)
-{
-	int bits = 8 * dtype_bytes(dt);
-	bool sig = dtype_is_signed(dt);
-	if (!sig)
-		return max ? (bits >= 64 ? -1 : (int64_t)((1ull << bits) - 1)) : 0;
-	if (bits >= 64)
-		return max ? INT64_MAX : INT64_MIN;
-	return max ? (int64_t)((1ull << (bits - 1)) - 1) : -(int64_t)(1ull << (bits - 1));
-}
-
-static SExpr *extreme(Lower *L, DType dt, bool max)
-{
-	if (dtype_is_float(dt))
-		return simt_float(L->k, dt, max ? INFINITY : -INFINITY);
-	return simt_int(L->k, dt, int_limit(dt, max));
-}
-
-static Fold fold_of(Lower *L, const TValue *v, unsigned vary)
-{
-	Fold f = {.v = v, .kind = (ReduceKind)v->aux, .vary = vary};
-	DType dt = v->type.dtype;
-	bool fl = dtype_is_float(dt);
-	f.vt = dt;
-	switch (f.kind) {
-	case RED_SUM:
-		f.op = TOP_ADD;
-		f.identity = fl ? simt_float(L->k, dt, 0) : simt_int(L->k, dt, 0);
-		break;
-	case RED_PROD:
-		f.op = TOP_MUL;
-		f.identity = fl ? simt_float(L->k, dt, 1) : simt_int(L->k, dt, 1);
-		break;
-	case RED_MAX:
-	case RED_MIN:
-		f.op = f.kind == RED_MAX ? TOP_MAXIMUM : TOP_MINIMUM;
-		f.identity = extreme(L, dt, f.kind == RED_MIN);
-		break;
-	case RED_ANY:
-		f.op = TOP_OR;
-		f.identity = simt_int(L->k, dt, 0);
-		break;
-	case RED_ARGMAX:
-	case RED_ARGMIN:
-		/* the value starts below (above) everything, its index above every index */
-		f.pair = true;
-		f.vt = v->args[0]->type.dtype;
-		f.it = dt;
-		f.identity = extreme(L, f.vt, f.kind == RED_ARGMIN);
-		f.no_index = simt_int(L->k, f.it, int_limit(f.it, true));
-		break;
-	case RED_COMBINE:   /* lower_reduce_combine */
-		break;
-	}
-	SKernel *k = L->k;
-	int count = count_of(L, vary);
-	f.val = simt_reg(k, SR_THREAD, f.vt, f.vt, count, f.pair ? arena_printf(L->arena, "%s_value", v->name ? v->name : "arg") : v->name);
-	if (f.pair) {
-		f.idx = simt_reg(k, SR_THREAD, f.it, f.it, count, v->name);
-		f.take = simt_reg(k, SR_THREAD, DT_I1, DT_I1, count, arena_printf(L->arena, "%s_wins", f.idx->name));
-	}
-	return f;
-}
-
-/* Registers of `x` indexed by `want` dims (a broadcast made real). */
-static SReg *materialize(Lower *L, const TValue *x, unsigned want)
-{
-	SReg *r = simt_reg(L->k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, want), x->name);
-	Nest n = nest_over(L, want, 1);
-	assign_value(L, x, &n, r, want, read_value(L, &n, x));
-	return r;
-}
-
-static SStmt *fold_assign(Lower *L, const Fold *f, const Nest *n, SReg *dst, SExpr *value)
-{
-	SStmt *s = assign_value(L, f->v, n, dst, f->vary, value);
-	s->uniform = false;
-	return s;
-}
-
-static SExpr *acc_ref(Lower *L, const Fold *f, const Nest *n, SReg *r)
-{
-	return simt_ref(L->k, r, index_in(L, n, f->vary));
-}
-
-static SExpr *is_nan(Lower *L, DType dt, SExpr *x)
-{
-	return simt_cmp(L->k, CMP_NE, dt, x, x);
-}
-
-static SExpr *logic_or(Lower *L, SExpr *a, SExpr *b)
-{
-	return simt_binary(L->k, TOP_OR, DT_I1, a, b);
-}
-
-/* Whether (xv, xi) wins over (v, i) in argmax (argmin): a NaN beats any
- * number, then the larger (smaller) value, and among equal values (all NaNs
- * equal) the smaller index: the order of combination does not matter. */
-static SExpr *pair_wins(Lower *L, const Fold *f, SExpr *xv, SExpr *xi, SExpr *v, SExpr *i)
-{
-	SKernel *k = L->k;
-	SExpr *better = simt_cmp(k, f->kind == RED_ARGMAX ? CMP_GT : CMP_LT, f->vt, xv, v);
-	SExpr *equal = simt_cmp(k, CMP_EQ, f->vt, xv, v);
-	SExpr *earlier = simt_cmp(k, CMP_LT, f->it, xi, i);
-	if (!dtype_is_float(f->vt))
-		return logic_or(L, better, simt_and(k, equal, earlier));
-	SExpr *nan_x = is_nan(L, f->vt, xv), *nan_v = is_nan(L, f->vt, v);
-	SExpr *not_nan_v = simt_cmp(k, CMP_EQ, f->vt, v, v);
-	equal = logic_or(L, equal, simt_and(k, nan_x, nan_v));
-	return logic_or(L, logic_or(L, simt_and(k, nan_x, not_nan_v), better), simt_and(k, equal, earlier));
-}
-
-/* acc = combine(acc, incoming) over nest `n`, where `guard` (or always):
- * one statement (argmax/argmin: three assignments in one loop body). */
-static SStmt *fold_in(Lower *L, const Fold *f, const Nest *n, SExpr *xv, SExpr *xi, SExpr *guard)
-{
-	SKernel *k = L->k;
-	SExpr *v = acc_ref(L, f, n, f->val);
-	if (!f->pair) {
-		SStmt *s = fold_assign(L, f, n, f->val, simt_binary(k, f->op, f->vt, v, simt_cast(k, xv->dtype, f->vt, xv)));
-		s->guard = guard;
-		return s;
-	}
-	SExpr *i = acc_ref(L, f, n, f->idx);
-	SStmt *head = fold_assign(L, f, n, f->take, simt_and(k, guard, pair_wins(L, f, xv, xi, v, i)));
-	SExpr *take = acc_ref(L, f, n, f->take);
-	SExpr *sel_v = simt_leaf(k, SE_SELECT, f->vt, 0), *sel_i = simt_leaf(k, SE_SELECT, f->it, 0);
-	sel_v->a[0] = sel_i->a[0] = take;
-	sel_v->a[1] = xv;
-	sel_v->a[2] = v;
-	sel_i->a[1] = simt_cast(k, xi->dtype, f->it, xi);
-	sel_i->a[2] = i;
-	SStmt *a = simt_also(k, head);
-	a->dst = acc_ref(L, f, n, f->val);
-	a->value = sel_v;
-	a = simt_also(k, head);
-	a->dst = acc_ref(L, f, n, f->idx);
-	a->value = sel_i;
-	return head;
-}
-
-static void fold_reset(Lower *L, const Fold *f, const Nest *n)
-{
-	fold_assign(L, f, n, f->val, f->identity);
-	if (f->pair)
-		fold_assign(L, f, n, f->idx, f->no_index);
-}
-
-/* acc = (xv, xi): a fold that starts from its first element, not from the
- * identity, has one combine less (Triton's reductions have no identity). */
-static void fold_first(Lower *L, const Fold *f, const Nest *n, SExpr *xv, SExpr *xi)
-{
-	fold_assign(L, f, n, f->val, simt_cast(L->k, xv->dtype, f->vt, xv));
-	if (f->pair)
-		fold_assign(L, f, n, f->idx, simt_cast(L->k, xi->dtype, f->it, xi));
-}
-
-/* Across the lanes that share the axis: log2(lanes along it) xor steps,
- * the farthest lanes first, as Triton's reductions shuffle (its rounding,
- * for combines that only nearly associate, such as Welford's). */
-static void fold_lanes(Lower *L, const Fold *f, const Nest *outer, int d)
-{
-	SKernel *k = L->k;
-	int masks[8];
-	int nmasks = layout_lane_masks(&L->frame, d, masks);
-	if (!nmasks)
-		return;
-	SReg *ov = simt_reg(k, SR_THREAD, f->vt, f->vt, f->val->count, arena_printf(L->arena, "%s_lane", f->val->name));
-	SReg *oi = f->pair ? simt_reg(k, SR_THREAD, f->it, f->it, f->idx->count, arena_printf(L->arena, "%s_lane", f->idx->name))
-			   : NULL;
-	for (int m = nmasks - 1; m >= 0; m--) {
-		for (int r = 0; r < (f->pair ? 2 : 1); r++) {
-			SStmt *s = simt_stmt(k, SS_SHUFFLE, f->v->line);
-			s->src = r ? f->idx : f->val;
-			s->shuffled = r ? oi : ov;
-			s->lane_xor = masks[m];
-		}
-		fold_in(L, f, outer, acc_ref(L, f, outer, ov), oi ? acc_ref(L, f, outer, oi) : NULL, NULL);
-	}
-}
-
-/* Across the warps that share the axis: one lane of each warp writes the
- * warp's partials to shared memory, where the partials of the wpc warps
- * along the axis lie next to each other; after a barrier every thread
- * folds those of its rows, all in the same order: wpc consecutive words,
- * which each lane of a warp reads at the same address (one broadcast, in
- * 16-byte reads where they line up). The barrier waits (flush_folds) while
- * the ops that follow do not read the result and touch no shared memory,
- * so independent reductions, such as Welford's count and sum, share one. */
-typedef struct WarpFold {
-	Fold f;
-	Nest outer;
-	int d, frame;
-	SReg *sv, *si;             /* the partials in shared memory */
-} WarpFold;
-
-#define MAX_WAITING 8
-
-/* x, a number of `bits` bits, without its bits [at, at + n), the bits
- * above moved down. */
-static SExpr *drop_bits(Lower *L, SExpr *x, int bits, int at, int n)
-{
-	if (n == 0)
-		return x;
-	SExpr *low = at ? ibin(L, TOP_AND, x, ((int64_t)1 << at) - 1) : NULL;
-	if (at + n >= bits)   /* nothing above */
-		return low ? low : ic(L, 0);
-	SExpr *high = ibin(L, TOP_SHR, x, at + n);
-	if (at)
-		high = index_op(simt_binary(L->k, TOP_SHL, DT_I32, high, ic(L, at)));
-	return low ? index_op(simt_binary(L->k, TOP_OR, DT_I32, high, low)) : high;
-}
-
-/* The first of the wpc slots of the thread's result at local index `r`:
- * its thread number without the lane and warp bits that move along d
- * (threads differing only there share the rows), times wpc. */
-static SExpr *warp_slots(Lower *L, const WarpFold *w, SExpr *r)
-{
-	int wpc = L->frame.warps_per_cta[w->d], cnt = w->f.val->count;
-	int lane_at = layout_lane_shift(&L->frame, w->d), lane_bits = ilog2(L->frame.threads_per_warp[w->d]);
-	int warp_at = ilog2(L->k->warp_size) + layout_warp_shift(&L->frame, w->d);
-	int bits = ilog2(L->k->threads);
-	SExpr *key = drop_bits(L, simt_leaf(L->k, SE_THREAD, DT_I32, 0), bits, warp_at, ilog2(wpc));
-	key = drop_bits(L, key, bits - ilog2(wpc), lane_at, lane_bits);
-	return imul(L, iadd(L, imul(L, key, cnt), r), wpc);
-}
-
-static void read_warps(Lower *L, const WarpFold *w)
-{
-	SKernel *k = L->k;
-	const Fold *f = &w->f;
-	use_frame(L, w->frame);
-	SExpr *j = simt_leaf(k, SE_LOOP, DT_I32, w->outer.n);
-	SExpr *base = warp_slots(L, w, index_in(L, &w->outer, f->vary));
-	fold_first(L, f, &w->outer, simt_ref(k, w->sv, base), w->si ? simt_ref(k, w->si, base) : NULL);
-	SExpr *pslot = iadd(L, iadd(L, base, j), ic(L, 1));
-	SStmt *s = fold_in(L, f, &w->outer, simt_ref(k, w->sv, pslot), w->si ? simt_ref(k, w->si, pslot) : NULL, NULL);
-	s->extent[s->nloops++] = L->frame.warps_per_cta[w->d] - 1;   /* the loop over j, innermost */
-}
-
-/* The barrier the waiting reductions need, and their reads. */
-static void flush_folds(Lower *L)
-{
-	if (!L->nwaiting)
-		return;
-	int cur = L->cur, line = L->waiting[0].f.v->line;
-	simt_stmt(L->k, SS_BARRIER, line);
-	for (int i = 0; i < L->nwaiting; i++)
-		read_warps(L, &L->waiting[i]);
-	if (L->loop_depth)   /* the next iteration writes the same slots */
-		simt_stmt(L->k, SS_BARRIER, line);
-	L->nwaiting = 0;
-	use_frame(L, cur);
-}
-
-static void fold_warps(Lower *L, const Fold *f, const Nest *outer, int d)
-{
-	SKernel *k = L->k;
-	int wpc = L->frame.warps_per_cta[d], tpw = L->frame.threads_per_warp[d];
-	if (wpc <= 1)
-		return;
-	if (L->nwaiting == MAX_WAITING)
-		flush_folds(L);
-	if (!L->waiting)
-		L->waiting = arena_alloc(L->arena, sizeof *L->waiting * MAX_WAITING);
-	WarpFold *w = &L->waiting[L->nwaiting++];
-	*w = (WarpFold){.f = *f, .outer = *outer, .d = d, .frame = L->cur};
-	int count = k->threads / tpw * f->val->count;
-	w->sv = simt_reg(k, SR_SHARED, f->vt, f->vt, count, arena_printf(L->arena, "%s_warps", f->val->name));
-	if (f->pair)
-		w->si = simt_reg(k, SR_SHARED, f->it, f->it, count, arena_printf(L->arena, "%s_warps", f->idx->name));
-	SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
-	SExpr *warp_d = ibin(L, TOP_AND, ibin(L, TOP_SHR, thread, ilog2(k->warp_size) + layout_warp_shift(&L->frame, d)), wpc - 1);
-	SExpr *slot = iadd(L, warp_slots(L, w, index_in(L, outer, f->vary)), warp_d);
-	SExpr *lane_d = ibin(L, TOP_AND, ibin(L, TOP_SHR, thread, layout_lane_shift(&L->frame, d)), tpw - 1);
-	SExpr *first_lane = tpw > 1 ? simt_cmp(k, CMP_EQ, DT_I32, lane_d, ic(L, 0)) : NULL;
-	for (int r = 0; r < (f->pair ? 2 : 1); r++) {
-		SStmt *s = simt_stmt(k, SS_ASSIGN, f->v->line);
-		set_loops(L, s, outer);
-		s->dst = simt_ref(k, r ? w->si : w->sv, slot);
-		s->value = acc_ref(L, f, outer, r ? f->idx : f->val);
-		s->guard = first_lane;
-	}
-}
-
-/* Whether `v` may be lowered while reductions wait for their barrier: it
- * reads none of them and touches no shared memory and no barrier. */
-static bool lets_folds_wait(const Lower *L, const TValue *v)
-{
-	switch (v->op) {
-	case TOP_CONVERT: case TOP_SCAN: case TOP_DOT: case TOP_FOR: case TOP_IF: case TOP_YIELD:
-	case TOP_RESULT: case TOP_BARRIER: case TOP_ASSERT: case TOP_ATOMIC:
-		return false;
-	default:
-		break;
-	}
-	for (int w = 0; w < L->nwaiting; w++) {
-		const TValue *r = L->waiting[w].f.v;
-		for (int i = 0; i < v->nargs; i++)
-			if (v->args[i] == r)
-				return false;
-		if (v->op == TOP_STORE && lower_stored(v) == r)
-			return false;
-	}
-	return true;
-}
-
-static void lower_reduce(Lower *L, const TValue *v)
-{
-	const TValue *x = v->args[0];
-	const TValue *xi = v->nargs > 1 ? v->args[1] : NULL;
-	int axis = v->aux2;
-	int d = L->place[x->id].map[axis];
-	unsigned bit = d >= 0 ? 1u << d : 0;
-	unsigned xvary = L->place[x->id].present;   /* every element of the tile, made real */
-	unsigned vary = xvary & ~bit;
-	SReg *xreg = vary_of(L, x) == xvary && L->place[x->id].reg ? L->place[x->id].reg : materialize(L, x, xvary);
-	SReg *ireg = NULL;
-	if (xi)
-		ireg = vary_of(L, xi) == xvary && L->place[xi->id].reg ? L->place[xi->id].reg : materialize(L, xi, xvary);
-	Fold f = fold_of(L, v, vary);
-	SKernel *k = L->k;
-
-	/* 1. In each thread: fold its elements along the axis, skipping copies. */
-	Nest outer = nest_over(L, vary, 1);
-	Nest all = nest_over(L, xvary, 1);
-	SExpr *guard = d >= 0 ? not_wrapped(L, d, local_index(L, &all, d)) : NULL;
-	if (d >= 0 && !guard && layout_local_extent(&L->frame, d) > 1) {
-		/* no wrapped copies along d: start from the element of local index 0 */
-		fold_first(L, &f, &outer, simt_ref(k, xreg, index_in(L, &outer, xvary)),
-			   ireg ? simt_ref(k, ireg, index_in(L, &outer, xvary)) : NULL);
-		guard = simt_cmp(k, CMP_NE, DT_I32, local_index(L, &all, d), ic(L, 0));
-	} else {
-		fold_reset(L, &f, &outer);
-	}
-	SExpr *xe = simt_ref(k, xreg, index_in(L, &all, xvary));
-	SExpr *ie = ireg ? simt_ref(k, ireg, index_in(L, &all, xvary)) : NULL;
-	fold_in(L, &f, &all, xe, ie, guard);
-	if (d >= 0) {
-		fold_lanes(L, &f, &outer, d);
-		fold_warps(L, &f, &outer, d);
-	}
-	set_reg(L, v, f.pair ? f.idx : f.val, vary);
-}
-
 /* ---- control flow: uniform in every program, as Triton's is ---- */
 
 static void lower_value(Lower *L, const TValue *v);
@@ -1038,19 +319,19 @@ static const TValue *lower_part(Lower *L, const TBlock *b, int part)
 {
 	for (const TValue *v = b->first; v; v = v->next) {
 		if (v->op == TOP_YIELD) {
-			flush_folds(L);
+			lower_flush_folds(L);
 			return v;
 		}
 		if (part != PART_NONE && L->place[v->id].part != part)
 			continue;
 		if (v->op == TOP_ARG || (lower_pure(v) && L->uses && L->uses[v->id] <= 0))
 			continue;   /* an argument (lowered first), or a value nothing reads */
-		if (!lets_folds_wait(L, v))
-			flush_folds(L);
-		comment_line(L, v);
+		if (!lower_folds_may_wait(L, v))
+			lower_flush_folds(L);
+		lower_comment_line(L, v);
 		lower_value(L, v);
 	}
-	flush_folds(L);
+	lower_flush_folds(L);
 	return NULL;
 }
 
@@ -1125,13 +406,6 @@ static void yield_part(Lower *L, const TValue *y, SReg **state, const TValue *co
 static void yield_into(Lower *L, const TValue *y, SReg **state, const TValue *const *like)
 {
 	yield_part(L, y, state, like, PART_NONE);
-}
-
-SStmt *uniform_stmt(Lower *L, SStmtKind kind, int line)
-{
-	SStmt *s = simt_stmt(L->k, kind, line);
-	s->uniform = true;
-	return s;
 }
 
 /* slot = (slot + 1) % stages */
@@ -1430,17 +704,6 @@ static int frame_vector(const Lower *L, int f, int *elem_bytes)
 	return per_thread < vec ? (int)imax((int)per_thread, 1) : vec;
 }
 
-int lower_shared_bytes(const SKernel *k)
-{
-	int total = 0;
-	for (int i = 0; i < k->nregs; i++) {
-		const SReg *r = k->regs[i];
-		if (r->kind == SR_SHARED)
-			total += r->count * simt_shared_elem_bytes(r);
-	}
-	return total;
-}
-
 /* Beyond 48 KiB (or when an array must be aligned beyond 16 bytes) a CUDA
  * kernel takes its shared memory dynamically: the arrays are laid out one
  * after another, each aligned as it asks, from a base rounded up to the
@@ -1481,7 +744,7 @@ static void lower_kernel(Lower *L)
 	for (int i = 0; i < tk->nargs; i++)
 		lower_value(L, tk->args[i]);
 	lower_block(L, tk->body);
-	k->shared_bytes = lower_shared_bytes(k);
+	k->shared_bytes = simt_shared_bytes(k);
 	if (k->shared_bytes > L->target->shared_bytes)
 		lower_error(L, NULL, "the kernel needs %d bytes of shared memory, more than %s gives a block (%d)",
 			    k->shared_bytes, L->target->spec, L->target->shared_bytes);

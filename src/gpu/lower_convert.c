@@ -14,7 +14,7 @@
  * When two or more dimensions travel, each row of the innermost one is one
  * element longer than the tile's, so the elements of a column, which a
  * transposed reader's lanes take side by side, fall in different banks. */
-#include "gpu/lower_internal.h"
+#include "gpu/lower_ops.h"
 
 /* Where the elements of a tile lie in shared memory: row-major over the
  * tile dims in `dim`, `stride` elements apart along each. */
@@ -47,7 +47,7 @@ static SExpr *slot(Lower *L, const Slots *s, const int8_t *map, const Nest *n)
 	SExpr *at = ic(L, 0);
 	for (int i = 0; i < s->n; i++) {
 		int d = map[s->dim[i]];
-		at = iadd(L, at, imul(L, coord(L, d, local_index(L, n, d)), s->stride[i]));
+		at = iadd(L, at, imul(L, coord(L, d, local_index(L, n, d)), ic(L, s->stride[i])));
 	}
 	return at;
 }

@@ -24,7 +24,7 @@
  * instruction per warp, targets without matrix units): both operands
  * through shared memory, each thread computes its own elements with a
  * loop over K. Correct for every layout. */
-#include "gpu/lower_internal.h"
+#include "gpu/lower_ops.h"
 
 #include <string.h>
 
@@ -164,7 +164,7 @@ void lower_plan_dots(Lower *L)
 /* (x >> shift) & mask */
 static SExpr *bits(Lower *L, SExpr *x, int shift, int mask)
 {
-	return ibin(L, TOP_AND, ibin(L, TOP_SHR, x, shift), mask);
+	return ibin(L, TOP_AND, ibin(L, TOP_SHR, x, ic(L, shift)), ic(L, mask));
 }
 
 static SExpr *ixor(Lower *L, SExpr *a, SExpr *b)
@@ -184,13 +184,13 @@ static SExpr *ixor(Lower *L, SExpr *a, SExpr *b)
 static SExpr *swizzled(Lower *L, SExpr *row, SExpr *col, int width)
 {
 	int chunks = width / 8;
-	SExpr *base = imul(L, row, width);
+	SExpr *base = imul(L, row, ic(L, width));
 	if (chunks <= 1)
 		return iadd(L, base, col);
 	int per_line = chunks >= 8 ? 1 : 8 / chunks, phases = chunks >= 8 ? 8 : chunks;
-	SExpr *phase = ibin(L, TOP_AND, ibin(L, TOP_IDIV, row, per_line), phases - 1);
-	SExpr *chunk = ixor(L, ibin(L, TOP_SHR, col, 3), phase);
-	return iadd(L, iadd(L, base, imul(L, chunk, 8)), ibin(L, TOP_AND, col, 7));
+	SExpr *phase = ibin(L, TOP_AND, ibin(L, TOP_IDIV, row, ic(L, per_line)), ic(L, phases - 1));
+	SExpr *chunk = ixor(L, ibin(L, TOP_SHR, col, ic(L, 3)), phase);
+	return iadd(L, iadd(L, base, imul(L, chunk, ic(L, 8))), ibin(L, TOP_AND, col, ic(L, 7)));
 }
 
 /* wgmma's layout: rows of more than 64 elements cut into blocks of 64,
@@ -200,8 +200,8 @@ static SExpr *wgmma_index(Lower *L, const Operand *o, SExpr *row, SExpr *col)
 	if (o->width <= 64)
 		return swizzled(L, row, col, o->width);
 	int rows = o->elems / o->width;
-	SExpr *block = ibin(L, TOP_SHR, col, 6);
-	return iadd(L, imul(L, block, rows * 64), swizzled(L, row, ibin(L, TOP_AND, col, 63), 64));
+	SExpr *block = ibin(L, TOP_SHR, col, ic(L, 6));
+	return iadd(L, imul(L, block, ic(L, rows * 64)), swizzled(L, row, ibin(L, TOP_AND, col, ic(L, 63)), 64));
 }
 
 /* The row of operand A that wgmma reads for the result's row m. The
@@ -216,11 +216,11 @@ static SExpr *wgmma_row(Lower *L, SExpr *m, int wm)
 	int lw = 0;
 	while (1 << lw < wm)
 		lw++;
-	SExpr *g = ibin(L, TOP_AND, m, 7), *w = bits(L, m, 3, wm - 1), *rep = ibin(L, TOP_SHR, m, 3 + lw);
-	SExpr *p = iadd(L, g, imul(L, ibin(L, TOP_AND, rep, 1), 8));
-	p = iadd(L, p, imul(L, ibin(L, TOP_AND, w, 3), 16));
-	p = iadd(L, p, imul(L, ibin(L, TOP_SHR, w, 2), 64));
-	return iadd(L, p, imul(L, ibin(L, TOP_SHR, rep, 1), 16 * wm));
+	SExpr *g = ibin(L, TOP_AND, m, ic(L, 7)), *w = bits(L, m, 3, wm - 1), *rep = ibin(L, TOP_SHR, m, ic(L, 3 + lw));
+	SExpr *p = iadd(L, g, imul(L, ibin(L, TOP_AND, rep, ic(L, 1)), ic(L, 8)));
+	p = iadd(L, p, imul(L, ibin(L, TOP_AND, w, ic(L, 3)), ic(L, 16)));
+	p = iadd(L, p, imul(L, ibin(L, TOP_SHR, w, ic(L, 2)), ic(L, 64)));
+	return iadd(L, p, imul(L, ibin(L, TOP_SHR, rep, ic(L, 1)), ic(L, 16 * wm)));
 }
 
 /* The index of (row, col) of slot `slot` (NULL: the only one). */
@@ -285,14 +285,14 @@ static SExpr *row_of(Lower *L, const Warp *w, SExpr *mi, int h, SExpr *r)
 {
 	int wm = w->fr->wm;
 	if (w->fr->unit != MATRIX_MFMA)
-		return iadd(L, iadd(L, imul(L, mi, 16 * wm), imul(L, w->wm, 8)), iadd(L, ic(L, h * 8 * wm), r));
-	return iadd(L, iadd(L, imul(L, mi, 16 * wm), imul(L, w->wm, 16)), r);
+		return iadd(L, iadd(L, imul(L, mi, ic(L, 16 * wm)), imul(L, w->wm, ic(L, 8))), iadd(L, ic(L, h * 8 * wm), r));
+	return iadd(L, iadd(L, imul(L, mi, ic(L, 16 * wm)), imul(L, w->wm, ic(L, 16))), r);
 }
 
 static SExpr *col_of(Lower *L, const Warp *w, SExpr *ni, SExpr *c)
 {
 	int step = w->s.n;
-	return iadd(L, iadd(L, imul(L, ni, step * w->fr->wn), imul(L, w->wn, step)), c);
+	return iadd(L, iadd(L, imul(L, ni, ic(L, step * w->fr->wn)), imul(L, w->wn, ic(L, step))), c);
 }
 
 static SExpr *loop_var(Lower *L, int i)
@@ -318,7 +318,7 @@ static void ldmatrix(Lower *L, const TValue *v, const Operand *o, SReg *frag, in
 	s->dst = simt_ref(L->k, addr, loop_var(L, 0));
 	s->value = stored_index(L, o, use_slot(L, o), row, col);
 	s = warp_stmt(L, v, SS_FRAGMENT, extent);
-	s->dst = simt_ref(L->k, frag, imul(L, loop_var(L, 0), nmat));
+	s->dst = simt_ref(L->k, frag, imul(L, loop_var(L, 0), ic(L, nmat)));
 	s->src = o->smem;
 	s->ptr = simt_ref(L->k, addr, loop_var(L, 0));
 	s->nmat = nmat;
@@ -330,16 +330,16 @@ static void ldmatrix(Lower *L, const TValue *v, const Operand *o, SReg *frag, in
  * (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15). */
 static void mma_fragment_a(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *fa, int kk)
 {
-	SExpr *j = bits(L, w->lane, 3, 3), *r = ibin(L, TOP_AND, w->lane, 7);
+	SExpr *j = bits(L, w->lane, 3, 3), *r = ibin(L, TOP_AND, w->lane, ic(L, 7));
 	SExpr *mi = loop_var(L, 0);
-	SExpr *half = ibin(L, TOP_AND, j, 1), *kblock = ibin(L, TOP_SHR, j, 1);
+	SExpr *half = ibin(L, TOP_AND, j, ic(L, 1)), *kblock = ibin(L, TOP_SHR, j, ic(L, 1));
 	/* row_of with a run-time half: both halves' rows differ by 8 wm */
-	SExpr *m = iadd(L, row_of(L, w, mi, 0, r), imul(L, half, 8 * w->fr->wm));
-	SExpr *k = iadd(L, ic(L, kk * 16), imul(L, kblock, 8));
+	SExpr *m = iadd(L, row_of(L, w, mi, 0, r), imul(L, half, ic(L, 8 * w->fr->wm)));
+	SExpr *k = iadd(L, ic(L, kk * 16), imul(L, kblock, ic(L, 8)));
 	if (o->inner)
 		ldmatrix(L, v, o, fa, w->tiles_m, 4, false, m, k);
 	else
-		ldmatrix(L, v, o, fa, w->tiles_m, 4, true, iadd(L, k, r), iadd(L, row_of(L, w, mi, 0, ic(L, 0)), imul(L, half, 8 * w->fr->wm)));
+		ldmatrix(L, v, o, fa, w->tiles_m, 4, true, iadd(L, k, r), iadd(L, row_of(L, w, mi, 0, ic(L, 0)), imul(L, half, ic(L, 8 * w->fr->wm))));
 }
 
 /* mma.sync's B fragments: per pair of tiles (ni, ni + 1) four matrices
@@ -348,10 +348,10 @@ static void mma_fragment_a(Lower *L, const TValue *v, const Warp *w, const Opera
 static void mma_fragment_b(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *fb, int kk)
 {
 	int nmat = w->tiles_n % 2 ? 2 : 4;
-	SExpr *j = bits(L, w->lane, 3, nmat - 1), *r = ibin(L, TOP_AND, w->lane, 7);
-	SExpr *kblock = ibin(L, TOP_AND, j, 1), *next = ibin(L, TOP_SHR, j, 1);
-	SExpr *ni = iadd(L, imul(L, loop_var(L, 0), nmat / 2), next);
-	SExpr *k = iadd(L, ic(L, kk * 16), imul(L, kblock, 8));
+	SExpr *j = bits(L, w->lane, 3, nmat - 1), *r = ibin(L, TOP_AND, w->lane, ic(L, 7));
+	SExpr *kblock = ibin(L, TOP_AND, j, ic(L, 1)), *next = ibin(L, TOP_SHR, j, ic(L, 1));
+	SExpr *ni = iadd(L, imul(L, loop_var(L, 0), ic(L, nmat / 2)), next);
+	SExpr *k = iadd(L, ic(L, kk * 16), imul(L, kblock, ic(L, 8)));
 	int extent = w->tiles_n * 2 / nmat;
 	if (o->inner)
 		ldmatrix(L, v, o, fb, extent, nmat, true, iadd(L, k, r), col_of(L, w, ni, ic(L, 0)));
@@ -364,8 +364,8 @@ static void mma_fragment_b(Lower *L, const TValue *v, const Warp *w, const Opera
 static void mfma_fragment(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *frag, int kk, bool is_a)
 {
 	SExpr *t = loop_var(L, 0), *word = loop_var(L, 1);
-	SExpr *rc = ibin(L, TOP_AND, w->lane, 15);
-	SExpr *k0 = iadd(L, iadd(L, ic(L, kk * 16), imul(L, bits(L, w->lane, 4, 3), 4)), imul(L, word, 2));
+	SExpr *rc = ibin(L, TOP_AND, w->lane, ic(L, 15));
+	SExpr *k0 = iadd(L, iadd(L, ic(L, kk * 16), imul(L, bits(L, w->lane, 4, 3), ic(L, 4))), imul(L, word, ic(L, 2)));
 	SExpr *mn = is_a ? row_of(L, w, t, 0, rc) : col_of(L, w, t, rc);
 	SExpr *at[2];
 	for (int e = 0; e < 2; e++) {
@@ -376,7 +376,7 @@ static void mfma_fragment(Lower *L, const TValue *v, const Warp *w, const Operan
 	s->nloops = 2;
 	s->extent[0] = is_a ? w->tiles_m : w->tiles_n;
 	s->extent[1] = 2;
-	s->dst = simt_ref(L->k, frag, iadd(L, imul(L, t, 2), word));
+	s->dst = simt_ref(L->k, frag, iadd(L, imul(L, t, ic(L, 2)), word));
 	s->src = o->smem;
 	s->ptr = at[0];
 	s->value = at[1];
@@ -396,19 +396,19 @@ static void issue(Lower *L, const TValue *v, const Warp *w, SReg *acc, SReg *fa,
 	s->operand = operand;
 	if (w->fr->unit != MATRIX_MFMA) {
 		s->mop = MMA_M16N8K16;
-		SExpr *c0 = iadd(L, imul(L, mi, 2 * lc), imul(L, ni, 2));
+		SExpr *c0 = iadd(L, imul(L, mi, ic(L, 2 * lc)), imul(L, ni, ic(L, 2)));
 		SExpr *at[4] = {c0, iadd(L, c0, ic(L, 1)), iadd(L, c0, ic(L, lc)), iadd(L, c0, ic(L, lc + 1))};
 		for (int i = 0; i < 4; i++)
 			s->acc[i] = simt_ref(L->k, acc, at[i]);
-		s->frag_a = simt_ref(L->k, fa, imul(L, mi, 4));
-		s->frag_b = simt_ref(L->k, fb, imul(L, ni, 2));
+		s->frag_a = simt_ref(L->k, fa, imul(L, mi, ic(L, 4)));
+		s->frag_b = simt_ref(L->k, fb, imul(L, ni, ic(L, 2)));
 	} else {
 		s->mop = MFMA_16X16X16;
-		SExpr *c0 = iadd(L, imul(L, mi, 4 * lc), ni);
+		SExpr *c0 = iadd(L, imul(L, mi, ic(L, 4 * lc)), ni);
 		for (int i = 0; i < 4; i++)
 			s->acc[i] = simt_ref(L->k, acc, iadd(L, c0, ic(L, i * lc)));
-		s->frag_a = simt_ref(L->k, fa, imul(L, mi, 2));
-		s->frag_b = simt_ref(L->k, fb, imul(L, ni, 2));
+		s->frag_a = simt_ref(L->k, fa, imul(L, mi, ic(L, 2)));
+		s->frag_b = simt_ref(L->k, fb, imul(L, ni, ic(L, 2)));
 	}
 }
 
@@ -462,9 +462,9 @@ static SExpr *wgmma_start(Lower *L, const Operand *o, bool k_major, SExpr *mn0, 
 	SExpr *at;
 	if (k_major) {
 		int w = imin(o->width, 64);
-		at = iadd(L, imul(L, mn0, w), ic(L, k0 / w * rows * w + k0 % w));
+		at = iadd(L, imul(L, mn0, ic(L, w)), ic(L, k0 / w * rows * w + k0 % w));
 	} else {
-		at = iadd(L, imul(L, ibin(L, TOP_SHR, mn0, 6), rows * 64), ic(L, k0 * 64));
+		at = iadd(L, imul(L, ibin(L, TOP_SHR, mn0, ic(L, 6)), ic(L, rows * 64)), ic(L, k0 * 64));
 	}
 	SExpr *slot = use_slot(L, o);
 	return slot ? iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, ic(L, o->elems))), at) : at;
@@ -491,7 +491,7 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 	const Frame *fr = &L->frames[L->cur];
 	int groups = fr->wm / 4, tiles = M / (64 * groups), lc = extent_of(L, 1);
 	bool a_k = oa->inner, b_k = !ob->inner;
-	SExpr *group = ibin(L, TOP_SHR, simt_ref(L->k, L->warp, NULL), 2);
+	SExpr *group = ibin(L, TOP_SHR, simt_ref(L->k, L->warp, NULL), ic(L, 2));
 	SReg *da = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, tiles, dot_name(L, v, "a_at"));
 	SReg *db = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, 1, dot_name(L, v, "b_at"));
 	mma_group_stmt(L, SS_MMA_FENCE, v->line, acc, 0);
@@ -499,7 +499,7 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 		SExpr *t = loop_var(L, 0);
 		SStmt *s = warp_stmt(L, v, SS_ASSIGN, tiles);
 		s->dst = simt_ref(L->k, da, t);
-		s->value = wgmma_start(L, oa, a_k, iadd(L, imul(L, t, 64 * groups), imul(L, group, 64)), kk * 16);
+		s->value = wgmma_start(L, oa, a_k, iadd(L, imul(L, t, ic(L, 64 * groups)), imul(L, group, ic(L, 64))), kk * 16);
 		s = simt_stmt(L->k, SS_ASSIGN, v->line);
 		s->dst = simt_ref(L->k, db, NULL);
 		s->value = wgmma_start(L, ob, b_k, ic(L, 0), kk * 16);
@@ -514,8 +514,8 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 		s->smem[1] = ob->smem;
 		s->desc[0] = wgmma_desc(oa, a_k);
 		s->desc[1] = wgmma_desc(ob, b_k);
-		s->acc[0] = simt_ref(L->k, acc, imul(L, t, 2 * lc));
-		s->acc[1] = simt_ref(L->k, acc, iadd(L, imul(L, t, 2 * lc), ic(L, lc)));
+		s->acc[0] = simt_ref(L->k, acc, imul(L, t, ic(L, 2 * lc)));
+		s->acc[1] = simt_ref(L->k, acc, iadd(L, imul(L, t, ic(L, 2 * lc)), ic(L, lc)));
 	}
 	mma_group_stmt(L, SS_MMA_COMMIT, v->line, acc, 0);
 	bool overlap = L->place[v->id].in_place && oa->pipe->stages > 1;
@@ -767,7 +767,7 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop)
 		if (v->op == TOP_DOT && L->place[v->id].matrix)
 			for (int i = 0; i < 2; i++)
 				per_stage += 2 * v->args[i]->type.shape[0] * v->args[i]->type.shape[1];
-	int room = L->target->shared_bytes - lower_shared_bytes(L->k);
+	int room = L->target->shared_bytes - simt_shared_bytes(L->k);
 	if (per_stage * stages > room)
 		stages = room / per_stage;
 	if (stages < 1)
@@ -858,7 +858,7 @@ static SReg *stage_operand(Lower *L, const TValue *dot, const TValue *x, const c
 	}
 	SStmt *s = simt_stmt(L->k, SS_ASSIGN, dot->line);
 	set_loops(L, s, &n);
-	s->dst = simt_ref(L->k, smem, iadd(L, imul(L, coord_of[0], cols), coord_of[1]));
+	s->dst = simt_ref(L->k, smem, iadd(L, imul(L, coord_of[0], ic(L, cols)), coord_of[1]));
 	s->value = value;
 	s->guard = write_guard(L, &n, present, NULL);
 	return smem;
@@ -886,7 +886,7 @@ static void lower_dot_fma(Lower *L, const TValue *v)
 	if (dn >= 0)
 		col = coord(L, dn, local_index(L, &n, dn));
 	SExpr *k = loop_var(L, n.n);   /* the loop over K, innermost */
-	SExpr *x = simt_ref(L->k, sa, iadd(L, imul(L, row, K), k));
+	SExpr *x = simt_ref(L->k, sa, iadd(L, imul(L, row, ic(L, K)), k));
 	SExpr *y = simt_ref(L->k, sb, iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, k, ic(L, N))), col));
 	DType dt = v->type.dtype;
 	SExpr *prod = simt_binary(L->k, TOP_MUL, dt, simt_cast(L->k, a->type.dtype, dt, x), simt_cast(L->k, b->type.dtype, dt, y));

@@ -1,4 +1,9 @@
-/* lower_internal.h: what place.c and lower.c share. */
+/* lower_internal.h: the state of one lowering (frames, each value's
+ * place), what place.c gives it. The layers above it, one way:
+ *   lower_index.h  index arithmetic, nests, values (lower_index.c)
+ *   lower_ops.h    tl.dot, scans, conversions (lower_dot.c, lower_scan.c,
+ *                  lower_convert.c), on lower_index.h
+ *   lower.c        the other ops, control flow and the kernel, on both. */
 #ifndef TC_LOWER_INTERNAL_H
 #define TC_LOWER_INTERNAL_H
 
@@ -125,84 +130,7 @@ bool lower_pure(const TValue *v);
  * packs, and rounding twice is rounding once), else its value operand. */
 const TValue *lower_stored(const TValue *store);
 
-/* Reports an error at the source line of `v` and leaves the lowering. */
+/* lower_index.c: reports an error at the source line of `v` and leaves the lowering. */
 TC_NORETURN void lower_error(Lower *L, const TValue *v, const char *fmt, ...) TC_PRINTF(3, 4);
-
-/* ---- lower.c: what the op lowerings share ---- */
-
-/* A loop nest over the local elements of a frame's tile. */
-typedef struct Nest {
-	int n;
-	int dim[TC_MAX_RANK];     /* the frame dimension of each loop */
-	int step[TC_MAX_RANK];    /* local elements per iteration (the vector width on the last dim) */
-	int run;                  /* > 1: along the last dim, each element is read as the first of its
-	                             aligned run of `run` (a value the same over the run) */
-} Nest;
-
-/* Integer index arithmetic, folded where constant. */
-SStmt *uniform_stmt(Lower *L, SStmtKind kind, int line);   /* a statement all threads run alike */
-SExpr *ic(Lower *L, int64_t v);
-bool is_int_const(const SExpr *e, int64_t v);
-SExpr *index_op(SExpr *e);                    /* marks `e` as index arithmetic */
-SExpr *iadd(Lower *L, SExpr *a, SExpr *b);
-SExpr *imul(Lower *L, SExpr *a, int64_t c);
-SExpr *ibin(Lower *L, TOp op, SExpr *a, int64_t c);
-
-/* The frame in use and its loop nests. */
-void use_frame(Lower *L, int f);
-int extent_of(Lower *L, int d);              /* local elements along frame dim d */
-int count_of(Lower *L, unsigned vary);       /* registers of a tile varying along `vary` */
-Nest nest_over(Lower *L, unsigned dims, int vec);
-void set_loops(Lower *L, SStmt *s, const Nest *n);
-SExpr *local_index(Lower *L, const Nest *n, int d);
-SExpr *index_in(Lower *L, const Nest *n, unsigned vary);
-/* The tile coordinate along frame dim d of local index `li`, and whether it is not a wrapped copy. */
-SExpr *coord(Lower *L, int d, SExpr *li);
-SExpr *not_wrapped(Lower *L, int d, SExpr *li);
-SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask);
-
-/* Values. */
-SExpr *read_value(Lower *L, const Nest *n, const TValue *v);
-void set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary);
-SStmt *assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value);
-/* The value of element-wise op `v` at the nest's current element, its operands read with read_value. */
-SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n);
-
-/* ---- lower_convert.c: layout conversions ---- */
-
-/* TOP_CONVERT: its operand's elements, from wherever its place holds them,
- * to the threads its own place gives them, through shared memory. */
-void lower_convert(Lower *L, const TValue *v);
-
-/* ---- lower_dot.c: tl.dot ---- */
-
-/* Chooses each dot's strategy and gives the frames of matrix-unit dots the
- * instruction's accumulator layout; before the other frames get theirs. */
-void lower_plan_dots(Lower *L);
-void lower_dot(Lower *L, const TValue *v);
-/* wgmma's bookkeeping on the accumulator registers `acc`: SS_MMA_FENCE,
- * SS_MMA_COMMIT, or SS_MMA_WAIT until at most `pending` groups are in flight. */
-SStmt *mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int pending);
-/* Plans the pipeline of loop `v` (before its body is lowered; emits the
- * slots' initial values): NULL when it is not pipelined, because it has
- * no matrix dot, num_stages < 2, or its body does not split into copies
- * and their consumers. */
-Pipeline *lower_plan_pipeline(Lower *L, const TValue *v);
-/* A pipelined load: its tile copied asynchronously to the operand's slot. */
-void lower_copy_async(Lower *L, const TValue *v);
-/* lower.c: the vector width of an access (elements along the frame's last dim) */
-int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary);
-unsigned vary_of(Lower *L, const TValue *v);
-/* lower.c: the shared memory of the registers made so far */
-int lower_shared_bytes(const SKernel *k);
-
-/* ---- lower_scan.c: tl.cumsum, tl.cumprod, tl.associative_scan ---- */
-
-void lower_scan(Lower *L, const TValue *v);
-/* tl.reduce with a combine function of one or more tensors (RED_COMBINE). */
-void lower_reduce_combine(Lower *L, const TValue *v);
-/* Tests only: every scan through shared memory, one thread a row (the
- * path for layouts the shuffle-based scan does not know). */
-extern bool lower_scan_in_shared_memory;
 
 #endif

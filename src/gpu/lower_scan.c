@@ -37,7 +37,7 @@
  * Through shared memory (layouts the fast path does not know, and the
  * tests): each element is written once as [row][position], one thread
  * scans each row in order, every thread reads its elements back. */
-#include "gpu/lower_internal.h"
+#include "gpu/lower_ops.h"
 
 bool lower_scan_in_shared_memory;
 
@@ -196,7 +196,7 @@ static void slot_of(Lower *L, const Scan *sc, const Nest *n, SExpr **row, SExpr 
 		if (k == sc->axis)
 			*pos = c;
 		else
-			*row = iadd(L, imul(L, *row, v->type.shape[k]), c);
+			*row = iadd(L, imul(L, *row, ic(L, v->type.shape[k])), c);
 	}
 }
 
@@ -222,7 +222,7 @@ static void scan_shared(Lower *L, Scan *sc, SReg **res)
 	if (L->loop_depth)
 		simt_stmt(k, SS_BARRIER, line);
 	slot_of(L, sc, &n, &row, &pos);
-	SExpr *at = iadd(L, imul(L, row, R), pos);
+	SExpr *at = iadd(L, imul(L, row, ic(L, R)), pos);
 	SStmt *head = NULL;
 	for (int i = 0; i < sc->n; i++)
 		chain(L, &head, simt_ref(k, smem[i], at), read_value(L, &n, v->args[i]), write_guard(L, &n, sc->present, NULL),
@@ -234,10 +234,10 @@ static void scan_shared(Lower *L, Scan *sc, SReg **res)
 	if (R > 1) {
 		SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
 		SExpr *i = simt_leaf(k, SE_LOOP, DT_I32, 0), *j = simt_leaf(k, SE_LOOP, DT_I32, 1);
-		SExpr *r = iadd(L, thread, imul(L, i, k->threads));
-		SExpr *cur = sc->reverse ? iadd(L, imul(L, j, -1), ic(L, R - 2)) : iadd(L, j, ic(L, 1));
+		SExpr *r = iadd(L, thread, imul(L, i, ic(L, k->threads)));
+		SExpr *cur = sc->reverse ? iadd(L, imul(L, j, ic(L, -1)), ic(L, R - 2)) : iadd(L, j, ic(L, 1));
 		SExpr *prev = iadd(L, cur, ic(L, sc->reverse ? 1 : -1));
-		SExpr *base = imul(L, r, R);
+		SExpr *base = imul(L, r, ic(L, R));
 		SExpr *lhs[TIR_MAX_SCAN], *rhs[TIR_MAX_SCAN], *dst[TIR_MAX_SCAN];
 		for (int q = 0; q < sc->n; q++) {
 			lhs[q] = simt_ref(k, smem[q], iadd(L, base, prev));
@@ -287,7 +287,7 @@ static Geometry geometry_of(Lower *L, const Scan *sc)
 /* Position `p` of `count` counted in scan order. */
 static SExpr *in_order(Lower *L, const Scan *sc, SExpr *p, int count)
 {
-	return sc->reverse ? iadd(L, imul(L, p, -1), ic(L, count - 1)) : p;
+	return sc->reverse ? iadd(L, imul(L, p, ic(L, -1)), ic(L, count - 1)) : p;
 }
 
 /* This thread's lane (warp) among those along the axis, in scan order. */
@@ -296,7 +296,7 @@ static SExpr *lane_along(Lower *L, const Scan *sc, const Geometry *g)
 	if (g->lanes == 1)
 		return ic(L, 0);
 	SExpr *lane = simt_ref(L->k, L->lane, NULL);
-	return in_order(L, sc, ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, g->lane_shift), g->lanes - 1), g->lanes);
+	return in_order(L, sc, ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, ic(L, g->lane_shift)), ic(L, g->lanes - 1)), g->lanes);
 }
 
 static SExpr *warp_along(Lower *L, const Scan *sc, const Geometry *g)
@@ -304,7 +304,7 @@ static SExpr *warp_along(Lower *L, const Scan *sc, const Geometry *g)
 	if (g->warps == 1)
 		return ic(L, 0);
 	SExpr *warp = simt_ref(L->k, L->warp, NULL);
-	return in_order(L, sc, ibin(L, TOP_AND, ibin(L, TOP_SHR, warp, g->warp_shift), g->warps - 1), g->warps);
+	return in_order(L, sc, ibin(L, TOP_AND, ibin(L, TOP_SHR, warp, ic(L, g->warp_shift)), ic(L, g->warps - 1)), g->warps);
 }
 
 /* A statement's loops: a nest over the dims other than the axis, then
@@ -340,7 +340,7 @@ static SExpr *index_at(Lower *L, const Scan *sc, const Nest *outer, SExpr *at, i
 		if (!(sc->present & (1u << k)))
 			continue;
 		bool axis = k == sc->d;
-		idx = iadd(L, imul(L, idx, axis ? extent : extent_of(L, k)), axis ? at : local_index(L, outer, k));
+		idx = iadd(L, imul(L, idx, ic(L, axis ? extent : extent_of(L, k))), axis ? at : local_index(L, outer, k));
 	}
 	return idx;
 }
@@ -373,9 +373,9 @@ static void scan_runs(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	int E = extent_of(L, sc->d);
 	Loops lo = {.outer = nest_over(L, sc->present & ~(1u << sc->d), 1)};
 	SExpr *r = add_loop(L, &lo, g->reps), *j = add_loop(L, &lo, g->spt - 1);
-	SExpr *cur = imul(L, r, g->spt), *prev;
+	SExpr *cur = imul(L, r, ic(L, g->spt)), *prev;
 	if (sc->reverse) {
-		cur = iadd(L, cur, iadd(L, imul(L, j, -1), ic(L, g->spt - 2)));
+		cur = iadd(L, cur, iadd(L, imul(L, j, ic(L, -1)), ic(L, g->spt - 2)));
 		prev = iadd(L, cur, ic(L, 1));
 	} else {
 		cur = iadd(L, cur, iadd(L, j, ic(L, 1)));
@@ -405,7 +405,7 @@ static void scan_lanes(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 		Loops lo = {.outer = nest_over(L, others, 1)};
 		SExpr *r = add_loop(L, &lo, g->reps);
 		refs(L, sc, a, tot, index_at(L, sc, &lo.outer, r, g->reps));
-		refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, g->spt), ic(L, last)), E));
+		refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, ic(L, g->spt)), ic(L, last)), E));
 		SStmt *head = NULL;
 		for (int i = 0; i < sc->n; i++)
 			chain(L, &head, a[i], b[i], NULL, line);
@@ -427,7 +427,7 @@ static void scan_lanes(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	Loops lo = {.outer = nest_over(L, others, 1)};
 	SExpr *r = add_loop(L, &lo, g->reps), *s = add_loop(L, &lo, g->spt);
 	refs(L, sc, a, got, index_at(L, sc, &lo.outer, r, g->reps));
-	refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, g->spt), s), E));
+	refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, ic(L, g->spt)), s), E));
 	give_loops(L, combine(L, sc, NULL, a, b, b, at_least(L, lane, 1), NULL), &lo);
 }
 
@@ -447,12 +447,12 @@ static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	Loops lo = {.outer = nest_over(L, others, 1)};
 	SExpr *r = add_loop(L, &lo, g->reps), *row, *pos;
 	slot_of(L, sc, &lo.outer, &row, &pos);
-	SExpr *piece = iadd(L, imul(L, in_order(L, sc, r, g->reps), g->warps), warp);
+	SExpr *piece = iadd(L, imul(L, in_order(L, sc, r, g->reps), ic(L, g->warps)), warp);
 	SExpr *guard = write_guard(L, &lo.outer, sc->present, NULL);
 	if (g->lanes > 1)
 		guard = simt_and(k, guard, simt_cmp(k, CMP_EQ, DT_I32, lane, ic(L, g->lanes - 1)));
-	refs(L, sc, a, total, iadd(L, imul(L, row, P), piece));
-	refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, g->spt), ic(L, last)), E));
+	refs(L, sc, a, total, iadd(L, imul(L, row, ic(L, P)), piece));
+	refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, ic(L, g->spt)), ic(L, last)), E));
 	SStmt *head = NULL;
 	for (int i = 0; i < sc->n; i++)
 		chain(L, &head, a[i], b[i], guard, line);
@@ -467,7 +467,7 @@ static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	lo = (Loops){.outer = nest_over(L, others, 1)};
 	slot_of(L, sc, &lo.outer, &row, &pos);
 	refs(L, sc, a, run, index_in(L, &lo.outer, others));
-	refs(L, sc, b, total, imul(L, row, P));
+	refs(L, sc, b, total, imul(L, row, ic(L, P)));
 	head = NULL;
 	for (int i = 0; i < sc->n; i++)
 		chain(L, &head, a[i], b[i], NULL, line);
@@ -481,11 +481,11 @@ static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 
 	lo = (Loops){.outer = nest_over(L, others, 1)};
 	SExpr *j = iadd(L, add_loop(L, &lo, P - 1), ic(L, 1));
-	SExpr *rep = in_order(L, sc, ibin(L, TOP_IDIV, j, g->warps), g->reps);
-	SExpr *mine = g->warps > 1 ? simt_cmp(k, CMP_EQ, DT_I32, ibin(L, TOP_MOD, j, g->warps), warp) : NULL;
+	SExpr *rep = in_order(L, sc, ibin(L, TOP_IDIV, j, ic(L, g->warps)), g->reps);
+	SExpr *mine = g->warps > 1 ? simt_cmp(k, CMP_EQ, DT_I32, ibin(L, TOP_MOD, j, ic(L, g->warps)), warp) : NULL;
 	slot_of(L, sc, &lo.outer, &row, &pos);
 	refs(L, sc, a, run, index_in(L, &lo.outer, others));
-	refs(L, sc, b, total, iadd(L, imul(L, row, P), j));
+	refs(L, sc, b, total, iadd(L, imul(L, row, ic(L, P)), j));
 	refs(L, sc, c, before, index_at(L, sc, &lo.outer, rep, g->reps));
 	head = NULL;
 	for (int i = 0; i < sc->n; i++) {
@@ -504,9 +504,9 @@ static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	lo = (Loops){.outer = nest_over(L, others, 1)};
 	r = add_loop(L, &lo, g->reps);
 	SExpr *s = add_loop(L, &lo, g->spt);
-	piece = iadd(L, imul(L, in_order(L, sc, r, g->reps), g->warps), warp);
+	piece = iadd(L, imul(L, in_order(L, sc, r, g->reps), ic(L, g->warps)), warp);
 	refs(L, sc, a, before, index_at(L, sc, &lo.outer, r, g->reps));
-	refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, g->spt), s), E));
+	refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, ic(L, g->spt)), s), E));
 	give_loops(L, combine(L, sc, NULL, a, b, b, at_least(L, piece, 1), NULL), &lo);
 	if (L->loop_depth)   /* the next iteration writes the same totals */
 		simt_stmt(k, SS_BARRIER, line);
@@ -589,24 +589,108 @@ static SReg *input_regs(Lower *L, const TValue *x, unsigned present)
 	return r;
 }
 
+/* acc = combine(acc, got): the lane step's combine (reduce_lanes) */
+typedef struct LaneStep {
+	Scan *sc;
+	SReg **acc;
+	unsigned vary;
+} LaneStep;
+
+static void combine_incoming(Lower *L, void *ctx, const Nest *n, SReg *const *got)
+{
+	LaneStep *ls = ctx;
+	SExpr *a[TIR_MAX_SCAN], *b[TIR_MAX_SCAN];
+	Loops lo = {.outer = *n};
+	refs(L, ls->sc, a, ls->acc, index_in(L, &lo.outer, ls->vary));
+	refs(L, ls->sc, b, got, index_in(L, &lo.outer, ls->vary));
+	give_loops(L, combine(L, ls->sc, NULL, a, b, a, NULL, NULL), &lo);
+}
+
 /* acc combined with its partner's across lanes: xor shuffles over
- * masks[n - 1] down to masks[0] (the farthest lanes first, Triton's order),
- * each followed by the combine of acc and what came in (got). */
+ * masks[n - 1] down to masks[0] (the farthest lanes first, Triton's order). */
 static void butterfly(Lower *L, Scan *sc, SReg **acc, SReg **got, const int *masks, int n, unsigned vary)
 {
+	LaneStep ls = {sc, acc, vary};
+	reduce_lanes(L, sc->v->line, sc->n, acc, got, masks, n, vary, combine_incoming, &ls);
+}
+
+/* acc[i] = x[i] over the nest of `lo` (one loop body) */
+static void copy_in(Lower *L, Scan *sc, const Loops *lo, SExpr *const *dst, SExpr *const *x)
+{
+	SStmt *head = NULL;
+	for (int i = 0; i < sc->n; i++)
+		chain(L, &head, dst[i], x[i], NULL, sc->v->line);
+	give_loops(L, head, lo);
+}
+
+/* 1. In the thread: its first element along d, then the others in order. */
+static void combine_in_thread(Lower *L, Scan *sc, SReg **acc, SReg *const *in, unsigned vary)
+{
+	int d = sc->d, E = d >= 0 ? extent_of(L, d) : 1;
 	SExpr *a[TIR_MAX_SCAN], *b[TIR_MAX_SCAN];
-	for (int m = n - 1; m >= 0; m--) {
-		for (int i = 0; i < sc->n; i++) {
-			SStmt *s = simt_stmt(L->k, SS_SHUFFLE, sc->v->line);
-			s->src = acc[i];
-			s->shuffled = got[i];
-			s->lane_xor = masks[m];
-		}
-		Loops lo = {.outer = nest_over(L, vary, 1)};
+	Loops lo = {.outer = nest_over(L, vary, 1)};
+	refs(L, sc, a, acc, index_in(L, &lo.outer, vary));
+	refs(L, sc, b, in, d >= 0 ? index_at(L, sc, &lo.outer, ic(L, 0), E) : index_in(L, &lo.outer, sc->present));
+	copy_in(L, sc, &lo, a, b);
+	if (d >= 0 && E > 1) {
+		lo = (Loops){.outer = nest_over(L, vary, 1)};
+		SExpr *j = iadd(L, add_loop(L, &lo, E - 1), ic(L, 1));
 		refs(L, sc, a, acc, index_in(L, &lo.outer, vary));
-		refs(L, sc, b, got, index_in(L, &lo.outer, vary));
+		refs(L, sc, b, in, index_at(L, sc, &lo.outer, j, E));
 		give_loops(L, combine(L, sc, NULL, a, b, a, NULL, NULL), &lo);
 	}
+}
+
+/* 3. Across the warps the tile needs along d: partials through shared
+ * memory. Where the lanes along d are at least as many as those warps,
+ * lane j of each warp reads the partial of warp j mod warps and the lanes
+ * combine in a butterfly (Triton's second stage, its order; no second
+ * barrier: every group of lanes holds every partial); else each thread
+ * folds those of its group in the same order. `masks` are all nmasks_all
+ * lane masks of d. */
+static void combine_warps(Lower *L, Scan *sc, const Geometry *g, SReg **acc, SReg **got, const int *masks,
+			  int nmasks_all, unsigned vary)
+{
+	SKernel *k = L->k;
+	int d = sc->d, line = sc->v->line, count = count_of(L, vary);
+	SExpr *a[TIR_MAX_SCAN], *b[TIR_MAX_SCAN];
+	SReg *part[TIR_MAX_SCAN];
+	value_regs(L, sc, part, SR_SHARED, k->threads * count, "warps");
+	SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
+	Loops lo = {.outer = nest_over(L, vary, 1)};
+	refs(L, sc, a, part, iadd(L, imul(L, thread, ic(L, count)), index_in(L, &lo.outer, vary)));
+	refs(L, sc, b, acc, index_in(L, &lo.outer, vary));
+	copy_in(L, sc, &lo, a, b);
+	simt_stmt(k, SS_BARRIER, line);
+	int shift = ilog2(k->warp_size) + g->warp_shift;
+	SExpr *cleared = ibin(L, TOP_AND, thread, ic(L, ~((int64_t)(L->frame.warps_per_cta[d] - 1) << shift)));
+	int wbits = ilog2(g->warps);
+	if (g->warps <= L->frame.threads_per_warp[d] && wbits <= nmasks_all) {   /* the tree */
+		SExpr *lane = simt_ref(k, L->lane, NULL);
+		SExpr *j = ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, ic(L, layout_lane_shift(&L->frame, d))), ic(L, g->warps - 1));
+		SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, ibin(L, TOP_SHL, j, ic(L, shift))));
+		lo = (Loops){.outer = nest_over(L, vary, 1)};
+		refs(L, sc, a, acc, index_in(L, &lo.outer, vary));
+		refs(L, sc, b, part, iadd(L, imul(L, partner, ic(L, count)), index_in(L, &lo.outer, vary)));
+		copy_in(L, sc, &lo, a, b);
+		butterfly(L, sc, acc, got, masks, wbits, vary);
+	} else {
+		for (int first = 1; first >= 0; first--) {
+			lo = (Loops){.outer = nest_over(L, vary, 1)};
+			SExpr *j = first ? ic(L, 0) : iadd(L, add_loop(L, &lo, g->warps - 1), ic(L, 1));
+			SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, ibin(L, TOP_SHL, j, ic(L, shift))));
+			if (j->kind == SE_INT)
+				partner = iadd(L, cleared, ic(L, j->ival << shift));
+			refs(L, sc, a, acc, index_in(L, &lo.outer, vary));
+			refs(L, sc, b, part, iadd(L, imul(L, partner, ic(L, count)), index_in(L, &lo.outer, vary)));
+			if (first)
+				copy_in(L, sc, &lo, a, b);
+			else
+				give_loops(L, combine(L, sc, NULL, a, b, a, NULL, NULL), &lo);
+		}
+	}
+	if (L->loop_depth)   /* the next iteration writes the same slots */
+		simt_stmt(k, SS_BARRIER, line);
 }
 
 void lower_reduce_combine(Lower *L, const TValue *v)
@@ -624,109 +708,31 @@ void lower_reduce_combine(Lower *L, const TValue *v)
 			sc.uses[op->args[i]->id]++;
 		sc.divides |= (op->op == TOP_IDIV || op->op == TOP_MOD) && !dtype_is_float(op->type.dtype);
 	}
-	SKernel *k = L->k;
-	int line = v->line, d = sc.d;
+	int d = sc.d;
 	unsigned vary = sc.present & ~(d >= 0 ? 1u << d : 0);
 	int count = count_of(L, vary);
 	SReg *in[TIR_MAX_SCAN], **acc = arena_alloc(L->arena, sizeof *acc * (size_t)sc.n);
-	SExpr *a[TIR_MAX_SCAN], *b[TIR_MAX_SCAN];
 	for (int i = 0; i < sc.n; i++) {
 		sc.dt[i] = v->args[i]->type.dtype;
 		in[i] = input_regs(L, v->args[i], sc.present);
-		acc[i] = simt_reg(k, SR_THREAD, sc.dt[i], sc.dt[i], count, result_name(&sc, i));
+		acc[i] = simt_reg(L->k, SR_THREAD, sc.dt[i], sc.dt[i], count, result_name(&sc, i));
 	}
-	int E = d >= 0 ? extent_of(L, d) : 1;
-
-	/* 1. In the thread: its first element along d, then the others in order. */
-	Loops lo = {.outer = nest_over(L, vary, 1)};
-	refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
-	refs(L, &sc, b, in, d >= 0 ? index_at(L, &sc, &lo.outer, ic(L, 0), E) : index_in(L, &lo.outer, sc.present));
-	SStmt *head = NULL;
-	for (int i = 0; i < sc.n; i++)
-		chain(L, &head, a[i], b[i], NULL, line);
-	give_loops(L, head, &lo);
-	if (d >= 0 && E > 1) {
-		lo = (Loops){.outer = nest_over(L, vary, 1)};
-		SExpr *j = iadd(L, add_loop(L, &lo, E - 1), ic(L, 1));
-		refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
-		refs(L, &sc, b, in, index_at(L, &sc, &lo.outer, j, E));
-		give_loops(L, combine(L, &sc, NULL, a, b, a, NULL, NULL), &lo);
-	}
-	if (d < 0) {
-		set_reg(L, v, acc[0], vary);
-		L->place[v->id].results = acc;
-		return;
-	}
-	Geometry g = geometry_of(L, &sc);
-
-	/* 2. Across the lanes the tile needs along d: the low log2(lanes) masks,
-	 * the highest first, in the order of Triton's shuffles (its rounding). */
-	int masks[8];
-	int nmasks_all = layout_lane_masks(&L->frame, d, masks), nmasks = nmasks_all;
-	while (nmasks > 0 && (1 << (nmasks - 1)) >= g.lanes)
-		nmasks--;
-	SReg *got[TIR_MAX_SCAN];
-	if (g.lanes > 1 || (g.warps > 1 && g.warps <= L->frame.threads_per_warp[d]))
-		value_regs(L, &sc, got, SR_THREAD, count, "lane");
-	butterfly(L, &sc, acc, got, masks, nmasks, vary);
-
-	/* 3. Across the warps it needs: partials through shared memory. Where
-	 * the lanes along d are at least as many as those warps, lane j of each
-	 * warp reads the partial of warp j mod warps and the lanes combine in a
-	 * butterfly (Triton's second stage, its order; no second barrier: every
-	 * group of lanes holds every partial); else each thread folds those of
-	 * its group in the same order. */
-	if (g.warps > 1) {
-		SReg *part[TIR_MAX_SCAN];
-		value_regs(L, &sc, part, SR_SHARED, k->threads * count, "warps");
-		SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
-		lo = (Loops){.outer = nest_over(L, vary, 1)};
-		refs(L, &sc, a, part, iadd(L, imul(L, thread, count), index_in(L, &lo.outer, vary)));
-		refs(L, &sc, b, acc, index_in(L, &lo.outer, vary));
-		head = NULL;
-		for (int i = 0; i < sc.n; i++)
-			chain(L, &head, a[i], b[i], NULL, line);
-		give_loops(L, head, &lo);
-		simt_stmt(k, SS_BARRIER, line);
-		int shift = ilog2(k->warp_size) + g.warp_shift;
-		SExpr *cleared = ibin(L, TOP_AND, thread, ~((int64_t)(L->frame.warps_per_cta[d] - 1) << shift));
-		int wbits = ilog2(g.warps);
-		bool tree = g.warps <= L->frame.threads_per_warp[d] && wbits <= nmasks_all;
-		for (int first = 1; tree && first >= 0; first--) {
-			if (first) {
-				SExpr *lane = simt_ref(k, L->lane, NULL);
-				SExpr *j = ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, layout_lane_shift(&L->frame, d)), g.warps - 1);
-				SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, ibin(L, TOP_SHL, j, shift)));
-				lo = (Loops){.outer = nest_over(L, vary, 1)};
-				refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
-				refs(L, &sc, b, part, iadd(L, imul(L, partner, count), index_in(L, &lo.outer, vary)));
-				head = NULL;
-				for (int i = 0; i < sc.n; i++)
-					chain(L, &head, a[i], b[i], NULL, line);
-				give_loops(L, head, &lo);
-				continue;
-			}
-			butterfly(L, &sc, acc, got, masks, wbits, vary);
-		}
-		for (int first = 1; !tree && first >= 0; first--) {
-			lo = (Loops){.outer = nest_over(L, vary, 1)};
-			SExpr *j = first ? ic(L, 0) : iadd(L, add_loop(L, &lo, g.warps - 1), ic(L, 1));
-			SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, ibin(L, TOP_SHL, j, shift)));
-			if (j->kind == SE_INT)
-				partner = iadd(L, cleared, ic(L, j->ival << shift));
-			refs(L, &sc, a, acc, index_in(L, &lo.outer, vary));
-			refs(L, &sc, b, part, iadd(L, imul(L, partner, count), index_in(L, &lo.outer, vary)));
-			if (first) {
-				head = NULL;
-				for (int i = 0; i < sc.n; i++)
-					chain(L, &head, a[i], b[i], NULL, line);
-			} else {
-				head = combine(L, &sc, NULL, a, b, a, NULL, NULL);
-			}
-			give_loops(L, head, &lo);
-		}
-		if (L->loop_depth)   /* the next iteration writes the same slots */
-			simt_stmt(k, SS_BARRIER, line);
+	combine_in_thread(L, &sc, acc, in, vary);
+	if (d >= 0) {
+		Geometry g = geometry_of(L, &sc);
+		/* 2. Across the lanes the tile needs along d: the low log2(lanes)
+		 * masks, the highest first, in the order of Triton's shuffles (its
+		 * rounding). */
+		int masks[8];
+		int nmasks_all = layout_lane_masks(&L->frame, d, masks), nmasks = nmasks_all;
+		while (nmasks > 0 && (1 << (nmasks - 1)) >= g.lanes)
+			nmasks--;
+		SReg *got[TIR_MAX_SCAN];
+		if (g.lanes > 1 || (g.warps > 1 && g.warps <= L->frame.threads_per_warp[d]))
+			value_regs(L, &sc, got, SR_THREAD, count, "lane");
+		butterfly(L, &sc, acc, got, masks, nmasks, vary);
+		if (g.warps > 1)
+			combine_warps(L, &sc, &g, acc, got, masks, nmasks_all, vary);
 	}
 	set_reg(L, v, acc[0], vary);
 	L->place[v->id].results = acc;

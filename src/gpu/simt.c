@@ -511,6 +511,17 @@ int simt_shared_align(const SReg *r)
 	return r->align > 16 ? r->align : 16;
 }
 
+int simt_shared_bytes(const SKernel *k)
+{
+	int total = 0;
+	for (int i = 0; i < k->nregs; i++) {
+		const SReg *r = k->regs[i];
+		if (r->kind == SR_SHARED)
+			total += r->count * simt_shared_elem_bytes(r);
+	}
+	return total;
+}
+
 bool simt_uses(const SKernel *k, SStmtKind kind)
 {
 	for (const SStmt *s = k->first; s; s = s->next)

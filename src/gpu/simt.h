@@ -232,6 +232,9 @@ int simt_shared_elem_bytes(const SReg *r);
 /* The alignment of a shared array: 16 bytes, or more where it asks. */
 int simt_shared_align(const SReg *r);
 
+/* Bytes of all the SR_SHARED registers of `k`, one after another. */
+int simt_shared_bytes(const SKernel *k);
+
 /* True when some statement of `k` is of kind `kind`. */
 bool simt_uses(const SKernel *k, SStmtKind kind);
 

@@ -1,0 +1,401 @@
+/* lower_index.c: the layer every op lowering builds on.
+ *
+ * Index arithmetic on integer expressions (folded where constant), the
+ * frame in use and the loop nests over a thread's local elements, the tile
+ * coordinate of a local index and whether it is a wrapped copy, reading
+ * and setting a value's registers, the expression of an element-wise op,
+ * the guard of a write and the vector width of an access. lower.c,
+ * lower_dot.c, lower_scan.c and lower_convert.c call it; it calls none of
+ * them (lower_index.h).
+ */
+#include "gpu/lower_index.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* ---- errors and comments ---- */
+
+static size_t line_offset(const Source *src, int line)
+{
+	int want = line - src->line_base;
+	size_t off = 0;
+	for (int cur = 1; cur < want && off < src->len; off++)
+		if (src->text[off] == '\n')
+			cur++;
+	while (off < src->len && (src->text[off] == ' ' || src->text[off] == '\t'))
+		off++;
+	return off;
+}
+
+void lower_error(Lower *L, const TValue *v, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (L->src && v && v->line > 0)
+		diag_vfatal(L->diag, L->src, line_offset(L->src, v->line), fmt, ap);
+	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	diag_plain(L->diag, DIAG_ERROR, "%s: %s", L->tk->name, msg);
+	longjmp(*L->diag->jump, 1);
+}
+
+/* A comment with the source line, before the first statement of each line. */
+void lower_comment_line(Lower *L, const TValue *v)
+{
+	if (!L->src || v->line <= 0 || v->line == L->line)
+		return;
+	L->line = v->line;
+	size_t start = line_offset(L->src, v->line), end = start;
+	while (end < L->src->len && L->src->text[end] != '\n' && L->src->text[end] != '\r')
+		end++;
+	SStmt *s = simt_stmt(L->k, SS_COMMENT, v->line);
+	s->text = arena_strndup(L->arena, L->src->text + start, end - start);
+}
+
+/* ---- integer index expressions, folded where constant ---- */
+
+SExpr *ic(Lower *L, int64_t v)
+{
+	return simt_int(L->k, DT_I32, v);
+}
+
+bool is_int_const(const SExpr *e, int64_t v)
+{
+	return e->kind == SE_INT && e->ival == v;
+}
+
+SExpr *index_op(SExpr *e)
+{
+	e->plain = true;
+	return e;
+}
+
+/* Each helper takes two integer expressions and folds what is constant:
+ * a + b, a * b, and `op` (TOP_IDIV, TOP_MOD, TOP_SHR, TOP_AND folded; any
+ * other integer op built as it is) of a and b. */
+SExpr *iadd(Lower *L, SExpr *a, SExpr *b)
+{
+	if (a->kind == SE_INT && b->kind == SE_INT)
+		return ic(L, a->ival + b->ival);
+	if (is_int_const(a, 0))
+		return b;
+	if (is_int_const(b, 0))
+		return a;
+	return index_op(simt_binary(L->k, TOP_ADD, DT_I32, a, b));
+}
+
+SExpr *imul(Lower *L, SExpr *a, SExpr *b)
+{
+	if (a->kind == SE_INT && b->kind != SE_INT)
+		return imul(L, b, a);
+	if (b->kind != SE_INT)
+		return index_op(simt_binary(L->k, TOP_MUL, DT_I32, a, b));
+	int64_t c = b->ival;
+	if (c == 0 || is_int_const(a, 0))
+		return ic(L, 0);
+	if (a->kind == SE_INT)
+		return ic(L, a->ival * c);
+	return c == 1 ? a : index_op(simt_binary(L->k, TOP_MUL, DT_I32, a, b));
+}
+
+SExpr *ibin(Lower *L, TOp op, SExpr *a, SExpr *b)
+{
+	if (b->kind != SE_INT)
+		return index_op(simt_binary(L->k, op, DT_I32, a, b));
+	int64_t c = b->ival;
+	if ((op == TOP_IDIV && c == 1) || (op == TOP_SHR && c == 0))
+		return a;
+	if (op == TOP_MOD && c == 1)
+		return ic(L, 0);
+	if (a->kind == SE_INT) {
+		int64_t x = a->ival;
+		switch (op) {
+		case TOP_IDIV: return ic(L, x / c);
+		case TOP_MOD: return ic(L, x % c);
+		case TOP_SHR: return ic(L, x >> c);
+		case TOP_AND: return ic(L, x & c);
+		default: break;
+		}
+	}
+	return index_op(simt_binary(L->k, op, DT_I32, a, b));
+}
+
+/* ---- the frame in use and its loop nests ---- */
+
+int extent_of(Lower *L, int d)
+{
+	return layout_local_extent(&L->frame, d);
+}
+
+int count_of(Lower *L, unsigned vary)
+{
+	int n = 1;
+	for (int d = 0; d < L->rank; d++)
+		if (vary & (1u << d))
+			n *= extent_of(L, d);
+	return n;
+}
+
+Nest nest_over(Lower *L, unsigned dims, int vec)
+{
+	Nest n = {0};
+	for (int d = 0; d < L->rank; d++) {
+		if (!(dims & (1u << d)))
+			continue;
+		n.dim[n.n] = d;
+		n.step[n.n] = d == L->rank - 1 ? vec : 1;
+		n.n++;
+	}
+	return n;
+}
+
+/* Gives statement `s` the loops of `n`. */
+void set_loops(Lower *L, SStmt *s, const Nest *n)
+{
+	s->nloops = n->n;
+	for (int i = 0; i < n->n; i++)
+		s->extent[i] = extent_of(L, n->dim[i]) / n->step[i];
+}
+
+/* The local index along frame dim d of the nest's current (first) element. */
+SExpr *local_index(Lower *L, const Nest *n, int d)
+{
+	for (int i = 0; i < n->n; i++) {
+		if (n->dim[i] != d)
+			continue;
+		SExpr *li = imul(L, simt_leaf(L->k, SE_LOOP, DT_I32, i), ic(L, n->step[i]));
+		if (n->run > 1 && d == L->rank - 1)
+			li = imul(L, ibin(L, TOP_IDIV, li, ic(L, n->run)), ic(L, n->run));
+		return li;
+	}
+	return ic(L, 0);
+}
+
+/* Row-major index into registers that vary along `vary`. */
+SExpr *index_in(Lower *L, const Nest *n, unsigned vary)
+{
+	SExpr *idx = ic(L, 0);
+	for (int d = 0; d < L->rank; d++)
+		if (vary & (1u << d))
+			idx = iadd(L, imul(L, idx, ic(L, extent_of(L, d))), local_index(L, n, d));
+	return idx;
+}
+
+/* ---- values ---- */
+
+/* The value of `v` at the nest's current element. */
+SExpr *read_value(Lower *L, const Nest *n, const TValue *v)
+{
+	Place *p = &L->place[v->id];
+	if (!p->lowered)
+		lower_error(L, v, "internal error: %%%d used before it is lowered", v->id);
+	if (p->expr)
+		return p->expr;
+	return simt_ref(L->k, p->reg, index_in(L, n, p->regs_vary));
+}
+
+unsigned vary_of(Lower *L, const TValue *v)
+{
+	return v ? L->place[v->id].regs_vary : 0;
+}
+
+/* ---- coordinates ---- */
+
+static int cta_of(Lower *L, int d)
+{
+	const Layout *f = &L->frame;
+	return f->size_per_thread[d] * f->threads_per_warp[d] * f->warps_per_cta[d];
+}
+
+static SExpr *first_of(Lower *L, int d)
+{
+	return L->first[d] ? simt_ref(L->k, L->first[d], NULL) : ic(L, 0);
+}
+
+/* The tile coordinate along d, before wrapping, of local index `li`. */
+static SExpr *raw_coord(Lower *L, int d, SExpr *li)
+{
+	int spt = L->frame.size_per_thread[d];
+	if (extent_of(L, d) <= spt)
+		return iadd(L, li, first_of(L, d));
+	SExpr *rep = imul(L, ibin(L, TOP_IDIV, li, ic(L, spt)), ic(L, cta_of(L, d)));
+	return iadd(L, iadd(L, rep, first_of(L, d)), ibin(L, TOP_MOD, li, ic(L, spt)));
+}
+
+SExpr *coord(Lower *L, int d, SExpr *li)
+{
+	SExpr *raw = raw_coord(L, d, li);
+	return cta_of(L, d) > L->frame_shape[d] ? ibin(L, TOP_MOD, raw, ic(L, L->frame_shape[d])) : raw;
+}
+
+/* True (NULL) unless the block is wider than the tile along d; then the
+ * test that local index `li` is not a wrapped copy. */
+SExpr *not_wrapped(Lower *L, int d, SExpr *li)
+{
+	if (cta_of(L, d) <= L->frame_shape[d])
+		return NULL;
+	return simt_cmp(L->k, CMP_LT, DT_I32, raw_coord(L, d, li), ic(L, L->frame_shape[d]));
+}
+
+/* For a tile that does not span frame dim d: whether this thread is the one
+ * of the threads holding the same element that writes it. */
+static SExpr *owner_along(Lower *L, int d)
+{
+	if (!L->first[d])
+		return NULL;
+	return simt_cmp(L->k, CMP_EQ, DT_I32, simt_ref(L->k, L->first[d], NULL), ic(L, 0));
+}
+
+/* Makes frame f the one the index and coordinate helpers use. */
+void use_frame(Lower *L, int f)
+{
+	const Frame *fr = &L->frames[f];
+	L->cur = f;
+	L->rank = fr->rank;
+	L->frame = fr->layout;
+	memcpy(L->frame_shape, fr->shape, sizeof L->frame_shape);
+	memcpy(L->first, fr->first, sizeof L->first);
+}
+
+/* ---- registers and assignments ---- */
+
+void set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary)
+{
+	Place *p = &L->place[v->id];
+	p->reg = r;
+	p->regs_vary = vary;
+	p->lowered = true;
+}
+
+void set_expr(Lower *L, const TValue *v, SExpr *e)
+{
+	Place *p = &L->place[v->id];
+	p->expr = e;
+	p->lowered = true;
+}
+
+/* dst = value over the nest of `vary`; uniform when it varies in nothing */
+SStmt *assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value)
+{
+	SStmt *s = simt_stmt(L->k, SS_ASSIGN, v->line);
+	set_loops(L, s, n);
+	s->dst = simt_ref(L->k, dst, index_in(L, n, vary));
+	s->value = value;
+	s->uniform = dst->kind == SR_UNIFORM;
+	return s;
+}
+
+/* ---- element-wise expressions ---- */
+
+/* Philox on the key (the seed as u64: sign-extended from a signed type) and
+ * the counter (offset mod 2^32, offset >> 32 for 64-bit offsets else 0,
+ * 0, 0), as the interpreter does. */
+static SExpr *philox_expr(Lower *L, const TValue *v, SExpr *seed, SExpr *offset)
+{
+	SKernel *k = L->k;
+	DType st = v->args[0]->type.dtype, ot = v->args[1]->type.dtype;
+	SExpr *e = simt_leaf(k, SE_PHILOX, DT_U32, v->aux);
+	e->ival = v->aux2;
+	e->a[0] = simt_cast(k, st, DT_U64, seed);
+	if (dtype_bytes(ot) == 8) {
+		SExpr *wide = simt_cast(k, ot, DT_U64, offset);
+		e->a[1] = simt_cast(k, DT_U64, DT_U32, wide);
+		e->a[2] = simt_cast(k, DT_U64, DT_U32, simt_binary(k, TOP_SHR, DT_U64, wide, simt_int(k, DT_U64, 32)));
+	} else {
+		e->a[1] = simt_cast(k, ot, DT_U32, offset);
+		e->a[2] = simt_int(k, DT_U32, 0);
+	}
+	return e;
+}
+
+SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
+{
+	SKernel *k = L->k;
+	DType dt = v->type.dtype;
+	SExpr *a = read_value(L, n, v->args[0]);
+	SExpr *e;
+	switch (v->op) {
+	case TOP_CMP:
+		return simt_cmp(k, (CmpKind)v->aux, v->args[0]->type.dtype, a, read_value(L, n, v->args[1]));
+	case TOP_WHERE:
+		e = simt_leaf(k, SE_SELECT, dt, 0);
+		e->a[0] = a;
+		e->a[1] = read_value(L, n, v->args[1]);
+		e->a[2] = read_value(L, n, v->args[2]);
+		return e;
+	case TOP_CAST:
+		return simt_cast(k, v->args[0]->type.dtype, dt, a);
+	case TOP_BITCAST:
+		if (dt != DT_PTR && !dtype_is_float(dt) && !dtype_is_float(v->args[0]->type.dtype))
+			return simt_cast(k, v->args[0]->type.dtype, dt, a);   /* integers: C's conversion keeps the bits */
+		e = simt_leaf(k, SE_BITCAST, dt, dt == DT_PTR ? (int)v->type.elem : 0);
+		e->from = v->args[0]->type.dtype;
+		e->a[0] = a;
+		return e;
+	case TOP_MATH:
+		e = simt_leaf(k, SE_MATH, dt, v->aux);
+		e->from = v->args[0]->type.dtype;
+		e->a[0] = a;
+		for (int i = 1; i < v->nargs; i++)
+			e->a[i] = read_value(L, n, v->args[i]);
+		return e;
+	case TOP_NEG:
+	case TOP_NOT:
+		e = simt_leaf(k, SE_UNARY, dt, v->op);
+		e->a[0] = a;
+		return e;
+	case TOP_PHILOX:
+		return philox_expr(L, v, a, read_value(L, n, v->args[1]));
+	default:
+		e = simt_binary(k, v->op, dt, a, read_value(L, n, v->args[1]));
+		if (dt == DT_PTR)
+			e->from = v->type.elem;
+		return e;
+	}
+}
+
+/* ---- accesses ---- */
+
+/* Elements per access along the last frame dim: from the pointer's
+ * contiguity and alignment (axis analysis) along the tile dim that lies on
+ * it, the mask's constancy, the target's widest access and what one thread
+ * holds consecutively. */
+int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
+{
+	int last = L->rank - 1;
+	if (L->rank == 0 || !(vary & (1u << last)) || !(vary_of(L, ptr) & (1u << last)))
+		return 1;
+	int k = ptr->type.rank - 1;
+	while (k >= 0 && L->place[ptr->id].map[k] != last)
+		k--;
+	if (k < 0)
+		return 1;
+	int w = tir_vector_width_along(ptr, mask, k, L->target->max_vector_bytes);
+	return imin(w, L->frame.size_per_thread[last]);
+}
+
+/* The guard of a write: `mask`, and each element once (no wrapped copy,
+ * coordinate 0 along the frame dimensions the tile does not span). */
+SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask)
+{
+	SExpr *guard = mask;
+	for (int d = 0; d < L->rank; d++) {
+		if (present & (1u << d))
+			guard = simt_and(L->k, guard, not_wrapped(L, d, local_index(L, n, d)));
+		else
+			guard = simt_and(L->k, guard, owner_along(L, d));
+	}
+	if (L->rank == 0)   /* every thread holds the scalar; one writes it */
+		guard = simt_and(L->k, guard,
+				 simt_cmp(L->k, CMP_EQ, DT_I32, simt_leaf(L->k, SE_THREAD, DT_I32, 0), ic(L, 0)));
+	return guard;
+}
+
+SStmt *uniform_stmt(Lower *L, SStmtKind kind, int line)
+{
+	SStmt *s = simt_stmt(L->k, kind, line);
+	s->uniform = true;
+	return s;
+}

@@ -1,0 +1,56 @@
+/* lower_ops.h: the op lowerings in files of their own, which lower.c
+ * calls; they build on lower_index.h alone. */
+#ifndef TC_LOWER_OPS_H
+#define TC_LOWER_OPS_H
+
+#include "gpu/lower_index.h"
+
+/* ---- lower_convert.c: layout conversions ---- */
+
+/* TOP_CONVERT: its operand's elements, from wherever its place holds them,
+ * to the threads its own place gives them, through shared memory. */
+void lower_convert(Lower *L, const TValue *v);
+
+/* ---- lower_dot.c: tl.dot ---- */
+
+/* Chooses each dot's strategy and gives the frames of matrix-unit dots the
+ * instruction's accumulator layout; before the other frames get theirs. */
+void lower_plan_dots(Lower *L);
+void lower_dot(Lower *L, const TValue *v);
+/* wgmma's bookkeeping on the accumulator registers `acc`: SS_MMA_FENCE,
+ * SS_MMA_COMMIT, or SS_MMA_WAIT until at most `pending` groups are in flight. */
+SStmt *mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int pending);
+/* Plans the pipeline of loop `v` (before its body is lowered; emits the
+ * slots' initial values): NULL when it is not pipelined, because it has
+ * no matrix dot, num_stages < 2, or its body does not split into copies
+ * and their consumers. */
+Pipeline *lower_plan_pipeline(Lower *L, const TValue *v);
+/* A pipelined load: its tile copied asynchronously to the operand's slot. */
+void lower_copy_async(Lower *L, const TValue *v);
+
+/* ---- lower_reduce.c: reductions along an axis ---- */
+
+void lower_reduce(Lower *L, const TValue *v);
+/* Reductions whose partials wait in shared memory for one barrier: it and
+ * their reads (lower_flush_folds), and whether `v` may be lowered while
+ * they wait (it reads none of them and touches no shared memory). */
+void lower_flush_folds(Lower *L);
+bool lower_folds_may_wait(const Lower *L, const TValue *v);
+/* The lane step of every reduction: for each of masks[nmasks - 1] down to
+ * masks[0], `acc[r]` of the partner lane (lane ^ mask) shuffled into
+ * `got[r]` (r < nregs), then `combine` folds `got` into `acc` over the
+ * nest of `vary`. */
+typedef void (*LaneCombine)(Lower *L, void *ctx, const Nest *n, SReg *const *got);
+void reduce_lanes(Lower *L, int line, int nregs, SReg *const *acc, SReg *const *got, const int *masks, int nmasks,
+		  unsigned vary, LaneCombine combine, void *ctx);
+
+/* ---- lower_scan.c: tl.cumsum, tl.cumprod, tl.associative_scan ---- */
+
+void lower_scan(Lower *L, const TValue *v);
+/* tl.reduce with a combine function of one or more tensors (RED_COMBINE). */
+void lower_reduce_combine(Lower *L, const TValue *v);
+/* Tests only: every scan through shared memory, one thread a row (the
+ * path for layouts the shuffle-based scan does not know). */
+extern bool lower_scan_in_shared_memory;
+
+#endif
