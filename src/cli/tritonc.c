@@ -3,6 +3,7 @@
 #include "base/base.h"
 #include "emit/emit.h"
 #include "gpu/simt.h"
+#include "gpu/plan.h"
 #include "gpu/target.h"
 #include "runtime/cuda.h"
 #include "runtime/run.h"
@@ -33,7 +34,7 @@ static const char usage[] =
 	"      --target T            cuda:sm_NN (default cuda:sm_90; cuda:sm_90a: tl.dot by wgmma),\n"
 	"                            hip:gfx90a|gfx940|gfx942|gfx908|gfx1030|gfx1100, c (c:wave64 for\n"
 	"                            64-lane layouts, c:wgmma models wgmma), interp\n"
-	"      --dump tir|simt       print the tile IR, or the per-thread SIMT IR\n"
+	"      --dump tir|plan|simt  print the tile IR, the lowering's plan, or the per-thread SIMT IR\n"
 	"      -o FILE               write the output to FILE instead of standard output\n"
 	"  run FILE.py [options]     compile a kernel, run it on generated inputs and report\n"
 	"      (-k, -s, -D, --num-warps as for compile)\n"
@@ -275,8 +276,8 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 	}
 	if (!strip_hints(o))
 		return false;
-	if (o->dump && strcmp(o->dump, "tir") && strcmp(o->dump, "simt")) {
-		fprintf(stderr, "tritonc: error: unknown --dump stage '%s' (expected tir or simt)\n", o->dump);
+	if (o->dump && strcmp(o->dump, "tir") && strcmp(o->dump, "plan") && strcmp(o->dump, "simt")) {
+		fprintf(stderr, "tritonc: error: unknown --dump stage '%s' (expected tir, plan or simt)\n", o->dump);
 		return false;
 	}
 	return true;
@@ -338,11 +339,15 @@ static int cmd_compile(int argc, char **argv)
 			apply_defaults(&o, k);
 		TKernel *tk = k ? specialize(&l.arena, &l.diag, k, &o.spec) : NULL;
 		bool tile_only = target.kind == TARGET_INTERP || (o.dump && !strcmp(o.dump, "tir"));
-		SKernel *sk = tk && !tile_only ? simt_lower(&l.arena, &l.diag, k->src, tk, &target, arg_hints(&o, tk, &l.arena)) : NULL;
-		if (tk && (sk || tile_only)) {
+		bool plan_only = o.dump && !strcmp(o.dump, "plan");
+		Plan *plan = tk && plan_only ? simt_plan(&l.arena, &l.diag, k->src, tk, &target, arg_hints(&o, tk, &l.arena)) : NULL;
+		SKernel *sk = tk && !tile_only && !plan_only ? simt_lower(&l.arena, &l.diag, k->src, tk, &target, arg_hints(&o, tk, &l.arena)) : NULL;
+		if (tk && (sk || tile_only || plan)) {
 			Buf b = {0};
 			if (tile_only)
 				tir_dump(&b, tk);
+			else if (plan)
+				plan_dump(&b, plan);
 			else if (o.dump)
 				simt_dump(&b, sk);
 			else

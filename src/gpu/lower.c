@@ -69,9 +69,9 @@ static void lower_thread_coords(Lower *L)
 			if (is_int_const(first, 0))
 				continue;
 			const char *name = fi ? arena_printf(L->arena, "f%d_first%d", fi, d) : arena_printf(L->arena, "first%d", d);
-			fr->first[d] = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, name);
+			L->firsts[fi][d] = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, name);
 			s = simt_stmt(k, SS_ASSIGN, 0);
-			s->dst = simt_ref(k, fr->first[d], NULL);
+			s->dst = simt_ref(k, L->firsts[fi][d], NULL);
 			s->value = first;
 		}
 	}
@@ -101,7 +101,7 @@ static void lower_arange(Lower *L, const TValue *v)
 		set_expr(L, v, ic(L, v->iconst));
 		return;
 	}
-	int d = L->place[v->id].map[0];
+	int d = L->vp[v->id].map[0];
 	unsigned vary = 1u << d;
 	SReg *r = new_reg(L, v, DT_I32, vary);
 	Nest n = nest_over(L, vary, 1);
@@ -121,7 +121,8 @@ static void lower_const(Lower *L, const TValue *v)
  * and registers are indexed by frame dims, so they are the operand's. */
 static void lower_alias(Lower *L, const TValue *v)
 {
-	Place *from = &L->place[v->args[0]->id], *p = &L->place[v->id];
+	const Place *from = &L->place[v->args[0]->id];
+	Place *p = &L->place[v->id];
 	p->reg = from->reg;
 	p->expr = from->expr;
 	p->regs_vary = from->regs_vary;
@@ -136,7 +137,7 @@ static int constant_run(Lower *L, const TValue *v, unsigned vary)
 	if (spt == 1 || !(vary & (1u << last)))
 		return 1;
 	for (int k = 0; k < v->type.rank; k++)
-		if (v->type.shape[k] > 1 && L->place[v->id].map[k] == last)
+		if (v->type.shape[k] > 1 && L->vp[v->id].map[k] == last)
 			return v->axis.constancy[k] % spt == 0 ? spt : 1;
 	return 1;
 }
@@ -166,7 +167,7 @@ static int splat_width(Lower *L, const TValue *v, unsigned vary)
 {
 	const TValue *ptr = v->args[0];
 	int last = L->rank - 1, d = ptr->type.rank - 1;
-	if (L->rank == 0 || d < 0 || !(vary & (1u << last)) || L->place[ptr->id].map[d] != last)
+	if (L->rank == 0 || d < 0 || !(vary & (1u << last)) || L->vp[ptr->id].map[d] != last)
 		return 1;
 	int64_t k = ptr->axis.constancy[d];
 	for (int i = 1; i < v->nargs; i++) {
@@ -232,7 +233,7 @@ static void lower_store(Lower *L, const TValue *v)
 {
 	const TValue *ptr = v->args[0];
 	const TValue *mask = v->nargs > 2 ? v->args[2] : NULL;
-	unsigned present = L->place[ptr->id].present;
+	unsigned present = L->vp[ptr->id].present;
 	int vec = access_width(L, ptr, mask, present);
 	Nest n = nest_over(L, present, vec);
 	SStmt *s = simt_stmt(L->k, SS_STORE, v->line);
@@ -258,7 +259,7 @@ static void lower_atomic(Lower *L, const TValue *v)
 	DType dt = v->type.dtype;
 	if (dtype_bytes(dt) < 4 || dt == DT_I1)
 		lower_error(L, v, "atomic_%s on %s is not lowered yet", simt_atomic_name(op), dtype_name(dt));
-	unsigned present = L->place[ptr->id].present;
+	unsigned present = L->vp[ptr->id].present;
 	bool keep = L->uses[v->id] > 0;   /* the old values are read */
 	bool handed = keep && present == 0;
 	SReg *old = keep ? simt_reg(k, SR_THREAD, dt, dt, count_of(L, present), v->name) : NULL;
@@ -322,7 +323,7 @@ static const TValue *lower_part(Lower *L, const TBlock *b, int part)
 			lower_flush_folds(L);
 			return v;
 		}
-		if (part != PART_NONE && L->place[v->id].part != part)
+		if (part != PART_NONE && L->vp[v->id].part != part)
 			continue;
 		if (v->op == TOP_ARG || (lower_pure(v) && L->uses && L->uses[v->id] <= 0))
 			continue;   /* an argument (lowered first), or a value nothing reads */
@@ -344,16 +345,16 @@ static const TValue *lower_block(Lower *L, const TBlock *b)
  * indexed by every dimension the tile spans. */
 static SReg *state_reg(Lower *L, const TValue *v, const char *name)
 {
-	use_frame(L, L->place[v->id].frame);
-	unsigned vary = L->place[v->id].present;
+	use_frame(L, L->vp[v->id].frame);
+	unsigned vary = L->vp[v->id].present;
 	return simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.elem, count_of(L, vary), name);
 }
 
 /* dst (a state register of `like`) = x, element by element */
 static void copy_state(Lower *L, const TValue *like, SReg *dst, const TValue *x)
 {
-	use_frame(L, L->place[like->id].frame);
-	unsigned vary = L->place[like->id].present;
+	use_frame(L, L->vp[like->id].frame);
+	unsigned vary = L->vp[like->id].present;
 	Nest n = nest_over(L, vary, 1);
 	assign_value(L, x, &n, dst, vary, read_value(L, &n, x))->uniform = false;
 }
@@ -374,9 +375,9 @@ static void yield_part(Lower *L, const TValue *y, SReg **state, const TValue *co
 	bool *skip = arena_alloc(L->arena, sizeof *skip * (size_t)(n + 1));
 	for (int i = 0; i < n; i++) {
 		const Place *p = &L->place[y->args[i]->id];
-		skip[i] = part != PART_NONE && L->place[like[i]->id].part != part;
+		skip[i] = part != PART_NONE && L->vp[like[i]->id].part != part;
 		/* already in its state register (a wgmma accumulator, in flight) */
-		skip[i] |= p->reg == state[i] && p->regs_vary == L->place[like[i]->id].present;
+		skip[i] |= p->reg == state[i] && p->regs_vary == L->vp[like[i]->id].present;
 	}
 	for (int i = 0; i < n; i++) {
 		if (skip[i])
@@ -396,8 +397,8 @@ static void yield_part(Lower *L, const TValue *y, SReg **state, const TValue *co
 			copy_state(L, like[i], state[i], y->args[i]);
 			continue;
 		}
-		use_frame(L, L->place[like[i]->id].frame);
-		unsigned vary = L->place[like[i]->id].present;
+		use_frame(L, L->vp[like[i]->id].frame);
+		unsigned vary = L->vp[like[i]->id].present;
 		Nest nn = nest_over(L, vary, 1);
 		assign_value(L, y, &nn, state[i], vary, simt_ref(L->k, tmp[i], index_in(L, &nn, vary)))->uniform = false;
 	}
@@ -429,7 +430,7 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
 	const TValue *y = lower_part(L, body, PART_CONSUMER);
 	if (y)
 		yield_part(L, y, state, like, PART_CONSUMER);
-	next_slot(L, pp->use_slot, pp->stages, v->line);
+	next_slot(L, L->pipe_regs[pp->id].use_slot, pp->stages, v->line);
 	uniform_stmt(L, SS_END, v->line);
 }
 
@@ -465,7 +466,7 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 	const TValue *y = lower_part(L, body, PART_PRODUCER);
 	if (y)
 		yield_part(L, y, state, like, PART_PRODUCER);
-	next_slot(L, pp->load_slot, pp->stages, v->line);
+	next_slot(L, L->pipe_regs[pp->id].load_slot, pp->stages, v->line);
 	uniform_stmt(L, SS_END, v->line);
 	uniform_stmt(L, SS_COPY_COMMIT, v->line);
 	if (single) {
@@ -492,10 +493,12 @@ static void lower_for(Lower *L, const TValue *v)
 		like[i] = body->params[i + 1];
 		state[i] = state_reg(L, like[i], like[i]->name);
 		copy_state(L, like[i], state[i], v->args[3 + i]);
-		set_reg(L, like[i], state[i], L->place[like[i]->id].present);
+		set_reg(L, like[i], state[i], L->vp[like[i]->id].present);
 	}
 	const TValue *step = v->args[2];
-	Pipeline *pp = step->op == TOP_CONST && step->iconst > 0 ? lower_plan_pipeline(L, v) : NULL;
+	const Pipeline *pp = L->vp[v->id].pipe;
+	if (pp)
+		lower_pipeline_regs(L, pp);
 	SStmt *f = simt_stmt(L->k, SS_FOR, v->line);
 	f->uniform = true;
 	f->iv = iv;
@@ -513,7 +516,7 @@ static void lower_for(Lower *L, const TValue *v)
 	L->loop_depth--;
 	simt_stmt(L->k, SS_END, v->line)->uniform = true;
 	for (int i = 0; pp && i < pp->nacc; i++)     /* the last wgmma groups in flight */
-		mma_group_stmt(L, SS_MMA_WAIT, v->line, pp->acc[i], 0);
+		mma_group_stmt(L, SS_MMA_WAIT, v->line, L->place[pp->acc[i]->id].reg, 0);
 	L->place[v->id].results = state;
 	L->place[v->id].lowered = true;
 }
@@ -531,7 +534,7 @@ static void lower_while(Lower *L, const TValue *v)
 		like[i] = body->params[i];
 		state[i] = state_reg(L, like[i], like[i]->name);
 		copy_state(L, like[i], state[i], v->args[i]);
-		set_reg(L, like[i], state[i], L->place[like[i]->id].present);
+		set_reg(L, like[i], state[i], L->vp[like[i]->id].present);
 	}
 	simt_stmt(L->k, SS_WHILE, v->line)->uniform = true;
 	L->loop_depth++;
@@ -575,12 +578,12 @@ static void lower_if(Lower *L, const TValue *v)
 static void lower_result(Lower *L, const TValue *v)
 {
 	const Place *op = &L->place[v->args[0]->id];
-	set_reg(L, v, op->results[v->aux], L->place[v->id].present);
+	set_reg(L, v, op->results[v->aux], L->vp[v->id].present);
 }
 
 static void lower_value(Lower *L, const TValue *v)
 {
-	use_frame(L, L->place[v->id].frame);
+	use_frame(L, L->vp[v->id].frame);
 	switch (v->op) {
 	case TOP_ARG: {
 		SExpr *e = simt_leaf(L->k, SE_ARG, v->type.dtype, (int)v->iconst);
@@ -610,7 +613,7 @@ static void lower_value(Lower *L, const TValue *v)
 		lower_elementwise(L, v);
 		return;
 	case TOP_LOAD:
-		if (L->place[v->id].staged)
+		if (L->vp[v->id].staged)
 			lower_copy_async(L, v);
 		else
 			lower_load(L, v);
@@ -642,130 +645,20 @@ static void lower_value(Lower *L, const TValue *v)
 	}
 }
 
-/* What a frame's accesses along its last dim allow, for the layout. */
-typedef struct FrameAccess {
-	int elem_bytes;    /* the narrowest element accessed in global memory, 0 if none */
-	int width;         /* the widest load or store along the last dim, in elements, 0 if none */
-	int store_width;   /* the narrowest store along it, 0 if none */
-} FrameAccess;
-
-static void frame_access(const Lower *L, const TBlock *b, int frame, FrameAccess *fa)
+/* The kernel's statements, by the plan: thread coordinates, the arguments,
+ * the body. */
+static void emit_kernel_body(Lower *L)
 {
-	int last = L->frames[frame].rank - 1;
-	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
-		frame_access(L, v->body, frame, fa);
-		if (v->op == TOP_IF)
-			frame_access(L, v->orelse, frame, fa);
-		if (v->op != TOP_LOAD && v->op != TOP_STORE && v->op != TOP_ATOMIC)
-			continue;
-		const TValue *ptr = v->args[0];
-		if (L->place[ptr->id].frame != frame || ptr->type.rank != L->frames[frame].rank)
-			continue;
-		int e = dtype_bytes(ptr->type.elem);
-		fa->elem_bytes = fa->elem_bytes ? imin(fa->elem_bytes, e) : e;
-		int k = ptr->type.rank - 1;
-		while (k >= 0 && !(ptr->type.shape[k] > 1 && L->place[ptr->id].map[k] == last))
-			k--;
-		if (k < 0 || v->op == TOP_ATOMIC)
-			continue;
-		/* the pointer's contiguity and alignment, not the mask's: a mask
-		 * that splits the access still leaves a thread's run in one warp
-		 * access after another (Triton's coalescing reads no mask) */
-		int w = tir_vector_width_along(ptr, NULL, k, L->target->max_vector_bytes);
-		fa->width = imax(fa->width, w);
-		if (v->op == TOP_STORE)
-			fa->store_width = fa->store_width ? imin(fa->store_width, w) : w;
-	}
-}
-
-/* Consecutive elements a thread of frame f holds along its last dim, as
- * Triton's coalescing chooses them: as many as the widest of its loads and
- * stores could move at once by its pointer (contiguity and alignment), so
- * that gathers feeding a contiguous store get the store's run and share
- * the index arithmetic of its elements; but no more than any of its stores
- * could (a thread's run longer than its store leaves gaps in each warp's
- * writes, 4 times the memory transactions for fp32 stores one at a time),
- * nor more than the frame's elements shared out over the block's threads
- * (more would leave warps holding copies). With no access along that dim,
- * 16 bytes of the narrowest element the frame accesses. Returns the
- * element size too. */
-static int frame_vector(const Lower *L, int f, int *elem_bytes)
-{
-	FrameAccess fa = {0};
-	frame_access(L, L->tk->body, f, &fa);
-	*elem_bytes = fa.elem_bytes ? fa.elem_bytes : 4;
-	int vec = fa.width ? fa.width : L->target->max_vector_bytes / *elem_bytes;
-	if (fa.store_width)
-		vec = imin(vec, fa.store_width);
-	int64_t elems = 1;
-	for (int d = 0; d < L->frames[f].rank; d++)
-		elems *= L->frames[f].shape[d];
-	int64_t per_thread = elems / L->k->threads;
-	return per_thread < vec ? (int)imax((int)per_thread, 1) : vec;
-}
-
-/* Beyond 48 KiB (or when an array must be aligned beyond 16 bytes) a CUDA
- * kernel takes its shared memory dynamically: the arrays are laid out one
- * after another, each aligned as it asks, from a base rounded up to the
- * largest alignment (the slack is part of the block). */
-static int dynamic_layout(SKernel *k)
-{
-	int total = 0;
-	for (int i = 0; i < k->nregs; i++) {
-		const SReg *r = k->regs[i];
-		if (r->kind != SR_SHARED)
-			continue;
-		int align = simt_shared_align(r);
-		total = (total + align - 1) / align * align + r->count * simt_shared_elem_bytes(r);
-	}
-	total = (total + 15) / 16 * 16;
-	return k->shared_align > 16 ? total + k->shared_align - 16 : total;
-}
-
-static void lower_kernel(Lower *L)
-{
-	TKernel *tk = (TKernel *)L->tk;
-	SKernel *k = L->k;
-	if (k->threads > L->target->max_threads)
-		lower_error(L, NULL, "num_warps=%d gives %d threads a block, more than %s allows (%d)", k->num_warps,
-			    k->threads, L->target->spec, L->target->max_threads);
-	lower_remat(L, tk);
-	L->place = arena_alloc(L->arena, sizeof(Place) * (size_t)(L->nvalues + 1));
-	lower_place(L);
-	lower_plan_dots(L);
-	for (int f = 0; f < L->nframes; f++) {
-		Frame *fr = &L->frames[f];
-		if (fr->rank == 0 || fr->unit != MATRIX_NONE)
-			continue;
-		int bytes, vec = frame_vector(L, f, &bytes);
-		fr->layout = layout_blocked(fr->rank, fr->shape, bytes, vec * bytes, k->warp_size, k->num_warps);
-	}
+	const TKernel *tk = L->tk;
 	lower_thread_coords(L);
 	for (int i = 0; i < tk->nargs; i++)
 		lower_value(L, tk->args[i]);
 	lower_block(L, tk->body);
-	k->shared_bytes = simt_shared_bytes(k);
-	if (k->shared_bytes > L->target->shared_bytes)
-		lower_error(L, NULL, "the kernel needs %d bytes of shared memory, more than %s gives a block (%d)",
-			    k->shared_bytes, L->target->spec, L->target->shared_bytes);
-	for (int i = 0; i < k->nregs; i++)
-		if (k->regs[i]->kind == SR_SHARED)
-			k->shared_align = imax(k->shared_align, simt_shared_align(k->regs[i]));
-	if (L->target->kind == TARGET_CUDA && (k->shared_bytes > 48 * 1024 || k->shared_align > 16))
-		k->dynamic_bytes = dynamic_layout(k);
 }
 
-SKernel *simt_lower(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target,
-		    const int64_t *arg_div)
+/* An empty SIMT kernel of `target` for `tk`. */
+SKernel *lower_new_kernel(Arena *a, const TKernel *tk, const Target *target)
 {
-	if (!arg_div) {
-		int64_t *div = arena_alloc(a, sizeof(int64_t) * (size_t)(tk->nargs + 1));
-		for (int i = 0; i < tk->nargs; i++)
-			div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : 1;
-		arg_div = div;
-	}
-	tir_axis_analysis(tk, arg_div);
-
 	SKernel *k = arena_alloc(a, sizeof *k);
 	k->name = tk->name;
 	k->tile = tk;
@@ -774,15 +667,35 @@ SKernel *simt_lower(Arena *a, Diag *diag, const Source *src, TKernel *tk, const 
 	k->num_warps = tk->num_warps > 0 ? tk->num_warps : 4;
 	k->threads = k->warp_size * k->num_warps;
 	k->arena = a;
-	Lower L = {.arena = a, .diag = diag, .src = src, .tk = tk, .target = target, .k = k};
+	return k;
+}
 
+SKernel *simt_emit(Arena *a, Diag *diag, const Source *src, const Plan *plan)
+{
+	Plan *p = (Plan *)plan;   /* read only: the emission's state is its own */
+	SKernel *k = lower_new_kernel(a, p->tk, &p->target);
+	Lower L = {.arena = a, .diag = diag, .src = src, .tk = p->tk, .target = &p->target, .k = k, .plan = p,
+		   .frames = p->frames, .nframes = p->nframes, .scalar_frame = p->scalar_frame, .vp = p->values,
+		   .nvalues = p->nvalues, .uses = p->uses};
+	L.place = arena_alloc(a, sizeof(Place) * (size_t)(p->nvalues + 1));
+	L.firsts = arena_alloc(a, sizeof *L.firsts * (size_t)(p->nframes + 1));
+	L.operand_smem = arena_alloc(a, sizeof *L.operand_smem * (size_t)(p->noperands + 1));
+	L.pipe_regs = arena_alloc(a, sizeof *L.pipe_regs * (size_t)(p->npipes + 1));
 	jmp_buf jb, *saved = diag->jump;
 	diag->jump = &jb;
 	if (setjmp(jb)) {
 		diag->jump = saved;
 		return NULL;
 	}
-	lower_kernel(&L);
+	emit_kernel_body(&L);
 	diag->jump = saved;
 	return k;
+}
+
+SKernel *simt_lower(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target,
+		    const int64_t *arg_div)
+{
+	Plan *p = simt_plan(a, diag, src, tk, target, arg_div);
+	SKernel *k = p ? simt_emit(a, diag, src, p) : NULL;
+	return k && simt_allocate(diag, k) ? k : NULL;
 }

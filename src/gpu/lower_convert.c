@@ -25,11 +25,11 @@ typedef struct Slots {
 	int count;
 } Slots;
 
-static Slots slots_of(const TValue *x, const Place *p)
+static Slots slots_of(const TValue *x, const ValuePlan *p, unsigned regs_vary)
 {
 	Slots s = {0};
 	for (int k = 0; k < x->type.rank; k++)
-		if (x->type.shape[k] > 1 && p->map[k] >= 0 && (p->regs_vary & (1u << p->map[k])))
+		if (x->type.shape[k] > 1 && p->map[k] >= 0 && (regs_vary & (1u << p->map[k])))
 			s.dim[s.n++] = k;
 	int size = 1;
 	for (int i = s.n - 1; i >= 0; i--) {
@@ -65,26 +65,26 @@ void lower_convert(Lower *L, const TValue *v)
 		return;
 	}
 	SKernel *k = L->k;
-	Slots s = slots_of(x, from);
+	Slots s = slots_of(x, &L->vp[x->id], from->regs_vary);
 	if (L->loop_depth)
 		simt_stmt(k, SS_BARRIER, v->line);
-	use_frame(L, from->frame);
+	use_frame(L, L->vp[x->id].frame);
 	const char *name = arena_printf(L->arena, "%s_moved", v->name ? v->name : "t");
 	SReg *smem = simt_reg(k, SR_SHARED, x->type.dtype, x->type.elem, s.count, name);
 	Nest nx = nest_over(L, from->regs_vary, 1);
 	SStmt *st = simt_stmt(k, SS_ASSIGN, v->line);
 	set_loops(L, st, &nx);
-	st->dst = simt_ref(k, smem, slot(L, &s, from->map, &nx));
+	st->dst = simt_ref(k, smem, slot(L, &s, L->vp[x->id].map, &nx));
 	st->value = read_value(L, &nx, x);
 	st->guard = write_guard(L, &nx, from->regs_vary, NULL);
 	simt_stmt(k, SS_BARRIER, v->line);
 
-	use_frame(L, to->frame);
+	use_frame(L, L->vp[v->id].frame);
 	unsigned vary = 0;
 	for (int i = 0; i < s.n; i++)
-		vary |= 1u << to->map[s.dim[i]];
+		vary |= 1u << L->vp[v->id].map[s.dim[i]];
 	Nest nv = nest_over(L, vary, 1);
 	SReg *r = simt_reg(k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, vary), v->name);
-	assign_value(L, v, &nv, r, vary, simt_ref(k, smem, slot(L, &s, to->map, &nv)))->uniform = false;
+	assign_value(L, v, &nv, r, vary, simt_ref(k, smem, slot(L, &s, L->vp[v->id].map, &nv)))->uniform = false;
 	set_reg(L, v, r, vary);
 }

@@ -100,7 +100,7 @@ static bool fits_unit(const Lower *L, const TValue *v, const Shape *s)
 	const TValue *a = v->args[0];
 	if (v->type.rank != 2 || v->type.dtype != DT_F32 || !is_16bit_float(a->type.dtype))
 		return false;
-	const Place *p = &L->place[v->id];
+	const ValuePlan *p = &L->vp[v->id];
 	if (p->map[0] != 0 || p->map[1] != 1)
 		return false;
 	int M = v->type.shape[0], N = v->type.shape[1], K = a->type.shape[1];
@@ -134,7 +134,7 @@ static void plan_block(Lower *L, const TBlock *b, MatrixUnit unit, const Shape *
 			plan_block(L, v->orelse, unit, s);
 		if (v->op != TOP_DOT || !fits_unit(L, v, s))
 			continue;
-		Frame *fr = &L->frames[L->place[v->id].frame];
+		Frame *fr = &L->frames[L->vp[v->id].frame];
 		int wm, wn, M = v->type.shape[0], N = v->type.shape[1];
 		MatrixUnit u = unit;
 		if (u == MATRIX_WGMMA && !arrange_wgmma(M, N, L->k->num_warps, &wm, &wn))
@@ -147,7 +147,7 @@ static void plan_block(Lower *L, const TBlock *b, MatrixUnit unit, const Shape *
 			fr->wn = wn;
 			fr->layout = unit_layout(fr, s, L->k->warp_size, L->k->num_warps);
 		}
-		L->place[v->id].matrix = fr->wm == wm && fr->wn == wn;
+		L->vp[v->id].matrix = fr->wm == wm && fr->wn == wn;
 	}
 }
 
@@ -235,7 +235,7 @@ static SExpr *stored_index(Lower *L, const Operand *o, SExpr *slot, SExpr *row, 
 /* The slot the dots read now. */
 static SExpr *use_slot(Lower *L, const Operand *o)
 {
-	return o->pipe ? simt_ref(L->k, o->pipe->use_slot, NULL) : NULL;
+	return o->pipe ? simt_ref(L->k, L->pipe_regs[o->pipe->id].use_slot, NULL) : NULL;
 }
 
 /* Element (i, j) of the operand tile sits at row (inner ? i : j), column
@@ -247,27 +247,26 @@ static SExpr *operand_index(Lower *L, const Operand *o, SExpr *slot, SExpr *i, S
 	return o->inner ? stored_index(L, o, slot, i, j) : stored_index(L, o, slot, j, i);
 }
 
-/* Writes the registers of tile x to a packed shared tile, each element once. */
-static Operand stage_packed(Lower *L, const TValue *dot, const TValue *x, const char *name)
+/* Writes the registers of tile x to operand o's packed shared tile (one
+ * slot), each element once. */
+static void stage_packed(Lower *L, const TValue *dot, const TValue *x, const Operand *o)
 {
-	use_frame(L, L->place[x->id].frame);
-	int rows = x->type.shape[0], cols = x->type.shape[1];
-	Operand o = {.smem = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, rows * cols, name), .inner = 1,
-		     .width = cols, .elems = rows * cols};
-	o.smem->packed = true;
-	unsigned present = L->place[x->id].present;
+	use_frame(L, L->vp[x->id].frame);
+	SReg *smem = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems, o->name);
+	smem->packed = true;
+	L->operand_smem[o->id] = smem;
+	unsigned present = L->vp[x->id].present;
 	Nest n = nest_over(L, present, 1);
 	SExpr *at[2];
 	for (int k = 0; k < 2; k++) {
-		int d = L->place[x->id].map[k];
+		int d = L->vp[x->id].map[k];
 		at[k] = d >= 0 ? coord(L, d, local_index(L, &n, d)) : ic(L, 0);
 	}
 	SStmt *s = simt_stmt(L->k, SS_ASSIGN, dot->line);
 	set_loops(L, s, &n);
-	s->dst = simt_ref(L->k, o.smem, operand_index(L, &o, NULL, at[0], at[1]));
+	s->dst = simt_ref(L->k, smem, operand_index(L, o, NULL, at[0], at[1]));
 	s->value = read_value(L, &n, x);
 	s->guard = write_guard(L, &n, present, NULL);
-	return o;
 }
 
 /* ---- fragments ---- */
@@ -319,7 +318,7 @@ static void ldmatrix(Lower *L, const TValue *v, const Operand *o, SReg *frag, in
 	s->value = stored_index(L, o, use_slot(L, o), row, col);
 	s = warp_stmt(L, v, SS_FRAGMENT, extent);
 	s->dst = simt_ref(L->k, frag, imul(L, loop_var(L, 0), ic(L, nmat)));
-	s->src = o->smem;
+	s->src = L->operand_smem[o->id];
 	s->ptr = simt_ref(L->k, addr, loop_var(L, 0));
 	s->nmat = nmat;
 	s->trans = trans;
@@ -377,7 +376,7 @@ static void mfma_fragment(Lower *L, const TValue *v, const Warp *w, const Operan
 	s->extent[0] = is_a ? w->tiles_m : w->tiles_n;
 	s->extent[1] = 2;
 	s->dst = simt_ref(L->k, frag, iadd(L, imul(L, t, ic(L, 2)), word));
-	s->src = o->smem;
+	s->src = L->operand_smem[o->id];
 	s->ptr = at[0];
 	s->value = at[1];
 }
@@ -425,10 +424,10 @@ static SExpr *warp_along(Lower *L, const Layout *f, int d)
 static SReg *result_regs(Lower *L, const TValue *v)
 {
 	const TValue *acc = v->args[2];
-	use_frame(L, L->place[v->id].frame);
-	if (L->place[v->id].in_place)
+	use_frame(L, L->vp[v->id].frame);
+	if (L->vp[v->id].in_place)
 		return L->place[acc->id].reg;
-	unsigned present = L->place[v->id].present;
+	unsigned present = L->vp[v->id].present;
 	SReg *r = simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.dtype, count_of(L, present), v->name);
 	Nest n = nest_over(L, present, 1);
 	assign_value(L, v, &n, r, present, read_value(L, &n, acc))->uniform = false;
@@ -485,7 +484,7 @@ SStmt *mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int pending
 static void lower_dot_wgmma(Lower *L, const TValue *v)
 {
 	const TValue *a = v->args[0];
-	const Operand *oa = L->place[v->id].staged, *ob = L->place[v->id].staged_b;
+	const Operand *oa = L->vp[v->id].staged, *ob = L->vp[v->id].staged_b;
 	int M = v->type.shape[0], N = v->type.shape[1], K = a->type.shape[1];
 	SReg *acc = result_regs(L, v);
 	const Frame *fr = &L->frames[L->cur];
@@ -510,32 +509,29 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 		s->n = N;
 		s->frag_a = simt_ref(L->k, da, t);
 		s->frag_b = simt_ref(L->k, db, NULL);
-		s->smem[0] = oa->smem;
-		s->smem[1] = ob->smem;
+		s->smem[0] = L->operand_smem[oa->id];
+		s->smem[1] = L->operand_smem[ob->id];
 		s->desc[0] = wgmma_desc(oa, a_k);
 		s->desc[1] = wgmma_desc(ob, b_k);
 		s->acc[0] = simt_ref(L->k, acc, imul(L, t, ic(L, 2 * lc)));
 		s->acc[1] = simt_ref(L->k, acc, iadd(L, imul(L, t, ic(L, 2 * lc)), ic(L, lc)));
 	}
 	mma_group_stmt(L, SS_MMA_COMMIT, v->line, acc, 0);
-	bool overlap = L->place[v->id].in_place && oa->pipe->stages > 1;
+	bool overlap = L->vp[v->id].in_place && oa->pipe->stages > 1;
 	mma_group_stmt(L, SS_MMA_WAIT, v->line, acc, overlap ? 1 : 0);
-	set_reg(L, v, acc, L->place[v->id].present);
+	set_reg(L, v, acc, L->vp[v->id].present);
 }
 
 static void lower_dot_matrix(Lower *L, const TValue *v)
 {
 	const TValue *a = v->args[0], *b = v->args[1];
 	int K = a->type.shape[1];
-	Operand oa, ob;
-	if (L->place[v->id].staged) {   /* copied ahead; the pipeline waits for them */
-		oa = *L->place[v->id].staged;
-		ob = *L->place[v->id].staged_b;
-	} else {
+	const Operand *oa = L->vp[v->id].staged, *ob = L->vp[v->id].staged_b;
+	if (!oa->pipe) {   /* else copied ahead; the pipeline waits for them */
 		if (L->loop_depth)   /* the previous iteration's fragment reads are done */
 			simt_stmt(L->k, SS_BARRIER, v->line);
-		oa = stage_packed(L, v, a, dot_name(L, v, "a"));
-		ob = stage_packed(L, v, b, dot_name(L, v, "b"));
+		stage_packed(L, v, a, oa);
+		stage_packed(L, v, b, ob);
 		simt_stmt(L->k, SS_BARRIER, v->line);
 	}
 
@@ -552,15 +548,15 @@ static void lower_dot_matrix(Lower *L, const TValue *v)
 	SReg *fb = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, w.tiles_n * 2, dot_name(L, v, "fb"));
 	for (int kk = 0; kk < K / 16; kk++) {
 		if (mma) {
-			mma_fragment_a(L, v, &w, &oa, fa, kk);
-			mma_fragment_b(L, v, &w, &ob, fb, kk);
+			mma_fragment_a(L, v, &w, oa, fa, kk);
+			mma_fragment_b(L, v, &w, ob, fb, kk);
 		} else {
-			mfma_fragment(L, v, &w, &oa, fa, kk, true);
-			mfma_fragment(L, v, &w, &ob, fb, kk, false);
+			mfma_fragment(L, v, &w, oa, fa, kk, true);
+			mfma_fragment(L, v, &w, ob, fb, kk, false);
 		}
 		issue(L, v, &w, acc, fa, fb, a->type.dtype);
 	}
-	set_reg(L, v, acc, L->place[v->id].present);
+	set_reg(L, v, acc, L->vp[v->id].present);
 }
 
 /* ---- pipelines: operands copied num_stages - 1 iterations ahead ----
@@ -604,8 +600,8 @@ static bool zero_const(const TValue *x)
 static int copy_width(Lower *L, const TValue *x)
 {
 	const TValue *mask = x->nargs > 1 ? x->args[1] : NULL;
-	use_frame(L, L->place[x->id].frame);
-	return access_width(L, x->args[0], mask, L->place[x->id].present);
+	use_frame(L, L->vp[x->id].frame);
+	return access_width(L, x->args[0], mask, L->vp[x->id].present);
 }
 
 /* A load the dot can take by asynchronous copy: only the dot reads it, it
@@ -618,17 +614,17 @@ static bool copyable(Lower *L, const TBlock *body, const TValue *x)
 	const TValue *ptr = x->args[0], *other = x->nargs > 2 ? x->args[2] : NULL;
 	if (other && !zero_const(other))
 		return false;
-	unsigned present = L->place[x->id].present;
-	if (x->type.rank != 2 || present != 3u || L->place[ptr->id].present != present)
+	unsigned present = L->vp[x->id].present;
+	if (x->type.rank != 2 || present != 3u || L->vp[ptr->id].present != present)
 		return false;
 	int width = copy_width(L, x);   /* (uses x's frame) */
 	int last = L->rank - 1;   /* along a row of the copy: either of its dims */
-	return (L->place[x->id].map[1] == last || L->place[x->id].map[0] == last) && width >= 2;
+	return (L->vp[x->id].map[1] == last || L->vp[x->id].map[0] == last) && width >= 2;
 }
 
 static bool is_consumer(Lower *L, const TValue *x)
 {
-	return L->place[x->id].part == PART_CONSUMER;
+	return L->vp[x->id].part == PART_CONSUMER;
 }
 
 /* Marks the consumer: the planned dots, what reads a consumer value, and
@@ -638,35 +634,35 @@ static bool split_body(Lower *L, const TBlock *body, const TValue *yield)
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (const TValue *v = body->first; v && v != yield; v = v->next) {
-			bool c = v->op == TOP_DOT && L->place[v->id].staged;
+			bool c = v->op == TOP_DOT && L->vp[v->id].staged;
 			for (int i = 0; i < v->nargs && !c; i++)
 				c = is_consumer(L, v->args[i]);
 			if (c && !is_consumer(L, v)) {
-				L->place[v->id].part = PART_CONSUMER;
+				L->vp[v->id].part = PART_CONSUMER;
 				changed = true;
 			}
 		}
 		for (int i = 0; yield && i < yield->nargs; i++) {
 			const TValue *p = body->params[i + 1];
 			if (is_consumer(L, yield->args[i]) && !is_consumer(L, p)) {
-				L->place[p->id].part = PART_CONSUMER;
+				L->vp[p->id].part = PART_CONSUMER;
 				changed = true;
 			}
 		}
 	}
 	for (int i = 0; i < body->nparams; i++)
 		if (!is_consumer(L, body->params[i]))
-			L->place[body->params[i]->id].part = PART_PRODUCER;
+			L->vp[body->params[i]->id].part = PART_PRODUCER;
 	for (const TValue *v = body->first; v && v != yield; v = v->next) {
 		bool consumer = is_consumer(L, v);
 		if (!consumer)
-			L->place[v->id].part = PART_PRODUCER;
+			L->vp[v->id].part = PART_PRODUCER;
 		for (int i = 0; i < v->nargs; i++) {
 			const TValue *x = v->args[i];
 			bool inside = in_block(body, x) || is_param(body, x);
 			if (!consumer && is_consumer(L, x))
 				return false;   /* the producer would wait for a dot */
-			if (consumer && inside && !is_consumer(L, x) && !(v->op == TOP_DOT && i < 2 && L->place[x->id].staged))
+			if (consumer && inside && !is_consumer(L, x) && !(v->op == TOP_DOT && i < 2 && L->vp[x->id].staged))
 				return false;   /* the consumer would read a value of another iteration */
 		}
 	}
@@ -679,9 +675,9 @@ static bool split_body(Lower *L, const TBlock *body, const TValue *yield)
 static void unplan(Lower *L, const TBlock *body)
 {
 	for (int i = 0; i < body->nparams; i++)
-		L->place[body->params[i]->id].part = PART_NONE;
+		L->vp[body->params[i]->id].part = PART_NONE;
 	for (const TValue *v = body->first; v; v = v->next) {
-		Place *p = &L->place[v->id];
+		ValuePlan *p = &L->vp[v->id];
 		p->part = PART_NONE;
 		p->staged = p->staged_b = NULL;
 		p->wgmma = p->in_place = false;
@@ -691,8 +687,8 @@ static void unplan(Lower *L, const TBlock *body)
 /* 1 when the tile's second dimension runs along the rows of its copy. */
 static int inner_of(Lower *L, const TValue *x)
 {
-	use_frame(L, L->place[x->id].frame);
-	return L->place[x->id].map[1] == L->rank - 1 ? 1 : 0;
+	use_frame(L, L->vp[x->id].frame);
+	return L->vp[x->id].map[1] == L->rank - 1 ? 1 : 0;
 }
 
 /* wgmma reads K-major rows of 16, 32 or 64n elements, MN-major ones of 64n. */
@@ -705,23 +701,41 @@ static bool wgmma_operand(Lower *L, const TValue *x, bool is_a)
 
 /* m_warps: the operand A of a wgmma dot whose result has that many warps
  * along its rows (its rows permuted, wgmma_row); -1 for B; 0 not wgmma. */
+/* A new operand of the plan (in program order: its id). */
+static Operand *new_operand(Lower *L, const TValue *x, const char *name)
+{
+	Plan *p = L->plan;
+	if (p->noperands % 16 == 0) {
+		Operand **grown = arena_alloc(L->arena, sizeof *grown * (size_t)(p->noperands + 16));
+		if (p->noperands)
+			memcpy(grown, p->operands, sizeof *grown * (size_t)p->noperands);
+		p->operands = grown;
+	}
+	Operand *o = arena_alloc(L->arena, sizeof *o);
+	o->id = p->noperands;
+	o->tile = x;
+	o->name = name;
+	p->operands[p->noperands++] = o;
+	return o;
+}
+
+/* m_warps: the operand A of a wgmma dot whose result has that many warps
+ * along its rows (its rows permuted, wgmma_row); -1 for B; 0 not wgmma. */
 static Operand *copy_target(Lower *L, const TValue *x, Pipeline *pp, const char *name, int m_warps)
 {
-	Operand *o = arena_alloc(L->arena, sizeof *o);
+	Operand *o = new_operand(L, x, name);
 	o->inner = inner_of(L, x);
 	o->width = x->type.shape[o->inner];
 	o->elems = x->type.shape[0] * x->type.shape[1];
 	o->pipe = pp;
 	o->wgmma = m_warps != 0;
 	o->m_warps = imax(m_warps, 0);
-	o->smem = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems * pp->stages, name);
-	o->smem->packed = true;
-	o->smem->align = o->wgmma ? 1024 : 0;   /* the swizzle is of address bits 4-9 */
 	return o;
 }
 
 /* The dot adds to its loop-carried accumulator, which nothing else reads,
- * and yields the sum back to it: it may accumulate in place. */
+ * and yields the sum back to it: it may accumulate in place (the carried
+ * value's registers span every dimension of its tile, as the dot's). */
 static bool accumulates_in_place(Lower *L, const TBlock *body, const TValue *yield, const TValue *v)
 {
 	const TValue *acc = v->args[2];
@@ -730,21 +744,22 @@ static bool accumulates_in_place(Lower *L, const TBlock *body, const TValue *yie
 	for (int i = 1; i < body->nparams; i++)
 		if (body->params[i] == acc)
 			return i - 1 < yield->nargs && yield->args[i - 1] == v &&
-			       L->place[acc->id].reg && L->place[acc->id].regs_vary == L->place[v->id].present;
+			       L->vp[acc->id].present == L->vp[v->id].present;
 	return false;
 }
 
-static SReg *slot_reg(Lower *L, const char *name, int line)
+/* Shared bytes of every stage of a loop's matrix-dot operands. */
+static int stage_bytes(Lower *L, const TBlock *body)
 {
-	SReg *r = simt_reg(L->k, SR_UNIFORM, DT_I32, DT_I32, 1, name);
-	SStmt *s = simt_stmt(L->k, SS_ASSIGN, line);
-	s->uniform = true;
-	s->dst = simt_ref(L->k, r, NULL);
-	s->value = ic(L, 0);
-	return r;
+	int per_stage = 0;
+	for (const TValue *v = body->first; v; v = v->next)
+		if (v->op == TOP_DOT && L->vp[v->id].matrix)
+			for (int i = 0; i < 2; i++)
+				per_stage += 2 * v->args[i]->type.shape[0] * v->args[i]->type.shape[1];
+	return per_stage;
 }
 
-Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop)
+Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 {
 	int stages = loop->aux > 0 ? loop->aux : L->tk->num_stages;
 	const TBlock *body = loop->body;
@@ -757,73 +772,129 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop)
 			return NULL;
 		if (v->op == TOP_YIELD)
 			yield = v;
-		dots += v->op == TOP_DOT && L->place[v->id].matrix;
+		dots += v->op == TOP_DOT && L->vp[v->id].matrix;
 	}
 	if (!dots)
 		return NULL;
 	/* as many stages as the block's shared memory holds (64 KiB on AMD) */
-	int per_stage = 0;
-	for (const TValue *v = body->first; v; v = v->next)
-		if (v->op == TOP_DOT && L->place[v->id].matrix)
-			for (int i = 0; i < 2; i++)
-				per_stage += 2 * v->args[i]->type.shape[0] * v->args[i]->type.shape[1];
-	int room = L->target->shared_bytes - simt_shared_bytes(L->k);
+	int per_stage = stage_bytes(L, body);
 	if (per_stage * stages > room)
 		stages = room / per_stage;
 	if (stages < 1)
 		return NULL;
 	Pipeline *pp = arena_alloc(L->arena, sizeof *pp);
+	pp->loop = loop;
 	pp->stages = stages;
+	pp->bytes = per_stage * stages;
+	int first_operand = L->plan->noperands;
 	for (const TValue *v = body->first; v; v = v->next) {
-		if (v->op != TOP_DOT || !L->place[v->id].matrix)
+		if (v->op != TOP_DOT || !L->vp[v->id].matrix)
 			continue;
 		if (!copyable(L, body, v->args[0]) || !copyable(L, body, v->args[1])) {
 			unplan(L, body);
+			L->plan->noperands = first_operand;
 			return NULL;
 		}
-		Place *p = &L->place[v->id];
+		ValuePlan *p = &L->vp[v->id];
 		const Frame *fr = &L->frames[p->frame];
 		p->wgmma = fr->unit == MATRIX_WGMMA && v->args[0]->type.dtype == v->args[1]->type.dtype &&
 			   wgmma_operand(L, v->args[0], true) && wgmma_operand(L, v->args[1], false);
 		pp->wgmma |= p->wgmma;
 		int wm = p->wgmma ? fr->wm : 0;
-		p->staged = L->place[v->args[0]->id].staged = copy_target(L, v->args[0], pp, dot_name(L, v, "a"), wm);
-		p->staged_b = L->place[v->args[1]->id].staged = copy_target(L, v->args[1], pp, dot_name(L, v, "b"), -(wm > 0));
+		p->staged = L->vp[v->args[0]->id].staged = copy_target(L, v->args[0], pp, dot_name(L, v, "a"), wm);
+		p->staged_b = L->vp[v->args[1]->id].staged = copy_target(L, v->args[1], pp, dot_name(L, v, "b"), -(wm > 0));
 	}
 	if (!split_body(L, body, yield)) {
 		unplan(L, body);
+		L->plan->noperands = first_operand;
 		return NULL;
 	}
 	for (const TValue *v = body->first; v; v = v->next) {
-		Place *p = &L->place[v->id];
+		ValuePlan *p = &L->vp[v->id];
 		if (v->op != TOP_DOT || !p->wgmma || !accumulates_in_place(L, body, yield, v))
 			continue;
 		p->in_place = true;
 		if (pp->nacc < 4)
-			pp->acc[pp->nacc++] = L->place[v->args[2]->id].reg;
+			pp->acc[pp->nacc++] = v->args[2];
 		else
 			p->in_place = false;
 	}
-	pp->load_slot = slot_reg(L, "load_slot", loop->line);
-	pp->use_slot = slot_reg(L, "use_slot", loop->line);
+	Plan *plan = L->plan;
+	if (plan->npipes % 8 == 0) {
+		Pipeline **grown = arena_alloc(L->arena, sizeof *grown * (size_t)(plan->npipes + 8));
+		if (plan->npipes)
+			memcpy(grown, plan->pipes, sizeof *grown * (size_t)plan->npipes);
+		plan->pipes = grown;
+	}
+	pp->id = plan->npipes;
+	plan->pipes[plan->npipes++] = pp;
+	L->vp[loop->id].pipe = pp;
 	return pp;
+}
+
+void lower_plan_operands(Lower *L, const TBlock *b)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		lower_plan_operands(L, v->body);
+		if (v->op == TOP_IF)
+			lower_plan_operands(L, v->orelse);
+		ValuePlan *p = &L->vp[v->id];
+		if (v->op != TOP_DOT || !p->matrix || p->staged || (L->uses && L->uses[v->id] < 0))
+			continue;
+		for (int i = 0; i < 2; i++) {
+			const TValue *x = v->args[i];
+			Operand *o = new_operand(L, x, dot_name(L, v, i ? "b" : "a"));
+			o->inner = 1;
+			o->width = x->type.shape[1];
+			o->elems = x->type.shape[0] * x->type.shape[1];
+			*(i ? &p->staged_b : &p->staged) = o;
+		}
+	}
+}
+
+static SReg *slot_reg(Lower *L, const char *name, int line)
+{
+	SReg *r = simt_reg(L->k, SR_UNIFORM, DT_I32, DT_I32, 1, name);
+	SStmt *s = simt_stmt(L->k, SS_ASSIGN, line);
+	s->uniform = true;
+	s->dst = simt_ref(L->k, r, NULL);
+	s->value = ic(L, 0);
+	return r;
+}
+
+void lower_pipeline_regs(Lower *L, const Pipeline *pp)
+{
+	for (int i = 0; i < L->plan->noperands; i++) {
+		const Operand *o = L->plan->operands[i];
+		if (o->pipe != pp)
+			continue;
+		const TValue *x = o->tile;
+		SReg *r = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems * pp->stages, o->name);
+		r->packed = true;
+		r->align = o->wgmma ? 1024 : 0;   /* the swizzle is of address bits 4-9 */
+		L->operand_smem[o->id] = r;
+	}
+	PipeRegs *pr = &L->pipe_regs[pp->id];
+	pr->load_slot = slot_reg(L, "load_slot", pp->loop->line);
+	pr->use_slot = slot_reg(L, "use_slot", pp->loop->line);
 }
 
 void lower_copy_async(Lower *L, const TValue *v)
 {
-	const Operand *o = L->place[v->id].staged;
+	const Operand *o = L->vp[v->id].staged;
 	const TValue *ptr = v->args[0], *mask = v->nargs > 1 ? v->args[1] : NULL;
-	unsigned present = L->place[v->id].present;
+	unsigned present = L->vp[v->id].present;
 	int vec = copy_width(L, v);
 	Nest n = nest_over(L, present, vec);
 	SExpr *at[2];
 	for (int k = 0; k < 2; k++) {
-		int d = L->place[v->id].map[k];
+		int d = L->vp[v->id].map[k];
 		at[k] = coord(L, d, local_index(L, &n, d));
 	}
 	SStmt *s = simt_stmt(L->k, SS_COPY_ASYNC, v->line);
 	set_loops(L, s, &n);
-	s->dst = simt_ref(L->k, o->smem, operand_index(L, o, simt_ref(L->k, o->pipe->load_slot, NULL), at[0], at[1]));
+	s->dst = simt_ref(L->k, L->operand_smem[o->id],
+			  operand_index(L, o, simt_ref(L->k, L->pipe_regs[o->pipe->id].load_slot, NULL), at[0], at[1]));
 	s->ptr = read_value(L, &n, ptr);
 	s->mask = mask ? read_value(L, &n, mask) : NULL;
 	s->guard = write_guard(L, &n, present, NULL);
@@ -838,15 +909,15 @@ void lower_copy_async(Lower *L, const TValue *v)
  * mantissa bits as the tensor cores drop them. */
 static SReg *stage_operand(Lower *L, const TValue *dot, const TValue *x, const char *name)
 {
-	use_frame(L, L->place[x->id].frame);
+	use_frame(L, L->vp[x->id].frame);
 	int rows = x->type.shape[0], cols = x->type.shape[1];
 	DType dt = x->type.dtype;
 	SReg *smem = simt_reg(L->k, SR_SHARED, dt, dt, rows * cols, name);
-	unsigned present = L->place[x->id].present;
+	unsigned present = L->vp[x->id].present;
 	Nest n = nest_over(L, present, 1);
 	SExpr *coord_of[2];
 	for (int k = 0; k < 2; k++) {
-		int d = L->place[x->id].map[k];
+		int d = L->vp[x->id].map[k];
 		coord_of[k] = d >= 0 ? coord(L, d, local_index(L, &n, d)) : ic(L, 0);
 	}
 	SExpr *value = read_value(L, &n, x);
@@ -877,10 +948,10 @@ static void lower_dot_fma(Lower *L, const TValue *v)
 	simt_stmt(L->k, SS_BARRIER, v->line);
 
 	SReg *r = result_regs(L, v);
-	unsigned present = L->place[v->id].present;
+	unsigned present = L->vp[v->id].present;
 	Nest n = nest_over(L, present, 1);
 	SExpr *row = ic(L, 0), *col = ic(L, 0);
-	int dm = L->place[v->id].map[0], dn = L->place[v->id].map[1];
+	int dm = L->vp[v->id].map[0], dn = L->vp[v->id].map[1];
 	if (dm >= 0)
 		row = coord(L, dm, local_index(L, &n, dm));
 	if (dn >= 0)
@@ -901,9 +972,9 @@ void lower_dot(Lower *L, const TValue *v)
 {
 	if (v->type.rank != 2 || !dtype_is_float(v->type.dtype))
 		lower_error(L, v, "only 2-D floating-point tl.dot is lowered yet");
-	if (L->place[v->id].wgmma)
+	if (L->vp[v->id].wgmma)
 		lower_dot_wgmma(L, v);
-	else if (L->place[v->id].matrix)
+	else if (L->vp[v->id].matrix)
 		lower_dot_matrix(L, v);
 	else
 		lower_dot_fma(L, v);

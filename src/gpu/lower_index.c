@@ -198,6 +198,8 @@ SExpr *read_value(Lower *L, const Nest *n, const TValue *v)
 
 unsigned vary_of(Lower *L, const TValue *v)
 {
+	if (!L->place)   /* planning: registers span at most the tile's dims */
+		return v ? L->vp[v->id].present : 0;
 	return v ? L->place[v->id].regs_vary : 0;
 }
 
@@ -256,7 +258,10 @@ void use_frame(Lower *L, int f)
 	L->rank = fr->rank;
 	L->frame = fr->layout;
 	memcpy(L->frame_shape, fr->shape, sizeof L->frame_shape);
-	memcpy(L->first, fr->first, sizeof L->first);
+	if (L->firsts)
+		memcpy(L->first, L->firsts[f], sizeof L->first);
+	else   /* planning: no coordinates yet */
+		memset(L->first, 0, sizeof L->first);
 }
 
 /* ---- registers and assignments ---- */
@@ -368,7 +373,7 @@ int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
 	if (L->rank == 0 || !(vary & (1u << last)) || !(vary_of(L, ptr) & (1u << last)))
 		return 1;
 	int k = ptr->type.rank - 1;
-	while (k >= 0 && L->place[ptr->id].map[k] != last)
+	while (k >= 0 && L->vp[ptr->id].map[k] != last)
 		k--;
 	if (k < 0)
 		return 1;

@@ -20,11 +20,15 @@ void lower_dot(Lower *L, const TValue *v);
 /* wgmma's bookkeeping on the accumulator registers `acc`: SS_MMA_FENCE,
  * SS_MMA_COMMIT, or SS_MMA_WAIT until at most `pending` groups are in flight. */
 SStmt *mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int pending);
-/* Plans the pipeline of loop `v` (before its body is lowered; emits the
- * slots' initial values): NULL when it is not pipelined, because it has
- * no matrix dot, num_stages < 2, or its body does not split into copies
- * and their consumers. */
-Pipeline *lower_plan_pipeline(Lower *L, const TValue *v);
+/* Plans the pipeline of loop `v` with at most `room` bytes of shared
+ * memory for its operands' stages: NULL when it is not pipelined, because
+ * it has no matrix dot, num_stages < 1, or its body does not split into
+ * copies and their consumers. */
+Pipeline *lower_plan_pipeline(Lower *L, const TValue *v, int room);
+/* The packed shared operands of the matrix dots no pipeline stages. */
+void lower_plan_operands(Lower *L, const TBlock *b);
+/* Emission: a pipeline's shared operands and slot registers (before its loop). */
+void lower_pipeline_regs(Lower *L, const Pipeline *pp);
 /* A pipelined load: its tile copied asynchronously to the operand's slot. */
 void lower_copy_async(Lower *L, const TValue *v);
 
@@ -52,5 +56,10 @@ void lower_reduce_combine(Lower *L, const TValue *v);
 /* Tests only: every scan through shared memory, one thread a row (the
  * path for layouts the shuffle-based scan does not know). */
 extern bool lower_scan_in_shared_memory;
+
+/* ---- lower.c ---- */
+
+/* An empty SIMT kernel of `target` for `tk` (its warps and threads). */
+SKernel *lower_new_kernel(Arena *a, const TKernel *tk, const Target *target);
 
 #endif

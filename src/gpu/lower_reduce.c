@@ -350,9 +350,9 @@ void lower_reduce(Lower *L, const TValue *v)
 	const TValue *x = v->args[0];
 	const TValue *xi = v->nargs > 1 ? v->args[1] : NULL;
 	int axis = v->aux2;
-	int d = L->place[x->id].map[axis];
+	int d = L->vp[x->id].map[axis];
 	unsigned bit = d >= 0 ? 1u << d : 0;
-	unsigned xvary = L->place[x->id].present;   /* every element of the tile, made real */
+	unsigned xvary = L->vp[x->id].present;   /* every element of the tile, made real */
 	unsigned vary = xvary & ~bit;
 	SReg *xreg = vary_of(L, x) == xvary && L->place[x->id].reg ? L->place[x->id].reg : materialize(L, x, xvary);
 	SReg *ireg = NULL;

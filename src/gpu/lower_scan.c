@@ -191,7 +191,7 @@ static void slot_of(Lower *L, const Scan *sc, const Nest *n, SExpr **row, SExpr 
 	*row = ic(L, 0);
 	*pos = ic(L, 0);
 	for (int k = 0; k < v->type.rank; k++) {
-		int d = L->place[v->id].map[k];
+		int d = L->vp[v->id].map[k];
 		SExpr *c = d >= 0 ? coord(L, d, local_index(L, n, d)) : ic(L, 0);
 		if (k == sc->axis)
 			*pos = c;
@@ -526,8 +526,8 @@ void lower_scan(Lower *L, const TValue *v)
 	Scan sc = {.v = v, .n = v->nargs, .axis = v->aux, .reverse = v->aux2 != 0};
 	if (sc.n > TIR_MAX_SCAN)
 		lower_error(L, v, "a scan of more than %d tensors at once is not lowered", TIR_MAX_SCAN);
-	sc.d = L->place[v->id].map[sc.axis];
-	sc.present = L->place[v->id].present;
+	sc.d = L->vp[v->id].map[sc.axis];
+	sc.present = L->vp[v->id].present;
 	sc.uses = arena_alloc(L->arena, sizeof *sc.uses * (size_t)(L->nvalues + 1));
 	sc.temp = arena_alloc(L->arena, sizeof *sc.temp * (size_t)(L->nvalues + 1));
 	for (const TValue *op = v->body->first; op; op = op->next) {
@@ -699,8 +699,8 @@ void lower_reduce_combine(Lower *L, const TValue *v)
 	Scan sc = {.v = v, .n = v->nargs, .axis = v->aux2};
 	if (sc.n > TIR_MAX_SCAN)
 		lower_error(L, v, "a reduction of more than %d tensors at once is not lowered", TIR_MAX_SCAN);
-	sc.d = L->place[x->id].map[sc.axis];
-	sc.present = L->place[x->id].present;
+	sc.d = L->vp[x->id].map[sc.axis];
+	sc.present = L->vp[x->id].present;
 	sc.uses = arena_alloc(L->arena, sizeof *sc.uses * (size_t)(L->nvalues + 1));
 	sc.temp = arena_alloc(L->arena, sizeof *sc.temp * (size_t)(L->nvalues + 1));
 	for (const TValue *op = v->body->first; op; op = op->next) {

@@ -78,7 +78,7 @@ static void link(Lower *L, const TValue *x, const TValue *y)
  * transpose). */
 static bool set_place(Lower *L, const TValue *v, int k, int d, bool *changed)
 {
-	int8_t *m = L->place[v->id].map;
+	int8_t *m = L->vp[v->id].map;
 	if (d < 0 || m[k] == d)
 		return true;
 	if (m[k] >= 0)
@@ -104,7 +104,7 @@ static bool unify_wide(Lower *L, const TValue *x, const TValue *y, bool *changed
 	if (wide_dims(y, dy) != n)
 		return true;   /* not an alias: nothing to share */
 	for (int i = 0; i < n; i++) {
-		int px = L->place[x->id].map[dx[i]], py = L->place[y->id].map[dy[i]];
+		int px = L->vp[x->id].map[dx[i]], py = L->vp[y->id].map[dy[i]];
 		if (!set_place(L, x, dx[i], py, changed) || !set_place(L, y, dy[i], px, changed))
 			return false;
 	}
@@ -123,7 +123,7 @@ static bool unify_same(Lower *L, const TValue *x, const TValue *y, bool *changed
 	for (int k = 0; k < x->type.rank; k++) {
 		if (x->type.shape[k] <= 1 || y->type.shape[k] <= 1)
 			continue;
-		int px = L->place[x->id].map[k], py = L->place[y->id].map[k];
+		int px = L->vp[x->id].map[k], py = L->vp[y->id].map[k];
 		if (!set_place(L, x, k, py, changed) || !set_place(L, y, k, px, changed))
 			return false;
 	}
@@ -147,7 +147,7 @@ static bool unify_reduce(Lower *L, const TValue *v, bool *changed)
 		if (k == axis)
 			continue;
 		if (x->type.shape[k] > 1) {
-			int px = L->place[x->id].map[k], pv = L->place[v->id].map[j];
+			int px = L->vp[x->id].map[k], pv = L->vp[v->id].map[j];
 			if (!set_place(L, v, j, px, changed) || !set_place(L, x, k, pv, changed))
 				return false;
 		}
@@ -168,7 +168,7 @@ static bool unify_trans(Lower *L, const TValue *v, bool *changed)
 		int k = v->perm[i];
 		if (v->type.shape[i] <= 1)
 			continue;
-		int pv = L->place[v->id].map[i], px = L->place[x->id].map[k];
+		int pv = L->vp[v->id].map[i], px = L->vp[x->id].map[k];
 		if (!set_place(L, v, i, px, changed) || !set_place(L, x, k, pv, changed))
 			return false;
 	}
@@ -326,8 +326,8 @@ static void place_error(Lower *L, const TValue *v, const char *what)
  * numpy broadcasting would place them. */
 static void place_default(Lower *L, const TValue *v)
 {
-	int8_t *m = L->place[v->id].map;
-	int rank = L->frames[L->place[v->id].frame].rank;
+	int8_t *m = L->vp[v->id].map;
+	int rank = L->frames[L->vp[v->id].frame].rank;
 	for (int k = 0; k < v->type.rank; k++)
 		if (v->type.shape[k] > 1 && m[k] < 0)
 			m[k] = (int8_t)(rank - v->type.rank + k);
@@ -335,8 +335,8 @@ static void place_default(Lower *L, const TValue *v)
 
 static void check_place(Lower *L, const TValue *v)
 {
-	const int8_t *m = L->place[v->id].map;
-	const Frame *f = &L->frames[L->place[v->id].frame];
+	const int8_t *m = L->vp[v->id].map;
+	const Frame *f = &L->frames[L->vp[v->id].frame];
 	unsigned used = 0;
 	for (int k = 0; k < v->type.rank; k++) {
 		if (v->type.shape[k] <= 1)
@@ -348,7 +348,7 @@ static void check_place(Lower *L, const TValue *v)
 			place_error(L, v, "spreads two dimensions over one");
 		used |= 1u << d;
 	}
-	L->place[v->id].present = used;
+	L->vp[v->id].present = used;
 }
 
 /* The largest rank in each connected part, kept at its root. */
@@ -377,14 +377,14 @@ static void give_frame(Lower *L, const TValue *v, void *ctx)
 		}
 	}
 	Frame *f = &L->frames[frame_of_root[root]];
-	L->place[v->id].frame = frame_of_root[root];
+	L->vp[v->id].frame = frame_of_root[root];
 	f->rank = imax(f->rank, v->type.rank);
 }
 
 static void clear_place(Lower *L, const TValue *v, void *ctx)
 {
 	for (int k = 0; k < TC_MAX_RANK; k++)
-		L->place[v->id].map[k] = -1;
+		L->vp[v->id].map[k] = -1;
 }
 
 /* The first full-rank tile with a wide dimension not yet placed places
@@ -392,10 +392,10 @@ static void clear_place(Lower *L, const TValue *v, void *ctx)
  * another of its dimensions already lies there; sets *(bool *)seeded. */
 static void seed_one(Lower *L, const TValue *v, void *seeded)
 {
-	int rank = L->frames[L->place[v->id].frame].rank;
+	int rank = L->frames[L->vp[v->id].frame].rank;
 	if (*(bool *)seeded || v->type.rank == 0 || v->type.rank != rank)
 		return;
-	int8_t *m = L->place[v->id].map;
+	int8_t *m = L->vp[v->id].map;
 	unsigned used = 0;
 	bool open = false;
 	for (int k = 0; k < rank; k++) {
@@ -421,8 +421,8 @@ static void seed_one(Lower *L, const TValue *v, void *seeded)
  * are placed on. */
 static void measure_shape(Lower *L, const TValue *v, void *ctx)
 {
-	Frame *f = &L->frames[L->place[v->id].frame];
-	const int8_t *m = L->place[v->id].map;
+	Frame *f = &L->frames[L->vp[v->id].frame];
+	const int8_t *m = L->vp[v->id].map;
 	if (v->type.rank != f->rank)
 		return;
 	for (int k = 0; k < v->type.rank; k++)
@@ -449,7 +449,7 @@ static void finish_one(Lower *L, const TValue *v, void *ctx)
 	place_default(L, v);
 	check_place(L, v);
 	if (!lower_pure(v) || (L->uses && L->uses[v->id] > 0))
-		L->frames[L->place[v->id].frame].live = true;
+		L->frames[L->vp[v->id].frame].live = true;
 }
 
 /* Places every tile from scratch; false, with *cut, when a tile would
@@ -458,7 +458,7 @@ static bool place_round(Lower *L, Cut *cut)
 {
 	const TBlock *body = L->tk->body;
 	size_t n = (size_t)L->nvalues + 1;
-	L->place = arena_alloc(L->arena, sizeof *L->place * n);
+	L->vp = arena_alloc(L->arena, sizeof *L->vp * n);
 	L->parent = arena_alloc(L->arena, sizeof *L->parent * n);
 	/* frame_of_root, then rank_of_root */
 	int *frame_of_root = arena_alloc(L->arena, sizeof *frame_of_root * 2 * n);
@@ -466,7 +466,7 @@ static bool place_round(Lower *L, Cut *cut)
 		L->parent[i] = (int)i;
 		frame_of_root[i] = -1;
 	}
-	memset(L->frames, 0, sizeof L->frames);
+	memset(L->frames, 0, sizeof *L->frames * LOWER_MAX_FRAMES);
 	Flow flow = {0};
 	L->linking = true;
 	each_value(L, body, propagate_one, &flow);
@@ -811,7 +811,7 @@ static void vote(Lower *L, TValue *v, int depth, void *ctx)
 {
 	Votes *votes = ctx;
 	int k = fastest_dim(v);
-	const Place *p = &L->place[v->args[0]->id];
+	const ValuePlan *p = &L->vp[v->args[0]->id];
 	if (k >= 0 && p->map[k] >= 0)
 		votes->weight[p->frame][p->map[k]] += (int64_t)1 << (8 * imin(depth, 6));
 }
@@ -819,7 +819,7 @@ static void vote(Lower *L, TValue *v, int depth, void *ctx)
 static void fix_dot_frame(Lower *L, const TValue *v, void *ctx)
 {
 	if (v->op == TOP_DOT)
-		((Votes *)ctx)->fixed[L->place[v->id].frame] = true;
+		((Votes *)ctx)->fixed[L->vp[v->id].frame] = true;
 }
 
 /* Frame dims a and b of frame f trade places in every tile of it. */
@@ -830,8 +830,8 @@ typedef struct Swap {
 static void swap_one(Lower *L, const TValue *v, void *ctx)
 {
 	const Swap *s = ctx;
-	int8_t *m = L->place[v->id].map;
-	if (L->place[v->id].frame != s->frame)
+	int8_t *m = L->vp[v->id].map;
+	if (L->vp[v->id].frame != s->frame)
 		return;
 	for (int k = 0; k < v->type.rank; k++)
 		if (m[k] == s->a || m[k] == s->b)
@@ -881,7 +881,7 @@ static void find_uncoalesced(Lower *L, TValue *v, int depth, void *ctx)
 		return;
 	if (moved_bytes(v->op == TOP_LOAD ? v : v->args[1]) > L->target->shared_bytes / 4)
 		return;
-	const Place *p = &L->place[ptr->id];
+	const ValuePlan *p = &L->vp[ptr->id];
 	int last = L->frames[p->frame].rank - 1;
 	for (int j = 0; j < ptr->type.rank; j++)
 		if (ptr->type.shape[j] > 1 && p->map[j] == last && width_along(L, v, j) > 1)

@@ -5,7 +5,7 @@
  * lowering depends on the warp width: code lowered for 32 lanes and run on
  * 64-lane warps computes wrong sums. */
 #include "emit/emit.h"
-#include "gpu/lower_internal.h"
+#include "gpu/lower_ops.h"
 #include "ir/specialize.h"
 #include "runtime/run.h"
 #include "check.h"

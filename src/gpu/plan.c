@@ -1,0 +1,364 @@
+/* plan.c: everything the lowering decides before it emits (plan.h).
+ *
+ * In order: the tile IR's cheap tiles copied where they are needed in two
+ * shapes (place.c), every value placed on a frame, with conversions where a
+ * tile is needed in two places (place.c), the dots' strategies and their
+ * frames' matrix layouts (lower_dot.c), the other frames' blocked layouts
+ * from their accesses (here: Triton's coalescing), every loop's pipeline
+ * with the shared memory the rest of the kernel leaves it, and the packed
+ * operands of the other matrix dots. Nothing here makes a register or a
+ * statement: simt_emit does, by this plan. */
+#include "gpu/lower_ops.h"
+
+#include <setjmp.h>
+#include <string.h>
+
+/* ---- frame layouts ---- */
+
+/* What a frame's accesses along its last dim allow, for the layout. */
+typedef struct FrameAccess {
+	int elem_bytes;    /* the narrowest element accessed in global memory, 0 if none */
+	int width;         /* the widest load or store along the last dim, in elements, 0 if none */
+	int store_width;   /* the narrowest store along it, 0 if none */
+} FrameAccess;
+
+static void frame_access(const Lower *L, const TBlock *b, int frame, FrameAccess *fa)
+{
+	int last = L->frames[frame].rank - 1;
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		frame_access(L, v->body, frame, fa);
+		if (v->op == TOP_IF)
+			frame_access(L, v->orelse, frame, fa);
+		if (v->op != TOP_LOAD && v->op != TOP_STORE && v->op != TOP_ATOMIC)
+			continue;
+		const TValue *ptr = v->args[0];
+		if (L->vp[ptr->id].frame != frame || ptr->type.rank != L->frames[frame].rank)
+			continue;
+		int e = dtype_bytes(ptr->type.elem);
+		fa->elem_bytes = fa->elem_bytes ? imin(fa->elem_bytes, e) : e;
+		int k = ptr->type.rank - 1;
+		while (k >= 0 && !(ptr->type.shape[k] > 1 && L->vp[ptr->id].map[k] == last))
+			k--;
+		if (k < 0 || v->op == TOP_ATOMIC)
+			continue;
+		/* the pointer's contiguity and alignment, not the mask's: a mask
+		 * that splits the access still leaves a thread's run in one warp
+		 * access after another (Triton's coalescing reads no mask) */
+		int w = tir_vector_width_along(ptr, NULL, k, L->target->max_vector_bytes);
+		fa->width = imax(fa->width, w);
+		if (v->op == TOP_STORE)
+			fa->store_width = fa->store_width ? imin(fa->store_width, w) : w;
+	}
+}
+
+/* Consecutive elements a thread of frame f holds along its last dim, as
+ * Triton's coalescing chooses them: as many as the widest of its loads and
+ * stores could move at once by its pointer (contiguity and alignment), so
+ * that gathers feeding a contiguous store get the store's run and share
+ * the index arithmetic of its elements; but no more than any of its stores
+ * could (a thread's run longer than its store leaves gaps in each warp's
+ * writes, 4 times the memory transactions for fp32 stores one at a time),
+ * nor more than the frame's elements shared out over the block's threads
+ * (more would leave warps holding copies). With no access along that dim,
+ * 16 bytes of the narrowest element the frame accesses. Returns the
+ * element size too. */
+static int frame_vector(const Lower *L, int f, int *elem_bytes)
+{
+	FrameAccess fa = {0};
+	frame_access(L, L->tk->body, f, &fa);
+	*elem_bytes = fa.elem_bytes ? fa.elem_bytes : 4;
+	int vec = fa.width ? fa.width : L->target->max_vector_bytes / *elem_bytes;
+	if (fa.store_width)
+		vec = imin(vec, fa.store_width);
+	int64_t elems = 1;
+	for (int d = 0; d < L->frames[f].rank; d++)
+		elems *= L->frames[f].shape[d];
+	int64_t per_thread = elems / L->plan->threads;
+	return per_thread < vec ? (int)imax((int)per_thread, 1) : vec;
+}
+
+static void plan_layouts(Lower *L)
+{
+	for (int f = 0; f < L->nframes; f++) {
+		Frame *fr = &L->frames[f];
+		if (fr->rank == 0 || fr->unit != MATRIX_NONE)
+			continue;
+		int bytes;
+		fr->vector = frame_vector(L, f, &bytes);
+		fr->layout = layout_blocked(fr->rank, fr->shape, bytes, fr->vector * bytes, L->plan->warp_size,
+					    L->plan->num_warps);
+	}
+}
+
+/* ---- shared memory, before there is any ---- */
+
+static int elem_bytes(DType dt)
+{
+	return dt == DT_F16 || dt == DT_BF16 ? 4 : dtype_bytes(dt);   /* as simt_shared_elem_bytes, unpacked */
+}
+
+static int64_t tile_elems(const TValue *v)
+{
+	int64_t n = 1;
+	for (int k = 0; k < v->type.rank; k++)
+		n *= v->type.shape[k];
+	return n;
+}
+
+/* Registers of a tile of frame f varying along `vary`, per thread. */
+static int64_t count_in(const Lower *L, int f, unsigned vary)
+{
+	int64_t n = 1;
+	for (int d = 0; d < L->frames[f].rank; d++)
+		if (vary & (1u << d))
+			n *= layout_local_extent(&L->frames[f].layout, d);
+	return n;
+}
+
+/* At most the shared bytes op `v` itself (not a loop's body) emits. */
+static int64_t op_bytes(Lower *L, const TValue *v)
+{
+	const Plan *p = L->plan;
+	if (L->uses && L->uses[v->id] < 0)
+		return 0;
+	switch (v->op) {
+	case TOP_CONVERT: {
+		int64_t n = tile_elems(v->args[0]) + (v->type.rank >= 2 ? tile_elems(v->args[0]) / v->type.shape[v->type.rank - 1] : 0);
+		return n * elem_bytes(v->type.dtype);
+	}
+	case TOP_REDUCE: {
+		const TValue *x = v->args[0];
+		const ValuePlan *xp = &L->vp[x->id];
+		int d = xp->map[v->aux2];
+		if (d < 0 || L->frames[xp->frame].layout.warps_per_cta[d] <= 1)
+			return 0;
+		int64_t count = (int64_t)p->threads * count_in(L, xp->frame, xp->present & ~(1u << d)), bytes = 0;
+		for (int i = 0; i < v->nargs; i++)
+			bytes += count * elem_bytes(v->args[i]->type.dtype);
+		return v->aux == RED_ARGMAX || v->aux == RED_ARGMIN ? bytes + count * elem_bytes(v->type.dtype) : bytes;
+	}
+	case TOP_SCAN: {
+		int64_t bytes = 0;
+		for (int i = 0; i < v->nargs; i++)
+			bytes += (tile_elems(v->args[i]) + p->threads) * elem_bytes(v->args[i]->type.dtype);
+		return bytes;
+	}
+	case TOP_DOT: {
+		const ValuePlan *vp = &L->vp[v->id];
+		if (vp->staged && vp->staged->pipe)
+			return 0;   /* the pipeline's */
+		int64_t bytes = 0;
+		for (int i = 0; i < 2; i++)
+			bytes += tile_elems(v->args[i]) * (vp->matrix ? 2 : elem_bytes(v->args[i]->type.dtype));
+		return bytes;
+	}
+	case TOP_ATOMIC:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+static int64_t held_bytes(Lower *L, const TValue *v);
+
+/* At most the shared bytes live together while block `b` runs, every
+ * array of a loop's body live through the whole loop; `sum`: all of the
+ * block's at once (a loop body's, each iteration using every one). */
+static int64_t block_bytes(Lower *L, const TBlock *b, bool sum)
+{
+	int64_t total = 0, peak = 0;
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		int64_t n = held_bytes(L, v);
+		total += n;
+		peak = n > peak ? n : peak;
+	}
+	return sum ? total : peak;
+}
+
+/* What op `v` and what it holds live at once (a loop: all of its body). */
+static int64_t held_bytes(Lower *L, const TValue *v)
+{
+	int64_t n = op_bytes(L, v);
+	if (v->op == TOP_FOR || v->op == TOP_WHILE) {
+		n += block_bytes(L, v->body, true);
+		if (L->vp[v->id].pipe)
+			n += L->vp[v->id].pipe->bytes;
+	} else if (v->op == TOP_IF) {
+		n += imax((int)block_bytes(L, v->body, true), (int)block_bytes(L, v->orelse, true));
+	}
+	return n;
+}
+
+/* Every run-time loop of matrix dots gets a pipeline, in program order,
+ * with the room the shared arrays live beside it leave: those of its body,
+ * of the other ops of the loop bodies it is in (`in_loop`: `b` is one) and
+ * of the loops around those (`outer`). Arrays before or after it at the
+ * top level do not count: simt_allocate gives them the same bytes. */
+static void plan_pipelines(Lower *L, const TBlock *b, int64_t outer, bool in_loop)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		if (v->op != TOP_FOR && v->op != TOP_WHILE && v->op != TOP_IF)
+			continue;
+		int64_t siblings = in_loop ? block_bytes(L, b, true) - held_bytes(L, v) : 0;
+		if (v->op == TOP_IF) {
+			plan_pipelines(L, v->body, outer + siblings, in_loop);
+			plan_pipelines(L, v->orelse, outer + siblings, in_loop);
+			continue;
+		}
+		int64_t body = 0;   /* the body's arrays but its matrix dots' operands, which become the stages */
+		for (const TValue *x = v->body->first; x; x = x->next)
+			body += x->op == TOP_DOT && L->vp[x->id].matrix ? 0 : held_bytes(L, x);
+		int64_t room = L->plan->target.shared_bytes - outer - siblings - body;
+		if (v->op == TOP_FOR && v->args[2]->op == TOP_CONST && v->args[2]->iconst > 0 && room > 0)
+			lower_plan_pipeline(L, v, (int)imin((int)room, INT32_MAX));
+		plan_pipelines(L, v->body, outer + siblings, true);
+	}
+}
+
+/* ---- the plan ---- */
+
+static void plan_kernel(Lower *L)
+{
+	Plan *p = L->plan;
+	TKernel *tk = p->tk;
+	if (p->threads > p->target.max_threads)
+		lower_error(L, NULL, "num_warps=%d gives %d threads a block, more than %s allows (%d)", p->num_warps,
+			    p->threads, p->target.spec, p->target.max_threads);
+	lower_remat(L, tk);
+	lower_place(L);   /* (each round a new L->vp) */
+	lower_plan_dots(L);
+	plan_layouts(L);
+	plan_pipelines(L, tk->body, 0, false);
+	lower_plan_operands(L, tk->body);
+	p->nframes = L->nframes;
+	p->scalar_frame = L->scalar_frame;
+	p->values = L->vp;
+	p->nvalues = L->nvalues;
+	p->uses = L->uses;
+	p->shared_estimate = (int)block_bytes(L, tk->body, false);
+}
+
+Plan *simt_plan(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target, const int64_t *arg_div)
+{
+	if (!arg_div) {
+		int64_t *div = arena_alloc(a, sizeof(int64_t) * (size_t)(tk->nargs + 1));
+		for (int i = 0; i < tk->nargs; i++)
+			div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : 1;
+		arg_div = div;
+	}
+	tir_axis_analysis(tk, arg_div);
+
+	Plan *p = arena_alloc(a, sizeof *p);
+	p->tk = tk;
+	p->target = *target;
+	p->warp_size = target->warp_size;
+	p->num_warps = tk->num_warps > 0 ? tk->num_warps : 4;
+	p->threads = p->warp_size * p->num_warps;
+	p->frames = arena_alloc(a, sizeof *p->frames * LOWER_MAX_FRAMES);
+	/* the kernel the planning helpers read its warps from; it gets no
+	 * register and no statement */
+	SKernel *shell = lower_new_kernel(a, tk, target);
+	Lower L = {.arena = a, .diag = diag, .src = src, .tk = tk, .target = &p->target, .k = shell, .plan = p,
+		   .frames = p->frames};
+	jmp_buf jb, *saved = diag->jump;
+	diag->jump = &jb;
+	if (setjmp(jb)) {
+		diag->jump = saved;
+		return NULL;
+	}
+	plan_kernel(&L);
+	if (shell->nregs || shell->first)
+		lower_error(&L, NULL, "internal error: the plan emitted code");
+	diag->jump = saved;
+	return p;
+}
+
+/* ---- text ---- */
+
+static const char *unit_name(MatrixUnit u)
+{
+	switch (u) {
+	case MATRIX_MMA: return "mma";
+	case MATRIX_WGMMA: return "wgmma";
+	case MATRIX_MFMA: return "mfma";
+	default: return "none";
+	}
+}
+
+static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
+{
+	const ValuePlan *vp = &p->values[v->id];
+	if (p->uses && p->uses[v->id] < 0)
+		return;
+	if (v->op == TOP_YIELD || v->op == TOP_ARG)
+		return;
+	buf_printf(b, "%*s%%%d %s", 2 * depth, "", v->id, tir_op_name(v->op));
+	if (v->name)
+		buf_printf(b, " '%s'", v->name);
+	buf_printf(b, ": frame %d", vp->frame);
+	if (v->type.rank) {
+		buf_puts(b, " dims [");
+		for (int k = 0; k < v->type.rank; k++)
+			buf_printf(b, "%s%d", k ? "," : "", v->type.shape[k] > 1 ? vp->map[k] : -1);
+		buf_puts(b, "]");
+	}
+	if (v->op == TOP_DOT)
+		buf_printf(b, " %s%s%s", vp->wgmma ? "wgmma" : vp->matrix ? "matrix" : "fma", vp->in_place ? " in place" : "",
+			   vp->staged ? "" : "");
+	if (vp->staged)
+		buf_printf(b, " operand %d%s", vp->staged->id, v->op == TOP_DOT ? "" : " (copied ahead)");
+	if (vp->staged_b)
+		buf_printf(b, ",%d", vp->staged_b->id);
+	if (vp->part != PART_NONE)
+		buf_puts(b, vp->part == PART_PRODUCER ? " producer" : " consumer");
+	if (vp->pipe)
+		buf_printf(b, " pipeline %d", vp->pipe->id);
+	buf_puts(b, "\n");
+}
+
+static void dump_block(Buf *b, const Plan *p, const TBlock *blk, int depth)
+{
+	for (const TValue *v = blk ? blk->first : NULL; v; v = v->next) {
+		dump_value(b, p, v, depth);
+		if (v->body)
+			dump_block(b, p, v->body, depth + 1);
+		if (v->op == TOP_IF && v->orelse) {
+			buf_printf(b, "%*selse\n", 2 * depth, "");
+			dump_block(b, p, v->orelse, depth + 1);
+		}
+	}
+}
+
+void plan_dump(Buf *b, const Plan *p)
+{
+	buf_printf(b, "plan %s for %s: %d warps of %d, shared memory at most %d bytes\n", p->tk->name, p->target.spec,
+		   p->num_warps, p->warp_size, p->shared_estimate);
+	for (int f = 0; f < p->nframes; f++) {
+		const Frame *fr = &p->frames[f];
+		char lay[256];
+		layout_format(&fr->layout, lay, sizeof lay);
+		buf_printf(b, "frame %d: %s", f, fr->rank ? lay : "scalars");
+		if (fr->unit != MATRIX_NONE)
+			buf_printf(b, " %s warps %dx%d", unit_name(fr->unit), fr->wm, fr->wn);
+		else if (fr->rank)
+			buf_printf(b, " vector %d", fr->vector);
+		buf_puts(b, fr->live ? "\n" : " (unused)\n");
+	}
+	for (int i = 0; i < p->npipes; i++) {
+		const Pipeline *pp = p->pipes[i];
+		buf_printf(b, "pipeline %d: loop %%%d, %d stages, %d bytes%s", pp->id, pp->loop->id, pp->stages, pp->bytes,
+			   pp->wgmma ? ", wgmma" : "");
+		for (int a = 0; a < pp->nacc; a++)
+			buf_printf(b, "%s%%%d", a ? "," : ", in place: ", pp->acc[a]->id);
+		buf_puts(b, "\n");
+	}
+	for (int i = 0; i < p->noperands; i++) {
+		const Operand *o = p->operands[i];
+		buf_printf(b, "operand %d '%s': %%%d, rows of %d along dim %d, %d elements%s", o->id, o->name, o->tile->id,
+			   o->width, o->inner, o->elems, o->wgmma ? ", wgmma layout" : "");
+		if (o->pipe)
+			buf_printf(b, " x %d stages (pipeline %d)", o->pipe->stages, o->pipe->id);
+		buf_puts(b, "\n");
+	}
+	dump_block(b, p, p->tk->body, 0);
+}

@@ -1,0 +1,113 @@
+/* plan.h: what the lowering decides before it emits a statement.
+ *
+ * simt_plan places every value of a kernel on a frame (place.c), gives
+ * each frame its layout (plan.c: Triton's coalescing, or a matrix
+ * instruction's accumulator layout, lower_dot.c), chooses each tl.dot's
+ * strategy and plans the pipeline of every loop of matrix dots with a
+ * shared-memory estimate of the whole kernel. simt_emit then lowers each op
+ * by that plan and decides nothing of layouts or stages; simt_allocate
+ * gives the shared arrays their offsets. simt_lower (simt.h) is the three
+ * in a row. plan_dump prints a plan (`tritonc compile --dump plan`). */
+#ifndef TC_PLAN_H
+#define TC_PLAN_H
+
+#include "gpu/simt.h"
+
+/* A run-time loop whose matrix dots read operands copied asynchronously
+ * `stages` - 1 iterations ahead (lower_dot.c plans it, lower.c emits it). */
+typedef struct Pipeline {
+	int id;                    /* of the kernel's pipelines, in program order */
+	const TValue *loop;
+	int stages;
+	int bytes;                 /* of shared memory: all stages of all its operands */
+	/* wgmma dots run asynchronously: the consumer comes first in an
+	 * iteration, leaves its group in flight, and the copies then refill
+	 * the slot of the group before; after the loop, all groups are waited
+	 * for and the accumulators `acc` (loop-carried values) may be read. */
+	bool wgmma;
+	const TValue *acc[4];
+	int nacc;
+} Pipeline;
+
+/* A tl.dot operand in shared memory: 16-bit elements, rows of `width`
+ * elements whose 16-byte chunks are swizzled (lower_dot.c); `pipe->stages`
+ * copies one after another. */
+typedef struct Operand {
+	int id;                    /* of the kernel's operands, in program order */
+	const TValue *tile;        /* the load copied into it */
+	const char *name;
+	int inner;                 /* 1: the tile's second dimension runs along a row, 0: its first */
+	int width;
+	int elems;                 /* of one slot */
+	const Pipeline *pipe;
+	/* wgmma's layout: rows cut into blocks of 64 elements (128-byte rows,
+	 * the swizzle the instruction reads), block after block; the result's
+	 * rows permuted (lower_dot.c, wgmma_row) when m_warps > 0. */
+	bool wgmma;
+	int m_warps;
+} Operand;
+
+/* Which part of a pipelined loop's body an op belongs to. */
+enum { PART_NONE, PART_PRODUCER, PART_CONSUMER };
+
+/* The plan of one tile-IR value. */
+typedef struct ValuePlan {
+	int frame;                 /* which of the kernel's frames the tile is spread by */
+	int8_t map[TC_MAX_RANK];   /* frame dimension of each tile dimension of extent > 1, else -1 */
+	unsigned present;          /* frame dims of the tile's extents > 1 */
+	bool matrix;               /* TOP_DOT: lowered to its frame's matrix instruction */
+	bool wgmma;                /* TOP_DOT: by wgmma, operands copied in its layout */
+	bool in_place;             /* TOP_DOT: accumulates in its accumulator's (loop-carried) registers */
+	int8_t part;               /* PART_*: in the body of a pipelined loop */
+	Operand *staged;           /* TOP_LOAD: copied asynchronously to this operand; TOP_DOT: a's */
+	Operand *staged_b;         /* TOP_DOT: b's */
+	Pipeline *pipe;            /* TOP_FOR: pipelined */
+} ValuePlan;
+
+/* A blocked layout shared by the tiles of one connected part of a kernel:
+ * tl.dot's operands and result each have their own. */
+typedef struct Frame {
+	int rank;
+	int shape[TC_MAX_RANK];
+	Layout layout;
+	bool live;                       /* some value in it is lowered */
+	int vector;                      /* elements a thread holds consecutively along the last dim (coalescing) */
+	/* MATRIX_MMA or MATRIX_MFMA: the frame holds a tl.dot's accumulator in
+	 * that instruction's layout, warps arranged wm x wn (lower_dot.c) */
+	MatrixUnit unit;
+	int wm, wn;
+} Frame;
+
+typedef struct Plan {
+	TKernel *tk;                     /* rematerialized and with its conversions (place.c) */
+	Target target;
+	int warp_size, num_warps, threads;
+	Frame *frames;
+	int nframes;
+	int scalar_frame;                /* the frame of parts with scalars only, or -1 */
+	ValuePlan *values;               /* by value id */
+	int nvalues;
+	int *uses;                       /* how many live ops read each value; -1: dead */
+	Pipeline **pipes;
+	int npipes;
+	Operand **operands;
+	int noperands;
+	int shared_estimate;             /* bytes of shared memory the emitted kernel is planned to need at most */
+} Plan;
+
+/* Plans `tk` for `target`: first the axis analysis (`arg_div` as for
+ * simt_lower), then frames, layouts, dots and pipelines. NULL after
+ * reporting an error through `diag`. */
+Plan *simt_plan(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target, const int64_t *arg_div);
+/* The per-op lowering of a plan: statements, registers and shared arrays
+ * (their offsets left to simt_allocate). NULL after reporting an error. */
+SKernel *simt_emit(Arena *a, Diag *diag, const Source *src, const Plan *plan);
+/* Gives every shared array of `k` its byte offset, arrays whose lifetimes
+ * do not overlap sharing bytes, and sets k->shared_bytes. False (after an
+ * error through `diag`) when the target's block cannot hold them. */
+bool simt_allocate(Diag *diag, SKernel *k);
+/* The plan as text: frames and their layouts, the dots' strategies, the
+ * pipelines, each value's frame dims. */
+void plan_dump(Buf *b, const Plan *p);
+
+#endif
