@@ -1492,17 +1492,8 @@ static void lower_kernel(Lower *L)
 		k->dynamic_bytes = dynamic_layout(k);
 }
 
-SKernel *simt_lower(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target,
-		    const int64_t *arg_div)
+SKernel *simt_lower(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target)
 {
-	if (!arg_div) {
-		int64_t *div = arena_alloc(a, sizeof(int64_t) * (size_t)(tk->nargs + 1));
-		for (int i = 0; i < tk->nargs; i++)
-			div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : 1;
-		arg_div = div;
-	}
-	tir_axis_analysis(tk, arg_div);
-
 	SKernel *k = arena_alloc(a, sizeof *k);
 	k->name = tk->name;
 	k->tile = tk;
