@@ -1441,7 +1441,7 @@ int lower_shared_bytes(const SKernel *k)
 	return total;
 }
 
-/* Beyond 48 KiB (or when an array must be aligned beyond 16 bytes) a CUDA
+/* Beyond the target's static limits (CUDA: 48 KiB, or an array aligned beyond 16 bytes) a
  * kernel takes its shared memory dynamically: the arrays are laid out one
  * after another, each aligned as it asks, from a base rounded up to the
  * largest alignment (the slack is part of the block). */
@@ -1488,7 +1488,8 @@ static void lower_kernel(Lower *L)
 	for (int i = 0; i < k->nregs; i++)
 		if (k->regs[i]->kind == SR_SHARED)
 			k->shared_align = imax(k->shared_align, simt_shared_align(k->regs[i]));
-	if (L->target->kind == TARGET_CUDA && (k->shared_bytes > 48 * 1024 || k->shared_align > 16))
+	const Target *t = L->target;
+	if (t->static_shared_bytes && (k->shared_bytes > t->static_shared_bytes || k->shared_align > t->static_shared_align))
 		k->dynamic_bytes = dynamic_layout(k);
 }
 

@@ -370,7 +370,7 @@ static void give_frame(Lower *L, const TValue *v, void *ctx)
 			frame_of_root[root] = L->scalar_frame;
 		} else {
 			if (L->nframes == LOWER_MAX_FRAMES)
-				place_error(L, v, "needs more layouts than the lowering keeps");
+				lower_error(L, v, "too many layouts (frames) in one kernel (limit is %d)", LOWER_MAX_FRAMES);
 			frame_of_root[root] = L->nframes++;
 			if (rank_of_root[root] == 0)
 				L->scalar_frame = frame_of_root[root];
@@ -940,7 +940,7 @@ void lower_place(Lower *L)
 		Cut cut;
 		if (!place_round(L, &cut)) {
 			if (round == MAX_ROUNDS)
-				place_error(L, cut.user, "needs more layout conversions than the lowering makes");
+				lower_error(L, cut.user, "too many layout conversions (limit is %d)", MAX_ROUNDS);
 			cut_edge(L, cut);
 		} else {
 			orient_frames(L);

@@ -132,3 +132,17 @@ if "$BIN/tritonc" compile "$tmp/many.py" -s "$sig,i32:16" -D BLOCK=512 --num-war
 else
 	echo "FAIL cli a :16 hint on argument 66: $(head -2 "$tmp/err")"
 fi
+# Limits that remain say so, with the limit and the place.
+{
+	printf 'import triton\n@triton.jit\ndef k(x):\n    y = '
+	i=0; while [ $i -lt 201 ]; do printf '('; i=$((i + 1)); done
+	printf 'x'
+	i=0; while [ $i -lt 201 ]; do printf ')'; i=$((i + 1)); done
+	printf '\n'
+} >"$tmp/deep.py"
+"$BIN/tritonc" compile "$tmp/deep.py" -s 'i32' 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "deep.py:4:.*error: too many nested .*(limit is [0-9]*)" "$tmp/err"; then
+	echo "PASS cli nesting limit stated with its place"
+else
+	echo "FAIL cli nesting limit: $(head -1 "$tmp/err")"
+fi
