@@ -17,7 +17,7 @@ BIN = $(if $(filter build,$(BUILD)),bin,$(BUILD)/bin)
 LIB = $(if $(filter build,$(BUILD)),lib,$(BUILD)/lib)
 
 BASE_SRC     = $(wildcard src/base/*.c)
-COMPILER_SRC = $(wildcard src/triton/*.c src/ir/*.c src/gpu/*.c src/emit/*.c src/runtime/*.c src/api/*.c)
+COMPILER_SRC = $(wildcard src/triton/*.c src/ir/*.c src/gpu/*.c src/emit/*.c src/driver/*.c src/runtime/*.c src/api/*.c)
 WARPCHECK_SRC = $(wildcard src/warpcheck/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))

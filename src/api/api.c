@@ -1,12 +1,8 @@
-/* api.c: the library entry points of include/tritonc.h, the same stages as
- * `tritonc compile`. */
+/* api.c: the library entry points of include/tritonc.h, through the same
+ * driver as `tritonc compile` (src/driver/driver.c). */
 #include "tritonc.h"
 
-#include "emit/emit.h"
-#include "gpu/simt.h"
-#include "ir/heuristics.h"
-#include "ir/specialize.h"
-#include "triton/triton.h"
+#include "driver/driver.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,83 +17,251 @@ void tritonc_free(void *p)
 	free(p);
 }
 
-static const Kernel *find_kernel(const KernelList *kl, const char *name, Diag *d)
+typedef struct Param {
+	char *name, *type, *value;   /* value: a constant's, else NULL */
+	bool constant;
+	int index;                   /* among the launch's arguments; -1: a constant */
+	long long divisibility;
+} Param;
+
+struct tritonc_result {
+	char *stage[STAGE_COUNT];    /* NULL: no text */
+	char *notes, *name, *symbol, *target;
+	int warp_size, num_warps, threads, dynamic_bytes, shared_bytes;
+	Param *params;
+	int nparams;
+};
+
+/* Runs the driver on `source` for `options`, keeping the stages of
+ * `keep` and stopping after `last`; the messages go to *diagnostics. The
+ * caller reads `d` and then calls finish. */
+static bool start(Driver *d, Arena *a, Diag *diag, Source *src, const char *source, const char *filename,
+		  const tritonc_options *options, unsigned keep, Stage last)
 {
-	for (int i = 0; i < kl->len; i++)
-		if (name ? !strcmp(kl->items[i]->name, name) : kl->len == 1)
-			return kl->items[i];
-	if (name)
-		diag_plain(d, DIAG_ERROR, "no kernel '%s' in the source", name);
-	else
-		diag_plain(d, DIAG_ERROR, "the source has %d kernels; name one", kl->len);
-	return NULL;
+	tritonc_options o = options ? *options : (tritonc_options){0};
+	*src = (Source){.name = filename ? filename : "<source>", .text = source, .len = source ? strlen(source) : 0};
+	*d = (Driver){.arena = a, .diag = diag, .src = src};
+	d->opt = (DriverOptions){.kernel = o.kernel, .signature = o.signature, .defines = o.defines,
+				 .ndefines = o.ndefines, .num_warps = o.num_warps, .num_stages = o.num_stages,
+				 .keep = keep, .last = last};
+	char err[200];
+	if (!source) {
+		diag_plain(diag, DIAG_ERROR, "no source");
+		return false;
+	}
+	if (!target_parse(o.target ? o.target : "cuda:sm_90", &d->opt.target, err, sizeof err)) {
+		diag_plain(diag, DIAG_ERROR, "%s", err);
+		return false;
+	}
+	return driver_compile(d);
 }
 
-/* The signature without its ":16" hints, which go to div. */
-static const char *strip_hints(Arena *a, const char *sig, int64_t *div, int max, Diag *d)
+static void finish(Driver *d, Arena *a, Diag *diag, char **diagnostics)
 {
-	if (!sig)
-		return NULL;
-	char *out = arena_strdup(a, sig);
-	if (spec_strip_hints(sig, out, div, max))
-		return out;
-	diag_plain(d, DIAG_ERROR, "a signature hint must be ':16' (divisible by 16)");
-	return NULL;
+	if (diagnostics)
+		*diagnostics = diag->text.len ? buf_detach(&diag->text) : NULL;
+	buf_free(&diag->text);
+	driver_free(d);
+	arena_free(a);
 }
 
 char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,
 		      char **diagnostics)
 {
-	tritonc_options o = options ? *options : (tritonc_options){0};
 	Arena a = {0};
-	Diag d = {0};
-	char *result = NULL;
-	Source src = {.name = filename ? filename : "<source>", .text = source, .len = source ? strlen(source) : 0};
-	Target target;
+	Diag diag = {0};
+	Source src;
+	Driver d;
+	unsigned mask = 1u << STAGE_CODE;
 	char err[200];
-	int64_t hints[64] = {0};
-	KernelList kl = {0};
-	if (!source)
-		diag_plain(&d, DIAG_ERROR, "no source");
-	else if (!target_parse(o.target ? o.target : "cuda:sm_90", &target, err, sizeof err))
-		diag_plain(&d, DIAG_ERROR, "%s", err);
-	else if (discover_kernels(&a, &d, &src, &kl) >= 0) {
-		const Kernel *k = find_kernel(&kl, o.kernel, &d);
-		SpecOptions spec = {.signature = strip_hints(&a, o.signature, hints, 64, &d),
-				    .defines = (const char **)o.defines, .ndefines = o.ndefines,
-				    .num_warps = o.num_warps > 0 ? o.num_warps : 4, .num_stages = o.num_stages};
-		BlockDefaults dflt = {0};
-		if (k) {   /* an Inductor kernel's block sizes, where none are given */
-			dflt = inductor_block_defaults(k, o.defines, o.ndefines);
-			const char **all = arena_alloc(&a, sizeof *all * (size_t)(o.ndefines + dflt.count + 1));
-			for (int i = 0; i < o.ndefines; i++)
-				all[i] = o.defines[i];
-			for (int i = 0; i < dflt.count; i++)
-				all[o.ndefines + i] = dflt.text[i];
-			spec.defines = all;
-			spec.ndefines = o.ndefines + dflt.count;
-			if (dflt.count && dflt.num_warps && o.num_warps <= 0)
-				spec.num_warps = dflt.num_warps;
-		}
-		TKernel *tk = k && !d.errors ? specialize(&a, &d, k, &spec) : NULL;
-		bool tile_only = tk && (target.kind == TARGET_INTERP || (o.dump && !strcmp(o.dump, "tir")));
-		int64_t *div = tk ? arena_alloc(&a, sizeof(int64_t) * (size_t)(tk->nargs + 1)) : NULL;
-		for (int i = 0; tk && i < tk->nargs; i++)
-			div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : i < 64 && hints[i] ? hints[i] : 1;
-		SKernel *sk = tk && !tile_only ? simt_lower(&a, &d, k->src, tk, &target, div) : NULL;
-		Buf b = {0};
-		if (tile_only)
-			tir_dump(&b, tk);
-		else if (sk && o.dump)
-			simt_dump(&b, sk);
-		else if (sk)
-			emit_kernel(&b, sk);
-		if (tile_only || sk)
-			result = buf_detach(&b);
+	char *result = NULL;
+	bool ok;
+	if (options && options->dump && !driver_parse_dump(options->dump, &mask, err, sizeof err)) {
+		diag_plain(&diag, DIAG_ERROR, "%s", err);
+		d = (Driver){0};
+		ok = false;
+	} else {
+		Stage last = STAGE_KERNELS;
+		for (int s = 0; s < STAGE_COUNT; s++)
+			if (mask & (1u << s))
+				last = (Stage)s;
+		ok = start(&d, &a, &diag, &src, source, filename, options, mask, last);
 	}
-	if (diagnostics)
-		*diagnostics = d.text.len ? buf_detach(&d.text) : NULL;
-	buf_free(&d.text);
-	arena_free(&a);
+	if (ok) {
+		Buf b = {0};
+		driver_dump_text(&d, mask, &b);
+		result = buf_detach(&b);
+	}
+	finish(&d, &a, &diag, diagnostics);
 	return result;
+}
+
+/* ---- tritonc_result ---- */
+
+/* A constant parameter's value as written: -D or a default first, then
+ * Inductor's constants, then the parameter's default. */
+static char *constant_text(const Driver *d, const Node *param)
+{
+	size_t n = strlen(param->name);
+	for (int i = 0; i < d->ndefines; i++)
+		if (!strncmp(d->defines[i], param->name, n) && d->defines[i][n] == '=')
+			return xstrdup(d->defines[i] + n + 1);
+	const Node *v = ast_dict_get(ast_dict_get(d->kernel->triton_meta, "constants"), param->name);
+	if (!v)
+		v = param->rhs;
+	char buf[64];
+	if (!v)
+		return xstrdup("?");
+	switch (v->kind) {
+	case ND_INT: snprintf(buf, sizeof buf, "%lld", (long long)v->ival); break;
+	case ND_FLOAT: snprintf(buf, sizeof buf, "%.17g", v->fval); break;
+	case ND_TRUE: return xstrdup("True");
+	case ND_FALSE: return xstrdup("False");
+	case ND_NONE: return xstrdup("None");
+	case ND_STR: return xstrdup(v->str);
+	default: return xstrdup("?");
+	}
+	return xstrdup(buf);
+}
+
+static void fill_params(tritonc_result *r, const Driver *d)
+{
+	const Node *f = d->kernel->func;
+	r->params = xcalloc((size_t)f->params.len + 1, sizeof *r->params);
+	for (int p = 0; p < f->params.len; p++) {
+		const Node *param = f->params.items[p];
+		Param *out = &r->params[r->nparams++];
+		out->name = xstrdup(param->name);
+		out->index = -1;
+		for (int i = 0; i < d->tir->nargs; i++) {
+			const TValue *a = d->tir->args[i];
+			if (strcmp(a->name, param->name))
+				continue;
+			Buf b = {0};
+			tir_format_type(&b, &a->type);
+			out->type = buf_detach(&b);
+			out->index = i;
+			out->divisibility = d->arg_div ? d->arg_div[i] : a->type.dtype == DT_PTR ? 16 : 1;
+		}
+		if (out->index < 0) {
+			out->constant = true;
+			out->type = xstrdup("constexpr");
+			out->value = constant_text(d, param);
+		}
+	}
+}
+
+tritonc_result *tritonc_compile_kernel(const char *source, const char *filename, const tritonc_options *options,
+				       char **diagnostics)
+{
+	Arena a = {0};
+	Diag diag = {0};
+	Source src;
+	Driver d;
+	unsigned keep = ~0u & ~(1u << STAGE_PLAN);
+	tritonc_result *r = NULL;
+	if (start(&d, &a, &diag, &src, source, filename, options, keep, STAGE_CODE)) {
+		r = xcalloc(1, sizeof *r);
+		for (int s = 0; s < STAGE_COUNT; s++)
+			if (d.have[s] && s != STAGE_PLAN)
+				r->stage[s] = xstrdup(buf_str(&d.text[s]));
+		r->notes = xstrdup(buf_str(&d.notes));
+		r->name = xstrdup(d.kernel->name);
+		r->target = xstrdup(d.opt.target.spec);
+		r->warp_size = d.opt.target.warp_size;
+		r->num_warps = d.tir->num_warps;
+		if (d.simt) {
+			size_t n = strlen(d.simt->name) + 8;
+			r->symbol = xmalloc(n);
+			snprintf(r->symbol, n, "%s%s", d.simt->name, d.opt.target.kind == TARGET_C ? "_launch" : "");
+			r->warp_size = d.simt->warp_size;
+			r->num_warps = d.simt->num_warps;
+			r->threads = d.simt->threads;
+			r->dynamic_bytes = d.simt->dynamic_bytes;
+			r->shared_bytes = d.simt->shared_bytes;
+		}
+		fill_params(r, &d);
+	}
+	finish(&d, &a, &diag, diagnostics);
+	return r;
+}
+
+void tritonc_result_free(tritonc_result *r)
+{
+	if (!r)
+		return;
+	for (int s = 0; s < STAGE_COUNT; s++)
+		free(r->stage[s]);
+	for (int i = 0; i < r->nparams; i++) {
+		free(r->params[i].name);
+		free(r->params[i].type);
+		free(r->params[i].value);
+	}
+	free(r->params);
+	free(r->notes);
+	free(r->name);
+	free(r->symbol);
+	free(r->target);
+	free(r);
+}
+
+const char *tritonc_result_stage(const tritonc_result *r, const char *stage)
+{
+	Stage s = r && stage ? driver_stage_parse(stage, strlen(stage)) : STAGE_COUNT;
+	return s < STAGE_COUNT ? r->stage[s] : NULL;
+}
+
+const char *tritonc_result_code(const tritonc_result *r) { return r ? r->stage[STAGE_CODE] : NULL; }
+const char *tritonc_result_tir(const tritonc_result *r) { return r ? r->stage[STAGE_TIR] : NULL; }
+const char *tritonc_result_simt(const tritonc_result *r) { return r ? r->stage[STAGE_SIMT] : NULL; }
+const char *tritonc_result_notes(const tritonc_result *r) { return r ? r->notes : NULL; }
+const char *tritonc_result_name(const tritonc_result *r) { return r ? r->name : NULL; }
+const char *tritonc_result_symbol(const tritonc_result *r) { return r ? r->symbol : NULL; }
+const char *tritonc_result_target(const tritonc_result *r) { return r ? r->target : NULL; }
+int tritonc_result_warp_size(const tritonc_result *r) { return r ? r->warp_size : 0; }
+int tritonc_result_num_warps(const tritonc_result *r) { return r ? r->num_warps : 0; }
+int tritonc_result_threads(const tritonc_result *r) { return r ? r->threads : 0; }
+int tritonc_result_dynamic_shared_bytes(const tritonc_result *r) { return r ? r->dynamic_bytes : 0; }
+int tritonc_result_shared_bytes(const tritonc_result *r) { return r ? r->shared_bytes : 0; }
+int tritonc_result_num_params(const tritonc_result *r) { return r ? r->nparams : 0; }
+
+static const Param *param(const tritonc_result *r, int i)
+{
+	return r && i >= 0 && i < r->nparams ? &r->params[i] : NULL;
+}
+
+const char *tritonc_result_param_name(const tritonc_result *r, int i)
+{
+	const Param *p = param(r, i);
+	return p ? p->name : NULL;
+}
+
+const char *tritonc_result_param_type(const tritonc_result *r, int i)
+{
+	const Param *p = param(r, i);
+	return p ? p->type : NULL;
+}
+
+int tritonc_result_param_is_constant(const tritonc_result *r, int i)
+{
+	const Param *p = param(r, i);
+	return p && p->constant;
+}
+
+const char *tritonc_result_param_value(const tritonc_result *r, int i)
+{
+	const Param *p = param(r, i);
+	return p ? p->value : NULL;
+}
+
+int tritonc_result_param_index(const tritonc_result *r, int i)
+{
+	const Param *p = param(r, i);
+	return p ? p->index : -1;
+}
+
+long long tritonc_result_param_divisibility(const tritonc_result *r, int i)
+{
+	const Param *p = param(r, i);
+	return p ? p->divisibility : 0;
 }

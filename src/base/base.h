@@ -95,6 +95,7 @@ typedef struct Diag {
 	int warnings;
 	jmp_buf *jump;
 	bool color;
+	const char *prog;     /* when set, a message with no location starts "PROG: " */
 } Diag;
 
 typedef enum {

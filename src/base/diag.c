@@ -79,7 +79,7 @@ void diag_vat(Diag *d, DiagKind kind, const Source *src, size_t offset, const ch
 		source_linecol(src, offset, &line, &col);
 		buf_printf(&b, "%s:%d:%d: %s: ", src->name, line, col, kind_name[kind]);
 	} else {
-		buf_printf(&b, "%s: ", kind_name[kind]);
+		buf_printf(&b, "%s%s%s: ", d->prog ? d->prog : "", d->prog ? ": " : "", kind_name[kind]);
 	}
 	buf_vprintf(&b, fmt, ap);
 	buf_putc(&b, '\n');

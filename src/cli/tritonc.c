@@ -1,15 +1,11 @@
-/* tritonc: the command-line driver. Each subcommand is one function that
- * calls the pipeline's stages in order. */
+/* tritonc: the command line. Each subcommand parses its options and runs
+ * the pipeline through the driver (src/driver/driver.c), which chains the
+ * stages for every caller. */
 #include "base/base.h"
-#include "emit/emit.h"
-#include "gpu/simt.h"
-#include "gpu/plan.h"
-#include "gpu/target.h"
+#include "driver/driver.h"
 #include "runtime/cuda.h"
 #include "runtime/run.h"
 #include "ir/heuristics.h"
-#include "ir/specialize.h"
-#include "triton/triton.h"
 
 #include <errno.h>
 #include <math.h>
@@ -34,7 +30,9 @@ static const char usage[] =
 	"      --target T            cuda:sm_NN (default cuda:sm_90; cuda:sm_90a: tl.dot by wgmma),\n"
 	"                            hip:gfx90a|gfx940|gfx942|gfx908|gfx1030|gfx1100, c (c:wave64 for\n"
 	"                            64-lane layouts, c:wgmma models wgmma), interp\n"
-	"      --dump tir|plan|simt  print the tile IR, the lowering's plan, or the per-thread SIMT IR\n"
+	"      --dump STAGE[,STAGE]  print a stage's text instead of the code: kernels, ast,\n"
+	"                            tir (after specialization), passes (the tile IR after\n"
+	"                            its passes, with axis info), plan, simt, code\n"
 	"      -o FILE               write the output to FILE instead of standard output\n"
 	"  run FILE.py [options]     compile a kernel, run it on generated inputs and report\n"
 	"      (-k, -s, -D, --num-warps as for compile)\n"
@@ -58,15 +56,16 @@ typedef struct Loaded {
 	Arena arena;
 	Source src;
 	Diag diag;
-	KernelList kernels;
 	char *text;
+	Driver driver;
 } Loaded;
 
-/* Reads FILE and finds its kernels; false after reporting why. */
+/* Reads FILE and readies the driver for it; false after reporting why. */
 static bool load(Loaded *l, const char *path)
 {
 	memset(l, 0, sizeof *l);
 	l->diag.out = stderr;
+	l->diag.prog = "tritonc";
 	size_t len;
 	l->text = file_read(path, &len);
 	if (!l->text) {
@@ -74,29 +73,16 @@ static bool load(Loaded *l, const char *path)
 		return false;
 	}
 	l->src = (Source){.name = path, .text = l->text, .len = len};
-	return discover_kernels(&l->arena, &l->diag, &l->src, &l->kernels) >= 0;
+	l->driver = (Driver){.arena = &l->arena, .diag = &l->diag, .src = &l->src};
+	return true;
 }
 
 static void unload(Loaded *l)
 {
+	driver_free(&l->driver);
 	free(l->text);
 	buf_free(&l->diag.text);
 	arena_free(&l->arena);
-}
-
-static void print_dict(const Node *dict)
-{
-	for (int i = 0; dict && i < dict->items.len; i++) {
-		const Node *k = dict->items.items[i], *v = dict->values.items[i];
-		if (k && k->kind == ND_STR)
-			printf("%s%s=", i ? ", " : "", k->str);
-		if (v->kind == ND_INT)
-			printf("%lld", (long long)v->ival);
-		else if (v->kind == ND_STR)
-			printf("%s", v->str);
-		else
-			printf("...");
-	}
 }
 
 static int cmd_list(int argc, char **argv)
@@ -106,51 +92,27 @@ static int cmd_list(int argc, char **argv)
 		return 2;
 	}
 	Loaded l;
-	if (!load(&l, argv[0])) {
-		unload(&l);
-		return 1;
-	}
-	for (int i = 0; i < l.kernels.len; i++) {
-		const Kernel *k = l.kernels.items[i];
-		int line, col;
-		source_linecol(k->src, k->func->offset, &line, &col);
-		printf("%s  (%s:%d, %s)\n", k->name, argv[0], line, discover_decor_name(k->decor));
-		for (int p = 0; p < k->func->params.len; p++) {
-			const Node *param = k->func->params.items[p];
-			const char *ty = discover_sig_type(k, param->name);
-			bool cx = param->lhs && param->lhs->kind == ND_ATTR && !strcmp(param->lhs->name, "constexpr");
-			printf("    %-12s %s\n", param->name, ty ? ty : cx ? "constexpr" : "?");
-		}
-		if (k->size_hints) {
-			printf("    size_hints: ");
-			print_dict(k->size_hints);
-			putchar('\n');
+	int status = 1;
+	if (load(&l, argv[0])) {
+		l.driver.opt = (DriverOptions){.keep = 1u << STAGE_KERNELS, .last = STAGE_KERNELS};
+		if (driver_compile(&l.driver)) {
+			fputs(buf_str(&l.driver.text[STAGE_KERNELS]), stdout);
+			status = 0;
 		}
 	}
-	if (l.kernels.len == 0)
-		printf("no kernels in %s\n", argv[0]);
 	unload(&l);
-	return 0;
-}
-
-static const Kernel *pick_kernel(Loaded *l, const char *name)
-{
-	for (int i = 0; i < l->kernels.len; i++)
-		if (!name || !strcmp(l->kernels.items[i]->name, name))
-			if (name || l->kernels.len == 1)
-				return l->kernels.items[i];
-	if (name)
-		fprintf(stderr, "tritonc: error: no kernel '%s' in %s\n", name, l->src.name);
-	else
-		fprintf(stderr, "tritonc: error: %s has %d kernels; choose one with -k\n", l->src.name, l->kernels.len);
-	return NULL;
+	return status;
 }
 
 /* What compile and run are told on the command line. */
 typedef struct Options {
 	const char *file, *kernel, *out, *dump, *target_spec;
-	SpecOptions spec;
+	const char *signature;    /* as given, hints included */
 	const char **defines;
+	int ndefines;
+	int num_warps;            /* 0: not given */
+	int num_stages;
+	unsigned dumps;           /* --dump: 1u << STAGE_X */
 	/* run */
 	const char **args;        /* "NAME=VALUE" */
 	int nargs;
@@ -161,25 +123,7 @@ typedef struct Options {
 	int threads;
 	const char *save;         /* a directory for every buffer, before and after */
 	int64_t int_range;
-	bool warps_given;
-	char *signature;          /* -s without the ":16" divisibility hints */
-	int64_t sig_div[64];      /* the hint of each signature entry; 0: none */
 } Options;
-
-/* "*fp32:16,i32:16,i32" -> "*fp32,i32,i32" and the 16s, as Triton's
- * tt.divisibility: the argument (bytes for pointers) is a multiple of 16. */
-static bool strip_hints(Options *o)
-{
-	if (!o->spec.signature)
-		return true;
-	o->signature = xstrdup(o->spec.signature);
-	if (!spec_strip_hints(o->spec.signature, o->signature, o->sig_div, 64)) {
-		fprintf(stderr, "tritonc: error: a signature hint must be ':16' (divisible by 16)\n");
-		return false;
-	}
-	o->spec.signature = o->signature;
-	return true;
-}
 
 static bool parse_grid(const char *s, int grid[3])
 {
@@ -204,28 +148,27 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 {
 	memset(o, 0, sizeof *o);
 	o->target_spec = run ? "c" : "cuda:sm_90";
-	o->spec.num_warps = 4;
 	o->int_range = 16;
-	o->defines = xcalloc((size_t)argc + 1 + BLOCK_DEFAULTS_MAX, sizeof *o->defines);
+	o->defines = xcalloc((size_t)argc + 1, sizeof *o->defines);
 	o->args = xcalloc((size_t)argc + 1, sizeof *o->args);
-	o->spec.defines = o->defines;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		bool more = i + 1 < argc;
 		if (!strcmp(a, "-k") && more)
 			o->kernel = argv[++i];
 		else if (!strcmp(a, "-s") && more)
-			o->spec.signature = argv[++i];
+			o->signature = argv[++i];
 		else if (!strcmp(a, "-D") && more)
-			o->defines[o->spec.ndefines++] = argv[++i];
+			o->defines[o->ndefines++] = argv[++i];
 		else if (!strncmp(a, "-D", 2) && a[2])
-			o->defines[o->spec.ndefines++] = a + 2;
+			o->defines[o->ndefines++] = a + 2;
 		else if (!strcmp(a, "--num-warps") && more) {
-			o->spec.num_warps = atoi(argv[++i]);
-			o->warps_given = true;
+			o->num_warps = atoi(argv[++i]);
+			if (o->num_warps < 1)   /* 0 would mean "not given" */
+				o->num_warps = -1;
 		}
 		else if (!strcmp(a, "--num-stages") && more)
-			o->spec.num_stages = atoi(argv[++i]);
+			o->num_stages = atoi(argv[++i]);
 		else if (!strcmp(a, "--target") && more)
 			o->target_spec = argv[++i];
 		else if (!strcmp(a, "--dump") && more && !run)
@@ -262,11 +205,11 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 		fprintf(stderr, "tritonc: error: no input file (see tritonc --help)\n");
 		return false;
 	}
-	if (o->spec.num_warps < 1 || o->spec.num_warps > 32 || !is_pow2(o->spec.num_warps)) {
+	if (o->num_warps && (o->num_warps < 1 || o->num_warps > 32 || !is_pow2(o->num_warps))) {
 		fputs("tritonc: error: --num-warps must be a power of two from 1 to 32\n", stderr);
 		return false;
 	}
-	if (o->spec.num_stages < 0 || o->spec.num_stages > 8) {
+	if (o->num_stages < 0 || o->num_stages > 8) {
 		fputs("tritonc: error: --num-stages must be from 1 to 8\n", stderr);
 		return false;
 	}
@@ -274,10 +217,9 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 		fputs("tritonc: error: --run-width must be 32 or 64\n", stderr);
 		return false;
 	}
-	if (!strip_hints(o))
-		return false;
-	if (o->dump && strcmp(o->dump, "tir") && strcmp(o->dump, "plan") && strcmp(o->dump, "simt")) {
-		fprintf(stderr, "tritonc: error: unknown --dump stage '%s' (expected tir, plan or simt)\n", o->dump);
+	char err[200];
+	if (o->dump && !driver_parse_dump(o->dump, &o->dumps, err, sizeof err)) {
+		fprintf(stderr, "tritonc: error: %s\n", err);
 		return false;
 	}
 	return true;
@@ -285,38 +227,20 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 
 static void free_options(Options *o)
 {
-	free(o->signature);
 	free(o->defines);
 	free(o->args);
 }
 
-/* What is known to divide each argument: the signature's hints; pointers
- * are 16-byte aligned as Triton assumes of the tensors it is given. */
-static const int64_t *arg_hints(const Options *o, const TKernel *tk, Arena *a)
+/* The driver's options for what the command line asked. */
+static DriverOptions driver_options(const Options *o, const Target *target)
 {
-	int64_t *div = arena_alloc(a, sizeof(int64_t) * (size_t)(tk->nargs + 1));
-	for (int i = 0; i < tk->nargs; i++) {
-		bool ptr = tk->args[i]->type.dtype == DT_PTR;
-		div[i] = ptr ? 16 : i < 64 && o->sig_div[i] ? o->sig_div[i] : 1;
-	}
-	return div;
-}
-
-/* Block sizes for an Inductor kernel the command line gives none for
- * (heuristics.c); said on stderr so the choice is never silent. */
-static void apply_defaults(Options *o, const Kernel *k)
-{
-	static BlockDefaults d;
-	d = inductor_block_defaults(k, o->defines, o->spec.ndefines);
-	for (int i = 0; i < d.count; i++) {
-		o->defines[o->spec.ndefines++] = d.text[i];
-		fprintf(stderr, "tritonc: note: %s: no -D %.*s given, using %s\n", k->name,
-			(int)(strchr(d.text[i], '=') - d.text[i]), d.text[i], d.text[i]);
-	}
-	if (d.num_warps && !o->warps_given && d.count) {
-		o->spec.num_warps = d.num_warps;
-		fprintf(stderr, "tritonc: note: %s: using %d warps\n", k->name, d.num_warps);
-	}
+	DriverOptions d = {.kernel = o->kernel, .signature = o->signature, .defines = o->defines,
+			   .ndefines = o->ndefines, .num_warps = o->num_warps, .num_stages = o->num_stages,
+			   .target = *target, .keep = o->dumps ? o->dumps : 1u << STAGE_CODE};
+	for (int s = 0; s < STAGE_COUNT; s++)
+		if (d.keep & (1u << s))
+			d.last = (Stage)s;
+	return d;
 }
 
 static int cmd_compile(int argc, char **argv)
@@ -334,24 +258,10 @@ static int cmd_compile(int argc, char **argv)
 	Loaded l;
 	status = 1;
 	if (load(&l, o.file)) {
-		const Kernel *k = pick_kernel(&l, o.kernel);
-		if (k)
-			apply_defaults(&o, k);
-		TKernel *tk = k ? specialize(&l.arena, &l.diag, k, &o.spec) : NULL;
-		bool tile_only = target.kind == TARGET_INTERP || (o.dump && !strcmp(o.dump, "tir"));
-		bool plan_only = o.dump && !strcmp(o.dump, "plan");
-		Plan *plan = tk && plan_only ? simt_plan(&l.arena, &l.diag, k->src, tk, &target, arg_hints(&o, tk, &l.arena)) : NULL;
-		SKernel *sk = tk && !tile_only && !plan_only ? simt_lower(&l.arena, &l.diag, k->src, tk, &target, arg_hints(&o, tk, &l.arena)) : NULL;
-		if (tk && (sk || tile_only || plan)) {
+		l.driver.opt = driver_options(&o, &target);
+		if (driver_compile(&l.driver)) {
 			Buf b = {0};
-			if (tile_only)
-				tir_dump(&b, tk);
-			else if (plan)
-				plan_dump(&b, plan);
-			else if (o.dump)
-				simt_dump(&b, sk);
-			else
-				emit_kernel(&b, sk);
+			driver_dump_text(&l.driver, l.driver.opt.keep, &b);
 			if (!o.out) {
 				fputs(buf_str(&b), stdout);
 				status = 0;
@@ -387,13 +297,13 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= m && !strcmp(s + n - m, tail);
 }
 
-/* The value of constexpr `name` given with -D, or 0. */
-static int64_t define_value(const Options *o, const char *name)
+/* The value of constexpr `name` given with -D or chosen as a default, or 0. */
+static int64_t define_value(const Driver *d, const char *name)
 {
 	size_t n = strlen(name);
-	for (int i = 0; i < o->spec.ndefines; i++)
-		if (!strncmp(o->defines[i], name, n) && o->defines[i][n] == '=')
-			return atoll(o->defines[i] + n + 1);
+	for (int i = 0; i < d->ndefines; i++)
+		if (!strncmp(d->defines[i], name, n) && d->defines[i][n] == '=')
+			return atoll(d->defines[i] + n + 1);
 	return 0;
 }
 
@@ -403,8 +313,8 @@ static int64_t define_value(const Options *o, const char *name)
  * Inductor's grid type: cdiv(xnumel, XBLOCK) (and y), or for a
  * SplitScanGrid cdiv(r0_numel, R0_BLOCK) by xnumel. False after saying
  * what is missing. */
-static bool bind_args(const Options *o, const Kernel *k, const TKernel *tk, RunArg *args, size_t *counts,
-		      int grid[3])
+static bool bind_args(const Options *o, const Driver *dr, const Kernel *k, const TKernel *tk, RunArg *args,
+		      size_t *counts, int grid[3])
 {
 	int64_t numel = 1;
 	bool any_numel = false;
@@ -433,7 +343,7 @@ static bool bind_args(const Options *o, const Kernel *k, const TKernel *tk, RunA
 		for (int d = 0; d < 2; d++) {
 			const char *n = arg_value(o, (split ? split_scan : axes)[d][0]);
 			const char *b = (split ? split_scan : axes)[d][1];
-			int64_t block = b ? define_value(o, b) : 1;
+			int64_t block = b ? define_value(dr, b) : 1;
 			if (n && block > 0) {
 				grid[d] = (int)((atoll(n) + block - 1) / block);
 				found = true;
@@ -570,6 +480,43 @@ static bool save_buffers(const char *dir, const TKernel *tk, const RunArg *args,
 	return true;
 }
 
+/* What a run binds to the kernel's arguments, made once it is specialized. */
+typedef struct Run {
+	const Options *o;
+	const Driver *driver;
+	int n, grid[3];
+	RunArg *args;
+	size_t *counts;
+	void **inputs;           /* each buffer before the run */
+} Run;
+
+/* The driver's bind step for a run: the arguments' values and buffers,
+ * filled with generated inputs; what divides each argument from its value,
+ * as Triton specializes integers divisible by 16 (the buffers are 16-byte
+ * aligned). */
+static bool run_bind(void *ctx, const Kernel *k, const TKernel *tk, int64_t *div)
+{
+	Run *r = ctx;
+	int n = r->n = tk->nargs;
+	r->args = xcalloc((size_t)n + 1, sizeof *r->args);
+	r->counts = xcalloc((size_t)n + 1, sizeof *r->counts);
+	r->inputs = xcalloc((size_t)n + 1, sizeof *r->inputs);
+	if (!bind_args(r->o, r->driver, k, tk, r->args, r->counts, r->grid))
+		return false;
+	for (int i = 0; i < n; i++) {
+		const TValue *a = tk->args[i];
+		div[i] = a->type.dtype == DT_PTR ? 16 : r->args[i].i % 16 == 0 ? 16 : 1;
+		if (a->type.dtype != DT_PTR)
+			continue;
+		r->args[i].host = xmalloc(r->args[i].bytes);
+		r->inputs[i] = xcalloc(r->args[i].bytes, 1);
+		if (!inductor_workspace(k, a->name))   /* a workspace starts zeroed, as the module's call() has it */
+			run_fill(r->inputs[i], a->type.elem, r->counts[i], i, r->o->int_range);
+		memcpy(r->args[i].host, r->inputs[i], r->args[i].bytes);
+	}
+	return true;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	Options o;
@@ -577,6 +524,7 @@ static int cmd_run(int argc, char **argv)
 	char err[4096];
 	int status = 2;
 	CudaRuntime *rt = NULL;   /* opened once: for the architecture, then the run */
+	Run r = {.o = &o};
 	if (!parse_options(argc, argv, &o, true))
 		goto done;
 	char device_spec[48];
@@ -601,36 +549,18 @@ static int cmd_run(int argc, char **argv)
 	status = 1;
 	if (!load(&l, o.file))
 		goto unload;
-	const Kernel *k = pick_kernel(&l, o.kernel);
-	if (k)
-		apply_defaults(&o, k);
-	TKernel *tk = k ? specialize(&l.arena, &l.diag, k, &o.spec) : NULL;
-	if (!tk)
+	Driver *d = &l.driver;
+	d->opt = driver_options(&o, &target);
+	d->opt.bind = run_bind;
+	d->opt.ctx = &r;
+	r.driver = d;
+	if (!driver_compile(d))
 		goto unload;
-	int n = tk->nargs, grid[3];
-	RunArg *args = xcalloc((size_t)n + 1, sizeof *args);
-	size_t *counts = xcalloc((size_t)n + 1, sizeof *counts);
-	void **inputs = xcalloc((size_t)n + 1, sizeof *inputs);
-	int64_t *div = xcalloc((size_t)n + 1, sizeof *div);
-	if (!bind_args(&o, k, tk, args, counts, grid))
-		goto free_args;
-	for (int i = 0; i < n; i++) {
-		const TValue *a = tk->args[i];
-		/* Triton specializes integers divisible by 16; the buffers are 16-byte aligned. */
-		div[i] = a->type.dtype == DT_PTR ? 16 : args[i].i % 16 == 0 ? 16 : 1;
-		if (a->type.dtype != DT_PTR)
-			continue;
-		args[i].host = xmalloc(args[i].bytes);
-		inputs[i] = xcalloc(args[i].bytes, 1);
-		if (!inductor_workspace(k, a->name))   /* a workspace starts zeroed, as the module's call() has it */
-			run_fill(inputs[i], a->type.elem, counts[i], i, o.int_range);
-		memcpy(args[i].host, inputs[i], args[i].bytes);
-	}
-	SKernel *sk = simt_lower(&l.arena, &l.diag, k->src, tk, &target, div);
-	if (!sk)
-		goto free_args;
-	Buf source = {0};
-	emit_kernel(&source, sk);
+	const Kernel *k = d->kernel;
+	TKernel *tk = d->tir;
+	SKernel *sk = d->simt;
+	int n = r.n, *grid = r.grid;
+	RunArg *args = r.args;
 	RunOptions ro = {
 		.device = target.kind == TARGET_CUDA ? DEVICE_CUDA : DEVICE_CPU,
 		.cpu_threads = o.threads,
@@ -639,17 +569,17 @@ static int cmd_run(int argc, char **argv)
 		.bench_warmup = o.bench ? 5 : 0,
 		.cuda = rt,
 	};
-	memcpy(ro.grid, grid, sizeof grid);
+	memcpy(ro.grid, grid, sizeof ro.grid);
 	RunResult res;
-	if (run_kernel(sk, buf_str(&source), args, &ro, &res, err, sizeof err) != 0) {
+	if (run_kernel(sk, buf_str(&d->text[STAGE_CODE]), args, &ro, &res, err, sizeof err) != 0) {
 		fprintf(stderr, "tritonc: error: %s\n", err);
 	} else {
 		printf("ran %s on %s: grid %d,%d,%d, %d threads a block%s\n", sk->name, target.spec, grid[0], grid[1],
 		       grid[2], sk->threads, res.from_cache ? " (cached)" : "");
 		status = 0;
-		if (o.check && !check_against_interpreter(k, tk, args, inputs, counts, grid))
+		if (o.check && !check_against_interpreter(k, tk, args, r.inputs, r.counts, grid))
 			status = 1;
-		if (o.save && !save_buffers(o.save, tk, args, inputs))
+		if (o.save && !save_buffers(o.save, tk, args, r.inputs))
 			status = 1;
 		if (o.bench) {
 			double bytes = 0;
@@ -660,25 +590,21 @@ static int cmd_run(int argc, char **argv)
 			       res.ms_median, res.ms_min, o.bench, bytes / (res.ms_median * 1e-3) / 1e9, bytes / 1e6);
 		}
 	}
-	buf_free(&source);
-free_args:
-	for (int i = 0; i < n; i++) {
-		free(args[i].host);
-		free(inputs[i]);
-	}
-	free(args);
-	free(counts);
-	free(inputs);
-	free(div);
 unload:
 	unload(&l);
 done:
+	for (int i = 0; i < r.n; i++) {
+		free(r.args[i].host);
+		free(r.inputs[i]);
+	}
+	free(r.args);
+	free(r.counts);
+	free(r.inputs);
 	if (rt)
 		cuda_close(rt);
 	free_options(&o);
 	return status;
 }
-
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {

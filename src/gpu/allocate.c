@@ -34,7 +34,7 @@ bool simt_allocate(Diag *diag, SKernel *k)
 	for (int i = 0; i < k->nregs; i++)
 		if (k->regs[i]->kind == SR_SHARED)
 			k->shared_align = imax(k->shared_align, simt_shared_align(k->regs[i]));
-	if (t->kind == TARGET_CUDA && (k->shared_bytes > 48 * 1024 || k->shared_align > 16))
+	if (t->static_shared_bytes && (k->shared_bytes > t->static_shared_bytes || k->shared_align > t->static_shared_align))
 		k->dynamic_bytes = dynamic_layout(k);
 	return true;
 }

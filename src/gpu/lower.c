@@ -692,10 +692,9 @@ SKernel *simt_emit(Arena *a, Diag *diag, const Source *src, const Plan *plan)
 	return k;
 }
 
-SKernel *simt_lower(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target,
-		    const int64_t *arg_div)
+SKernel *simt_lower(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target)
 {
-	Plan *p = simt_plan(a, diag, src, tk, target, arg_div);
+	Plan *p = simt_plan(a, diag, src, tk, target);
 	SKernel *k = p ? simt_emit(a, diag, src, p) : NULL;
 	return k && simt_allocate(diag, k) ? k : NULL;
 }

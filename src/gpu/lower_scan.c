@@ -525,7 +525,7 @@ void lower_scan(Lower *L, const TValue *v)
 {
 	Scan sc = {.v = v, .n = v->nargs, .axis = v->aux, .reverse = v->aux2 != 0};
 	if (sc.n > TIR_MAX_SCAN)
-		lower_error(L, v, "a scan of more than %d tensors at once is not lowered", TIR_MAX_SCAN);
+		lower_error(L, v, "too many tensors in one scan (limit is %d)", TIR_MAX_SCAN);
 	sc.d = L->vp[v->id].map[sc.axis];
 	sc.present = L->vp[v->id].present;
 	sc.uses = arena_alloc(L->arena, sizeof *sc.uses * (size_t)(L->nvalues + 1));
@@ -698,7 +698,7 @@ void lower_reduce_combine(Lower *L, const TValue *v)
 	const TValue *x = v->args[0];
 	Scan sc = {.v = v, .n = v->nargs, .axis = v->aux2};
 	if (sc.n > TIR_MAX_SCAN)
-		lower_error(L, v, "a reduction of more than %d tensors at once is not lowered", TIR_MAX_SCAN);
+		lower_error(L, v, "too many tensors in one reduction (limit is %d)", TIR_MAX_SCAN);
 	sc.d = L->vp[x->id].map[sc.axis];
 	sc.present = L->vp[x->id].present;
 	sc.uses = arena_alloc(L->arena, sizeof *sc.uses * (size_t)(L->nvalues + 1));

@@ -370,7 +370,7 @@ static void give_frame(Lower *L, const TValue *v, void *ctx)
 			frame_of_root[root] = L->scalar_frame;
 		} else {
 			if (L->nframes == LOWER_MAX_FRAMES)
-				place_error(L, v, "needs more layouts than the lowering keeps");
+				lower_error(L, v, "too many layouts (frames) in one kernel (limit is %d)", LOWER_MAX_FRAMES);
 			frame_of_root[root] = L->nframes++;
 			if (rank_of_root[root] == 0)
 				L->scalar_frame = frame_of_root[root];
@@ -580,17 +580,10 @@ static void count_uses(const TBlock *b, int *uses)
 	}
 }
 
-/* Ops whose only effect is their value. */
+/* Ops whose only effect is their value (tir_pure). */
 bool lower_pure(const TValue *v)
 {
-	switch (v->op) {
-	case TOP_STORE: case TOP_ATOMIC: case TOP_ASSERT: case TOP_BARRIER: case TOP_FOR: case TOP_IF:
-	case TOP_WHILE: case TOP_CONDITION:
-	case TOP_YIELD: case TOP_RESULT: case TOP_ARG:
-		return false;
-	default:
-		return true;
-	}
+	return tir_pure(v);
 }
 
 /* Values nothing reads no longer read their operands: one sweep; true when
@@ -631,11 +624,39 @@ static void remat_block(Lower *L, TBlock *b, const int *uses, int counted)
 	}
 }
 
-/* How many live ops read each value, after values nothing reads are dropped. */
+/* Values the tile-IR passes marked dead (tir_dce) no longer read their
+ * operands; from the last value to the first, so each has lost its readers
+ * before it is dropped. */
+static void drop_marked(Lower *L, const TBlock *b)
+{
+	int n = 0;
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next)
+		n++;
+	const TValue **vals = xcalloc((size_t)n + 1, sizeof *vals);
+	n = 0;
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next)
+		vals[n++] = v;
+	for (int j = n - 1; j >= 0; j--) {
+		const TValue *v = vals[j];
+		drop_marked(L, v->body);
+		if (v->op == TOP_IF)
+			drop_marked(L, v->orelse);
+		if (!v->dead || !lower_pure(v) || L->uses[v->id] != 0)
+			continue;
+		L->uses[v->id] = -1;
+		for (int i = 0; i < v->nargs; i++)
+			L->uses[v->args[i]->id]--;
+	}
+	free(vals);
+}
+
+/* How many live ops read each value, after values nothing reads are
+ * dropped: those tir_dce marked, then those the rematerialization left. */
 static void count_live(Lower *L)
 {
 	L->uses = arena_alloc(L->arena, sizeof *L->uses * (size_t)(L->nvalues + 1));
 	count_uses(L->tk->body, L->uses);
+	drop_marked(L, L->tk->body);
 	while (drop_dead(L, L->tk->body))
 		;
 }
@@ -919,7 +940,7 @@ void lower_place(Lower *L)
 		Cut cut;
 		if (!place_round(L, &cut)) {
 			if (round == MAX_ROUNDS)
-				place_error(L, cut.user, "needs more layout conversions than the lowering makes");
+				lower_error(L, cut.user, "too many layout conversions (limit is %d)", MAX_ROUNDS);
 			cut_edge(L, cut);
 		} else {
 			orient_frames(L);

@@ -238,16 +238,8 @@ static void plan_kernel(Lower *L)
 	p->shared_estimate = (int)block_bytes(L, tk->body, false);
 }
 
-Plan *simt_plan(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target, const int64_t *arg_div)
+Plan *simt_plan(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target)
 {
-	if (!arg_div) {
-		int64_t *div = arena_alloc(a, sizeof(int64_t) * (size_t)(tk->nargs + 1));
-		for (int i = 0; i < tk->nargs; i++)
-			div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : 1;
-		arg_div = div;
-	}
-	tir_axis_analysis(tk, arg_div);
-
 	Plan *p = arena_alloc(a, sizeof *p);
 	p->tk = tk;
 	p->target = *target;

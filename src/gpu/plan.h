@@ -95,10 +95,10 @@ typedef struct Plan {
 	int shared_estimate;             /* bytes of shared memory the emitted kernel is planned to need at most */
 } Plan;
 
-/* Plans `tk` for `target`: first the axis analysis (`arg_div` as for
- * simt_lower), then frames, layouts, dots and pipelines. NULL after
- * reporting an error through `diag`. */
-Plan *simt_plan(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target, const int64_t *arg_div);
+/* Plans `tk` for `target`: frames, layouts, dots and pipelines. `tk` has
+ * been through the tile-IR passes (its axis info chooses vector widths).
+ * NULL after reporting an error through `diag`. */
+Plan *simt_plan(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target);
 /* The per-op lowering of a plan: statements, registers and shared arrays
  * (their offsets left to simt_allocate). NULL after reporting an error. */
 SKernel *simt_emit(Arena *a, Diag *diag, const Source *src, const Plan *plan);

@@ -251,12 +251,9 @@ const char *simt_scope_name(MemScope scope);
 /* ---- the lowering (lower.c) ----
  * Lowers `tk` for `target` (warp width, vector width). NULL after reporting
  * an error through `diag` (at the source line of an op that cannot be
- * lowered yet). First runs the axis analysis on `tk`: `arg_div[i]` is what
- * is known to divide argument i (bytes for pointers), as Triton specializes
- * on 16; NULL means pointers 16-byte aligned (the runtimes allocate them so)
- * and integers unknown. `src` gives the source lines copied into comments;
- * it may be NULL. */
-SKernel *simt_lower(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target,
-		    const int64_t *arg_div);
+ * lowered yet). `tk` has been through the tile-IR passes (driver_passes in
+ * src/driver/driver.c): its axis info chooses the vector widths. `src`
+ * gives the source lines copied into comments; it may be NULL. */
+SKernel *simt_lower(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Target *target);
 
 #endif

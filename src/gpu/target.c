@@ -39,6 +39,8 @@ static bool parse_cuda(const char *arch, Target *t, char *err, size_t errlen)
 	t->max_threads = 1024;
 	/* what a block may opt in to (the runtime does, past 48 KiB) */
 	t->shared_bytes = sm >= 90 ? 227 * 1024 : sm == 80 || sm == 87 ? 163 * 1024 : sm >= 86 ? 99 * 1024 : 48 * 1024;
+	t->static_shared_bytes = 48 * 1024;
+	t->static_shared_align = 16;
 	/* wgmma is sm_90a's own (later chips have other instructions) */
 	t->matrix = sm == 90 && tail == 'a' ? MATRIX_WGMMA : sm >= 80 ? MATRIX_MMA : MATRIX_NONE;
 	return true;

@@ -31,6 +31,9 @@ typedef struct Target {
 	int max_vector_bytes;    /* widest single load or store of one thread */
 	int max_threads;         /* per block */
 	int shared_bytes;        /* shared memory a block may use by default */
+	int static_shared_bytes; /* the most a block may declare statically, and the largest */
+	int static_shared_align; /* alignment a static array gets; past either, all of it goes in one
+	                            dynamic block (CUDA: 48 KiB, 16); 0: always static */
 	MatrixUnit matrix;
 } Target;
 

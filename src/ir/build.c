@@ -174,10 +174,17 @@ TValue *tir_arange(TBuilder *b, int start, int end)
 	return v;
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 TValue *tir_expand(TBuilder *b, TValue *x, int axis)
 {
 	Type t = x->type;
-	if (t.rank >= TC_MAX_RANK || axis < 0 || axis > t.rank) {
+	if (t.rank >= TC_MAX_RANK) {
+		b->error = "expand_dims: too many dimensions (limit is " STR(TC_MAX_RANK) ")";
+		return NULL;
+	}
+	if (axis < 0 || axis > t.rank) {
 		b->error = "expand_dims: axis out of range";
 		return NULL;
 	}

@@ -63,7 +63,7 @@ static bool has_value(TOp op)
 	return op != TOP_STORE && op != TOP_ASSERT && op != TOP_BARRIER && op != TOP_YIELD && op != TOP_CONDITION;
 }
 
-static void dump_block(Buf *b, const TBlock *blk, int depth);
+static void dump_block(Buf *b, const TBlock *blk, int depth, bool axis);
 
 /* What follows the op's name: its kind and attributes. */
 static void dump_attrs(Buf *b, const TValue *v)
@@ -104,6 +104,24 @@ static void dump_attrs(Buf *b, const TValue *v)
 	}
 }
 
+/* " {contig=1,4 const=1,1 div=16,16}", " dead" before the brace for a
+ * value tir_dce marked; a scalar has one dim. */
+static void dump_axis(Buf *b, const TValue *v)
+{
+	int rank = v->type.rank ? v->type.rank : 1;
+	const AxisInfo *a = &v->axis;
+	buf_puts(b, " {contig=");
+	for (int d = 0; d < rank; d++)
+		buf_printf(b, d ? ",%d" : "%d", a->contiguity[d]);
+	buf_puts(b, " const=");
+	for (int d = 0; d < rank; d++)
+		buf_printf(b, d ? ",%d" : "%d", a->constancy[d]);
+	buf_puts(b, " div=");
+	for (int d = 0; d < rank; d++)
+		buf_printf(b, d ? ",%lld" : "%lld", (long long)a->divisibility[d]);
+	buf_puts(b, v->dead ? " dead}" : "}");
+}
+
 static void dump_params(Buf *b, const TBlock *blk)
 {
 	if (!blk->nparams)
@@ -120,7 +138,7 @@ static void dump_params(Buf *b, const TBlock *blk)
 	buf_putc(b, ')');
 }
 
-static void dump_value(Buf *b, const TValue *v, int depth)
+static void dump_value(Buf *b, const TValue *v, int depth, bool axis)
 {
 	for (int i = 0; i < depth; i++)
 		buf_puts(b, "  ");
@@ -154,6 +172,8 @@ static void dump_value(Buf *b, const TValue *v, int depth)
 	if (has_value(v->op) && v->op != TOP_FOR && v->op != TOP_WHILE && v->op != TOP_IF) {
 		buf_puts(b, " : ");
 		tir_format_type(b, &v->type);
+		if (axis)
+			dump_axis(b, v);
 	}
 	if (blocks) {
 		dump_params(b, v->body);
@@ -168,12 +188,12 @@ static void dump_value(Buf *b, const TValue *v, int depth)
 	}
 	buf_putc(b, '\n');
 	if (blocks) {
-		dump_block(b, v->body, depth + 1);
+		dump_block(b, v->body, depth + 1, axis);
 		if (v->op == TOP_IF) {
 			for (int i = 0; i < depth; i++)
 				buf_puts(b, "  ");
 			buf_puts(b, "} else {\n");
-			dump_block(b, v->orelse, depth + 1);
+			dump_block(b, v->orelse, depth + 1, axis);
 		}
 		for (int i = 0; i < depth; i++)
 			buf_puts(b, "  ");
@@ -181,14 +201,14 @@ static void dump_value(Buf *b, const TValue *v, int depth)
 	}
 }
 
-static void dump_block(Buf *b, const TBlock *blk, int depth)
+static void dump_block(Buf *b, const TBlock *blk, int depth, bool axis)
 {
 	for (const TValue *v = blk->first; v; v = v->next)
 		if (v->op != TOP_ARG)
-			dump_value(b, v, depth);
+			dump_value(b, v, depth, axis);
 }
 
-void tir_dump(Buf *b, const TKernel *k)
+static void dump_kernel(Buf *b, const TKernel *k, bool axis)
 {
 	buf_printf(b, "kernel %s(", k->name);
 	for (int i = 0; i < k->nargs; i++) {
@@ -196,8 +216,18 @@ void tir_dump(Buf *b, const TKernel *k)
 		tir_format_type(b, &k->args[i]->type);
 	}
 	buf_printf(b, ") num_warps=%d {\n", k->num_warps);
-	dump_block(b, k->body, 1);
+	dump_block(b, k->body, 1, axis);
 	buf_puts(b, "}\n");
+}
+
+void tir_dump(Buf *b, const TKernel *k)
+{
+	dump_kernel(b, k, false);
+}
+
+void tir_dump_axis(Buf *b, const TKernel *k)
+{
+	dump_kernel(b, k, true);
 }
 
 const char *tir_op_name(TOp op)

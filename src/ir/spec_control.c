@@ -536,7 +536,8 @@ void exec_while(Spec *s, const Node *n)
 		if (!c->i)
 			return;
 		if (iter == MAX_STATIC_WHILE)
-			spec_error(s, n, "this while loop on compile-time values runs more than %d times", MAX_STATIC_WHILE);
+			spec_error(s, n, "too many iterations of a while loop on compile-time values (limit is %d)",
+				   MAX_STATIC_WHILE);
 		exec_block(s, &n->body);
 		if (s->returned)
 			return;

@@ -240,8 +240,7 @@ static SVal *call_associative_scan(Spec *s, const Node *call)
 	SVal *in = need_arg(s, call, 0, "input");
 	int n = in->kind == SV_TUPLE ? in->nitems : 1;
 	if (n < 1 || n > TIR_MAX_SCAN)
-		spec_error(s, call, "associative_scan over %d tensors at once is not supported (at most %d)", n,
-			   TIR_MAX_SCAN);
+		spec_error(s, call, "too many tensors in one associative_scan: %d (limit is %d)", n, TIR_MAX_SCAN);
 	TValue *xs[TIR_MAX_SCAN];
 	for (int i = 0; i < n; i++)
 		xs[i] = to_value(s, call, in->kind == SV_TUPLE ? in->items[i] : in);
@@ -311,7 +310,7 @@ static SVal *call_reduce_fn(Spec *s, const Node *call)
 	SVal *in = need_arg(s, call, 0, "input");
 	int n = in->kind == SV_TUPLE ? in->nitems : 1;
 	if (n < 1 || n > TIR_MAX_SCAN)
-		spec_error(s, call, "tl.reduce over %d tensors at once is not supported (at most %d)", n, TIR_MAX_SCAN);
+		spec_error(s, call, "too many tensors in one tl.reduce: %d (limit is %d)", n, TIR_MAX_SCAN);
 	TValue *out[TIR_MAX_SCAN];
 	for (int i = 0; i < n; i++) {
 		out[i] = to_value(s, call, in->kind == SV_TUPLE ? in->items[i] : in);

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define STATIC_UNROLL_MAX 4096   /* copies of a loop over compile-time bounds */
+
 void spec_error(Spec *s, const Node *n, const char *fmt, ...)
 {
 	va_list ap;
@@ -342,8 +344,10 @@ static void shape_of(Spec *s, const Node *n, SVal *v, int *rank, int *shape)
 		shape[0] = (int)v->i;
 		return;
 	}
-	if (v->kind != SV_TUPLE || v->nitems > TC_MAX_RANK)
+	if (v->kind != SV_TUPLE)
 		spec_error(s, n, "expected a shape such as [XBLOCK, RBLOCK]");
+	if (v->nitems > TC_MAX_RANK)
+		spec_error(s, n, "too many dimensions in a shape: %d (limit is %d)", v->nitems, TC_MAX_RANK);
 	*rank = v->nitems;
 	for (int i = 0; i < v->nitems; i++)
 		shape[i] = (int)const_int(s, n, v->items[i], "a shape's extent");
@@ -372,7 +376,8 @@ static SVal *call_permute(Spec *s, const Node *call, TValue *x, int first, const
 	if (one && one->kind == SV_TUPLE)
 		n = one->nitems;
 	if (n > TC_MAX_RANK)
-		spec_error(s, call, "%s: %d dims for a tensor of rank %d", what, n, x->type.rank);
+		spec_error(s, call, "%s: too many dims: %d for a tensor of rank %d (limit is %d)", what, n, x->type.rank,
+			   TC_MAX_RANK);
 	int perm[TC_MAX_RANK];
 	for (int i = 0; i < n; i++) {
 		SVal *d = one ? (one->kind == SV_TUPLE ? one->items[i] : one) : eval(s, call->items.items[first + i]);
@@ -868,8 +873,9 @@ static void exec_for(Spec *s, const Node *n)
 	}
 	if (step->i <= 0)
 		spec_error(s, it, "a loop's step must be positive");
-	if ((hi->i - lo->i) / step->i > 4096)
-		spec_error(s, it, "this loop would unroll to more than 4096 copies");
+	if ((hi->i - lo->i) / step->i > STATIC_UNROLL_MAX)
+		spec_error(s, it, "too many iterations to unroll this loop: more than %d (limit is %d)", STATIC_UNROLL_MAX,
+			   STATIC_UNROLL_MAX);
 	for (int64_t i = lo->i; i < hi->i; i += step->i) {
 		assign(s, n->lhs, sv_int(s, i));
 		exec_block(s, &n->body);

@@ -280,6 +280,7 @@ struct TValue {
 	AxisInfo axis;
 	Layout layout;         /* filled by the layout pass */
 	TValue *next;          /* in its block */
+	bool dead;             /* nothing live reads it (tir_dce) */
 	const char *text;      /* TOP_ASSERT: the message */
 	int64_t hint[TC_MAX_RANK]; /* TOP_HINT: the value for each dim */
 	int perm[TC_MAX_RANK];     /* TOP_TRANS: the operand dim of each result dim */
@@ -385,6 +386,14 @@ bool tir_promote(DType x, bool x_weak, DType y, bool y_weak, bool div_or_mod, DT
 bool dtype_is_float(DType t);
 bool dtype_is_signed(DType t);
 
+/* ---- dead values (dce.c) ---- */
+/* Whether `v`'s only effect is its result (a store, an atomic, a loop or an
+ * assert is not). */
+bool tir_pure(const TValue *v);
+/* Marks dead every pure value nothing reads, and those only dead values
+ * read (TValue.dead); returns how many. */
+int tir_dce(TKernel *k);
+
 /* ---- axis analysis (axis.c) ---- */
 /* Fills every value's AxisInfo. `arg_div` gives each argument's known
  * divisibility (bytes for pointers, e.g. 16 when aligned), or NULL. */
@@ -401,6 +410,10 @@ int tir_vector_width_along(const TValue *ptr, const TValue *mask, int d, int max
 
 /* ---- text (dump.c) ---- */
 void tir_dump(Buf *b, const TKernel *k);
+/* tir_dump with each value's axis info after its type:
+ * "{contig=1,4 const=1,1 div=16,16}" (dims in order; "dead" last for a
+ * value tir_dce marked). */
+void tir_dump_axis(Buf *b, const TKernel *k);
 void tir_format_type(Buf *b, const Type *t);
 const char *tir_op_name(TOp op);     /* "load", "reduce", ... */
 

@@ -132,7 +132,7 @@ static void do_indent(Lexer *L)
 		if (alt <= atop)
 			lex_error(L, at, "inconsistent use of tabs and spaces in indentation");
 		if (L->depth == MAX_INDENT)
-			lex_error(L, at, "too many levels of indentation");
+			diag_fatal(L->diag, L->src, at, "too many levels of indentation (limit is %d)", MAX_INDENT);
 		L->depth++;
 		L->indent[L->depth] = col;
 		L->alt[L->depth] = alt;
@@ -307,7 +307,7 @@ static void read_number(Lexer *L)
 static void open_bracket(Lexer *L, size_t at)
 {
 	if (L->nbrackets == MAX_BRACKETS)
-		lex_error(L, at, "too many nested parentheses");
+		diag_fatal(L->diag, L->src, at, "too many nested brackets (limit is %d)", MAX_BRACKETS);
 	L->brackets[L->nbrackets++] = at;
 }
 

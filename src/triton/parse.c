@@ -88,7 +88,7 @@ static Node *new_node(Parser *P, NodeKind kind, size_t offset)
 static void enter(Parser *P)
 {
 	if (++P->depth > MAX_DEPTH)
-		diag_fatal(P->diag, P->src, tok(P)->offset, "expression nested too deeply");
+		diag_fatal(P->diag, P->src, tok(P)->offset, "too many nested expressions and statements (limit is %d)", MAX_DEPTH);
 }
 
 static Node *binop(Parser *P, Op op, Node *lhs, Node *rhs)

@@ -92,3 +92,57 @@ if "$BIN/tritonc" run tests/heldout/cumsum_bf16.py --arg xnumel=1024 --arg r0_nu
 else
 	echo "FAIL cli run of an Inductor split scan: $(head -3 "$tmp/err") $(head -5 "$tmp/out")"
 fi
+# The driver's stages: --dump takes any of them, several in order under their names;
+# plan is an error (the lowering has no plan stage yet), not an empty text.
+SEEDARGS='examples/rmsnorm.py -s *fp32,*fp32,*fp32,i32,i32:16 -D XBLOCK=2'
+# shellcheck disable=SC2086
+if "$BIN/tritonc" compile $SEEDARGS --dump code,kernels,passes -o "$tmp/stages" 2>"$tmp/err" &&
+	[ "$(grep -c '^// ---- ' "$tmp/stages")" -eq 3 ] &&
+	[ "$(grep '^// ---- ' "$tmp/stages" | tr '\n' ' ')" = "// ---- kernels ---- // ---- passes ---- // ---- code ---- " ] &&
+	grep -q 'contig=.* div=16' "$tmp/stages" && grep -q '__global__' "$tmp/stages"; then
+	echo "PASS cli --dump kernels,passes,code in stage order"
+else
+	echo "FAIL cli --dump of several stages: $(head -3 "$tmp/err")"
+fi
+# shellcheck disable=SC2086
+"$BIN/tritonc" compile $SEEDARGS --dump ast -o "$tmp/ast" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ -s "$tmp/ast" ] && grep -q 'xnumel' "$tmp/ast"; then echo "PASS cli --dump ast"; else echo "FAIL cli --dump ast"; fi
+# shellcheck disable=SC2086
+"$BIN/tritonc" compile $SEEDARGS --dump plan -o "$tmp/plan" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q 'plan stage is not available' "$tmp/err" && [ ! -e "$tmp/plan" ]; then
+	echo "PASS cli --dump plan says it is not available"
+else
+	echo "FAIL cli --dump plan: $(head -2 "$tmp/err")"
+fi
+# shellcheck disable=SC2086
+"$BIN/tritonc" compile $SEEDARGS --dump tir,bogus 2>"$tmp/err"
+if [ $? -eq 2 ] && grep -q "unknown --dump stage 'bogus'" "$tmp/err"; then echo "PASS cli unknown --dump stage"; else echo "FAIL cli unknown --dump stage"; fi
+# Hints are sized from the signature: a :16 on the 66th parameter is taken.
+{
+	printf 'import triton\nimport triton.language as tl\n\n@triton.jit\ndef many(out_ptr'
+	i=0; while [ $i -lt 65 ]; do printf ', n%d' $i; i=$((i + 1)); done
+	printf ', BLOCK: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n'
+	printf '    tl.store(out_ptr + n64 * tl.program_id(0) + offs, offs.to(tl.float32))\n'
+} >"$tmp/many.py"
+sig='*fp32'; i=0; while [ $i -lt 64 ]; do sig="$sig,i32"; i=$((i + 1)); done
+if "$BIN/tritonc" compile "$tmp/many.py" -s "$sig,i32:16" -D BLOCK=512 --num-warps 1 -o "$tmp/many.cu" 2>"$tmp/err" &&
+	grep -q 'tc_st4(t' "$tmp/many.cu" && "$BIN/tritonc" compile "$tmp/many.py" -s "$sig,i32" -D BLOCK=512 --num-warps 1 \
+	-o "$tmp/many1.cu" && ! grep -q 'tc_st4(t' "$tmp/many1.cu"; then
+	echo "PASS cli a :16 hint on argument 66 gives 16-byte stores"
+else
+	echo "FAIL cli a :16 hint on argument 66: $(head -2 "$tmp/err")"
+fi
+# Limits that remain say so, with the limit and the place.
+{
+	printf 'import triton\n@triton.jit\ndef k(x):\n    y = '
+	i=0; while [ $i -lt 201 ]; do printf '('; i=$((i + 1)); done
+	printf 'x'
+	i=0; while [ $i -lt 201 ]; do printf ')'; i=$((i + 1)); done
+	printf '\n'
+} >"$tmp/deep.py"
+"$BIN/tritonc" compile "$tmp/deep.py" -s 'i32' 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "deep.py:4:.*error: too many nested .*(limit is [0-9]*)" "$tmp/err"; then
+	echo "PASS cli nesting limit stated with its place"
+else
+	echo "FAIL cli nesting limit: $(head -1 "$tmp/err")"
+fi

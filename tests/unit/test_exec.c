@@ -4,6 +4,7 @@
  * shared memory, guards); only the printer differs. Also shows that the
  * lowering depends on the warp width: code lowered for 32 lanes and run on
  * 64-lane warps computes wrong sums. */
+#include "driver/driver.h"
 #include "emit/emit.h"
 #include "gpu/lower_ops.h"
 #include "ir/specialize.h"
@@ -131,7 +132,8 @@ static Outcome run_case(const Case *c)
 	for (int i = 0; i < n; i++)
 		div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : i < 16 && hint[i] ? hint[i] : 1;
 	lower_scan_in_shared_memory = c->scans_in_shared;
-	SKernel *sk = simt_lower(&arena, &d, k->src, tk, &t, div);
+	driver_passes(&arena, tk, div);
+	SKernel *sk = simt_lower(&arena, &d, k->src, tk, &t);
 	lower_scan_in_shared_memory = false;
 	free(div);
 	Buf source = {0};

@@ -12,6 +12,7 @@
  * reads them (swizzle included), and its accumulators spread over the
  * warpgroup's threads. Also the fp32 path (input_precision="ieee", exact
  * FMA). */
+#include "driver/driver.h"
 #include "emit/emit.h"
 #include "ir/specialize.h"
 #include "runtime/run.h"
@@ -90,7 +91,8 @@ static Result run_gemm(const Gemm *g, const char *target)
 	/* A_ptr B_ptr C_ptr M N K stride_am stride_bk stride_cm: what divides each */
 	int64_t div[9] = {16, 16, 16, g->m % 16 ? 1 : 16, g->n % 16 ? 1 : 16, g->k % 16 ? 1 : 16,
 			  g->aligned ? 16 : 1, g->aligned ? 16 : 1, g->aligned ? 16 : 1};
-	SKernel *sk = simt_lower(&arena, &d, kern->src, tk, &t, div);
+	driver_passes(&arena, tk, div);
+	SKernel *sk = simt_lower(&arena, &d, kern->src, tk, &t);
 	if (!sk)
 		return r;
 	Buf source = {0};
@@ -198,7 +200,9 @@ static void test_ieee(void)
 		TKernel *tk = kern ? specialize(&arena, &d, kern, &opt) : NULL;
 		Target t;
 		char err[4096];
-		SKernel *sk = tk && target_parse(w ? "c:wave64" : "c", &t, err, sizeof err) ? simt_lower(&arena, &d, kern->src, tk, &t, NULL)
+		if (tk)
+			driver_passes(&arena, tk, NULL);
+		SKernel *sk = tk && target_parse(w ? "c:wave64" : "c", &t, err, sizeof err) ? simt_lower(&arena, &d, kern->src, tk, &t)
 											 : NULL;
 		Buf source = {0};
 		RunArg args[6] = {0};

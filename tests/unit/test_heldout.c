@@ -13,6 +13,7 @@
  *
  *   test_heldout [--cuda] [NAME...]        NAME: a golden file's name */
 #include "golden.h"
+#include "driver/driver.h"
 #include "emit/emit.h"
 #include "runtime/run.h"
 
@@ -111,7 +112,8 @@ static const char *check_lowered(Golden *G, const char *name, const char *target
 		}
 	}
 	const char *fail = NULL;
-	SKernel *sk = simt_lower(&G->a, &G->diag, G->k->src, G->tk, &t, div);
+	driver_passes(&G->a, G->tk, div);
+	SKernel *sk = simt_lower(&G->a, &G->diag, G->k->src, G->tk, &t);
 	if (!sk) {
 		snprintf(why, whylen, "lowering for %s failed", target);
 		fail = why;

@@ -1,4 +1,4 @@
-# expect: 8:5: error: this while loop on compile-time values runs more than 4096 times
+# expect: 8:5: error: too many iterations of a while loop on compile-time values (limit is 4096)
 # args: -s *fp32,*fp32,i32 -D BLOCK=16
 import triton
 import triton.language as tl
