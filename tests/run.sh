@@ -46,6 +46,14 @@ while [ $i -lt $n ]; do
 	grep -c '^PASS ' "$dir/$i.log" | sed 's/^/  passed: /'
 	cat "$dir/$i.log" >>"$dir/all"
 done
+# No test may replace a device node (as root, a rename over /dev/null breaks
+# every later program on the machine).
+if [ -c /dev/null ]; then
+	echo "PASS /dev/null is still a character device" >>"$dir/all"
+else
+	echo "FAIL /dev/null is no longer a character device: a test wrote over it"
+	echo "FAIL /dev/null replaced" >>"$dir/all"
+fi
 passed=$(grep -c '^PASS ' "$dir/all" 2>/dev/null || true)
 failed=$(grep -c '^FAIL ' "$dir/all" 2>/dev/null || true)
 passed=${passed:-0}

@@ -123,8 +123,18 @@ void source_linecol(const Source *src, size_t offset, int *line, int *col);
 /* ---- files ---- */
 /* Reads a whole file; NULL and errno set on failure. The text is NUL-terminated. */
 char *file_read(const char *path, size_t *len);
-/* Writes through a temporary file in the same folder and renames it into
- * place, so a failure never leaves a half-written file. 0 on success. */
+/* Writes `data` to `path` without ever losing what was there: symbolic
+ * links are followed (the file they name is written; the link stays); a
+ * new file or one with a single link is written beside and renamed into
+ * place with its old mode and owner; one with other hard links is
+ * rewritten in place (the old text goes back on a failure); a character
+ * device or FIFO is written through, never replaced; a directory, a block
+ * device, a socket, a file without write permission bits (also for root)
+ * and, when `input` is not NULL, the file `input` names, are refused. 0 on
+ * success; -1 with errno set and, when `why` is not NULL, the reason in
+ * words ("it is the input file", "it is read-only (mode 0444)"). */
+int file_write_safe(const char *path, const char *data, size_t len, const char *input, char *why, size_t whylen);
+/* file_write_safe with no input and no reason. */
 int file_write_atomic(const char *path, const char *data, size_t len);
 bool file_exists(const char *path);
 

@@ -60,6 +60,17 @@ typedef struct Loaded {
 	Driver driver;
 } Loaded;
 
+/* Writes an output file (never replacing a device, FIFO or the input);
+ * false after saying why. */
+static bool write_output(const char *path, const void *data, size_t len, const char *input)
+{
+	char why[300];
+	if (file_write_safe(path, data, len, input, why, sizeof why) == 0)
+		return true;
+	fprintf(stderr, "tritonc: error: cannot write '%s': %s\n", path, why);
+	return false;
+}
+
 /* Reads FILE and readies the driver for it; false after reporting why. */
 static bool load(Loaded *l, const char *path)
 {
@@ -265,10 +276,8 @@ static int cmd_compile(int argc, char **argv)
 			if (!o.out) {
 				fputs(buf_str(&b), stdout);
 				status = 0;
-			} else if (file_write_atomic(o.out, buf_str(&b), b.len) == 0) {
+			} else if (write_output(o.out, buf_str(&b), b.len, o.file)) {
 				status = 0;
-			} else {
-				fprintf(stderr, "tritonc: error: cannot write '%s': %s\n", o.out, strerror(errno));
 			}
 			buf_free(&b);
 		}
@@ -471,10 +480,8 @@ static bool save_buffers(const char *dir, const TKernel *tk, const RunArg *args,
 			char path[4096];
 			snprintf(path, sizeof path, "%s/%s.%s", dir, tk->args[i]->name, after ? "out" : "in");
 			const void *data = after ? args[i].host : inputs[i];
-			if (file_write_atomic(path, data, args[i].bytes) != 0) {
-				fprintf(stderr, "tritonc: error: cannot write '%s': %s\n", path, strerror(errno));
+			if (!write_output(path, data, args[i].bytes, NULL))
 				return false;
-			}
 		}
 	}
 	return true;

@@ -178,11 +178,12 @@ static void fix_file(const Options *o, Job *j, Diag *d, WcFile *f)
 {
 	size_t len;
 	int applied;
+	char why[300];
 	char *text = wc_apply_fixes(f, &len, &applied);
 	if (applied && o->dry_run) {
 		wc_unified_diff_buf(&j->out, f->src.name, f->src.text, f->src.len, text, len);
-	} else if (applied && file_write_atomic(f->src.name, text, len) != 0) {
-		diag_plain(d, DIAG_ERROR, "%s: cannot write: %s", f->src.name, strerror(errno));
+	} else if (applied && file_write_safe(f->src.name, text, len, NULL, why, sizeof why) != 0) {
+		diag_plain(d, DIAG_ERROR, "%s: cannot write: %s", f->src.name, why);
 	} else if (applied) {
 		buf_printf(&j->err, "%s: fixed %d of %d findings\n", f->src.name, applied, wc_warnings(f));
 	}
