@@ -95,6 +95,9 @@ const char *tritonc_kernel_error(const tritonc_kernel *kernel);
 /* True when tritonc_load found the compiled object in the disk cache. */
 int tritonc_kernel_cached(const tritonc_kernel *kernel);
 
+/* CUDA: the registers a thread uses and its local (spill) memory in bytes; 0 and 0 for C. */
+void tritonc_kernel_resources(const tritonc_kernel *kernel, int *registers, int *local_bytes);
+
 /* Unloads the kernel. NULL is ignored. */
 void tritonc_unload(tritonc_kernel *kernel);
 

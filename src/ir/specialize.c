@@ -955,6 +955,8 @@ static SVal *parse_define(Spec *s, const char *text)
 	char *end;
 	if (!strcmp(text, "True") || !strcmp(text, "False"))
 		return sv_int(s, text[0] == 'T');
+	if (!strcmp(text, "None"))
+		return sv_new(s, SV_NONE);
 	long long i = strtoll(text, &end, 0);
 	if (*text && !*end)
 		return sv_int(s, i);

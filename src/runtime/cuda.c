@@ -73,6 +73,7 @@ typedef struct CudaDriver {
 	CUresult (*cuModuleUnload)(CUmodule module);
 	CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module, const char *name);
 	CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value);
+	CUresult (*cuFuncGetAttribute)(int *value, int attribute, CUfunction function);
 	CUresult (*cuLaunchKernel)(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
 	                           unsigned block_x, unsigned block_y, unsigned block_z,
 	                           unsigned shared_bytes, CUstream stream, void **params, void **extra);
@@ -239,6 +240,7 @@ static bool load_driver(CudaDriver *drv, char *err, size_t errlen)
 	BIND(lib, &drv->cuModuleUnload, &missing, "cuModuleUnload");
 	BIND(lib, &drv->cuModuleGetFunction, &missing, "cuModuleGetFunction");
 	BIND(lib, &drv->cuFuncSetAttribute, &missing, "cuFuncSetAttribute");
+	BIND(lib, &drv->cuFuncGetAttribute, &missing, "cuFuncGetAttribute");
 	BIND(lib, &drv->cuLaunchKernel, &missing, "cuLaunchKernel");
 	BIND(lib, &drv->cuEventCreate, &missing, "cuEventCreate");
 	BIND(lib, &drv->cuEventDestroy, &missing, "cuEventDestroy_v2", "cuEventDestroy");
@@ -633,6 +635,16 @@ CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
 bool cuda_kernel_from_cache(const CudaKernel *k)
 {
 	return k && k->from_cache;
+}
+
+void cuda_kernel_resources(const CudaKernel *k, int *regs, int *local_bytes)
+{
+	*regs = *local_bytes = 0;
+	if (!k)
+		return;
+	/* CU_FUNC_ATTRIBUTE_NUM_REGS and CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES */
+	(void)k->rt->drv.cuFuncGetAttribute(regs, 4, k->function);
+	(void)k->rt->drv.cuFuncGetAttribute(local_bytes, 3, k->function);
 }
 
 void cuda_kernel_free(CudaKernel *k)

@@ -45,6 +45,8 @@ CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
                          char *err, size_t errlen);
 /* true when the cubin came from the cache */
 bool cuda_kernel_from_cache(const CudaKernel *k);
+/* Registers a thread and local (spill) memory bytes a thread the kernel uses. */
+void cuda_kernel_resources(const CudaKernel *k, int *regs, int *local_bytes);
 /* Unloads the kernel's module. NULL is ignored. */
 void cuda_kernel_free(CudaKernel *k);
 

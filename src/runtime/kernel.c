@@ -129,6 +129,17 @@ int tritonc_kernel_cached(const tritonc_kernel *k)
 	return k && k->cached;
 }
 
+void tritonc_kernel_resources(const tritonc_kernel *k, int *registers, int *local_bytes)
+{
+	int r = 0, l = 0;
+	if (k && k->gpu)
+		cuda_kernel_resources(k->gpu, &r, &l);
+	if (registers)
+		*registers = r;
+	if (local_bytes)
+		*local_bytes = l;
+}
+
 void tritonc_unload(tritonc_kernel *k)
 {
 	if (!k)
