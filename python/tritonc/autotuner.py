@@ -49,6 +49,17 @@ def _arg_names(fn):
     return fn.arg_names
 
 
+def _copy(v):
+    return v.clone() if hasattr(v, "clone") else v.copy()
+
+
+def _restore(dst, src):
+    if hasattr(dst, "copy_"):
+        dst.copy_(src)
+    else:
+        dst[...] = src
+
+
 def _device_of(values):
     for v in values:
         if getattr(v, "is_cuda", False) or hasattr(v, "__cuda_array_interface__"):
@@ -102,37 +113,42 @@ class Autotuner(KernelInterface):
                 configs = sorted(est, key=est.get)[:top_k]
         return configs
 
+    def _reset(self, nargs):
+        for name in self.reset_to_zero:
+            v = nargs[name]
+            if hasattr(v, "zero_"):
+                v.zero_()
+            elif hasattr(v, "fill"):
+                v.fill(0)
+
     def _bench(self, args, nargs, kwargs, config, grid, device):
         from .testing import do_bench
         current = {**kwargs, **config.all_kwargs()}
         full = {**nargs, **current}
-        restore = {name: nargs[name].clone() for name in self.restore_value if hasattr(nargs[name], "clone")}
+        saved = {name: _copy(nargs[name]) for name in self.restore_value}
 
         def call():
-            for name in self.reset_to_zero:
-                v = nargs[name]
-                if hasattr(v, "zero_"):
-                    v.zero_()
-                elif hasattr(v, "fill"):
-                    v.fill(0)
+            self._reset(nargs)
             if config.pre_hook:
                 config.pre_hook(full)
             if self.user_pre_hook:
                 self.user_pre_hook(full)
             self.fn.run(*args, grid=grid, warmup=False, **current)
+            for name, value in saved.items():   # each run starts from the same values
+                _restore(nargs[name], value)
             if self.post_hook:
                 self.post_hook(full, None)
         try:
             bench = self.user_do_bench or (lambda f: do_bench(f, warmup=self.num_warmups or 25,
-                                                              rep=self.num_reps or 100, quantiles=(0.5, 0.2, 0.8)))
+                                                              rep=self.num_reps or 100, quantiles=(0.5, 0.2, 0.8),
+                                                              device=device))
             t = bench(call)
-        except (_tritonc.CompilationError, RuntimeError, ValueError) as e:
-            if isinstance(e, RuntimeError) and not isinstance(e, _tritonc.CompilationError) and \
-                    "out of resource" not in str(e).lower() and "shared memory" not in str(e).lower():
+        except _tritonc.CompilationError:
+            t = [float("inf")] * 3
+        except RuntimeError as e:
+            if "out of resource" not in str(e).lower() and "shared memory" not in str(e).lower():
                 raise
             t = [float("inf")] * 3
-        for name, saved in restore.items():
-            nargs[name].copy_(saved)
         return t if isinstance(t, (list, tuple)) else [t, t, t]
 
     def run(self, *args, grid, warmup=False, **kwargs):
@@ -154,6 +170,7 @@ class Autotuner(KernelInterface):
                 self.bench_time = time.perf_counter() - start
                 self.cache[key] = builtins.min(timings, key=lambda c: timings[c][0])
                 self.configs_timings = timings
+                self._reset(nargs)
         config = self.cache[key]
         self.best_config = config
         full = {**nargs, **kwargs, **config.all_kwargs()}
