@@ -355,10 +355,12 @@ def _define_text(fn, name, value):
         return str(value)
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, str) and "'" not in value and "\n" not in value:
+        return "'" + value + "'"
     if isinstance(value, _tl.dtype):
         return "tl." + _tl._LONG.get(value.name, value.name)
     raise TypeError(f"kernel '{fn.__name__}': constexpr '{name}' is {type(value).__name__} {value!r}; "
-                    "tritonc takes ints, floats, bools and None")
+                    "tritonc takes ints, floats, bools, strings and None")
 
 
 class _CopyingJITFunction(JITFunction):
