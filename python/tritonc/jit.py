@@ -203,7 +203,8 @@ class CompiledKernel:
         pass
 
     def __getitem__(self, grid):
-        opts = {"num_warps": self.metadata.num_warps, "num_stages": self.metadata.num_stages}
+        opts = {k: v for k, v in (("num_warps", self.metadata.num_warps), ("num_stages", self.metadata.num_stages))
+                if k not in self._jit.arg_names}   # a parameter of that name is the kernel's own
 
         def launch(*args, **kwargs):
             return self._jit._dispatch(grid, args, {**opts, **kwargs}, True)

@@ -115,3 +115,15 @@ def checked_index(x_ptr, n):
 @triton.jit
 def uses_unknown_name(x_ptr):
     tl.store(x_ptr, not_defined_anywhere)
+
+
+@triton.jit
+def activation(x_ptr, out_ptr, n, ACT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    if ACT == "relu":
+        x = tl.maximum(x, 0.0)
+    elif ACT == "neg":
+        x = -x
+    tl.store(out_ptr + offs, x, mask=m)
