@@ -23,6 +23,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- module state: set by tritonc/jit.py through configure() ---- */
 
@@ -382,12 +383,27 @@ static PyObject *dtype_name_of(PyObject *dtype)
 	return name;
 }
 
+static PyObject *ptr_keys;          /* dict: dtype name -> ("*fp32", "*fp32:16") */
+
 /* "*fp32" or "*fp32:16" for a pointer to `dtype_name` at `ptr`. New reference. */
 static PyObject *ptr_key(PyObject *dtype_name, int64_t ptr, int align)
 {
-	if (align && ptr % 16 == 0)
-		return PyUnicode_FromFormat("*%U:16", dtype_name);
-	return PyUnicode_FromFormat("*%U", dtype_name);
+	PyObject *pair = PyDict_GetItemWithError(ptr_keys, dtype_name);
+	if (!pair) {
+		if (PyErr_Occurred())
+			return NULL;
+		PyObject *plain = PyUnicode_FromFormat("*%U", dtype_name);
+		PyObject *hinted = PyUnicode_FromFormat("*%U:16", dtype_name);
+		pair = plain && hinted ? PyTuple_Pack(2, plain, hinted) : NULL;
+		Py_XDECREF(plain);
+		Py_XDECREF(hinted);
+		if (!pair || PyDict_SetItem(ptr_keys, dtype_name, pair) < 0) {
+			Py_XDECREF(pair);
+			return NULL;
+		}
+		Py_DECREF(pair);   /* the dict keeps it */
+	}
+	return Py_NewRef(PyTuple_GET_ITEM(pair, align && ptr % 16 == 0));
 }
 
 static const char *format_dtype(const char *f)
@@ -473,6 +489,11 @@ static int classify_dlpack(Arg *a, PyObject *obj, PyObject *fn, int align)
 	return rc;
 }
 
+static int type_has(PyObject *obj, PyObject *name)
+{
+	return _PyType_Lookup(Py_TYPE(obj), name) != NULL;
+}
+
 /* Fills `a` for `obj`; the caller names the argument in a message. */
 static int classify(Arg *a, PyObject *obj, int specialize, int align)
 {
@@ -528,10 +549,14 @@ static int classify(Arg *a, PyObject *obj, int specialize, int align)
 	}
 	align = align && specialize;
 	/* torch tensors and Triton's duck type: data_ptr() and dtype */
-	PyObject *data_ptr = PyObject_GetAttr(obj, s_data_ptr);
-	if (data_ptr) {
-		PyObject *p = PyObject_CallNoArgs(data_ptr);
-		Py_DECREF(data_ptr);
+	/* what the type offers, looked up without raising (a failed getattr costs an exception) */
+	int has_data_ptr = type_has(obj, s_data_ptr), has_cai = !has_data_ptr && type_has(obj, s_cai);
+	int has_buffer = !has_data_ptr && !has_cai && PyObject_CheckBuffer(obj) && !PyBytes_Check(obj);
+	int has_dlpack = !has_data_ptr && !has_cai && !has_buffer && type_has(obj, s_dlpack);
+	if (!has_data_ptr && !has_cai && !has_buffer && !has_dlpack)   /* duck types with instance attributes */
+		has_data_ptr = PyObject_HasAttr(obj, s_data_ptr);
+	if (has_data_ptr) {
+		PyObject *p = PyObject_CallMethodNoArgs(obj, s_data_ptr);
 		if (!p)
 			return -1;
 		unsigned long long ptr = PyLong_AsUnsignedLongLongMask(p);
@@ -550,7 +575,8 @@ static int classify(Arg *a, PyObject *obj, int specialize, int align)
 		if (!name)
 			return -1;
 		int dev = DEV_CUDA;   /* Triton's duck type is GPU memory */
-		PyObject *is_cuda = PyObject_GetAttr(obj, s_is_cuda);
+		PyObject *is_cuda = type_has(obj, s_is_cuda) || PyObject_HasAttr(obj, s_is_cuda)
+					    ? PyObject_GetAttr(obj, s_is_cuda) : NULL;
 		if (is_cuda) {
 			dev = PyObject_IsTrue(is_cuda) ? DEV_CUDA : DEV_CPU;
 			Py_DECREF(is_cuda);
@@ -570,22 +596,8 @@ static int classify(Arg *a, PyObject *obj, int specialize, int align)
 		Py_DECREF(name);
 		return rc;
 	}
-	PyErr_Clear();
-	if (PyObject_CheckBuffer(obj) && !PyBytes_Check(obj)) {
-		if (PyObject_GetBuffer(obj, &a->view, PyBUF_RECORDS_RO) < 0)
-			return -1;
-		a->has_view = 1;
-		const char *dt = format_dtype(a->view.format ? a->view.format : "B");
-		if (!dt) {
-			PyErr_Format(PyExc_TypeError, "arrays of format '%s' are not supported", a->view.format);
-			return -1;
-		}
-		PyObject *name = PyUnicode_FromString(dt);
-		int rc = name ? set_ptr(a, name, (int64_t)((char *)a->view.buf - (char *)0), align, DEV_CPU) : -1;
-		Py_XDECREF(name);
-		return rc;
-	}
-	PyObject *cai = PyObject_GetAttr(obj, s_cai);
+	PyObject *cai = has_cai || (!has_buffer && !has_dlpack && PyObject_HasAttr(obj, s_cai))
+				? PyObject_GetAttr(obj, s_cai) : NULL;
 	if (cai) {
 		PyObject *data = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, s_data) : NULL;
 		PyObject *typestr = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, s_typestr) : NULL;
@@ -602,6 +614,20 @@ static int classify(Arg *a, PyObject *obj, int specialize, int align)
 		return rc;
 	}
 	PyErr_Clear();
+	if (has_buffer) {
+		if (PyObject_GetBuffer(obj, &a->view, PyBUF_RECORDS_RO) < 0)
+			return -1;
+		a->has_view = 1;
+		const char *dt = format_dtype(a->view.format ? a->view.format : "B");
+		if (!dt) {
+			PyErr_Format(PyExc_TypeError, "arrays of format '%s' are not supported", a->view.format);
+			return -1;
+		}
+		PyObject *name = PyUnicode_FromString(dt);
+		int rc = name ? set_ptr(a, name, (int64_t)((char *)a->view.buf - (char *)0), align, DEV_CPU) : -1;
+		Py_XDECREF(name);
+		return rc;
+	}
 	PyObject *dl = PyObject_GetAttr(obj, s_dlpack);
 	if (dl) {
 		int rc = classify_dlpack(a, obj, dl, align);
@@ -759,13 +785,23 @@ static int is_ignored_option(PyObject *key)
 	return 0;
 }
 
-/* The device's current stream, from the registered getter. */
+/* The device's current stream, from the registered getter: a callable, or
+ * (device function, stream function of a device) as torch has them. */
 static int current_stream(void **stream)
 {
 	*stream = NULL;
 	if (!stream_getter || stream_getter == Py_None)
 		return 0;
-	PyObject *s = PyObject_CallNoArgs(stream_getter);
+	PyObject *s;
+	if (PyTuple_Check(stream_getter) && PyTuple_GET_SIZE(stream_getter) == 2) {
+		PyObject *dev = PyObject_CallNoArgs(PyTuple_GET_ITEM(stream_getter, 0));
+		if (!dev)
+			return -1;
+		s = PyObject_CallOneArg(PyTuple_GET_ITEM(stream_getter, 1), dev);
+		Py_DECREF(dev);
+	} else {
+		s = PyObject_CallNoArgs(stream_getter);
+	}
 	if (!s)
 		return -1;
 	*stream = PyLong_AsVoidPtr(s);
@@ -1159,6 +1195,73 @@ static PyTypeObject DispatcherType = {
 	.tp_doc = "the launch path of a jitted kernel",
 };
 
+/* _launch_floor(kernel, grid, stream, values, n) -> ns a launch: n launches of
+ * a loaded kernel from C with packed arguments (values: one int or float per
+ * argument, pointers as ints), the cost below the Python launch path. */
+static PyObject *py_launch_floor(PyObject *self, PyObject *args)
+{
+	PyObject *kobj, *gobj, *values;
+	unsigned long long stream;
+	int n;
+	if (!PyArg_ParseTuple(args, "O!OKO!i", &KernelType, &kobj, &gobj, &stream, &PyTuple_Type, &values, &n))
+		return NULL;
+	KernelObject *ko = (KernelObject *)kobj;
+	int grid[3];
+	if (grid_from(gobj, grid, s_cuda) < 0)
+		return NULL;
+	if (PyTuple_GET_SIZE(values) != ko->nargs || ko->nargs > ARGS_ON_STACK) {
+		PyErr_SetString(PyExc_ValueError, "_launch_floor: one value an argument");
+		return NULL;
+	}
+	Slot slots[ARGS_ON_STACK];
+	void *ptrs[ARGS_ON_STACK];
+	for (int j = 0; j < ko->nargs; j++) {
+		PyObject *v = PyTuple_GET_ITEM(values, j);
+		switch (ko->pack[j]) {
+		case PK_PTR: slots[j].ptr = (void *)(uintptr_t)PyLong_AsUnsignedLongLongMask(v); break;
+		case PK_I8: slots[j].i8 = (int8_t)PyLong_AsLong(v); break;
+		case PK_I16: slots[j].i16 = (int16_t)PyLong_AsLong(v); break;
+		case PK_I32: slots[j].i32 = (int32_t)PyLong_AsLong(v); break;
+		case PK_I64: slots[j].i64 = PyLong_AsLongLong(v); break;
+		case PK_F32: slots[j].f32 = (float)PyFloat_AsDouble(v); break;
+		case PK_F64: slots[j].f64 = PyFloat_AsDouble(v); break;
+		}
+		ptrs[j] = &slots[j];
+	}
+	if (PyErr_Occurred())
+		return NULL;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < n; i++)
+		if (tritonc_launch(ko->k, grid, (void *)(uintptr_t)stream, ptrs) != 0) {
+			PyErr_SetString(PyExc_RuntimeError, tritonc_kernel_error(ko->k));
+			return NULL;
+		}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / (n > 0 ? n : 1);
+	return PyFloat_FromDouble(ns);
+}
+
+/* _time_calls(callable, args, kwargs, n) -> ns a call, called from C (no Python loop around it) */
+static PyObject *py_time_calls(PyObject *self, PyObject *args)
+{
+	PyObject *fn, *fargs, *fkw;
+	int n;
+	if (!PyArg_ParseTuple(args, "OO!O!i", &fn, &PyTuple_Type, &fargs, &PyDict_Type, &fkw, &n))
+		return NULL;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < n; i++) {
+		PyObject *r = PyObject_Call(fn, fargs, PyDict_GET_SIZE(fkw) ? fkw : NULL);
+		if (!r)
+			return NULL;
+		Py_DECREF(r);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / (n > 0 ? n : 1);
+	return PyFloat_FromDouble(ns);
+}
+
 /* ---- module ---- */
 
 /* configure(dtype_names, dtype_resolver, stream_getter, constexpr_type, no_default) */
@@ -1188,7 +1291,10 @@ static PyMethodDef module_methods[] = {
 	{"load", py_load, METH_VARARGS,
 	 "load(code, target, name, threads, shared, run_width, cpu_threads, cache_dir, arg_types, arg_params) -> Kernel"},
 	{"configure", py_configure, METH_VARARGS, "configure(dtype_names, resolver, stream_getter, constexpr, no_default)"},
-	{"set_stream_getter", py_set_stream_getter, METH_O, "the function giving the current CUDA stream"},
+	{"set_stream_getter", py_set_stream_getter, METH_O,
+	 "the current CUDA stream: a function, or (device function, stream function of a device)"},
+	{"_launch_floor", py_launch_floor, METH_VARARGS, "_launch_floor(kernel, grid, stream, values, n) -> ns a launch"},
+	{"_time_calls", py_time_calls, METH_VARARGS, "_time_calls(callable, args, kwargs, n) -> ns a call"},
 	{NULL},
 };
 
@@ -1234,6 +1340,7 @@ PyMODINIT_FUNC PyInit__tritonc(void)
 	s_cpu = intern("cpu");
 	s_cuda = intern("cuda");
 	dtype_names = PyDict_New();
+	ptr_keys = PyDict_New();
 	no_default = Py_NewRef(Py_None);
 	CompileError = PyErr_NewException("tritonc.CompilationError", PyExc_RuntimeError, NULL);
 	Py_INCREF(&KernelType);

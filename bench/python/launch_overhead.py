@@ -77,17 +77,42 @@ def main():
         grid = lambda meta: (triton_cdiv(M, meta["BM"]), triton_cdiv(N, meta["BN"]))
         many = lambda: mod.many_args[grid](a, b, c, M, N, 16, N, 1, N, 1, N, 1, 0.5, BM=32, BN=32)
         rows.append((label, per_launch_us(add_tuple), per_launch_us(many)))
+    # where tritonc's time goes: the same launches called from C (no Python loop), the stream lookup, and
+    # tritonc_launch alone on arguments packed once (cuLaunchKernel and the driver)
+    from tritonc import _tritonc
+    out = outs["tritonc"]
+    kernel = next(iter(ours.tiny_add._kernels.values()))
+    stream = torch.cuda.current_stream().cuda_stream
+
+    def c_loop(fn, args, kwargs):
+        times = []
+        for _ in range(30):
+            times.append(_tritonc._time_calls(fn, args, kwargs, 200) / 1e3)
+            torch.cuda.synchronize()
+        return statistics.median(times)
+    parts = {
+        "tritonc kernel[grid](...) called from C": c_loop(ours.tiny_add[(4,)], (x, y, out, n), {"BLOCK": 1024}),
+        "triton kernel[grid](...) called from C": c_loop(real.tiny_add[(4,)], (x, y, outs["triton"], n),
+                                                         {"BLOCK": 1024}),
+        "torch's current stream (2 calls)": c_loop(lambda: torch._C._cuda_getCurrentRawStream(
+            torch._C._cuda_getDevice()), (), {}),
+        "tritonc_launch alone (C, packed once)": statistics.median(
+            [_tritonc._launch_floor(kernel, (4,), stream, (x.data_ptr(), y.data_ptr(), out.data_ptr(), n), 200) / 1e3
+             for _ in range(30)]),
+    }
     torch.cuda.synchronize()
     same_add = torch.equal(outs["triton"], outs["tritonc"])
     same_many = torch.allclose(cs["triton"], cs["tritonc"], rtol=0, atol=1e-6)
     print(f"{'launcher':10} {'vector add, grid tuple (us)':>30} {'13 args, grid lambda (us)':>28}")
     for label, t1, t2 in rows:
         print(f"{label:10} {t1:30.2f} {t2:28.2f}")
+    for what, us in parts.items():
+        print(f"  {what:48} {us:6.2f} us")
     print(f"outputs equal: vector add {same_add}, 13 args {same_many}")
     print(f"tritonc / triton: {rows[1][1] / rows[0][1]:.2f} and {rows[1][2] / rows[0][2]:.2f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"rows": rows, "equal": [same_add, same_many], "torch": torch.__version__,
+            json.dump({"rows": rows, "parts": parts, "equal": [same_add, same_many], "torch": torch.__version__,
                        "triton": sys.modules["triton"].__version__, "device": torch.cuda.get_device_name()}, f)
     return 0 if same_add and same_many else 1
 

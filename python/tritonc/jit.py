@@ -53,8 +53,7 @@ def _stream_getter():
     """The function giving the current CUDA stream: torch's, else cupy's, else none (the default stream)."""
     torch = sys.modules.get("torch")
     if torch is not None and hasattr(torch, "_C") and hasattr(torch._C, "_cuda_getCurrentRawStream"):
-        raw, dev = torch._C._cuda_getCurrentRawStream, torch._C._cuda_getDevice
-        return lambda: raw(dev())
+        return (torch._C._cuda_getDevice, torch._C._cuda_getCurrentRawStream)
     cupy = sys.modules.get("cupy")
     if cupy is not None:
         return lambda: cupy.cuda.get_current_stream().ptr
