@@ -133,7 +133,11 @@ def _kernel_source(fn):
     filename = fn.__code__.co_filename
     lines = linecache.getlines(filename, fn.__globals__)
     if not lines:
-        src = inspect.getsource(fn)
+        try:
+            src = inspect.getsource(fn)
+        except (OSError, TypeError):
+            raise RuntimeError(f"kernel '{fn.__name__}': its source text cannot be found (tritonc compiles the "
+                               "kernel's source: define it in a .py file)") from None
         lines = src.splitlines(True)
         filename = filename or "<kernel>"
         first = 1
