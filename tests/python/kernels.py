@@ -127,3 +127,21 @@ def activation(x_ptr, out_ptr, n, ACT: tl.constexpr, BLOCK: tl.constexpr):
     elif ACT == "neg":
         x = -x
     tl.store(out_ptr + offs, x, mask=m)
+
+
+@triton.jit(do_not_specialize_on_alignment=['n'])
+def affine_fill_unaligned(out_ptr, n, a, b, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, offs.to(tl.float32) * a + b, mask=offs < n)
+
+
+def _drop_big_blocks(configs, named_args, **kwargs):
+    return [c for c in configs if c.kwargs['BLOCK'] <= named_args['n']]
+
+
+@triton.autotune(configs=[triton.Config({'BLOCK': 32}), triton.Config({'BLOCK': 64}), triton.Config({'BLOCK': 1024})],
+                 key=['n'], prune_configs_by={'early_config_prune': _drop_big_blocks})
+@triton.jit
+def pruned_copy(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(dst_ptr + offs, tl.load(src_ptr + offs, mask=offs < n), mask=offs < n)

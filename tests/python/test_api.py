@@ -213,6 +213,11 @@ def autotune(K, R, B):
         K.scaled_total[lambda m: (tritonc.cdiv(3000, m['BLOCK']),)](x, mine, 3000, 0.25)
         R.scaled_total[lambda m: (tritonc.cdiv(3000, m['BLOCK']),)](x, theirs, 3000, 0.25)
         report("autotuned sum equals Triton's (atomic order aside)", *close(B.np(mine), B.np(theirs), 1e-5))
+    src, dst = B.randn(100), B.zeros(100)
+    K.pruned_copy[lambda m: (tritonc.cdiv(100, m['BLOCK']),)](src, dst, 100)
+    best = K.pruned_copy.best_config.kwargs['BLOCK']
+    report("autotune prune_configs_by (early_config_prune)", best in (32, 64) and np.array_equal(B.np(dst), B.np(src)),
+           f"best BLOCK {best}")
     x = B.randn(300)
     x0 = B.np(x).copy()
     K.double_in_place[lambda m: (tritonc.cdiv(300, m['BLOCK']),)](x, 300)
@@ -234,6 +239,12 @@ def do_not_specialize(K, R, B):
         K.affine_fill_specialized[(1,)](out, n, 2.0, -1.0, BLOCK=64)
     parts = sorted(k[4] for k in K.affine_fill_specialized._kernels)
     report("specialization: n == 1 constant, n % 16 hinted", parts == ["1", "i32", "i32:16"], str(parts))
+    for n in (1, 16, 37):
+        K.affine_fill_unaligned[(1,)](out, n, 2.0, -1.0, BLOCK=64)
+        ok = np.all(B.np(out)[:n] == np.arange(n) * 2.0 - 1.0)
+        report(f"do_not_specialize_on_alignment n={n}", ok, "")
+    parts = sorted(k[4] for k in K.affine_fill_unaligned._kernels)
+    report("do_not_specialize_on_alignment: 1 still constant, no :16", parts == ["1", "i32"], str(parts))
     if R:
         mine, theirs = B.zeros(64), B.zeros(64)
         K.affine_fill[(1,)](mine, 37, 0.5, 3.0, BLOCK=64)
