@@ -483,7 +483,7 @@ static int classify_dlpack(Arg *a, PyObject *obj, PyObject *fn, int align)
 		return -1;
 	}
 	PyObject *name = PyUnicode_FromString(dt);
-	int rc = name ? set_ptr(a, name, (int64_t)((char *)t->data + t->byte_offset - (char *)0), align, dev) : -1;
+	int rc = name ? set_ptr(a, name, (int64_t)((uintptr_t)t->data + t->byte_offset), align, dev) : -1;
 	Py_XDECREF(name);
 	a->keep = cap;
 	return rc;
@@ -624,7 +624,7 @@ static int classify(Arg *a, PyObject *obj, int specialize, int align)
 			return -1;
 		}
 		PyObject *name = PyUnicode_FromString(dt);
-		int rc = name ? set_ptr(a, name, (int64_t)((char *)a->view.buf - (char *)0), align, DEV_CPU) : -1;
+		int rc = name ? set_ptr(a, name, (int64_t)(uintptr_t)a->view.buf, align, DEV_CPU) : -1;
 		Py_XDECREF(name);
 		return rc;
 	}

@@ -155,8 +155,8 @@ def _kernel_source(fn):
     def keep_function(node):
         col = node.col_offset
         keep_node(node, col)
-        if node.lineno >= 2:
-            keep[node.lineno - 2] = "@"
+        if node.lineno >= 2 and (node.decorator_list or keep[node.lineno - 2] is None):
+            keep[node.lineno - 2] = "@"   # the decorator's last line, or a line no other kept code has
     target_line = fn.__code__.co_firstlineno
     found = False
     for node in ast.walk(tree):
