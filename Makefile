@@ -5,6 +5,7 @@
 #   make asan         the same tests built with AddressSanitizer and UBSan
 #   make gpu-check    GPU tests (needs an NVIDIA GPU with torch and triton)
 #   make fuzz         libFuzzer targets (clang)
+#   make python       the Python package's extension, in place (PYTHON=python3 chooses the Python)
 
 CC      ?= cc
 BUILD   ?= build
@@ -72,8 +73,30 @@ gpu-check: all
 fuzz:
 	tests/fuzz/build.sh
 
-clean:
-	rm -rf build build-asan bin lib
+# The CPython extension tritonc._tritonc, built in place into python/tritonc/
+# from the library's sources compiled as position-independent code.
+PYTHON ?= python3
+PIC_OBJ = $(patsubst %.c,$(BUILD)/pic/%.o,$(BASE_SRC) $(COMPILER_SRC))
 
-.PHONY: all units check asan gpu-check fuzz clean
+python:
+	$(MAKE) python-ext PY_INCLUDE="$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" \
+		PY_EXT="$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
+
+python-ext: python/tritonc/_tritonc$(PY_EXT)
+
+python/tritonc/_tritonc$(PY_EXT): $(BUILD)/pic/python/_tritonc.o $(PIC_OBJ)
+	$(CC) -shared $(CFLAGS) $^ -o $@ $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/pic/python/_tritonc.o: python/_tritonc.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -Wno-missing-field-initializers -Wno-cast-function-type $(CFLAGS) -fPIC $(CPPFLAGS) -I$(PY_INCLUDE) -MMD -MP -c $< -o $@
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS) -MMD -MP -c $< -o $@
+
+clean:
+	rm -rf build build-asan bin lib python/tritonc/_tritonc*.so python/build
+
+.PHONY: all units check asan gpu-check fuzz clean python python-ext
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -43,7 +43,7 @@ static bool start(Driver *d, Arena *a, Diag *diag, Source *src, const char *sour
 	*d = (Driver){.arena = a, .diag = diag, .src = src};
 	d->opt = (DriverOptions){.kernel = o.kernel, .signature = o.signature, .defines = o.defines,
 				 .ndefines = o.ndefines, .num_warps = o.num_warps, .num_stages = o.num_stages,
-				 .keep = keep, .last = last};
+				 .keep = keep, .last = last, .pointer_hints = o.pointer_hints != 0};
 	char err[200];
 	if (!source) {
 		diag_plain(diag, DIAG_ERROR, "no source");
@@ -158,12 +158,12 @@ tritonc_result *tritonc_compile_kernel(const char *source, const char *filename,
 	Diag diag = {0};
 	Source src;
 	Driver d;
-	unsigned keep = ~0u & ~(1u << STAGE_PLAN);
+	unsigned keep = ~0u;
 	tritonc_result *r = NULL;
 	if (start(&d, &a, &diag, &src, source, filename, options, keep, STAGE_CODE)) {
 		r = xcalloc(1, sizeof *r);
 		for (int s = 0; s < STAGE_COUNT; s++)
-			if (d.have[s] && s != STAGE_PLAN)
+			if (d.have[s])
 				r->stage[s] = xstrdup(buf_str(&d.text[s]));
 		r->notes = xstrdup(buf_str(&d.notes));
 		r->name = xstrdup(d.kernel->name);

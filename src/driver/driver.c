@@ -157,7 +157,8 @@ static bool divisibility(Driver *d)
 	d->arg_div = arena_alloc(d->arena, sizeof *d->arg_div * (size_t)(tk->nargs + 1));
 	for (int i = 0; i < tk->nargs; i++) {
 		bool ptr = tk->args[i]->type.dtype == DT_PTR;
-		d->arg_div[i] = ptr ? 16 : i < d->nhints && d->hints[i] ? d->hints[i] : 1;
+		int64_t hint = i < d->nhints && d->hints[i] ? d->hints[i] : 1;
+		d->arg_div[i] = ptr && !d->opt.pointer_hints ? 16 : hint;
 	}
 	return !d->opt.bind || d->opt.bind(d->opt.ctx, d->kernel, tk, d->arg_div);
 }

@@ -280,6 +280,12 @@ SVal *eval_compare(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 		bool same = x->kind == y->kind && same_dtype(x, y);
 		return sv_int(s, same == (op == OP_EQ));
 	}
+	if (x->kind == SV_STR || y->kind == SV_STR) {   /* ACTIVATION == "leaky_relu" */
+		if (op != OP_EQ && op != OP_NE)
+			spec_error(s, n, "strings compare only with == and !=");
+		bool same = x->kind == y->kind && !strcmp(x->str, y->str);
+		return sv_int(s, same == (op == OP_EQ));
+	}
 	if (op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE && op != OP_EQ && op != OP_NE)
 		spec_error(s, n, "comparison '%s' is not supported", ast_op_name(op));
 	if (is_const(x) && is_const(y))
@@ -961,6 +967,14 @@ static SVal *parse_define(Spec *s, const char *text)
 	char *end;
 	if (!strcmp(text, "True") || !strcmp(text, "False"))
 		return sv_int(s, text[0] == 'T');
+	if (!strcmp(text, "None"))
+		return sv_new(s, SV_NONE);
+	size_t len = strlen(text);
+	if (len >= 2 && (text[0] == '\'' || text[0] == '"') && text[len - 1] == text[0]) {   /* a string, quoted */
+		SVal *v = sv_new(s, SV_STR);
+		v->str = arena_strndup(s->a, text + 1, len - 2);
+		return v;
+	}
 	long long i = strtoll(text, &end, 0);
 	if (*text && !*end)
 		return sv_int(s, i);

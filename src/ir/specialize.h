@@ -11,7 +11,7 @@ typedef struct SpecOptions {
 	 * separated: "*fp32,*fp32,*fp32,i32,i32". NULL: take them from an
 	 * Inductor kernel's triton_meta signature. */
 	const char *signature;
-	/* Constexpr values, "NAME=VALUE" each (ints, floats, True/False). */
+	/* Constexpr values, "NAME=VALUE" each (ints, floats, True/False, None, 'quoted strings'). */
 	const char **defines;
 	int ndefines;
 	int num_warps;

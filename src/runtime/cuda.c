@@ -12,12 +12,16 @@
  *   memory     cuMemAlloc and cuMemcpy wrappers
  *   launch     cuLaunchKernel, synchronized; timing with one event pair per launch
  *
- * Everything runs on the legacy default stream of device 0's primary
- * context, made current at each entry point. Depends on libc and libdl. */
+ * cuda_open's runtime runs everything on the legacy default stream of
+ * device 0's primary context, made current at each entry point;
+ * cuda_current's runtimes use the context that was current when they were
+ * made, and cuda_launch_async the caller's stream. Depends on libc, libdl
+ * and pthreads (cuda_current's list is shared by threads). */
 #include "runtime/cuda.h"
 #include "base/base.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +62,8 @@ typedef struct CudaDriver {
 	CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
 	CUresult (*cuCtxSetCurrent)(CUcontext context);
 	CUresult (*cuCtxSynchronize)(void);
+	CUresult (*cuCtxGetCurrent)(CUcontext *context);
+	CUresult (*cuCtxGetDevice)(CUdevice *device);
 	CUresult (*cuMemAlloc)(CUdeviceptr *dptr, size_t bytes);
 	CUresult (*cuMemFree)(CUdeviceptr dptr);
 	CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
@@ -67,6 +73,7 @@ typedef struct CudaDriver {
 	CUresult (*cuModuleUnload)(CUmodule module);
 	CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module, const char *name);
 	CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value);
+	CUresult (*cuFuncGetAttribute)(int *value, int attribute, CUfunction function);
 	CUresult (*cuLaunchKernel)(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
 	                           unsigned block_x, unsigned block_y, unsigned block_z,
 	                           unsigned shared_bytes, CUstream stream, void **params, void **extra);
@@ -97,6 +104,8 @@ struct CudaRuntime {
 	Nvrtc rtc;
 	CUdevice device;
 	CUcontext context;             /* device 0's primary context; NULL until retained */
+	bool borrowed;                 /* context is the caller's (cuda_current): not released */
+	CudaRuntime *next;             /* cuda_current's list, one runtime per context */
 	char arch[32];                 /* "sm_90" */
 	int nvrtc_major, nvrtc_minor;
 	CUdeviceptr flush_buffer;      /* cuda_time's L2 scratch; 0 until first needed */
@@ -220,6 +229,8 @@ static bool load_driver(CudaDriver *drv, char *err, size_t errlen)
 	     "cuDevicePrimaryCtxRelease");
 	BIND(lib, &drv->cuCtxSetCurrent, &missing, "cuCtxSetCurrent");
 	BIND(lib, &drv->cuCtxSynchronize, &missing, "cuCtxSynchronize");
+	BIND(lib, &drv->cuCtxGetCurrent, &missing, "cuCtxGetCurrent");
+	BIND(lib, &drv->cuCtxGetDevice, &missing, "cuCtxGetDevice");
 	BIND(lib, &drv->cuMemAlloc, &missing, "cuMemAlloc_v2");
 	BIND(lib, &drv->cuMemFree, &missing, "cuMemFree_v2");
 	BIND(lib, &drv->cuMemcpyHtoD, &missing, "cuMemcpyHtoD_v2");
@@ -229,6 +240,7 @@ static bool load_driver(CudaDriver *drv, char *err, size_t errlen)
 	BIND(lib, &drv->cuModuleUnload, &missing, "cuModuleUnload");
 	BIND(lib, &drv->cuModuleGetFunction, &missing, "cuModuleGetFunction");
 	BIND(lib, &drv->cuFuncSetAttribute, &missing, "cuFuncSetAttribute");
+	BIND(lib, &drv->cuFuncGetAttribute, &missing, "cuFuncGetAttribute");
 	BIND(lib, &drv->cuLaunchKernel, &missing, "cuLaunchKernel");
 	BIND(lib, &drv->cuEventCreate, &missing, "cuEventCreate");
 	BIND(lib, &drv->cuEventDestroy, &missing, "cuEventDestroy_v2", "cuEventDestroy");
@@ -325,7 +337,8 @@ void cuda_close(CudaRuntime *rt)
 		make_current(rt, NULL, 0);
 		if (rt->flush_buffer)
 			rt->drv.cuMemFree(rt->flush_buffer);
-		rt->drv.cuDevicePrimaryCtxRelease(rt->device);
+		if (!rt->borrowed)
+			rt->drv.cuDevicePrimaryCtxRelease(rt->device);
 	}
 	if (rt->rtc.lib)
 		dlclose(rt->rtc.lib);
@@ -337,6 +350,78 @@ void cuda_close(CudaRuntime *rt)
 const char *cuda_arch(CudaRuntime *rt)
 {
 	return rt ? rt->arch : "";
+}
+
+/* cuda_current's runtimes, newest first, and the lock that guards the list. */
+static CudaRuntime *current_runtimes;
+static pthread_mutex_t current_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A runtime for `context` (current on this thread), sharing `base`'s libraries. */
+static CudaRuntime *runtime_for_context(const CudaRuntime *base, CUcontext context, char *err, size_t errlen)
+{
+	CudaRuntime *rt = xcalloc(1, sizeof *rt);
+	rt->drv = base->drv;
+	rt->rtc = base->rtc;
+	rt->drv.lib = rt->rtc.lib = NULL;   /* the base runtime keeps the libraries open */
+	rt->context = context;
+	rt->borrowed = true;
+	rt->nvrtc_major = base->nvrtc_major;
+	rt->nvrtc_minor = base->nvrtc_minor;
+	int major = 0, minor = 0;
+	const CudaDriver *drv = &rt->drv;
+	if (!cu_ok(drv, drv->cuCtxGetDevice(&rt->device), "cuCtxGetDevice", err, errlen) ||
+	    !cu_ok(drv, drv->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, rt->device),
+	           "cuDeviceGetAttribute", err, errlen) ||
+	    !cu_ok(drv, drv->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, rt->device),
+	           "cuDeviceGetAttribute", err, errlen)) {
+		free(rt);
+		return NULL;
+	}
+	snprintf(rt->arch, sizeof rt->arch, "sm_%d%d", major, minor);
+	return rt;
+}
+
+/* cuda_open, leaving the thread's current context (if any) current. */
+static CudaRuntime *open_keeping_current(char *err, size_t errlen)
+{
+	CudaRuntime *rt = xcalloc(1, sizeof *rt);
+	CUcontext saved = NULL;
+	bool ok = load_driver(&rt->drv, err, errlen) && load_nvrtc(&rt->rtc, err, errlen) &&
+	          cu_ok(&rt->drv, rt->drv.cuInit(0), "cuInit", err, errlen) &&
+	          cu_ok(&rt->drv, rt->drv.cuCtxGetCurrent(&saved), "cuCtxGetCurrent", err, errlen) &&
+	          init_device(rt, err, errlen);
+	if (!ok) {
+		cuda_close(rt);
+		return NULL;
+	}
+	if (saved)
+		(void)rt->drv.cuCtxSetCurrent(saved);
+	return rt;
+}
+
+CudaRuntime *cuda_current(char *err, size_t errlen)
+{
+	static CudaRuntime *base;   /* device 0's, opened once: the libraries and a context when none is current */
+	set_error(err, errlen, "%s", "");
+	pthread_mutex_lock(&current_lock);
+	CudaRuntime *rt = NULL;
+	if (!base)
+		base = open_keeping_current(err, errlen);
+	CUcontext context = NULL;
+	if (base && cu_ok(&base->drv, base->drv.cuCtxGetCurrent(&context), "cuCtxGetCurrent", err, errlen)) {
+		if (!context) {   /* none current on this thread: device 0's primary context */
+			context = base->context;
+			(void)make_current(base, NULL, 0);
+		}
+		for (rt = current_runtimes; rt && rt->context != context; rt = rt->next)
+			;
+		if (!rt && (rt = runtime_for_context(base, context, err, errlen)) != NULL) {
+			rt->next = current_runtimes;
+			current_runtimes = rt;
+		}
+	}
+	pthread_mutex_unlock(&current_lock);
+	return rt;
 }
 
 /* ---- compile ---- */
@@ -552,6 +637,16 @@ bool cuda_kernel_from_cache(const CudaKernel *k)
 	return k && k->from_cache;
 }
 
+void cuda_kernel_resources(const CudaKernel *k, int *regs, int *local_bytes)
+{
+	*regs = *local_bytes = 0;
+	if (!k)
+		return;
+	/* CU_FUNC_ATTRIBUTE_NUM_REGS and CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES */
+	(void)k->rt->drv.cuFuncGetAttribute(regs, 4, k->function);
+	(void)k->rt->drv.cuFuncGetAttribute(local_bytes, 3, k->function);
+}
+
 void cuda_kernel_free(CudaKernel *k)
 {
 	if (!k)
@@ -658,6 +753,28 @@ int cuda_launch(CudaKernel *k, const int grid[3], int threads, int shared_bytes,
 	bool ok = make_current(k->rt, err, errlen) && launch_async(k, grid, threads, shared_bytes, args, err, errlen) &&
 	          cu_ok(drv, drv->cuCtxSynchronize(), "cuCtxSynchronize (after the launch)", err, errlen);
 	return ok ? 0 : -1;
+}
+
+int cuda_launch_async(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void *stream, void **args,
+                      char *err, size_t errlen)
+{
+	if (!valid_launch("cuda_launch_async", k, grid, threads, shared_bytes, err, errlen))
+		return -1;
+	const CudaDriver *drv = &k->rt->drv;
+	if (shared_bytes > k->shared_limit) {
+		if (!cu_ok(drv, drv->cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+		                                        shared_bytes),
+		           "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err, errlen))
+			return -1;
+		k->shared_limit = shared_bytes;
+	}
+	CUresult result = drv->cuLaunchKernel(k->function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+	                                      (unsigned)threads, 1, 1, (unsigned)shared_bytes, (CUstream)stream, args,
+	                                      NULL);
+	if (result != CUDA_SUCCESS && make_current(k->rt, NULL, 0))   /* another context was current: retry in ours */
+		result = drv->cuLaunchKernel(k->function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+		                             (unsigned)threads, 1, 1, (unsigned)shared_bytes, (CUstream)stream, args, NULL);
+	return cu_ok(drv, result, "cuLaunchKernel", err, errlen) ? 0 : -1;
 }
 
 /* Makes the runtime's L2 scratch buffer at least `bytes` long. */

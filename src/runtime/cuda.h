@@ -23,8 +23,15 @@ typedef struct CudaKernel CudaKernel;
 CudaRuntime *cuda_open(char *err, size_t errlen);
 /* Frees the runtime and its scratch memory; free its kernels first. NULL is ignored. */
 void cuda_close(CudaRuntime *rt);
-/* "sm_90" etc. of device 0 */
+/* "sm_90" etc. of the runtime's device */
 const char *cuda_arch(CudaRuntime *rt);
+
+/* The runtime of the context current on the calling thread (as the CUDA
+ * runtime or torch left it; device 0's primary context, made current, when
+ * there is none): one per context, made on first use and kept for the life
+ * of the process (never cuda_close it). Thread-safe. NULL and a message in
+ * err when there is no driver, NVRTC or device. */
+CudaRuntime *cuda_current(char *err, size_t errlen);
 
 /* Compiles CUDA C source with NVRTC to a cubin for the device's arch
  * (options: -arch=sm_XX, -std=c++17, -default-device, plus `extra_opts`,
@@ -38,6 +45,8 @@ CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
                          char *err, size_t errlen);
 /* true when the cubin came from the cache */
 bool cuda_kernel_from_cache(const CudaKernel *k);
+/* Registers a thread and local (spill) memory bytes a thread the kernel uses. */
+void cuda_kernel_resources(const CudaKernel *k, int *regs, int *local_bytes);
 /* Unloads the kernel's module. NULL is ignored. */
 void cuda_kernel_free(CudaKernel *k);
 
@@ -55,6 +64,11 @@ int cuda_download(CudaRuntime *rt, void *dst, uint64_t src, size_t bytes, char *
  * argument's value. Waits for the kernel; 0 on success. */
 int cuda_launch(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
                 char *err, size_t errlen);
+/* Queues one launch on `stream` (a CUstream; NULL: the legacy default
+ * stream) of the kernel's context and returns without waiting. Faults in
+ * the kernel show at the stream's next synchronization. 0 on success. */
+int cuda_launch_async(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void *stream, void **args,
+                      char *err, size_t errlen);
 /* Times `reps` launches after `warmup` untimed ones, one event pair per
  * launch, writing each launch's milliseconds into ms[reps] (the caller takes
  * the median). When flush_bytes > 0, a scratch buffer of that size (kept by

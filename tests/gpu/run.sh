@@ -4,8 +4,9 @@
 # Inductor kernels run with `tritonc run --target cuda --check` (every
 # buffer against the tile-IR interpreter), then the held-out Inductor kernels
 # against real Triton's outputs (tests/heldout/golden), then the seed kernel against real
-# Triton and float64 (needs python3 with torch and triton), then the
-# warpcheck programs before and after --fix (tests/gpu/warpcheck.sh). Ends
+# Triton and float64 (needs python3 with torch and triton), then the Python
+# package's tests on torch CUDA tensors against real Triton (tests/python),
+# then the warpcheck programs before and after --fix (tests/gpu/warpcheck.sh). Ends
 # with "N passed, N failed" like make check.
 cd "$(dirname "$0")/../.." || exit 2
 BIN=${BIN:-bin}
@@ -160,6 +161,14 @@ make -s units >/dev/null || exit 2
 		done
 	else
 		echo "FAIL gpu: python3 with torch and triton is needed for the comparison with Triton"
+	fi
+
+	# the Python package on torch CUDA tensors, each result against real Triton's on the same inputs
+	if make -s python PYTHON=python3 >"$log/python-build" 2>&1; then
+		python3 tests/python/test_api.py --device cuda --triton 2>&1 | sed 's/^\(PASS\|FAIL\) python/\1 gpu python/'
+	else
+		echo "FAIL gpu python: make python failed:"
+		tail -20 "$log/python-build"
 	fi
 
 	# Its own total is left out: the one below counts its lines.

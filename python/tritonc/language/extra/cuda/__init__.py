@@ -1,0 +1,2 @@
+"""tritonc.language.extra.cuda: libdevice under its CUDA name (kernel-only)."""
+from .. import libdevice  # noqa: F401

@@ -1,0 +1,482 @@
+"""The tritonc Python package's tests: kernels.py's kernels launched with
+Triton's API on numpy arrays (the CPU, at the warp width TRITONC_WARP_SIZE
+gives) or, with --device cuda, on torch CUDA tensors, where --triton also
+runs each kernel under real Triton and requires the same results.
+
+Prints one "PASS name" or "FAIL name: why" line per case; exits 1 when any failed.
+"""
+import argparse
+import importlib.util
+import os
+import sys
+import traceback
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+
+import tritonc  # noqa: E402
+import tritonc.__main__ as tc_main  # noqa: E402
+
+failures = 0
+TAG = ""
+
+
+def report(name, ok, why=""):
+    global failures
+    if ok:
+        print(f"PASS python {name}{TAG}")
+    else:
+        failures += 1
+        print(f"FAIL python {name}{TAG}: {why}")
+
+
+def case(fn):
+    def run(*args):
+        try:
+            fn(*args)
+        except Exception as e:  # a case that raises fails with its message
+            report(fn.__name__, False, f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
+    run.__name__ = fn.__name__
+    return run
+
+
+def load_kernels(name, use_tritonc):
+    """kernels.py as a module, with `import triton` giving tritonc or real Triton."""
+    saved = {k: v for k, v in sys.modules.items() if k == "triton" or k.startswith("triton.")}
+    if use_tritonc:
+        for k in saved:
+            del sys.modules[k]
+        tc_main.install()
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, "kernels.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if use_tritonc:
+        sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, tc_main.TritonFinder)]
+        for k in [k for k in sys.modules if k == "triton" or k.startswith("triton.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+    return module
+
+
+class Numpy:
+    """Arrays in CPU memory."""
+    name = "numpy"
+
+    def __init__(self):
+        self.rng = np.random.default_rng(20261201)
+
+    def randn(self, *shape, dtype=np.float32):
+        return self.rng.standard_normal(shape).astype(dtype)
+
+    def zeros(self, *shape, dtype=np.float32):
+        return np.zeros(shape, dtype=dtype)
+
+    def full(self, shape, value, dtype=np.float32):
+        return np.full(shape, value, dtype=dtype)
+
+    def np(self, x):
+        return np.asarray(x)
+
+    def f16(self):
+        return np.float16
+
+    def sync(self):
+        pass
+
+
+class TorchCuda:
+    """torch tensors in CUDA memory."""
+    name = "torch-cuda"
+
+    def __init__(self):
+        import torch
+        self.torch = torch
+        self.gen = np.random.default_rng(20261201)
+
+    def _t(self, a, dtype):
+        return self.torch.from_numpy(a).to(device="cuda", dtype=dtype)
+
+    def _dt(self, dtype):
+        return {np.float32: self.torch.float32, np.float16: self.torch.float16,
+                np.int32: self.torch.int32}[dtype]
+
+    def randn(self, *shape, dtype=np.float32):
+        return self._t(self.gen.standard_normal(shape).astype(np.float32), self._dt(dtype))
+
+    def zeros(self, *shape, dtype=np.float32):
+        return self.torch.zeros(shape, dtype=self._dt(dtype), device="cuda")
+
+    def full(self, shape, value, dtype=np.float32):
+        return self.torch.full(shape if isinstance(shape, tuple) else (shape,), value, dtype=self._dt(dtype),
+                               device="cuda")
+
+    def np(self, x):
+        self.torch.cuda.synchronize()
+        return x.detach().float().cpu().numpy() if x.dtype == self.torch.float16 else x.detach().cpu().numpy()
+
+    def f16(self):
+        return np.float16
+
+    def sync(self):
+        self.torch.cuda.synchronize()
+
+
+def close(got, want, tol):
+    got = np.asarray(got, dtype=np.float64)
+    want = np.asarray(want, dtype=np.float64)
+    if got.shape != want.shape or not np.all(np.isfinite(got)):
+        return False, "shape or NaN"
+    scale = max(np.sqrt(np.mean(want * want)), 1e-30)
+    err = np.max(np.abs(got - want) / np.maximum(np.abs(want), scale)) if got.size else 0.0
+    return err <= tol, f"max relative error {err:.3g} (tolerance {tol})"
+
+
+def same(a, b):
+    """Equal results (tritonc's and real Triton's): within 1e-5 of the scale (exp and rsqrt are approximate
+    on the GPU, in both)."""
+    return close(a, b, 1e-5)
+
+
+# ---- cases ----
+
+@case
+def rmsnorm(K, R, B):
+    n_rows, n_cols, stride = 37, 300, 320
+    x = B.randn(n_rows, stride)
+    w = B.randn(n_cols)
+    out = B.zeros(n_rows, stride)
+    grid = lambda meta: (tritonc.cdiv(n_rows, meta['XBLOCK']),)
+    K.rmsnorm_rows[grid](x, w, out, n_rows, n_cols, stride, 1e-6, XBLOCK=2, RBLOCK=512)
+    xn, wn = B.np(x).astype(np.float64), B.np(w).astype(np.float64)
+    want = xn[:, :n_cols] * (1.0 / np.sqrt((xn[:, :n_cols] ** 2).mean(1, keepdims=True) + 1e-6)) * wn
+    got = B.np(out)
+    ok, why = close(got[:, :n_cols], want, 1e-5)
+    ok = ok and np.all(got[:, n_cols:] == 0)
+    report("rmsnorm", ok, why)
+    if R:
+        ref = B.zeros(n_rows, stride)
+        R.rmsnorm_rows[grid](x, w, ref, n_rows, n_cols, stride, 1e-6, XBLOCK=2, RBLOCK=512)
+        report("rmsnorm equals Triton's", *same(got, B.np(ref)))
+
+
+@case
+def softmax(K, R, B):
+    n_rows, n_cols = 45, 781
+    x = B.randn(n_rows, n_cols)
+    y = B.zeros(n_rows, n_cols)
+    for warps in (4, 8):
+        K.row_softmax[(n_rows,)](y, x, n_cols, n_cols, n_cols, BLOCK=1024, num_warps=warps)
+        xn = B.np(x).astype(np.float64)
+        e = np.exp(xn - xn.max(1, keepdims=True))
+        report(f"softmax num_warps={warps}", *close(B.np(y), e / e.sum(1, keepdims=True), 1e-5))
+        if R:
+            ref = B.zeros(n_rows, n_cols)
+            R.row_softmax[(n_rows,)](ref, x, n_cols, n_cols, n_cols, BLOCK=1024, num_warps=warps)
+            report(f"softmax num_warps={warps} equals Triton's", *same(B.np(y), B.np(ref)))
+
+
+@case
+def gemm(K, R, B):
+    M, N, Kd = 70, 50, 45
+    a = B.randn(M, Kd, dtype=np.float16)
+    b = B.randn(Kd, N, dtype=np.float16)
+    c = B.zeros(M, N, dtype=np.float16)
+    grid = lambda meta: (tritonc.cdiv(M, meta['BM']), tritonc.cdiv(N, meta['BN']))
+    K.tiled_matmul[grid](a, b, c, M, N, Kd, Kd, 1, N, 1, N, 1, BM=32, BN=32, BK=16)
+    want = B.np(a).astype(np.float64) @ B.np(b).astype(np.float64)
+    report("gemm fp16 70x50x45", *close(B.np(c), want, 2e-2))
+    consts = next(iter(K.tiled_matmul._kernels.values())).metadata.constants
+    report("gemm: unit strides specialized to constants", "s_ak=1" in consts and "s_cn=1" in consts, str(consts))
+    if R:
+        ref = B.zeros(M, N, dtype=np.float16)
+        R.tiled_matmul[grid](a, b, ref, M, N, Kd, Kd, 1, N, 1, N, 1, BM=32, BN=32, BK=16)
+        report("gemm equals Triton's (fp16 outputs within one rounding)", *close(B.np(c), B.np(ref), 1e-3))
+
+
+@case
+def autotune(K, R, B):
+    for n in (1000, 5000):
+        x = B.randn(n)
+        total = B.zeros(1)
+        K.scaled_total[lambda m: (tritonc.cdiv(n, m['BLOCK']),)](x, total, n, 0.5)
+        want = B.np(x).astype(np.float64).sum() * 0.5
+        got = float(B.np(total)[0])
+        ok = abs(got - want) <= 1e-4 * max(1.0, abs(want))
+        report(f"autotune n={n} (reset_to_zero; best {K.scaled_total.best_config.kwargs})", ok,
+               f"got {got}, want {want}")
+    report("autotune caches one winner per key", len(K.scaled_total.cache) == 2, str(K.scaled_total.cache))
+    if R:
+        x = B.randn(3000)
+        mine, theirs = B.zeros(1), B.zeros(1)
+        K.scaled_total[lambda m: (tritonc.cdiv(3000, m['BLOCK']),)](x, mine, 3000, 0.25)
+        R.scaled_total[lambda m: (tritonc.cdiv(3000, m['BLOCK']),)](x, theirs, 3000, 0.25)
+        report("autotuned sum equals Triton's (atomic order aside)", *close(B.np(mine), B.np(theirs), 1e-5))
+    src, dst = B.randn(100), B.zeros(100)
+    K.pruned_copy[lambda m: (tritonc.cdiv(100, m['BLOCK']),)](src, dst, 100)
+    best = K.pruned_copy.best_config.kwargs['BLOCK']
+    report("autotune prune_configs_by (early_config_prune)", best in (32, 64) and np.array_equal(B.np(dst), B.np(src)),
+           f"best BLOCK {best}")
+    x = B.randn(300)
+    x0 = B.np(x).copy()
+    K.double_in_place[lambda m: (tritonc.cdiv(300, m['BLOCK']),)](x, 300)
+    ok, why = close(B.np(x), x0 * 2, 0)
+    report("autotune restore_value (doubled once, not per config)", ok, why)
+
+
+@case
+def do_not_specialize(K, R, B):
+    out = B.zeros(64)
+    for n in (1, 16, 37):
+        K.affine_fill[(1,)](out, n, 2.0, -1.0, BLOCK=64)
+        got = B.np(out)
+        ok = np.all(got[:n] == np.arange(n) * 2.0 - 1.0)
+        report(f"do_not_specialize n={n}", ok, str(got[:n]))
+    keys = list(K.affine_fill._kernels)
+    report("do_not_specialize: one kernel for n = 1, 16, 37", len(keys) == 1 and keys[0][4] == "i32", str(keys))
+    for n in (1, 16, 37):
+        K.affine_fill_specialized[(1,)](out, n, 2.0, -1.0, BLOCK=64)
+    parts = sorted(k[4] for k in K.affine_fill_specialized._kernels)
+    report("specialization: n == 1 constant, n % 16 hinted", parts == ["1", "i32", "i32:16"], str(parts))
+    for n in (1, 16, 37):
+        K.affine_fill_unaligned[(1,)](out, n, 2.0, -1.0, BLOCK=64)
+        ok = np.all(B.np(out)[:n] == np.arange(n) * 2.0 - 1.0)
+        report(f"do_not_specialize_on_alignment n={n}", ok, "")
+    parts = sorted(k[4] for k in K.affine_fill_unaligned._kernels)
+    report("do_not_specialize_on_alignment: 1 still constant, no :16", parts == ["1", "i32"], str(parts))
+    if R:
+        mine, theirs = B.zeros(64), B.zeros(64)
+        K.affine_fill[(1,)](mine, 37, 0.5, 3.0, BLOCK=64)
+        R.affine_fill[(1,)](theirs, 37, 0.5, 3.0, BLOCK=64)
+        report("do_not_specialize kernel equals Triton's", np.array_equal(B.np(mine), B.np(theirs)), "")
+
+
+@case
+def none_and_alignment(K, R, B):
+    n = 200
+    x, bias = B.randn(n + 1), B.randn(n)
+    out = B.zeros(n)
+    K.add_bias[(4,)](x, None, out, n, BLOCK=64)
+    ok1 = np.array_equal(B.np(out), B.np(x)[:n])
+    K.add_bias[(4,)](x, bias, out, n, BLOCK=64)
+    ok2, why = close(B.np(out), B.np(x)[:n].astype(np.float64) + B.np(bias), 1e-6)
+    report("None argument is a constant (if bias_ptr is not None)", ok1 and ok2, why)
+    keys = [k[4] for k in K.add_bias._kernels]
+    report("None in the key", "None" in keys, str(keys))
+    if R:
+        theirs = B.zeros(n)
+        R.add_bias[(4,)](x, bias, theirs, n, BLOCK=64)
+        report("None / bias kernel equals Triton's", np.array_equal(B.np(out), B.np(theirs)), "")
+    shifted = x[1:]
+    K.add_bias[(4,)](shifted, None, out, n, BLOCK=64)
+    ok = np.array_equal(B.np(out), B.np(x)[1:n + 1])
+    parts = sorted(k[3] for k in K.add_bias._kernels)
+    report("misaligned pointer: no :16 hint, right result", ok and "*fp32" in parts and "*fp32:16" in parts,
+           str(parts))
+
+
+@case
+def heuristics(K, R, B):
+    for n in (256, 250):
+        src, dst = B.randn(256), B.zeros(256)
+        K.copy_even[(tritonc.cdiv(n, 64),)](src, dst, n, BLOCK=64)
+        got, want = B.np(dst), B.np(src)
+        ok = np.allclose(got[:n], want[:n] + 1.0, rtol=0, atol=1e-6) and np.all(got[n:] == 0)
+        report(f"heuristics EVEN={n % 64 == 0}", ok, "")
+    evens = sorted(k[-1] for k in K.copy_even.fn._kernels)
+    report("heuristics: one kernel per EVEN", evens == [False, True], str(evens))
+
+
+@case
+def string_constexpr(K, R, B):
+    x = B.randn(100)
+    for act, want in (("relu", np.maximum(B.np(x), 0)), ("neg", -B.np(x)), ("", B.np(x))):
+        out = B.zeros(100)
+        K.activation[(2,)](x, out, 100, ACT=act, BLOCK=64)
+        report(f"string constexpr ACT={act!r}", np.array_equal(B.np(out), want), "")
+        if R:
+            theirs = B.zeros(100)
+            R.activation[(2,)](x, theirs, 100, ACT=act, BLOCK=64)
+            report(f"string constexpr ACT={act!r} equals Triton's", np.array_equal(B.np(out), B.np(theirs)), "")
+
+
+@case
+def strided_view(K, R, B):
+    base = B.randn(100)
+    view = base[::3]   # Triton takes a view's pointer; the kernel applies the stride
+    out = B.zeros(34)
+    K.strided_scale[(34,)](view, out, 34, 3, 2.0)
+    report("non-contiguous view passes its pointer", np.allclose(B.np(out), B.np(base)[::3] * 2.0, atol=0), "")
+
+
+@case
+def warmup_and_asm(K, R, B):
+    x = B.randn(64)
+    out = B.zeros(64)
+    k = K.add_bias.warmup(x, None, out, 64, BLOCK=64, grid=(1,))
+    lang = "c" if B.name == "numpy" else "cuda"
+    ok = lang in k.asm and "tir" in k.asm and "simt" in k.asm and "add_bias" in k.asm[lang]
+    report("warmup compiles; asm has the code, tir and simt", ok, str(list(k.asm)))
+    k[(1,)](x, None, out, 64, 64)
+    report("warmup's kernel launches with all arguments", np.array_equal(B.np(out), B.np(x)), "")
+
+
+@case
+def bad_arguments(K, R, B):
+    x = B.randn(64)
+    out = B.zeros(64)
+    k = K.add_bias
+
+    def expect(name, exc, words, fn):
+        try:
+            fn()
+        except exc as e:
+            text = str(e)
+            report(f"bad argument: {name}", all(w in text for w in words), f"message: {text}")
+            return
+        except Exception as e:
+            report(f"bad argument: {name}", False, f"raised {type(e).__name__}: {e}")
+            return
+        report(f"bad argument: {name}", False, "no exception")
+
+    class Foreign:   # CUDA memory by its duck type, mixed with this device's arrays
+        is_cuda = B.name == "numpy"
+        dtype = "float32"
+
+        def data_ptr(self):
+            return 4096
+
+    class NoDtype:
+        def data_ptr(self):
+            return 4096
+
+    class DLPackOnly:
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, stream=None):
+            return self.a.__dlpack__()
+
+    expect("too many arguments", TypeError, ["add_bias", "5 arguments", "6"],
+           lambda: k[(1,)](x, None, out, 64, 64, 1))
+    expect("missing argument", TypeError, ["add_bias", "'n'"], lambda: k[(1,)](x, None, out, BLOCK=64))
+    expect("missing constexpr", TypeError, ["'BLOCK'"], lambda: k[(1,)](x, None, out, 64))
+    expect("unknown keyword", TypeError, ["unexpected keyword", "'BLOK'"],
+           lambda: k[(1,)](x, None, out, 64, BLOCK=64, BLOK=3))
+    expect("argument given twice", TypeError, ["multiple values", "'n'"],
+           lambda: k[(1,)](x, None, out, 64, n=3, BLOCK=64))
+    expect("a string for a pointer", TypeError, ["argument 'x_ptr'", "str"],
+           lambda: k[(1,)]("hello", None, out, 64, BLOCK=64))
+    expect("a list for a pointer", TypeError, ["argument 'bias_ptr'", "list"],
+           lambda: k[(1,)](x, [1, 2], out, 64, BLOCK=64))
+    expect("mixed devices", ValueError, ["argument 'out_ptr'", "argument 'x_ptr'", "memory"],
+           lambda: k[(1,)](x, None, Foreign(), 64, BLOCK=64))
+    expect("data_ptr without dtype", TypeError, ["argument 'x_ptr'", "dtype"],
+           lambda: k[(1,)](NoDtype(), None, out, 64, BLOCK=64))
+    expect("integer too big", OverflowError, ["argument 'n'", "64 bits"],
+           lambda: k[(1,)](x, None, out, 2 ** 70, BLOCK=64))
+    expect("unhashable constexpr", TypeError, ["constexpr 'BLOCK'", "list"],
+           lambda: k[(1,)](x, None, out, 64, BLOCK=[64]))
+    expect("constexpr of a type tritonc cannot take", TypeError, ["constexpr 'BLOCK'", "tuple"],
+           lambda: k[(1,)](x, None, out, 64, BLOCK=(64,)))
+    expect("grid of 4 dimensions", ValueError, ["grid", "4 dimensions"],
+           lambda: k[(1, 1, 1, 1)](x, None, out, 64, BLOCK=64))
+    expect("grid of a string", TypeError, ["grid"], lambda: k["abc"](x, None, out, 64, BLOCK=64))
+    expect("negative grid", ValueError, ["grid dimension 0"], lambda: k[(-1,)](x, None, out, 64, BLOCK=64))
+    expect("grid function failing", ZeroDivisionError, [], lambda: k[lambda m: (1 // 0,)](x, None, out, 64, BLOCK=64))
+    expect("num_warps not a power of 2", ValueError, ["num_warps"],
+           lambda: k[(1,)](x, None, out, 64, BLOCK=64, num_warps=3))
+    expect("calling the kernel directly", RuntimeError, ["outside of the scope of a kernel"],
+           lambda: k(x, None, out, 64, BLOCK=64))
+    expect("compile error with its location", tritonc.CompilationError, ["kernels.py:", "error:", "^"],
+           lambda: K.uses_unknown_name[(1,)](out))
+    if B.name == "numpy":
+        expect("unsupported array dtype", TypeError, ["argument 'x_ptr'", "format"],
+               lambda: k[(1,)](np.zeros(64, np.complex64), None, out, 64, BLOCK=64))
+        idx = np.arange(8, dtype=np.int32)
+        expect("failed device_assert", RuntimeError, ["index out of range"],
+               lambda: K.checked_index[(8,)](idx, 5))
+        d = np.zeros(64, np.float32)
+        K.add_bias[(1,)](DLPackOnly(x), None, DLPackOnly(d), 64, BLOCK=64)
+        report("DLPack arguments", np.array_equal(d, x), "")
+    # after all of that, the kernel still runs
+    k[(1,)](x, None, out, 64, BLOCK=64)
+    report("kernel still runs after the bad calls", np.array_equal(B.np(out), B.np(x)), "")
+
+
+@case
+def cuda_extras(K, R, B):
+    """What only a machine with a GPU shows: torch CPU tensors, streams, cupy, DLPack, TRITONC_TARGET=c."""
+    import subprocess
+    torch = B.torch
+    n = 256
+    xc, outc = torch.randn(n), torch.zeros(n)
+    K.add_bias[(4,)](xc, None, outc, n, BLOCK=64)
+    report("torch CPU tensors run the C output", torch.equal(outc, xc), "")
+    x, out = B.randn(n), B.zeros(n)
+    try:
+        K.add_bias[(4,)](x, None, outc, n, BLOCK=64)
+        report("CUDA and CPU tensors mixed: an error", False, "no exception")
+    except ValueError as e:
+        report("CUDA and CPU tensors mixed: an error", "argument 'out_ptr'" in str(e) and "memory" in str(e), str(e))
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        torch.cuda._sleep(50_000_000)   # the stream is busy for a while: a launch elsewhere would run first
+        x.fill_(3.0)
+        K.add_bias[(4,)](x, None, out, n, BLOCK=64)
+    s.synchronize()
+    report("launch on torch's current stream", bool(torch.all(out == 3.0)), str(out[:4]))
+
+    class DL:
+        def __init__(self, t):
+            self.t = t
+
+        def __dlpack__(self, stream=None):
+            return self.t.__dlpack__()
+    out.zero_()
+    K.add_bias[(4,)](DL(x), None, DL(out), n, BLOCK=64)
+    torch.cuda.synchronize()
+    report("DLPack CUDA arguments", bool(torch.all(out == 3.0)), "")
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    if cupy is not None:
+        cx = cupy.arange(n, dtype=cupy.float32)
+        cb = cupy.ones(n, dtype=cupy.float32)
+        co = cupy.zeros(n, dtype=cupy.float32)
+        K.add_bias[(4,)](cx, cb, co, n, BLOCK=64)
+        cupy.cuda.Device().synchronize()
+        report("cupy arrays (__cuda_array_interface__)", bool((co == cx + 1).all()), "")
+    env = dict(os.environ, TRITONC_TARGET="c", PYTHONPATH=os.path.join(HERE, "..", "..", "python"))
+    r = subprocess.run([sys.executable, "-m", "tritonc", os.path.join(HERE, "cuda_forced_c.py")], env=env,
+                       capture_output=True, text=True)
+    report("TRITONC_TARGET=c runs CUDA tensors on the CPU (copying)", r.stdout.strip() == "ok",
+           r.stdout[-500:] + r.stderr[-1500:])
+
+
+def main():
+    global TAG
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    ap.add_argument("--triton", action="store_true", help="compare with real Triton (CUDA)")
+    args = ap.parse_args()
+    if args.device == "cpu":
+        B = Numpy()
+        TAG = f" (numpy, W={os.environ.get('TRITONC_WARP_SIZE', '32')})"
+    else:
+        B = TorchCuda()
+        TAG = " (torch cuda)"
+    K = load_kernels("kernels_tritonc", True)
+    R = load_kernels("kernels_triton", False) if args.triton else None
+    for test in (rmsnorm, softmax, gemm, autotune, do_not_specialize, none_and_alignment, heuristics, string_constexpr, strided_view,
+                 warmup_and_asm, bad_arguments):
+        test(K, R, B)
+    if args.device == "cuda":
+        cuda_extras(K, R, B)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
