@@ -17,7 +17,7 @@ BIN = $(if $(filter build,$(BUILD)),bin,$(BUILD)/bin)
 LIB = $(if $(filter build,$(BUILD)),lib,$(BUILD)/lib)
 
 BASE_SRC     = $(wildcard src/base/*.c)
-COMPILER_SRC = $(wildcard src/triton/*.c src/ir/*.c src/gpu/*.c src/emit/*.c src/runtime/*.c src/api/*.c)
+COMPILER_SRC = $(wildcard src/triton/*.c src/ir/*.c src/gpu/*.c src/emit/*.c src/runtime/*.c src/api/*.c src/export/*.c)
 WARPCHECK_SRC = $(wildcard src/warpcheck/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
@@ -40,7 +40,14 @@ $(LIB)/libwarpcheck.a: $(call obj,$(BASE_SRC) $(WARPCHECK_SRC))
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/tritonc: $(call obj,src/cli/tritonc.c) $(LIB)/libtritonc.a
+# The run-time support tritonc export copies into the files it writes, as C string literals.
+$(BUILD)/gen/export/rt_%.inc: src/export/rt/%.c
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(BUILD)/src/export/target_c.o: $(BUILD)/gen/export/rt_cpu.inc
+$(BUILD)/src/export/%.o: CPPFLAGS += -I$(BUILD)/gen
+
+$(BIN)/tritonc: $(call obj,src/cli/tritonc.c src/cli/export.c) $(LIB)/libtritonc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDFLAGS) $(LDLIBS)
 

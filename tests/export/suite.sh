@@ -1,0 +1,88 @@
+#!/bin/sh
+# tritonc export: kernels exported for the CPU and compiled into C test
+# programs that own their buffers (random inputs, references computed in
+# the program); the CUDA and HIP files compiled without a GPU (cc for the
+# host part, nvcc -c and hipcc for the device code), the CUDA launcher run
+# against a stand-in libcuda that records what it is asked; the dispatch
+# over variants; every error code reachable without a GPU; `make install`
+# and the examples/export project built against the installed tree.
+# Prints "PASS ..." and "FAIL ..." lines; a missing nvcc is a FAIL (SKIP only where named).
+cd "$(dirname "$0")/../.." || exit 2
+ROOT=$(pwd)
+BIN=${BIN:-bin}
+TC="$ROOT/$BIN/tritonc"
+K=tests/export/kernels.py
+CC=${CC:-cc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+# export NAME DIR ARGS...: tritonc export, a FAIL with its messages if it fails
+ex() {
+	if "$TC" export "$@" 2>"$tmp/err"; then return 0; fi
+	fail "tritonc export $*"; sed 's/^/    /' "$tmp/err"; return 1
+}
+
+# prog NAME DIR FILES...: builds a test program with -Wall -Wextra -Werror and runs it
+prog() {
+	name=$1; dir=$2; shift 2
+	if ! $CC -std=c11 -O2 -Wall -Wextra -Werror -pthread -I"$dir" -Itests/export "$@" -o "$tmp/$name" -lm 2>"$tmp/err"; then
+		fail "$name: cc"; sed 's/^/    /' "$tmp/err" | head -30; return
+	fi
+	"$tmp/$name" >"$tmp/$name.out" 2>&1; rc=$?
+	grep -E '^(PASS|FAIL) ' "$tmp/$name.out" | sed "s/^\(PASS\|FAIL\) /\1 $name: /"
+	fails=$((fails + $(grep -c '^FAIL ' "$tmp/$name.out")))
+	[ $rc -eq 0 ] || { grep -q '^FAIL ' "$tmp/$name.out" || fail "$name exited with $rc"; sed 's/^/    /' "$tmp/$name.out" | grep -v '^    PASS ' | head; }
+}
+
+# ---- the c target ----
+c=$tmp/c
+RMS=triton_per_fused_mul_pow_rsqrt_0
+ex examples/rmsnorm.py -k $RMS -s '*fp32:16,*fp32:16,*fp32:16,i32,i32:16' -D XBLOCK=2 --target c -o $c &&
+ex examples/rmsnorm.py -k $RMS -s '*fp32,*fp32,*fp32,i32,i32' -D XBLOCK=4 --num-warps 8 --target c -o $c &&
+prog test_rmsnorm $c tests/export/test_rmsnorm.c $c/$RMS.c
+
+ex $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=256 --grid n_rows --target c -o $c &&
+prog test_reduce $c tests/export/test_reduce.c $c/row_stats.c
+
+d=$tmp/dispatch
+ex $K -k scale -s '*fp32,*fp32,*i32,i32,i32' -D TAG=0 -D BLOCK=64 --grid 'cdiv(n, BLOCK)' --target c -o $d &&
+ex $K -k scale -s '*fp32:16,*fp32:16,*i32,i32:16' -D stride=1 -D TAG=1 -D BLOCK=64 --grid 'cdiv(n, BLOCK)' --target c -o $d &&
+ex $K -k scale -s '*fp32,*fp32,*i32,i32' -D stride=1 -D TAG=2 -D BLOCK=64 --grid 'cdiv(n, BLOCK)' --target c -o $d &&
+ex $K -k scale -s '*fp32,*fp32,*i32,i32,i32' -D TAG=3 -D BLOCK=128 --grid 'cdiv(n, BLOCK)' --target c -o $d &&
+ex $K -k scale -s '*fp32:16,*fp32:16,*i32,i32:16' -D stride=1 -D TAG=1 -D BLOCK=64 --grid 'cdiv(n, BLOCK)' --target c -o $d &&
+if [ "$(wc -l <$d/scale.variants)" -eq 4 ]; then pass "exporting a variant again replaces it (4 variants)"; else fail "scale.variants has $(wc -l <$d/scale.variants) lines, not 4"; fi &&
+prog test_dispatch $d tests/export/test_dispatch.c $d/scale.c
+
+e=$tmp/errors
+ex $K -k scale -s '*fp32:16,*fp32:16,*i32,i32:16' -D stride=1 -D TAG=1 -D BLOCK=64 --grid 'cdiv(n, BLOCK)' --target c -o $e &&
+ex $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=64 --grid 'n_rows * n_cols / n_cols' --target c -o $e &&
+ex $K -k checked_gather -s '*i32,*fp32,*fp32,i32' -D LIMIT=16 -D BLOCK=64 --grid 'cdiv(n, BLOCK)' --target c -o $e &&
+prog test_errors $e tests/export/test_errors.c $e/row_stats.c $e/checked_gather.c $e/scale.c
+
+# serial build: no threads
+ex $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=256 --grid n_rows --target c -o $tmp/serial &&
+prog test_reduce_serial $tmp/serial -DTRITONC_NO_THREADS tests/export/test_reduce.c $tmp/serial/row_stats.c
+
+# ---- what export refuses, with a message ----
+refuse() { # expected-message args...
+	want=$1; shift
+	if "$TC" export -o "$tmp/refused" "$@" >"$tmp/out" 2>&1; then fail "export $* succeeded"; return; fi
+	if grep -q -- "$want" "$tmp/out"; then pass "refused: $want"; else fail "export $*: no '$want' in: $(cat "$tmp/out")"; fi
+}
+refuse "no grid rule" $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=64 --target c
+refuse "not an integer argument or constexpr" $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=64 --grid 'rows' --target c
+refuse "a pointer or float argument" $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=64 --grid 'x_ptr' --target c
+refuse "expected ')'" $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=64 --grid 'cdiv(n_rows, 2' --target c
+refuse "more than 3 dimensions" $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=64 --grid '1,1,1,1' --target c
+refuse "needs the kernel's name" $K -s '*fp32,*fp32,*fp32,i32,i32' --target c
+refuse "no kernel 'nope'" $K -k nope --grid 1 --target c
+refuse "export takes cuda" $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=64 --grid n_rows --target interp
+refuse "given twice" $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=64 --grid n_rows --target c,c
+ex $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=64 --grid n_rows --target c -o $tmp/mixed &&
+refuse "another type" $K -k row_stats -s '*fp16,*fp32,*fp32,i32,i32' -D BLOCK=128 --grid n_rows --target c -o $tmp/mixed
+
+echo "export: $fails failed"
+[ $fails -eq 0 ]
