@@ -175,7 +175,7 @@ void export_write_dispatch(Buf *b, const ExKernel *k)
 	buf_puts(b, "/* ---- the grid and the dispatch ---- */\n\n");
 	buf_puts(b, "static int64_t tcx_div(int *bad, int64_t a, int64_t b) { if (b == 0) { *bad = 1; return 0; } return a / b; }\n"
 		    "static int64_t tcx_mod(int *bad, int64_t a, int64_t b) { if (b == 0) { *bad = 1; return 0; } return a % b; }\n"
-		    "static int64_t tcx_cdiv(int *bad, int64_t a, int64_t b) { if (b <= 0) { *bad = 1; return 0; } return a <= 0 ? 0 : (a + b - 1) / b; }\n"
+		    "static int64_t tcx_cdiv(int *bad, int64_t a, int64_t b) { if (b <= 0) { *bad = 1; return 0; } return a >= 0 ? (a + b - 1) / b : -(-a / b); }\n"
 		    "static int64_t tcx_min(int64_t a, int64_t b) { return a < b ? a : b; }\n"
 		    "static int64_t tcx_max(int64_t a, int64_t b) { return a > b ? a : b; }\n\n");
 	buf_printf(b, "/* Variant v's grid; nonzero when its expression divides by zero. */\n"

@@ -66,6 +66,30 @@ prog test_errors $e tests/export/test_errors.c $e/row_stats.c $e/checked_gather.
 ex $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=256 --grid n_rows --target c -o $tmp/serial &&
 prog test_reduce_serial $tmp/serial -DTRITONC_NO_THREADS tests/export/test_reduce.c $tmp/serial/row_stats.c
 
+# ---- the cuda target: cc for NAME.c, nvcc -c for NAME.cu, the launcher against a stand-in driver ----
+NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
+g=$tmp/cuda
+GEMM_SIG='*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16'
+GEMM_D='-D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64'
+if ex examples/rmsnorm.py -k $RMS -s '*fp32:16,*fp32:16,*fp32:16,i32,i32:16' -D XBLOCK=2 --target cuda:sm_80,cuda:sm_90 -o $g &&
+   ex examples/rmsnorm.py -k $RMS -s '*fp32,*fp32,*fp32,i32,i32' -D XBLOCK=2 --target cuda:sm_80,cuda:sm_90 -o $g &&
+   ex tests/corpus/gemm.py -k gemm_triton -s "$GEMM_SIG" $GEMM_D --num-stages 3 --grid 'cdiv(M, BLOCK_M), cdiv(N, BLOCK_N)' --target cuda:sm_80,cuda:sm_90 -o $g; then
+	for f in $RMS gemm_triton; do
+		for mode in "" -DTRITONC_CUDA_LINKED; do
+			if $CC -std=c11 -O2 -Wall -Wextra -Werror $mode -c $g/$f.c -o $tmp/$f.o 2>"$tmp/err"; then pass "cuda: $CC -c $f.c $mode"
+			else fail "cuda: $CC -c $f.c $mode"; head -20 "$tmp/err"; fi
+		done
+		if [ -z "$NVCC" ]; then fail "cuda: nvcc not found (needed to compile $f.cu)"
+		elif "$NVCC" -c -arch=sm_80 $g/$f.cu -o $tmp/$f.cu.o 2>"$tmp/err"; then pass "cuda: nvcc -c $f.cu"
+		else fail "cuda: nvcc -c $f.cu"; head -20 "$tmp/err"; fi
+	done
+	if $CC -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC tests/export/fake_cuda.c -o $tmp/libfakecuda.so -lpthread 2>"$tmp/err"; then
+		prog test_cuda_fake $g -DFAKE_CUDA="\"$tmp/libfakecuda.so\"" -DTRITONC_CUDA_LIBRARY="\"$tmp/libfakecuda.so\"" \
+			tests/export/test_cuda_fake.c $g/$RMS.c $g/gemm_triton.c -ldl
+	else fail "cuda: building the stand-in driver"; head "$tmp/err"; fi
+	prog test_cuda_nodriver $g -DTRITONC_CUDA_LIBRARY='"libcuda-that-is-not-there.so.1"' tests/export/test_cuda_nodriver.c $g/$RMS.c -ldl
+fi
+
 # ---- what export refuses, with a message ----
 refuse() { # expected-message args...
 	want=$1; shift
