@@ -46,6 +46,7 @@ $(BUILD)/gen/export/rt_%.inc: src/export/rt/%.c
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 $(BUILD)/src/export/target_c.o: $(BUILD)/gen/export/rt_cpu.inc
 $(BUILD)/src/export/target_cuda.o: $(BUILD)/gen/export/rt_cuda.inc
+$(BUILD)/src/export/target_hip.o: $(BUILD)/gen/export/rt_hip.inc
 $(BUILD)/src/export/%.o: CPPFLAGS += -I$(BUILD)/gen
 
 $(BIN)/tritonc: $(call obj,src/cli/tritonc.c src/cli/export.c) $(LIB)/libtritonc.a

@@ -199,9 +199,3 @@ int export_target_cuda(const ExKernel *k, const int *ts, int nts, const char *di
 	buf_free(&cu);
 	return ok ? 0 : 1;
 }
-
-int export_target_hip(const ExKernel *k, const int *ts, int nts, const char *dir, FILE *errors)
-{
-	fputs("tritonc: error: export for hip is not built yet\n", errors);
-	return 1;
-}

@@ -90,6 +90,26 @@ if ex examples/rmsnorm.py -k $RMS -s '*fp32:16,*fp32:16,*fp32:16,i32,i32:16' -D 
 	prog test_cuda_nodriver $g -DTRITONC_CUDA_LIBRARY='"libcuda-that-is-not-there.so.1"' tests/export/test_cuda_nodriver.c $g/$RMS.c -ldl
 fi
 
+# ---- the hip target: code objects by hipcc --genco, or HIP source for hiprtc; cc for NAME.c, hipcc for NAME.hip ----
+h=$tmp/hip
+if ex examples/rmsnorm.py -k $RMS -s '*fp32:16,*fp32:16,*fp32:16,i32,i32:16' -D XBLOCK=2 --target hip:gfx90a,hip:gfx1030 -o $h; then
+	if grep -q "{\"gfx90a\", 0, ${RMS}__v0_gfx90a, 256, 0}" $h/$RMS.c && grep -q "{\"gfx1030\", 0, ${RMS}__v0_gfx1030, 128, 0}" $h/$RMS.c; then
+		pass "hip: a code object for each architecture, blocks of 4 warps of 64 lanes (gfx90a) and of 32 (gfx1030)"
+	else fail "hip: the image table of $RMS.c"; grep -A3 'tcx_image ' $h/$RMS.c | head; fi
+	for mode in "" -DTRITONC_HIP_LINKED; do
+		if $CC -std=c11 -O2 -Wall -Wextra -Werror $mode -c $h/$RMS.c -o $tmp/hip.o 2>"$tmp/err"; then pass "hip: $CC -c $RMS.c $mode"
+		else fail "hip: $CC -c $RMS.c $mode"; head -20 "$tmp/err"; fi
+	done
+	if hipcc -c --offload-arch=gfx90a $h/$RMS.hip -o $tmp/hip2.o 2>"$tmp/err"; then pass "hip: hipcc -c $RMS.hip"
+	else fail "hip: hipcc -c $RMS.hip"; head -20 "$tmp/err"; fi
+fi
+if TRITONC_HIPCC=none ex examples/rmsnorm.py -k $RMS -s '*fp32,*fp32,*fp32,i32,i32' -D XBLOCK=2 --target hip:gfx90a -o $tmp/hiprtc; then
+	if grep -q "{\"gfx90a\", 1, ${RMS}__v0_gfx90a, 256, 0}" $tmp/hiprtc/$RMS.c; then pass "hip without hipcc: the HIP source, for hiprtc"
+	else fail "hip without hipcc: the image table"; fi
+	if $CC -std=c11 -O2 -Wall -Wextra -Werror -c $tmp/hiprtc/$RMS.c -o $tmp/hiprtc.o 2>"$tmp/err"; then pass "hip without hipcc: $CC -c $RMS.c"
+	else fail "hip without hipcc: $CC -c $RMS.c"; head -20 "$tmp/err"; fi
+fi
+
 # ---- what export refuses, with a message ----
 refuse() { # expected-message args...
 	want=$1; shift
