@@ -1,6 +1,8 @@
 # tritonc, libtritonc and warpcheck.
 #
-#   make              bin/tritonc, bin/warpcheck, lib/libtritonc.a
+#   make              bin/tritonc, bin/warpcheck, lib/libtritonc.a and lib/libtritonc.so
+#   make install      into PREFIX (default /usr/local): bin/, lib/ (with pkg-config and CMake
+#                     files), include/
 #   make check        every test that needs no GPU; ends with "N passed, N failed"
 #   make asan         the same tests built with AddressSanitizer and UBSan
 #   make gpu-check    GPU tests (needs an NVIDIA GPU with torch and triton)
@@ -13,6 +15,13 @@ WARN     = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS = -Isrc -Iinclude -D_POSIX_C_SOURCE=200809L
 LDLIBS   = -lm -ldl -lpthread
 
+PREFIX  ?= /usr/local
+VERSION  = 0.1
+# Objects are position-independent for lib/libtritonc.so, which exports only
+# the functions include/tritonc.h marks TRITONC_API: the rest stay hidden, so
+# a program with its own `eval` or `lookup` links with it safely.
+LIBFLAGS = -fPIC -fvisibility=hidden
+
 BIN = $(if $(filter build,$(BUILD)),bin,$(BUILD)/bin)
 LIB = $(if $(filter build,$(BUILD)),lib,$(BUILD)/lib)
 
@@ -24,16 +33,20 @@ obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
 TOOLS = $(BIN)/tritonc $(if $(wildcard src/cli/warpcheck.c),$(BIN)/warpcheck)
 
-all: $(TOOLS) $(LIB)/libtritonc.a $(LIB)/libwarpcheck.a
+all: $(TOOLS) $(LIB)/libtritonc.a $(LIB)/libtritonc.so $(LIB)/libwarpcheck.a
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(LIBFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB)/libtritonc.a: $(call obj,$(BASE_SRC) $(COMPILER_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^
+
+$(LIB)/libtritonc.so: $(call obj,$(BASE_SRC) $(COMPILER_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libtritonc.so $^ -o $@ $(LDFLAGS) $(LDLIBS)
 
 $(LIB)/libwarpcheck.a: $(call obj,$(BASE_SRC) $(WARPCHECK_SRC))
 	@mkdir -p $(dir $@)
@@ -81,8 +94,23 @@ gpu-check: all
 fuzz:
 	tests/fuzz/build.sh
 
+# DESTDIR stages the tree elsewhere (packaging); the files name PREFIX.
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/tritonc \
+		$(DESTDIR)$(PREFIX)/include
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LIB)/libtritonc.a $(DESTDIR)$(PREFIX)/lib
+	install -m 755 $(LIB)/libtritonc.so $(DESTDIR)$(PREFIX)/lib
+	install -m 644 include/tritonc.h $(DESTDIR)$(PREFIX)/include
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' packaging/tritonc.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/tritonc.pc
+	sed -e 's|@VERSION@|$(VERSION)|g' packaging/tritoncConfig.cmake.in \
+		> $(DESTDIR)$(PREFIX)/lib/cmake/tritonc/tritoncConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|g' packaging/tritoncConfigVersion.cmake.in \
+		> $(DESTDIR)$(PREFIX)/lib/cmake/tritonc/tritoncConfigVersion.cmake
+
 clean:
 	rm -rf build build-asan bin lib
 
-.PHONY: all units check asan gpu-check fuzz clean
+.PHONY: all units check asan gpu-check fuzz clean install
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,4 +1,4 @@
-/* tritonc.h: the tritonc compiler as a C library (libtritonc.a).
+/* tritonc.h: the tritonc compiler as a C library (libtritonc.a, libtritonc.so).
  *
  *   tritonc_options o = {.target = "cuda:sm_90", .signature = "*fp32,*fp32,*fp32,i32,i32",
  *                        .defines = (const char *[]){"XBLOCK=2"}, .ndefines = 1};
@@ -18,6 +18,16 @@
 extern "C" {
 #endif
 
+/* The library's public functions: the only names libtritonc.so exports
+ * (everything else is built with -fvisibility=hidden). */
+#ifndef TRITONC_API
+#if defined(__GNUC__) || defined(__clang__)
+#define TRITONC_API __attribute__((visibility("default")))
+#else
+#define TRITONC_API
+#endif
+#endif
+
 typedef struct tritonc_options {
 	const char *kernel;              /* the kernel's name; NULL: the only one in the source */
 	const char *signature;           /* "*fp32,*fp32,i32:16"; NULL for Inductor kernels */
@@ -35,13 +45,13 @@ typedef struct tritonc_options {
  * `diagnostics` is not NULL it receives the messages, "file:line:col:
  * error: ..." with the source line and a caret, or NULL when there were
  * none. */
-char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,
-		      char **diagnostics);
+TRITONC_API char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,
+				  char **diagnostics);
 
-void tritonc_free(void *p);
+TRITONC_API void tritonc_free(void *p);
 
 /* "0.1" */
-const char *tritonc_version(void);
+TRITONC_API const char *tritonc_version(void);
 
 #ifdef __cplusplus
 }

@@ -5,5 +5,6 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 export DEBIAN_FRONTEND=noninteractive
 as_root apt-get update -qq
 # gcc and clang build the tools (clang for the sanitizers and fuzzers);
-# hipcc checks the HIP output; python3 reads JSON in the warpcheck suite.
-as_root apt-get install -y -qq --no-install-recommends make gcc clang hipcc python3 patch >/dev/null
+# hipcc checks the HIP output; python3 reads JSON in the warpcheck suite;
+# cmake and pkg-config build examples/export against `make install`.
+as_root apt-get install -y -qq --no-install-recommends make gcc clang hipcc python3 patch cmake pkg-config >/dev/null

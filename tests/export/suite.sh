@@ -110,6 +110,28 @@ if TRITONC_HIPCC=none ex examples/rmsnorm.py -k $RMS -s '*fp32,*fp32,*fp32,i32,i
 	else fail "hip without hipcc: $CC -c $RMS.c"; head -20 "$tmp/err"; fi
 fi
 
+# ---- make install, then examples/export built against the installed tree (Makefile with pkg-config, and CMake) ----
+pfx=$tmp/prefix
+if make -s install PREFIX="$pfx" BUILD="${BUILD:-build}" >"$tmp/err" 2>&1; then
+	missing=
+	for f in bin/tritonc lib/libtritonc.a lib/libtritonc.so include/tritonc.h lib/pkgconfig/tritonc.pc \
+		lib/cmake/tritonc/tritoncConfig.cmake lib/cmake/tritonc/tritoncConfigVersion.cmake; do
+		[ -f "$pfx/$f" ] || missing="$missing $f"
+	done
+	if [ -z "$missing" ]; then pass "make install: bin, lib (.a, .so, pkg-config, CMake), include"; else fail "make install: missing$missing"; fi
+	if PKG_CONFIG_PATH="$pfx/lib/pkgconfig" make -s -C examples/export OUT="$tmp/example-make" CC="$CC" run >"$tmp/out" 2>&1 &&
+	   grep -q 'all results match' "$tmp/out"; then
+		pass "examples/export with make and pkg-config: $(grep -c 'max error' "$tmp/out") kernel runs match"
+	else fail "examples/export with make and pkg-config"; tail -15 "$tmp/out"; fi
+	if command -v cmake >/dev/null; then
+		if cmake -S examples/export -B "$tmp/example-cmake" -DCMAKE_PREFIX_PATH="$pfx" -DCMAKE_C_COMPILER="$CC" >"$tmp/out" 2>&1 &&
+		   cmake --build "$tmp/example-cmake" >>"$tmp/out" 2>&1 && "$tmp/example-cmake/demo" >"$tmp/run" 2>&1 &&
+		   grep -q 'all results match' "$tmp/run"; then
+			pass "examples/export with cmake (find_package(tritonc), tritonc_export)"
+		else fail "examples/export with cmake"; tail -15 "$tmp/out"; cat "$tmp/run" 2>/dev/null; fi
+	else fail "cmake is not installed (scripts/setup.sh installs it)"; fi
+else fail "make install PREFIX=$pfx"; tail "$tmp/err"; fi
+
 # ---- what export refuses, with a message ----
 refuse() { # expected-message args...
 	want=$1; shift
