@@ -6,7 +6,8 @@
 # against real Triton's outputs (tests/heldout/golden), then the seed kernel against real
 # Triton and float64 (needs python3 with torch and triton), then the
 # warpcheck programs before and after --fix (tests/gpu/warpcheck.sh). Ends
-# with "N passed, N failed" like make check.
+# with "N passed, N failed" like make check. tests/gpu/export.sh runs the
+# exported CUDA launchers from a C program.
 cd "$(dirname "$0")/../.." || exit 2
 BIN=${BIN:-bin}
 BUILD=${BUILD:-build}
@@ -161,6 +162,9 @@ make -s units >/dev/null || exit 2
 	else
 		echo "FAIL gpu: python3 with torch and triton is needed for the comparison with Triton"
 	fi
+
+	# tritonc export: the exported launchers in a C program, against Triton
+	tests/gpu/export.sh
 
 	# Its own total is left out: the one below counts its lines.
 	tests/gpu/warpcheck.sh | sed '/^[0-9]* passed, [0-9]* failed$/d'
