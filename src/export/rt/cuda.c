@@ -6,7 +6,8 @@
  * points are used, declared here, so no CUDA header is needed.
  *
  * A variant's module is loaded in a context the first time it runs there:
- * the cubin made for the device's architecture, else one for an earlier
+ * the cubin made for the device's architecture (an sm_90a one before
+ * sm_90), else one for an earlier
  * minor version of its major one, else the PTX (compiled by the driver).
  * Each kernel keeps a list of the contexts it was loaded in, behind one
  * mutex; the launch itself runs outside it. */
@@ -133,7 +134,7 @@ static int tcx_load(const tcx_variant *v, int sm, tcx_loaded *l)
 	int best[3] = {-1, -1, -1}; /* the exact cubin, an earlier minor's, the newest usable PTX */
 	for (int i = 0; i < v->nimages; i++) {
 		const tcx_image *im = &v->images[i];
-		if (!im->ptx && im->sm == sm)
+		if (!im->ptx && im->sm == sm && (best[0] < 0 || im->specific))   /* sm_90a before sm_90 */
 			best[0] = i;
 		else if (!im->ptx && !im->specific && im->sm / 10 == sm / 10 && im->sm < sm &&
 			 (best[1] < 0 || v->images[best[1]].sm < im->sm))
