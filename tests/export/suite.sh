@@ -103,12 +103,20 @@ if ex examples/rmsnorm.py -k $RMS -s '*fp32:16,*fp32:16,*fp32:16,i32,i32:16' -D 
 	if hipcc -c --offload-arch=gfx90a $h/$RMS.hip -o $tmp/hip2.o 2>"$tmp/err"; then pass "hip: hipcc -c $RMS.hip"
 	else fail "hip: hipcc -c $RMS.hip"; head -20 "$tmp/err"; fi
 fi
-if TRITONC_HIPCC=none ex examples/rmsnorm.py -k $RMS -s '*fp32,*fp32,*fp32,i32,i32' -D XBLOCK=2 --target hip:gfx90a -o $tmp/hiprtc; then
+if TRITONC_HIPCC=none ex examples/rmsnorm.py -k $RMS -s '*fp32,*fp32,*fp32,i32,i32' -D XBLOCK=2 --target hip:gfx90a,hip:gfx1030 -o $tmp/hiprtc; then
 	if grep -q "{\"gfx90a\", 1, ${RMS}__v0_gfx90a, 256, 0}" $tmp/hiprtc/$RMS.c; then pass "hip without hipcc: the HIP source, for hiprtc"
 	else fail "hip without hipcc: the image table"; fi
 	if $CC -std=c11 -O2 -Wall -Wextra -Werror -c $tmp/hiprtc/$RMS.c -o $tmp/hiprtc.o 2>"$tmp/err"; then pass "hip without hipcc: $CC -c $RMS.c"
 	else fail "hip without hipcc: $CC -c $RMS.c"; head -20 "$tmp/err"; fi
 fi
+# the HIP launchers against a stand-in runtime and hiprtc
+if $CC -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC tests/export/fake_hip.c -o $tmp/libfakehip.so -lpthread 2>"$tmp/err"; then
+	fh="-DFAKE_HIP=\"$tmp/libfakehip.so\""
+	fl="-DTRITONC_HIP_LIBRARY=\"$tmp/libfakehip.so\""
+	[ -f $h/$RMS.c ] && prog test_hip_fake $h "$fh" "$fl" tests/export/test_hip_fake.c $h/$RMS.c -ldl
+	[ -f $tmp/hiprtc/$RMS.c ] && prog test_hip_fake_hiprtc $tmp/hiprtc "$fh" "$fl" -DHIPRTC \
+		-DTRITONC_HIPRTC_LIBRARY="\"$tmp/libfakehip.so\"" tests/export/test_hip_fake.c $tmp/hiprtc/$RMS.c -ldl
+else fail "hip: building the stand-in runtime"; head "$tmp/err"; fi
 
 # ---- make install, then examples/export built against the installed tree (Makefile with pkg-config, and CMake) ----
 pfx=$tmp/prefix
