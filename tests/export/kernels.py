@@ -34,3 +34,13 @@ def checked_gather(idx_ptr, src_ptr, out_ptr, n, LIMIT: tl.constexpr, BLOCK: tl.
     i = tl.load(idx_ptr + offs, mask=m, other=0)
     tl.device_assert(i < LIMIT, "index out of range")
     tl.store(out_ptr + offs, tl.load(src_ptr + i, mask=m), mask=m)
+
+
+# Parameters named like the launchers' own variables (and "stream" and "variant").
+@triton.jit
+def clash(a, s, g, v, i, grid, stream, variant, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(s + offs, mask=m)
+    y = tl.load(g + offs, mask=m)
+    tl.store(a + offs, x * v + y + i + grid + stream + variant, mask=m)

@@ -13,6 +13,7 @@ BIN=${BIN:-bin}
 TC="$ROOT/$BIN/tritonc"
 K=tests/export/kernels.py
 CC=${CC:-cc}
+NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -62,12 +63,27 @@ ex $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=64 --grid 'n_rows * n
 ex $K -k checked_gather -s '*i32,*fp32,*fp32,i32' -D LIMIT=16 -D BLOCK=64 --grid 'cdiv(n, BLOCK)' --target c -o $e &&
 prog test_errors $e tests/export/test_errors.c $e/row_stats.c $e/checked_gather.c $e/scale.c
 
+# parameters named like the launchers' own variables, for every target
+x=$tmp/clash
+clash_ex() { ex $K -k clash -s '*fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32' -D BLOCK=128 --grid 'cdiv(n, BLOCK)' "$@"; }
+if clash_ex --target c -o $x/c && clash_ex --target cuda:sm_80 -o $x/cuda &&
+   TRITONC_HIPCC=none clash_ex --target hip:gfx1030 -o $x/hip; then
+	prog test_clash $x/c tests/export/test_clash.c $x/c/clash.c
+	for f in $x/cuda/clash.c $x/hip/clash.c; do
+		if $CC -std=c11 -O2 -Wall -Wextra -Werror -c $f -o $tmp/clash.o 2>"$tmp/err"; then pass "clashing names: $CC -c ${f#$x/}"
+		else fail "clashing names: $CC -c ${f#$x/}"; head -20 "$tmp/err"; fi
+	done
+	if [ -n "$NVCC" ] && "$NVCC" -c -arch=sm_80 $x/cuda/clash.cu -o $tmp/clash.cu.o 2>"$tmp/err"; then pass "clashing names: nvcc -c clash.cu"
+	else fail "clashing names: nvcc -c clash.cu"; head -20 "$tmp/err"; fi
+	if hipcc -c --offload-arch=gfx1030 $x/hip/clash.hip -o $tmp/clash.hip.o 2>"$tmp/err"; then pass "clashing names: hipcc -c clash.hip"
+	else fail "clashing names: hipcc -c clash.hip"; head -20 "$tmp/err"; fi
+fi
+
 # serial build: no threads
 ex $K -k row_stats -s '*fp32,*fp32,*fp32,i32,i32' -D BLOCK=256 --grid n_rows --target c -o $tmp/serial &&
 prog test_reduce_serial $tmp/serial -DTRITONC_NO_THREADS tests/export/test_reduce.c $tmp/serial/row_stats.c
 
 # ---- the cuda target: cc for NAME.c, nvcc -c for NAME.cu, the launcher against a stand-in driver ----
-NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
 g=$tmp/cuda
 GEMM_SIG='*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16'
 GEMM_D='-D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64'
@@ -121,18 +137,22 @@ else fail "hip: building the stand-in runtime"; head "$tmp/err"; fi
 # ---- make install, then examples/export built against the installed tree (Makefile with pkg-config, and CMake) ----
 pfx=$tmp/prefix
 if make -s install PREFIX="$pfx" BUILD="${BUILD:-build}" >"$tmp/err" 2>&1; then
+	# a library built with sanitizers (make asan) needs them in the program too
+	XCC=$CC
+	nm -D -u "$pfx/lib/libtritonc.so" | grep -q __asan_ && XCC="clang -fsanitize=address,undefined"
 	missing=
 	for f in bin/tritonc lib/libtritonc.a lib/libtritonc.so include/tritonc.h lib/pkgconfig/tritonc.pc \
 		lib/cmake/tritonc/tritoncConfig.cmake lib/cmake/tritonc/tritoncConfigVersion.cmake; do
 		[ -f "$pfx/$f" ] || missing="$missing $f"
 	done
 	if [ -z "$missing" ]; then pass "make install: bin, lib (.a, .so, pkg-config, CMake), include"; else fail "make install: missing$missing"; fi
-	if PKG_CONFIG_PATH="$pfx/lib/pkgconfig" make -s -C examples/export OUT="$tmp/example-make" CC="$CC" run >"$tmp/out" 2>&1 &&
+	if PKG_CONFIG_PATH="$pfx/lib/pkgconfig" make -s -C examples/export OUT="$tmp/example-make" CC="$XCC" run >"$tmp/out" 2>&1 &&
 	   grep -q 'all results match' "$tmp/out"; then
 		pass "examples/export with make and pkg-config: $(grep -c 'max error' "$tmp/out") kernel runs match"
 	else fail "examples/export with make and pkg-config"; tail -15 "$tmp/out"; fi
 	if command -v cmake >/dev/null; then
-		if cmake -S examples/export -B "$tmp/example-cmake" -DCMAKE_PREFIX_PATH="$pfx" -DCMAKE_C_COMPILER="$CC" >"$tmp/out" 2>&1 &&
+		if cmake -S examples/export -B "$tmp/example-cmake" -DCMAKE_PREFIX_PATH="$pfx" -DCMAKE_C_COMPILER="${XCC%% *}" \
+			-DCMAKE_C_FLAGS="$(echo "$XCC" | cut -s -d' ' -f2-)" >"$tmp/out" 2>&1 &&
 		   cmake --build "$tmp/example-cmake" >>"$tmp/out" 2>&1 && "$tmp/example-cmake/demo" >"$tmp/run" 2>&1 &&
 		   grep -q 'all results match' "$tmp/run"; then
 			pass "examples/export with cmake (find_package(tritonc), tritonc_export)"

@@ -4,7 +4,8 @@
 # inside (eval, arg, lookup, ...) compiles a kernel through it, getting the
 # same code as bin/tritonc, while its own functions stay its own.
 cd "$(dirname "$0")/../.." || exit 2
-LIB=${LIB:-lib}
+BUILD=${BUILD:-build}
+LIB=${LIB:-$([ "$BUILD" = build ] && echo lib || echo "$BUILD/lib")}
 BIN=${BIN:-bin}
 CC=${CC:-cc}
 tmp=$(mktemp -d)
@@ -23,6 +24,8 @@ for f in tritonc_compile tritonc_free tritonc_version; do
 	grep -qx $f "$tmp/names" && echo "PASS library: exports $f" || echo "FAIL library: $f is not exported"
 done
 
+# a library built with sanitizers (make asan) needs them in the program too
+nm -D -u "$so" | grep -q __asan_ && CC="clang -fsanitize=address,undefined"
 if $CC -std=c11 -Wall -Wextra -Werror -Iinclude tests/library/common_names.c -L"$LIB" -ltritonc \
 	-Wl,-rpath,"$(pwd)/$LIB" -o "$tmp/common_names" 2>"$tmp/err"; then
 	"$tmp/common_names" examples/rmsnorm.py "$tmp/lib.c"
