@@ -72,12 +72,13 @@ static void write_unused(Buf *b, const ExKernel *k)
 		buf_printf(b, "\t(void)%s;\n", k->params[p].name);
 }
 
-static const char *stream_name(const ExKernel *k)
+/* "stream" and "variant" in the header, unless the kernel has a parameter of that name. */
+static const char *header_name(const ExKernel *k, const char *name)
 {
 	for (int p = 0; p < k->nparams; p++)
-		if (!strcmp(k->params[p].name, "stream"))
-			return "tcx_stream";
-	return "stream";
+		if (!strcmp(k->params[p].name, name))
+			return !strcmp(name, "stream") ? "tcx_stream" : "tcx_variant";
+	return name;
 }
 
 void export_write_header(Buf *b, const ExKernel *k, TargetKind kind)
@@ -114,17 +115,17 @@ void export_write_header(Buf *b, const ExKernel *k, TargetKind kind)
 			    "typedef struct tritonc_cpu_stream {\n\tint threads;\n} tritonc_cpu_stream;\n#endif\n\n");
 	Buf params = {0};
 	export_write_params(&params, k);
-	const char *sn = stream_name(k);
+	const char *sn = header_name(k, "stream"), *vn = header_name(k, "variant");
 	buf_printf(b, "/* Launches %s on `%s`: the variant the arguments allow that is the most\n"
 		      " * specialized (see %s_variant_name). */\n", k->name, sn, k->name);
 	buf_printf(b, "TRITONC_API int %s(void *%s%s);\n\n", k->name, sn, buf_str(&params));
-	buf_printf(b, "/* Launches variant `variant` (0 .. %s_variant_count() - 1), for a choice\n"
+	buf_printf(b, "/* Launches variant number `%s` (0 .. %s_variant_count() - 1), for a choice\n"
 		      " * made ahead of time (autotuning): TRITONC_ERROR_NO_VARIANT when the\n"
-		      " * arguments break its assumptions. */\n", k->name);
-	buf_printf(b, "TRITONC_API int %s_variant(int variant, void *%s%s);\n", k->name, sn, buf_str(&params));
+		      " * arguments break its assumptions. */\n", vn, k->name);
+	buf_printf(b, "TRITONC_API int %s_variant(int %s, void *%s%s);\n", k->name, vn, sn, buf_str(&params));
 	buf_printf(b, "TRITONC_API int %s_variant_count(void);\n", k->name);
 	buf_printf(b, "/* How a variant was exported: \"-s ... -D ... --num-warps N\"; NULL when out of range. */\n"
-		      "TRITONC_API const char *%s_variant_name(int variant);\n", k->name);
+		      "TRITONC_API const char *%s_variant_name(int %s);\n", k->name, vn);
 	buf_printf(b, "/* Unloads the kernel's modules from every context they were loaded in\n"
 		      " * (nothing to do on the CPU); the next launch loads them again. */\n"
 		      "TRITONC_API int %s_unload(void);\n\n", k->name);
@@ -179,19 +180,19 @@ void export_write_dispatch(Buf *b, const ExKernel *k)
 		    "static int64_t tcx_min(int64_t a, int64_t b) { return a < b ? a : b; }\n"
 		    "static int64_t tcx_max(int64_t a, int64_t b) { return a > b ? a : b; }\n\n");
 	buf_printf(b, "/* Variant v's grid; nonzero when its expression divides by zero. */\n"
-		      "static int %s__grid(int v, int64_t g[3]%s)\n{\n\tint tcx_bad = 0;\n", N, P);
+		      "static int %s__grid(int tcx_v, int64_t tcx_g[3]%s)\n{\n\tint tcx_bad = 0;\n", N, P);
 	write_unused(b, k);
-	buf_puts(b, "\tswitch (v) {\n");
+	buf_puts(b, "\tswitch (tcx_v) {\n");
 	for (int i = 0; i < k->nv; i++)
-		buf_printf(b, "\tcase %d:\n\t\tg[0] = %s;\n\t\tg[1] = %s;\n\t\tg[2] = %s;\n\t\tbreak;\n", i,
+		buf_printf(b, "\tcase %d:\n\t\ttcx_g[0] = %s;\n\t\ttcx_g[1] = %s;\n\t\ttcx_g[2] = %s;\n\t\tbreak;\n", i,
 			   k->v[i].grid_c[0], k->v[i].grid_c[1], k->v[i].grid_c[2]);
 	buf_puts(b, "\tdefault:\n\t\treturn 1;\n\t}\n\t(void)tcx_div;\n\t(void)tcx_mod;\n\t(void)tcx_cdiv;\n"
 		    "\t(void)tcx_min;\n\t(void)tcx_max;\n\treturn tcx_bad;\n}\n\n");
 
 	buf_printf(b, "/* Whether the arguments meet variant v's assumptions (its -s hints and -D values). */\n"
-		      "static int %s__accepts(int v%s)\n{\n", N, P);
+		      "static int %s__accepts(int tcx_v%s)\n{\n", N, P);
 	write_unused(b, k);
-	buf_puts(b, "\tswitch (v) {\n");
+	buf_puts(b, "\tswitch (tcx_v) {\n");
 	for (int i = 0; i < k->nv; i++) {
 		buf_printf(b, "\tcase %d: return ", i);
 		write_condition(b, k, &k->v[i]);
@@ -199,27 +200,27 @@ void export_write_dispatch(Buf *b, const ExKernel *k)
 	}
 	buf_puts(b, "\tdefault: return 0;\n\t}\n}\n\n");
 
-	buf_printf(b, "static int %s__run(int v, void *%s%s)\n{\n\tint64_t g[3];\n", N, sn, P);
-	buf_printf(b, "\tif (%s__grid(v, g%s))\n\t\treturn TRITONC_ERROR_INVALID_GRID;\n", N, A);
-	buf_puts(b, "\tif (g[0] < 0 || g[1] < 0 || g[2] < 0 || g[0] > TCX_GRID_MAX_X || g[1] > TCX_GRID_MAX_YZ || "
-		    "g[2] > TCX_GRID_MAX_YZ)\n\t\treturn TRITONC_ERROR_INVALID_GRID;\n");
-	buf_puts(b, "\tif (g[0] == 0 || g[1] == 0 || g[2] == 0) /* no programs: nothing to run, as Triton */\n"
+	buf_printf(b, "static int %s__run(int tcx_v, void *%s%s)\n{\n\tint64_t tcx_g[3];\n", N, sn, P);
+	buf_printf(b, "\tif (%s__grid(tcx_v, tcx_g%s))\n\t\treturn TRITONC_ERROR_INVALID_GRID;\n", N, A);
+	buf_puts(b, "\tif (tcx_g[0] < 0 || tcx_g[1] < 0 || tcx_g[2] < 0 || tcx_g[0] > TCX_GRID_MAX_X ||\n"
+		    "\t    tcx_g[1] > TCX_GRID_MAX_YZ || tcx_g[2] > TCX_GRID_MAX_YZ)\n\t\treturn TRITONC_ERROR_INVALID_GRID;\n");
+	buf_puts(b, "\tif (tcx_g[0] == 0 || tcx_g[1] == 0 || tcx_g[2] == 0) /* no programs: nothing to run, as Triton */\n"
 		    "\t\treturn TRITONC_SUCCESS;\n");
-	buf_printf(b, "\treturn %s__launch(v, %s, g%s);\n}\n\n", N, sn, A);
+	buf_printf(b, "\treturn %s__launch(tcx_v, %s, tcx_g%s);\n}\n\n", N, sn, A);
 
 	buf_printf(b, "/* The variants, most specialized first: the first that accepts the arguments runs. */\n"
 		      "static const int %s__order[%d] = {", N, k->nv);
 	for (int i = 0; i < k->nv; i++)
 		buf_printf(b, "%s%d", i ? ", " : "", k->order[i]);
 	buf_puts(b, "};\n\n");
-	buf_printf(b, "int %s(void *%s%s)\n{\n\tfor (int i = 0; i < %d; i++)\n", N, sn, P, k->nv);
-	buf_printf(b, "\t\tif (%s__accepts(%s__order[i]%s))\n\t\t\treturn %s__run(%s__order[i], %s%s);\n", N, N, A, N, N,
-		   sn, A);
+	buf_printf(b, "int %s(void *%s%s)\n{\n\tfor (int tcx_i = 0; tcx_i < %d; tcx_i++)\n", N, sn, P, k->nv);
+	buf_printf(b, "\t\tif (%s__accepts(%s__order[tcx_i]%s))\n\t\t\treturn %s__run(%s__order[tcx_i], %s%s);\n", N, N, A,
+		   N, N, sn, A);
 	buf_puts(b, "\treturn TRITONC_ERROR_NO_VARIANT;\n}\n\n");
-	buf_printf(b, "int %s_variant(int variant, void *%s%s)\n{\n", N, sn, P);
-	buf_printf(b, "\tif (variant < 0 || variant >= %d)\n\t\treturn TRITONC_ERROR_INVALID_VALUE;\n", k->nv);
-	buf_printf(b, "\tif (!%s__accepts(variant%s))\n\t\treturn TRITONC_ERROR_NO_VARIANT;\n", N, A);
-	buf_printf(b, "\treturn %s__run(variant, %s%s);\n}\n\n", N, sn, A);
+	buf_printf(b, "int %s_variant(int tcx_variant, void *%s%s)\n{\n", N, sn, P);
+	buf_printf(b, "\tif (tcx_variant < 0 || tcx_variant >= %d)\n\t\treturn TRITONC_ERROR_INVALID_VALUE;\n", k->nv);
+	buf_printf(b, "\tif (!%s__accepts(tcx_variant%s))\n\t\treturn TRITONC_ERROR_NO_VARIANT;\n", N, A);
+	buf_printf(b, "\treturn %s__run(tcx_variant, %s%s);\n}\n\n", N, sn, A);
 	buf_printf(b, "int %s_variant_count(void)\n{\n\treturn %d;\n}\n\n", N, k->nv);
 	buf_printf(b, "const char *%s_variant_name(int variant)\n{\n\tstatic const char *const names[%d] = {\n", N, k->nv);
 	for (int i = 0; i < k->nv; i++) {

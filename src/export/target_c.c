@@ -12,23 +12,23 @@ static void write_launch(Buf *b, const ExKernel *k)
 {
 	Buf params = {0};
 	export_write_params(&params, k);
-	buf_printf(b, "static int %s__launch(int v, void *tcx_stream, const int64_t g[3]%s)\n{\n", k->name,
+	buf_printf(b, "static int %s__launch(int tcx_v, void *tcx_stream, const int64_t tcx_g[3]%s)\n{\n", k->name,
 		   buf_str(&params));
-	buf_puts(b, "\tconst tritonc_cpu_stream *s = (const tritonc_cpu_stream *)tcx_stream;\n");
+	buf_puts(b, "\tconst tritonc_cpu_stream *tcx_s = (const tritonc_cpu_stream *)tcx_stream;\n");
 	for (int p = 0; p < k->nparams; p++)
 		buf_printf(b, "\t(void)%s;\n", k->params[p].name);
 	for (int p = 0; p < k->nparams; p++)
 		if (k->params[p].is_ptr)
 			buf_printf(b, "\tif (!%s)\n\t\treturn TRITONC_ERROR_INVALID_VALUE;\n", k->params[p].name);
-	buf_puts(b, "\tswitch (v) {\n");
+	buf_puts(b, "\tswitch (tcx_v) {\n");
 	for (int i = 0; i < k->nv; i++) {
 		const ExVariant *v = &k->v[i];
-		buf_printf(b, "\tcase %d: {\n\t\tvoid *a[] = {", i);
+		buf_printf(b, "\tcase %d: {\n\t\tvoid *tcx_args[] = {", i);
 		int n = 0;
 		for (int p = 0; p < k->nparams; p++)
 			if (v->arg[p] >= 0)
 				buf_printf(b, "%s(void *)&%s", n++ ? ", " : "", k->params[p].name);
-		buf_printf(b, "%s};\n\t\treturn tcx_cpu_run(s, %s_launch, a, g, tc%d_assertion);\n\t}\n", n ? "" : "0", v->fn,
+		buf_printf(b, "%s};\n\t\treturn tcx_cpu_run(tcx_s, %s_launch, tcx_args, tcx_g, tc%d_assertion);\n\t}\n", n ? "" : "0", v->fn,
 			   i);
 	}
 	buf_puts(b, "\tdefault:\n\t\treturn TRITONC_ERROR_INVALID_VALUE;\n\t}\n}\n\n");

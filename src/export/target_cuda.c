@@ -122,13 +122,13 @@ static bool write_c(Buf *c, const ExKernel *k, const int *ts, int nts, FILE *err
 
 	Buf params = {0};
 	export_write_params(&params, k);
-	buf_printf(c, "static int %s__launch(int v, void *tcx_stream, const int64_t g[3]%s)\n{\n", k->name, buf_str(&params));
+	buf_printf(c, "static int %s__launch(int tcx_v, void *tcx_stream, const int64_t tcx_g[3]%s)\n{\n", k->name, buf_str(&params));
 	write_unused(c, k);
-	buf_puts(c, "\tswitch (v) {\n");
+	buf_puts(c, "\tswitch (tcx_v) {\n");
 	for (int i = 0; i < k->nv; i++) {
-		buf_printf(c, "\tcase %d: {\n\t\tvoid *a[] = {", i);
+		buf_printf(c, "\tcase %d: {\n\t\tvoid *tcx_args[] = {", i);
 		write_args(c, k, i, false);
-		buf_printf(c, "};\n\t\treturn tcx_cuda_launch(&%s__kernel, %d, tcx_stream, g, a);\n\t}\n", k->name, i);
+		buf_printf(c, "};\n\t\treturn tcx_cuda_launch(&%s__kernel, %d, tcx_stream, tcx_g, tcx_args);\n\t}\n", k->name, i);
 	}
 	buf_puts(c, "\tdefault:\n\t\treturn TRITONC_ERROR_INVALID_VALUE;\n\t}\n}\n\n");
 	buf_free(&params);
@@ -154,17 +154,17 @@ static void write_cu(Buf *c, const ExKernel *k, int t)
 	buf_puts(c, "#define TCX_GRID_MAX_X INT64_C(2147483647)\n#define TCX_GRID_MAX_YZ INT64_C(65535)\n\n");
 	Buf params = {0};
 	export_write_params(&params, k);
-	buf_printf(c, "static int %s__launch(int v, void *tcx_stream, const int64_t g[3]%s)\n{\n", k->name, buf_str(&params));
+	buf_printf(c, "static int %s__launch(int tcx_v, void *tcx_stream, const int64_t tcx_g[3]%s)\n{\n", k->name, buf_str(&params));
 	write_unused(c, k);
-	buf_puts(c, "\tdim3 grid((unsigned)g[0], (unsigned)g[1], (unsigned)g[2]);\n"
-		    "\tcudaStream_t stream = (cudaStream_t)tcx_stream;\n\tswitch (v) {\n");
+	buf_puts(c, "\tdim3 tcx_grid((unsigned)tcx_g[0], (unsigned)tcx_g[1], (unsigned)tcx_g[2]);\n"
+		    "\tcudaStream_t tcx_cu_stream = (cudaStream_t)tcx_stream;\n\tswitch (tcx_v) {\n");
 	for (int i = 0; i < k->nv; i++) {
 		const ExCode *code = &k->v[i].code[t];
 		buf_printf(c, "\tcase %d:\n", i);
 		if (code->dynamic_bytes > 48 * 1024)
 			buf_printf(c, "\t\tif (cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %d) != "
 				      "cudaSuccess)\n\t\t\treturn TRITONC_ERROR_SHARED_MEMORY;\n", k->v[i].fn, code->dynamic_bytes);
-		buf_printf(c, "\t\t%s<<<grid, %d, %d, stream>>>(", k->v[i].fn, code->threads, code->dynamic_bytes);
+		buf_printf(c, "\t\t%s<<<tcx_grid, %d, %d, tcx_cu_stream>>>(", k->v[i].fn, code->threads, code->dynamic_bytes);
 		write_args(c, k, i, true);
 		buf_puts(c, ");\n\t\tbreak;\n");
 	}

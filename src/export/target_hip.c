@@ -177,13 +177,13 @@ static bool write_c(Buf *c, const ExKernel *k, const int *ts, int nts, FILE *err
 		   k->name, k->nv);
 	Buf params = {0};
 	export_write_params(&params, k);
-	buf_printf(c, "static int %s__launch(int v, void *tcx_stream, const int64_t g[3]%s)\n{\n", k->name, buf_str(&params));
+	buf_printf(c, "static int %s__launch(int tcx_v, void *tcx_stream, const int64_t tcx_g[3]%s)\n{\n", k->name, buf_str(&params));
 	write_unused(c, k);
-	buf_puts(c, "\tswitch (v) {\n");
+	buf_puts(c, "\tswitch (tcx_v) {\n");
 	for (int i = 0; i < k->nv; i++) {
-		buf_printf(c, "\tcase %d: {\n\t\tvoid *a[] = {", i);
+		buf_printf(c, "\tcase %d: {\n\t\tvoid *tcx_args[] = {", i);
 		write_args(c, k, i, false);
-		buf_printf(c, "};\n\t\treturn tcx_hip_launch(&%s__kernel, %d, tcx_stream, g, a);\n\t}\n", k->name, i);
+		buf_printf(c, "};\n\t\treturn tcx_hip_launch(&%s__kernel, %d, tcx_stream, tcx_g, tcx_args);\n\t}\n", k->name, i);
 	}
 	buf_puts(c, "\tdefault:\n\t\treturn TRITONC_ERROR_INVALID_VALUE;\n\t}\n}\n\n");
 	buf_free(&params);
@@ -213,17 +213,18 @@ static void write_hip(Buf *c, const ExKernel *k, int t)
 	buf_puts(c, "#define TCX_GRID_MAX_X INT64_C(2147483647)\n#define TCX_GRID_MAX_YZ INT64_C(65535)\n\n");
 	Buf params = {0};
 	export_write_params(&params, k);
-	buf_printf(c, "static int %s__launch(int v, void *tcx_stream, const int64_t g[3]%s)\n{\n", k->name, buf_str(&params));
+	buf_printf(c, "static int %s__launch(int tcx_v, void *tcx_stream, const int64_t tcx_g[3]%s)\n{\n", k->name, buf_str(&params));
 	write_unused(c, k);
-	buf_printf(c, "\tint dev = 0, width = 0;\n"
-		      "\tif (hipGetDevice(&dev) != hipSuccess || hipDeviceGetAttribute(&width, hipDeviceAttributeWarpSize, dev) "
-		      "!= hipSuccess)\n\t\treturn TRITONC_ERROR_NO_CONTEXT;\n"
-		      "\tif (width != %d)\n\t\treturn TRITONC_ERROR_NO_BINARY;\n", tg->warp_size);
-	buf_puts(c, "\tdim3 grid((unsigned)g[0], (unsigned)g[1], (unsigned)g[2]);\n"
-		    "\thipStream_t stream = (hipStream_t)tcx_stream;\n\tswitch (v) {\n");
+	buf_printf(c, "\tint tcx_dev = 0, tcx_width = 0;\n"
+		      "\tif (hipGetDevice(&tcx_dev) != hipSuccess ||\n"
+		      "\t    hipDeviceGetAttribute(&tcx_width, hipDeviceAttributeWarpSize, tcx_dev) != hipSuccess)\n"
+		      "\t\treturn TRITONC_ERROR_NO_CONTEXT;\n"
+		      "\tif (tcx_width != %d)\n\t\treturn TRITONC_ERROR_NO_BINARY;\n", tg->warp_size);
+	buf_puts(c, "\tdim3 tcx_grid((unsigned)tcx_g[0], (unsigned)tcx_g[1], (unsigned)tcx_g[2]);\n"
+		    "\thipStream_t tcx_hip_stream = (hipStream_t)tcx_stream;\n\tswitch (tcx_v) {\n");
 	for (int i = 0; i < k->nv; i++) {
 		const ExCode *code = &k->v[i].code[t];
-		buf_printf(c, "\tcase %d:\n\t\t%s<<<grid, %d, %d, stream>>>(", i, k->v[i].fn, code->threads, code->dynamic_bytes);
+		buf_printf(c, "\tcase %d:\n\t\t%s<<<tcx_grid, %d, %d, tcx_hip_stream>>>(", i, k->v[i].fn, code->threads, code->dynamic_bytes);
 		write_args(c, k, i, true);
 		buf_puts(c, ");\n\t\tbreak;\n");
 	}
