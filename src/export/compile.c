@@ -39,7 +39,7 @@ static bool has_param(const Kernel *k, const char *name)
 }
 
 ExCode *export_compile(Arena *a, Diag *d, const ExSpec *spec, const char *kernel, const Target *target,
-		       const char *fn, ExLowered *info)
+		       const char *fn, bool notes, ExLowered *info)
 {
 	size_t len;
 	char *text = file_read(spec->file, &len);
@@ -65,7 +65,8 @@ ExCode *export_compile(Arena *a, Diag *d, const ExSpec *spec, const char *kernel
 		defines[i] = spec->defines[i];
 	for (int i = 0; i < dflt.count; i++) {
 		defines[spec->ndefines + i] = arena_strdup(a, dflt.text[i]);
-		diag_plain(d, DIAG_NOTE, "%s: no -D given for it, using %s", k->name, dflt.text[i]);
+		if (notes)
+			diag_plain(d, DIAG_NOTE, "%s: no -D given for it, using %s", k->name, dflt.text[i]);
 	}
 	SpecOptions so = {.defines = defines, .ndefines = spec->ndefines + dflt.count,
 			  .num_warps = spec->num_warps ? spec->num_warps : 4, .num_stages = spec->num_stages};

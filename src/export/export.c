@@ -392,7 +392,7 @@ int export_run(const ExportRequest *r, FILE *errors)
 		v->code = arena_alloc(&arena, sizeof *v->code * (size_t)k.ntargets);
 		for (int t = 0; t < k.ntargets; t++) {
 			ExLowered got;
-			ExCode *c = export_compile(&arena, &d, &v->spec, k.name, &k.targets[t], v->fn, &got);
+			ExCode *c = export_compile(&arena, &d, &v->spec, k.name, &k.targets[t], v->fn, t == 0, &got);
 			if (!c) {
 				if (k.nv > 1)
 					fprintf(errors, "tritonc: note: while exporting variant %d (%s) for %s\n", i,

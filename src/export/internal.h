@@ -89,10 +89,11 @@ typedef struct ExLowered {
 	bool has_ynumel;
 } ExLowered;
 
-/* Compiles variant `spec` for `target`, the kernel named `fn` in the code.
- * NULL after reporting errors to `d`. */
+/* Compiles variant `spec` for `target`, the kernel named `fn` in the code;
+ * `notes`: say which block sizes an Inductor kernel got by default. NULL
+ * after reporting errors to `d`. */
 ExCode *export_compile(Arena *a, Diag *d, const ExSpec *spec, const char *kernel, const Target *target,
-		       const char *fn, ExLowered *info);
+		       const char *fn, bool notes, ExLowered *info);
 
 /* ---- grid.c ---- */
 
