@@ -1,11 +1,13 @@
 # tritonc, libtritonc and warpcheck.
 #
-#   make              bin/tritonc, bin/warpcheck, lib/libtritonc.a
+#   make              bin/tritonc, bin/warpcheck, lib/libtritonc.a and lib/libtritonc.so
+#   make install      into PREFIX (default /usr/local): bin/, lib/ (with pkg-config and CMake
+#                     files), include/
 #   make check        every test that needs no GPU; ends with "N passed, N failed"
 #   make asan         the same tests built with AddressSanitizer and UBSan
+#   make python       the Python package's extension, in place (PYTHON=python3 chooses the Python)
 #   make gpu-check    GPU tests (needs an NVIDIA GPU with torch and triton)
 #   make fuzz         libFuzzer targets (clang)
-#   make python       the Python package's extension, in place (PYTHON=python3 chooses the Python)
 
 CC      ?= cc
 BUILD   ?= build
@@ -14,34 +16,54 @@ WARN     = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS = -Isrc -Iinclude -D_POSIX_C_SOURCE=200809L
 LDLIBS   = -lm -ldl -lpthread
 
+PREFIX  ?= /usr/local
+VERSION  = 0.1
+# Objects are position-independent for lib/libtritonc.so, which exports only
+# the functions include/tritonc.h marks TRITONC_API: the rest stay hidden, so
+# a program with its own `eval` or `lookup` links with it safely.
+LIBFLAGS = -fPIC -fvisibility=hidden
+
 BIN = $(if $(filter build,$(BUILD)),bin,$(BUILD)/bin)
 LIB = $(if $(filter build,$(BUILD)),lib,$(BUILD)/lib)
 
 BASE_SRC     = $(wildcard src/base/*.c)
-COMPILER_SRC = $(wildcard src/triton/*.c src/ir/*.c src/gpu/*.c src/emit/*.c src/driver/*.c src/runtime/*.c src/api/*.c)
+COMPILER_SRC = $(wildcard src/triton/*.c src/ir/*.c src/gpu/*.c src/emit/*.c src/driver/*.c src/runtime/*.c src/api/*.c src/export/*.c)
 WARPCHECK_SRC = $(wildcard src/warpcheck/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
 TOOLS = $(BIN)/tritonc $(if $(wildcard src/cli/warpcheck.c),$(BIN)/warpcheck)
 
-all: $(TOOLS) $(LIB)/libtritonc.a $(LIB)/libwarpcheck.a
+all: $(TOOLS) $(LIB)/libtritonc.a $(LIB)/libtritonc.so $(LIB)/libwarpcheck.a
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(LIBFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB)/libtritonc.a: $(call obj,$(BASE_SRC) $(COMPILER_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^
 
+$(LIB)/libtritonc.so: $(call obj,$(BASE_SRC) $(COMPILER_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libtritonc.so $^ -o $@ $(LDFLAGS) $(LDLIBS)
+
 $(LIB)/libwarpcheck.a: $(call obj,$(BASE_SRC) $(WARPCHECK_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/tritonc: $(call obj,src/cli/tritonc.c) $(LIB)/libtritonc.a
+# The run-time support tritonc export copies into the files it writes, as C string literals.
+$(BUILD)/gen/export/rt_%.inc: src/export/rt/%.c
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(BUILD)/src/export/target_c.o: $(BUILD)/gen/export/rt_cpu.inc
+$(BUILD)/src/export/target_cuda.o: $(BUILD)/gen/export/rt_cuda.inc
+$(BUILD)/src/export/target_hip.o: $(BUILD)/gen/export/rt_hip.inc
+$(BUILD)/src/export/%.o: CPPFLAGS += -I$(BUILD)/gen
+
+$(BIN)/tritonc: $(call obj,src/cli/tritonc.c src/cli/export.c) $(LIB)/libtritonc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDFLAGS) $(LDLIBS)
 
@@ -74,29 +96,39 @@ fuzz:
 	tests/fuzz/build.sh
 
 # The CPython extension tritonc._tritonc, built in place into python/tritonc/
-# from the library's sources compiled as position-independent code.
+# from the library's objects (position-independent already).
 PYTHON ?= python3
-PIC_OBJ = $(patsubst %.c,$(BUILD)/pic/%.o,$(BASE_SRC) $(COMPILER_SRC))
 
-python:
+python: $(call obj,$(BASE_SRC) $(COMPILER_SRC))
 	$(MAKE) python-ext PY_INCLUDE="$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" \
 		PY_EXT="$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
 
 python-ext: python/tritonc/_tritonc$(PY_EXT)
 
-python/tritonc/_tritonc$(PY_EXT): $(BUILD)/pic/python/_tritonc.o $(PIC_OBJ)
+python/tritonc/_tritonc$(PY_EXT): $(BUILD)/pic/python/_tritonc.o $(call obj,$(BASE_SRC) $(COMPILER_SRC))
 	$(CC) -shared $(CFLAGS) $^ -o $@ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/pic/python/_tritonc.o: python/_tritonc.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -Wno-missing-field-initializers -Wno-cast-function-type $(CFLAGS) -fPIC $(CPPFLAGS) -I$(PY_INCLUDE) -MMD -MP -c $< -o $@
 
-$(BUILD)/pic/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS) -MMD -MP -c $< -o $@
+# DESTDIR stages the tree elsewhere (packaging); the files name PREFIX.
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/tritonc \
+		$(DESTDIR)$(PREFIX)/include
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LIB)/libtritonc.a $(DESTDIR)$(PREFIX)/lib
+	install -m 755 $(LIB)/libtritonc.so $(DESTDIR)$(PREFIX)/lib
+	install -m 644 include/tritonc.h $(DESTDIR)$(PREFIX)/include
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' packaging/tritonc.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/tritonc.pc
+	sed -e 's|@VERSION@|$(VERSION)|g' packaging/tritoncConfig.cmake.in \
+		> $(DESTDIR)$(PREFIX)/lib/cmake/tritonc/tritoncConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|g' packaging/tritoncConfigVersion.cmake.in \
+		> $(DESTDIR)$(PREFIX)/lib/cmake/tritonc/tritoncConfigVersion.cmake
 
 clean:
 	rm -rf build build-asan bin lib python/tritonc/_tritonc*.so python/build
 
-.PHONY: all units check asan gpu-check fuzz clean python python-ext
+.PHONY: all units check asan gpu-check fuzz clean install python python-ext
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

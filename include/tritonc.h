@@ -1,4 +1,4 @@
-/* tritonc.h: the tritonc compiler as a C library (libtritonc.a).
+/* tritonc.h: the tritonc compiler as a C library (libtritonc.a, libtritonc.so).
  *
  *   tritonc_options o = {.target = "cuda:sm_90", .signature = "*fp32,*fp32,*fp32,i32,i32",
  *                        .defines = (const char *[]){"XBLOCK=2"}, .ndefines = 1};
@@ -16,6 +16,16 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* The library's public functions: the only names libtritonc.so exports
+ * (everything else is built with -fvisibility=hidden). */
+#ifndef TRITONC_API
+#if defined(__GNUC__) || defined(__clang__)
+#define TRITONC_API __attribute__((visibility("default")))
+#else
+#define TRITONC_API
+#endif
 #endif
 
 typedef struct tritonc_options {
@@ -39,10 +49,10 @@ typedef struct tritonc_options {
  * `diagnostics` is not NULL it receives the messages, "file:line:col:
  * error: ..." with the source line and a caret, or NULL when there were
  * none. */
-char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,
-		      char **diagnostics);
+TRITONC_API char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,
+				  char **diagnostics);
 
-void tritonc_free(void *p);
+TRITONC_API void tritonc_free(void *p);
 
 /* ---- a compiled kernel, with what a launcher needs to know ----
  *
@@ -63,96 +73,96 @@ typedef struct tritonc_result tritonc_result;
  * every stage's text is kept). Returns NULL on an error, with the messages
  * in *diagnostics as for tritonc_compile; on success *diagnostics is NULL
  * (the notes are in tritonc_result_notes). */
-tritonc_result *tritonc_compile_kernel(const char *source, const char *filename, const tritonc_options *options,
+TRITONC_API tritonc_result *tritonc_compile_kernel(const char *source, const char *filename, const tritonc_options *options,
 				       char **diagnostics);
 
 /* Frees the result and every string it returned; NULL is ignored. */
-void tritonc_result_free(tritonc_result *r);
+TRITONC_API void tritonc_result_free(tritonc_result *r);
 
 /* The generated code: CUDA C or HIP C (an extern "C" __global__ kernel) or
  * C (with NAME_launch); for the "interp" target the tile IR. */
-const char *tritonc_result_code(const tritonc_result *r);
+TRITONC_API const char *tritonc_result_code(const tritonc_result *r);
 
 /* The tile IR right after specialization (`tritonc compile --dump tir`). */
-const char *tritonc_result_tir(const tritonc_result *r);
+TRITONC_API const char *tritonc_result_tir(const tritonc_result *r);
 
 /* The per-thread SIMT IR (`--dump simt`); NULL for the "interp" target. */
-const char *tritonc_result_simt(const tritonc_result *r);
+TRITONC_API const char *tritonc_result_simt(const tritonc_result *r);
 
 /* The text of a stage by its `--dump` name: "kernels", "ast", "tir",
  * "passes" (the tile IR after its passes, with axis info), "plan", "simt" or
  * "code". NULL for an unknown name or a stage with no text here (a stage the
  * target skips; "plan" until the lowering has a plan of its own). */
-const char *tritonc_result_stage(const tritonc_result *r, const char *stage);
+TRITONC_API const char *tritonc_result_stage(const tritonc_result *r, const char *stage);
 
 /* The notes of the compile, one a line ("KERNEL: no -D XBLOCK given, using
  * XBLOCK=1024" for the block sizes chosen for an Inductor kernel given none,
  * "KERNEL: using 8 warps"); "" when there were none. `tritonc compile`
  * prints the same lines as "tritonc: note: ...". */
-const char *tritonc_result_notes(const tritonc_result *r);
+TRITONC_API const char *tritonc_result_notes(const tritonc_result *r);
 
 /* The kernel's name in the source. */
-const char *tritonc_result_name(const tritonc_result *r);
+TRITONC_API const char *tritonc_result_name(const tritonc_result *r);
 
 /* The generated code's entry point: the kernel's name for CUDA and HIP,
  * NAME_launch for C (void NAME_launch(void **args, const int grid[3], long
  * first, long count)); NULL for "interp". */
-const char *tritonc_result_symbol(const tritonc_result *r);
+TRITONC_API const char *tritonc_result_symbol(const tritonc_result *r);
 
 /* The target as given ("cuda:sm_90", "hip:gfx90a", "c:wave64"; "cuda:sm_90"
  * when the options named none). */
-const char *tritonc_result_target(const tritonc_result *r);
+TRITONC_API const char *tritonc_result_target(const tritonc_result *r);
 
 /* Lanes of a warp the code was lowered for (32 or 64). */
-int tritonc_result_warp_size(const tritonc_result *r);
+TRITONC_API int tritonc_result_warp_size(const tritonc_result *r);
 
 /* Warps a program, after defaults (options->num_warps, else Inductor's
  * choice, else 4). */
-int tritonc_result_num_warps(const tritonc_result *r);
+TRITONC_API int tritonc_result_num_warps(const tritonc_result *r);
 
 /* Threads a block to launch with: num_warps * warp size (0 for "interp"). */
-int tritonc_result_threads(const tritonc_result *r);
+TRITONC_API int tritonc_result_threads(const tritonc_result *r);
 
 /* Bytes of dynamic shared memory to launch with: nonzero only for CUDA
  * kernels that need more than the 48 KiB of static shared memory (or a
  * larger alignment). */
-int tritonc_result_dynamic_shared_bytes(const tritonc_result *r);
+TRITONC_API int tritonc_result_dynamic_shared_bytes(const tritonc_result *r);
 
 /* Bytes of shared memory the kernel uses in all (static or dynamic). */
-int tritonc_result_shared_bytes(const tritonc_result *r);
+TRITONC_API int tritonc_result_shared_bytes(const tritonc_result *r);
 
 /* The kernel's parameters, every one in the order of its definition:
  * those made constants by specialization (constexprs, -D values, Inductor's
  * constants) and those the launch passes. */
-int tritonc_result_num_params(const tritonc_result *r);
+TRITONC_API int tritonc_result_num_params(const tritonc_result *r);
 
 /* Parameter i's name; NULL when i is out of range. */
-const char *tritonc_result_param_name(const tritonc_result *r, int i);
+TRITONC_API const char *tritonc_result_param_name(const tritonc_result *r, int i);
 
 /* Parameter i's type in the signature's spelling: "*fp32" (a pointer to
  * fp32), "i32", "fp64"; "constexpr" for a constant. */
-const char *tritonc_result_param_type(const tritonc_result *r, int i);
+TRITONC_API const char *tritonc_result_param_type(const tritonc_result *r, int i);
 
 /* Whether parameter i was made a constant by specialization (then the
  * launch does not pass it). */
-int tritonc_result_param_is_constant(const tritonc_result *r, int i);
+TRITONC_API int tritonc_result_param_is_constant(const tritonc_result *r, int i);
 
 /* A constant's value as written ("1024", "0.25", "True"); NULL for a
  * parameter the launch passes. */
-const char *tritonc_result_param_value(const tritonc_result *r, int i);
+TRITONC_API const char *tritonc_result_param_value(const tritonc_result *r, int i);
 
 /* Parameter i's position among the launch's arguments (0, 1, ...); -1 for
  * a constant. */
-int tritonc_result_param_index(const tritonc_result *r, int i);
+TRITONC_API int tritonc_result_param_index(const tritonc_result *r, int i);
 
 /* What the code assumes divides the value the launch passes for parameter
  * i: 16 for a pointer (16-byte aligned, as Triton assumes of tensors;
  * with `pointer_hints`, only for one hinted ":16") and for an integer
  * hinted ":16" in the signature, else 1; 0 for a constant. */
-long long tritonc_result_param_divisibility(const tritonc_result *r, int i);
+TRITONC_API long long tritonc_result_param_divisibility(const tritonc_result *r, int i);
 
 /* "0.1" */
-const char *tritonc_version(void);
+TRITONC_API const char *tritonc_version(void);
 
 /* ---- loading and launching compiled kernels ----
  *
@@ -190,7 +200,7 @@ typedef struct tritonc_load_options {
  * context when there is none; a kernel belongs to that context). Both are
  * cached on disk. NULL on an error, with the message in *diagnostics (free
  * with tritonc_free) when diagnostics is not NULL. */
-tritonc_kernel *tritonc_load(const char *code, const tritonc_load_options *options, char **diagnostics);
+TRITONC_API tritonc_kernel *tritonc_load(const char *code, const tritonc_load_options *options, char **diagnostics);
 
 /* Runs the grid of programs. CUDA: queued on `stream` (a CUstream; NULL:
  * the legacy default stream) without waiting; a fault shows at the stream's
@@ -198,19 +208,19 @@ tritonc_kernel *tritonc_load(const char *code, const tritonc_load_options *optio
  * when this returns (`stream` is ignored); a failed tl.device_assert is an
  * error. A grid with an axis of 0 runs nothing. 0 on success; otherwise
  * the message is tritonc_kernel_error's. */
-int tritonc_launch(tritonc_kernel *kernel, const int grid[3], void *stream, void **args);
+TRITONC_API int tritonc_launch(tritonc_kernel *kernel, const int grid[3], void *stream, void **args);
 
 /* The message of the kernel's last failed launch ("" when none). */
-const char *tritonc_kernel_error(const tritonc_kernel *kernel);
+TRITONC_API const char *tritonc_kernel_error(const tritonc_kernel *kernel);
 
 /* True when tritonc_load found the compiled object in the disk cache. */
-int tritonc_kernel_cached(const tritonc_kernel *kernel);
+TRITONC_API int tritonc_kernel_cached(const tritonc_kernel *kernel);
 
 /* CUDA: the registers a thread uses and its local (spill) memory in bytes; 0 and 0 for C. */
-void tritonc_kernel_resources(const tritonc_kernel *kernel, int *registers, int *local_bytes);
+TRITONC_API void tritonc_kernel_resources(const tritonc_kernel *kernel, int *registers, int *local_bytes);
 
 /* Unloads the kernel. NULL is ignored. */
-void tritonc_unload(tritonc_kernel *kernel);
+TRITONC_API void tritonc_unload(tritonc_kernel *kernel);
 
 #ifdef __cplusplus
 }

@@ -49,8 +49,19 @@ static const char usage[] =
 	"      --threads N           C only: worker threads (default: every core)\n"
 	"      --int-range N         integer inputs are drawn from [0, N) (default 16)\n"
 	"      --save DIR            write each buffer to DIR/NAME.in and DIR/NAME.out\n"
+	"  export FILE.py [options]  ahead-of-time kernels for C and C++ programs (docs/export.md)\n"
+	"      -k NAME               the kernel (required)\n"
+	"      (-s, -D, --num-warps, --num-stages as for compile)\n"
+	"      --target T[,T...]     c[:wave64], cuda:sm_NN (several: cubins for each, PTX for newer),\n"
+	"                            hip:gfxNNN (several: a code object for each)\n"
+	"      --grid 'E[,E[,E]]'    programs, from the arguments and constexprs: cdiv(M, BLOCK_M), ...\n"
+	"                            (default: Inductor's cdiv(xnumel, XBLOCK), ...)\n"
+	"      -o DIR                NAME.h and the sources for each target (one subfolder a kind\n"
+	"                            when several); exporting into DIR again adds a variant\n"
 	"  --help                    this text\n"
 	"  --version                 the version\n";
+
+int cmd_export(int argc, char **argv);   /* export.c */
 
 typedef struct Loaded {
 	Arena arena;
@@ -628,6 +639,8 @@ int main(int argc, char **argv)
 		return cmd_compile(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "export"))
+		return cmd_export(argc - 2, argv + 2);
 	fprintf(stderr, "tritonc: error: unknown command '%s' (try 'tritonc --help')\n", argv[1]);
 	return 2;
 }

@@ -157,8 +157,13 @@ static bool divisibility(Driver *d)
 	d->arg_div = arena_alloc(d->arena, sizeof *d->arg_div * (size_t)(tk->nargs + 1));
 	for (int i = 0; i < tk->nargs; i++) {
 		bool ptr = tk->args[i]->type.dtype == DT_PTR;
-		int64_t hint = i < d->nhints && d->hints[i] ? d->hints[i] : 1;
-		d->arg_div[i] = ptr && !d->opt.pointer_hints ? 16 : hint;
+		int64_t hint = i < d->nhints && d->hints[i] ? d->hints[i] : 0;
+		if (ptr && !d->opt.pointer_hints)
+			d->arg_div[i] = 16;
+		else if (hint)
+			d->arg_div[i] = hint;
+		else   /* an unhinted pointer is aligned to its element, as any buffer of them is */
+			d->arg_div[i] = ptr ? dtype_bytes(tk->args[i]->type.elem) : 1;
 	}
 	return !d->opt.bind || d->opt.bind(d->opt.ctx, d->kernel, tk, d->arg_div);
 }

@@ -33,7 +33,8 @@ typedef struct DriverOptions {
 	Target target;
 	unsigned keep;                   /* 1u << STAGE_X: keep that stage's text in Driver.text */
 	Stage last;                      /* the stage to stop after */
-	bool pointer_hints;              /* pointers aligned only where the signature says ':16' */
+	bool pointer_hints;              /* pointers 16-byte aligned only where the signature says ':16'
+	                                    (else to their element); false: every pointer */
 	/* Optional, for a caller that knows the argument values (tritonc run):
 	 * called after specialization with each argument's divisibility from
 	 * the signature in div[0..tk->nargs); it may change them (Triton

@@ -7,7 +7,8 @@
 # Triton and float64 (needs python3 with torch and triton), then the Python
 # package's tests on torch CUDA tensors against real Triton (tests/python),
 # then the warpcheck programs before and after --fix (tests/gpu/warpcheck.sh). Ends
-# with "N passed, N failed" like make check.
+# with "N passed, N failed" like make check. tests/gpu/export.sh runs the
+# exported CUDA launchers from a C program.
 cd "$(dirname "$0")/../.." || exit 2
 BIN=${BIN:-bin}
 BUILD=${BUILD:-build}
@@ -170,6 +171,9 @@ make -s units >/dev/null || exit 2
 		echo "FAIL gpu python: make python failed:"
 		tail -20 "$log/python-build"
 	fi
+
+	# tritonc export: the exported launchers in a C program, against Triton
+	tests/gpu/export.sh
 
 	# Its own total is left out: the one below counts its lines.
 	tests/gpu/warpcheck.sh | sed '/^[0-9]* passed, [0-9]* failed$/d'
