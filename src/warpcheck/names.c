@@ -212,6 +212,7 @@ void wc_names_free(WcNames *nm)
 	free(nm->v);
 	free(nm->slot);
 	free(nm->chars);
+	free(nm->mt);
 	memset(nm, 0, sizeof *nm);
 }
 

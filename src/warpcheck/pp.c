@@ -35,19 +35,19 @@ typedef struct Frame {
 	int arch_tok;        /* first chip macro of the list, -1 when none */
 	int arch_from, arch_to; /* its condition, for the fix */
 	bool arch_ifdef, arch_pure, arch_else, arch_done;
-	unsigned arch_set;   /* CDNA chips the list names (bits of cdna[]) */
+	/* The passes of a HIP build (cond.c): where the branch being read is
+	 * certainly (def) or possibly (maybe) compiled, and where an earlier
+	 * branch certainly or possibly was. */
+	WcPasses def, maybe, done_def, done_maybe;
+	bool amd;            /* a condition names AMD, a chip or the wave size */
 } Frame;
 
 typedef struct PP {
 	WcFile *f;
 	Frame st[MAX_DEPTH];
 	int depth;
-	uint32_t included[32];  /* include names already read (hashes): read each once */
-	int nincluded;
+	WcPasses all;           /* every pass of the build */
 } PP;
-
-/* Every wave64 CDNA chip; a list that picks 64 for some must name all. */
-static const char *const cdna[] = {"gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950"};
 
 static bool all_op(const WcFile *f, int i, WcPunct op)
 {
@@ -129,8 +129,7 @@ static bool chip_name(const WcFile *f, int i, char *out, size_t cap)
 static void note_arch_list(const WcFile *f, Frame *fr, int from, int to, bool ifdef)
 {
 	fr->arch_tok = -1;
-	bool gfx9 = false, pure = true;
-	fr->arch_set = 0;
+	bool pure = true;
 	for (int i = from; i < to; i++) {
 		char chip[32];
 		if (!chip_name(f, i, chip, sizeof chip)) {
@@ -140,13 +139,7 @@ static void note_arch_list(const WcFile *f, Frame *fr, int from, int to, bool if
 		}
 		if (fr->arch_tok < 0)
 			fr->arch_tok = i;
-		gfx9 = gfx9 || strncmp(chip, "gfx9", 4) == 0;
-		for (size_t k = 0; k < TC_COUNT(cdna); k++)
-			if (strcmp(chip, cdna[k]) == 0)
-				fr->arch_set |= 1u << k;
 	}
-	if (!gfx9)
-		fr->arch_tok = -1;
 	fr->arch_from = from;
 	fr->arch_to = to;
 	fr->arch_ifdef = ifdef;
@@ -155,7 +148,27 @@ static void note_arch_list(const WcFile *f, Frame *fr, int from, int to, bool if
 	fr->arch_done = false;
 }
 
-static void push_frame(PP *pp, int tok, int from, int to, bool ifdef, CondKind k)
+/* The condition names AMD, a chip or the wave size: a width chosen under
+ * it was chosen for AMD. */
+static bool cond_amd(const WcFile *f, int from, int to)
+{
+	for (int i = from; i < to; i++)
+		if ((all_flags(f, i) & (WN_AMD | WN_TARGET)) || all_kw(f, i, WK___AMDGCN_WAVEFRONT_SIZE))
+			return true;
+	return cond_wave_test(f, from, to) || cond_target(f, from, to) != NO_NAME;
+}
+
+/* A branch whose condition is true in passes t and false in fl. */
+static void enter_branch(PP *pp, Frame *fr, WcPasses t, WcPasses fl)
+{
+	WcPasses unk = pp->all & ~(t | fl);
+	fr->def = t & ~fr->done_maybe;
+	fr->maybe = (t | unk) & ~fr->done_def;
+	fr->done_def |= t;
+	fr->done_maybe |= t | unk;
+}
+
+static void push_frame(PP *pp, int tok, int from, int to, bool ifdef, CondKind k, WcPasses t, WcPasses fl)
 {
 	WcFile *f = pp->f;
 	if (pp->depth < MAX_DEPTH) {
@@ -168,9 +181,25 @@ static void push_frame(PP *pp, int tok, int from, int to, bool ifdef, CondKind k
 		fr->target = cond_target(f, from, to);
 		fr->wave_test = cond_wave_test(f, from, to);
 		fr->tok = tok;
+		fr->amd = cond_amd(f, from, to);
 		note_arch_list(f, fr, from, to, ifdef);
+		enter_branch(pp, fr, t, fl);
 	}
 	pp->depth++;
+}
+
+/* The passes that certainly (*def) and possibly (*maybe) compile what is
+ * being read, and whether a condition around it is about AMD. */
+static bool in_passes(const PP *pp, WcPasses *def, WcPasses *maybe)
+{
+	*def = *maybe = pp->all;
+	bool amd = false;
+	for (int k = 0; k < imin(pp->depth, MAX_DEPTH); k++) {
+		*def &= pp->st[k].def;
+		*maybe &= pp->st[k].maybe;
+		amd = amd || pp->st[k].amd;
+	}
+	return amd;
 }
 
 static bool in_cuda(const PP *pp)
@@ -344,42 +373,57 @@ static void all_edit(WcFinding *fd, const WcFile *f, int from, int to, const cha
 	snprintf(fd->repl, sizeof fd->repl, "%s", repl);
 }
 
-/* H8: a chip list that picks 64 (or 32 in its #else) and misses CDNA chips. */
-static void check_arch_list(PP *pp, uint64_t v)
-{
-	WcFile *f = pp->f;
-	if (pp->depth == 0 || pp->depth > MAX_DEPTH)
-		return;
-	Frame *fr = &pp->st[pp->depth - 1];
-	unsigned all = (1u << TC_COUNT(cdna)) - 1;
-	if (fr->arch_tok < 0 || fr->arch_done || fr->arch_set == all || v != (fr->arch_else ? 32u : 64u))
-		return;
-	fr->arch_done = true;
-	char missing[80] = "";
-	for (size_t k = 0; k < TC_COUNT(cdna); k++)
-		if (!(fr->arch_set & (1u << k)) && strlen(missing) + 10 < sizeof missing)
-			snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
-				missing[0] ? ", " : "", cdna[k]);
-	WcFinding *fd = wc_find_tok(f, &f->all[fr->arch_tok], "H8", "arch-width",
-		"test __GFX9__ (every wave64 CDNA chip) in the device pass",
-		"this chip list picks the warp width but misses %s, which are wave64 too", missing);
-	if (fr->arch_pure)
-		all_edit(fd, f, fr->arch_from, fr->arch_to, fr->arch_ifdef ? "__GFX9__" : "defined(__GFX9__)");
-}
-
-/* A warp width given a value: #define WARP_SIZE 64. */
+/* H8: a width given under conditions about AMD (#define WARP_SIZE 64 under
+ * #ifdef __HIP_PLATFORM_AMD__, or a chip list that misses chips) that is
+ * wrong for some chip that certainly compiles it. A chip list is judged as
+ * a whole: the finding is at the list, once, with the chips that take the
+ * wrong branch. */
 static void width_define(PP *pp, int name, int value)
 {
 	WcFile *f = pp->f;
 	uint64_t v = f->all[value].num;
-	if (!(all_flags(f, name) & WN_WARPISH) || (v != 32 && v != 64))
+	uint16_t fl = all_flags(f, name);
+	if (!(fl & WN_WARPISH) || (v != 32 && v != 64))
 		return;
-	if (v == 64 && in_amd_wide(pp))
-		wc_find_tok(f, &f->all[value], "H8", "arch-width",
-			"pick 64 only under __GFX9__ (device pass); on the host, query hipDeviceAttributeWarpSize",
-			"%.*s is 64 for every AMD target, but RDNA (gfx10+) runs 32-lane wavefronts",
-			(int)f->all[name].len, f->src.text + f->all[name].off);
-	check_arch_list(pp, v);
+	if (v == 32 && !(fl & WN_WARP_SIZE) && !(fl & WN_WIDTHISH))
+		return;
+	WcPasses def, maybe;
+	if (!in_passes(pp, &def, &maybe))
+		return;
+	Frame *fr = NULL;
+	for (int k = imin(pp->depth, MAX_DEPTH) - 1; k >= 0 && !fr; k--)
+		if (pp->st[k].arch_tok >= 0)
+			fr = &pp->st[k];
+	if (fr && fr->arch_done)
+		return;
+	int before = f->nfinds;
+	wc_width_passes(f, &f->all[fr ? fr->arch_tok : value], f->src.text + f->all[name].off, (int)f->all[name].len,
+		v, def);
+	if (f->nfinds > before && fr) {
+		fr->arch_done = true;
+		if (fr->arch_pure && (v == 64) != fr->arch_else)
+			all_edit(&f->finds[f->nfinds - 1], f, fr->arch_from, fr->arch_to,
+				fr->arch_ifdef ? "__GFX9__" : "defined(__GFX9__)");
+	}
+}
+
+/* An object-like macro's body, for #if conditions that name it. */
+static void keep_body(WcFile *f, uint32_t id, int from, int to)
+{
+	WcNames *nt = f->names;
+	uint32_t n = (uint32_t)(to - from);
+	if (n > 256)
+		return;
+	if (nt->nmt + n > nt->mtcap) {
+		nt->mtcap = (nt->nmt + n) * 2 + 64;
+		nt->mt = xrealloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
+	}
+	memcpy(nt->mt + nt->nmt, f->all + from, (size_t)n * sizeof *nt->mt);
+	WcName *nm = &nt->v[id];
+	nm->body_stamp = f->stamp;
+	nm->body_at = nt->nmt;
+	nm->body_len = n;
+	nt->nmt += n;
 }
 
 static void define(PP *pp, int i, int eod)
@@ -403,6 +447,7 @@ static void define(PP *pp, int i, int eod)
 		add_macro(f, i, i + 1, eod);
 		return;
 	}
+	keep_body(f, nt->id, i + 1, eod);
 	int v = i + 1;
 	while (v < eod && all_op(f, v, WP_LPAREN))
 		v++;
@@ -426,31 +471,66 @@ static void define(PP *pp, int i, int eod)
 	}
 }
 
-/* #include "x.h" from the same tree: its #defines (shims, WARP_SIZE) count
- * as this file's, and what its functions do (a warp_reduce_sum that keeps
- * to 32-lane groups) is known to the calls here. Errors and findings in it
- * are not this file's to report. */
-static void include_defs(WcFile *f, int tok)
+/* #include "x.h" or <x.h> that resolves (build.c) to a header of the
+ * project: its #defines (shims, WARP_SIZE) count as this file's, and what
+ * its functions do (a warp_reduce_sum that keeps to 32-lane groups) is
+ * known to the calls here. Errors and findings in it are not this file's
+ * to report. Each header is read once per file, and once per thread. */
+static void include_defs(WcFile *f, int tok, int eod)
 {
 	const WcTok *t = &f->all[tok];
-	if (f->include_depth >= 8 || t->len < 3 || f->src.text[t->off] != '"')
+	WcFile *top = f->top ? f->top : f;
+	if (f->include_depth >= 16)
 		return;
-	const char *slash = strrchr(f->src.name, '/');
+	bool angle = t->kind == WT_PUNCT;
+	const char *name = f->src.text + t->off + 1;
+	size_t n;
+	if (angle) {
+		int close = tok + 1;
+		while (close < eod && !all_op(f, close, WP_GT))
+			close++;
+		if (close >= eod)
+			return;
+		n = f->all[close].off - t->off - 1;
+	} else {
+		if (t->len < 3 || f->src.text[t->off] != '"')
+			return;
+		n = t->len - 2;
+	}
 	Buf path = {0};
-	if (slash)
-		buf_putn(&path, f->src.name, (size_t)(slash - f->src.name) + 1);
-	buf_putn(&path, f->src.text + t->off + 1, t->len - 2);
-	/* Only regular files: a device or FIFO would never end. */
-	struct stat st;
+	if (!wc_resolve_include(f->cfg, f->src.name, name, n, angle, &path)) {
+		buf_free(&path);
+		return;
+	}
+	uint32_t h = (uint32_t)hash_fnv1a(path.data, path.len, HASH_SEED);
+	for (int i = 0; i < top->nseen; i++)
+		if (top->seen[i] == h) {
+			buf_free(&path);
+			return;
+		}
+	if (top->nseen == top->seen_cap) {
+		top->seen_cap = top->seen_cap ? top->seen_cap * 2 : 16;
+		top->seen = xrealloc(top->seen, (size_t)top->seen_cap * sizeof *top->seen);
+	}
+	top->seen[top->nseen++] = h;
 	size_t len = 0;
-	char *text = NULL;
-	if (f->src.text[t->off + 1] != '/' && stat(buf_str(&path), &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size < (1 << 24))
-		text = file_read(buf_str(&path), &len);
-	if (text && !memchr(text, '\0', len)) {
+	char *owned = NULL;
+	const char *text;
+	if (top->work) {
+		text = wc_header_text(top->work, buf_str(&path), &len);
+	} else {
+		owned = file_read(buf_str(&path), &len);
+		if (owned && memchr(owned, '\0', len)) {
+			free(owned);
+			owned = NULL;
+		}
+		text = owned;
+	}
+	if (text) {
 		Diag quiet = {0};
 		WcFile sub = {.src = {.name = buf_str(&path), .text = text, .len = len}, .diag = &quiet,
-		              .names = f->names, .stamp = f->stamp, .include_depth = f->include_depth + 1};
+		              .names = f->names, .stamp = f->stamp, .include_depth = f->include_depth + 1,
+		              .cfg = f->cfg, .top = top};
 		wc_lex(&sub);
 		wc_preprocess(&sub);
 		wc_functions(&sub);
@@ -460,23 +540,11 @@ static void include_defs(WcFile *f, int tok)
 		free(sub.t);
 		free(sub.sup);
 		free(sub.finds);
+		free(sub.regions);
 		buf_free(&quiet.text);
 	}
-	free(text);
+	free(owned);
 	buf_free(&path);
-}
-
-/* A header's #defines are the same each time: read it once per file. */
-static bool first_include(PP *pp, int tok)
-{
-	const WcTok *t = &pp->f->all[tok];
-	uint32_t h = (uint32_t)hash_fnv1a(pp->f->src.text + t->off, t->len, HASH_SEED);
-	for (int i = 0; i < pp->nincluded; i++)
-		if (pp->included[i] == h)
-			return false;
-	if (pp->nincluded < (int)TC_COUNT(pp->included))
-		pp->included[pp->nincluded++] = h;
-	return true;
 }
 
 static int find_eod(const WcFile *f, int i)
@@ -497,7 +565,14 @@ static void begin_if(PP *pp, int i, int d, int eod)
 		k = d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_CUDA : COND_OTHER;
 	else
 		k = classify(f, d + 1, eod);
-	push_frame(pp, i, d + 1, eod, ifdef, k);
+	WcPasses t = 0, fl = 0;
+	if (ifdef || all_kw(f, d, WK_ifndef)) {
+		if (d + 1 < eod)
+			wc_cond_ifdef(f, d + 1, !ifdef, &t, &fl);
+	} else {
+		wc_cond_eval(f, d + 1, eod, &t, &fl);
+	}
+	push_frame(pp, i, d + 1, eod, ifdef, k, t & pp->all, fl & pp->all);
 }
 
 static void next_branch(PP *pp, int d, int eod)
@@ -508,15 +583,20 @@ static void next_branch(PP *pp, int d, int eod)
 		fr->cur_cuda = fr->rest_cuda;
 		fr->cur_amd = fr->rest_amd;
 		fr->arch_else = true;
+		enter_branch(pp, fr, pp->all, 0);
 		return;
 	}
+	WcPasses t, fl;
+	wc_cond_eval(f, d + 1, eod, &t, &fl);
+	enter_branch(pp, fr, t & pp->all, fl & pp->all);
+	fr->amd = fr->amd || cond_amd(f, d + 1, eod);
 	CondKind k = classify(f, d + 1, eod);
 	fr->cur_cuda = fr->rest_cuda || k == COND_CUDA;
 	fr->cur_amd = !fr->rest_cuda && (fr->rest_amd || k == COND_AMD);
 	fr->rest_cuda = fr->rest_cuda || k == COND_AMD;
-	uint32_t t = cond_target(f, d + 1, eod);
-	if (t != NO_NAME)
-		fr->target = t;
+	uint32_t tg = cond_target(f, d + 1, eod);
+	if (tg != NO_NAME)
+		fr->target = tg;
 	fr->wave_test = fr->wave_test || cond_wave_test(f, d + 1, eod);
 	note_arch_list(f, fr, d + 1, eod, false);
 }
@@ -543,9 +623,9 @@ static int directive(PP *pp, int i, bool cuda)
 		}
 	} else if (all_kw(f, d, WK_define) && !cuda) {
 		define(pp, d + 1, eod);
-	} else if (all_kw(f, d, WK_include) && !cuda && d + 1 < eod && f->all[d + 1].kind == WT_STRING &&
-	           first_include(pp, d + 1)) {
-		include_defs(f, d + 1);
+	} else if (all_kw(f, d, WK_include) && !cuda && d + 1 < eod &&
+	           (f->all[d + 1].kind == WT_STRING || all_op(f, d + 1, WP_LT))) {
+		include_defs(f, d + 1, eod);
 	}
 	return eod;
 }
@@ -601,6 +681,34 @@ static bool directive_start(const WcFile *f, int i)
 
 /* Code tokens [from, to) lie in the current region. Most code is in no
  * CUDA-only or all-AMD region, and the lexer left the flags clear. */
+/* The code from token at on is compiled by the passes in force now. */
+static void add_region(PP *pp, int at)
+{
+	WcFile *f = pp->f;
+	WcRegion r = {.from = at};
+	r.amd = in_passes(pp, &r.def, &r.maybe);
+	if (f->nregions && f->regions[f->nregions - 1].from == at)
+		f->nregions--;
+	if (f->nregions && f->regions[f->nregions - 1].def == r.def && f->regions[f->nregions - 1].maybe == r.maybe &&
+	    f->regions[f->nregions - 1].amd == r.amd)
+		return;
+	if (f->nregions == f->regions_cap) {
+		f->regions_cap = f->regions_cap ? f->regions_cap * 2 : 16;
+		f->regions = xrealloc(f->regions, (size_t)f->regions_cap * sizeof *f->regions);
+	}
+	f->regions[f->nregions++] = r;
+}
+
+/* No pass of a HIP build compiles what is being read: it is for CUDA only
+ * (the classification by names, unless the evaluation shows some pass
+ * certainly compiles it, or the evaluation alone). */
+static bool dead_on_hip(const PP *pp)
+{
+	WcPasses def, maybe;
+	in_passes(pp, &def, &maybe);
+	return maybe == 0 || (in_cuda(pp) && def == 0);
+}
+
 static void mark_region(WcFile *f, int from, int to, bool cuda, bool amd_wide)
 {
 	if (!cuda && !amd_wide)
@@ -616,7 +724,9 @@ void wc_preprocess(WcFile *f)
 	PP *pp = xmalloc(sizeof *pp);
 	pp->f = f;
 	pp->depth = 0;
-	pp->nincluded = 0;
+	pp->all = wc_config_passes(f->cfg);
+	f->nregions = 0;
+	add_region(pp, 0);
 	bool cuda = false, amd_wide = false;
 	int code = 0;  /* code tokens before the next directive */
 	for (int i = 0; i < f->nall; i++) {
@@ -631,8 +741,9 @@ void wc_preprocess(WcFile *f)
 		for (int j = i; j <= eod && j < f->nall; j++)
 			f->all[j].cuda_only = cuda;
 		i = eod;
-		cuda = in_cuda(pp);  /* the region changes only at directives */
+		cuda = dead_on_hip(pp);  /* the region changes only at directives */
 		amd_wide = in_amd_wide(pp);
+		add_region(pp, at);
 	}
 	mark_region(f, code, f->n, cuda, amd_wide);
 	for (int k = pp->depth - 1; k >= 0; k--) {

@@ -15,18 +15,21 @@
 static const char fix_host[] =
 	"query hipDeviceAttributeWarpSize on the host; keep per-target macros to device code";
 
-/* kWarpSize = 64 in an all-AMD branch. */
+/* kWarpSize = 64 (or 32) under conditions about AMD that some chip of the
+ * other width certainly compiles (cond.c). */
 static void check_code_width(WcFile *f, int i)
 {
-	if (!(wc_flags(f, i) & WN_WARPISH) || !wc_op(f, i + 1, WP_ASSIGN) || !wc_value_is(f, i + 2, 64) ||
-	    f->t[i + 2].kind != WT_NUMBER || !f->t[i + 2].amd_wide)
+	uint16_t fl = wc_flags(f, i);
+	if (!(fl & WN_WARPISH) || !wc_op(f, i + 1, WP_ASSIGN) || f->t[i + 2].kind != WT_NUMBER || f->t[i + 2].cuda_only)
+		return;
+	uint64_t v;
+	if (!wc_value(f, i + 2, &v) || (v != 64 && v != 32) || (v == 32 && !(fl & (WN_WARP_SIZE | WN_WIDTHISH))))
 		return;
 	if (!wc_op(f, i + 3, WP_SEMI) && !wc_op(f, i + 3, WP_COMMA) && !wc_op(f, i + 3, WP_RBRACE))
 		return;
-	wc_find(f, i + 2, "H8", "arch-width",
-		"pick 64 only under __GFX9__ (device pass); on the host, query hipDeviceAttributeWarpSize",
-		"%.*s is 64 for every AMD target, but RDNA (gfx10+) runs 32-lane wavefronts",
-		(int)f->t[i].len, f->src.text + f->t[i].off);
+	const WcRegion *r = wc_region_at(f, i);
+	if (r && r->amd)
+		wc_width_passes(f, &f->t[i + 2], f->src.text + f->t[i].off, (int)f->t[i].len, v, r->def);
 }
 
 static const char *name_text(const WcFile *f, uint32_t id, int *len)
@@ -102,7 +105,7 @@ static void check_host_directives(WcFile *f)
 void wc_rule_arch(WcFile *f)
 {
 	for (int i = 0; i + 3 < f->n; i++)
-		if (f->t[i].kind == WT_IDENT && f->t[i + 2].amd_wide)
+		if (f->t[i].kind == WT_IDENT && f->t[i + 2].kind == WT_NUMBER && f->t[i + 1].op == WP_ASSIGN)
 			check_code_width(f, i);
 	for (int k = 0; k < f->nfns; k++)
 		if (f->fns[k].kind == WF_HOST)

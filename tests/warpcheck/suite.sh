@@ -87,6 +87,55 @@ for f in "$CASES"/*; do
 	case "$f" in *.cu|*.cuh|*.hip|*.h|*.hpp|*.cpp|*.cc) run_case "$f" ;; esac
 done
 
+# trees/*: a project with headers (include/, found through -I, a
+# compile_commands.json or the include's path in the tree), checked with
+# the arguments in its ARGS file from the tree's folder. Every file's
+# expect comments are checked as above, by path relative to the tree.
+tree_case() {
+	dir=$1
+	name=tree-$(basename "$dir")
+	# shellcheck disable=SC2046  # ARGS holds several arguments
+	(cd "$dir" && "$WC" $(cat ARGS)) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -gt 2 ]; then
+		fail "$name" "exit status $rc (crash?)"
+		return
+	fi
+	: >"$tmp/want"
+	: >"$tmp/wantc"
+	for src in $(cd "$dir" && find . -type f ! -name ARGS ! -name '*.json' | sed 's|^\./||' | sort); do
+		expected "$dir/$src" | sed "s|^|$src:|" >>"$tmp/want"
+		expected_cols "$dir/$src" | sed "s|^|$src:|" >>"$tmp/wantc"
+	done
+	sort -u -o "$tmp/want" "$tmp/want"
+	abs=$(cd "$dir" && pwd)
+	sed -e "s|^$abs/||" -e 's|^\./||' "$tmp/out" |
+		sed -n -e 's/^\([^ :]*\):\([0-9][0-9]*\):\([0-9][0-9]*\): warning: .*\[\(H[0-9][0-9]*\) [^]]*\]$/\1:\2:\3:\4/p' \
+			-e 's/^\([^ :]*\):\([0-9][0-9]*\):\([0-9][0-9]*\): note: .*\[\(H[0-9][0-9]*\) [^]]*\]$/\1:\2:\3:note-\4/p' |
+		sort -u >"$tmp/got3"
+	sed 's/^\([^:]*:[0-9]*\):[0-9]*:/\1:/' "$tmp/got3" | sort -u >"$tmp/got"
+	if ! cmp -s "$tmp/want" "$tmp/got"; then
+		fail "$name" "expected [$(tr '\n' ' ' <"$tmp/want")] got [$(tr '\n' ' ' <"$tmp/got")] $(head -1 "$tmp/err")"
+		return
+	fi
+	while read -r want; do
+		if ! grep -qx "$want" "$tmp/got3"; then
+			fail "$name" "no finding at file:line:col:id $want"
+			return
+		fi
+	done <"$tmp/wantc"
+	if grep -qv ':note-' "$tmp/want" && [ $rc -ne 1 ]; then
+		fail "$name" "exit status $rc with warnings, want 1"
+	elif ! grep -qv ':note-' "$tmp/want" && [ $rc -ne 0 ]; then
+		fail "$name" "exit status $rc with no warnings, want 0: $(head -1 "$tmp/err")"
+	else
+		pass "$name"
+	fi
+}
+for d in tests/warpcheck/trees/*/; do
+	tree_case "${d%/}"
+done
+
 # A bad input next to a good file: an error naming the file, status 2, the
 # good file's findings still printed.
 bad_case() {
