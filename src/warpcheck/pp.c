@@ -360,7 +360,17 @@ static void add_macro(WcFile *f, int name, int open, int eod)
 	nm->macro_used = used;
 	nm->macro_shuffle = i < eod && macro_body_calls(f, i + 1, eod);
 	nm->macro_wsize = i < eod && uses_width(f, i + 1, eod);
+	/* The body is one of the parameters: a selector, SELECT(cuda, rocm) rocm. */
+	nm->macro_select = 0;
+	int b = i + 1;
+	while (b < eod && all_op(f, b, WP_LPAREN) && b + 2 < eod && all_op(f, eod - 1, WP_RPAREN))
+		b++;
+	for (int p = 0; p < np && b < eod && f->all[b].kind == WT_IDENT; p++)
+		if (params[p] == f->all[b].id && (b + 1 == eod || all_op(f, b + 1, WP_RPAREN)))
+			nm->macro_select = (uint8_t)(p + 1);
 }
+
+static void width_define(PP *pp, int name, int value, uint64_t v, WcPasses sel_def, bool sel_amd);
 
 /* Marks a finding made at a directive token with an edit of all[from, to). */
 static void all_edit(WcFinding *fd, const WcFile *f, int from, int to, const char *repl)
@@ -378,17 +388,18 @@ static void all_edit(WcFinding *fd, const WcFile *f, int from, int to, const cha
  * wrong for some chip that certainly compiles it. A chip list is judged as
  * a whole: the finding is at the list, once, with the chips that take the
  * wrong branch. */
-static void width_define(PP *pp, int name, int value)
+static void width_define_at(PP *pp, int name, int value, uint64_t v, WcPasses sel_def, bool sel_amd)
 {
 	WcFile *f = pp->f;
-	uint64_t v = f->all[value].num;
 	uint16_t fl = all_flags(f, name);
 	if (!(fl & WN_WARPISH) || (v != 32 && v != 64))
 		return;
 	if (v == 32 && !(fl & WN_WARP_SIZE) && !(fl & WN_WIDTHISH))
 		return;
 	WcPasses def, maybe;
-	if (!in_passes(pp, &def, &maybe))
+	bool amd = in_passes(pp, &def, &maybe) || sel_amd;
+	def &= sel_def;
+	if (!amd)
 		return;
 	Frame *fr = NULL;
 	for (int k = imin(pp->depth, MAX_DEPTH) - 1; k >= 0 && !fr; k--)
@@ -405,6 +416,36 @@ static void width_define(PP *pp, int name, int value)
 			all_edit(&f->finds[f->nfinds - 1], f, fr->arch_from, fr->arch_to,
 				fr->arch_ifdef ? "__GFX9__" : "defined(__GFX9__)");
 	}
+}
+
+static void width_define(PP *pp, int name, int value, uint64_t v, WcPasses sel_def, bool sel_amd)
+{
+	width_define_at(pp, name, value, v, sel_def, sel_amd);
+}
+
+/* #define WARP_SIZE SELECT(32, 64), SELECT a macro that picks one of its
+ * arguments, defined per platform: the number it picks here, and the
+ * passes its definition holds in. */
+static void select_define(PP *pp, int name, int i, int eod)
+{
+	WcFile *f = pp->f;
+	if (f->all[i].kind != WT_IDENT || i + 1 >= eod || !all_op(f, i + 1, WP_LPAREN))
+		return;
+	const WcName *sel = &f->names->v[f->all[i].id];
+	if (sel->macro_stamp != f->stamp || !sel->macro_select)
+		return;
+	int s = i + 2, k = 1;
+	for (; s < eod && k < sel->macro_select; k++) {
+		int e = all_arg_end(f, s, eod);
+		if (e >= eod || !all_op(f, e, WP_COMMA))
+			return;
+		s = e + 1;
+	}
+	int e = all_arg_end(f, s, eod);
+	if (e != s + 1 || f->all[s].kind != WT_NUMBER || !f->all[s].num_ok)
+		return;
+	wc_set_const(f, f->all[name].id, f->all[s].num, false);
+	width_define(pp, name, s, f->all[s].num, sel->select_def, sel->select_amd);
 }
 
 /* An object-like macro's body, for #if conditions that name it. */
@@ -445,6 +486,9 @@ static void define(PP *pp, int i, int eod)
 	/* Function-like only when "(" follows the name with no space. */
 	if (i + 1 < eod && all_op(f, i + 1, WP_LPAREN) && f->all[i + 1].off == nt->off + nt->len) {
 		add_macro(f, i, i + 1, eod);
+		WcName *mn = &f->names->v[nt->id];
+		if (mn->macro_select)
+			mn->select_amd = in_passes(pp, &mn->select_def, &(WcPasses){0});
 		return;
 	}
 	keep_body(f, nt->id, i + 1, eod);
@@ -467,7 +511,9 @@ static void define(PP *pp, int i, int eod)
 	}
 	if (v < eod && f->all[v].kind == WT_NUMBER && f->all[v].num_ok) {
 		wc_set_const(f, nt->id, f->all[v].num, false);
-		width_define(pp, i, v);
+		width_define(pp, i, v, f->all[v].num, ~(WcPasses)0, false);
+	} else if (v < eod) {
+		select_define(pp, i, v, eod);
 	}
 }
 
@@ -655,9 +701,81 @@ static bool const_init(const WcFile *f, int i, uint64_t *v)
 	return wc_op(f, after, WP_GT) && (wc_flags(f, i - 1) & WN_TYPE);
 }
 
+/* A declaration of a name warpSize of the project's own: "int warpSize",
+ * "template <int warpSize = 32>", "const auto warpSize = ...". */
+static bool own_decl(const WcFile *f, int i)
+{
+	if (!(wc_flags(f, i - 1) & WN_TYPE) || wc_op(f, i - 2, WP_DOT) || wc_op(f, i - 2, WP_ARROW))
+		return false;
+	return wc_op(f, i + 1, WP_ASSIGN) || wc_op(f, i + 1, WP_COMMA) || wc_op(f, i + 1, WP_GT) ||
+	       wc_op(f, i + 1, WP_RPAREN) || wc_op(f, i + 1, WP_SEMI) || wc_op(f, i + 1, WP_LBRACE);
+}
+
+/* A project's own warpSize (a variable, a parameter, a template parameter)
+ * is not the device's: its uses in its scope get a name of their own,
+ * which counts as a width name the file gives no fixed value (or the one
+ * it is initialised with). The scope: the rest of the enclosing block;
+ * for a parameter or template parameter, the function body that follows. */
+static void own_warp_size(WcFile *f)
+{
+	uint32_t own = UINT32_MAX;
+	int *stack = NULL, depth = 0, cap = 0, paren = 0;
+	for (int i = 0; i < f->n; i++) {
+		const WcTok *t = &f->t[i];
+		if (t->kind == WT_PUNCT) {
+			if (t->op == WP_LBRACE) {
+				if (depth == cap)
+					stack = xrealloc(stack, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *stack);
+				stack[depth++] = i;
+			} else if (t->op == WP_RBRACE && depth > 0) {
+				depth--;
+			} else if (t->op == WP_LPAREN) {
+				paren++;
+			} else if (t->op == WP_RPAREN && paren > 0) {
+				paren--;
+			}
+			continue;
+		}
+		if (t->id != WK_warpSize || t->kind != WT_IDENT || !own_decl(f, i))
+			continue;
+		int end = -1;
+		bool param = paren > 0 || wc_op(f, i + 1, WP_GT) || wc_op(f, i + 1, WP_COMMA);
+		for (int k = i - 1; k >= 0 && k > i - 64 && !param; k--) {
+			if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE))
+				break;
+			param = wc_op(f, k, WP_LT) && wc_kw(f, k - 1, WK_template);  /* template <int warpSize = 32> */
+		}
+		if (param) {
+			int k = i + 1, pd = 0;
+			for (; k < f->n; k++) {
+				if (wc_op(f, k, WP_LPAREN))
+					pd++;
+				else if (wc_op(f, k, WP_RPAREN))
+					pd--;
+				else if (pd <= 0 && (wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_SEMI)))
+					break;
+			}
+			if (k < f->n && wc_op(f, k, WP_LBRACE))
+				end = wc_match(f, k);
+		} else {
+			end = depth > 0 ? wc_match(f, stack[depth - 1]) : f->n - 1;
+		}
+		if (end < 0)
+			continue;
+		if (own == UINT32_MAX)
+			own = wc_intern(f->names, "warpSize'", 9);
+		for (int k = i; k <= end; k++)
+			if (f->t[k].kind == WT_IDENT && f->t[k].id == WK_warpSize && !wc_op(f, k - 1, WP_DOT) &&
+			    !wc_op(f, k - 1, WP_ARROW) && !wc_op(f, k - 1, WP_SCOPE))
+				f->t[k].id = own;
+	}
+	free(stack);
+}
+
 /* Constants from code: "T name = 32;" Any other write makes them unknown. */
 static void code_consts(WcFile *f)
 {
+	own_warp_size(f);
 	for (int i = 0; i + 1 < f->n; i++) {
 		const WcTok *t = &f->t[i];
 		if (t->kind != WT_IDENT)

@@ -102,8 +102,31 @@ static void check_host_directives(WcFile *f)
 	}
 }
 
+/* constexpr int warp_size() { #ifdef USE_ROCM return 64; ... }: the
+ * width a function returns, per region. */
+static void check_return_width(WcFile *f, int i)
+{
+	uint64_t v;
+	if (!wc_kw(f, i, WK_return) || f->t[i + 1].kind != WT_NUMBER || !wc_op(f, i + 2, WP_SEMI) ||
+	    !wc_value(f, i + 1, &v) || (v != 32 && v != 64) || f->t[i + 1].cuda_only)
+		return;
+	int fn = wc_func_at(f, i);
+	if (fn < 0 || f->fns[fn].name < 0)
+		return;
+	int nm = f->fns[fn].name;
+	uint16_t fl = wc_flags(f, nm);
+	if (!(fl & WN_WARP_SIZE) && !((fl & WN_WARPISH) && (fl & WN_WIDTHISH)))
+		return;
+	const WcRegion *r = wc_region_at(f, i);
+	if (r && r->amd)
+		wc_width_passes(f, &f->t[i + 1], f->src.text + f->t[nm].off, (int)f->t[nm].len, v, r->def);
+}
+
 void wc_rule_arch(WcFile *f)
 {
+	for (int i = 0; i + 2 < f->n; i++)
+		if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_return)
+			check_return_width(f, i);
 	for (int i = 0; i + 3 < f->n; i++)
 		if (f->t[i].kind == WT_IDENT && f->t[i + 2].kind == WT_NUMBER && f->t[i + 1].op == WP_ASSIGN)
 			check_code_width(f, i);

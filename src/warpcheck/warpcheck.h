@@ -104,6 +104,7 @@ enum {
 	WN_QUALIFIER = 1 << 11,  /* const, static, inline, __forceinline__, ... */
 	WN_VOTE = 1 << 12,       /* the same result in every lane: ballots, __any, __all, __reduce_*_sync */
 	WN_SHFL_WRAP = 1 << 13,  /* "shfl" or "shuffle" in a name that is no intrinsic: WARP_SHFL, shfl_xor */
+	WN_LIBWIDTH = 1 << 14,   /* a library's name for the device's width: C10_WARP_SIZE, rocprim::warp_size() */
 };
 
 /* What a value is, as far as warps go (dataflow.c). */
@@ -171,6 +172,9 @@ typedef struct WcName {
 	uint32_t wsize_stamp;    /* #define NAME warpSize (or another such name) */
 	uint32_t wexpr_stamp;    /* #define NAME (1024 / warpSize): computed from the device's width */
 	bool macro_wsize;        /* a function-like macro whose body uses the device's width */
+	uint8_t macro_select;    /* a function-like macro whose body is parameter k - 1 (0: not one) */
+	bool select_amd;         /* ...defined under a condition about AMD, for the passes select_def */
+	uint64_t select_def;
 	uint32_t ret_stamp;      /* a function of the file: what it returns, in ret_view, ret_varying */
 	uint8_t ret_view;
 	bool ret_varying;
@@ -409,10 +413,15 @@ static inline bool wc_value_is(const WcFile *f, int i, uint64_t v)
 	uint64_t x;
 	return wc_value(f, i, &x) && x == v;
 }
+/* A library's name for the device's width, where the file gives it no
+ * value of its own: PyTorch's C10_WARP_SIZE (warpSize on ROCm), hipCUB's
+ * HIPCUB_WARP_THREADS, rocprim::warp_size(), __builtin_amdgcn_wavefrontsize(). */
+bool wc_lib_width(const WcFile *f, int i);
 /* warpSize, or a macro defined as it: #define C10_WARP_SIZE warpSize. */
 static inline bool wc_warp_size_alias(const WcFile *f, int i)
 {
-	return wc_kw(f, i, WK_warpSize) || (wc_ident(f, i) && f->names->v[f->t[i].id].wsize_stamp == f->stamp);
+	return wc_kw(f, i, WK_warpSize) || (wc_ident(f, i) && (f->names->v[f->t[i].id].wsize_stamp == f->stamp ||
+	                                                     ((f->names->v[f->t[i].id].flags & WN_LIBWIDTH) && wc_lib_width(f, i))));
 }
 /* warpSize, an alias of it, or a macro whose value is computed from it:
  * #define NUM_WARPS (1024 / warpSize). Not a compile-time constant in HIP. */
