@@ -5,7 +5,7 @@
 #else
 #define PLATFORM_PICK(cuda, rocm) cuda
 #endif
-#define LIB_WARP_SIZE PLATFORM_PICK(32, 64)  // expect: H8 expect-col: 42
+#define LIB_WARP_SIZE PLATFORM_PICK(32, 64)  // expect: H8 expect-col: 41
 
 __host__ __device__ constexpr int lib_warp_size() {
 #if defined(__HIP_PLATFORM_AMD__)
