@@ -30,8 +30,10 @@ typedef struct Options {
 	WcConfig cfg;    /* the build flags of the command line */
 	const char *db_path;   /* compile_commands.json */
 	const char *baseline;  /* an earlier --format json report */
+	const char *cache;     /* --cache DIR */
 	WcCompileDb db;
 	WcBaseline *base;
+	uint64_t base_hash;    /* of the baseline's text: part of the cache key */
 } Options;
 
 /* One file to check (or one walk error to report), and what it produced. */
@@ -79,6 +81,8 @@ static const char usage[] =
 	"  --system-headers           read headers found through -isystem too\n"
 	"  --baseline FILE            report only findings not in FILE (an earlier\n"
 	"                             --format json report)\n"
+	"  --cache DIR                keep each file's report in DIR by content; later\n"
+	"                             runs check only files (or headers) that changed\n"
 	"  --help                     this text\n"
 	"\n"
 	"Suppress a finding with '// warpcheck: ignore H3 <reason>' on its line or\n"
@@ -213,6 +217,17 @@ static void check_job(const Options *o, Job *j, WcWork *w)
 	Diag d = {0};  /* no stream: messages are kept for the writer */
 	WcFile f;
 	w->cfg = j->cfg;
+	uint64_t key = 0;
+	if (o->cache && !o->fix) {
+		size_t len;
+		char *text = file_read(j->path, &len);
+		if (text) {
+			key = wc_cache_key(j->path, text, len, j->cfg->hash ^ (uint64_t)o->format ^ o->base_hash);
+			free(text);
+			if (wc_cache_get(o->cache, key, w, &j->out, &j->findings))
+				return;
+		}
+	}
 	if (wc_check_path(&f, &d, j->path, w)) {
 		if (o->base)
 			wc_baseline_filter(o->base, &f);
@@ -227,6 +242,8 @@ static void check_job(const Options *o, Job *j, WcWork *w)
 			wc_report_sarif_file(&j->out, &f, &first);
 		if (!o->fix)
 			j->findings += wc_warnings(&f);
+		if (key && !d.text.len && !f.errors)
+			wc_cache_put(o->cache, key, &f, w, &j->out, j->findings);
 	}
 	j->errors += d.errors + f.errors;
 	/* Diagnostics first, as they were printed while checking. */
@@ -416,13 +433,15 @@ static int parse_args(int argc, char **argv, Options *o, Vec *paths)
 			rc = parse_jobs(a[1] == 'j' ? a + 2 : a + 7, &o->jobs);
 		} else if (strcmp(a, "-p") == 0 || strcmp(a, "--compile-commands") == 0 ||
 		           strncmp(a, "--compile-commands=", 19) == 0 || strcmp(a, "--baseline") == 0 ||
-		           strncmp(a, "--baseline=", 11) == 0) {
+		           strncmp(a, "--baseline=", 11) == 0 || strcmp(a, "--cache") == 0 || strncmp(a, "--cache=", 8) == 0) {
 			const char *eq = strchr(a, '=');
 			const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
 			if (!v || !*v)
 				return fprintf(stderr, "warpcheck: error: %s wants a value\n", a), 2;
 			if (a[1] == 'p')
 				o->db_path = build_db_path(v);
+			else if (a[2] == 'c' && a[3] == 'a')
+				o->cache = v;
 			else if (a[2] == 'c')
 				o->db_path = v;
 			else
@@ -469,6 +488,10 @@ static int prepare_jobs(Run *r, Vec *paths, WcTree *tree)
 		o->base = wc_baseline_load(o->baseline, &d);
 		if (!o->base)
 			return 2;
+		size_t len;
+		char *text = file_read(o->baseline, &len);
+		o->base_hash = text ? hash_fnv1a(text, len, HASH_SEED) : 0;
+		free(text);
 	}
 	for (int k = 0; k < r->njobs; k++) {
 		Job *j = &r->jobs[k];

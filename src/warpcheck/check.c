@@ -214,6 +214,9 @@ void wc_file_free(WcFile *f)
 	free(f->fns);
 	free(f->regions);
 	free(f->seen);
+	for (int i = 0; i < f->hdr_paths.len; i++)
+		free(f->hdr_paths.data[i]);
+	vec_free(&f->hdr_paths);
 	if (f->own_names) {
 		wc_names_free(f->names);
 		free(f->names);

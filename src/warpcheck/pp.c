@@ -559,6 +559,7 @@ static void include_defs(WcFile *f, int tok, int eod)
 		top->seen = xrealloc(top->seen, (size_t)top->seen_cap * sizeof *top->seen);
 	}
 	top->seen[top->nseen++] = h;
+	vec_push(&top->hdr_paths, xstrdup(buf_str(&path)));
 	size_t len = 0;
 	char *owned = NULL;
 	const char *text;

@@ -17,7 +17,8 @@
  *   scheme.c   functions that use 32-lane logical warps consistently: their
  *              H1, H3 and H5 findings are notes, not warnings
  *   check.c    the per-file driver: lex, preprocess, analyse, rules, suppress
- *   report.c   text, JSON and SARIF output; --fix edits and diffs
+ *   report.c   text, JSON and SARIF output; --fix edits and diffs; --baseline
+ *   cache.c    --cache: reports kept by content, checked again only on change
  *
  * Rules compare tokens as integers: punctuators by WcPunct code, names by
  * interned id (the names rules ask about have fixed ids, WK_*). */
@@ -337,6 +338,7 @@ typedef struct WcFile {
 	WcRegion *regions; int nregions, regions_cap;  /* pass masks of the code, in order */
 	struct WcFile *top;         /* while reading a header: the file that includes it */
 	uint32_t *seen; int nseen, seen_cap;  /* the top file's headers read (path hashes) */
+	Vec hdr_paths;              /* the top file's headers read, for the result cache */
 } WcFile;
 
 /* lex.c */
@@ -351,6 +353,10 @@ void wc_cond_ifdef(const WcFile *f, int name, bool negate, WcPasses *t, WcPasses
  * H8 with the chips whose wavefront differs. all: tok indexes f->all. */
 void wc_width_passes(WcFile *f, const WcTok *tok, const char *name, int nlen, uint64_t v, WcPasses def);
 const WcRegion *wc_region_at(const WcFile *f, int i);   /* the region of code token i */
+/* cache.c: --cache DIR, reports kept by content (with the headers read) */
+uint64_t wc_cache_key(const char *path, const char *text, size_t len, uint64_t extra);
+bool wc_cache_get(const char *dir, uint64_t key, WcWork *w, Buf *out, int *findings);
+void wc_cache_put(const char *dir, uint64_t key, const WcFile *f, WcWork *w, const Buf *out, int findings);
 /* build.c: the header cache of a thread */
 const char *wc_header_text(WcWork *w, const char *path, size_t *len);
 void wc_headers_free(WcWork *w);

@@ -356,6 +356,66 @@ else
 	fail json-clean "status $rc: $(head -c 200 "$tmp/json")"
 fi
 
+# SARIF for review tools: every rule with its help text; a finding with a
+# rewrite carries it as a fix object that replaces the bytes --fix does.
+"$WC" --format sarif "$CASES/fix_cuda.cu" >"$tmp/sarif"
+if command -v python3 >/dev/null 2>&1 && ! python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+run = d["runs"][0]
+rules = run["tool"]["driver"]["rules"]
+assert len(rules) == 13 and all(r["help"]["text"] for r in rules), "rules"
+fixed = [r for r in run["results"] if "fixes" in r]
+assert fixed, "no fix objects"
+src = open(sys.argv[2]).read().split("\n")
+for r in fixed:
+    rep = r["fixes"][0]["artifactChanges"][0]["replacements"][0]
+    reg = rep["deletedRegion"]
+    assert reg["startLine"] == reg["endLine"]
+    line = src[reg["startLine"] - 1]
+    old = line[reg["startColumn"] - 1:reg["endColumn"] - 1]
+    assert old and old != rep["insertedContent"]["text"], (old, rep)
+    assert r["partialFingerprints"]["warpcheck/v1"]
+' "$tmp/sarif" "$CASES/fix_cuda.cu"; then
+	fail sarif-fixes "rules without help, or fix objects that do not match the text"
+else
+	pass sarif-fixes
+fi
+
+# --baseline: an earlier report's findings are not reported again, even
+# when lines above them move; a new finding is.
+mkdir -p "$tmp/base"
+cp "$CASES/seed_bad.cu" "$tmp/base/k.cu"
+(cd "$tmp/base" && "$WC" --format json k.cu >base.json)
+{ echo '// two new lines above'; echo '__device__ int newmask() { unsigned m = __ballot(1); return m; }'; cat "$CASES/seed_bad.cu"; } >"$tmp/base/k.cu"
+(cd "$tmp/base" && "$WC" --baseline base.json k.cu) >"$tmp/out" 2>&1; rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c ': warning: ' "$tmp/out")" -eq 1 ] && grep -q '^k.cu:2:.*H4' "$tmp/out"; then
+	pass cli-baseline
+else
+	fail cli-baseline "status $rc, want only the new H4 at line 2: $(grep ': warning: ' "$tmp/out" | head -3 | tr '\n' ' ')"
+fi
+"$WC" --baseline "$tmp/missing.json" "$CASES/seed_bad.cu" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && pass cli-baseline-missing || fail cli-baseline-missing "status $rc, want 2"
+
+# --cache: a second run takes the reports from the cache (the same bytes);
+# a header that changes makes its includers be checked again.
+cp -R tests/warpcheck/trees/suffix "$tmp/cached"
+mkdir -p "$tmp/cache"
+(cd "$tmp/cached" && "$WC" --cache "$tmp/cache" .) >"$tmp/c1" 2>&1
+(cd "$tmp/cached" && "$WC" --cache "$tmp/cache" .) >"$tmp/c2" 2>&1
+sed 's/PROJ_WARP_SIZE 32/PROJ_WARP_SIZE 64/' "$tmp/cached/lib/include/proj/width.h" >"$tmp/w.h"
+cp "$tmp/w.h" "$tmp/cached/lib/include/proj/width.h"
+(cd "$tmp/cached" && "$WC" --cache "$tmp/cache" .) >"$tmp/c3" 2>&1
+if [ "$(ls "$tmp/cache" | wc -l)" -lt 3 ]; then
+	fail cli-cache "no cache entries written"
+elif ! cmp -s "$tmp/c1" "$tmp/c2" || ! grep -q 'k.cu:8:18: warning' "$tmp/c1"; then
+	fail cli-cache "the cached run differs from the first"
+elif grep -q 'k.cu:8:18: warning' "$tmp/c3"; then
+	fail cli-cache "a changed header did not make its includer be checked again"
+else
+	pass cli-cache
+fi
+
 # Command line.
 "$WC" --help >"$tmp/out" 2>&1 && grep -q '^usage: warpcheck' "$tmp/out" && pass cli-help || fail cli-help "no usage"
 "$WC" >/dev/null 2>&1; rc=$?
