@@ -58,6 +58,7 @@ void wc_work_init(WcWork *w)
 
 void wc_work_free(WcWork *w)
 {
+	wc_header_sums_free(w);
 	wc_headers_free(w);
 	wc_names_free(&w->names);
 	free(w->text);
@@ -111,7 +112,7 @@ static bool read_text(WcFile *f, const char *path)
 
 /* -D NAME[=VALUE] and -U NAME: known to #if, and -D WARP_SIZE=64 (or
  * =warpSize) to the rules as a #define in the file would be. */
-static void command_line_macros(WcFile *f)
+void wc_command_line_macros(WcFile *f)
 {
 	for (int k = 0; k < f->cfg->ndefs; k++) {
 		const WcDefine *d = &f->cfg->defs[k];
@@ -155,7 +156,7 @@ static void setup(WcFile *f, Diag *d, const char *path, WcWork *w)
 	f->names->nmt = 0;  /* macro bodies are per file */
 	static const WcConfig none;
 	f->cfg = w && w->cfg ? w->cfg : &none;
-	command_line_macros(f);
+	wc_command_line_macros(f);
 }
 
 bool wc_check_path(WcFile *f, Diag *d, const char *path, WcWork *w)

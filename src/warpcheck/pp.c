@@ -517,6 +517,209 @@ static void define(PP *pp, int i, int eod)
 	}
 }
 
+/* ---- header summaries: a header is read, lexed and preprocessed once per
+ * thread and build flags; later includes replay the facts it gave ---- */
+
+typedef struct SumEntry {
+	uint32_t id;
+	uint16_t has;             /* bits: which facts */
+	uint8_t nparams, select, hdr_kinds;
+	bool shuffle, wsize_fn, select_amd, conflict;
+	uint32_t used, target, tmacro, body_at, body_len;
+	uint64_t value, select_def;
+} SumEntry;
+
+enum { F_CONST = 1, F_MACRO = 2, F_WSIZE = 4, F_WEXPR = 8, F_TARGET = 16, F_TMACRO = 32, F_BODY = 64, F_HDR = 128 };
+
+struct WcHeaderSum {
+	char *path;
+	uint64_t key;             /* path and build flags */
+	SumEntry *e; int n;
+	WcTok *toks; uint32_t ntoks;
+	Vec paths;                /* the headers it read, itself first */
+	WcHeaderSum *next;
+};
+
+/* Adds a header's path to the set the top file has read; false when it
+ * was there. An open-addressing set of path hashes (0 stands for empty). */
+static bool seen_add(WcFile *top, const char *path)
+{
+	uint32_t h = (uint32_t)hash_fnv1a(path, strlen(path), HASH_SEED) | 1u;
+	if ((top->nseen + 1) * 2 > top->seen_cap) {
+		int cap = top->seen_cap ? top->seen_cap * 2 : 64;
+		uint32_t *set = xcalloc((size_t)cap, sizeof *set);
+		for (int k = 0; k < top->seen_cap; k++) {
+			if (!top->seen[k])
+				continue;
+			uint32_t s = top->seen[k] & (uint32_t)(cap - 1);
+			while (set[s])
+				s = (s + 1) & (uint32_t)(cap - 1);
+			set[s] = top->seen[k];
+		}
+		free(top->seen);
+		top->seen = set;
+		top->seen_cap = cap;
+	}
+	uint32_t m = (uint32_t)top->seen_cap - 1, s = h & m;
+	for (; top->seen[s]; s = (s + 1) & m)
+		if (top->seen[s] == h)
+			return false;
+	top->seen[s] = h;
+	top->nseen++;
+	return true;
+}
+
+static uint64_t sum_key(const WcFile *f, const char *path)
+{
+	return hash_fnv1a(path, strlen(path) + 1, f->cfg ? f->cfg->hash : 0);
+}
+
+static WcHeaderSum *sum_find(WcWork *w, const char *path, uint64_t key)
+{
+	for (WcHeaderSum *s = w->sums[key & 255]; s; s = s->next)
+		if (s->key == key && strcmp(s->path, path) == 0)
+			return s;
+	return NULL;
+}
+
+/* The facts names got under stamp st: the header's. */
+static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64_t key, const Vec *paths)
+{
+	WcNames *nt = f->names;
+	WcHeaderSum *s = xcalloc(1, sizeof *s);
+	s->path = xstrdup(path);
+	s->key = key;
+	int cap = 0;
+	for (uint32_t id = 0; id < nt->n; id++) {
+		const WcName *nm = &nt->v[id];
+		SumEntry x = {.id = id};
+		if (nm->const_stamp == st)
+			x.has |= F_CONST, x.value = nm->const_value, x.conflict = nm->const_conflict;
+		if (nm->macro_stamp == st) {
+			x.has |= F_MACRO;
+			x.nparams = nm->macro_nparams, x.used = nm->macro_used, x.shuffle = nm->macro_shuffle;
+			x.wsize_fn = nm->macro_wsize, x.select = nm->macro_select, x.select_amd = nm->select_amd;
+			x.select_def = nm->select_def;
+		}
+		if (nm->wsize_stamp == st)
+			x.has |= F_WSIZE;
+		if (nm->wexpr_stamp == st)
+			x.has |= F_WEXPR;
+		if (nm->target_stamp == st)
+			x.has |= F_TARGET, x.target = nm->target_macro;
+		if (nm->tmacro_stamp == st)
+			x.has |= F_TMACRO, x.tmacro = nm->tmacro_target;
+		if (nm->hdr_stamp == st)
+			x.has |= F_HDR, x.hdr_kinds = nm->hdr_kinds;
+		if (nm->body_stamp == st) {
+			x.has |= F_BODY;
+			x.body_at = s->ntoks, x.body_len = nm->body_len;
+			s->toks = xrealloc(s->toks, (size_t)(s->ntoks + nm->body_len + 1) * sizeof *s->toks);
+			memcpy(s->toks + s->ntoks, nt->mt + nm->body_at, (size_t)nm->body_len * sizeof *s->toks);
+			s->ntoks += nm->body_len;
+		}
+		if (!x.has)
+			continue;
+		if (s->n == cap)
+			s->e = xrealloc(s->e, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *s->e);
+		s->e[s->n++] = x;
+	}
+	WcFile set = {0};  /* only its seen set: each path once */
+	for (int k = 0; k < paths->len; k++)
+		if (seen_add(&set, paths->data[k]))
+			vec_push(&s->paths, xstrdup(paths->data[k]));
+	free(set.seen);
+	return s;
+}
+
+/* The header's facts, as this file's. */
+static void sum_replay(WcFile *f, const WcHeaderSum *s)
+{
+	WcNames *nt = f->names;
+	uint32_t st = f->stamp;
+	for (int k = 0; k < s->n; k++) {
+		const SumEntry *x = &s->e[k];
+		WcName *nm = &nt->v[x->id];
+		if (x->has & F_CONST)
+			wc_set_const(f, x->id, x->value, x->conflict);
+		if (x->has & F_MACRO) {
+			nm->macro_stamp = st, nm->macro_nparams = x->nparams, nm->macro_used = x->used;
+			nm->macro_shuffle = x->shuffle, nm->macro_wsize = x->wsize_fn, nm->macro_select = x->select;
+			nm->select_amd = x->select_amd, nm->select_def = x->select_def;
+		}
+		if (x->has & F_WSIZE)
+			nm->wsize_stamp = st;
+		if (x->has & F_WEXPR)
+			nm->wexpr_stamp = st;
+		if (x->has & F_TARGET)
+			nm->target_stamp = st, nm->target_macro = x->target;
+		if (x->has & F_TMACRO)
+			nm->tmacro_stamp = st, nm->tmacro_target = x->tmacro;
+		if (x->has & F_HDR) {
+			if (nm->hdr_stamp != st)
+				nm->hdr_stamp = st, nm->hdr_kinds = 0;
+			nm->hdr_kinds |= x->hdr_kinds;
+		}
+		if (x->has & F_BODY) {
+			if (nt->nmt + x->body_len > nt->mtcap) {
+				nt->mtcap = (nt->nmt + x->body_len) * 2 + 64;
+				nt->mt = xrealloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
+			}
+			memcpy(nt->mt + nt->nmt, s->toks + x->body_at, (size_t)x->body_len * sizeof *nt->mt);
+			nm->body_stamp = st, nm->body_at = nt->nmt, nm->body_len = x->body_len;
+			nt->nmt += x->body_len;
+		}
+	}
+}
+
+void wc_header_sums_free(WcWork *w)
+{
+	for (int b = 0; b < 256; b++) {
+		for (WcHeaderSum *s = w->sums[b], *next; s; s = next) {
+			next = s->next;
+			free(s->path);
+			free(s->e);
+			free(s->toks);
+			for (int k = 0; k < s->paths.len; k++)
+				free(s->paths.data[k]);
+			vec_free(&s->paths);
+			free(s);
+		}
+		w->sums[b] = NULL;
+	}
+}
+
+/* Reads the header at path (its text already in hand) into sub's facts. */
+static void read_header(WcFile *f, WcFile *top, const char *path, const char *text, size_t len, uint32_t stamp,
+	Vec *paths)
+{
+	Diag quiet = {0};
+	WcFile sub = {.src = {.name = path, .text = text, .len = len}, .diag = &quiet, .names = f->names,
+	              .stamp = stamp, .include_depth = f->include_depth + 1, .cfg = f->cfg, .top = top,
+	              .work = top ? NULL : f->work};
+	if (!top)
+		wc_command_line_macros(&sub);
+	wc_lex(&sub);
+	wc_preprocess(&sub);
+	wc_functions(&sub);
+	wc_header_kinds(&sub);
+	if (paths)
+		for (int k = 0; k < sub.hdr_paths.len; k++)
+			vec_push(paths, sub.hdr_paths.data[k]);
+	else
+		for (int k = 0; k < sub.hdr_paths.len; k++)
+			free(sub.hdr_paths.data[k]);
+	vec_free(&sub.hdr_paths);
+	free(sub.seen);
+	free(sub.fns);
+	free(sub.all);
+	free(sub.t);
+	free(sub.sup);
+	free(sub.finds);
+	free(sub.regions);
+	buf_free(&quiet.text);
+}
+
 /* #include "x.h" or <x.h> that resolves (build.c) to a header of the
  * project: its #defines (shims, WARP_SIZE) count as this file's, and what
  * its functions do (a warp_reduce_sum that keeps to 32-lane groups) is
@@ -548,48 +751,53 @@ static void include_defs(WcFile *f, int tok, int eod)
 		buf_free(&path);
 		return;
 	}
-	uint32_t h = (uint32_t)hash_fnv1a(path.data, path.len, HASH_SEED);
-	for (int i = 0; i < top->nseen; i++)
-		if (top->seen[i] == h) {
+	if (!seen_add(top, buf_str(&path))) {
+		buf_free(&path);
+		return;
+	}
+	WcWork *w = top->work;
+	if (w) {
+		uint64_t key = sum_key(f, buf_str(&path));
+		WcHeaderSum *hs = sum_find(w, buf_str(&path), key);
+		for (int k = 0; !hs && k < w->nbuilding; k++)
+			if (strcmp(w->building[k], buf_str(&path)) == 0) {
+				buf_free(&path);  /* included from itself, through others: as an include guard does */
+				return;
+			}
+		if (!hs && w->nbuilding >= (int)TC_COUNT(w->building)) {
 			buf_free(&path);
 			return;
 		}
-	if (top->nseen == top->seen_cap) {
-		top->seen_cap = top->seen_cap ? top->seen_cap * 2 : 16;
-		top->seen = xrealloc(top->seen, (size_t)top->seen_cap * sizeof *top->seen);
+		if (!hs) {
+			w->building[w->nbuilding++] = buf_str(&path);
+			size_t len = 0;
+			const char *text = wc_header_text(w, buf_str(&path), &len);
+			Vec paths = {0};
+			vec_push(&paths, xstrdup(buf_str(&path)));
+			uint32_t st = wc_stamp(f->names);
+			if (text)
+				read_header(f, NULL, buf_str(&path), text, len, st, &paths);
+			w->nbuilding--;
+			hs = sum_capture(f, st, buf_str(&path), key, &paths);
+			for (int k = 0; k < paths.len; k++)
+				free(paths.data[k]);
+			vec_free(&paths);
+			hs->next = w->sums[key & 255];
+			w->sums[key & 255] = hs;
+		}
+		sum_replay(f, hs);
+		vec_push(&top->hdr_paths, xstrdup(hs->paths.data[0]));
+		for (int k = 1; k < hs->paths.len; k++)
+			if (seen_add(top, hs->paths.data[k]))
+				vec_push(&top->hdr_paths, xstrdup(hs->paths.data[k]));
+		buf_free(&path);
+		return;
 	}
-	top->seen[top->nseen++] = h;
 	vec_push(&top->hdr_paths, xstrdup(buf_str(&path)));
 	size_t len = 0;
-	char *owned = NULL;
-	const char *text;
-	if (top->work) {
-		text = wc_header_text(top->work, buf_str(&path), &len);
-	} else {
-		owned = file_read(buf_str(&path), &len);
-		if (owned && memchr(owned, '\0', len)) {
-			free(owned);
-			owned = NULL;
-		}
-		text = owned;
-	}
-	if (text) {
-		Diag quiet = {0};
-		WcFile sub = {.src = {.name = buf_str(&path), .text = text, .len = len}, .diag = &quiet,
-		              .names = f->names, .stamp = f->stamp, .include_depth = f->include_depth + 1,
-		              .cfg = f->cfg, .top = top};
-		wc_lex(&sub);
-		wc_preprocess(&sub);
-		wc_functions(&sub);
-		wc_header_kinds(&sub);
-		free(sub.fns);
-		free(sub.all);
-		free(sub.t);
-		free(sub.sup);
-		free(sub.finds);
-		free(sub.regions);
-		buf_free(&quiet.text);
-	}
+	char *owned = file_read(buf_str(&path), &len);
+	if (owned && !memchr(owned, '\0', len))
+		read_header(f, top, buf_str(&path), owned, len, f->stamp, NULL);
 	free(owned);
 	buf_free(&path);
 }

@@ -306,7 +306,10 @@ typedef struct WcFunc {
 /* What one thread keeps from file to file: the name table and the big
  * buffers (text, tokens), so checking a file allocates almost nothing. */
 typedef struct WcHeader WcHeader;
+typedef struct WcHeaderSum WcHeaderSum;
 typedef struct WcWork {
+	WcHeaderSum *sums[256];     /* headers' facts, by path and build flags: replayed, not reread */
+	const char *building[16]; int nbuilding;  /* headers being read, outermost first */
 	WcNames names;
 	const WcConfig *cfg;        /* the build flags of the next file checked */
 	WcHeader **hdr; uint32_t hdr_mask, nhdr;  /* headers read, by path: read once per thread */
@@ -360,6 +363,8 @@ void wc_cache_put(const char *dir, uint64_t key, const WcFile *f, WcWork *w, con
 /* build.c: the header cache of a thread */
 const char *wc_header_text(WcWork *w, const char *path, size_t *len);
 void wc_headers_free(WcWork *w);
+void wc_header_sums_free(WcWork *w);   /* pp.c */
+void wc_command_line_macros(WcFile *f);  /* check.c: -D/-U of f->cfg under f->stamp */
 /* funcs.c */
 void wc_functions(WcFile *f);
 int wc_func_at(const WcFile *f, int i);             /* function whose body holds token i, or -1 */
