@@ -416,6 +416,19 @@ else
 	pass cli-cache
 fi
 
+# Build flags that cannot be used: an error and status 2.
+printf '[{"file": \n' >"$tmp/bad_db.json"
+"$WC" --compile-commands "$tmp/bad_db.json" "$CASES/h1_clean.cu" >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q 'bad_db.json:[0-9]*:[0-9]*: error: invalid JSON' "$tmp/err"; then
+	pass cli-bad-compile-db
+else
+	fail cli-bad-compile-db "status $rc: $(head -1 "$tmp/err")"
+fi
+"$WC" --target gfx9999 "$CASES/h1_clean.cu" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && pass cli-bad-target || fail cli-bad-target "status $rc, want 2"
+"$WC" "$CASES/h1_clean.cu" -I >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && pass cli-flag-no-value || fail cli-flag-no-value "status $rc, want 2"
+
 # Command line.
 "$WC" --help >"$tmp/out" 2>&1 && grep -q '^usage: warpcheck' "$tmp/out" && pass cli-help || fail cli-help "no usage"
 "$WC" >/dev/null 2>&1; rc=$?
