@@ -1,6 +1,8 @@
 /* warpcheck: reports CUDA/HIP code that silently assumes 32-lane warps.
  *
- *   warpcheck [--format text|json|sarif] [--fix [--dry-run]] [-j N] PATH...
+ *   warpcheck [--format text|json|sarif] [--fix [--dry-run]] [-j N]
+ *             [-I DIR] [-isystem DIR] [-D NAME[=V]] [-U NAME] [--target gfx...]
+ *             [-p BUILD | --compile-commands FILE] [--baseline FILE] PATH...
  *
  * The paths are walked first, into a list of jobs sorted by path (a job is
  * a file, or an error met while walking). Worker threads check the files,
@@ -25,11 +27,19 @@ typedef struct Options {
 	WcFormat format;
 	bool fix, dry_run;
 	int jobs;        /* threads; 0: the number of online CPUs */
+	WcConfig cfg;    /* the build flags of the command line */
+	const char *db_path;   /* compile_commands.json */
+	const char *baseline;  /* an earlier --format json report */
+	const char *cache;     /* --cache DIR */
+	WcCompileDb db;
+	WcBaseline *base;
+	uint64_t base_hash;    /* of the baseline's text: part of the cache key */
 } Options;
 
 /* One file to check (or one walk error to report), and what it produced. */
 typedef struct Job {
 	char *path;      /* NULL for an error job */
+	const WcConfig *cfg;
 	Buf out;         /* for stdout: findings, or a --dry-run diff */
 	Buf err;         /* for stderr: diagnostics, "fixed N of M" */
 	int findings;
@@ -61,6 +71,18 @@ static const char usage[] =
 	"  --dry-run                  with --fix: print a unified diff instead\n"
 	"  -j N, --jobs N             check N files at a time (default: online CPUs);\n"
 	"                             the output is the same for every N\n"
+	"  -I DIR, -isystem DIR       where #include finds headers (-isystem: system\n"
+	"                             headers, not read unless --system-headers)\n"
+	"  -D NAME[=VALUE], -U NAME   macros as the build defines them\n"
+	"  --target gfx90a[,gfx1100]  the chips the build targets (default: current\n"
+	"                             ROCm targets); --offload-arch= is the same\n"
+	"  -p BUILD                   take each file's flags from BUILD/compile_commands.json\n"
+	"  --compile-commands FILE    the same, from FILE; with no PATH, check its files\n"
+	"  --system-headers           read headers found through -isystem too\n"
+	"  --baseline FILE            report only findings not in FILE (an earlier\n"
+	"                             --format json report)\n"
+	"  --cache DIR                keep each file's report in DIR by content; later\n"
+	"                             runs check only files (or headers) that changed\n"
 	"  --help                     this text\n"
 	"\n"
 	"Suppress a finding with '// warpcheck: ignore H3 <reason>' on its line or\n"
@@ -195,7 +217,21 @@ static void check_job(const Options *o, Job *j, WcWork *w)
 {
 	Diag d = {0};  /* no stream: messages are kept for the writer */
 	WcFile f;
+	w->cfg = j->cfg;
+	uint64_t key = 0;
+	if (o->cache && !o->fix) {
+		size_t len;
+		char *text = file_read(j->path, &len);
+		if (text) {
+			key = wc_cache_key(j->path, text, len, j->cfg->hash ^ (uint64_t)o->format ^ o->base_hash);
+			free(text);
+			if (wc_cache_get(o->cache, key, w, &j->out, &j->findings))
+				return;
+		}
+	}
 	if (wc_check_path(&f, &d, j->path, w)) {
+		if (o->base)
+			wc_baseline_filter(o->base, &f);
 		bool first = true;  /* the writer adds the comma between files */
 		if (o->fix)
 			fix_file(o, j, &d, &f);
@@ -207,6 +243,8 @@ static void check_job(const Options *o, Job *j, WcWork *w)
 			wc_report_sarif_file(&j->out, &f, &first);
 		if (!o->fix)
 			j->findings += wc_warnings(&f);
+		if (key && !d.text.len && !f.errors)
+			wc_cache_put(o->cache, key, &f, w, &j->out, j->findings);
 	}
 	j->errors += d.errors + f.errors;
 	/* Diagnostics first, as they were printed while checking. */
@@ -322,9 +360,11 @@ static void begin_output(const Run *r)
 		       "  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n"
 		       "      \"tool\": {\"driver\": {\"name\": \"warpcheck\", \"informationUri\": "
 		       "\"https://example.invalid/warpcheck\", \"rules\": [");
-		for (int i = 1; i <= 13; i++)
-			printf("%s{\"id\": \"H%d\"}", i > 1 ? ", " : "", i);
-		fputs("]}},\n      \"results\": [", stdout);
+		Buf rules = {0};
+		wc_sarif_rules(&rules);
+		fputs(buf_str(&rules), stdout);
+		buf_free(&rules);
+		fputs("\n        ]}},\n      \"results\": [", stdout);
 	}
 }
 
@@ -363,6 +403,17 @@ static int parse_format(const char *v, WcFormat *out)
 	return 0;
 }
 
+/* -p BUILD: BUILD/compile_commands.json, or BUILD when it names the file. */
+static const char *build_db_path(const char *v)
+{
+	static char path[4096];
+	size_t n = strlen(v);
+	if (n > 5 && strcmp(v + n - 5, ".json") == 0)
+		return v;
+	snprintf(path, sizeof path, "%s%scompile_commands.json", v, n && v[n - 1] == '/' ? "" : "/");
+	return path;
+}
+
 static int parse_args(int argc, char **argv, Options *o, Vec *paths)
 {
 	for (int i = 1; i < argc; i++) {
@@ -381,6 +432,30 @@ static int parse_args(int argc, char **argv, Options *o, Vec *paths)
 			rc = parse_jobs(i + 1 < argc ? argv[++i] : "", &o->jobs);
 		} else if (strncmp(a, "-j", 2) == 0 || strncmp(a, "--jobs=", 7) == 0) {
 			rc = parse_jobs(a[1] == 'j' ? a + 2 : a + 7, &o->jobs);
+		} else if (strcmp(a, "-p") == 0 || strcmp(a, "--compile-commands") == 0 ||
+		           strncmp(a, "--compile-commands=", 19) == 0 || strcmp(a, "--baseline") == 0 ||
+		           strncmp(a, "--baseline=", 11) == 0 || strcmp(a, "--cache") == 0 || strncmp(a, "--cache=", 8) == 0) {
+			const char *eq = strchr(a, '=');
+			const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+			if (!v || !*v)
+				return fprintf(stderr, "warpcheck: error: %s wants a value\n", a), 2;
+			if (a[1] == 'p')
+				o->db_path = build_db_path(v);
+			else if (a[2] == 'c' && a[3] == 'a')
+				o->cache = v;
+			else if (a[2] == 'c')
+				o->db_path = v;
+			else
+				o->baseline = v;
+		} else if (strcmp(a, "--system-headers") == 0) {
+			o->cfg.system_headers = true;
+		} else if (a[0] == '-' && a[1] && (rc = wc_config_arg(&o->cfg, argc, argv, &i, NULL)) != 0) {
+			if (rc == -1)
+				return fprintf(stderr, "warpcheck: error: %s wants a value\n", a), 2;
+			if (rc == -2)
+				return fprintf(stderr, "warpcheck: error: unknown target in '%s %s' (gfx908, gfx90a, gfx1100, ...)\n",
+					a, argv[i]), 2;
+			rc = 0;
 		} else if (a[0] == '-' && a[1]) {
 			return fprintf(stderr, "warpcheck: error: unknown option '%s'\n%s", a, usage), 2;
 		} else {
@@ -389,10 +464,48 @@ static int parse_args(int argc, char **argv, Options *o, Vec *paths)
 		if (rc)
 			return rc;
 	}
-	if (paths->len == 0)
+	if (paths->len == 0 && !o->db_path)
 		return fprintf(stderr, "warpcheck: error: no input paths\n%s", usage), 2;
 	if (o->dry_run && !o->fix)
 		return fprintf(stderr, "warpcheck: error: --dry-run needs --fix\n"), 2;
+	return 0;
+}
+
+/* Every job's build flags, and the tree's headers for #include. */
+static int prepare_jobs(Run *r, Vec *paths, WcTree *tree)
+{
+	Options *o = &r->opt;
+	wc_config_finish(&o->cfg);
+	if (o->db_path) {
+		Diag d = {.out = stderr};
+		if (!wc_compile_db_load(&o->db, o->db_path, &o->cfg, &d))
+			return 2;
+		if (paths->len == 0)
+			for (int k = 0; k < o->db.n; k++)
+				walk(r, o->db.files[k], true, 0);
+	}
+	if (o->baseline) {
+		Diag d = {.out = stderr};
+		o->base = wc_baseline_load(o->baseline, &d);
+		if (!o->base)
+			return 2;
+		size_t len;
+		char *text = file_read(o->baseline, &len);
+		o->base_hash = text ? hash_fnv1a(text, len, HASH_SEED) : 0;
+		free(text);
+	}
+	for (int k = 0; k < r->njobs; k++) {
+		Job *j = &r->jobs[k];
+		if (!j->path)
+			continue;
+		wc_tree_add(tree, j->path);
+		const WcConfig *c = wc_compile_db_find(&o->db, j->path);
+		j->cfg = c ? c : &o->cfg;
+	}
+	wc_tree_prepare(tree);
+	o->cfg.tree = tree;
+	for (int k = 0; k < o->db.n; k++)
+		o->db.cfg[k].tree = tree;
 	return 0;
 }
 
@@ -411,7 +524,11 @@ int main(int argc, char **argv)
 		return rc;
 	for (int i = 0; i < paths.len; i++)
 		walk(&r, paths.data[i], true, 0);
+	WcTree *tree = wc_tree_new();
+	rc = prepare_jobs(&r, &paths, tree);
 	vec_free(&paths);
+	if (rc)
+		return rc;
 	int nthreads = imin(r.opt.jobs ? r.opt.jobs : online_cpus(), r.njobs);
 	begin_output(&r);
 	if (nthreads > 1)
@@ -420,6 +537,10 @@ int main(int argc, char **argv)
 		run_sequential(&r);
 	end_output(&r);
 	free(r.jobs);
+	wc_tree_free(tree);
+	wc_compile_db_free(&r.opt.db);
+	wc_config_free(&r.opt.cfg);
+	wc_baseline_free(r.opt.base);
 	if (r.errors)
 		return 2;
 	return r.findings ? 1 : 0;

@@ -58,6 +58,8 @@ void wc_work_init(WcWork *w)
 
 void wc_work_free(WcWork *w)
 {
+	wc_header_sums_free(w);
+	wc_headers_free(w);
 	wc_names_free(&w->names);
 	free(w->text);
 	free(w->all);
@@ -108,6 +110,30 @@ static bool read_text(WcFile *f, const char *path)
 	return true;
 }
 
+/* -D NAME[=VALUE] and -U NAME: known to #if, and -D WARP_SIZE=64 (or
+ * =warpSize) to the rules as a #define in the file would be. */
+void wc_command_line_macros(WcFile *f)
+{
+	for (int k = 0; k < f->cfg->ndefs; k++) {
+		const WcDefine *d = &f->cfg->defs[k];
+		uint32_t id = wc_intern(f->names, d->name, strlen(d->name));
+		WcName *nm = &f->names->v[id];
+		nm->cdef_stamp = f->stamp;
+		nm->cdef = d->undef ? 2 : 1;
+		const char *v = d->value ? d->value : "1";
+		char *end;
+		unsigned long long x = strtoull(v, &end, 0);
+		while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+			end++;
+		nm->cdef_num = !d->undef && *v && !*end;
+		nm->cdef_value = x;
+		if (nm->cdef_num && d->value)
+			wc_set_const(f, id, x, false);
+		else if (!d->undef && strcmp(v, "warpSize") == 0)
+			nm->wsize_stamp = f->stamp;
+	}
+}
+
 /* Borrows the thread's buffers (or starts with none). */
 static void setup(WcFile *f, Diag *d, const char *path, WcWork *w)
 {
@@ -127,6 +153,10 @@ static void setup(WcFile *f, Diag *d, const char *path, WcWork *w)
 	}
 	f->src.name = path;
 	f->stamp = wc_stamp(f->names);
+	f->names->nmt = 0;  /* macro bodies are per file */
+	static const WcConfig none;
+	f->cfg = w && w->cfg ? w->cfg : &none;
+	wc_command_line_macros(f);
 }
 
 bool wc_check_path(WcFile *f, Diag *d, const char *path, WcWork *w)
@@ -183,6 +213,11 @@ void wc_file_free(WcFile *f)
 	free(f->sup);
 	free(f->finds);
 	free(f->fns);
+	free(f->regions);
+	free(f->seen);
+	for (int i = 0; i < f->hdr_paths.len; i++)
+		free(f->hdr_paths.data[i]);
+	vec_free(&f->hdr_paths);
 	if (f->own_names) {
 		wc_names_free(f->names);
 		free(f->names);

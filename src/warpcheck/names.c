@@ -139,6 +139,11 @@ static uint16_t name_flags(const char *s, size_t n)
 		fl |= WN_WIDTHISH;
 	if ((has(s, n, "shfl") || has(s, n, "shuffle")) && !(n > 6 && memcmp(s, "__shfl", 6) == 0))
 		fl |= WN_SHFL_WRAP;
+	static const char *const lib[] = {"C10_WARP_SIZE", "HIPCUB_WARP_THREADS", "HIPCUB_DEVICE_WARP_THREADS",
+	                                  "warp_size", "device_warp_size", "__builtin_amdgcn_wavefrontsize"};
+	for (size_t k = 0; k < TC_COUNT(lib); k++)
+		if (strlen(lib[k]) == n && memcmp(lib[k], s, n) == 0)
+			fl |= WN_LIBWIDTH;
 	return fl;
 }
 
@@ -212,6 +217,7 @@ void wc_names_free(WcNames *nm)
 	free(nm->v);
 	free(nm->slot);
 	free(nm->chars);
+	free(nm->mt);
 	memset(nm, 0, sizeof *nm);
 }
 

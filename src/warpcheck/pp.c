@@ -35,19 +35,19 @@ typedef struct Frame {
 	int arch_tok;        /* first chip macro of the list, -1 when none */
 	int arch_from, arch_to; /* its condition, for the fix */
 	bool arch_ifdef, arch_pure, arch_else, arch_done;
-	unsigned arch_set;   /* CDNA chips the list names (bits of cdna[]) */
+	/* The passes of a HIP build (cond.c): where the branch being read is
+	 * certainly (def) or possibly (maybe) compiled, and where an earlier
+	 * branch certainly or possibly was. */
+	WcPasses def, maybe, done_def, done_maybe;
+	bool amd;            /* a condition names AMD, a chip or the wave size */
 } Frame;
 
 typedef struct PP {
 	WcFile *f;
 	Frame st[MAX_DEPTH];
 	int depth;
-	uint32_t included[32];  /* include names already read (hashes): read each once */
-	int nincluded;
+	WcPasses all;           /* every pass of the build */
 } PP;
-
-/* Every wave64 CDNA chip; a list that picks 64 for some must name all. */
-static const char *const cdna[] = {"gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx950"};
 
 static bool all_op(const WcFile *f, int i, WcPunct op)
 {
@@ -129,8 +129,7 @@ static bool chip_name(const WcFile *f, int i, char *out, size_t cap)
 static void note_arch_list(const WcFile *f, Frame *fr, int from, int to, bool ifdef)
 {
 	fr->arch_tok = -1;
-	bool gfx9 = false, pure = true;
-	fr->arch_set = 0;
+	bool pure = true;
 	for (int i = from; i < to; i++) {
 		char chip[32];
 		if (!chip_name(f, i, chip, sizeof chip)) {
@@ -140,13 +139,7 @@ static void note_arch_list(const WcFile *f, Frame *fr, int from, int to, bool if
 		}
 		if (fr->arch_tok < 0)
 			fr->arch_tok = i;
-		gfx9 = gfx9 || strncmp(chip, "gfx9", 4) == 0;
-		for (size_t k = 0; k < TC_COUNT(cdna); k++)
-			if (strcmp(chip, cdna[k]) == 0)
-				fr->arch_set |= 1u << k;
 	}
-	if (!gfx9)
-		fr->arch_tok = -1;
 	fr->arch_from = from;
 	fr->arch_to = to;
 	fr->arch_ifdef = ifdef;
@@ -155,7 +148,27 @@ static void note_arch_list(const WcFile *f, Frame *fr, int from, int to, bool if
 	fr->arch_done = false;
 }
 
-static void push_frame(PP *pp, int tok, int from, int to, bool ifdef, CondKind k)
+/* The condition names AMD, a chip or the wave size: a width chosen under
+ * it was chosen for AMD. */
+static bool cond_amd(const WcFile *f, int from, int to)
+{
+	for (int i = from; i < to; i++)
+		if ((all_flags(f, i) & (WN_AMD | WN_TARGET)) || all_kw(f, i, WK___AMDGCN_WAVEFRONT_SIZE))
+			return true;
+	return cond_wave_test(f, from, to) || cond_target(f, from, to) != NO_NAME;
+}
+
+/* A branch whose condition is true in passes t and false in fl. */
+static void enter_branch(PP *pp, Frame *fr, WcPasses t, WcPasses fl)
+{
+	WcPasses unk = pp->all & ~(t | fl);
+	fr->def = t & ~fr->done_maybe;
+	fr->maybe = (t | unk) & ~fr->done_def;
+	fr->done_def |= t;
+	fr->done_maybe |= t | unk;
+}
+
+static void push_frame(PP *pp, int tok, int from, int to, bool ifdef, CondKind k, WcPasses t, WcPasses fl)
 {
 	WcFile *f = pp->f;
 	if (pp->depth < MAX_DEPTH) {
@@ -168,9 +181,25 @@ static void push_frame(PP *pp, int tok, int from, int to, bool ifdef, CondKind k
 		fr->target = cond_target(f, from, to);
 		fr->wave_test = cond_wave_test(f, from, to);
 		fr->tok = tok;
+		fr->amd = cond_amd(f, from, to);
 		note_arch_list(f, fr, from, to, ifdef);
+		enter_branch(pp, fr, t, fl);
 	}
 	pp->depth++;
+}
+
+/* The passes that certainly (*def) and possibly (*maybe) compile what is
+ * being read, and whether a condition around it is about AMD. */
+static bool in_passes(const PP *pp, WcPasses *def, WcPasses *maybe)
+{
+	*def = *maybe = pp->all;
+	bool amd = false;
+	for (int k = 0; k < imin(pp->depth, MAX_DEPTH); k++) {
+		*def &= pp->st[k].def;
+		*maybe &= pp->st[k].maybe;
+		amd = amd || pp->st[k].amd;
+	}
+	return amd;
 }
 
 static bool in_cuda(const PP *pp)
@@ -331,7 +360,17 @@ static void add_macro(WcFile *f, int name, int open, int eod)
 	nm->macro_used = used;
 	nm->macro_shuffle = i < eod && macro_body_calls(f, i + 1, eod);
 	nm->macro_wsize = i < eod && uses_width(f, i + 1, eod);
+	/* The body is one of the parameters: a selector, SELECT(cuda, rocm) rocm. */
+	nm->macro_select = 0;
+	int b = i + 1;
+	while (b < eod && all_op(f, b, WP_LPAREN) && b + 2 < eod && all_op(f, eod - 1, WP_RPAREN))
+		b++;
+	for (int p = 0; p < np && b < eod && f->all[b].kind == WT_IDENT; p++)
+		if (params[p] == f->all[b].id && (b + 1 == eod || all_op(f, b + 1, WP_RPAREN)))
+			nm->macro_select = (uint8_t)(p + 1);
 }
+
+static void width_define(PP *pp, int name, int value, uint64_t v, WcPasses sel_def, bool sel_amd);
 
 /* Marks a finding made at a directive token with an edit of all[from, to). */
 static void all_edit(WcFinding *fd, const WcFile *f, int from, int to, const char *repl)
@@ -344,42 +383,88 @@ static void all_edit(WcFinding *fd, const WcFile *f, int from, int to, const cha
 	snprintf(fd->repl, sizeof fd->repl, "%s", repl);
 }
 
-/* H8: a chip list that picks 64 (or 32 in its #else) and misses CDNA chips. */
-static void check_arch_list(PP *pp, uint64_t v)
+/* H8: a width given under conditions about AMD (#define WARP_SIZE 64 under
+ * #ifdef __HIP_PLATFORM_AMD__, or a chip list that misses chips) that is
+ * wrong for some chip that certainly compiles it. A chip list is judged as
+ * a whole: the finding is at the list, once, with the chips that take the
+ * wrong branch. */
+static void width_define_at(PP *pp, int name, int value, uint64_t v, WcPasses sel_def, bool sel_amd)
 {
 	WcFile *f = pp->f;
-	if (pp->depth == 0 || pp->depth > MAX_DEPTH)
+	uint16_t fl = all_flags(f, name);
+	if (!(fl & WN_WARPISH) || (v != 32 && v != 64))
 		return;
-	Frame *fr = &pp->st[pp->depth - 1];
-	unsigned all = (1u << TC_COUNT(cdna)) - 1;
-	if (fr->arch_tok < 0 || fr->arch_done || fr->arch_set == all || v != (fr->arch_else ? 32u : 64u))
+	if (v == 32 && !(fl & WN_WARP_SIZE) && !(fl & WN_WIDTHISH))
 		return;
-	fr->arch_done = true;
-	char missing[80] = "";
-	for (size_t k = 0; k < TC_COUNT(cdna); k++)
-		if (!(fr->arch_set & (1u << k)) && strlen(missing) + 10 < sizeof missing)
-			snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
-				missing[0] ? ", " : "", cdna[k]);
-	WcFinding *fd = wc_find_tok(f, &f->all[fr->arch_tok], "H8", "arch-width",
-		"test __GFX9__ (every wave64 CDNA chip) in the device pass",
-		"this chip list picks the warp width but misses %s, which are wave64 too", missing);
-	if (fr->arch_pure)
-		all_edit(fd, f, fr->arch_from, fr->arch_to, fr->arch_ifdef ? "__GFX9__" : "defined(__GFX9__)");
+	WcPasses def, maybe;
+	bool amd = in_passes(pp, &def, &maybe) || sel_amd;
+	def &= sel_def;
+	if (!amd)
+		return;
+	Frame *fr = NULL;
+	for (int k = imin(pp->depth, MAX_DEPTH) - 1; k >= 0 && !fr; k--)
+		if (pp->st[k].arch_tok >= 0)
+			fr = &pp->st[k];
+	if (fr && fr->arch_done)
+		return;
+	int before = f->nfinds;
+	wc_width_passes(f, &f->all[fr ? fr->arch_tok : value], f->src.text + f->all[name].off, (int)f->all[name].len,
+		v, def);
+	if (f->nfinds > before && fr) {
+		fr->arch_done = true;
+		if (fr->arch_pure && (v == 64) != fr->arch_else)
+			all_edit(&f->finds[f->nfinds - 1], f, fr->arch_from, fr->arch_to,
+				fr->arch_ifdef ? "__GFX9__" : "defined(__GFX9__)");
+	}
 }
 
-/* A warp width given a value: #define WARP_SIZE 64. */
-static void width_define(PP *pp, int name, int value)
+static void width_define(PP *pp, int name, int value, uint64_t v, WcPasses sel_def, bool sel_amd)
+{
+	width_define_at(pp, name, value, v, sel_def, sel_amd);
+}
+
+/* #define WARP_SIZE SELECT(32, 64), SELECT a macro that picks one of its
+ * arguments, defined per platform: the number it picks here, and the
+ * passes its definition holds in. */
+static void select_define(PP *pp, int name, int i, int eod)
 {
 	WcFile *f = pp->f;
-	uint64_t v = f->all[value].num;
-	if (!(all_flags(f, name) & WN_WARPISH) || (v != 32 && v != 64))
+	if (f->all[i].kind != WT_IDENT || i + 1 >= eod || !all_op(f, i + 1, WP_LPAREN))
 		return;
-	if (v == 64 && in_amd_wide(pp))
-		wc_find_tok(f, &f->all[value], "H8", "arch-width",
-			"pick 64 only under __GFX9__ (device pass); on the host, query hipDeviceAttributeWarpSize",
-			"%.*s is 64 for every AMD target, but RDNA (gfx10+) runs 32-lane wavefronts",
-			(int)f->all[name].len, f->src.text + f->all[name].off);
-	check_arch_list(pp, v);
+	const WcName *sel = &f->names->v[f->all[i].id];
+	if (sel->macro_stamp != f->stamp || !sel->macro_select)
+		return;
+	int s = i + 2, k = 1;
+	for (; s < eod && k < sel->macro_select; k++) {
+		int e = all_arg_end(f, s, eod);
+		if (e >= eod || !all_op(f, e, WP_COMMA))
+			return;
+		s = e + 1;
+	}
+	int e = all_arg_end(f, s, eod);
+	if (e != s + 1 || f->all[s].kind != WT_NUMBER || !f->all[s].num_ok)
+		return;
+	wc_set_const(f, f->all[name].id, f->all[s].num, false);
+	width_define(pp, name, s, f->all[s].num, sel->select_def, sel->select_amd);
+}
+
+/* An object-like macro's body, for #if conditions that name it. */
+static void keep_body(WcFile *f, uint32_t id, int from, int to)
+{
+	WcNames *nt = f->names;
+	uint32_t n = (uint32_t)(to - from);
+	if (n > 256)
+		return;
+	if (nt->nmt + n > nt->mtcap) {
+		nt->mtcap = (nt->nmt + n) * 2 + 64;
+		nt->mt = xrealloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
+	}
+	memcpy(nt->mt + nt->nmt, f->all + from, (size_t)n * sizeof *nt->mt);
+	WcName *nm = &nt->v[id];
+	nm->body_stamp = f->stamp;
+	nm->body_at = nt->nmt;
+	nm->body_len = n;
+	nt->nmt += n;
 }
 
 static void define(PP *pp, int i, int eod)
@@ -401,8 +486,12 @@ static void define(PP *pp, int i, int eod)
 	/* Function-like only when "(" follows the name with no space. */
 	if (i + 1 < eod && all_op(f, i + 1, WP_LPAREN) && f->all[i + 1].off == nt->off + nt->len) {
 		add_macro(f, i, i + 1, eod);
+		WcName *mn = &f->names->v[nt->id];
+		if (mn->macro_select)
+			mn->select_amd = in_passes(pp, &mn->select_def, &(WcPasses){0});
 		return;
 	}
+	keep_body(f, nt->id, i + 1, eod);
 	int v = i + 1;
 	while (v < eod && all_op(f, v, WP_LPAREN))
 		v++;
@@ -422,61 +511,295 @@ static void define(PP *pp, int i, int eod)
 	}
 	if (v < eod && f->all[v].kind == WT_NUMBER && f->all[v].num_ok) {
 		wc_set_const(f, nt->id, f->all[v].num, false);
-		width_define(pp, i, v);
+		width_define(pp, i, v, f->all[v].num, ~(WcPasses)0, false);
+	} else if (v < eod) {
+		select_define(pp, i, v, eod);
 	}
 }
 
-/* #include "x.h" from the same tree: its #defines (shims, WARP_SIZE) count
- * as this file's, and what its functions do (a warp_reduce_sum that keeps
- * to 32-lane groups) is known to the calls here. Errors and findings in it
- * are not this file's to report. */
-static void include_defs(WcFile *f, int tok)
+/* ---- header summaries: a header is read, lexed and preprocessed once per
+ * thread and build flags; later includes replay the facts it gave ---- */
+
+typedef struct SumEntry {
+	uint32_t id;
+	uint16_t has;             /* bits: which facts */
+	uint8_t nparams, select, hdr_kinds;
+	bool shuffle, wsize_fn, select_amd, conflict;
+	uint32_t used, target, tmacro, body_at, body_len;
+	uint64_t value, select_def;
+} SumEntry;
+
+enum { F_CONST = 1, F_MACRO = 2, F_WSIZE = 4, F_WEXPR = 8, F_TARGET = 16, F_TMACRO = 32, F_BODY = 64, F_HDR = 128 };
+
+struct WcHeaderSum {
+	char *path;
+	uint64_t key;             /* path and build flags */
+	SumEntry *e; int n;
+	WcTok *toks; uint32_t ntoks;
+	Vec paths;                /* the headers it read, itself first */
+	WcHeaderSum *next;
+};
+
+/* Adds a header's path to the set the top file has read; false when it
+ * was there. An open-addressing set of path hashes (0 stands for empty). */
+static bool seen_add(WcFile *top, const char *path)
+{
+	uint32_t h = (uint32_t)hash_fnv1a(path, strlen(path), HASH_SEED) | 1u;
+	if ((top->nseen + 1) * 2 > top->seen_cap) {
+		int cap = top->seen_cap ? top->seen_cap * 2 : 64;
+		uint32_t *set = xcalloc((size_t)cap, sizeof *set);
+		for (int k = 0; k < top->seen_cap; k++) {
+			if (!top->seen[k])
+				continue;
+			uint32_t s = top->seen[k] & (uint32_t)(cap - 1);
+			while (set[s])
+				s = (s + 1) & (uint32_t)(cap - 1);
+			set[s] = top->seen[k];
+		}
+		free(top->seen);
+		top->seen = set;
+		top->seen_cap = cap;
+	}
+	uint32_t m = (uint32_t)top->seen_cap - 1, s = h & m;
+	for (; top->seen[s]; s = (s + 1) & m)
+		if (top->seen[s] == h)
+			return false;
+	top->seen[s] = h;
+	top->nseen++;
+	return true;
+}
+
+static uint64_t sum_key(const WcFile *f, const char *path)
+{
+	return hash_fnv1a(path, strlen(path) + 1, f->cfg ? f->cfg->hash : 0);
+}
+
+static WcHeaderSum *sum_find(WcWork *w, const char *path, uint64_t key)
+{
+	for (WcHeaderSum *s = w->sums[key & 255]; s; s = s->next)
+		if (s->key == key && strcmp(s->path, path) == 0)
+			return s;
+	return NULL;
+}
+
+/* The facts names got under stamp st: the header's. */
+static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64_t key, const Vec *paths)
+{
+	WcNames *nt = f->names;
+	WcHeaderSum *s = xcalloc(1, sizeof *s);
+	s->path = xstrdup(path);
+	s->key = key;
+	int cap = 0;
+	for (uint32_t id = 0; id < nt->n; id++) {
+		const WcName *nm = &nt->v[id];
+		SumEntry x = {.id = id};
+		if (nm->const_stamp == st)
+			x.has |= F_CONST, x.value = nm->const_value, x.conflict = nm->const_conflict;
+		if (nm->macro_stamp == st) {
+			x.has |= F_MACRO;
+			x.nparams = nm->macro_nparams, x.used = nm->macro_used, x.shuffle = nm->macro_shuffle;
+			x.wsize_fn = nm->macro_wsize, x.select = nm->macro_select, x.select_amd = nm->select_amd;
+			x.select_def = nm->select_def;
+		}
+		if (nm->wsize_stamp == st)
+			x.has |= F_WSIZE;
+		if (nm->wexpr_stamp == st)
+			x.has |= F_WEXPR;
+		if (nm->target_stamp == st)
+			x.has |= F_TARGET, x.target = nm->target_macro;
+		if (nm->tmacro_stamp == st)
+			x.has |= F_TMACRO, x.tmacro = nm->tmacro_target;
+		if (nm->hdr_stamp == st)
+			x.has |= F_HDR, x.hdr_kinds = nm->hdr_kinds;
+		if (nm->body_stamp == st) {
+			x.has |= F_BODY;
+			x.body_at = s->ntoks, x.body_len = nm->body_len;
+			s->toks = xrealloc(s->toks, (size_t)(s->ntoks + nm->body_len + 1) * sizeof *s->toks);
+			memcpy(s->toks + s->ntoks, nt->mt + nm->body_at, (size_t)nm->body_len * sizeof *s->toks);
+			s->ntoks += nm->body_len;
+		}
+		if (!x.has)
+			continue;
+		if (s->n == cap)
+			s->e = xrealloc(s->e, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *s->e);
+		s->e[s->n++] = x;
+	}
+	WcFile set = {0};  /* only its seen set: each path once */
+	for (int k = 0; k < paths->len; k++)
+		if (seen_add(&set, paths->data[k]))
+			vec_push(&s->paths, xstrdup(paths->data[k]));
+	free(set.seen);
+	return s;
+}
+
+/* The header's facts, as this file's. */
+static void sum_replay(WcFile *f, const WcHeaderSum *s)
+{
+	WcNames *nt = f->names;
+	uint32_t st = f->stamp;
+	for (int k = 0; k < s->n; k++) {
+		const SumEntry *x = &s->e[k];
+		WcName *nm = &nt->v[x->id];
+		if (x->has & F_CONST)
+			wc_set_const(f, x->id, x->value, x->conflict);
+		if (x->has & F_MACRO) {
+			nm->macro_stamp = st, nm->macro_nparams = x->nparams, nm->macro_used = x->used;
+			nm->macro_shuffle = x->shuffle, nm->macro_wsize = x->wsize_fn, nm->macro_select = x->select;
+			nm->select_amd = x->select_amd, nm->select_def = x->select_def;
+		}
+		if (x->has & F_WSIZE)
+			nm->wsize_stamp = st;
+		if (x->has & F_WEXPR)
+			nm->wexpr_stamp = st;
+		if (x->has & F_TARGET)
+			nm->target_stamp = st, nm->target_macro = x->target;
+		if (x->has & F_TMACRO)
+			nm->tmacro_stamp = st, nm->tmacro_target = x->tmacro;
+		if (x->has & F_HDR) {
+			if (nm->hdr_stamp != st)
+				nm->hdr_stamp = st, nm->hdr_kinds = 0;
+			nm->hdr_kinds |= x->hdr_kinds;
+		}
+		if (x->has & F_BODY) {
+			if (nt->nmt + x->body_len > nt->mtcap) {
+				nt->mtcap = (nt->nmt + x->body_len) * 2 + 64;
+				nt->mt = xrealloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
+			}
+			memcpy(nt->mt + nt->nmt, s->toks + x->body_at, (size_t)x->body_len * sizeof *nt->mt);
+			nm->body_stamp = st, nm->body_at = nt->nmt, nm->body_len = x->body_len;
+			nt->nmt += x->body_len;
+		}
+	}
+}
+
+void wc_header_sums_free(WcWork *w)
+{
+	for (int b = 0; b < 256; b++) {
+		for (WcHeaderSum *s = w->sums[b], *next; s; s = next) {
+			next = s->next;
+			free(s->path);
+			free(s->e);
+			free(s->toks);
+			for (int k = 0; k < s->paths.len; k++)
+				free(s->paths.data[k]);
+			vec_free(&s->paths);
+			free(s);
+		}
+		w->sums[b] = NULL;
+	}
+}
+
+/* Reads the header at path (its text already in hand) into sub's facts. */
+static void read_header(WcFile *f, WcFile *top, const char *path, const char *text, size_t len, uint32_t stamp,
+	Vec *paths)
+{
+	Diag quiet = {0};
+	WcFile sub = {.src = {.name = path, .text = text, .len = len}, .diag = &quiet, .names = f->names,
+	              .stamp = stamp, .include_depth = f->include_depth + 1, .cfg = f->cfg, .top = top,
+	              .work = top ? NULL : f->work};
+	if (!top)
+		wc_command_line_macros(&sub);
+	wc_lex(&sub);
+	wc_preprocess(&sub);
+	wc_functions(&sub);
+	wc_header_kinds(&sub);
+	if (paths)
+		for (int k = 0; k < sub.hdr_paths.len; k++)
+			vec_push(paths, sub.hdr_paths.data[k]);
+	else
+		for (int k = 0; k < sub.hdr_paths.len; k++)
+			free(sub.hdr_paths.data[k]);
+	vec_free(&sub.hdr_paths);
+	free(sub.seen);
+	free(sub.fns);
+	free(sub.all);
+	free(sub.t);
+	free(sub.sup);
+	free(sub.finds);
+	free(sub.regions);
+	buf_free(&quiet.text);
+}
+
+/* #include "x.h" or <x.h> that resolves (build.c) to a header of the
+ * project: its #defines (shims, WARP_SIZE) count as this file's, and what
+ * its functions do (a warp_reduce_sum that keeps to 32-lane groups) is
+ * known to the calls here. Errors and findings in it are not this file's
+ * to report. Each header is read once per file, and once per thread. */
+static void include_defs(WcFile *f, int tok, int eod)
 {
 	const WcTok *t = &f->all[tok];
-	if (f->include_depth >= 8 || t->len < 3 || f->src.text[t->off] != '"')
+	WcFile *top = f->top ? f->top : f;
+	if (f->include_depth >= 16)
 		return;
-	const char *slash = strrchr(f->src.name, '/');
-	Buf path = {0};
-	if (slash)
-		buf_putn(&path, f->src.name, (size_t)(slash - f->src.name) + 1);
-	buf_putn(&path, f->src.text + t->off + 1, t->len - 2);
-	/* Only regular files: a device or FIFO would never end. */
-	struct stat st;
-	size_t len = 0;
-	char *text = NULL;
-	if (f->src.text[t->off + 1] != '/' && stat(buf_str(&path), &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size < (1 << 24))
-		text = file_read(buf_str(&path), &len);
-	if (text && !memchr(text, '\0', len)) {
-		Diag quiet = {0};
-		WcFile sub = {.src = {.name = buf_str(&path), .text = text, .len = len}, .diag = &quiet,
-		              .names = f->names, .stamp = f->stamp, .include_depth = f->include_depth + 1};
-		wc_lex(&sub);
-		wc_preprocess(&sub);
-		wc_functions(&sub);
-		wc_header_kinds(&sub);
-		free(sub.fns);
-		free(sub.all);
-		free(sub.t);
-		free(sub.sup);
-		free(sub.finds);
-		buf_free(&quiet.text);
+	bool angle = t->kind == WT_PUNCT;
+	const char *name = f->src.text + t->off + 1;
+	size_t n;
+	if (angle) {
+		int close = tok + 1;
+		while (close < eod && !all_op(f, close, WP_GT))
+			close++;
+		if (close >= eod)
+			return;
+		n = f->all[close].off - t->off - 1;
+	} else {
+		if (t->len < 3 || f->src.text[t->off] != '"')
+			return;
+		n = t->len - 2;
 	}
-	free(text);
+	Buf path = {0};
+	if (!wc_resolve_include(f->cfg, f->src.name, name, n, angle, &path)) {
+		buf_free(&path);
+		return;
+	}
+	if (!seen_add(top, buf_str(&path))) {
+		buf_free(&path);
+		return;
+	}
+	WcWork *w = top->work;
+	if (w) {
+		uint64_t key = sum_key(f, buf_str(&path));
+		WcHeaderSum *hs = sum_find(w, buf_str(&path), key);
+		for (int k = 0; !hs && k < w->nbuilding; k++)
+			if (strcmp(w->building[k], buf_str(&path)) == 0) {
+				buf_free(&path);  /* included from itself, through others: as an include guard does */
+				return;
+			}
+		if (!hs && w->nbuilding >= (int)TC_COUNT(w->building)) {
+			buf_free(&path);
+			return;
+		}
+		if (!hs) {
+			w->building[w->nbuilding++] = buf_str(&path);
+			size_t len = 0;
+			const char *text = wc_header_text(w, buf_str(&path), &len);
+			Vec paths = {0};
+			vec_push(&paths, xstrdup(buf_str(&path)));
+			uint32_t st = wc_stamp(f->names);
+			if (text)
+				read_header(f, NULL, buf_str(&path), text, len, st, &paths);
+			w->nbuilding--;
+			hs = sum_capture(f, st, buf_str(&path), key, &paths);
+			for (int k = 0; k < paths.len; k++)
+				free(paths.data[k]);
+			vec_free(&paths);
+			hs->next = w->sums[key & 255];
+			w->sums[key & 255] = hs;
+		}
+		sum_replay(f, hs);
+		vec_push(&top->hdr_paths, xstrdup(hs->paths.data[0]));
+		for (int k = 1; k < hs->paths.len; k++)
+			if (seen_add(top, hs->paths.data[k]))
+				vec_push(&top->hdr_paths, xstrdup(hs->paths.data[k]));
+		buf_free(&path);
+		return;
+	}
+	vec_push(&top->hdr_paths, xstrdup(buf_str(&path)));
+	size_t len = 0;
+	char *owned = file_read(buf_str(&path), &len);
+	if (owned && !memchr(owned, '\0', len))
+		read_header(f, top, buf_str(&path), owned, len, f->stamp, NULL);
+	free(owned);
 	buf_free(&path);
-}
-
-/* A header's #defines are the same each time: read it once per file. */
-static bool first_include(PP *pp, int tok)
-{
-	const WcTok *t = &pp->f->all[tok];
-	uint32_t h = (uint32_t)hash_fnv1a(pp->f->src.text + t->off, t->len, HASH_SEED);
-	for (int i = 0; i < pp->nincluded; i++)
-		if (pp->included[i] == h)
-			return false;
-	if (pp->nincluded < (int)TC_COUNT(pp->included))
-		pp->included[pp->nincluded++] = h;
-	return true;
 }
 
 static int find_eod(const WcFile *f, int i)
@@ -497,7 +820,14 @@ static void begin_if(PP *pp, int i, int d, int eod)
 		k = d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_CUDA : COND_OTHER;
 	else
 		k = classify(f, d + 1, eod);
-	push_frame(pp, i, d + 1, eod, ifdef, k);
+	WcPasses t = 0, fl = 0;
+	if (ifdef || all_kw(f, d, WK_ifndef)) {
+		if (d + 1 < eod)
+			wc_cond_ifdef(f, d + 1, !ifdef, &t, &fl);
+	} else {
+		wc_cond_eval(f, d + 1, eod, &t, &fl);
+	}
+	push_frame(pp, i, d + 1, eod, ifdef, k, t & pp->all, fl & pp->all);
 }
 
 static void next_branch(PP *pp, int d, int eod)
@@ -508,15 +838,20 @@ static void next_branch(PP *pp, int d, int eod)
 		fr->cur_cuda = fr->rest_cuda;
 		fr->cur_amd = fr->rest_amd;
 		fr->arch_else = true;
+		enter_branch(pp, fr, pp->all, 0);
 		return;
 	}
+	WcPasses t, fl;
+	wc_cond_eval(f, d + 1, eod, &t, &fl);
+	enter_branch(pp, fr, t & pp->all, fl & pp->all);
+	fr->amd = fr->amd || cond_amd(f, d + 1, eod);
 	CondKind k = classify(f, d + 1, eod);
 	fr->cur_cuda = fr->rest_cuda || k == COND_CUDA;
 	fr->cur_amd = !fr->rest_cuda && (fr->rest_amd || k == COND_AMD);
 	fr->rest_cuda = fr->rest_cuda || k == COND_AMD;
-	uint32_t t = cond_target(f, d + 1, eod);
-	if (t != NO_NAME)
-		fr->target = t;
+	uint32_t tg = cond_target(f, d + 1, eod);
+	if (tg != NO_NAME)
+		fr->target = tg;
 	fr->wave_test = fr->wave_test || cond_wave_test(f, d + 1, eod);
 	note_arch_list(f, fr, d + 1, eod, false);
 }
@@ -543,9 +878,9 @@ static int directive(PP *pp, int i, bool cuda)
 		}
 	} else if (all_kw(f, d, WK_define) && !cuda) {
 		define(pp, d + 1, eod);
-	} else if (all_kw(f, d, WK_include) && !cuda && d + 1 < eod && f->all[d + 1].kind == WT_STRING &&
-	           first_include(pp, d + 1)) {
-		include_defs(f, d + 1);
+	} else if (all_kw(f, d, WK_include) && !cuda && d + 1 < eod &&
+	           (f->all[d + 1].kind == WT_STRING || all_op(f, d + 1, WP_LT))) {
+		include_defs(f, d + 1, eod);
 	}
 	return eod;
 }
@@ -575,9 +910,81 @@ static bool const_init(const WcFile *f, int i, uint64_t *v)
 	return wc_op(f, after, WP_GT) && (wc_flags(f, i - 1) & WN_TYPE);
 }
 
+/* A declaration of a name warpSize of the project's own: "int warpSize",
+ * "template <int warpSize = 32>", "const auto warpSize = ...". */
+static bool own_decl(const WcFile *f, int i)
+{
+	if (!(wc_flags(f, i - 1) & WN_TYPE) || wc_op(f, i - 2, WP_DOT) || wc_op(f, i - 2, WP_ARROW))
+		return false;
+	return wc_op(f, i + 1, WP_ASSIGN) || wc_op(f, i + 1, WP_COMMA) || wc_op(f, i + 1, WP_GT) ||
+	       wc_op(f, i + 1, WP_RPAREN) || wc_op(f, i + 1, WP_SEMI) || wc_op(f, i + 1, WP_LBRACE);
+}
+
+/* A project's own warpSize (a variable, a parameter, a template parameter)
+ * is not the device's: its uses in its scope get a name of their own,
+ * which counts as a width name the file gives no fixed value (or the one
+ * it is initialised with). The scope: the rest of the enclosing block;
+ * for a parameter or template parameter, the function body that follows. */
+static void own_warp_size(WcFile *f)
+{
+	uint32_t own = UINT32_MAX;
+	int *stack = NULL, depth = 0, cap = 0, paren = 0;
+	for (int i = 0; i < f->n; i++) {
+		const WcTok *t = &f->t[i];
+		if (t->kind == WT_PUNCT) {
+			if (t->op == WP_LBRACE) {
+				if (depth == cap)
+					stack = xrealloc(stack, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *stack);
+				stack[depth++] = i;
+			} else if (t->op == WP_RBRACE && depth > 0) {
+				depth--;
+			} else if (t->op == WP_LPAREN) {
+				paren++;
+			} else if (t->op == WP_RPAREN && paren > 0) {
+				paren--;
+			}
+			continue;
+		}
+		if (t->id != WK_warpSize || t->kind != WT_IDENT || !own_decl(f, i))
+			continue;
+		int end = -1;
+		bool param = paren > 0 || wc_op(f, i + 1, WP_GT) || wc_op(f, i + 1, WP_COMMA);
+		for (int k = i - 1; k >= 0 && k > i - 64 && !param; k--) {
+			if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE))
+				break;
+			param = wc_op(f, k, WP_LT) && wc_kw(f, k - 1, WK_template);  /* template <int warpSize = 32> */
+		}
+		if (param) {
+			int k = i + 1, pd = 0;
+			for (; k < f->n; k++) {
+				if (wc_op(f, k, WP_LPAREN))
+					pd++;
+				else if (wc_op(f, k, WP_RPAREN))
+					pd--;
+				else if (pd <= 0 && (wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_SEMI)))
+					break;
+			}
+			if (k < f->n && wc_op(f, k, WP_LBRACE))
+				end = wc_match(f, k);
+		} else {
+			end = depth > 0 ? wc_match(f, stack[depth - 1]) : f->n - 1;
+		}
+		if (end < 0)
+			continue;
+		if (own == UINT32_MAX)
+			own = wc_intern(f->names, "warpSize'", 9);
+		for (int k = i; k <= end; k++)
+			if (f->t[k].kind == WT_IDENT && f->t[k].id == WK_warpSize && !wc_op(f, k - 1, WP_DOT) &&
+			    !wc_op(f, k - 1, WP_ARROW) && !wc_op(f, k - 1, WP_SCOPE))
+				f->t[k].id = own;
+	}
+	free(stack);
+}
+
 /* Constants from code: "T name = 32;" Any other write makes them unknown. */
 static void code_consts(WcFile *f)
 {
+	own_warp_size(f);
 	for (int i = 0; i + 1 < f->n; i++) {
 		const WcTok *t = &f->t[i];
 		if (t->kind != WT_IDENT)
@@ -601,6 +1008,34 @@ static bool directive_start(const WcFile *f, int i)
 
 /* Code tokens [from, to) lie in the current region. Most code is in no
  * CUDA-only or all-AMD region, and the lexer left the flags clear. */
+/* The code from token at on is compiled by the passes in force now. */
+static void add_region(PP *pp, int at)
+{
+	WcFile *f = pp->f;
+	WcRegion r = {.from = at};
+	r.amd = in_passes(pp, &r.def, &r.maybe);
+	if (f->nregions && f->regions[f->nregions - 1].from == at)
+		f->nregions--;
+	if (f->nregions && f->regions[f->nregions - 1].def == r.def && f->regions[f->nregions - 1].maybe == r.maybe &&
+	    f->regions[f->nregions - 1].amd == r.amd)
+		return;
+	if (f->nregions == f->regions_cap) {
+		f->regions_cap = f->regions_cap ? f->regions_cap * 2 : 16;
+		f->regions = xrealloc(f->regions, (size_t)f->regions_cap * sizeof *f->regions);
+	}
+	f->regions[f->nregions++] = r;
+}
+
+/* No pass of a HIP build compiles what is being read: it is for CUDA only
+ * (the classification by names, unless the evaluation shows some pass
+ * certainly compiles it, or the evaluation alone). */
+static bool dead_on_hip(const PP *pp)
+{
+	WcPasses def, maybe;
+	in_passes(pp, &def, &maybe);
+	return maybe == 0 || (in_cuda(pp) && def == 0);
+}
+
 static void mark_region(WcFile *f, int from, int to, bool cuda, bool amd_wide)
 {
 	if (!cuda && !amd_wide)
@@ -616,7 +1051,9 @@ void wc_preprocess(WcFile *f)
 	PP *pp = xmalloc(sizeof *pp);
 	pp->f = f;
 	pp->depth = 0;
-	pp->nincluded = 0;
+	pp->all = wc_config_passes(f->cfg);
+	f->nregions = 0;
+	add_region(pp, 0);
 	bool cuda = false, amd_wide = false;
 	int code = 0;  /* code tokens before the next directive */
 	for (int i = 0; i < f->nall; i++) {
@@ -631,8 +1068,9 @@ void wc_preprocess(WcFile *f)
 		for (int j = i; j <= eod && j < f->nall; j++)
 			f->all[j].cuda_only = cuda;
 		i = eod;
-		cuda = in_cuda(pp);  /* the region changes only at directives */
+		cuda = dead_on_hip(pp);  /* the region changes only at directives */
 		amd_wide = in_amd_wide(pp);
+		add_region(pp, at);
 	}
 	mark_region(f, code, f->n, cuda, amd_wide);
 	for (int k = pp->depth - 1; k >= 0; k--) {

@@ -15,18 +15,21 @@
 static const char fix_host[] =
 	"query hipDeviceAttributeWarpSize on the host; keep per-target macros to device code";
 
-/* kWarpSize = 64 in an all-AMD branch. */
+/* kWarpSize = 64 (or 32) under conditions about AMD that some chip of the
+ * other width certainly compiles (cond.c). */
 static void check_code_width(WcFile *f, int i)
 {
-	if (!(wc_flags(f, i) & WN_WARPISH) || !wc_op(f, i + 1, WP_ASSIGN) || !wc_value_is(f, i + 2, 64) ||
-	    f->t[i + 2].kind != WT_NUMBER || !f->t[i + 2].amd_wide)
+	uint16_t fl = wc_flags(f, i);
+	if (!(fl & WN_WARPISH) || !wc_op(f, i + 1, WP_ASSIGN) || f->t[i + 2].kind != WT_NUMBER || f->t[i + 2].cuda_only)
+		return;
+	uint64_t v;
+	if (!wc_value(f, i + 2, &v) || (v != 64 && v != 32) || (v == 32 && !(fl & (WN_WARP_SIZE | WN_WIDTHISH))))
 		return;
 	if (!wc_op(f, i + 3, WP_SEMI) && !wc_op(f, i + 3, WP_COMMA) && !wc_op(f, i + 3, WP_RBRACE))
 		return;
-	wc_find(f, i + 2, "H8", "arch-width",
-		"pick 64 only under __GFX9__ (device pass); on the host, query hipDeviceAttributeWarpSize",
-		"%.*s is 64 for every AMD target, but RDNA (gfx10+) runs 32-lane wavefronts",
-		(int)f->t[i].len, f->src.text + f->t[i].off);
+	const WcRegion *r = wc_region_at(f, i);
+	if (r && r->amd)
+		wc_width_passes(f, &f->t[i + 2], f->src.text + f->t[i].off, (int)f->t[i].len, v, r->def);
 }
 
 static const char *name_text(const WcFile *f, uint32_t id, int *len)
@@ -99,10 +102,33 @@ static void check_host_directives(WcFile *f)
 	}
 }
 
+/* constexpr int warp_size() { #ifdef USE_ROCM return 64; ... }: the
+ * width a function returns, per region. */
+static void check_return_width(WcFile *f, int i)
+{
+	uint64_t v;
+	if (!wc_kw(f, i, WK_return) || f->t[i + 1].kind != WT_NUMBER || !wc_op(f, i + 2, WP_SEMI) ||
+	    !wc_value(f, i + 1, &v) || (v != 32 && v != 64) || f->t[i + 1].cuda_only)
+		return;
+	int fn = wc_func_at(f, i);
+	if (fn < 0 || f->fns[fn].name < 0)
+		return;
+	int nm = f->fns[fn].name;
+	uint16_t fl = wc_flags(f, nm);
+	if (!(fl & WN_WARP_SIZE) && !((fl & WN_WARPISH) && (fl & WN_WIDTHISH)))
+		return;
+	const WcRegion *r = wc_region_at(f, i);
+	if (r && r->amd)
+		wc_width_passes(f, &f->t[i + 1], f->src.text + f->t[nm].off, (int)f->t[nm].len, v, r->def);
+}
+
 void wc_rule_arch(WcFile *f)
 {
+	for (int i = 0; i + 2 < f->n; i++)
+		if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_return)
+			check_return_width(f, i);
 	for (int i = 0; i + 3 < f->n; i++)
-		if (f->t[i].kind == WT_IDENT && f->t[i + 2].amd_wide)
+		if (f->t[i].kind == WT_IDENT && f->t[i + 2].kind == WT_NUMBER && f->t[i + 1].op == WP_ASSIGN)
 			check_code_width(f, i);
 	for (int k = 0; k < f->nfns; k++)
 		if (f->fns[k].kind == WF_HOST)

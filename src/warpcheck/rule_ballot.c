@@ -35,12 +35,36 @@ static void check_decl(WcFile *f, int i)
 	wc_edit(fd, f, first, i - 1, "unsigned long long");
 }
 
+/* The name at k is declared with a 64-bit type in the function around i
+ * (a parameter or a local before i): unsigned long long b, uint64_t m. */
+static bool declared64(const WcFile *f, int i, int k)
+{
+	int fn = wc_func_at(f, i);
+	if (fn < 0 || f->fns[fn].name < 0)
+		return false;
+	for (int d = f->fns[fn].name + 1; d < i; d++) {
+		if (!wc_same_ident(f, d, k))
+			continue;
+		if ((wc_kw(f, d - 1, WK_long) && wc_kw(f, d - 2, WK_long)) || wc_kw(f, d - 1, WK_uint64_t))
+			return true;
+		if (wc_op(f, d - 1, WP_STAR) || wc_op(f, d - 1, WP_AMP))
+			return false;
+	}
+	return false;
+}
+
 static void check_count(WcFile *f, int i)
 {
 	bool popc = wc_kw(f, i, WK___popc), ffs = wc_kw(f, i, WK___ffs);
 	if ((!popc && !ffs) || !wc_op(f, i + 1, WP_LPAREN))
 		return;
 	int close = wc_match(f, i + 1);
+	if (close == i + 3 && wc_ident(f, i + 2) && declared64(f, i, i + 2)) {
+		WcFinding *fd = wc_find(f, i, "H4", "ballot-width", popc ? "use __popcll" : "use __ffsll",
+			"%s of a 64-bit value (a wavefront's ballot or mask) sees only its low 32 bits", popc ? "__popc" : "__ffs");
+		wc_edit(fd, f, i, i, popc ? "__popcll" : "__ffsll");
+		return;
+	}
 	for (int k = i + 2; k < close; k++) {
 		if (wc_is_ballot(f, k) || (wc_ident(f, k) && f->t[k].view == WV_BALLOT)) {
 			WcFinding *fd = wc_find(f, i, "H4", "ballot-width", popc ? "use __popcll" : "use __ffsll",

@@ -40,10 +40,27 @@ static bool equality(const WcFile *f, int i)
 	return wc_op(f, i, WP_EQ) || wc_op(f, i, WP_NE);
 }
 
+/* The statement around token i also compares a warp size with 64: a check
+ * that accepts either width (prop.warpSize != 32 && prop.warpSize != 64). */
+static bool also_64(const WcFile *f, int i)
+{
+	int a = i, b = i;
+	while (a > 0 && !wc_op(f, a - 1, WP_SEMI) && !wc_op(f, a - 1, WP_LBRACE) && !wc_op(f, a - 1, WP_RBRACE) && i - a < 64)
+		a--;
+	while (b + 1 < f->n && !wc_op(f, b + 1, WP_SEMI) && !wc_op(f, b + 1, WP_LBRACE) && b - i < 64)
+		b++;
+	for (int k = a; k <= b; k++)
+		if (wc_value_is(f, k, 64) && f->t[k].kind == WT_NUMBER && (equality(f, k - 1) || equality(f, k + 1)))
+			return true;
+	return false;
+}
+
 /* prop.warpSize == 32 */
 static void check_prop(WcFile *f, int i)
 {
 	if (!wc_kw(f, i, WK_warpSize) || !(wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW)))
+		return;
+	if (also_64(f, i))
 		return;
 	if ((equality(f, i + 1) && wc_value_is(f, i + 2, 32)) || (equality(f, i - 3) && wc_value_is(f, i - 4, 32)))
 		wc_find(f, i, "H6", "host-warp-size", "accept 32 and 64, or use the queried value",

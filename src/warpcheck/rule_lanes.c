@@ -74,6 +74,23 @@ static void check_op(WcFile *f, int i)
 }
 
 /* The first use of array `name` after `from`, inside the declaration's
+ * block, whose index is a lane of the physical wavefront (0..63): -1 when
+ * none. */
+static int lane_index_use(const WcFile *f, int name, int from)
+{
+	int depth = 0;
+	for (int k = from; k + 1 < f->n && depth >= 0; k++) {
+		depth += wc_op(f, k, WP_LBRACE) - wc_op(f, k, WP_RBRACE);
+		if (!wc_same_ident(f, k, name) || !wc_op(f, k + 1, WP_LBRACK))
+			continue;
+		int close = wc_match(f, k + 1);
+		if (close > k + 2 && wc_expr_view(f, k + 2, close) == WV_LANE)
+			return k;
+	}
+	return -1;
+}
+
+/* The first use of array `name` after `from`, inside the declaration's
  * block, whose index is a 32-lane warp id; -1 when none. */
 static int warp32_index_use(const WcFile *f, int name, int from)
 {
@@ -99,10 +116,59 @@ static void check_shared(WcFile *f, int i)
 	if (!wc_op(f, j, WP_LBRACK) || !wc_value_is(f, j + 1, 32) || !wc_op(f, j + 2, WP_RBRACK))
 		return;
 	int use = warp32_index_use(f, j - 1, j + 3);
-	if (use >= 0)
+	if (use >= 0) {
 		wc_find(f, j + 1, "H3", "per-warp-storage",
 			"size per-warp storage by blockDim.x / warpSize and index it by tid / warpSize",
 			"per-warp array of 32 slots indexed by a 32-lane warp id (line %d)", f->t[use].line);
+		return;
+	}
+	use = lane_index_use(f, j - 1, j + 3);
+	if (use >= 0)
+		wc_find(f, j + 1, "H3", "lane-storage", "size the array by warpSize's largest value (64)",
+			"array of 32 slots indexed by a lane of the wavefront (line %d): lanes 32..63 of a 64-lane "
+			"wavefront write past it", f->t[use].line);
+}
+
+/* H5: lane < 16, lane < 24 on a lane of the physical wavefront, in a
+ * function that shuffles: a fraction of a 32-lane warp taken for the same
+ * fraction of the wavefront. */
+static void check_lane_fraction(WcFile *f, int close_if, int op)
+{
+	WcPunct p = (WcPunct)f->t[op].op;
+	uint64_t v;
+	int c = op + 1;
+	if (!(p == WP_LT || p == WP_GE) || !wc_value(f, c, &v) || (v != 8 && v != 16 && v != 24) || c > close_if ||
+	    f->t[c].kind != WT_NUMBER)
+		return;
+	if (!(wc_op(f, c + 1, WP_RPAREN) || wc_op(f, c + 1, WP_ANDAND) || wc_op(f, c + 1, WP_OROR)))
+		return;
+	int start = wc_operand_start(f, op - 1);
+	if (wc_expr_view(f, start, op) != WV_LANE)
+		return;
+	int fn = wc_func_at(f, op);
+	if (fn < 0)
+		return;
+	/* A shuffle after the if whose offset reaches past the limit: lanes
+	 * that took the branch read lanes the 32-lane reading said were the rest. */
+	bool shuffles = false;
+	int end = wc_stmt_end(f, close_if + 1);
+	for (int k = end + 1; k < f->fns[fn].close && !shuffles; k++) {
+		if (!wc_is_shuffle(f, k) || !wc_op(f, k + 1, WP_LPAREN) || wc_kw(f, k, WK___shfl) || wc_kw(f, k, WK___shfl_sync))
+			continue;
+		int s0[8], e0[8];
+		int n = wc_call_args(f, k + 1, s0, e0, 8);
+		int off = (wc_flags(f, k) & WN_SYNC) ? 2 : 1;
+		uint64_t c;
+		if (n > off && e0[off] == s0[off] + 1 && wc_value(f, s0[off], &c) && (c >= v || v + c >= 32))
+			shuffles = true;
+	}
+	if (!shuffles)
+		return;
+	const char *frac = v == 8 ? "a quarter" : v == 16 ? "half" : "three quarters";
+	wc_find(f, c, "H5", "lane-fraction", v == 8 ? "use warpSize / 4" : v == 16 ? "use warpSize / 2" :
+		"use warpSize * 3 / 4",
+		"'%.*s %.*s' is %s of a 32-lane warp; on a 64-lane wavefront the shuffles that follow reach lanes it leaves "
+		"out", (int)f->t[op].len, f->src.text + f->t[op].off, (int)f->t[c].len, f->src.text + f->t[c].off, frac);
 }
 
 /* "first warp" tests in an if: tid < 32, tid <= 31, tid >= 32, tid > 31,
@@ -135,8 +201,10 @@ static void check_if(WcFile *f, int i)
 	int close = wc_match(f, i + 1);
 	for (int k = i + 2; k < close; k++) {
 		const WcTok *t = &f->t[k];
-		if (t->kind == WT_PUNCT && (t->op == WP_LT || t->op == WP_LE || t->op == WP_GT || t->op == WP_GE))
+		if (t->kind == WT_PUNCT && (t->op == WP_LT || t->op == WP_LE || t->op == WP_GT || t->op == WP_GE)) {
 			check_first_warp(f, close, k);
+			check_lane_fraction(f, close, k);
+		}
 	}
 }
 

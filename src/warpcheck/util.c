@@ -263,3 +263,25 @@ void wc_edit(WcFinding *fd, const WcFile *f, int first, int last, const char *re
 	fd->elen = f->t[last].off + f->t[last].len - fd->eoff;
 	snprintf(fd->repl, sizeof fd->repl, "%s", repl);
 }
+
+bool wc_lib_width(const WcFile *f, int i)
+{
+	const WcName *nm = &f->names->v[f->t[i].id];
+	const char *s = f->names->chars + nm->off;
+	if (s[0] == 'C')   /* C10_WARP_SIZE: warpSize on ROCm */
+		return nm->const_stamp != f->stamp && nm->macro_stamp != f->stamp;
+	/* The others are constants per target in device code: the device's
+	 * width only where the host reads them. */
+	int fn = f->nfns ? wc_func_at(f, i) : -1;
+	if (fn < 0 || f->fns[fn].kind != WF_HOST)
+		return false;
+	if (s[0] == 'H')
+		return nm->const_stamp != f->stamp && nm->macro_stamp != f->stamp;
+	if (!wc_op(f, i + 1, WP_LPAREN) || !wc_op(f, i + 2, WP_RPAREN))
+		return false;
+	if (s[0] == '_')
+		return true;
+	/* rocprim::warp_size(), ::rocprim::device_warp_size(); not at::cuda::warp_size(), a host query */
+	return wc_op(f, i - 1, WP_SCOPE) && wc_ident(f, i - 2) && f->t[i - 2].len == 7 &&
+	       memcmp(f->src.text + f->t[i - 2].off, "rocprim", 7) == 0;
+}

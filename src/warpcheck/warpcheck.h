@@ -5,6 +5,10 @@
  *   lex.c      tokens with exact line:col; bad input becomes a diagnostic
  *   pp.c       #if regions (CUDA-only code is exempt), #define constants and
  *              shims, warp widths chosen per platform or per target
+ *   cond.c     #if conditions evaluated for each compile of a HIP build: the
+ *              host pass and one device pass per chip (gfx90a, gfx1100...)
+ *   build.c    a project as its build reads it: -I/-isystem/-D/-U/--target,
+ *              compile_commands.json, #include resolution, header cache
  *   funcs.c    function bodies and their kind (host, device, kernel)
  *   dataflow.c per-function views: which locals hold a thread index, a lane,
  *              a warp id, a ballot or a mask
@@ -13,7 +17,8 @@
  *   scheme.c   functions that use 32-lane logical warps consistently: their
  *              H1, H3 and H5 findings are notes, not warnings
  *   check.c    the per-file driver: lex, preprocess, analyse, rules, suppress
- *   report.c   text, JSON and SARIF output; --fix edits and diffs
+ *   report.c   text, JSON and SARIF output; --fix edits and diffs; --baseline
+ *   cache.c    --cache: reports kept by content, checked again only on change
  *
  * Rules compare tokens as integers: punctuators by WcPunct code, names by
  * interned id (the names rules ask about have fixed ids, WK_*). */
@@ -100,6 +105,7 @@ enum {
 	WN_QUALIFIER = 1 << 11,  /* const, static, inline, __forceinline__, ... */
 	WN_VOTE = 1 << 12,       /* the same result in every lane: ballots, __any, __all, __reduce_*_sync */
 	WN_SHFL_WRAP = 1 << 13,  /* "shfl" or "shuffle" in a name that is no intrinsic: WARP_SHFL, shfl_xor */
+	WN_LIBWIDTH = 1 << 14,   /* a library's name for the device's width: C10_WARP_SIZE, rocprim::warp_size() */
 };
 
 /* What a value is, as far as warps go (dataflow.c). */
@@ -167,6 +173,9 @@ typedef struct WcName {
 	uint32_t wsize_stamp;    /* #define NAME warpSize (or another such name) */
 	uint32_t wexpr_stamp;    /* #define NAME (1024 / warpSize): computed from the device's width */
 	bool macro_wsize;        /* a function-like macro whose body uses the device's width */
+	uint8_t macro_select;    /* a function-like macro whose body is parameter k - 1 (0: not one) */
+	bool select_amd;         /* ...defined under a condition about AMD, for the passes select_def */
+	uint64_t select_def;
 	uint32_t ret_stamp;      /* a function of the file: what it returns, in ret_view, ret_varying */
 	uint8_t ret_view;
 	bool ret_varying;
@@ -177,6 +186,12 @@ typedef struct WcName {
 	uint32_t tmacro_target;  /* the first per-target macro its body names */
 	bool const_conflict;
 	uint64_t const_value;
+	uint32_t cdef_stamp;     /* -D/-U on the command line or in the compile database */
+	uint8_t cdef;            /* 1: -D NAME, with cdef_value when cdef_num; 2: -U NAME */
+	bool cdef_num;
+	uint64_t cdef_value;
+	uint32_t body_stamp;     /* an object-like #define: its body in WcNames.mt */
+	uint32_t body_at, body_len;
 } WcName;
 
 typedef struct WcNames {
@@ -187,6 +202,8 @@ typedef struct WcNames {
 	char *chars;
 	size_t nchars, ccap;
 	uint32_t serial;         /* last stamp handed out */
+	struct WcTok *mt;        /* bodies of object-like #defines (for #if), per file */
+	uint32_t nmt, mtcap;
 } WcNames;
 
 void wc_names_init(WcNames *nm);
@@ -213,6 +230,71 @@ typedef struct WcFinding {
 	char repl[48];
 } WcFinding;
 
+/* The chips a HIP build may target, and the passes its #if conditions are
+ * evaluated for: pass 0 is the host, pass k + 1 the device pass of chip k. */
+typedef struct WcChip {
+	const char *name;   /* gfx90a */
+	const char *gen;    /* __GFX9__ */
+	int width;          /* 64 (GCN, CDNA) or 32 (RDNA) */
+	bool dflt;          /* in the default set (current ROCm targets) */
+} WcChip;
+extern const WcChip wc_chips[];
+extern const int wc_nchips;
+typedef uint64_t WcPasses;   /* bit 0: host; bit k + 1: chip k */
+#define WC_HOST_PASS ((WcPasses)1)
+int wc_chip_find(const char *name, size_t n);   /* index in wc_chips or -1 */
+
+/* How a build reads a file: include paths, macros, targets. One for the
+ * command line, one more per compile_commands.json entry. */
+typedef struct WcDefine {
+	char *name, *value;   /* value NULL: -D NAME (1); for -U, undef */
+	bool undef;
+} WcDefine;
+typedef struct WcTree WcTree;
+typedef struct WcConfig {
+	char **inc; bool *inc_sys; int ninc, inc_cap;  /* -I (and -iquote), -isystem */
+	WcDefine *defs; int ndefs, def_cap;
+	WcPasses targets;         /* device passes to evaluate; 0: the default chips */
+	bool system_headers;      /* read <...> headers found in -isystem dirs too */
+	const WcTree *tree;       /* the headers of the checked tree, by name */
+	uint64_t hash;            /* of everything above but the tree: the result cache's key */
+} WcConfig;
+/* One compiler argument at argv[*i] (-I DIR, -IDIR, -isystem DIR, -D X=1,
+ * -U X, --offload-arch=gfx90a, --target gfx90a): 1 taken (and *i moved past
+ * its value), 0 not one of them, -1 its value is missing. Relative
+ * directories are taken from dir (NULL: as given). */
+int wc_config_arg(WcConfig *c, int argc, char **argv, int *i, const char *dir);
+void wc_config_copy(WcConfig *dst, const WcConfig *src);
+void wc_config_free(WcConfig *c);
+void wc_config_finish(WcConfig *c);   /* computes hash */
+WcPasses wc_config_passes(const WcConfig *c);  /* host + its device passes */
+/* compile_commands.json: each file's flags on top of base. */
+typedef struct WcCompileDb {
+	char **files;             /* real paths, sorted */
+	WcConfig *cfg;            /* one per file */
+	int n;
+} WcCompileDb;
+bool wc_compile_db_load(WcCompileDb *db, const char *path, const WcConfig *base, Diag *d);
+const WcConfig *wc_compile_db_find(const WcCompileDb *db, const char *path);  /* NULL: not in it */
+void wc_compile_db_free(WcCompileDb *db);
+/* The headers of a tree (every file the walk found), found by the path
+ * an #include names: "ATen/cuda/Atomic.cuh" finds .../aten/src/ATen/cuda/Atomic.cuh. */
+WcTree *wc_tree_new(void);
+void wc_tree_add(WcTree *t, const char *path);
+void wc_tree_free(WcTree *t);
+void wc_tree_prepare(WcTree *t);   /* after the last add, before lookups */
+/* The file an #include of name (n bytes, angle for <...>) from the file
+ * at from reaches, into out; false when none or a system header skipped. */
+bool wc_resolve_include(const WcConfig *c, const char *from, const char *name, size_t n, bool angle, Buf *out);
+
+/* A stretch of code tokens [from, next region's from) and the passes that
+ * certainly (def) or possibly (maybe) compile it. */
+typedef struct WcRegion {
+	int from;
+	WcPasses def, maybe;
+	bool amd;                 /* some enclosing condition is about AMD, a chip or the wave size */
+} WcRegion;
+
 typedef enum { WF_HOST, WF_DEVICE, WF_KERNEL, WF_HOST_DEVICE, WF_UNKNOWN } WcFuncKind;
 
 /* A function definition: its body's braces in the code tokens. */
@@ -223,8 +305,14 @@ typedef struct WcFunc {
 
 /* What one thread keeps from file to file: the name table and the big
  * buffers (text, tokens), so checking a file allocates almost nothing. */
+typedef struct WcHeader WcHeader;
+typedef struct WcHeaderSum WcHeaderSum;
 typedef struct WcWork {
+	WcHeaderSum *sums[256];     /* headers' facts, by path and build flags: replayed, not reread */
+	const char *building[16]; int nbuilding;  /* headers being read, outermost first */
 	WcNames names;
+	const WcConfig *cfg;        /* the build flags of the next file checked */
+	WcHeader **hdr; uint32_t hdr_mask, nhdr;  /* headers read, by path: read once per thread */
 	char *text; size_t text_cap;
 	WcTok *all; int all_cap;
 	WcTok *t; int t_cap;
@@ -249,12 +337,34 @@ typedef struct WcFile {
 	WcFunc *fns; int nfns;
 	int errors;
 	int include_depth;          /* > 0 while reading an #include for its #defines */
+	const WcConfig *cfg;        /* never NULL once set up */
+	WcRegion *regions; int nregions, regions_cap;  /* pass masks of the code, in order */
+	struct WcFile *top;         /* while reading a header: the file that includes it */
+	uint32_t *seen; int nseen, seen_cap;  /* the top file's headers read (path hashes) */
+	Vec hdr_paths;              /* the top file's headers read, for the result cache */
 } WcFile;
 
 /* lex.c */
 void wc_lex(WcFile *f);
 /* pp.c */
 void wc_preprocess(WcFile *f);
+/* cond.c: the condition all[from, to) of #if/#elif, for each pass: *t the
+ * passes where it is true, *f those where it is false (the rest unknown). */
+void wc_cond_eval(const WcFile *f, int from, int to, WcPasses *t, WcPasses *fl);
+void wc_cond_ifdef(const WcFile *f, int name, bool negate, WcPasses *t, WcPasses *fl);
+/* A width v given at directive token or code token (tok) under passes def:
+ * H8 with the chips whose wavefront differs. all: tok indexes f->all. */
+void wc_width_passes(WcFile *f, const WcTok *tok, const char *name, int nlen, uint64_t v, WcPasses def);
+const WcRegion *wc_region_at(const WcFile *f, int i);   /* the region of code token i */
+/* cache.c: --cache DIR, reports kept by content (with the headers read) */
+uint64_t wc_cache_key(const char *path, const char *text, size_t len, uint64_t extra);
+bool wc_cache_get(const char *dir, uint64_t key, WcWork *w, Buf *out, int *findings);
+void wc_cache_put(const char *dir, uint64_t key, const WcFile *f, WcWork *w, const Buf *out, int findings);
+/* build.c: the header cache of a thread */
+const char *wc_header_text(WcWork *w, const char *path, size_t *len);
+void wc_headers_free(WcWork *w);
+void wc_header_sums_free(WcWork *w);   /* pp.c */
+void wc_command_line_macros(WcFile *f);  /* check.c: -D/-U of f->cfg under f->stamp */
 /* funcs.c */
 void wc_functions(WcFile *f);
 int wc_func_at(const WcFile *f, int i);             /* function whose body holds token i, or -1 */
@@ -314,10 +424,15 @@ static inline bool wc_value_is(const WcFile *f, int i, uint64_t v)
 	uint64_t x;
 	return wc_value(f, i, &x) && x == v;
 }
+/* A library's name for the device's width, where the file gives it no
+ * value of its own: PyTorch's C10_WARP_SIZE (warpSize on ROCm), hipCUB's
+ * HIPCUB_WARP_THREADS, rocprim::warp_size(), __builtin_amdgcn_wavefrontsize(). */
+bool wc_lib_width(const WcFile *f, int i);
 /* warpSize, or a macro defined as it: #define C10_WARP_SIZE warpSize. */
 static inline bool wc_warp_size_alias(const WcFile *f, int i)
 {
-	return wc_kw(f, i, WK_warpSize) || (wc_ident(f, i) && f->names->v[f->t[i].id].wsize_stamp == f->stamp);
+	return wc_kw(f, i, WK_warpSize) || (wc_ident(f, i) && (f->names->v[f->t[i].id].wsize_stamp == f->stamp ||
+	                                                     ((f->names->v[f->t[i].id].flags & WN_LIBWIDTH) && wc_lib_width(f, i))));
 }
 /* warpSize, an alias of it, or a macro whose value is computed from it:
  * #define NUM_WARPS (1024 / warpSize). Not a compile-time constant in HIP. */
@@ -395,6 +510,16 @@ void wc_report_text_buf(Buf *b, const WcFile *f);
 void wc_report_json_file(Buf *b, const WcFile *f, bool *first);
 void wc_report_sarif_file(Buf *b, const WcFile *f, bool *first);
 int wc_warnings(const WcFile *f);  /* findings that are not notes */
+/* A finding's identity across edits elsewhere in the file: its hazard, the
+ * text of its line (spaces aside) and how many such came before it. */
+uint64_t wc_fingerprint(const WcFile *f, int i);
+const char *wc_rule_help(const char *id);   /* the hazard's description */
+void wc_sarif_rules(Buf *b);                 /* tool.driver.rules */
+/* --baseline: the findings of an earlier --format json report. */
+typedef struct WcBaseline WcBaseline;
+WcBaseline *wc_baseline_load(const char *path, Diag *d);
+void wc_baseline_filter(const WcBaseline *b, WcFile *f);   /* drops the findings it holds */
+void wc_baseline_free(WcBaseline *b);
 char *wc_apply_fixes(const WcFile *f, size_t *len, int *applied);
 void wc_unified_diff(FILE *out, const char *path, const char *a, size_t alen, const char *b, size_t blen);
 void wc_unified_diff_buf(Buf *out, const char *path, const char *a, size_t alen, const char *b, size_t blen);

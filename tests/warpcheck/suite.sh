@@ -87,6 +87,55 @@ for f in "$CASES"/*; do
 	case "$f" in *.cu|*.cuh|*.hip|*.h|*.hpp|*.cpp|*.cc) run_case "$f" ;; esac
 done
 
+# trees/*: a project with headers (include/, found through -I, a
+# compile_commands.json or the include's path in the tree), checked with
+# the arguments in its ARGS file from the tree's folder. Every file's
+# expect comments are checked as above, by path relative to the tree.
+tree_case() {
+	dir=$1
+	name=tree-$(basename "$dir")
+	# shellcheck disable=SC2046  # ARGS holds several arguments
+	(cd "$dir" && "$WC" $(cat ARGS)) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -gt 2 ]; then
+		fail "$name" "exit status $rc (crash?)"
+		return
+	fi
+	: >"$tmp/want"
+	: >"$tmp/wantc"
+	for src in $(cd "$dir" && find . -type f ! -name ARGS ! -name '*.json' | sed 's|^\./||' | sort); do
+		expected "$dir/$src" | sed "s|^|$src:|" >>"$tmp/want"
+		expected_cols "$dir/$src" | sed "s|^|$src:|" >>"$tmp/wantc"
+	done
+	sort -u -o "$tmp/want" "$tmp/want"
+	abs=$(cd "$dir" && pwd)
+	sed -e "s|^$abs/||" -e 's|^\./||' "$tmp/out" |
+		sed -n -e 's/^\([^ :]*\):\([0-9][0-9]*\):\([0-9][0-9]*\): warning: .*\[\(H[0-9][0-9]*\) [^]]*\]$/\1:\2:\3:\4/p' \
+			-e 's/^\([^ :]*\):\([0-9][0-9]*\):\([0-9][0-9]*\): note: .*\[\(H[0-9][0-9]*\) [^]]*\]$/\1:\2:\3:note-\4/p' |
+		sort -u >"$tmp/got3"
+	sed 's/^\([^:]*:[0-9]*\):[0-9]*:/\1:/' "$tmp/got3" | sort -u >"$tmp/got"
+	if ! cmp -s "$tmp/want" "$tmp/got"; then
+		fail "$name" "expected [$(tr '\n' ' ' <"$tmp/want")] got [$(tr '\n' ' ' <"$tmp/got")] $(head -1 "$tmp/err")"
+		return
+	fi
+	while read -r want; do
+		if ! grep -qx "$want" "$tmp/got3"; then
+			fail "$name" "no finding at file:line:col:id $want"
+			return
+		fi
+	done <"$tmp/wantc"
+	if grep -qv ':note-' "$tmp/want" && [ $rc -ne 1 ]; then
+		fail "$name" "exit status $rc with warnings, want 1"
+	elif ! grep -qv ':note-' "$tmp/want" && [ $rc -ne 0 ]; then
+		fail "$name" "exit status $rc with no warnings, want 0: $(head -1 "$tmp/err")"
+	else
+		pass "$name"
+	fi
+}
+for d in tests/warpcheck/trees/*/; do
+	tree_case "${d%/}"
+done
+
 # A bad input next to a good file: an error naming the file, status 2, the
 # good file's findings still printed.
 bad_case() {
@@ -306,6 +355,79 @@ if [ $rc -eq 0 ] && grep -q '"findings": \[\]' "$tmp/json"; then
 else
 	fail json-clean "status $rc: $(head -c 200 "$tmp/json")"
 fi
+
+# SARIF for review tools: every rule with its help text; a finding with a
+# rewrite carries it as a fix object that replaces the bytes --fix does.
+"$WC" --format sarif "$CASES/fix_cuda.cu" >"$tmp/sarif"
+if command -v python3 >/dev/null 2>&1 && ! python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+run = d["runs"][0]
+rules = run["tool"]["driver"]["rules"]
+assert len(rules) == 13 and all(r["help"]["text"] for r in rules), "rules"
+fixed = [r for r in run["results"] if "fixes" in r]
+assert fixed, "no fix objects"
+src = open(sys.argv[2]).read().split("\n")
+for r in fixed:
+    rep = r["fixes"][0]["artifactChanges"][0]["replacements"][0]
+    reg = rep["deletedRegion"]
+    assert reg["startLine"] == reg["endLine"]
+    line = src[reg["startLine"] - 1]
+    old = line[reg["startColumn"] - 1:reg["endColumn"] - 1]
+    assert old and old != rep["insertedContent"]["text"], (old, rep)
+    assert r["partialFingerprints"]["warpcheck/v1"]
+' "$tmp/sarif" "$CASES/fix_cuda.cu"; then
+	fail sarif-fixes "rules without help, or fix objects that do not match the text"
+else
+	pass sarif-fixes
+fi
+
+# --baseline: an earlier report's findings are not reported again, even
+# when lines above them move; a new finding is.
+mkdir -p "$tmp/base"
+cp "$CASES/seed_bad.cu" "$tmp/base/k.cu"
+(cd "$tmp/base" && "$WC" --format json k.cu >base.json)
+{ echo '// two new lines above'; echo '__device__ int newmask() { unsigned m = __ballot(1); return m; }'; cat "$CASES/seed_bad.cu"; } >"$tmp/base/k.cu"
+(cd "$tmp/base" && "$WC" --baseline base.json k.cu) >"$tmp/out" 2>&1; rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c ': warning: ' "$tmp/out")" -eq 1 ] && grep -q '^k.cu:2:.*H4' "$tmp/out"; then
+	pass cli-baseline
+else
+	fail cli-baseline "status $rc, want only the new H4 at line 2: $(grep ': warning: ' "$tmp/out" | head -3 | tr '\n' ' ')"
+fi
+"$WC" --baseline "$tmp/missing.json" "$CASES/seed_bad.cu" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && pass cli-baseline-missing || fail cli-baseline-missing "status $rc, want 2"
+
+# --cache: a second run takes the reports from the cache (the same bytes);
+# a header that changes makes its includers be checked again.
+cp -R tests/warpcheck/trees/suffix "$tmp/cached"
+mkdir -p "$tmp/cache"
+(cd "$tmp/cached" && "$WC" --cache "$tmp/cache" .) >"$tmp/c1" 2>&1
+(cd "$tmp/cached" && "$WC" --cache "$tmp/cache" .) >"$tmp/c2" 2>&1
+sed 's/PROJ_WARP_SIZE 32/PROJ_WARP_SIZE 64/' "$tmp/cached/lib/include/proj/width.h" >"$tmp/w.h"
+cp "$tmp/w.h" "$tmp/cached/lib/include/proj/width.h"
+(cd "$tmp/cached" && "$WC" --cache "$tmp/cache" .) >"$tmp/c3" 2>&1
+if [ "$(ls "$tmp/cache" | wc -l)" -lt 3 ]; then
+	fail cli-cache "no cache entries written"
+elif ! cmp -s "$tmp/c1" "$tmp/c2" || ! grep -q 'k.cu:8:18: warning' "$tmp/c1"; then
+	fail cli-cache "the cached run differs from the first"
+elif grep -q 'k.cu:8:18: warning' "$tmp/c3"; then
+	fail cli-cache "a changed header did not make its includer be checked again"
+else
+	pass cli-cache
+fi
+
+# Build flags that cannot be used: an error and status 2.
+printf '[{"file": \n' >"$tmp/bad_db.json"
+"$WC" --compile-commands "$tmp/bad_db.json" "$CASES/h1_clean.cu" >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q 'bad_db.json:[0-9]*:[0-9]*: error: invalid JSON' "$tmp/err"; then
+	pass cli-bad-compile-db
+else
+	fail cli-bad-compile-db "status $rc: $(head -1 "$tmp/err")"
+fi
+"$WC" --target gfx9999 "$CASES/h1_clean.cu" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && pass cli-bad-target || fail cli-bad-target "status $rc, want 2"
+"$WC" "$CASES/h1_clean.cu" -I >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && pass cli-flag-no-value || fail cli-flag-no-value "status $rc, want 2"
 
 # Command line.
 "$WC" --help >"$tmp/out" 2>&1 && grep -q '^usage: warpcheck' "$tmp/out" && pass cli-help || fail cli-help "no usage"

@@ -1,0 +1,557 @@
+/* build.c: a project read as its build reads it.
+ *
+ *   - compiler flags (-I, -isystem, -iquote, -D, -U, --offload-arch, and
+ *     warpcheck's own --target) on the command line or per file from a
+ *     compile_commands.json (as clang-tidy takes them);
+ *   - #include "..." and <...> resolved through the including file's folder
+ *     and those paths; a header found only in an -isystem folder (a system
+ *     or toolkit header) is skipped unless --system-headers;
+ *   - with no path that finds it, the headers of the checked tree, by the
+ *     include's path suffix (<ATen/cuda/Atomic.cuh> finds
+ *     aten/src/ATen/cuda/Atomic.cuh), the one nearest the including file;
+ *   - each thread reads a header once, however many files include it. */
+#define _DEFAULT_SOURCE  /* realpath */
+#include "warpcheck/warpcheck.h"
+#include "base/json.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- flags ---- */
+
+static void add_inc(WcConfig *c, const char *dir, const char *base, bool sys)
+{
+	if (c->ninc == c->inc_cap) {
+		c->inc_cap = c->inc_cap ? c->inc_cap * 2 : 8;
+		c->inc = xrealloc(c->inc, (size_t)c->inc_cap * sizeof *c->inc);
+		c->inc_sys = xrealloc(c->inc_sys, (size_t)c->inc_cap * sizeof *c->inc_sys);
+	}
+	Buf b = {0};
+	if (base && dir[0] != '/')
+		buf_printf(&b, "%s/", base);
+	buf_puts(&b, dir);
+	while (b.len > 1 && b.data[b.len - 1] == '/')
+		b.data[--b.len] = '\0';
+	c->inc[c->ninc] = buf_detach(&b);
+	c->inc_sys[c->ninc++] = sys;
+}
+
+static void add_def(WcConfig *c, const char *spec, bool undef)
+{
+	if (c->ndefs == c->def_cap) {
+		c->def_cap = c->def_cap ? c->def_cap * 2 : 8;
+		c->defs = xrealloc(c->defs, (size_t)c->def_cap * sizeof *c->defs);
+	}
+	WcDefine *d = &c->defs[c->ndefs++];
+	const char *eq = undef ? NULL : strchr(spec, '=');
+	size_t n = eq ? (size_t)(eq - spec) : strlen(spec);
+	d->name = xmalloc(n + 1);
+	memcpy(d->name, spec, n);
+	d->name[n] = '\0';
+	d->value = eq ? xstrdup(eq + 1) : NULL;
+	d->undef = undef;
+}
+
+/* --offload-arch=gfx90a,gfx1100 or gfx90a:xnack+: the chips it names. */
+static bool add_targets(WcConfig *c, const char *v)
+{
+	bool ok = true;
+	while (*v) {
+		size_t n = strcspn(v, ",");
+		size_t chip = strcspn(v, ",:");
+		int k = wc_chip_find(v, chip < n ? chip : n);
+		if (k >= 0)
+			c->targets |= (WcPasses)1 << (k + 1);
+		else if (!(n == 6 && memcmp(v, "native", 6) == 0))
+			ok = false;
+		v += n;
+		if (*v == ',')
+			v++;
+	}
+	return ok;
+}
+
+int wc_config_arg(WcConfig *c, int argc, char **argv, int *i, const char *dir)
+{
+	const char *a = argv[*i];
+	static const struct {
+		const char *flag;
+		int kind;  /* 0 -I, 1 -isystem, 2 -D, 3 -U, 4 targets */
+	} flags[] = {
+		{"-isystem", 1}, {"-idirafter", 1}, {"-iquote", 0}, {"-I", 0}, {"-D", 2}, {"-U", 3},
+		{"--offload-arch", 4}, {"--amdgpu-target", 4}, {"--target", 4}, {"--cuda-gpu-arch", 4},
+	};
+	for (size_t k = 0; k < TC_COUNT(flags); k++) {
+		size_t n = strlen(flags[k].flag);
+		if (strncmp(a, flags[k].flag, n) != 0)
+			continue;
+		const char *v;
+		if (a[n] == '\0') {
+			if (*i + 1 >= argc)
+				return -1;
+			v = argv[++*i];
+		} else if (a[n] == '=' && flags[k].kind == 4) {
+			v = a + n + 1;
+		} else if (flags[k].kind == 4) {
+			continue;  /* --targetfoo */
+		} else {
+			v = a + n;
+		}
+		switch (flags[k].kind) {
+		case 0: add_inc(c, v, dir, false); break;
+		case 1: add_inc(c, v, dir, true); break;
+		case 2: add_def(c, v, false); break;
+		case 3: add_def(c, v, true); break;
+		default:
+			/* --target=x86_64-linux-gnu (a clang triple) says nothing of chips. */
+			if (!add_targets(c, v) && strcmp(flags[k].flag, "--target") == 0 && !strchr(v, '-'))
+				return -2;
+			break;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+void wc_config_copy(WcConfig *dst, const WcConfig *src)
+{
+	memset(dst, 0, sizeof *dst);
+	for (int k = 0; k < src->ninc; k++)
+		add_inc(dst, src->inc[k], NULL, src->inc_sys[k]);
+	for (int k = 0; k < src->ndefs; k++) {
+		add_def(dst, src->defs[k].name, src->defs[k].undef);
+		if (src->defs[k].value)
+			dst->defs[dst->ndefs - 1].value = xstrdup(src->defs[k].value);
+	}
+	dst->targets = src->targets;
+	dst->system_headers = src->system_headers;
+	dst->tree = src->tree;
+	dst->hash = src->hash;
+}
+
+void wc_config_free(WcConfig *c)
+{
+	for (int k = 0; k < c->ninc; k++)
+		free(c->inc[k]);
+	for (int k = 0; k < c->ndefs; k++) {
+		free(c->defs[k].name);
+		free(c->defs[k].value);
+	}
+	free(c->inc);
+	free(c->inc_sys);
+	free(c->defs);
+	memset(c, 0, sizeof *c);
+}
+
+void wc_config_finish(WcConfig *c)
+{
+	uint64_t h = HASH_SEED;
+	for (int k = 0; k < c->ninc; k++) {
+		h = hash_fnv1a(c->inc[k], strlen(c->inc[k]) + 1, h);
+		h = hash_fnv1a(&c->inc_sys[k], 1, h);
+	}
+	for (int k = 0; k < c->ndefs; k++) {
+		h = hash_fnv1a(c->defs[k].name, strlen(c->defs[k].name) + 1, h);
+		if (c->defs[k].value)
+			h = hash_fnv1a(c->defs[k].value, strlen(c->defs[k].value) + 1, h);
+		h = hash_fnv1a(&c->defs[k].undef, 1, h);
+	}
+	h = hash_fnv1a(&c->targets, sizeof c->targets, h);
+	h = hash_fnv1a(&c->system_headers, 1, h);
+	c->hash = h;
+}
+
+/* ---- compile_commands.json ---- */
+
+/* A shell command line split as sh would: quotes and backslashes. */
+static void split_command(const char *s, Vec *out)
+{
+	while (*s) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		Buf w = {0};
+		char q = 0;
+		for (; *s && (q || (*s != ' ' && *s != '\t' && *s != '\n')); s++) {
+			if (q == '\'' && *s == '\'') {
+				q = 0;
+			} else if (q == '\'') {
+				buf_putc(&w, *s);
+			} else if (*s == '\\' && s[1]) {
+				buf_putc(&w, *++s);
+			} else if (q == '"' && *s == '"') {
+				q = 0;
+			} else if (!q && (*s == '"' || *s == '\'')) {
+				q = *s;
+			} else {
+				buf_putc(&w, *s);
+			}
+		}
+		vec_push(out, xstrdup(buf_str(&w)));
+		buf_free(&w);
+	}
+}
+
+static char *real_path(const char *dir, const char *file)
+{
+	Buf p = {0};
+	if (dir && file[0] != '/')
+		buf_printf(&p, "%s/", dir);
+	buf_puts(&p, file);
+	char *r = realpath(buf_str(&p), NULL);
+	if (!r)
+		r = xstrdup(buf_str(&p));
+	buf_free(&p);
+	return r;
+}
+
+typedef struct DbEntry {
+	char *file;
+	WcConfig cfg;
+} DbEntry;
+
+static int by_file(const void *a, const void *b)
+{
+	return strcmp(((const DbEntry *)a)->file, ((const DbEntry *)b)->file);
+}
+
+bool wc_compile_db_load(WcCompileDb *db, const char *path, const WcConfig *base, Diag *d)
+{
+	memset(db, 0, sizeof *db);
+	size_t len;
+	char *text = file_read(path, &len);
+	if (!text) {
+		diag_plain(d, DIAG_ERROR, "%s: cannot read: %s", path, strerror(errno));
+		return false;
+	}
+	Arena a = {0};
+	size_t at = 0;
+	Json *root = json_parse(&a, text, len, &at);
+	Source src = {.name = path, .text = text, .len = len};
+	if (!root || root->kind != JSON_ARRAY) {
+		diag_at(d, DIAG_ERROR, &src, root ? 0 : at, "%s", root ? "a compile database is a JSON array" :
+			"invalid JSON");
+		arena_free(&a);
+		free(text);
+		return false;
+	}
+	DbEntry *e = xcalloc((size_t)root->len + 1, sizeof *e);
+	int n = 0;
+	/* A relative "directory" is taken from the database's own folder. */
+	const char *slash = strrchr(path, '/');
+	Buf dirb = {0};
+	for (int k = 0; k < root->len; k++) {
+		Json *o = root->items[k];
+		const char *dir = json_str(json_get(o, "directory"), NULL);
+		if (dir && dir[0] != '/') {
+			dirb.len = 0;
+			if (slash)
+				buf_putn(&dirb, path, (size_t)(slash - path) + 1);
+			buf_puts(&dirb, dir);
+			dir = buf_str(&dirb);
+		}
+		const char *file = json_str(json_get(o, "file"), NULL);
+		if (!file)
+			continue;
+		Vec args = {0};
+		Json *arr = json_get(o, "arguments");
+		if (arr && arr->kind == JSON_ARRAY) {
+			for (int m = 0; m < arr->len; m++)
+				vec_push(&args, xstrdup(json_str(arr->items[m], "")));
+		} else {
+			split_command(json_str(json_get(o, "command"), ""), &args);
+		}
+		DbEntry *x = &e[n++];
+		wc_config_copy(&x->cfg, base);
+		x->cfg.targets = 0;
+		for (int m = 0; m < args.len; m++) {
+			int rc = wc_config_arg(&x->cfg, args.len, (char **)args.data, &m, dir);
+			(void)rc;  /* compiler flags warpcheck does not know are the compiler's */
+		}
+		if (base->targets)
+			x->cfg.targets = base->targets;  /* --target narrows what the build names */
+		wc_config_finish(&x->cfg);
+		x->file = real_path(dir, file);
+		for (int m = 0; m < args.len; m++)
+			free(args.data[m]);
+		vec_free(&args);
+	}
+	buf_free(&dirb);
+	qsort(e, (size_t)n, sizeof *e, by_file);
+	db->n = n;
+	db->files = xmalloc((size_t)(n + 1) * sizeof *db->files);
+	db->cfg = xmalloc((size_t)(n + 1) * sizeof *db->cfg);
+	for (int k = 0; k < n; k++) {
+		db->files[k] = e[k].file;
+		db->cfg[k] = e[k].cfg;
+	}
+	free(e);
+	arena_free(&a);
+	free(text);
+	return true;
+}
+
+/* A file's own entry, or for a header the entry of the file nearest it
+ * (the longest common folder). */
+const WcConfig *wc_compile_db_find(const WcCompileDb *db, const char *path)
+{
+	if (!db || db->n == 0)
+		return NULL;
+	char *r = real_path(NULL, path);
+	int lo = 0, hi = db->n - 1;
+	const WcConfig *found = NULL;
+	while (lo <= hi && !found) {
+		int mid = (lo + hi) / 2;
+		int c = strcmp(r, db->files[mid]);
+		if (c == 0)
+			found = &db->cfg[mid];
+		else if (c < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	if (!found) {
+		size_t best = 0;
+		for (int k = 0; k < db->n; k++) {
+			size_t m = 0, slash = 0;
+			while (r[m] && r[m] == db->files[k][m]) {
+				if (r[m] == '/')
+					slash = m + 1;
+				m++;
+			}
+			if (slash > best)
+				best = slash, found = &db->cfg[k];
+		}
+	}
+	free(r);
+	return found;
+}
+
+void wc_compile_db_free(WcCompileDb *db)
+{
+	for (int k = 0; k < db->n; k++) {
+		free(db->files[k]);
+		wc_config_free(&db->cfg[k]);
+	}
+	free(db->files);
+	free(db->cfg);
+	memset(db, 0, sizeof *db);
+}
+
+/* ---- the tree's headers, by file name ---- */
+
+struct WcTree {
+	char **path;
+	uint32_t *hash;    /* of the file name (after the last '/') */
+	int n, cap;
+	int *slot;         /* open addressing by hash: index + 1 */
+	uint32_t mask;
+	bool built;
+};
+
+WcTree *wc_tree_new(void)
+{
+	return xcalloc(1, sizeof(WcTree));
+}
+
+static uint32_t name_hash(const char *s, size_t n)
+{
+	return (uint32_t)hash_fnv1a(s, n, HASH_SEED);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+void wc_tree_add(WcTree *t, const char *path)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->path = xrealloc(t->path, (size_t)t->cap * sizeof *t->path);
+		t->hash = xrealloc(t->hash, (size_t)t->cap * sizeof *t->hash);
+	}
+	const char *b = base_name(path);
+	t->path[t->n] = xstrdup(path);
+	t->hash[t->n++] = name_hash(b, strlen(b));
+	t->built = false;
+}
+
+static void tree_build(WcTree *t)
+{
+	uint32_t size = 16;
+	while (size < (uint32_t)t->n * 2)
+		size *= 2;
+	free(t->slot);
+	t->slot = xcalloc(size, sizeof *t->slot);
+	t->mask = size - 1;
+	for (int k = 0; k < t->n; k++) {
+		uint32_t s = t->hash[k] & t->mask;
+		while (t->slot[s])
+			s = (s + 1) & t->mask;
+		t->slot[s] = k + 1;
+	}
+	t->built = true;
+}
+
+void wc_tree_free(WcTree *t)
+{
+	if (!t)
+		return;
+	for (int k = 0; k < t->n; k++)
+		free(t->path[k]);
+	free(t->path);
+	free(t->hash);
+	free(t->slot);
+	free(t);
+}
+
+/* The tree's file whose path ends in "/name" (or is name), nearest from. */
+static const char *tree_find(const WcTree *tc, const char *from, const char *name, size_t n)
+{
+	const WcTree *t = tc;  /* wc_tree_prepare built it before any thread ran */
+	if (!t || t->n == 0 || !t->built)
+		return NULL;
+	const char *b = name + n;
+	while (b > name && b[-1] != '/')
+		b--;
+	size_t bn = n - (size_t)(b - name);
+	uint32_t h = name_hash(b, bn);
+	const char *best = NULL;
+	size_t best_common = 0;
+	for (uint32_t s = h & t->mask; t->slot[s]; s = (s + 1) & t->mask) {
+		int k = t->slot[s] - 1;
+		if (t->hash[k] != h)
+			continue;
+		const char *p = t->path[k];
+		size_t pn = strlen(p);
+		if (pn < n || memcmp(p + pn - n, name, n) != 0 || (pn > n && p[pn - n - 1] != '/'))
+			continue;
+		if (strcmp(p, from) == 0)
+			continue;
+		size_t m = 0;
+		while (p[m] && p[m] == from[m])
+			m++;
+		if (!best || m > best_common)
+			best = p, best_common = m;
+	}
+	return best;
+}
+
+void wc_tree_prepare(WcTree *t)
+{
+	if (t && !t->built)
+		tree_build(t);
+}
+
+/* ---- #include resolution ---- */
+
+static bool regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 24);
+}
+
+static bool try_dir(const char *dir, size_t dn, const char *name, size_t n, Buf *out)
+{
+	out->len = 0;
+	if (dn)
+		buf_putn(out, dir, dn);
+	if (dn && dir[dn - 1] != '/')
+		buf_putc(out, '/');
+	buf_putn(out, name, n);
+	return regular(buf_str(out));
+}
+
+bool wc_resolve_include(const WcConfig *c, const char *from, const char *name, size_t n, bool angle, Buf *out)
+{
+	if (n == 0 || name[0] == '/' || memchr(name, '\0', n))
+		return false;
+	if (!angle) {
+		const char *slash = strrchr(from, '/');
+		if (try_dir(from, slash ? (size_t)(slash - from) : 0, name, n, out))
+			return true;
+	}
+	for (int k = 0; c && k < c->ninc; k++) {
+		if (try_dir(c->inc[k], strlen(c->inc[k]), name, n, out))
+			return !c->inc_sys[k] || c->system_headers;
+	}
+	const char *p = tree_find(c ? c->tree : NULL, from, name, n);
+	if (!p)
+		return false;
+	out->len = 0;
+	buf_puts(out, p);
+	return true;
+}
+
+/* ---- a thread's header cache ---- */
+
+struct WcHeader {
+	char *path;
+	char *text;      /* NULL: unreadable or binary */
+	size_t len;
+	uint32_t hash;
+};
+
+const char *wc_header_text(WcWork *w, const char *path, size_t *len)
+{
+	uint32_t h = name_hash(path, strlen(path));
+	if (w->hdr) {
+		for (uint32_t s = h & w->hdr_mask; w->hdr[s]; s = (s + 1) & w->hdr_mask) {
+			WcHeader *x = w->hdr[s];
+			if (x->hash == h && strcmp(x->path, path) == 0) {
+				*len = x->len;
+				return x->text;
+			}
+		}
+	}
+	if (!w->hdr || (w->nhdr + 1) * 2 > w->hdr_mask + 1) {
+		uint32_t size = w->hdr ? (w->hdr_mask + 1) * 2 : 64;
+		WcHeader **slots = xcalloc(size, sizeof *slots);
+		for (uint32_t s = 0; w->hdr && s <= w->hdr_mask; s++) {
+			if (!w->hdr[s])
+				continue;
+			uint32_t k = w->hdr[s]->hash & (size - 1);
+			while (slots[k])
+				k = (k + 1) & (size - 1);
+			slots[k] = w->hdr[s];
+		}
+		free(w->hdr);
+		w->hdr = slots;
+		w->hdr_mask = size - 1;
+	}
+	WcHeader *x = xcalloc(1, sizeof *x);
+	x->path = xstrdup(path);
+	x->hash = h;
+	x->text = regular(path) ? file_read(path, &x->len) : NULL;
+	if (x->text && memchr(x->text, '\0', x->len)) {
+		free(x->text);
+		x->text = NULL;
+	}
+	uint32_t s = h & w->hdr_mask;
+	while (w->hdr[s])
+		s = (s + 1) & w->hdr_mask;
+	w->hdr[s] = x;
+	w->nhdr++;
+	*len = x->len;
+	return x->text;
+}
+
+void wc_headers_free(WcWork *w)
+{
+	for (uint32_t s = 0; w->hdr && s <= w->hdr_mask; s++) {
+		if (!w->hdr[s])
+			continue;
+		free(w->hdr[s]->path);
+		free(w->hdr[s]->text);
+		free(w->hdr[s]);
+	}
+	free(w->hdr);
+	w->hdr = NULL;
+	w->nhdr = w->hdr_mask = 0;
+}

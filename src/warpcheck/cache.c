@@ -1,0 +1,102 @@
+/* cache.c: results kept by content, for CI runs over a large tree.
+ *
+ * A file's report (its output bytes and its count of warnings) is stored
+ * under a key made of its path, its text, the build flags and the output
+ * format, together with the headers it read and a hash of each one's text.
+ * A later run with the same key and the same headers takes the report as it
+ * is, without lexing the file: only changed files (or files whose headers
+ * changed) are checked again. Entries are written whole or not at all
+ * (through a temporary file and a rename); one that cannot be read or does
+ * not match is ignored and rewritten. */
+#include "warpcheck/warpcheck.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CACHE_MAGIC "warpcheck-cache 1\n"
+
+uint64_t wc_cache_key(const char *path, const char *text, size_t len, uint64_t extra)
+{
+	uint64_t h = hash_fnv1a(path, strlen(path) + 1, HASH_SEED ^ extra);
+	return hash_fnv1a(text, len, h);
+}
+
+static void entry_path(Buf *b, const char *dir, uint64_t key)
+{
+	buf_printf(b, "%s/%016llx", dir, (unsigned long long)key);
+}
+
+static uint64_t header_hash(WcWork *w, const char *path)
+{
+	size_t len = 0;
+	const char *text = wc_header_text(w, path, &len);
+	return text ? hash_fnv1a(text, len, HASH_SEED) : 0;
+}
+
+bool wc_cache_get(const char *dir, uint64_t key, WcWork *w, Buf *out, int *findings)
+{
+	Buf p = {0};
+	entry_path(&p, dir, key);
+	size_t len;
+	char *text = file_read(buf_str(&p), &len);
+	buf_free(&p);
+	if (!text)
+		return false;
+	bool ok = false;
+	size_t m = strlen(CACHE_MAGIC);
+	const char *s = text + m, *end = text + len;
+	if (len < m || memcmp(text, CACHE_MAGIC, m) != 0)
+		goto done;
+	char *e;
+	long nf = strtol(s, &e, 10), nh;
+	if (e == s || *e != '\n')
+		goto done;
+	s = e + 1;
+	nh = strtol(s, &e, 10);
+	if (e == s || *e != '\n' || nh < 0)
+		goto done;
+	s = e + 1;
+	for (long k = 0; k < nh; k++) {
+		unsigned long long hh = strtoull(s, &e, 16);
+		if (e == s || *e != ' ')
+			goto done;
+		const char *nl = memchr(e + 1, '\n', (size_t)(end - e - 1));
+		if (!nl)
+			goto done;
+		char *hp = xmalloc((size_t)(nl - e));
+		memcpy(hp, e + 1, (size_t)(nl - e - 1));
+		hp[nl - e - 1] = '\0';
+		bool same = header_hash(w, hp) == hh;
+		free(hp);
+		if (!same)
+			goto done;
+		s = nl + 1;
+	}
+	buf_putn(out, s, (size_t)(end - s));
+	*findings = (int)nf;
+	ok = true;
+done:
+	free(text);
+	return ok;
+}
+
+void wc_cache_put(const char *dir, uint64_t key, const WcFile *f, WcWork *w, const Buf *out, int findings)
+{
+	Buf b = {0};
+	buf_puts(&b, CACHE_MAGIC);
+	buf_printf(&b, "%d\n%d\n", findings, f->hdr_paths.len);
+	for (int k = 0; k < f->hdr_paths.len; k++) {
+		const char *hp = f->hdr_paths.data[k];
+		if (strchr(hp, '\n')) {
+			buf_free(&b);
+			return;  /* a name the entry cannot hold: not cached */
+		}
+		buf_printf(&b, "%016llx %s\n", (unsigned long long)header_hash(w, hp), hp);
+	}
+	buf_putn(&b, out->data ? out->data : "", out->len);
+	Buf p = {0};
+	entry_path(&p, dir, key);
+	(void)file_write_atomic(buf_str(&p), b.data, b.len);  /* a cache that cannot be written is no error */
+	buf_free(&p);
+	buf_free(&b);
+}

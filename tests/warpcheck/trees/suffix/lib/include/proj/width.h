@@ -1,0 +1,2 @@
+#pragma once
+#define PROJ_WARP_SIZE 32
