@@ -45,8 +45,8 @@ static const char *strip_hints(Arena *a, const char *sig, int64_t *div, int max,
 	return NULL;
 }
 
-char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,
-		      char **diagnostics)
+static char *compile_here(const char *source, const char *filename, const tritonc_options *options,
+			  char **diagnostics)
 {
 	tritonc_options o = options ? *options : (tritonc_options){0};
 	Arena a = {0};
@@ -100,4 +100,27 @@ char *tritonc_compile(const char *source, const char *filename, const tritonc_op
 	buf_free(&d.text);
 	arena_free(&a);
 	return result;
+}
+
+typedef struct CompileCall {
+	const char *source, *filename;
+	const tritonc_options *options;
+	char **diagnostics;
+	char *result;
+} CompileCall;
+
+static int compile_on_stack(void *p)
+{
+	CompileCall *c = p;
+	c->result = compile_here(c->source, c->filename, c->options, c->diagnostics);
+	return 0;
+}
+
+/* On a thread with a big stack: deep expressions never overflow the caller's. */
+char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,
+		      char **diagnostics)
+{
+	CompileCall c = {source, filename, options, diagnostics, NULL};
+	run_on_big_stack(compile_on_stack, &c);
+	return c.result;
 }

@@ -681,7 +681,7 @@ done:
 	return status;
 }
 
-int main(int argc, char **argv)
+static int tritonc_main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		fputs(usage, argc < 2 ? stderr : stdout);
@@ -699,4 +699,22 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2);
 	fprintf(stderr, "tritonc: error: unknown command '%s' (try 'tritonc --help')\n", argv[1]);
 	return 2;
+}
+
+typedef struct MainArgs {
+	int argc;
+	char **argv;
+} MainArgs;
+
+static int main_on_stack(void *p)
+{
+	MainArgs *m = p;
+	return tritonc_main(m->argc, m->argv);
+}
+
+/* The work runs on a big stack: deep expressions never overflow it. */
+int main(int argc, char **argv)
+{
+	MainArgs m = {argc, argv};
+	return run_on_big_stack(main_on_stack, &m);
 }

@@ -286,8 +286,12 @@ static void run_parallel(Run *r, int nthreads)
 	pthread_cond_init(&r->cond, NULL);
 	r->window = 16 * nthreads;
 	int started = 0;
-	while (started < nthreads && pthread_create(&th[started], NULL, worker, r) == 0)
+	pthread_attr_t attr;   /* deep nesting in a file needs more than the default stack */
+	bool big = pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, (size_t)256 << 20) == 0;
+	while (started < nthreads && (pthread_create(&th[started], big ? &attr : NULL, worker, r) == 0 ||
+				      (big && pthread_create(&th[started], NULL, worker, r) == 0)))
 		started++;
+	pthread_attr_destroy(&attr);
 	if (started == 0) {
 		free(th);
 		run_sequential(r);
@@ -402,7 +406,7 @@ static int online_cpus(void)
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
-int main(int argc, char **argv)
+static int warpcheck_main(int argc, char **argv)
 {
 	Run r = {0};
 	Vec paths = {0};
@@ -423,4 +427,22 @@ int main(int argc, char **argv)
 	if (r.errors)
 		return 2;
 	return r.findings ? 1 : 0;
+}
+
+typedef struct MainArgs {
+	int argc;
+	char **argv;
+} MainArgs;
+
+static int main_on_stack(void *p)
+{
+	MainArgs *m = p;
+	return warpcheck_main(m->argc, m->argv);
+}
+
+/* The work runs on a big stack: deeply nested files never overflow it. */
+int main(int argc, char **argv)
+{
+	MainArgs m = {argc, argv};
+	return run_on_big_stack(main_on_stack, &m);
 }

@@ -746,7 +746,11 @@ static SVal *eval_boolop(Spec *s, const Node *n)
 SVal *eval(Spec *s, const Node *n)
 {
 	int line, col;
-	source_linecol(s->src, n->offset, &line, &col);
+	if (stack_nearly_full())
+		spec_error(s, n, "expression nested too deeply for the stack");
+	if (!s->lines || s->lines->src != s->src)
+		s->lines = line_table(s->a, s->src);
+	line_table_linecol(s->lines, n->offset, &line, &col);
 	s->b.line = line;
 	switch (n->kind) {
 	case ND_NAME: {

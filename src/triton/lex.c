@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define MAX_INDENT 100
-#define MAX_BRACKETS 200
+#define MAX_BRACKETS 1000
 
 typedef struct Lexer {
 	Arena *arena;
@@ -307,7 +307,7 @@ static void read_number(Lexer *L)
 static void open_bracket(Lexer *L, size_t at)
 {
 	if (L->nbrackets == MAX_BRACKETS)
-		lex_error(L, at, "too many nested parentheses");
+		diag_fatal(L->diag, L->src, at, "too many nested parentheses (limit is %d)", MAX_BRACKETS);
 	L->brackets[L->nbrackets++] = at;
 }
 

@@ -189,3 +189,70 @@ if [ $rc -eq 2 ] && cmp -s "$tmp/wc/big.cu" "$tmp/wc/big.orig" && [ "$(ls "$tmp/
 else
 	fail "warpcheck --fix: a failed write" "status $rc, $(ls "$tmp/wc") $(head -2 "$tmp/err")"
 fi
+
+# ---- unbounded inputs: deep and long expressions, long files ----
+# Each either compiles or stops with a located error naming the limit;
+# never a crash, and in a time that grows with the input, not its square.
+gen() {   # gen KIND N FILE
+	awk -v kind="$1" -v n="$2" 'BEGIN {
+		print "import triton\nimport triton.language as tl\n\n@triton.jit"
+		print "def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n    i = tl.arange(0, BLOCK)\n    x = tl.load(x_ptr + i)"
+		if (kind == "plus") { printf "    x = x"; for (i = 0; i < n; i++) printf " + x"; print "" }
+		if (kind == "pow") { printf "    x = x * 1"; for (i = 0; i < n; i++) printf "**1"; print "" }
+		if (kind == "cpow") { printf "    c = 2"; for (i = 0; i < n; i++) printf "**-1"; print "\n    x = x + c" }
+		if (kind == "paren") { printf "    x = "; for (i = 0; i < n; i++) printf "("; printf "x"; for (i = 0; i < n; i++) printf ")"; print "" }
+		if (kind == "neg") { printf "    x = "; for (i = 0; i < n; i++) printf "-"; print "x" }
+		if (kind == "not") { printf "    c = "; for (i = 0; i < n; i++) printf "not "; print "n\n    x = x + c" }
+		if (kind == "to") { printf "    x = x"; for (i = 0; i < n; i++) printf ".to(tl.float32)"; print "" }
+		if (kind == "and") { printf "    c = n == 0"; for (i = 0; i < n; i++) printf " and n == %d", i; print "\n    x = x + c" }
+		if (kind == "or") { printf "    c = n == 0"; for (i = 0; i < n; i++) printf " or n == %d", i; print "\n    x = x + c" }
+		if (kind == "elif") { print "    if n == 0:\n        x = x + 0"; for (i = 1; i < n; i++) printf "    elif n == %d:\n        x = x + %d\n", i, i }
+		if (kind == "lines") { for (i = 0; i < n; i++) printf "    x = x + %d\n", i }
+		if (kind == "longline") { printf "    x = x"; for (i = 0; i < n; i++) printf "+1"; print "" }
+		print "    tl.store(y_ptr + i, x)"
+	}' >"$3"
+}
+now_ms() { date +%s%3N; }
+# KIND N WANT(ok|limit) SECONDS
+deep() {
+	gen "$1" "$2" "$tmp/deep.py"
+	start=$(now_ms)
+	timeout 120 "$TC" compile "$tmp/deep.py" -s '*fp32,*fp32,i32' -D BLOCK=16 --target c -o "$tmp/deep.c" 2>"$tmp/err"
+	rc=$?
+	ms=$(($(now_ms) - start))
+	what="$1 x $2 ($(wc -c <"$tmp/deep.py") bytes, $ms ms)"
+	if [ $rc -ge 124 ]; then
+		fail "$what" "status $rc (a crash or a hang)"
+	elif [ "$3" = ok ] && [ $rc -ne 0 ]; then
+		fail "$what" "status $rc: $(head -1 "$tmp/err")"
+	elif [ "$3" = limit ] && { [ $rc -ne 1 ] || ! head -1 "$tmp/err" | grep -q "^$tmp/deep.py:[0-9]*:[0-9]*: error: .*(limit is [0-9]*)"; }; then
+		fail "$what" "status $rc, no located error naming its limit: $(head -1 "$tmp/err")"
+	elif [ $ms -gt $(($4 * 1000)) ]; then
+		fail "$what" "took more than $4 s"
+	else
+		pass "$what: $3"
+	fi
+}
+deep plus 100000 ok 60
+deep pow 100000 ok 30
+deep cpow 20000 ok 30
+deep paren 100000 limit 10
+deep paren 900 ok 10
+deep neg 50000 limit 10
+deep not 5000 limit 10
+deep to 20000 ok 30
+deep and 20000 ok 30
+deep or 20000 ok 30
+deep elif 900 ok 30
+deep elif 5000 limit 10
+deep longline 500000 limit 30
+deep lines 100000 ok 90
+for kind in parens blocks; do
+	awk -v kind=$kind 'BEGIN {
+		if (kind == "parens") { printf "__global__ void k(int *p) { int v = "; for (i = 0; i < 100000; i++) printf "("; printf "threadIdx.x"; for (i = 0; i < 100000; i++) printf ")"; print "; p[v % 32] = __shfl_sync(0xffffffff, v, 0); }" }
+		else { print "__global__ void k(int *p) {"; for (i = 0; i < 20000; i++) printf "if (threadIdx.x < %d) {\n", i; print "p[0] = __ballot_sync(0xffffffff, 1);"; for (i = 0; i < 20000; i++) print "}"; print "}" }
+	}' >"$tmp/deep_$kind.cu"
+	timeout 60 "$WC" "$tmp/deep_$kind.cu" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc -le 2 ]; then pass "warpcheck on deeply nested $kind: status $rc"; else fail "warpcheck on deeply nested $kind" "status $rc"; fi
+done
