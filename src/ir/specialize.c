@@ -159,14 +159,50 @@ static int64_t py_floordiv(int64_t a, int64_t b)
 	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+/* A folded Python integer: Triton's constexprs are Python's integers,
+ * which do not overflow; one that leaves 64 bits cannot become a value. */
+static SVal *fold_int(Spec *s, const Node *n, bool overflow, int64_t r)
+{
+	if (overflow)
+		spec_error(s, n, "integer overflow in a constant expression: the result does not fit in 64 bits");
+	return sv_int(s, r);
+}
+
+/* a ** b for b >= 0, by squaring; false when it leaves 64 bits. */
+static bool int_pow(int64_t a, int64_t b, int64_t *out)
+{
+	if (a == 0 || a == 1 || b == 0) {
+		*out = b == 0 ? 1 : a;
+		return true;
+	}
+	if (a == -1) {
+		*out = b % 2 ? -1 : 1;
+		return true;
+	}
+	int64_t r = 1, base = a;
+	while (b) {
+		if ((b & 1) && __builtin_mul_overflow(r, base, &r))
+			return false;
+		b >>= 1;
+		if (b && __builtin_mul_overflow(base, base, &base))
+			return false;
+	}
+	*out = r;
+	return true;
+}
+
 static SVal *fold_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 {
 	if (x->kind == SV_INT && y->kind == SV_INT) {
-		int64_t a = x->i, b = y->i;
+		int64_t a = x->i, b = y->i, r = 0;
 		switch (op) {
-		case OP_ADD: return sv_int(s, a + b);
-		case OP_SUB: return sv_int(s, a - b);
-		case OP_MUL: return sv_int(s, a * b);
+		case OP_ADD:
+		case OP_SUB:
+		case OP_MUL: {
+			bool over = op == OP_ADD ? __builtin_add_overflow(a, b, &r) :
+				    op == OP_SUB ? __builtin_sub_overflow(a, b, &r) : __builtin_mul_overflow(a, b, &r);
+			return fold_int(s, n, over, r);
+		}
 		case OP_DIV:
 			if (!b)
 				spec_error(s, n, "division by zero in a constant expression");
@@ -175,18 +211,35 @@ static SVal *fold_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 		case OP_MOD:
 			if (!b)
 				spec_error(s, n, "division by zero in a constant expression");
-			return sv_int(s, op == OP_FLOORDIV ? py_floordiv(a, b) : a - b * py_floordiv(a, b));
+			if (b == -1)   /* Python: -a and 0; -INT64_MIN leaves 64 bits */
+				return op == OP_MOD ? sv_int(s, 0) : fold_int(s, n, a == INT64_MIN, a == INT64_MIN ? 0 : -a);
+			if (op == OP_FLOORDIV)
+				return sv_int(s, py_floordiv(a, b));
+			r = a % b;
+			return sv_int(s, r != 0 && ((r < 0) != (b < 0)) ? r + b : r);
 		case OP_BITAND: return sv_int(s, a & b);
 		case OP_BITOR: return sv_int(s, a | b);
 		case OP_BITXOR: return sv_int(s, a ^ b);
-		case OP_LSHIFT: return sv_int(s, (int64_t)((uint64_t)a << (b & 63)));
-		case OP_RSHIFT: return sv_int(s, a >> (b & 63));
-		case OP_POW: {
-			int64_t r = 1;
-			for (int64_t i = 0; i < b; i++)
-				r *= a;
-			return b >= 0 ? sv_int(s, r) : sv_float(s, pow((double)a, (double)b));
-		}
+		case OP_LSHIFT:
+			if (b < 0)
+				spec_error(s, n, "negative shift count in a constant expression");
+			if (a == 0)
+				return sv_int(s, 0);
+			r = b >= 63 ? 0 : (int64_t)((uint64_t)a << b);
+			return fold_int(s, n, b >= 63 || (r >> b) != a, r);
+		case OP_RSHIFT:
+			if (b < 0)
+				spec_error(s, n, "negative shift count in a constant expression");
+			return sv_int(s, b >= 63 ? (a < 0 ? -1 : 0) : a >> b);
+		case OP_POW:
+			if (b < 0) {
+				if (!a)
+					spec_error(s, n, "0 cannot be raised to a negative power");
+				return sv_float(s, pow((double)a, (double)b));
+			}
+			r = 0;
+			bool fits = int_pow(a, b, &r);
+			return fold_int(s, n, !fits, r);
 		default: break;
 		}
 	} else {
@@ -195,9 +248,15 @@ static SVal *fold_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 		case OP_ADD: return sv_float(s, a + b);
 		case OP_SUB: return sv_float(s, a - b);
 		case OP_MUL: return sv_float(s, a * b);
-		case OP_DIV: return sv_float(s, a / b);
-		case OP_POW: return sv_float(s, pow(a, b));
-		case OP_FLOORDIV: return sv_float(s, floor(a / b));
+		case OP_DIV:
+		case OP_FLOORDIV:
+			if (b == 0)   /* Python raises, and so does Triton on constexprs */
+				spec_error(s, n, "division by zero in a constant expression");
+			return sv_float(s, op == OP_DIV ? a / b : floor(a / b));
+		case OP_POW:
+			if (a == 0 && b < 0)
+				spec_error(s, n, "0.0 cannot be raised to a negative power");
+			return sv_float(s, pow(a, b));
 		default: break;
 		}
 	}

@@ -21,9 +21,11 @@ fuzz_warpcheck|fuzz_warpfix)
 	cp tests/corpus/*.py tests/exec/*.py examples/*.py "$work/$t/seeds/" ;;
 esac
 tests/fuzz/gen_seeds.sh "$t" "$work/$t/seeds"
+tmo=20
+[ "$t" = fuzz_run ] && tmo=120   # cc per input, at the lowest priority
 cp "build/fuzz/$t" "$work/$t/bin"
 cd "$work/$t"
-nice -n 19 ./bin -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -max_len=1048576 -timeout=20 \
+nice -n 19 ./bin -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -max_len=1048576 -timeout="$tmo" \
 	-rss_limit_mb=3072 -dict="$OLDPWD/$dict" -max_total_time="$secs" -print_final_stats=1 \
 	corpus seeds >"$work/$t.log" 2>&1 || true
 tail -5 "$work/$t.log"

@@ -256,3 +256,89 @@ for kind in parens blocks; do
 	rc=$?
 	if [ $rc -le 2 ]; then pass "warpcheck on deeply nested $kind: status $rc"; else fail "warpcheck on deeply nested $kind" "status $rc"; fi
 done
+
+# ---- arithmetic at the edges ----
+# Constant folding: Python's integers, and a located error where the result
+# leaves 64 bits; no trap, no UB, no hang.
+cat >"$tmp/fold.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def fold(x_ptr, y_ptr, A: tl.constexpr, B: tl.constexpr, OP: tl.constexpr):
+    i = tl.arange(0, 16)
+    if OP == 0:
+        c = A // B
+    elif OP == 1:
+        c = A % B
+    elif OP == 2:
+        c = A << B
+    elif OP == 3:
+        c = A >> B
+    elif OP == 4:
+        c = A * B
+    elif OP == 5:
+        c = A ** B
+    else:
+        c = A + B
+    tl.store(y_ptr + i, tl.load(x_ptr + i) + c)
+PY
+# A B OP -> the folded constant, or "error: TEXT"
+while read -r a b op want; do
+	timeout 10 "$TC" compile "$tmp/fold.py" -s '*i64,*i64' -D A="$a" -D B="$b" -D OP="$op" --dump tir -o "$tmp/fold.tir" \
+		2>"$tmp/err"
+	rc=$?
+	case $want in
+	error:*)
+		if [ $rc -eq 1 ] && grep -q "^$tmp/fold.py:[0-9]*:[0-9]*: error: ${want#error:}" "$tmp/err"; then
+			pass "fold $a op$op $b: $want"
+		else
+			fail "fold $a op$op $b" "status $rc, $(head -1 "$tmp/err")"
+		fi ;;
+	*)
+		if [ $rc -eq 0 ] && grep -q "const $want : i64" "$tmp/fold.tir"; then
+			pass "fold $a op$op $b = $want"
+		else
+			fail "fold $a op$op $b" "status $rc, wanted $want: $(grep const "$tmp/fold.tir" | head -3 | tr '\n' ' ') $(head -1 "$tmp/err")"
+		fi ;;
+	esac
+done <<'CASES'
+-9223372036854775808 -1 0 error:integer.overflow
+-9223372036854775808 -1 1 0
+-9223372036854775807 -1 0 9223372036854775807
+-7 2 0 -4
+-7 2 1 1
+7 -2 1 -1
+7 0 0 error:division.by.zero
+7 0 1 error:division.by.zero
+1 70 2 error:integer.overflow
+0 70 2 0
+-1 100 3 -1
+5 -1 2 error:negative.shift
+4611686018427387904 2 4 error:integer.overflow
+2 1000000000000000000 5 error:integer.overflow
+1 1000000000000000000 5 1
+-1 1000000000000000001 5 -1
+3 39 5 4052555153018976267
+9223372036854775807 1 6 error:integer.overflow
+CASES
+# Shifts by amounts past the width, on the C target against the interpreter
+# (tests/robust/shifts.py); the kernel built with UBSan where cc has it.
+ub=""
+if printf 'int main(void){return 0;}\n' >"$tmp/ub.c" && cc -fsanitize=undefined "$tmp/ub.c" -o "$tmp/ub" 2>/dev/null; then
+	ub="cc -fsanitize=undefined -fno-sanitize-recover=undefined"
+else
+	echo "robust: cc has no -fsanitize=undefined here: the shift kernels run without it"
+fi
+for sig in '*i32,*i32,*i32,*i32,i32' '*i64,*i64,*i64,*i64,i32' '*u32,*u32,*u32,*u32,i32' '*i8,*i8,*i8,*i8,i32'; do
+	CC=${ub:-cc} TRITONC_CACHE="$tmp/cache" timeout 120 "$TC" run tests/robust/shifts.py -s "$sig" -D BLOCK=64 --arg n=1000 \
+		--arg x_ptr=1000 --arg s_ptr=1000 --arg l_ptr=1000 --arg r_ptr=1000 --grid 16 --int-range 100 --check \
+		--threads 2 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 0 ] && [ "$(grep -c ': ok$' "$tmp/out")" -eq 4 ] && ! grep -q "runtime error" "$tmp/err"; then
+		pass "shifts past the width ($sig): C target = interpreter${ub:+, no UB}"
+	else
+		fail "shifts past the width ($sig)" "status $rc, $(grep -v ': ok$' "$tmp/out" | head -2) $(head -2 "$tmp/err")"
+	fi
+done
