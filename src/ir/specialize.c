@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 void spec_error(Spec *s, const Node *n, const char *fmt, ...)
@@ -493,8 +494,11 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 		return v;
 	}
 	if (!strcmp(fn, "arange")) {
-		int lo = (int)const_int(s, call, need_arg(s, call, 0, "start"), "arange's start");
-		int hi = (int)const_int(s, call, need_arg(s, call, 1, "end"), "arange's end");
+		int64_t lo64 = const_int(s, call, need_arg(s, call, 0, "start"), "arange's start");
+		int64_t hi64 = const_int(s, call, need_arg(s, call, 1, "end"), "arange's end");
+		if (lo64 < INT32_MIN || lo64 > INT32_MAX || hi64 < INT32_MIN || hi64 > INT32_MAX)
+			spec_error(s, call, "arange(%lld, %lld): its bounds must fit in int32", (long long)lo64, (long long)hi64);
+		int lo = (int)lo64, hi = (int)hi64;
 		return sv_value(s, call, tir_arange(b, lo, hi));
 	}
 	if (!strcmp(fn, "full") || !strcmp(fn, "zeros")) {
@@ -802,11 +806,21 @@ static SVal *eval_boolop(Spec *s, const Node *n)
 	return acc;
 }
 
+static SVal *eval_node(Spec *s, const Node *n);
+
 SVal *eval(Spec *s, const Node *n)
 {
-	int line, col;
 	if (stack_nearly_full())
 		spec_error(s, n, "expression nested too deeply for the stack");
+	SVal *r = eval_node(s, n);
+	if (s->b.limit)
+		spec_error(s, n, "%s", s->b.limit);
+	return r;
+}
+
+static SVal *eval_node(Spec *s, const Node *n)
+{
+	int line, col;
 	if (!s->lines || s->lines->src != s->src)
 		s->lines = line_table(s->a, s->src);
 	line_table_linecol(s->lines, n->offset, &line, &col);
@@ -1018,7 +1032,10 @@ static SVal *parse_define(Spec *s, const char *text)
 	char *end;
 	if (!strcmp(text, "True") || !strcmp(text, "False"))
 		return sv_int(s, text[0] == 'T');
+	errno = 0;
 	long long i = strtoll(text, &end, 0);
+	if (*text && !*end && errno == ERANGE)
+		return NULL;
 	if (*text && !*end)
 		return sv_int(s, i);
 	double f = strtod(text, &end);
@@ -1046,6 +1063,17 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 {
 	const Node *f = s->k->func;
 	const char *sig = opt->signature;
+	for (int i = 0; i < opt->ndefines; i++) {   /* a -D for no parameter is a typo */
+		size_t len = strcspn(opt->defines[i], "=");
+		bool found = false;
+		for (int j = 0; j < f->params.len && !found; j++) {
+			const char *name = ((const Node *)f->params.items[j])->name;
+			found = strlen(name) == len && !strncmp(name, opt->defines[i], len);
+		}
+		if (!found)
+			spec_error(s, f, "-D %.*s: kernel '%s' has no constexpr parameter of that name", (int)len,
+				   opt->defines[i], f->name);
+	}
 	for (int i = 0; i < f->params.len; i++) {
 		const Node *p = f->params.items[i];
 		const char *given = define_value(opt, p->name);
@@ -1054,6 +1082,9 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 			/* -D first, then Inductor's triton_meta['constants'], then the default. */
 			const Node *known = ast_dict_get(ast_dict_get(s->k->triton_meta, "constants"), p->name);
 			SVal *v = given ? parse_define(s, given) : known ? eval(s, known) : p->rhs ? eval(s, p->rhs) : NULL;
+			if (!v && given)
+				spec_error(s, p, "-D %s=%s: not an integer that fits in 64 bits, a float, True or False", p->name,
+					   given);
 			if (!v)
 				spec_error(s, p, "constexpr '%s' needs a value (-D %s=...)", p->name, p->name);
 			spec_bind(s, p->name, v);

@@ -342,3 +342,83 @@ for sig in '*i32,*i32,*i32,*i32,i32' '*i64,*i64,*i64,*i64,i32' '*u32,*u32,*u32,*
 		fail "shifts past the width ($sig)" "status $rc, $(grep -v ': ok$' "$tmp/out" | head -2) $(head -2 "$tmp/err")"
 	fi
 done
+
+# ---- limits as Triton has them ----
+lim_kernel() {
+	printf 'import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(y_ptr, BLOCK: tl.constexpr):\n    %s\n    tl.store(y_ptr + tl.arange(0, 16), tl.sum(x) + tl.zeros((16,), tl.float32))\n' "$1" >"$tmp/lim.py"
+}
+while IFS='|' read -r body define want; do
+	lim_kernel "$body"
+	timeout 20 "$TC" compile "$tmp/lim.py" -s '*fp32' -D "$define" --target c -o "$tmp/lim.c" 2>"$tmp/err"
+	rc=$?
+	if [ "$want" = ok ] && [ $rc -eq 0 ]; then
+		pass "limit: '$body' ($define) compiles"
+	elif [ "$want" != ok ] && [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "^$tmp/lim.py:[0-9]*:[0-9]*: error: $want"; then
+		pass "limit: '$body' ($define): $want"
+	else
+		fail "limit: '$body' ($define)" "status $rc, wanted $want: $(head -1 "$tmp/err")"
+	fi
+done <<'CASES'
+x = tl.zeros((1024, 1024), dtype=tl.float32)|BLOCK=4|ok
+x = tl.arange(0, 2097152)|BLOCK=4|a tile of shape (2097152) has more than 1048576 elements, Triton's limit (2\*\*20)
+x = tl.zeros((2048, 1024), dtype=tl.float32)|BLOCK=4|a tile of shape (2048, 1024) has more than 1048576 elements
+x = tl.full((65536, 65536, 65536), 1, tl.int32)|BLOCK=4|a tile of shape (65536, 65536, 65536) has more than 1048576
+x = tl.arange(0, 1024)[:, None] + tl.arange(0, 2048)[None, :]|BLOCK=4|a tile of shape (1024, 2048) has more than
+x = tl.zeros((3, 4), dtype=tl.float32)|BLOCK=4|a tile of shape (3, 4): dimension 0 is 3, not a power of two
+x = tl.arange(0, BLOCK)|BLOCK=6|arange(0, 6): its range, 6, must be a positive power of two
+x = tl.arange(0, BLOCK)|BLOCK=0|arange(0, 0): its range, 0, must be a positive power of two
+x = tl.arange(0, BLOCK)|BLOCK=4294967296|arange(0, 4294967296): its bounds must fit in int32
+x = tl.arange(0, BLOCK)|BLOCK=99999999999999999999|-D BLOCK=99999999999999999999: not an integer that fits in 64 bits
+x = tl.arange(0, BLOCK)|BLOCK=abc|-D BLOCK=abc: not an integer
+x = tl.arange(0, 16)|BLCK=4|-D BLCK: kernel 'k' has no constexpr parameter of that name
+CASES
+
+# ---- tritonc run: arguments, buffers, memory ----
+cat >"$tmp/run.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def twice(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + i)
+    tl.store(y_ptr + i, x * 2)
+PY
+while IFS='|' read -r extra want; do
+	# shellcheck disable=SC2086
+	TRITONC_CACHE="$tmp/cache" timeout 120 "$TC" run "$tmp/run.py" -s '*fp32,*fp32,i32' -D BLOCK=64 --grid 2 $extra \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$want" = ok ] && [ $rc -eq 0 ]; then
+		pass "run $extra: runs"
+	elif [ "$want" != ok ] && [ $rc -eq 1 ] && grep -q "error: $want" "$tmp/err"; then
+		pass "run $extra: $want"
+	else
+		fail "run $extra" "status $rc, wanted '$want': $(head -2 "$tmp/err")"
+	fi
+done <<'CASES'
+--arg n=128 --arg x_ptr=128 --arg y_ptr=128 --check|ok
+--arg n=abc --arg x_ptr=128 --arg y_ptr=128|--arg n: 'abc' is not an integer
+--arg n=1.5 --arg x_ptr=128 --arg y_ptr=128|--arg n: '1.5' is not an integer
+--arg unknown=5 --arg n=128|--arg unknown: kernel 'twice' has no such argument
+--arg n --arg x_ptr=128|--arg takes NAME=VALUE, not 'n'
+--arg n=99999999999 --arg x_ptr=128 --arg y_ptr=128|--arg n: 99999999999 does not fit in its type
+--arg n=128 --arg x_ptr=0 --arg y_ptr=128|--arg x_ptr: a buffer needs at least one element
+--arg n=128 --arg x_ptr=128 --arg y_ptr=128 --threads 0|--threads takes a count from 1 to 1024, not '0'
+--arg n=128 --arg x_ptr=128 --arg y_ptr=128 -D NOPE=1|-D NOPE: kernel 'twice' has no constexpr parameter
+--arg n=128 --arg x_ptr=128 --arg y_ptr=128 --grid 2147483647,2147483647,2147483647|the grid 2147483647 x 2147483647 x 2147483647 has too many programs
+--arg n=128 --arg x_ptr=100 --arg y_ptr=128|the kernel accessed x_ptr\[100\], past its 100 elements
+--arg n=128 --arg x_ptr=128 --arg y_ptr=124|the kernel accessed y_ptr\[124\], past its 124 elements
+--arg n=128 --arg x_ptr=100000000000000 --arg y_ptr=128|out of memory: the buffers need about
+CASES
+# Out of memory anywhere: a message and status 1, never an abort.
+gen lines 100000 "$tmp/big.py"
+(ulimit -v 300000; timeout 120 "$TC" compile "$tmp/big.py" -s '*fp32,*fp32,i32' -D BLOCK=16 --target c -o "$tmp/big.c") \
+	2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "error: out of memory" "$tmp/err" && [ ! -e "$tmp/big.c" ]; then
+	pass "out of memory: 'error: out of memory', status 1"
+else
+	fail "out of memory" "status $rc: $(tail -1 "$tmp/err")"
+fi
