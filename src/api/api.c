@@ -28,6 +28,8 @@ static const Kernel *find_kernel(const KernelList *kl, const char *name, Diag *d
 			return kl->items[i];
 	if (name)
 		diag_plain(d, DIAG_ERROR, "no kernel '%s' in the source", name);
+	else if (kl->len == 0)
+		diag_plain(d, DIAG_ERROR, "the source has no @triton.jit kernel");
 	else
 		diag_plain(d, DIAG_ERROR, "the source has %d kernels; name one", kl->len);
 	return NULL;

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #if defined(__GNUC__)
 #define TC_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -131,8 +132,13 @@ void line_table_linecol(const LineTable *t, size_t offset, int *line, int *col);
 size_t line_table_start(const LineTable *t, int line);
 
 /* ---- files ---- */
-/* Reads a whole file; NULL and errno set on failure. The text is NUL-terminated. */
+/* Reads a whole regular file of at most FILE_READ_MAX bytes; NULL and
+ * errno set on failure (EISDIR, ENOTSUP for a FIFO, device or socket, which
+ * are never read, EFBIG past the limit). The text is NUL-terminated. */
+#define FILE_READ_MAX ((off_t)64 << 20)
 char *file_read(const char *path, size_t *len);
+/* strerror, with words for file_read's ENOTSUP and EFBIG. */
+const char *file_strerror(int err);
 /* Writes `data` to `path` without ever losing what was there: symbolic
  * links are followed (the file they name is written; the link stays); a
  * new file or one with a single link is written beside and renamed into

@@ -81,7 +81,7 @@ static bool load(Loaded *l, const char *path)
 	size_t len;
 	l->text = file_read(path, &len);
 	if (!l->text) {
-		fprintf(stderr, "tritonc: error: cannot read '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "tritonc: error: cannot read '%s': %s\n", path, file_strerror(errno));
 		return false;
 	}
 	l->src = (Source){.name = path, .text = l->text, .len = len};
@@ -152,6 +152,8 @@ static const Kernel *pick_kernel(Loaded *l, const char *name)
 				return l->kernels.items[i];
 	if (name)
 		fprintf(stderr, "tritonc: error: no kernel '%s' in %s\n", name, l->src.name);
+	else if (l->kernels.len == 0)
+		fprintf(stderr, "tritonc: error: %s has no @triton.jit kernel\n", l->src.name);
 	else
 		fprintf(stderr, "tritonc: error: %s has %d kernels; choose one with -k\n", l->src.name, l->kernels.len);
 	return NULL;

@@ -48,7 +48,37 @@ typedef struct Run {
 	int window;      /* how far workers may run ahead of the writer */
 	bool any_finding_written;  /* JSON/SARIF: the next finding needs a comma */
 	int findings, errors;
+	uint64_t *seen;  /* files and folders walked, by device and inode (open addressing; 0 free) */
+	size_t nseen, capseen;
 } Run;
+
+/* True the first time a file or folder is met: a symlink loop, a link to
+ * a file already seen or a path given twice is walked once. */
+static bool first_visit(Run *r, const struct stat *st)
+{
+	uint64_t key = ((uint64_t)st->st_dev * 0x9e3779b97f4a7c15ull) ^ (uint64_t)st->st_ino;
+	key = key ? key : 1;
+	if (2 * (r->nseen + 1) > r->capseen) {
+		size_t cap = r->capseen ? 2 * r->capseen : 256;
+		uint64_t *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < r->capseen; i++)
+			for (size_t h = r->seen[i] % cap; r->seen[i]; h = (h + 1) % cap)
+				if (!t[h]) {
+					t[h] = r->seen[i];
+					break;
+				}
+		free(r->seen);
+		r->seen = t;
+		r->capseen = cap;
+	}
+	size_t h = key % r->capseen;
+	for (; r->seen[h]; h = (h + 1) % r->capseen)
+		if (r->seen[h] == key)
+			return false;
+	r->seen[h] = key;
+	r->nseen++;
+	return true;
+}
 
 static const char usage[] =
 	"usage: warpcheck [options] PATH...\n"
@@ -144,10 +174,7 @@ static void walk_dir(Run *r, const char *path, int depth)
 		const char *name = names.data[i];
 		Buf p = {0};
 		buf_printf(&p, "%s/%s", path, name + 1);
-		if (name[0] == 'f')
-			add_file(r, buf_str(&p));
-		else
-			walk(r, buf_str(&p), false, depth + 1);
+		walk(r, buf_str(&p), false, depth + 1);   /* a stat each: the same file twice is checked once */
 		buf_free(&p);
 		free(names.data[i]);
 	}
@@ -162,10 +189,11 @@ static void walk(Run *r, const char *path, bool top, int depth)
 		return;
 	}
 	if (S_ISREG(st.st_mode)) {
-		if (top || wanted(path))
+		if ((top || wanted(path)) && first_visit(r, &st))
 			add_file(r, path);
 	} else if (S_ISDIR(st.st_mode)) {
-		walk_dir(r, path, depth);
+		if (first_visit(r, &st))
+			walk_dir(r, path, depth);
 	} else if (top) {
 		/* A device or FIFO could block or never end. */
 		add_error(r, path, "not a regular file or directory");
@@ -424,6 +452,7 @@ static int warpcheck_main(int argc, char **argv)
 		run_sequential(&r);
 	end_output(&r);
 	free(r.jobs);
+	free(r.seen);
 	if (r.errors)
 		return 2;
 	return r.findings ? 1 : 0;

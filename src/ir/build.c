@@ -515,6 +515,11 @@ TValue *tir_store(TBuilder *b, TValue *ptr, TValue *value, TValue *mask)
 		b->error = "store needs a pointer";
 		return NULL;
 	}
+	if (value->type.dtype == DT_PTR) {   /* Triton casts a pointer to int64 alone */
+		b->error = arena_printf(b->arena, "cannot store a pointer into a buffer of %s (a pointer converts to int64 "
+						  "only)", dtype_name(ptr->type.elem));
+		return NULL;
+	}
 	value = tir_broadcast_to(b, tir_cast(b, value, ptr->type.elem), ptr->type.rank, ptr->type.shape);
 	if (!value)
 		return NULL;

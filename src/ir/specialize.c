@@ -705,7 +705,11 @@ static SVal *eval_call(Spec *s, const Node *n)
 		}
 		return call_method(s, n, obj, callee->name);
 	}
-	spec_error(s, n, "unsupported call");
+	const char *name = ast_dotted_name(s->a, callee);
+	if (name)
+		spec_error(s, n, "unsupported call '%s' (not a triton.language function or a @triton.jit function of the "
+			   "module)", name);
+	spec_error(s, n, "unsupported call of a %s", ast_kind_name(callee->kind));
 }
 
 /* ---- expressions ---- */

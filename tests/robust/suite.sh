@@ -422,3 +422,67 @@ if [ $rc -eq 1 ] && grep -q "error: out of memory" "$tmp/err" && [ ! -e "$tmp/bi
 else
 	fail "out of memory" "status $rc: $(tail -1 "$tmp/err")"
 fi
+
+# ---- special input files: clear errors, no hang ----
+mkfifo "$tmp/in.fifo"
+mkdir "$tmp/in.dir"
+truncate -s 65M "$tmp/huge.py"
+zero=/dev/zero   # only read
+if [ "$(id -u)" -eq 0 ] && mknod "$tmp/zero" c 1 5 2>/dev/null; then zero=$tmp/zero; fi
+for spec in "in.fifo|not a regular file" "$zero|not a regular file" "in.dir|Is a directory" "huge.py|larger than 64 MiB"; do
+	f=${spec%%|*}
+	want=${spec#*|}
+	case $f in /*) ;; *) f=$tmp/$f ;; esac
+	timeout 20 "$TC" compile "$f" -s '*fp32' -o "$tmp/sp.out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "$want" "$tmp/err"; then
+		pass "tritonc on $(basename "$f"): $want"
+	else
+		fail "tritonc on $(basename "$f")" "status $rc: $(head -1 "$tmp/err")"
+	fi
+	timeout 20 "$WC" "$f" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ -d "$f" ] && [ $rc -eq 0 ]; then
+		pass "warpcheck on an empty folder: nothing to check"
+	elif [ ! -d "$f" ] && [ $rc -eq 2 ] && [ -s "$tmp/err" ]; then
+		pass "warpcheck on $(basename "$f"): an error, no hang"
+	else
+		fail "warpcheck on $(basename "$f")" "status $rc: $(head -1 "$tmp/err")"
+	fi
+done
+[ -c /dev/zero ] || fail "/dev/zero" "is no longer a character device"
+# a tree with a symlink loop and links to the same file: each file once
+mkdir -p "$tmp/tree/a/b"
+cp tests/warpcheck/cases/fix_cuda.cu "$tmp/tree/a/b/k.cu"
+ln -s .. "$tmp/tree/a/b/up"
+ln -s ../a "$tmp/tree/a/loop"
+ln -s b/k.cu "$tmp/tree/a/k_link.cu"
+ln "$tmp/tree/a/b/k.cu" "$tmp/tree/a/k_hard.cu"
+timeout 60 "$WC" --format json "$tmp/tree" "$tmp/tree/a" >"$tmp/tree.json" 2>"$tmp/err"
+rc=$?
+n=$(grep -o '"file": *"[^"]*"' "$tmp/tree.json" | sort -u | wc -l)
+if [ $rc -eq 1 ] && [ "$n" -eq 1 ]; then
+	pass "warpcheck on a tree with a symlink loop and links: the file is checked once"
+else
+	fail "warpcheck on a symlink loop" "status $rc, $n files reported: $(grep -o '"file": *"[^"]*"' "$tmp/tree.json" | sort -u | head -5 | tr '\n' ' ') $(head -2 "$tmp/err")"
+fi
+
+# ---- messages ----
+: >"$tmp/empty.py"
+msg() {   # FILE SIG WANT
+	timeout 20 "$TC" compile "$1" -s "$2" --target c -o "$tmp/msg.out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "$3" && [ ! -e "$tmp/msg.out" ]; then
+		pass "message: $3"
+	else
+		fail "message '$3'" "status $rc: $(head -1 "$tmp/err")"
+	fi
+}
+msg "$tmp/empty.py" '*fp32' "has no @triton.jit kernel"
+kern() { printf 'import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x_ptr, y_ptr):\n    i = tl.arange(0, 16)\n    %s\n' "$1" >"$tmp/m.py"; }
+kern 'tl.store(y_ptr + i, foo(tl.load(x_ptr + i)))'
+msg "$tmp/m.py" '*fp32,*fp32' "^$tmp/m.py:8:[0-9]*: error: unsupported call 'foo'"
+kern 'é = tl.load(x_ptr + i)'
+msg "$tmp/m.py" '*fp32,*fp32' "^$tmp/m.py:8:5: error: non-ASCII character U+00E9 'é': Unicode identifiers are not supported"
+kern 'tl.store(y_ptr + i, x_ptr + i)'
+msg "$tmp/m.py" '*fp32,*fp32' "^$tmp/m.py:8:5: error: cannot store a pointer into a buffer of fp32"
