@@ -65,8 +65,8 @@ static void finish(Driver *d, Arena *a, Diag *diag, char **diagnostics)
 	arena_free(a);
 }
 
-char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,
-		      char **diagnostics)
+static char *compile_here(const char *source, const char *filename, const tritonc_options *options,
+			  char **diagnostics)
 {
 	Arena a = {0};
 	Diag diag = {0};
@@ -151,8 +151,8 @@ static void fill_params(tritonc_result *r, const Driver *d)
 	}
 }
 
-tritonc_result *tritonc_compile_kernel(const char *source, const char *filename, const tritonc_options *options,
-				       char **diagnostics)
+static tritonc_result *compile_kernel_here(const char *source, const char *filename, const tritonc_options *options,
+					   char **diagnostics)
 {
 	Arena a = {0};
 	Diag diag = {0};
@@ -264,4 +264,44 @@ long long tritonc_result_param_divisibility(const tritonc_result *r, int i)
 {
 	const Param *p = param(r, i);
 	return p ? p->divisibility : 0;
+}
+
+/* Both entry points compile on a thread with a big stack: deep expressions
+ * never overflow the caller's. */
+typedef struct CompileCall {
+	const char *source, *filename;
+	const tritonc_options *options;
+	char **diagnostics;
+	char *text;
+	tritonc_result *result;
+} CompileCall;
+
+static int compile_on_stack(void *p)
+{
+	CompileCall *c = p;
+	c->text = compile_here(c->source, c->filename, c->options, c->diagnostics);
+	return 0;
+}
+
+static int compile_kernel_on_stack(void *p)
+{
+	CompileCall *c = p;
+	c->result = compile_kernel_here(c->source, c->filename, c->options, c->diagnostics);
+	return 0;
+}
+
+char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,
+		      char **diagnostics)
+{
+	CompileCall c = {source, filename, options, diagnostics, NULL, NULL};
+	run_on_big_stack(compile_on_stack, &c);
+	return c.text;
+}
+
+tritonc_result *tritonc_compile_kernel(const char *source, const char *filename, const tritonc_options *options,
+				       char **diagnostics)
+{
+	CompileCall c = {source, filename, options, diagnostics, NULL, NULL};
+	run_on_big_stack(compile_kernel_on_stack, &c);
+	return c.result;
 }

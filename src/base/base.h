@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #if defined(__GNUC__)
 #define TC_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -119,10 +120,26 @@ TC_NORETURN void diag_vfatal(Diag *d, const Source *src, size_t offset, const ch
 void diag_show_line(Buf *b, const Source *src, size_t offset, int line);
 /* 1-based line and column of a byte offset, with the source's bases applied. */
 void source_linecol(const Source *src, size_t offset, int *line, int *col);
+/* The offsets where a source's lines start, for lookups in O(log n) where
+ * many are made (the specializer asks for every node's line). */
+typedef struct LineTable {
+	const Source *src;
+	size_t *starts;
+	size_t n;
+} LineTable;
+LineTable *line_table(Arena *a, const Source *src);
+void line_table_linecol(const LineTable *t, size_t offset, int *line, int *col);
+/* Where reported line `line` starts (the source's end past its last line). */
+size_t line_table_start(const LineTable *t, int line);
 
 /* ---- files ---- */
-/* Reads a whole file; NULL and errno set on failure. The text is NUL-terminated. */
+/* Reads a whole regular file of at most FILE_READ_MAX bytes; NULL and
+ * errno set on failure (EISDIR, ENOTSUP for a FIFO, device or socket, which
+ * are never read, EFBIG past the limit). The text is NUL-terminated. */
+#define FILE_READ_MAX ((off_t)64 << 20)
 char *file_read(const char *path, size_t *len);
+/* strerror, with words for file_read's ENOTSUP and EFBIG. */
+const char *file_strerror(int err);
 /* Writes `data` to `path` without ever losing what was there: symbolic
  * links are followed (the file they name is written; the link stays); a
  * new file or one with a single link is written beside and renamed into
@@ -137,6 +154,15 @@ int file_write_safe(const char *path, const char *data, size_t len, const char *
 /* file_write_safe with no input and no reason. */
 int file_write_atomic(const char *path, const char *data, size_t len);
 bool file_exists(const char *path);
+
+/* ---- stack (stack.c) ---- */
+/* Runs fn(arg) on a thread with a 1 GiB stack (address space, touched as
+ * used) and returns its result; on the calling thread when none can be
+ * made. Every entry point of the tools runs its work this way. */
+int run_on_big_stack(int (*fn)(void *), void *arg);
+/* True when less than an eighth of this thread's stack is left: deep
+ * recursions check it and report an error instead of overflowing. */
+bool stack_nearly_full(void);
 
 /* ---- hash ---- */
 uint64_t hash_fnv1a(const void *data, size_t len, uint64_t seed);

@@ -30,6 +30,46 @@ void source_linecol(const Source *src, size_t offset, int *line, int *col)
 	*col = (int)(offset - start) + 1 + (l == 1 ? src->col_base : 0);
 }
 
+LineTable *line_table(Arena *a, const Source *src)
+{
+	LineTable *t = arena_alloc(a, sizeof *t);
+	t->src = src;
+	size_t n = 1;
+	for (size_t i = 0; i < src->len; i++)
+		n += src->text[i] == '\n';
+	t->starts = arena_alloc(a, sizeof *t->starts * n);
+	t->starts[0] = 0;
+	t->n = 1;
+	for (size_t i = 0; i < src->len; i++)
+		if (src->text[i] == '\n')
+			t->starts[t->n++] = i + 1;
+	return t;
+}
+
+void line_table_linecol(const LineTable *t, size_t offset, int *line, int *col)
+{
+	if (offset > t->src->len)
+		offset = t->src->len;
+	size_t lo = 0, hi = t->n;   /* the last start <= offset */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->starts[mid] <= offset)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*line = (int)lo + 1 + t->src->line_base;
+	*col = (int)(offset - t->starts[lo]) + 1 + (lo == 0 ? t->src->col_base : 0);
+}
+
+size_t line_table_start(const LineTable *t, int line)
+{
+	int64_t i = (int64_t)line - 1 - t->src->line_base;
+	if (i < 0)
+		return 0;
+	return (uint64_t)i < t->n ? t->starts[i] : t->src->len;
+}
+
 static void emit(Diag *d, const char *s, size_t n)
 {
 	buf_putn(&d->text, s, n);

@@ -11,32 +11,65 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Opened without blocking (a FIFO with no writer would wait forever) and
+ * looked at before a byte is read: only a regular file of at most
+ * FILE_READ_MAX bytes is read. */
 char *file_read(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
 		return NULL;
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		errno = EISDIR;
+	int err = 0;
+	if (fstat(fd, &st) != 0)
+		err = errno;
+	else if (S_ISDIR(st.st_mode))
+		err = EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		err = ENOTSUP;
+	else if (st.st_size > FILE_READ_MAX)
+		err = EFBIG;
+	if (err) {
+		close(fd);
+		errno = err;
 		return NULL;
 	}
 	Buf b = {0};
 	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_putn(&b, chunk, n);
-	int err = ferror(f);
-	fclose(f);
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof chunk);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0) {
+			err = errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		if (b.len + (size_t)n > FILE_READ_MAX) {   /* it grew while being read */
+			err = EFBIG;
+			break;
+		}
+		buf_putn(&b, chunk, (size_t)n);
+	}
+	close(fd);
 	if (err) {
 		buf_free(&b);
-		errno = EIO;
+		errno = err;
 		return NULL;
 	}
 	if (len)
 		*len = b.len;
 	return buf_detach(&b);
+}
+
+const char *file_strerror(int err)
+{
+	if (err == ENOTSUP)
+		return "not a regular file (a FIFO, device or socket is not read)";
+	if (err == EFBIG)
+		return "larger than 64 MiB, the limit for an input file";
+	return strerror(err);
 }
 
 /* ---- writes ---- */

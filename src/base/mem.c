@@ -15,11 +15,19 @@ void die(const char *fmt, ...)
 	abort();
 }
 
+/* No memory is no internal error: the tools say so and exit with status 1
+ * (never abort, which reads as a crash). */
+static TC_NORETURN void out_of_memory(size_t n)
+{
+	fprintf(stderr, "error: out of memory (%zu bytes more were needed)\n", n);
+	exit(1);
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
-		die("out of memory (%zu bytes)", n);
+		out_of_memory(n);
 	return p;
 }
 
@@ -27,7 +35,7 @@ void *xcalloc(size_t count, size_t size)
 {
 	void *p = calloc(count ? count : 1, size ? size : 1);
 	if (!p)
-		die("out of memory (%zu x %zu bytes)", count, size);
+		out_of_memory(size && count > SIZE_MAX / size ? SIZE_MAX : count * size);
 	return p;
 }
 
@@ -35,7 +43,7 @@ void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		die("out of memory (%zu bytes)", n);
+		out_of_memory(n);
 	return p;
 }
 

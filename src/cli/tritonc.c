@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
 	"usage: tritonc COMMAND [options]\n"
@@ -91,7 +92,7 @@ static bool load(Loaded *l, const char *path)
 	size_t len;
 	l->text = file_read(path, &len);
 	if (!l->text) {
-		fprintf(stderr, "tritonc: error: cannot read '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "tritonc: error: cannot read '%s': %s\n", path, file_strerror(errno));
 		return false;
 	}
 	l->src = (Source){.name = path, .text = l->text, .len = len};
@@ -143,6 +144,7 @@ typedef struct Options {
 	int bench;                /* timed launches; 0: none */
 	int run_width;
 	int threads;
+	const char *threads_text; /* --threads as given, checked by check_run_args */
 	const char *save;         /* a directory for every buffer, before and after */
 	int64_t int_range;
 } Options;
@@ -211,7 +213,7 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 		else if (!strcmp(a, "--run-width") && more && run)
 			o->run_width = atoi(argv[++i]);
 		else if (!strcmp(a, "--threads") && more && run)
-			o->threads = atoi(argv[++i]);
+			o->threads_text = argv[++i];
 		else if (!strcmp(a, "--save") && more && run)
 			o->save = argv[++i];
 		else if (!strcmp(a, "--int-range") && more && run)
@@ -327,6 +329,98 @@ static int64_t define_value(const Driver *d, const char *name)
 	return 0;
 }
 
+/* A whole decimal (or 0x) integer, or for a float a number; false for
+ * anything else, trailing text or a value past 64 bits. */
+static bool parse_value(const char *text, bool is_float, int64_t *i, double *f)
+{
+	char *end;
+	errno = 0;
+	if (is_float) {
+		*f = strtod(text, &end);
+		*i = (int64_t)0;
+		return *text && !*end && errno != ERANGE;
+	}
+	long long v = strtoll(text, &end, 0);
+	*i = v;
+	*f = (double)v;
+	return *text && !*end && errno != ERANGE;
+}
+
+/* --threads and every --arg: a count of at least 1, NAME=VALUE naming a
+ * parameter of the kernel; false after saying what is wrong. */
+static bool check_run_args(Options *o, const TKernel *tk)
+{
+	if (o->threads_text) {
+		int64_t t;
+		double f;
+		if (!parse_value(o->threads_text, false, &t, &f) || t < 1 || t > 1024) {
+			fprintf(stderr, "tritonc: error: --threads takes a count from 1 to 1024, not '%s'\n", o->threads_text);
+			return false;
+		}
+		o->threads = (int)t;
+	}
+	for (int i = 0; i < o->nargs; i++) {
+		const char *eq = strchr(o->args[i], '=');
+		if (!eq || eq == o->args[i]) {
+			fprintf(stderr, "tritonc: error: --arg takes NAME=VALUE, not '%s'\n", o->args[i]);
+			return false;
+		}
+		size_t len = (size_t)(eq - o->args[i]);
+		const TValue *a = NULL;
+		for (int j = 0; j < tk->nargs && !a; j++)
+			if (strlen(tk->args[j]->name) == len && !strncmp(tk->args[j]->name, o->args[i], len))
+				a = tk->args[j];
+		if (!a) {
+			fprintf(stderr, "tritonc: error: --arg %.*s: kernel '%s' has no such argument (its arguments:", (int)len,
+				o->args[i], tk->name);
+			for (int j = 0; j < tk->nargs; j++)
+				fprintf(stderr, " %s", tk->args[j]->name);
+			fputs(")\n", stderr);
+			return false;
+		}
+		int64_t v;
+		double f;
+		bool fl = a->type.dtype != DT_PTR && dtype_is_float(a->type.dtype);
+		if (!parse_value(eq + 1, fl, &v, &f)) {
+			fprintf(stderr, "tritonc: error: --arg %s: '%s' is not %s\n", a->name, eq + 1,
+				a->type.dtype == DT_PTR ? "an element count" : fl ? "a number" : "an integer that fits in 64 bits");
+			return false;
+		}
+		if (a->type.dtype == DT_PTR && v < 1) {
+			fprintf(stderr, "tritonc: error: --arg %s: a buffer needs at least one element, not %s\n", a->name, eq + 1);
+			return false;
+		}
+		int bits = a->type.dtype == DT_PTR || fl ? 64 : dtype_bytes(a->type.dtype) * 8;
+		bool is_signed = a->type.dtype == DT_PTR || fl || dtype_is_signed(a->type.dtype);
+		if (bits < 64 && a->type.dtype != DT_I1 &&
+		    (is_signed ? v < -((int64_t)1 << (bits - 1)) || v >= ((int64_t)1 << (bits - 1)) : v < 0 || v >= ((int64_t)1 << bits))) {
+			fprintf(stderr, "tritonc: error: --arg %s: %s does not fit in its type\n", a->name, eq + 1);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The buffers (each held about four times: host, inputs, the run's guarded
+ * copy, the interpreter's) fit in this machine's memory; false after
+ * saying how much they need. */
+static bool buffers_fit(const TKernel *tk, const RunArg *args)
+{
+	double need = 0;
+	for (int i = 0; i < tk->nargs; i++)
+		if (tk->args[i]->type.dtype == DT_PTR)
+			need += 4.0 * (double)args[i].bytes;
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	double have = pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+	if (have > 0 && need > have) {
+		fprintf(stderr, "tritonc: error: out of memory: the buffers need about %.3g GB (host, inputs, the run's copy "
+				"and the interpreter's), more than this machine's %.3g GB; give smaller counts with --arg\n",
+			need / 1e9, have / 1e9);
+		return false;
+	}
+	return true;
+}
+
 /* Scalars from --arg; buffer sizes from --arg NAME=COUNT or, by default,
  * the product of the *numel scalars (Inductor's convention) and for a
  * split scan's workspace a slot for each program; the grid from --grid or
@@ -347,8 +441,7 @@ static bool bind_args(const Options *o, const Driver *dr, const Kernel *k, const
 			fprintf(stderr, "tritonc: error: give the value of '%s' with --arg %s=VALUE\n", a->name, a->name);
 			return false;
 		}
-		args[i].i = atoll(v);
-		args[i].f = atof(v);
+		(void)parse_value(v, dtype_is_float(a->type.dtype), &args[i].i, &args[i].f);   /* checked before */
 		if (ends_with(a->name, "numel")) {
 			numel *= args[i].i > 0 ? args[i].i : 1;
 			any_numel = true;
@@ -365,7 +458,14 @@ static bool bind_args(const Options *o, const Driver *dr, const Kernel *k, const
 			const char *b = (split ? split_scan : axes)[d][1];
 			int64_t block = b ? define_value(dr, b) : 1;
 			if (n && block > 0) {
-				grid[d] = (int)((atoll(n) + block - 1) / block);
+				int64_t count = atoll(n), programs_d = count / block + (count % block != 0);
+				if (programs_d > 0x7fffffff) {
+					fprintf(stderr, "tritonc: error: the grid along axis %d, cdiv(%s, %s) = %lld, is more than "
+							"2**31 - 1 programs\n", d, (split ? split_scan : axes)[d][0], b ? b : "1",
+						(long long)programs_d);
+					return false;
+				}
+				grid[d] = (int)(programs_d > 0 ? programs_d : 1);
 				found = true;
 			}
 		}
@@ -389,10 +489,14 @@ static bool bind_args(const Options *o, const Driver *dr, const Kernel *k, const
 				a->name);
 			return false;
 		}
+		if ((unsigned long long)n > SIZE_MAX / 4 / (unsigned long long)esize) {
+			fprintf(stderr, "tritonc: error: out of memory: buffer '%s' of %lld elements is too large\n", a->name, n);
+			return false;
+		}
 		counts[i] = (size_t)n;
 		args[i].bytes = counts[i] * (size_t)esize;
 	}
-	return true;
+	return buffers_fit(tk, args);
 }
 
 /* Runs the interpreter on copies of the inputs and compares every buffer
@@ -500,7 +604,7 @@ static bool save_buffers(const char *dir, const TKernel *tk, const RunArg *args,
 
 /* What a run binds to the kernel's arguments, made once it is specialized. */
 typedef struct Run {
-	const Options *o;
+	Options *o;              /* check_run_args sets --threads */
 	const Driver *driver;
 	int n, grid[3];
 	RunArg *args;
@@ -519,15 +623,20 @@ static bool run_bind(void *ctx, const Kernel *k, const TKernel *tk, int64_t *div
 	r->args = xcalloc((size_t)n + 1, sizeof *r->args);
 	r->counts = xcalloc((size_t)n + 1, sizeof *r->counts);
 	r->inputs = xcalloc((size_t)n + 1, sizeof *r->inputs);
-	if (!bind_args(r->o, r->driver, k, tk, r->args, r->counts, r->grid))
+	if (!check_run_args(r->o, tk) || !bind_args(r->o, r->driver, k, tk, r->args, r->counts, r->grid))
 		return false;
 	for (int i = 0; i < n; i++) {
 		const TValue *a = tk->args[i];
 		div[i] = a->type.dtype == DT_PTR ? 16 : r->args[i].i % 16 == 0 ? 16 : 1;
 		if (a->type.dtype != DT_PTR)
 			continue;
-		r->args[i].host = xmalloc(r->args[i].bytes);
-		r->inputs[i] = xcalloc(r->args[i].bytes, 1);
+		r->args[i].host = malloc(r->args[i].bytes);
+		r->inputs[i] = calloc(r->args[i].bytes, 1);
+		if (!r->args[i].host || !r->inputs[i]) {
+			fprintf(stderr, "tritonc: error: out of memory: cannot allocate %zu bytes for buffer '%s'\n",
+				r->args[i].bytes, a->name);
+			return false;
+		}
 		if (!inductor_workspace(k, a->name))   /* a workspace starts zeroed, as the module's call() has it */
 			run_fill(r->inputs[i], a->type.elem, r->counts[i], i, r->o->int_range);
 		memcpy(r->args[i].host, r->inputs[i], r->args[i].bytes);
@@ -623,7 +732,8 @@ done:
 	free_options(&o);
 	return status;
 }
-int main(int argc, char **argv)
+
+static int tritonc_main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		fputs(usage, argc < 2 ? stderr : stdout);
@@ -643,4 +753,22 @@ int main(int argc, char **argv)
 		return cmd_export(argc - 2, argv + 2);
 	fprintf(stderr, "tritonc: error: unknown command '%s' (try 'tritonc --help')\n", argv[1]);
 	return 2;
+}
+
+typedef struct MainArgs {
+	int argc;
+	char **argv;
+} MainArgs;
+
+static int main_on_stack(void *p)
+{
+	MainArgs *m = p;
+	return tritonc_main(m->argc, m->argv);
+}
+
+/* The work runs on a big stack: deep expressions never overflow it. */
+int main(int argc, char **argv)
+{
+	MainArgs m = {argc, argv};
+	return run_on_big_stack(main_on_stack, &m);
 }

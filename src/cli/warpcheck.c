@@ -58,7 +58,37 @@ typedef struct Run {
 	int window;      /* how far workers may run ahead of the writer */
 	bool any_finding_written;  /* JSON/SARIF: the next finding needs a comma */
 	int findings, errors;
+	uint64_t *seen;  /* files and folders walked, by device and inode (open addressing; 0 free) */
+	size_t nseen, capseen;
 } Run;
+
+/* True the first time a file or folder is met: a symlink loop, a link to
+ * a file already seen or a path given twice is walked once. */
+static bool first_visit(Run *r, const struct stat *st)
+{
+	uint64_t key = ((uint64_t)st->st_dev * 0x9e3779b97f4a7c15ull) ^ (uint64_t)st->st_ino;
+	key = key ? key : 1;
+	if (2 * (r->nseen + 1) > r->capseen) {
+		size_t cap = r->capseen ? 2 * r->capseen : 256;
+		uint64_t *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < r->capseen; i++)
+			for (size_t h = r->seen[i] % cap; r->seen[i]; h = (h + 1) % cap)
+				if (!t[h]) {
+					t[h] = r->seen[i];
+					break;
+				}
+		free(r->seen);
+		r->seen = t;
+		r->capseen = cap;
+	}
+	size_t h = key % r->capseen;
+	for (; r->seen[h]; h = (h + 1) % r->capseen)
+		if (r->seen[h] == key)
+			return false;
+	r->seen[h] = key;
+	r->nseen++;
+	return true;
+}
 
 static const char usage[] =
 	"usage: warpcheck [options] PATH...\n"
@@ -166,10 +196,7 @@ static void walk_dir(Run *r, const char *path, int depth)
 		const char *name = names.data[i];
 		Buf p = {0};
 		buf_printf(&p, "%s/%s", path, name + 1);
-		if (name[0] == 'f')
-			add_file(r, buf_str(&p));
-		else
-			walk(r, buf_str(&p), false, depth + 1);
+		walk(r, buf_str(&p), false, depth + 1);   /* a stat each: the same file twice is checked once */
 		buf_free(&p);
 		free(names.data[i]);
 	}
@@ -184,10 +211,11 @@ static void walk(Run *r, const char *path, bool top, int depth)
 		return;
 	}
 	if (S_ISREG(st.st_mode)) {
-		if (top || wanted(path))
+		if ((top || wanted(path)) && first_visit(r, &st))
 			add_file(r, path);
 	} else if (S_ISDIR(st.st_mode)) {
-		walk_dir(r, path, depth);
+		if (first_visit(r, &st))
+			walk_dir(r, path, depth);
 	} else if (top) {
 		/* A device or FIFO could block or never end. */
 		add_error(r, path, "not a regular file or directory");
@@ -324,8 +352,12 @@ static void run_parallel(Run *r, int nthreads)
 	pthread_cond_init(&r->cond, NULL);
 	r->window = 16 * nthreads;
 	int started = 0;
-	while (started < nthreads && pthread_create(&th[started], NULL, worker, r) == 0)
+	pthread_attr_t attr;   /* deep nesting in a file needs more than the default stack */
+	bool big = pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, (size_t)256 << 20) == 0;
+	while (started < nthreads && (pthread_create(&th[started], big ? &attr : NULL, worker, r) == 0 ||
+				      (big && pthread_create(&th[started], NULL, worker, r) == 0)))
 		started++;
+	pthread_attr_destroy(&attr);
 	if (started == 0) {
 		free(th);
 		run_sequential(r);
@@ -515,7 +547,7 @@ static int online_cpus(void)
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
-int main(int argc, char **argv)
+static int warpcheck_main(int argc, char **argv)
 {
 	Run r = {0};
 	Vec paths = {0};
@@ -537,6 +569,7 @@ int main(int argc, char **argv)
 		run_sequential(&r);
 	end_output(&r);
 	free(r.jobs);
+	free(r.seen);
 	wc_tree_free(tree);
 	wc_compile_db_free(&r.opt.db);
 	wc_config_free(&r.opt.cfg);
@@ -544,4 +577,22 @@ int main(int argc, char **argv)
 	if (r.errors)
 		return 2;
 	return r.findings ? 1 : 0;
+}
+
+typedef struct MainArgs {
+	int argc;
+	char **argv;
+} MainArgs;
+
+static int main_on_stack(void *p)
+{
+	MainArgs *m = p;
+	return warpcheck_main(m->argc, m->argv);
+}
+
+/* The work runs on a big stack: deeply nested files never overflow it. */
+int main(int argc, char **argv)
+{
+	MainArgs m = {argc, argv};
+	return run_on_big_stack(main_on_stack, &m);
 }

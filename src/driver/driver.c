@@ -97,7 +97,7 @@ static const Kernel *pick(Driver *d)
 	if (name)
 		diag_plain(d->diag, DIAG_ERROR, "no kernel '%s' in %s", name, d->src->name);
 	else if (kl->len == 0)
-		diag_plain(d->diag, DIAG_ERROR, "no kernels in %s", d->src->name);
+		diag_plain(d->diag, DIAG_ERROR, "%s has no @triton.jit kernel", d->src->name);
 	else
 		diag_plain(d->diag, DIAG_ERROR, "%s has %d kernels; choose one by name (-k NAME)", d->src->name, kl->len);
 	return NULL;

@@ -48,6 +48,16 @@ static const char c_math[] =
 	"TC_DEVICE tc_u32 tc_mod_u32(tc_u32 x, tc_u32 y) { return y == 0 ? x : x % y; }\n"
 	"TC_DEVICE tc_u64 tc_div_u64(tc_u64 x, tc_u64 y) { return y == 0 ? ~(tc_u64)0 : x / y; }\n"
 	"TC_DEVICE tc_u64 tc_mod_u64(tc_u64 x, tc_u64 y) { return y == 0 ? x : x % y; }\n"
+	/* shifts by the register width or more (or a negative amount) as an
+	   H200 computes them: << and unsigned >> give 0, signed >> the sign */
+	"TC_DEVICE tc_i32 tc_shl_i32(tc_i32 x, tc_i32 y) { return (tc_u32)y >= 32 ? 0 : (tc_i32)((tc_u32)x << y); }\n"
+	"TC_DEVICE tc_i32 tc_shr_i32(tc_i32 x, tc_i32 y) { return (tc_u32)y >= 32 ? (x < 0 ? -1 : 0) : x >> y; }\n"
+	"TC_DEVICE tc_u32 tc_shl_u32(tc_u32 x, tc_u32 y) { return y >= 32 ? 0 : x << y; }\n"
+	"TC_DEVICE tc_u32 tc_shr_u32(tc_u32 x, tc_u32 y) { return y >= 32 ? 0 : x >> y; }\n"
+	"TC_DEVICE tc_i64 tc_shl_i64(tc_i64 x, tc_i64 y) { return (tc_u64)y >= 64 ? 0 : (tc_i64)((tc_u64)x << y); }\n"
+	"TC_DEVICE tc_i64 tc_shr_i64(tc_i64 x, tc_i64 y) { return (tc_u64)y >= 64 ? (x < 0 ? -1 : 0) : x >> y; }\n"
+	"TC_DEVICE tc_u64 tc_shl_u64(tc_u64 x, tc_u64 y) { return y >= 64 ? 0 : x << y; }\n"
+	"TC_DEVICE tc_u64 tc_shr_u64(tc_u64 x, tc_u64 y) { return y >= 64 ? 0 : x >> y; }\n"
 	"/* erfinv, which libm lacks: Giles' approximation (GPU Computing Gems,\n"
 	"   2011), then two Newton steps in double */\n"
 	"TC_DEVICE double tc_erfinvd(double x)\n"

@@ -220,6 +220,16 @@ static void binary(Emit *E, const SExpr *e)
 		buf_putc(b, ')');
 		return;
 	}
+	if (E->P->safe_int_div && (op == TOP_SHL || op == TOP_SHR) && !fl) {   /* no UB past the width */
+		bool u = !dtype_is_signed(dt), wide = dt == DT_I64 || dt == DT_U64;
+		buf_printf(b, "(%s)tc_%s_%s%s(", simt_reg_ctype(dt), op == TOP_SHL ? "shl" : "shr", u ? "u" : "i",
+			   wide ? "64" : "32");
+		expr(E, e->a[0]);
+		buf_puts(b, ", ");
+		expr(E, e->a[1]);
+		buf_putc(b, ')');
+		return;
+	}
 	if (op == TOP_FMOD) {
 		buf_puts(b, dt == DT_F64 ? "fmod(" : "fmodf(");
 		expr(E, e->a[0]);

@@ -16,13 +16,12 @@
 
 /* ---- errors and comments ---- */
 
-static size_t line_offset(const Source *src, int line)
+static size_t line_offset(Lower *L, int line)
 {
-	int want = line - src->line_base;
-	size_t off = 0;
-	for (int cur = 1; cur < want && off < src->len; off++)
-		if (src->text[off] == '\n')
-			cur++;
+	const Source *src = L->src;
+	if (!L->lines)
+		L->lines = line_table(L->arena, src);
+	size_t off = line_table_start(L->lines, line);
 	while (off < src->len && (src->text[off] == ' ' || src->text[off] == '\t'))
 		off++;
 	return off;
@@ -33,7 +32,7 @@ void lower_error(Lower *L, const TValue *v, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	if (L->src && v && v->line > 0)
-		diag_vfatal(L->diag, L->src, line_offset(L->src, v->line), fmt, ap);
+		diag_vfatal(L->diag, L->src, line_offset(L, v->line), fmt, ap);
 	char msg[512];
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
@@ -47,7 +46,7 @@ void lower_comment_line(Lower *L, const TValue *v)
 	if (!L->src || v->line <= 0 || v->line == L->line)
 		return;
 	L->line = v->line;
-	size_t start = line_offset(L->src, v->line), end = start;
+	size_t start = line_offset(L, v->line), end = start;
 	while (end < L->src->len && L->src->text[end] != '\n' && L->src->text[end] != '\r')
 		end++;
 	SStmt *s = simt_stmt(L->k, SS_COMMENT, v->line);

@@ -39,6 +39,7 @@ typedef struct Lower {
 	Arena *arena;
 	Diag *diag;
 	const Source *src;
+	LineTable *lines;     /* of src, made when first needed */
 	const TKernel *tk;
 	const Target *target;
 	SKernel *k;

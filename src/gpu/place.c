@@ -586,23 +586,37 @@ bool lower_pure(const TValue *v)
 	return tir_pure(v);
 }
 
-/* Values nothing reads no longer read their operands: one sweep; true when
- * it found more. Their use count becomes -1. */
-static bool drop_dead(Lower *L, const TBlock *b)
+static void values_by_id(const TBlock *b, const TValue **byid)
 {
-	bool more = false;
 	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
-		more |= drop_dead(L, v->body);
+		byid[v->id] = v;
+		values_by_id(v->body, byid);
 		if (v->op == TOP_IF)
-			more |= drop_dead(L, v->orelse);
-		if (!lower_pure(v) || L->uses[v->id] != 0)
+			values_by_id(v->orelse, byid);
+	}
+}
+
+/* Values nothing reads no longer read their operands, until none is left
+ * (a work list: each value dies once). Their use count becomes -1. */
+static void drop_dead(Lower *L)
+{
+	const TValue **byid = xcalloc((size_t)L->nvalues + 1, sizeof *byid);
+	values_by_id(L->tk->body, byid);
+	Vec work = {0};
+	for (int id = 0; id <= L->nvalues; id++)
+		if (byid[id] && lower_pure(byid[id]) && L->uses[id] == 0)
+			vec_push(&work, (void *)byid[id]);
+	while (work.len) {
+		const TValue *v = vec_pop(&work);
+		if (L->uses[v->id] != 0)
 			continue;
 		L->uses[v->id] = -1;
 		for (int i = 0; i < v->nargs; i++)
-			L->uses[v->args[i]->id]--;
-		more = true;
+			if (--L->uses[v->args[i]->id] == 0 && lower_pure(v->args[i]))
+				vec_push(&work, v->args[i]);
 	}
-	return more;
+	vec_free(&work);
+	free(byid);
 }
 
 static void remat_block(Lower *L, TBlock *b, const int *uses, int counted)
@@ -657,8 +671,7 @@ static void count_live(Lower *L)
 	L->uses = arena_alloc(L->arena, sizeof *L->uses * (size_t)(L->nvalues + 1));
 	count_uses(L->tk->body, L->uses);
 	drop_marked(L, L->tk->body);
-	while (drop_dead(L, L->tk->body))
-		;
+	drop_dead(L);
 }
 
 int lower_remat(Lower *L, TKernel *tk)

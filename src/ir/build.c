@@ -92,8 +92,36 @@ TKernel *tir_kernel_new(Arena *a, const char *name, TBuilder *b)
 	return k;
 }
 
+/* A tile Triton allows: every dimension a power of two, at most
+ * TIR_MAX_NUMEL elements; otherwise b->limit says why (the first time). */
+static void check_shape(TBuilder *b, const Type *t)
+{
+	if (b->limit)
+		return;
+	int64_t numel = 1;
+	Buf shape = {0};
+	for (int d = 0; d < t->rank; d++)
+		buf_printf(&shape, "%s%d", d ? ", " : "", t->shape[d]);
+	for (int d = 0; d < t->rank && !b->limit; d++) {
+		int64_t n = t->shape[d];
+		if (n < 1 || (n & (n - 1)))
+			b->limit = arena_printf(b->arena, "a tile of shape (%s): dimension %d is %lld, not a power of two",
+						buf_str(&shape), d, (long long)n);
+		else if (numel > TIR_MAX_NUMEL / n)
+			numel = TIR_MAX_NUMEL + 1;
+		else
+			numel *= n;
+	}
+	if (!b->limit && numel > TIR_MAX_NUMEL)
+		b->limit = arena_printf(b->arena, "a tile of shape (%s) has more than %lld elements, Triton's limit (2**20)",
+					buf_str(&shape), (long long)TIR_MAX_NUMEL);
+	buf_free(&shape);
+}
+
 static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
 {
+	if (t.rank > 0)
+		check_shape(b, &t);
 	TValue *v = arena_alloc(b->arena, sizeof *v);
 	v->id = b->next_id++;
 	v->op = op;
@@ -165,7 +193,8 @@ TValue *tir_program_id(TBuilder *b, int axis)
 TValue *tir_arange(TBuilder *b, int start, int end)
 {
 	if (end <= start || !is_pow2(end - start)) {
-		b->error = "arange's range must be a positive power of two";
+		b->error = arena_printf(b->arena, "arange(%d, %d): its range, %lld, must be a positive power of two", start,
+					end, (long long)end - start);
 		return NULL;
 	}
 	Type t = {.dtype = DT_I32, .rank = 1, .shape = {end - start}};
@@ -491,6 +520,11 @@ TValue *tir_store(TBuilder *b, TValue *ptr, TValue *value, TValue *mask)
 {
 	if (ptr->type.dtype != DT_PTR) {
 		b->error = "store needs a pointer";
+		return NULL;
+	}
+	if (value->type.dtype == DT_PTR) {   /* Triton casts a pointer to int64 alone */
+		b->error = arena_printf(b->arena, "cannot store a pointer into a buffer of %s (a pointer converts to int64 "
+						  "only)", dtype_name(ptr->type.elem));
 		return NULL;
 	}
 	value = tir_broadcast_to(b, tir_cast(b, value, ptr->type.elem), ptr->type.rank, ptr->type.shape);

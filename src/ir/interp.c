@@ -357,8 +357,18 @@ static void eval_binary(Interp *in, TValue *v, Tile *out)
 		case TOP_AND: r = x & y; break;
 		case TOP_OR: r = x | y; break;
 		case TOP_XOR: r = x ^ y; break;
-		case TOP_SHL: r = (int64_t)((uint64_t)x << (y & 63)); break;
-		case TOP_SHR: r = u ? (int64_t)((uint64_t)x >> (y & 63)) : x >> (y & 63); break;
+		/* by the register width (32 bits, 64 for 64-bit types) or more, or a
+		 * negative amount: what an H200 gives (<< and unsigned >> 0, signed >>
+		 * the sign); the C target's tc_shl_i32 ... compute the same */
+		case TOP_SHL:
+			r = (uint64_t)y >= (uint64_t)(dtype_bytes(dt) > 4 ? 64 : 32) ? 0 : (int64_t)((uint64_t)x << y);
+			break;
+		case TOP_SHR:
+			if ((uint64_t)y >= (uint64_t)(dtype_bytes(dt) > 4 ? 64 : 32))
+				r = !u && x < 0 ? -1 : 0;
+			else
+				r = u ? (int64_t)((uint64_t)x >> y) : x >> y;
+			break;
 		case TOP_MAXIMUM: r = compare_int(CMP_GT, x, y, u) ? x : y; break;
 		case TOP_MINIMUM: r = compare_int(CMP_LT, x, y, u) ? x : y; break;
 		default: fail(in, v, "operator not defined on integers");

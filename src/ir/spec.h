@@ -44,6 +44,7 @@ typedef struct Spec {
 	Diag *d;
 	const Kernel *k;
 	const Source *src;
+	LineTable *lines;      /* of src */
 	TBuilder b;
 	Binding *env;
 	const Node *func;      /* the function whose body runs (the kernel or an inlined helper) */

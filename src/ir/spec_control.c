@@ -546,17 +546,19 @@ void exec_while(Spec *s, const Node *n)
 
 /* ---- if on a run-time scalar ---- */
 
-/* Whether statement `st` is `n` or holds it. */
-static bool holds(const Node *st, const Node *n)
+/* The statements of `body` and the blocks below that hold `n` (not `n`
+ * itself), outermost first; true when `n` is there. */
+static bool path_to(const NodeList *body, const Node *n, Vec *path)
 {
-	if (st == n)
-		return true;
-	for (int i = 0; i < st->body.len; i++)
-		if (holds(st->body.items[i], n))
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if (st == n)
 			return true;
-	for (int i = 0; i < st->orelse.len; i++)
-		if (holds(st->orelse.items[i], n))
+		vec_push(path, (void *)st);
+		if (path_to(&st->body, n, path) || path_to(&st->orelse, n, path))
 			return true;
+		vec_pop(path);
+	}
 	return false;
 }
 
@@ -564,10 +566,11 @@ static bool holds(const Node *st, const Node *n)
  * assign them (the values their next iteration starts from). */
 static void loops_exposed(const NodeList *body, const Node *n, Names *out)
 {
-	for (int i = 0; i < body->len; i++) {
-		const Node *st = body->items[i];
-		if (st == n || !holds(st, n))
-			continue;
+	Vec path = {0};
+	if (!path_to(body, n, &path))
+		path.len = 0;
+	for (int i = 0; i < path.len; i++) {
+		const Node *st = path.data[i];
 		if (st->kind == ND_FOR || st->kind == ND_WHILE) {
 			Names defined = {0};
 			if (st->kind == ND_FOR)
@@ -577,9 +580,8 @@ static void loops_exposed(const NodeList *body, const Node *n, Names *out)
 			exposed_reads(&st->body, &defined, out);
 			names_free(&defined);
 		}
-		loops_exposed(&st->body, n, out);
-		loops_exposed(&st->orelse, n, out);
 	}
+	vec_free(&path);
 }
 
 /* The names an if hands on, in order. A name the loops around the if read

@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #define STATIC_UNROLL_MAX 4096   /* copies of a loop over compile-time bounds */
@@ -161,14 +162,50 @@ static int64_t py_floordiv(int64_t a, int64_t b)
 	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+/* A folded Python integer: Triton's constexprs are Python's integers,
+ * which do not overflow; one that leaves 64 bits cannot become a value. */
+static SVal *fold_int(Spec *s, const Node *n, bool overflow, int64_t r)
+{
+	if (overflow)
+		spec_error(s, n, "integer overflow in a constant expression: the result does not fit in 64 bits");
+	return sv_int(s, r);
+}
+
+/* a ** b for b >= 0, by squaring; false when it leaves 64 bits. */
+static bool int_pow(int64_t a, int64_t b, int64_t *out)
+{
+	if (a == 0 || a == 1 || b == 0) {
+		*out = b == 0 ? 1 : a;
+		return true;
+	}
+	if (a == -1) {
+		*out = b % 2 ? -1 : 1;
+		return true;
+	}
+	int64_t r = 1, base = a;
+	while (b) {
+		if ((b & 1) && __builtin_mul_overflow(r, base, &r))
+			return false;
+		b >>= 1;
+		if (b && __builtin_mul_overflow(base, base, &base))
+			return false;
+	}
+	*out = r;
+	return true;
+}
+
 static SVal *fold_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 {
 	if (x->kind == SV_INT && y->kind == SV_INT) {
-		int64_t a = x->i, b = y->i;
+		int64_t a = x->i, b = y->i, r = 0;
 		switch (op) {
-		case OP_ADD: return sv_int(s, a + b);
-		case OP_SUB: return sv_int(s, a - b);
-		case OP_MUL: return sv_int(s, a * b);
+		case OP_ADD:
+		case OP_SUB:
+		case OP_MUL: {
+			bool over = op == OP_ADD ? __builtin_add_overflow(a, b, &r) :
+				    op == OP_SUB ? __builtin_sub_overflow(a, b, &r) : __builtin_mul_overflow(a, b, &r);
+			return fold_int(s, n, over, r);
+		}
 		case OP_DIV:
 			if (!b)
 				spec_error(s, n, "division by zero in a constant expression");
@@ -177,18 +214,35 @@ static SVal *fold_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 		case OP_MOD:
 			if (!b)
 				spec_error(s, n, "division by zero in a constant expression");
-			return sv_int(s, op == OP_FLOORDIV ? py_floordiv(a, b) : a - b * py_floordiv(a, b));
+			if (b == -1)   /* Python: -a and 0; -INT64_MIN leaves 64 bits */
+				return op == OP_MOD ? sv_int(s, 0) : fold_int(s, n, a == INT64_MIN, a == INT64_MIN ? 0 : -a);
+			if (op == OP_FLOORDIV)
+				return sv_int(s, py_floordiv(a, b));
+			r = a % b;
+			return sv_int(s, r != 0 && ((r < 0) != (b < 0)) ? r + b : r);
 		case OP_BITAND: return sv_int(s, a & b);
 		case OP_BITOR: return sv_int(s, a | b);
 		case OP_BITXOR: return sv_int(s, a ^ b);
-		case OP_LSHIFT: return sv_int(s, (int64_t)((uint64_t)a << (b & 63)));
-		case OP_RSHIFT: return sv_int(s, a >> (b & 63));
-		case OP_POW: {
-			int64_t r = 1;
-			for (int64_t i = 0; i < b; i++)
-				r *= a;
-			return b >= 0 ? sv_int(s, r) : sv_float(s, pow((double)a, (double)b));
-		}
+		case OP_LSHIFT:
+			if (b < 0)
+				spec_error(s, n, "negative shift count in a constant expression");
+			if (a == 0)
+				return sv_int(s, 0);
+			r = b >= 63 ? 0 : (int64_t)((uint64_t)a << b);
+			return fold_int(s, n, b >= 63 || (r >> b) != a, r);
+		case OP_RSHIFT:
+			if (b < 0)
+				spec_error(s, n, "negative shift count in a constant expression");
+			return sv_int(s, b >= 63 ? (a < 0 ? -1 : 0) : a >> b);
+		case OP_POW:
+			if (b < 0) {
+				if (!a)
+					spec_error(s, n, "0 cannot be raised to a negative power");
+				return sv_float(s, pow((double)a, (double)b));
+			}
+			r = 0;
+			bool fits = int_pow(a, b, &r);
+			return fold_int(s, n, !fits, r);
 		default: break;
 		}
 	} else {
@@ -197,9 +251,15 @@ static SVal *fold_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 		case OP_ADD: return sv_float(s, a + b);
 		case OP_SUB: return sv_float(s, a - b);
 		case OP_MUL: return sv_float(s, a * b);
-		case OP_DIV: return sv_float(s, a / b);
-		case OP_POW: return sv_float(s, pow(a, b));
-		case OP_FLOORDIV: return sv_float(s, floor(a / b));
+		case OP_DIV:
+		case OP_FLOORDIV:
+			if (b == 0)   /* Python raises, and so does Triton on constexprs */
+				spec_error(s, n, "division by zero in a constant expression");
+			return sv_float(s, op == OP_DIV ? a / b : floor(a / b));
+		case OP_POW:
+			if (a == 0 && b < 0)
+				spec_error(s, n, "0.0 cannot be raised to a negative power");
+			return sv_float(s, pow(a, b));
 		default: break;
 		}
 	}
@@ -445,8 +505,11 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 		return v;
 	}
 	if (!strcmp(fn, "arange")) {
-		int lo = (int)const_int(s, call, need_arg(s, call, 0, "start"), "arange's start");
-		int hi = (int)const_int(s, call, need_arg(s, call, 1, "end"), "arange's end");
+		int64_t lo64 = const_int(s, call, need_arg(s, call, 0, "start"), "arange's start");
+		int64_t hi64 = const_int(s, call, need_arg(s, call, 1, "end"), "arange's end");
+		if (lo64 < INT32_MIN || lo64 > INT32_MAX || hi64 < INT32_MIN || hi64 > INT32_MAX)
+			spec_error(s, call, "arange(%lld, %lld): its bounds must fit in int32", (long long)lo64, (long long)hi64);
+		int lo = (int)lo64, hi = (int)hi64;
 		return sv_value(s, call, tir_arange(b, lo, hi));
 	}
 	if (!strcmp(fn, "full") || !strcmp(fn, "zeros")) {
@@ -653,7 +716,11 @@ static SVal *eval_call(Spec *s, const Node *n)
 		}
 		return call_method(s, n, obj, callee->name);
 	}
-	spec_error(s, n, "unsupported call");
+	const char *name = ast_dotted_name(s->a, callee);
+	if (name)
+		spec_error(s, n, "unsupported call '%s' (not a triton.language function or a @triton.jit function of the "
+			   "module)", name);
+	spec_error(s, n, "unsupported call of a %s", ast_kind_name(callee->kind));
 }
 
 /* ---- expressions ---- */
@@ -754,10 +821,24 @@ static SVal *eval_boolop(Spec *s, const Node *n)
 	return acc;
 }
 
+static SVal *eval_node(Spec *s, const Node *n);
+
 SVal *eval(Spec *s, const Node *n)
 {
+	if (stack_nearly_full())
+		spec_error(s, n, "expression nested too deeply for the stack");
+	SVal *r = eval_node(s, n);
+	if (s->b.limit)
+		spec_error(s, n, "%s", s->b.limit);
+	return r;
+}
+
+static SVal *eval_node(Spec *s, const Node *n)
+{
 	int line, col;
-	source_linecol(s->src, n->offset, &line, &col);
+	if (!s->lines || s->lines->src != s->src)
+		s->lines = line_table(s->a, s->src);
+	line_table_linecol(s->lines, n->offset, &line, &col);
 	s->b.line = line;
 	switch (n->kind) {
 	case ND_NAME: {
@@ -975,7 +1056,10 @@ static SVal *parse_define(Spec *s, const char *text)
 		v->str = arena_strndup(s->a, text + 1, len - 2);
 		return v;
 	}
+	errno = 0;
 	long long i = strtoll(text, &end, 0);
+	if (*text && !*end && errno == ERANGE)
+		return NULL;
 	if (*text && !*end)
 		return sv_int(s, i);
 	double f = strtod(text, &end);
@@ -1003,6 +1087,17 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 {
 	const Node *f = s->k->func;
 	const char *sig = opt->signature;
+	for (int i = 0; i < opt->ndefines; i++) {   /* a -D for no parameter is a typo */
+		size_t len = strcspn(opt->defines[i], "=");
+		bool found = false;
+		for (int j = 0; j < f->params.len && !found; j++) {
+			const char *name = ((const Node *)f->params.items[j])->name;
+			found = strlen(name) == len && !strncmp(name, opt->defines[i], len);
+		}
+		if (!found)
+			spec_error(s, f, "-D %.*s: kernel '%s' has no constexpr parameter of that name", (int)len,
+				   opt->defines[i], f->name);
+	}
 	for (int i = 0; i < f->params.len; i++) {
 		const Node *p = f->params.items[i];
 		const char *given = define_value(opt, p->name);
@@ -1011,6 +1106,9 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 			/* -D first, then Inductor's triton_meta['constants'], then the default. */
 			const Node *known = ast_dict_get(ast_dict_get(s->k->triton_meta, "constants"), p->name);
 			SVal *v = given ? parse_define(s, given) : known ? eval(s, known) : p->rhs ? eval(s, p->rhs) : NULL;
+			if (!v && given)
+				spec_error(s, p, "-D %s=%s: not an integer that fits in 64 bits, a float, True or False", p->name,
+					   given);
 			if (!v)
 				spec_error(s, p, "constexpr '%s' needs a value (-D %s=...)", p->name, p->name);
 			spec_bind(s, p->name, v);

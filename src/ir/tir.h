@@ -314,7 +314,12 @@ typedef struct TBuilder {
 	int next_id;
 	int line;              /* source line given to each new op */
 	const char *error;     /* set instead of a value when an op does not type */
+	const char *limit;     /* set when an op made a tile Triton does not allow (too many
+	                          elements, a dimension not a power of two); the caller reports it */
 } TBuilder;
+
+/* Triton's largest tile (TRITON_MAX_TENSOR_NUMEL). */
+#define TIR_MAX_NUMEL ((int64_t)1 << 20)
 
 TKernel *tir_kernel_new(Arena *a, const char *name, TBuilder *b);
 TValue *tir_arg(TBuilder *b, const char *name, Type t);

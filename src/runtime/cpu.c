@@ -19,6 +19,7 @@
  * lowest unfinished program is running and waits for nothing unfinished.
  * The waits read memory with atomics (the C printer's __atomic builtins),
  * which the compiler cannot hoist out of the loop. */
+#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS, sigaltstack */
 #include "runtime/cpu.h"
 
 #include "base/base.h"
@@ -29,10 +30,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -474,6 +478,9 @@ typedef struct GridRun {
 	long programs;
 	int chunks;
 	atomic_int next_chunk;
+	atomic_int faulted;   /* a worker caught a fault: the others stop */
+	void *fault_addr;     /* the first one's */
+	int fault_sig;
 } GridRun;
 
 /* First program of chunk i; chunks differ in size by at most one. */
@@ -484,17 +491,161 @@ static long chunk_first(const GridRun *r, int i)
 	return base * i + (i < extra ? i : extra);
 }
 
+/* ---- faults in a kernel ----
+ * A kernel that reads or writes past a buffer (the runtimes' buffers have
+ * PROT_NONE pages on both sides, see cpu_buffer_alloc), overflows its
+ * worker's stack or divides by zero must not take the tool down: while a
+ * grid runs, SIGSEGV, SIGBUS and SIGFPE on a worker (on an alternate
+ * stack) jump back to the worker, which stops; the run fails with a
+ * message naming the buffer and element. A fault on any other thread is
+ * not ours: the default action runs. */
+
+static _Thread_local sigjmp_buf *fault_jump;
+static _Thread_local void *fault_addr_seen;
+static _Thread_local int fault_sig_seen;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (!fault_jump) {
+		signal(sig, SIG_DFL);   /* returning re-runs the instruction, which now ends the process */
+		return;
+	}
+	fault_addr_seen = si->si_addr;
+	fault_sig_seen = sig;
+	siglongjmp(*fault_jump, 1);
+}
+
+typedef struct GuardedBuf {
+	char *map;            /* the mapping: guard page, data, guard page */
+	size_t maplen;
+	char *data;           /* ends where the trailing guard page starts */
+	size_t bytes;
+	size_t esize;
+	char name[64];
+} GuardedBuf;
+
+static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
+static GuardedBuf *guarded;
+static int nguarded, capguarded;
+
+static size_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+	return p > 0 ? (size_t)p : 4096;
+}
+
+void *cpu_buffer_alloc(size_t bytes, size_t esize, const char *name, char *err, size_t errlen)
+{
+	size_t pg = page_size();
+	size_t body = (bytes + 15) / 16 * 16;
+	if (bytes > SIZE_MAX / 2 || body / pg > SIZE_MAX / pg - 4) {
+		set_err(err, errlen, "buffer '%s' of %zu bytes is too large", name, bytes);
+		return NULL;
+	}
+	size_t maplen = (body + pg - 1) / pg * pg + 2 * pg;
+	char *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (map == MAP_FAILED) {
+		set_err(err, errlen, "out of memory: cannot allocate %zu bytes for buffer '%s'", bytes, name);
+		return NULL;
+	}
+	if (mprotect(map, pg, PROT_NONE) != 0 || mprotect(map + maplen - pg, pg, PROT_NONE) != 0) {
+		munmap(map, maplen);
+		set_err(err, errlen, "cannot guard buffer '%s': %s", name, strerror(errno));
+		return NULL;
+	}
+	GuardedBuf g = {.map = map, .maplen = maplen, .data = map + maplen - pg - body, .bytes = bytes,
+			.esize = esize ? esize : 1};
+	snprintf(g.name, sizeof g.name, "%s", name ? name : "?");
+	pthread_mutex_lock(&guard_lock);
+	if (nguarded == capguarded) {
+		capguarded = capguarded ? 2 * capguarded : 16;
+		guarded = xrealloc(guarded, sizeof *guarded * (size_t)capguarded);
+	}
+	guarded[nguarded++] = g;
+	pthread_mutex_unlock(&guard_lock);
+	return g.data;
+}
+
+void cpu_buffer_free(void *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&guard_lock);
+	for (int i = 0; i < nguarded; i++) {
+		if (guarded[i].data != p)
+			continue;
+		munmap(guarded[i].map, guarded[i].maplen);
+		guarded[i] = guarded[--nguarded];
+		break;
+	}
+	if (!nguarded) {
+		free(guarded);
+		guarded = NULL;
+		capguarded = 0;
+	}
+	pthread_mutex_unlock(&guard_lock);
+}
+
+/* What a caught fault was, in words. */
+static void describe_fault(const GridRun *r, char *err, size_t errlen)
+{
+	if (r->fault_sig == SIGFPE) {
+		set_err(err, errlen, "the kernel stopped on an arithmetic fault (SIGFPE: an integer division by zero or "
+				     "INT_MIN / -1 in the generated code)");
+		return;
+	}
+	const char *a = r->fault_addr;
+	pthread_mutex_lock(&guard_lock);
+	for (int i = 0; i < nguarded; i++) {
+		const GuardedBuf *g = &guarded[i];
+		if (a < g->map || a >= g->map + g->maplen)
+			continue;
+		long long off = (long long)(a - g->data);
+		long long elem = off >= 0 ? off / (long long)g->esize : -((-off + (long long)g->esize - 1) / (long long)g->esize);
+		set_err(err, errlen, "the kernel accessed %s[%lld], %s its %zu elements (a load or store without a "
+				     "mask, or a buffer given too small with --arg)",
+			g->name, elem, off < 0 ? "before" : "past", g->bytes / g->esize);
+		pthread_mutex_unlock(&guard_lock);
+		return;
+	}
+	pthread_mutex_unlock(&guard_lock);
+	set_err(err, errlen, "the kernel stopped on a fault (%s at address %p: outside every buffer, or its "
+			     "worker's stack overflowed)", r->fault_sig == SIGBUS ? "SIGBUS" : "SIGSEGV", r->fault_addr);
+}
+
 /* Takes the next chunk until none is left; programs in order (see the top). */
 static void *worker_main(void *arg)
 {
 	GridRun *r = arg;
+	size_t altlen = 1 << 16;
+	stack_t alt = {.ss_sp = malloc(altlen), .ss_size = altlen}, old_alt;
+	bool have_alt = alt.ss_sp && sigaltstack(&alt, &old_alt) == 0;
+	sigjmp_buf jb;
+	if (sigsetjmp(jb, 1)) {
+		fault_jump = NULL;
+		if (atomic_fetch_add(&r->faulted, 1) == 0) {
+			r->fault_addr = fault_addr_seen;
+			r->fault_sig = fault_sig_seen;
+		}
+		goto out;
+	}
+	fault_jump = &jb;
 	for (;;) {
 		int i = atomic_fetch_add(&r->next_chunk, 1);
-		if (i >= r->chunks)
-			return NULL;
+		if (i >= r->chunks || atomic_load(&r->faulted))
+			break;
 		long first = chunk_first(r, i);
 		r->fn(r->args, r->grid, first, chunk_first(r, i + 1) - first);
 	}
+	fault_jump = NULL;
+out:
+	if (have_alt) {
+		stack_t off = {.ss_flags = SS_DISABLE};
+		sigaltstack(&off, NULL);
+	}
+	free(alt.ss_sp);
+	return NULL;
 }
 
 /* The number of programs in `grid`, or -1 (with `err` set). */
@@ -576,7 +727,25 @@ int cpu_run(const CpuKernel *k, void **args, const int grid[3], int threads, cha
 	memcpy(r.grid, grid, sizeof r.grid);
 	r.chunks = worker_count(threads, programs);
 	atomic_init(&r.next_chunk, 0);
-	return run_workers(&r, err, errlen) ? 0 : -1;
+	atomic_init(&r.faulted, 0);
+	static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;   /* one grid at a time owns the handlers */
+	pthread_mutex_lock(&run_lock);
+	struct sigaction sa = {0}, old[3];
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	static const int sigs[3] = {SIGSEGV, SIGBUS, SIGFPE};
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	bool ok = run_workers(&r, err, errlen);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	pthread_mutex_unlock(&run_lock);
+	if (ok && atomic_load(&r.faulted)) {
+		describe_fault(&r, err, errlen);
+		ok = false;
+	}
+	return ok ? 0 : -1;
 }
 
 static double now_ms(void)

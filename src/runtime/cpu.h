@@ -55,6 +55,14 @@ void *cpu_kernel_symbol(const CpuKernel *k, const char *name);
 /* Unloads the object and removes a private cache folder. NULL is fine. */
 void cpu_kernel_free(CpuKernel *k);
 
+/* A buffer of `bytes` for a kernel to run on, with a page that may not be
+ * touched on either side (its end abuts the one after it; the start is
+ * 16-byte aligned): a kernel that reads or writes past it stops with a
+ * message naming `name` and the element (`esize` bytes each) instead of
+ * taking the process down. NULL with `err` set when there is no memory. */
+void *cpu_buffer_alloc(size_t bytes, size_t esize, const char *name, char *err, size_t errlen);
+void cpu_buffer_free(void *p);
+
 /* Runs every program of `grid` once, spread over `threads` worker threads
  * (0: the number of online CPUs, at most 64; never more than 1024 or than
  * there are programs). Each worker has a 64 MiB stack, since generated

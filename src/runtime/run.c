@@ -61,17 +61,26 @@ static int run_cpu(const SKernel *k, const char *source, RunArg *args, const Run
 	res->from_cache = cpu_kernel_from_cache(ck);
 	ScalarArg *vals = xcalloc((size_t)tk->nargs + 1, sizeof *vals);
 	void **argv = xcalloc((size_t)tk->nargs + 1, sizeof *argv);
+	int rc = 0;
 	for (int i = 0; i < tk->nargs; i++) {
-		if (tk->args[i]->type.dtype == DT_PTR)
-			vals[i].host = args[i].host;
-		else
-			scalar_value(&tk->args[i]->type, &args[i], &vals[i]);
+		const TValue *a = tk->args[i];
+		if (a->type.dtype == DT_PTR) {   /* a guarded copy: a stray access is reported, not a crash */
+			vals[i].host = rc ? NULL : cpu_buffer_alloc(args[i].bytes, (size_t)dtype_bytes(a->type.elem), a->name,
+								 err, errlen);
+			if (!vals[i].host)
+				rc = -1;
+			else if (args[i].bytes)
+				memcpy(vals[i].host, args[i].host, args[i].bytes);
+		} else {
+			scalar_value(&a->type, &args[i], &vals[i]);
+		}
 		argv[i] = &vals[i];
 	}
 	char *assertion = cpu_kernel_symbol(ck, "tc_assertion");
 	if (assertion)
 		assertion[0] = 0;
-	int rc = cpu_run(ck, argv, o->grid, o->cpu_threads, err, errlen);
+	if (rc == 0)
+		rc = cpu_run(ck, argv, o->grid, o->cpu_threads, err, errlen);
 	if (rc == 0 && assertion && assertion[0]) {
 		snprintf(err, errlen, "%s", assertion);
 		rc = -1;
@@ -82,6 +91,13 @@ static int run_cpu(const SKernel *k, const char *source, RunArg *args, const Run
 		if (rc == 0)
 			summarize(ms, o->bench_reps, res);
 		free(ms);
+	}
+	for (int i = 0; i < tk->nargs; i++) {
+		if (tk->args[i]->type.dtype != DT_PTR || !vals[i].host)
+			continue;
+		if (rc == 0 && args[i].bytes)
+			memcpy(args[i].host, vals[i].host, args[i].bytes);
+		cpu_buffer_free(vals[i].host);
 	}
 	free(vals);
 	free(argv);

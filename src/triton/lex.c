@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define MAX_INDENT 100
-#define MAX_BRACKETS 200
+#define MAX_BRACKETS 1000
 
 typedef struct Lexer {
 	Arena *arena;
@@ -341,6 +341,20 @@ static void read_punct(Lexer *L)
 	unsigned char c = (unsigned char)L->p[L->i];
 	if (c >= 0x20 && c < 0x7f)
 		diag_fatal(L->diag, L->src, L->i, "invalid character '%c' in source", c);
+	int extra = c >= 0xf0 && c < 0xf8 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 ? 1 : 0;
+	uint32_t cp = extra ? c & (0x3f >> extra) : 0;
+	for (int k = 1; k <= extra; k++) {
+		unsigned char cc = L->i + (size_t)k < L->len ? (unsigned char)L->p[L->i + (size_t)k] : 0;
+		if ((cc & 0xc0) != 0x80) {
+			extra = 0;
+			break;
+		}
+		cp = cp << 6 | (cc & 0x3f);
+	}
+	if (extra)   /* Python takes Unicode letters in names; this compiler ASCII ones alone */
+		diag_fatal(L->diag, L->src, L->i,
+			   "non-ASCII character U+%04X '%.*s': Unicode identifiers are not supported (use ASCII names)",
+			   (unsigned)cp, extra + 1, L->p + L->i);
 	diag_fatal(L->diag, L->src, L->i, "invalid non-printable character 0x%02x in source", c);
 }
 

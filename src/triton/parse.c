@@ -8,7 +8,14 @@
 
 #include <string.h>
 
-#define MAX_DEPTH 150
+/* Brackets and unary operators nest at most this deep; a tree of
+ * expressions (a long `a + b + ...` chain is a deep one) at most
+ * MAX_TREE_DEPTH; an if/elif chain has at most MAX_ELIF branches. The
+ * later stages recurse over these trees, on a stack that holds them
+ * (run_on_big_stack). */
+#define MAX_DEPTH 1000
+#define MAX_TREE_DEPTH 200000
+#define MAX_ELIF 1000
 
 typedef struct Parser {
 	Arena *arena;
@@ -18,6 +25,7 @@ typedef struct Parser {
 	int ntoks;
 	int pos;
 	int depth;
+	int elifs;     /* branches of the if/elif chain being parsed */
 } Parser;
 
 static Node *expr(Parser *P);
@@ -340,13 +348,47 @@ static Node *primary(Parser *P)
 	}
 }
 
-/* power = primary ('**' factor)? */
+/* power = primary ('**' factor)?
+ * `a ** -b ** c` is a ** (-(b ** c)): a chain is read in a loop and built
+ * from the right, so its length costs no C stack here. */
 static Node *power(Parser *P)
 {
 	Node *n = primary(P);
-	if (consume(P, "**"))
-		n = binop(P, OP_POW, n, factor(P));
-	return n;
+	if (!equal(P, "**"))
+		return n;
+	NodeList bases = {0}, heads = {0}, tails = {0};   /* operand k: unary ops head..tail, then bases[k] */
+	nodelist_push(P->arena, &bases, n);
+	nodelist_push(P->arena, &heads, NULL);
+	nodelist_push(P->arena, &tails, NULL);
+	while (consume(P, "**")) {
+		Node *head = NULL, *tail = NULL;
+		for (;;) {
+			Op op = equal(P, "-") ? OP_NEG : equal(P, "+") ? OP_POS : equal(P, "~") ? OP_INVERT : OP_NONE;
+			if (op == OP_NONE)
+				break;
+			Node *u = new_node(P, ND_UNARY, tok(P)->offset);
+			next(P);
+			u->op = op;
+			if (tail)
+				tail->lhs = u;
+			else
+				head = u;
+			tail = u;
+		}
+		nodelist_push(P->arena, &bases, primary(P));
+		nodelist_push(P->arena, &heads, head);
+		nodelist_push(P->arena, &tails, tail);
+	}
+	Node *acc = NULL;
+	for (int k = bases.len - 1; k >= 0; k--) {
+		Node *x = acc ? binop(P, OP_POW, bases.items[k], acc) : bases.items[k];
+		if (tails.items[k]) {
+			tails.items[k]->lhs = x;
+			x = heads.items[k];
+		}
+		acc = x;
+	}
+	return acc;
 }
 
 /* factor = ('+' | '-' | '~') factor | power */
@@ -670,11 +712,18 @@ static void simple_stmts(Parser *P, NodeList *out)
 static Node *if_stmt(Parser *P)
 {
 	Node *n = new_node(P, ND_IF, tok(P)->offset);
+	if (equal(P, "if"))
+		P->elifs = 0;
+	int elifs = P->elifs;   /* an if in a branch starts a chain of its own */
 	next(P); /* 'if' or 'elif' */
 	n->cond = expr(P);
 	skip(P, ":");
 	block(P, &n->body);
 	if (equal(P, "elif")) {
+		if (elifs + 1 >= MAX_ELIF)
+			diag_fatal(P->diag, P->src, tok(P)->offset, "too many elif branches in one if statement (limit is %d)",
+				   MAX_ELIF);
+		P->elifs = elifs + 1;
 		nodelist_push(P->arena, &n->orelse, if_stmt(P));
 	} else if (consume(P, "else")) {
 		skip(P, ":");
@@ -884,10 +933,48 @@ static Node *module(Parser *P)
 	return m;
 }
 
+/* Every tree below `root` is at most MAX_TREE_DEPTH deep: a walk with a
+ * stack of its own (arena-backed), never recursion. */
+static void check_depth(Parser *P, Node *root)
+{
+	typedef struct { Node *n; int depth; } Item;
+	size_t cap = 1024, len = 0;
+	Item *st = arena_alloc(P->arena, sizeof *st * cap);
+	st[len++] = (Item){root, 1};
+	while (len) {
+		Item it = st[--len];
+		if (it.depth > MAX_TREE_DEPTH)
+			diag_fatal(P->diag, P->src, it.n->offset, "expression nested too deeply (limit is %d)", MAX_TREE_DEPTH);
+		Node *one[3] = {it.n->lhs, it.n->rhs, it.n->cond};
+		const NodeList *lists[] = {&it.n->items, &it.n->values, &it.n->keywords, &it.n->params,
+					   &it.n->decorators, &it.n->body, &it.n->orelse};
+		size_t need = 3;
+		for (size_t i = 0; i < TC_COUNT(lists); i++)
+			need += (size_t)lists[i]->len;
+		if (len + need > cap) {
+			size_t ncap = (len + need) * 2;
+			Item *bigger = arena_alloc(P->arena, sizeof *bigger * ncap);
+			memcpy(bigger, st, sizeof *st * len);
+			st = bigger;
+			cap = ncap;
+		}
+		for (int i = 0; i < 3; i++)
+			if (one[i])
+				st[len++] = (Item){one[i], it.depth + 1};
+		for (size_t i = 0; i < TC_COUNT(lists); i++)
+			for (int j = 0; j < lists[i]->len; j++)
+				if (lists[i]->items[j])
+					st[len++] = (Item){lists[i]->items[j], it.depth + 1};
+	}
+}
+
 Node *parse_run(Arena *a, Diag *d, const Source *src, const Token *toks, int ntoks)
 {
-	Parser P = {a, d, src, toks, ntoks, 0, 0};
-	return module(&P);
+	Parser P = {a, d, src, toks, ntoks, 0, 0, 0};
+	Node *m = module(&P);
+	if (m)
+		check_depth(&P, m);
+	return m;
 }
 
 Node *parse_module(Arena *a, Diag *d, const Source *src)
@@ -914,8 +1001,9 @@ Node *parse_expression(Arena *a, Diag *d, const Source *src)
 	if (setjmp(jb) == 0) {
 		int n;
 		Token *toks = lex_run(a, d, src, &n);
-		Parser P = {a, d, src, toks, n, 0, 0};
+		Parser P = {a, d, src, toks, n, 0, 0, 0};
 		Node *e = exprlist(&P, star_expr);
+		check_depth(&P, e);
 		while (tok(&P)->kind == TK_NEWLINE)
 			next(&P);
 		if (tok(&P)->kind != TK_EOF)

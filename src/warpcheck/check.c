@@ -163,7 +163,7 @@ bool wc_check_path(WcFile *f, Diag *d, const char *path, WcWork *w)
 {
 	setup(f, d, path, w);
 	if (!read_text(f, path)) {
-		diag_plain(d, DIAG_ERROR, "%s: cannot read: %s", path, strerror(errno));
+		diag_plain(d, DIAG_ERROR, "%s: cannot read: %s", path, file_strerror(errno));
 		return false;
 	}
 	const char *text = f->src.text;

@@ -8,7 +8,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_one(const uint8_t *data, size_t size)
 {
 	char *text = xmalloc(size + 1);
 	memcpy(text, data, size);
@@ -38,4 +38,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	arena_free(&a);
 	free(text);
 	return 0;
+}
+
+typedef struct FuzzInput {
+	const uint8_t *data;
+	size_t size;
+} FuzzInput;
+
+static int fuzz_on_stack(void *p)
+{
+	FuzzInput *in = p;
+	return fuzz_one(in->data, in->size);
+}
+
+/* On a big stack, as the tools run (base/stack.c). */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	FuzzInput in = {data, size};
+	return run_on_big_stack(fuzz_on_stack, &in);
 }

@@ -18,12 +18,14 @@ inode() { stat -c %d:%i "$1"; }
 
 # ---- output safety: tritonc compile -o ----
 mkfifo "$tmp/fifo"
-timeout 20 cat "$tmp/fifo" >"$tmp/fifo.got" &
-reader=$!
+# the shell holds the FIFO open at both ends (no race with a reader that
+# starts late); the output, under the pipe's 64 KiB, waits in it
+exec 3<>"$tmp/fifo"
 # shellcheck disable=SC2086
 lim "$TC" compile $K $KARGS -o "$tmp/fifo" 2>"$tmp/err"
 rc=$?
-wait $reader
+timeout 5 dd bs=1048576 count=1 iflag=nonblock <&3 >"$tmp/fifo.got" 2>/dev/null
+exec 3<&-
 if [ $rc -eq 0 ] && [ -p "$tmp/fifo" ] && grep -q _launch "$tmp/fifo.got"; then
 	pass "-o FIFO: written through, still a FIFO"
 else
@@ -189,3 +191,300 @@ if [ $rc -eq 2 ] && cmp -s "$tmp/wc/big.cu" "$tmp/wc/big.orig" && [ "$(ls "$tmp/
 else
 	fail "warpcheck --fix: a failed write" "status $rc, $(ls "$tmp/wc") $(head -2 "$tmp/err")"
 fi
+
+# ---- unbounded inputs: deep and long expressions, long files ----
+# Each either compiles or stops with a located error naming the limit;
+# never a crash, and in a time that grows with the input, not its square.
+gen() {   # gen KIND N FILE
+	awk -v kind="$1" -v n="$2" 'BEGIN {
+		print "import triton\nimport triton.language as tl\n\n@triton.jit"
+		print "def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n    i = tl.arange(0, BLOCK)\n    x = tl.load(x_ptr + i)"
+		if (kind == "plus") { printf "    x = x"; for (i = 0; i < n; i++) printf " + x"; print "" }
+		if (kind == "pow") { printf "    x = x * 1"; for (i = 0; i < n; i++) printf "**1"; print "" }
+		if (kind == "cpow") { printf "    c = 2"; for (i = 0; i < n; i++) printf "**-1"; print "\n    x = x + c" }
+		if (kind == "paren") { printf "    x = "; for (i = 0; i < n; i++) printf "("; printf "x"; for (i = 0; i < n; i++) printf ")"; print "" }
+		if (kind == "neg") { printf "    x = "; for (i = 0; i < n; i++) printf "-"; print "x" }
+		if (kind == "not") { printf "    c = "; for (i = 0; i < n; i++) printf "not "; print "n\n    x = x + c" }
+		if (kind == "to") { printf "    x = x"; for (i = 0; i < n; i++) printf ".to(tl.float32)"; print "" }
+		if (kind == "and") { printf "    c = n == 0"; for (i = 0; i < n; i++) printf " and n == %d", i; print "\n    x = x + c" }
+		if (kind == "or") { printf "    c = n == 0"; for (i = 0; i < n; i++) printf " or n == %d", i; print "\n    x = x + c" }
+		if (kind == "elif") { print "    if n == 0:\n        x = x + 0"; for (i = 1; i < n; i++) printf "    elif n == %d:\n        x = x + %d\n", i, i }
+		if (kind == "lines") { for (i = 0; i < n; i++) printf "    x = x + %d\n", i }
+		if (kind == "longline") { printf "    x = x"; for (i = 0; i < n; i++) printf "+1"; print "" }
+		print "    tl.store(y_ptr + i, x)"
+	}' >"$3"
+}
+now_ms() { date +%s%3N; }
+# KIND N WANT(ok|limit) SECONDS
+deep() {
+	gen "$1" "$2" "$tmp/deep.py"
+	start=$(now_ms)
+	timeout 120 "$TC" compile "$tmp/deep.py" -s '*fp32,*fp32,i32' -D BLOCK=16 --target c -o "$tmp/deep.c" 2>"$tmp/err"
+	rc=$?
+	ms=$(($(now_ms) - start))
+	what="$1 x $2 ($(wc -c <"$tmp/deep.py") bytes, $ms ms)"
+	if [ $rc -ge 124 ]; then
+		fail "$what" "status $rc (a crash or a hang)"
+	elif [ "$3" = ok ] && [ $rc -ne 0 ]; then
+		fail "$what" "status $rc: $(head -1 "$tmp/err")"
+	elif [ "$3" = limit ] && { [ $rc -ne 1 ] || ! head -1 "$tmp/err" | grep -q "^$tmp/deep.py:[0-9]*:[0-9]*: error: .*(limit is [0-9]*)"; }; then
+		fail "$what" "status $rc, no located error naming its limit: $(head -1 "$tmp/err")"
+	elif [ $ms -gt $(($4 * 1000)) ]; then
+		fail "$what" "took more than $4 s"
+	else
+		pass "$what: $3"
+	fi
+}
+deep plus 100000 ok 60
+deep pow 100000 ok 30
+deep cpow 20000 ok 30
+deep paren 100000 limit 10
+deep paren 900 ok 10
+deep neg 50000 limit 10
+deep not 5000 limit 10
+deep to 20000 ok 30
+deep and 20000 ok 30
+deep or 20000 ok 30
+deep elif 900 ok 30
+deep elif 5000 limit 10
+deep longline 500000 limit 30
+deep lines 100000 ok 90
+for kind in parens blocks; do
+	awk -v kind=$kind 'BEGIN {
+		if (kind == "parens") { printf "__global__ void k(int *p) { int v = "; for (i = 0; i < 100000; i++) printf "("; printf "threadIdx.x"; for (i = 0; i < 100000; i++) printf ")"; print "; p[v % 32] = __shfl_sync(0xffffffff, v, 0); }" }
+		else { print "__global__ void k(int *p) {"; for (i = 0; i < 20000; i++) printf "if (threadIdx.x < %d) {\n", i; print "p[0] = __ballot_sync(0xffffffff, 1);"; for (i = 0; i < 20000; i++) print "}"; print "}" }
+	}' >"$tmp/deep_$kind.cu"
+	timeout 60 "$WC" "$tmp/deep_$kind.cu" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc -le 2 ]; then pass "warpcheck on deeply nested $kind: status $rc"; else fail "warpcheck on deeply nested $kind" "status $rc"; fi
+done
+
+# ---- arithmetic at the edges ----
+# Constant folding: Python's integers, and a located error where the result
+# leaves 64 bits; no trap, no UB, no hang.
+cat >"$tmp/fold.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def fold(x_ptr, y_ptr, A: tl.constexpr, B: tl.constexpr, OP: tl.constexpr):
+    i = tl.arange(0, 16)
+    if OP == 0:
+        c = A // B
+    elif OP == 1:
+        c = A % B
+    elif OP == 2:
+        c = A << B
+    elif OP == 3:
+        c = A >> B
+    elif OP == 4:
+        c = A * B
+    elif OP == 5:
+        c = A ** B
+    else:
+        c = A + B
+    tl.store(y_ptr + i, tl.load(x_ptr + i) + c)
+PY
+# A B OP -> the folded constant, or "error: TEXT"
+while read -r a b op want; do
+	timeout 10 "$TC" compile "$tmp/fold.py" -s '*i64,*i64' -D A="$a" -D B="$b" -D OP="$op" --dump tir -o "$tmp/fold.tir" \
+		2>"$tmp/err"
+	rc=$?
+	case $want in
+	error:*)
+		if [ $rc -eq 1 ] && grep -q "^$tmp/fold.py:[0-9]*:[0-9]*: error: ${want#error:}" "$tmp/err"; then
+			pass "fold $a op$op $b: $want"
+		else
+			fail "fold $a op$op $b" "status $rc, $(head -1 "$tmp/err")"
+		fi ;;
+	*)
+		if [ $rc -eq 0 ] && grep -q "const $want : i64" "$tmp/fold.tir"; then
+			pass "fold $a op$op $b = $want"
+		else
+			fail "fold $a op$op $b" "status $rc, wanted $want: $(grep const "$tmp/fold.tir" | head -3 | tr '\n' ' ') $(head -1 "$tmp/err")"
+		fi ;;
+	esac
+done <<'CASES'
+-9223372036854775808 -1 0 error:integer.overflow
+-9223372036854775808 -1 1 0
+-9223372036854775807 -1 0 9223372036854775807
+-7 2 0 -4
+-7 2 1 1
+7 -2 1 -1
+7 0 0 error:division.by.zero
+7 0 1 error:division.by.zero
+1 70 2 error:integer.overflow
+0 70 2 0
+-1 100 3 -1
+5 -1 2 error:negative.shift
+4611686018427387904 2 4 error:integer.overflow
+2 1000000000000000000 5 error:integer.overflow
+1 1000000000000000000 5 1
+-1 1000000000000000001 5 -1
+3 39 5 4052555153018976267
+9223372036854775807 1 6 error:integer.overflow
+CASES
+# Shifts by amounts past the width, on the C target against the interpreter
+# (tests/robust/shifts.py); the kernel built with UBSan where cc has it.
+ub=""
+if printf 'int main(void){return 0;}\n' >"$tmp/ub.c" && cc -fsanitize=undefined "$tmp/ub.c" -o "$tmp/ub" 2>/dev/null; then
+	ub="cc -fsanitize=undefined -fno-sanitize-recover=undefined"
+else
+	echo "robust: cc has no -fsanitize=undefined here: the shift kernels run without it"
+fi
+for sig in '*i32,*i32,*i32,*i32,i32' '*i64,*i64,*i64,*i64,i32' '*u32,*u32,*u32,*u32,i32' '*i8,*i8,*i8,*i8,i32'; do
+	CC=${ub:-cc} TRITONC_CACHE="$tmp/cache" timeout 120 "$TC" run tests/robust/shifts.py -s "$sig" -D BLOCK=64 --arg n=1000 \
+		--arg x_ptr=1000 --arg s_ptr=1000 --arg l_ptr=1000 --arg r_ptr=1000 --grid 16 --int-range 100 --check \
+		--threads 2 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 0 ] && [ "$(grep -c ': ok$' "$tmp/out")" -eq 4 ] && ! grep -q "runtime error" "$tmp/err"; then
+		pass "shifts past the width ($sig): C target = interpreter${ub:+, no UB}"
+	else
+		fail "shifts past the width ($sig)" "status $rc, $(grep -v ': ok$' "$tmp/out" | head -2) $(head -2 "$tmp/err")"
+	fi
+done
+
+# ---- limits as Triton has them ----
+lim_kernel() {
+	printf 'import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(y_ptr, BLOCK: tl.constexpr):\n    %s\n    tl.store(y_ptr + tl.arange(0, 16), tl.sum(x) + tl.zeros((16,), tl.float32))\n' "$1" >"$tmp/lim.py"
+}
+while IFS='|' read -r body define want; do
+	lim_kernel "$body"
+	timeout 20 "$TC" compile "$tmp/lim.py" -s '*fp32' -D "$define" --target c -o "$tmp/lim.c" 2>"$tmp/err"
+	rc=$?
+	if [ "$want" = ok ] && [ $rc -eq 0 ]; then
+		pass "limit: '$body' ($define) compiles"
+	elif [ "$want" != ok ] && [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "^$tmp/lim.py:[0-9]*:[0-9]*: error: $want"; then
+		pass "limit: '$body' ($define): $want"
+	else
+		fail "limit: '$body' ($define)" "status $rc, wanted $want: $(head -1 "$tmp/err")"
+	fi
+done <<'CASES'
+x = tl.zeros((1024, 1024), dtype=tl.float32)|BLOCK=4|ok
+x = tl.arange(0, 2097152)|BLOCK=4|a tile of shape (2097152) has more than 1048576 elements, Triton's limit (2\*\*20)
+x = tl.zeros((2048, 1024), dtype=tl.float32)|BLOCK=4|a tile of shape (2048, 1024) has more than 1048576 elements
+x = tl.full((65536, 65536, 65536), 1, tl.int32)|BLOCK=4|a tile of shape (65536, 65536, 65536) has more than 1048576
+x = tl.arange(0, 1024)[:, None] + tl.arange(0, 2048)[None, :]|BLOCK=4|a tile of shape (1024, 2048) has more than
+x = tl.zeros((3, 4), dtype=tl.float32)|BLOCK=4|a tile of shape (3, 4): dimension 0 is 3, not a power of two
+x = tl.arange(0, BLOCK)|BLOCK=6|arange(0, 6): its range, 6, must be a positive power of two
+x = tl.arange(0, BLOCK)|BLOCK=0|arange(0, 0): its range, 0, must be a positive power of two
+x = tl.arange(0, BLOCK)|BLOCK=4294967296|arange(0, 4294967296): its bounds must fit in int32
+x = tl.arange(0, BLOCK)|BLOCK=99999999999999999999|-D BLOCK=99999999999999999999: not an integer that fits in 64 bits
+x = tl.arange(0, BLOCK)|BLOCK=abc|-D BLOCK=abc: not an integer
+x = tl.arange(0, 16)|BLCK=4|-D BLCK: kernel 'k' has no constexpr parameter of that name
+CASES
+
+# ---- tritonc run: arguments, buffers, memory ----
+cat >"$tmp/run.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def twice(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + i)
+    tl.store(y_ptr + i, x * 2)
+PY
+while IFS='|' read -r extra want; do
+	# shellcheck disable=SC2086
+	TRITONC_CACHE="$tmp/cache" timeout 120 "$TC" run "$tmp/run.py" -s '*fp32,*fp32,i32' -D BLOCK=64 --grid 2 $extra \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$want" = ok ] && [ $rc -eq 0 ]; then
+		pass "run $extra: runs"
+	elif [ "$want" != ok ] && [ $rc -eq 1 ] && grep -q "error: $want" "$tmp/err"; then
+		pass "run $extra: $want"
+	else
+		fail "run $extra" "status $rc, wanted '$want': $(head -2 "$tmp/err")"
+	fi
+done <<'CASES'
+--arg n=128 --arg x_ptr=128 --arg y_ptr=128 --check|ok
+--arg n=abc --arg x_ptr=128 --arg y_ptr=128|--arg n: 'abc' is not an integer
+--arg n=1.5 --arg x_ptr=128 --arg y_ptr=128|--arg n: '1.5' is not an integer
+--arg unknown=5 --arg n=128|--arg unknown: kernel 'twice' has no such argument
+--arg n --arg x_ptr=128|--arg takes NAME=VALUE, not 'n'
+--arg n=99999999999 --arg x_ptr=128 --arg y_ptr=128|--arg n: 99999999999 does not fit in its type
+--arg n=128 --arg x_ptr=0 --arg y_ptr=128|--arg x_ptr: a buffer needs at least one element
+--arg n=128 --arg x_ptr=128 --arg y_ptr=128 --threads 0|--threads takes a count from 1 to 1024, not '0'
+--arg n=128 --arg x_ptr=128 --arg y_ptr=128 -D NOPE=1|-D NOPE: kernel 'twice' has no constexpr parameter
+--arg n=128 --arg x_ptr=128 --arg y_ptr=128 --grid 2147483647,2147483647,2147483647|the grid 2147483647 x 2147483647 x 2147483647 has too many programs
+--arg n=128 --arg x_ptr=100 --arg y_ptr=128|the kernel accessed x_ptr\[100\], past its 100 elements
+--arg n=128 --arg x_ptr=128 --arg y_ptr=124|the kernel accessed y_ptr\[124\], past its 124 elements
+--arg n=128 --arg x_ptr=100000000000000 --arg y_ptr=128|out of memory: the buffers need about
+CASES
+# Out of memory anywhere: a message and status 1, never an abort.
+gen lines 100000 "$tmp/big.py"
+(ulimit -v 300000; timeout 120 "$TC" compile "$tmp/big.py" -s '*fp32,*fp32,i32' -D BLOCK=16 --target c -o "$tmp/big.c") \
+	2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "error: out of memory" "$tmp/err" && [ ! -e "$tmp/big.c" ]; then
+	pass "out of memory: 'error: out of memory', status 1"
+else
+	fail "out of memory" "status $rc: $(tail -1 "$tmp/err")"
+fi
+
+# ---- special input files: clear errors, no hang ----
+mkfifo "$tmp/in.fifo"
+mkdir "$tmp/in.dir"
+truncate -s 65M "$tmp/huge.py"
+zero=/dev/zero   # only read
+if [ "$(id -u)" -eq 0 ] && mknod "$tmp/zero" c 1 5 2>/dev/null; then zero=$tmp/zero; fi
+for spec in "in.fifo|not a regular file" "$zero|not a regular file" "in.dir|Is a directory" "huge.py|larger than 64 MiB"; do
+	f=${spec%%|*}
+	want=${spec#*|}
+	case $f in /*) ;; *) f=$tmp/$f ;; esac
+	timeout 20 "$TC" compile "$f" -s '*fp32' -o "$tmp/sp.out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "$want" "$tmp/err"; then
+		pass "tritonc on $(basename "$f"): $want"
+	else
+		fail "tritonc on $(basename "$f")" "status $rc: $(head -1 "$tmp/err")"
+	fi
+	timeout 20 "$WC" "$f" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ -d "$f" ] && [ $rc -eq 0 ]; then
+		pass "warpcheck on an empty folder: nothing to check"
+	elif [ ! -d "$f" ] && [ $rc -eq 2 ] && [ -s "$tmp/err" ]; then
+		pass "warpcheck on $(basename "$f"): an error, no hang"
+	else
+		fail "warpcheck on $(basename "$f")" "status $rc: $(head -1 "$tmp/err")"
+	fi
+done
+[ -c /dev/zero ] || fail "/dev/zero" "is no longer a character device"
+# a tree with a symlink loop and links to the same file: each file once
+mkdir -p "$tmp/tree/a/b"
+cp tests/warpcheck/cases/fix_cuda.cu "$tmp/tree/a/b/k.cu"
+ln -s .. "$tmp/tree/a/b/up"
+ln -s ../a "$tmp/tree/a/loop"
+ln -s b/k.cu "$tmp/tree/a/k_link.cu"
+ln "$tmp/tree/a/b/k.cu" "$tmp/tree/a/k_hard.cu"
+timeout 60 "$WC" --format json "$tmp/tree" "$tmp/tree/a" >"$tmp/tree.json" 2>"$tmp/err"
+rc=$?
+n=$(grep -o '"file": *"[^"]*"' "$tmp/tree.json" | sort -u | wc -l)
+if [ $rc -eq 1 ] && [ "$n" -eq 1 ]; then
+	pass "warpcheck on a tree with a symlink loop and links: the file is checked once"
+else
+	fail "warpcheck on a symlink loop" "status $rc, $n files reported: $(grep -o '"file": *"[^"]*"' "$tmp/tree.json" | sort -u | head -5 | tr '\n' ' ') $(head -2 "$tmp/err")"
+fi
+
+# ---- messages ----
+: >"$tmp/empty.py"
+msg() {   # FILE SIG WANT
+	timeout 20 "$TC" compile "$1" -s "$2" --target c -o "$tmp/msg.out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "$3" && [ ! -e "$tmp/msg.out" ]; then
+		pass "message: $3"
+	else
+		fail "message '$3'" "status $rc: $(head -1 "$tmp/err")"
+	fi
+}
+msg "$tmp/empty.py" '*fp32' "has no @triton.jit kernel"
+kern() { printf 'import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x_ptr, y_ptr):\n    i = tl.arange(0, 16)\n    %s\n' "$1" >"$tmp/m.py"; }
+kern 'tl.store(y_ptr + i, foo(tl.load(x_ptr + i)))'
+msg "$tmp/m.py" '*fp32,*fp32' "^$tmp/m.py:8:[0-9]*: error: unsupported call 'foo'"
+kern 'é = tl.load(x_ptr + i)'
+msg "$tmp/m.py" '*fp32,*fp32' "^$tmp/m.py:8:5: error: non-ASCII character U+00E9 'é': Unicode identifiers are not supported"
+kern 'tl.store(y_ptr + i, x_ptr + i)'
+msg "$tmp/m.py" '*fp32,*fp32' "^$tmp/m.py:8:5: error: cannot store a pointer into a buffer of fp32"

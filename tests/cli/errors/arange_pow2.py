@@ -1,4 +1,4 @@
-# expect: 7:9: error: arange's range must be a positive power of two
+# expect: 7:9: error: arange(0, 12): its range, 12, must be a positive power of two
 # args: -s *fp32,*fp32,i32 -D BLOCK=12
 import triton
 import triton.language as tl
