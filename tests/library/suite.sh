@@ -20,7 +20,11 @@ if [ -s "$tmp/names" ] && [ -z "$others" ]; then
 else
 	echo "FAIL library: libtritonc.so exports names without the tritonc_ prefix: $others"
 fi
-for f in tritonc_compile tritonc_free tritonc_version; do
+# every function include/tritonc.h declares
+api=$(grep '^TRITONC_API' include/tritonc.h | grep -o 'tritonc_[a-z0-9_]*(' | tr -d '(' | sort -u)
+[ "$(echo "$api" | wc -w)" -ge 20 ] && echo "PASS library: the header declares $(echo "$api" | wc -w) functions" ||
+	echo "FAIL library: the header's TRITONC_API functions were not found"
+for f in $api; do
 	grep -qx $f "$tmp/names" && echo "PASS library: exports $f" || echo "FAIL library: $f is not exported"
 done
 
