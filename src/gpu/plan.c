@@ -132,7 +132,9 @@ static int64_t op_bytes(Lower *L, const TValue *v)
 		int d = xp->map[v->aux2];
 		if (d < 0 || L->frames[xp->frame].layout.warps_per_cta[d] <= 1)
 			return 0;
-		int64_t count = (int64_t)p->threads * count_in(L, xp->frame, xp->present & ~(1u << d)), bytes = 0;
+		/* a combine: every thread's partial; else one per lane along d (lower_reduce.c) */
+		int tpw = v->aux == RED_COMBINE ? 1 : L->frames[xp->frame].layout.threads_per_warp[d];
+		int64_t count = (int64_t)p->threads / tpw * count_in(L, xp->frame, xp->present & ~(1u << d)), bytes = 0;
 		for (int i = 0; i < v->nargs; i++)
 			bytes += count * elem_bytes(v->args[i]->type.dtype);
 		return v->aux == RED_ARGMAX || v->aux == RED_ARGMIN ? bytes + count * elem_bytes(v->type.dtype) : bytes;
