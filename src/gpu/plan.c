@@ -212,7 +212,7 @@ static void plan_pipelines(Lower *L, const TBlock *b, int64_t outer, bool in_loo
 			body += x->op == TOP_DOT && L->vp[x->id].matrix ? 0 : held_bytes(L, x);
 		int64_t room = L->plan->target.shared_bytes - outer - siblings - body;
 		if (v->op == TOP_FOR && v->args[2]->op == TOP_CONST && v->args[2]->iconst > 0 && room > 0)
-			lower_plan_pipeline(L, v, (int)imin((int)room, INT32_MAX));
+			lower_plan_pipeline(L, v, (int)room);   /* room <= the target's block */
 		plan_pipelines(L, v->body, outer + siblings, true);
 	}
 }
@@ -305,8 +305,7 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 		buf_puts(b, "]");
 	}
 	if (v->op == TOP_DOT)
-		buf_printf(b, " %s%s%s", vp->wgmma ? "wgmma" : vp->matrix ? "matrix" : "fma", vp->in_place ? " in place" : "",
-			   vp->staged ? "" : "");
+		buf_printf(b, " %s%s", vp->wgmma ? "wgmma" : vp->matrix ? "matrix" : "fma", vp->in_place ? " in place" : "");
 	if (vp->staged)
 		buf_printf(b, " operand %d%s", vp->staged->id, v->op == TOP_DOT ? "" : " (copied ahead)");
 	if (vp->staged_b)
