@@ -114,7 +114,8 @@ def exec_cases():
         if key in seen:
             continue
         seen.add(key)
-        name = "exec-%s-%d" % (os.path.basename(f.group(1))[:-3], len(seen))
+        tag = "-".join(x for x in opts if not x.startswith("-") and "," not in x and "*" not in x)
+        name = re.sub(r"[^A-Za-z0-9_.=-]", "_", "exec-%s-%s" % (os.path.basename(f.group(1))[:-3], tag))
         yield name, f.group(1), opts
 
 

@@ -14,7 +14,6 @@ typedef struct Emit {
 	const Printer *P;
 	int depth;
 	bool in_threads;     /* lockstep: inside the loop over the block's threads */
-	int shared_offset;   /* dynamic shared memory: where the next array goes */
 	bool declared_shared;
 } Emit;
 
@@ -1108,21 +1107,28 @@ static void declare(Emit *E, const SReg *r, Arena *scratch)
 		line(E, "%s%s%s;", type, sep, r->name);
 		return;
 	case SR_SHARED:
-		if (E->k->dynamic_bytes) {   /* one dynamic block (dynamic_layout in lower.c) */
+		if (E->k->dynamic_bytes || E->k->shared_reuse) {   /* one block, each array at its offset (simt_allocate) */
 			const char *t = r->packed ? simt_mem_ctype(r->dtype) : type;
-			int align = simt_shared_align(r), most = E->k->shared_align;
-			if (!E->declared_shared) {
+			int most = E->k->shared_align;
+			if (!E->declared_shared && E->k->dynamic_bytes) {
 				line(E, "extern __shared__ __align__(16) unsigned char tc_shared_block[];");
 				if (most > 16)   /* rounded up to the largest alignment */
 					line(E, "unsigned char *tc_shared = tc_shared_block + (-(tc_u32)__cvta_generic_to_shared("
 						"tc_shared_block) & %du);", most - 1);
 				else
 					line(E, "unsigned char *tc_shared = tc_shared_block;");
-				E->declared_shared = true;
+			} else if (!E->declared_shared) {
+				line(E, "%s%sunsigned char tc_shared_block[%d]%s;", E->P->shared_qualifier, E->P->align16,
+				     E->k->shared_bytes, E->P->lockstep ? " = {0}" : "");
+				line(E, "unsigned char *tc_shared = tc_shared_block;");
 			}
-			E->shared_offset = (E->shared_offset + align - 1) / align * align;
-			line(E, "%s *%s = (%s *)(tc_shared + %d);", t, r->name, t, E->shared_offset);
-			E->shared_offset += r->count * simt_shared_elem_bytes(r);
+			E->declared_shared = true;
+			if (E->P->lockstep) {   /* C: the block's bytes read as another type, which the optimizer must see */
+				line(E, "typedef %s tc_shared_%s __attribute__((__may_alias__));", t, r->name);
+				line(E, "tc_shared_%s *%s = (tc_shared_%s *)(tc_shared + %d);", r->name, r->name, r->name, r->offset);
+			} else {
+				line(E, "%s *%s = (%s *)(tc_shared + %d);", t, r->name, t, r->offset);
+			}
 			return;
 		}
 		/* lockstep: zeroed, so the C compiler does not take what one

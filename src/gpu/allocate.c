@@ -1,40 +1,292 @@
 /* allocate.c: shared memory after emission (plan.h, simt_allocate).
  *
  * Runs on the emitted statements, as Triton's AllocateSharedMemory runs
- * after its pipeliner and before its per-op lowering. */
+ * after its pipeliner, and gives every shared array a byte offset in the
+ * block's shared memory. An array lives from the first statement that
+ * touches it to the last, and an access inside a run-time loop or branch
+ * holds it for that whole top-level statement (every iteration reuses it).
+ * Two arrays whose lives do not overlap may share bytes once every thread
+ * is done with the first before any writes the second: a barrier between
+ * the last access of one and the first of the other that every path
+ * passes; only when the block would not hold the arrays otherwise, one
+ * inserted at the top level before the second's statement. Arrays go
+ * first-fit, in order of definition, each aligned as it asks. When that
+ * saves nothing the arrays stay one after another (the printers then
+ * declare them as before: separate arrays, or CUDA's dynamic block at the
+ * same offsets). */
 #include "gpu/plan.h"
 
-/* Beyond 48 KiB (or when an array must be aligned beyond 16 bytes) a CUDA
- * kernel takes its shared memory dynamically: the arrays are laid out one
- * after another, each aligned as it asks, from a base rounded up to the
- * largest alignment (the slack is part of the block). */
-static int dynamic_layout(SKernel *k)
+#include <string.h>
+
+/* ---- statements, flat ---- */
+
+typedef struct Flat {
+	SStmt **at;             /* the statements in order */
+	int *top;               /* of each: the index of its top-level statement */
+	int *depth;             /* constructs open at it (before its own effect) */
+	int n;
+	bool *barrier_before;   /* by top-level index: a barrier is to be inserted before it */
+	bool may_insert;        /* sharing may ask for barriers of its own */
+} Flat;
+
+static bool opens(SStmtKind k)
+{
+	return k == SS_FOR || k == SS_WHILE || k == SS_IF;
+}
+
+static void flatten(Arena *a, const SKernel *k, Flat *f)
+{
+	int n = 0;
+	for (const SStmt *s = k->first; s; s = s->next)
+		n++;
+	f->at = arena_alloc(a, sizeof *f->at * (size_t)(n + 1));
+	f->top = arena_alloc(a, sizeof *f->top * (size_t)(n + 1));
+	f->depth = arena_alloc(a, sizeof *f->depth * (size_t)(n + 1));
+	f->barrier_before = arena_alloc(a, sizeof *f->barrier_before * (size_t)(n + 1));
+	int depth = 0, top = 0;
+	for (SStmt *s = k->first; s; s = s->next) {
+		int i = f->n++;
+		f->at[i] = s;
+		if (depth == 0)
+			top = i;
+		f->top[i] = top;
+		f->depth[i] = depth;
+		if (opens(s->kind))
+			depth++;
+		else if (s->kind == SS_END)
+			depth--;
+	}
+}
+
+/* ---- who touches what ---- */
+
+static bool expr_uses(const SExpr *e, const SReg *r)
+{
+	if (!e)
+		return false;
+	if (e->kind == SE_REF && (e->reg == r || expr_uses(e->index, r)))
+		return true;
+	for (int i = 0; i < 3; i++)
+		if (expr_uses(e->a[i], r))
+			return true;
+	return false;
+}
+
+static bool stmt_uses(const SStmt *s, const SReg *r)
+{
+	if (s->src == r || s->shuffled == r || s->smem[0] == r || s->smem[1] == r)
+		return true;
+	const SExpr *es[] = {s->dst, s->value, s->guard, s->ptr, s->other, s->mask, s->lo, s->hi, s->step,
+			     s->expected, s->frag_a, s->frag_b, s->acc[0], s->acc[1], s->acc[2], s->acc[3]};
+	for (size_t i = 0; i < sizeof es / sizeof es[0]; i++)
+		if (expr_uses(es[i], r))
+			return true;
+	return s->also && stmt_uses(s->also, r);
+}
+
+typedef struct Life {
+	SReg *r;
+	int bytes, align;
+	int first, last;        /* statements that touch it, -1 if none */
+	int offset;
+} Life;
+
+static void life_of(const Flat *f, Life *l)
+{
+	l->first = l->last = -1;
+	for (int i = 0; i < f->n; i++)
+		if (stmt_uses(f->at[i], l->r)) {
+			if (l->first < 0)
+				l->first = i;
+			l->last = i;
+		}
+}
+
+/* The top-level statements of a life. */
+static int top_first(const Flat *f, const Life *l)
+{
+	return l->first < 0 ? 0 : f->top[l->first];
+}
+
+static int top_last(const Flat *f, const Life *l)
+{
+	return l->last < 0 ? 0 : f->top[l->last];
+}
+
+/* The end of top-level statement t: its SS_END when it opens a construct. */
+static int end_of(const Flat *f, int t)
+{
+	int i = t;
+	if (!opens(f->at[t]->kind))
+		return t;
+	while (i + 1 < f->n && f->depth[i + 1] > 0)
+		i++;
+	return i + 1 < f->n ? i + 1 : i;
+}
+
+/* A barrier after top-level statement `t` (and all it contains) that every
+ * path to statement `c` passes: at the top level, or in a construct that c
+ * is in too, before c. */
+static bool barrier_between(const Flat *f, int t, int c)
+{
+	for (int b = end_of(f, t) + 1; b < c; b++) {
+		if (f->depth[b] == 0 && f->barrier_before[b])
+			return true;
+		if (f->at[b]->kind != SS_BARRIER)
+			continue;
+		int d = f->depth[b], ok = 1;
+		for (int j = b + 1; j <= c && ok; j++) {
+			SStmtKind k = f->at[j]->kind;
+			if ((k == SS_END || k == SS_ELSE) && f->depth[j] <= d)
+				ok = 0;   /* the construct the barrier is in ends (or turns) before c */
+		}
+		if (ok)
+			return true;
+	}
+	return f->depth[c] == 0 && f->barrier_before[c];
+}
+
+/* Whether `a` and `b` may share bytes; inserts the barrier that lets them
+ * (noted in barrier_before) when `insert`. */
+static bool may_share(Flat *f, const Life *a, const Life *b, bool insert)
+{
+	if (a->first < 0 || b->first < 0)
+		return true;   /* one is never touched */
+	const Life *early = a, *late = b;
+	if (top_first(f, b) < top_first(f, a)) {
+		early = b;
+		late = a;
+	}
+	if (top_last(f, early) >= top_first(f, late))
+		return false;   /* their lives overlap */
+	if (barrier_between(f, top_last(f, early), late->first))
+		return true;
+	if (!f->may_insert)
+		return false;
+	if (insert)
+		f->barrier_before[top_first(f, late)] = true;
+	return true;
+}
+
+static int round_up(int x, int align)
+{
+	return (x + align - 1) / align * align;
+}
+
+/* First-fit: the lowest offset, aligned, where `l` overlaps in bytes only
+ * arrays it may share them with. */
+static int first_fit(Flat *f, Life *lives, int n, Life *l)
+{
+	int off = 0;
+	for (bool moved = true; moved;) {
+		moved = false;
+		for (int i = 0; i < n; i++) {
+			const Life *o = &lives[i];
+			if (o == l || o->offset < 0)
+				continue;
+			bool apart = off + l->bytes <= o->offset || o->offset + o->bytes <= off;
+			if (!apart && !may_share(f, o, l, false)) {
+				off = round_up(o->offset + o->bytes, l->align);
+				moved = true;
+			}
+		}
+	}
+	for (int i = 0; i < n; i++) {   /* now note the barriers the sharing needs */
+		const Life *o = &lives[i];
+		if (o != l && o->offset >= 0 && !(off + l->bytes <= o->offset || o->offset + o->bytes <= off))
+			may_share(f, o, l, true);
+	}
+	return off;
+}
+
+/* The barriers noted, inserted before their top-level statements. */
+static void insert_barriers(SKernel *k, const Flat *f)
+{
+	SStmt *prev = NULL;
+	for (int i = 0; i < f->n; i++) {
+		SStmt *s = f->at[i];
+		if (f->depth[i] == 0 && f->barrier_before[i]) {
+			SStmt *b = arena_alloc(k->arena, sizeof *b);
+			b->kind = SS_BARRIER;
+			b->line = s->line;
+			b->uniform = false;
+			b->next = s;
+			if (prev)
+				prev->next = b;
+			else
+				k->first = b;
+		}
+		prev = s;
+	}
+}
+
+/* ---- the layout ---- */
+
+/* The arrays one after another, each aligned as it asks: the old layout. */
+static int one_after_another(Life *lives, int n)
 {
 	int total = 0;
-	for (int i = 0; i < k->nregs; i++) {
-		const SReg *r = k->regs[i];
-		if (r->kind != SR_SHARED)
-			continue;
-		int align = simt_shared_align(r);
-		total = (total + align - 1) / align * align + r->count * simt_shared_elem_bytes(r);
+	for (int i = 0; i < n; i++) {
+		total = round_up(total, lives[i].align);
+		lives[i].offset = total;
+		total += lives[i].bytes;
 	}
-	total = (total + 15) / 16 * 16;
-	return k->shared_align > 16 ? total + k->shared_align - 16 : total;
+	return total;
 }
 
 bool simt_allocate(Diag *diag, SKernel *k)
 {
 	const Target *t = &k->target;
-	k->shared_bytes = simt_shared_bytes(k);
+	int n = 0;
+	for (int i = 0; i < k->nregs; i++)
+		n += k->regs[i]->kind == SR_SHARED;
+	Life *lives = arena_alloc(k->arena, sizeof *lives * (size_t)(n + 1));
+	n = 0;
+	for (int i = 0; i < k->nregs; i++) {
+		SReg *r = k->regs[i];
+		if (r->kind != SR_SHARED)
+			continue;
+		lives[n++] = (Life){.r = r, .bytes = r->count * simt_shared_elem_bytes(r), .align = simt_shared_align(r)};
+		k->shared_align = imax(k->shared_align, simt_shared_align(r));
+	}
+	int sum = one_after_another(lives, n);
+	int peak = sum;
+	/* Sharing where barriers already separate the arrays; where that is
+	 * not enough for the target's block, with barriers of its own. */
+	for (int pass = 0; n > 1 && pass < 2 && !(pass == 1 && sum <= t->shared_bytes && peak <= sum); pass++) {
+		Flat f = {.may_insert = pass == 1};
+		flatten(k->arena, k, &f);
+		int fit = 0;
+		for (int i = 0; i < n; i++) {
+			life_of(&f, &lives[i]);
+			lives[i].offset = -1;
+		}
+		for (int i = 0; i < n; i++) {
+			lives[i].offset = first_fit(&f, lives, n, &lives[i]);
+			fit = imax(fit, lives[i].offset + lives[i].bytes);
+		}
+		if (round_up(fit, 16) < round_up(peak, 16) && (pass == 0 || sum > t->shared_bytes)) {
+			peak = fit;
+			insert_barriers(k, &f);
+			k->shared_reuse = true;
+			break;
+		}
+		one_after_another(lives, n);   /* nothing saved: as before */
+	}
+	for (int i = 0; i < n; i++)
+		lives[i].r->offset = lives[i].offset;
+	k->shared_bytes = k->shared_reuse ? round_up(peak, 16) : peak;
 	if (k->shared_bytes > t->shared_bytes) {
 		diag_plain(diag, DIAG_ERROR, "%s: the kernel needs %d bytes of shared memory, more than %s gives a block (%d)",
 			   k->name, k->shared_bytes, t->spec, t->shared_bytes);
 		return false;
 	}
-	for (int i = 0; i < k->nregs; i++)
-		if (k->regs[i]->kind == SR_SHARED)
-			k->shared_align = imax(k->shared_align, simt_shared_align(k->regs[i]));
-	if (t->static_shared_bytes && (k->shared_bytes > t->static_shared_bytes || k->shared_align > t->static_shared_align))
-		k->dynamic_bytes = dynamic_layout(k);
+	/* Beyond the target's static limits (CUDA: 48 KiB, or an array aligned
+	 * beyond 16 bytes) a kernel takes its shared memory dynamically, from a base rounded
+	 * up to the largest alignment (the slack is part of the block). */
+	if (t->static_shared_bytes && (k->shared_bytes > t->static_shared_bytes || k->shared_align > t->static_shared_align)) {
+		int total = round_up(peak, 16);
+		k->dynamic_bytes = k->shared_align > 16 ? total + k->shared_align - 16 : total;
+	}
 	return true;
 }

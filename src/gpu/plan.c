@@ -132,7 +132,9 @@ static int64_t op_bytes(Lower *L, const TValue *v)
 		int d = xp->map[v->aux2];
 		if (d < 0 || L->frames[xp->frame].layout.warps_per_cta[d] <= 1)
 			return 0;
-		int64_t count = (int64_t)p->threads * count_in(L, xp->frame, xp->present & ~(1u << d)), bytes = 0;
+		/* a combine: every thread's partial; else one per lane along d (lower_reduce.c) */
+		int tpw = v->aux == RED_COMBINE ? 1 : L->frames[xp->frame].layout.threads_per_warp[d];
+		int64_t count = (int64_t)p->threads / tpw * count_in(L, xp->frame, xp->present & ~(1u << d)), bytes = 0;
 		for (int i = 0; i < v->nargs; i++)
 			bytes += count * elem_bytes(v->args[i]->type.dtype);
 		return v->aux == RED_ARGMAX || v->aux == RED_ARGMIN ? bytes + count * elem_bytes(v->type.dtype) : bytes;
@@ -210,7 +212,7 @@ static void plan_pipelines(Lower *L, const TBlock *b, int64_t outer, bool in_loo
 			body += x->op == TOP_DOT && L->vp[x->id].matrix ? 0 : held_bytes(L, x);
 		int64_t room = L->plan->target.shared_bytes - outer - siblings - body;
 		if (v->op == TOP_FOR && v->args[2]->op == TOP_CONST && v->args[2]->iconst > 0 && room > 0)
-			lower_plan_pipeline(L, v, (int)imin((int)room, INT32_MAX));
+			lower_plan_pipeline(L, v, (int)room);   /* room <= the target's block */
 		plan_pipelines(L, v->body, outer + siblings, true);
 	}
 }
@@ -295,8 +297,7 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 		buf_puts(b, "]");
 	}
 	if (v->op == TOP_DOT)
-		buf_printf(b, " %s%s%s", vp->wgmma ? "wgmma" : vp->matrix ? "matrix" : "fma", vp->in_place ? " in place" : "",
-			   vp->staged ? "" : "");
+		buf_printf(b, " %s%s", vp->wgmma ? "wgmma" : vp->matrix ? "matrix" : "fma", vp->in_place ? " in place" : "");
 	if (vp->staged)
 		buf_printf(b, " operand %d%s", vp->staged->id, v->op == TOP_DOT ? "" : " (copied ahead)");
 	if (vp->staged_b)

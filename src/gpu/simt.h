@@ -39,6 +39,7 @@ typedef struct SReg {
 	int count;             /* elements; 1 for scalars */
 	bool packed;           /* SR_SHARED fp16/bf16: held as 16-bit patterns, 16-byte aligned (matrix operands) */
 	int align;             /* SR_SHARED: bytes its first element is aligned to, when more than 16 (wgmma operands) */
+	int offset;            /* SR_SHARED: its first byte in the block's shared memory (simt_allocate) */
 } SReg;
 
 typedef enum {
@@ -205,7 +206,8 @@ typedef struct SKernel {
 	SReg **regs;                    /* every register, in order of definition */
 	int nregs, cap_regs;
 	SStmt *first, *last;
-	int shared_bytes;               /* shared memory of all SR_SHARED registers */
+	int shared_bytes;               /* shared memory of all SR_SHARED registers, at their offsets */
+	bool shared_reuse;              /* some SR_SHARED registers share bytes: one block, each at its offset */
 	int dynamic_bytes;              /* CUDA beyond 48 KiB: all of them in one dynamic block of this size, 0: static */
 	int shared_align;               /* the largest alignment an SR_SHARED register asks for (dynamic: the block
 	                                   is laid out from an address rounded up to it, the slack included) */

@@ -404,6 +404,9 @@ static void test_inductor(void)
 		 .num_warps = 4, .counts = {2 * 256, 2 * 256, 2 * 256}, .grid = 2},
 		{.file = "tests/exec/convert.py", .kernel = "masks", .signature = "*fp32,*i32,*fp32", .defines = {"B=32"},
 		 .num_warps = 2, .counts = {1024, 1024, 1024}, .grid = 1},
+		/* two conversions whose shared arrays share bytes (simt_allocate) */
+		{.file = "tests/exec/reuse.py", .signature = "*fp64,*fp64,*fp64", .defines = {"B=128"},
+		 .num_warps = 4, .counts = {16384, 16384, 32768}, .grid = 1},
 		{.file = "tests/exec/loops.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=256", "ROWS=2"},
 		 .num_warps = 4, .scalars = {1000}, .counts = {10000, 20}, .grid = 5},
 		{.file = "tests/exec/loops.py", .signature = "*fp32,*fp32,i32", .defines = {"BLOCK=64", "ROWS=4"},
