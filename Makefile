@@ -5,6 +5,7 @@
 #   make asan         the same tests built with AddressSanitizer and UBSan
 #   make gpu-check    GPU tests (needs an NVIDIA GPU with torch and triton)
 #   make fuzz         libFuzzer targets (clang)
+#   make update-expected  rewrite tests/expected/ (every stage's text) from bin/tritonc
 
 CC      ?= cc
 BUILD   ?= build
@@ -72,8 +73,11 @@ gpu-check: all
 fuzz:
 	tests/fuzz/build.sh
 
+update-expected: $(BIN)/tritonc
+	UPDATE=1 BIN=$(BIN) tests/expected/suite.sh | grep -v '^PASS' || true
+
 clean:
 	rm -rf build build-asan bin lib
 
-.PHONY: all units check asan gpu-check fuzz clean
+.PHONY: all units check asan gpu-check fuzz update-expected clean
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -2,14 +2,14 @@
 """Generate golden output vectors from real Triton (GPU) for CPU tests.
 
 Usage (on a machine with a CUDA GPU, torch and triton installed):
-    PYTHONUNBUFFERED=1 python3 tests/golden/gen_golden.py OUTDIR [--bench BENCH.md]
+    PYTHONUNBUFFERED=1 python3 tests/triton_values/gen_golden.py OUTDIR [--bench BENCH.md]
 
 Inputs are produced by the deterministic hash formula documented in
-tests/golden/inputs.md (the C side computes the same values exactly).
+tests/triton_values/inputs.md (the C side computes the same values exactly).
 Kernels come only from tests/corpus/ (nothing outside the repository).
 For each kernel launch one OUTDIR/NAME.json is written (format: see inputs.md).
 
-    python3 tests/golden/gen_golden.py OUTDIR --corpus DIR --prefix tests/heldout
+    python3 tests/triton_values/gen_golden.py OUTDIR --corpus DIR --prefix tests/heldout
 
 records the modules of DIR instead (the held-out set that
 tests/heldout/capture.py writes); their input shapes come from each
