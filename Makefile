@@ -8,6 +8,7 @@
 #   make python       the Python package's extension, in place (PYTHON=python3 chooses the Python)
 #   make gpu-check    GPU tests (needs an NVIDIA GPU with torch and triton)
 #   make fuzz         libFuzzer targets (clang)
+#   make update-expected  rewrite tests/expected/ (every stage's text) from bin/tritonc
 
 CC      ?= cc
 BUILD   ?= build
@@ -127,8 +128,11 @@ install: all
 	sed -e 's|@VERSION@|$(VERSION)|g' packaging/tritoncConfigVersion.cmake.in \
 		> $(DESTDIR)$(PREFIX)/lib/cmake/tritonc/tritoncConfigVersion.cmake
 
+update-expected: $(BIN)/tritonc
+	UPDATE=1 BIN=$(BIN) tests/expected/suite.sh | grep -v '^PASS' || true
+
 clean:
 	rm -rf build build-asan bin lib python/tritonc/_tritonc*.so python/build
 
-.PHONY: all units check asan gpu-check fuzz clean install python python-ext
+.PHONY: all units check asan gpu-check fuzz update-expected clean install python python-ext
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

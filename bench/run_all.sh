@@ -19,7 +19,7 @@ for part in "$@"; do
 	start=$(date +%s)
 	case $part in
 	check) make gpu-check >"$OUT/gpu-check.txt" 2>&1; tail -1 "$OUT/gpu-check.txt" ;;
-	golden) python3 tests/golden/gen_golden.py "$OUT/golden" --corpus tests/heldout --prefix tests/heldout \
+	golden) python3 tests/triton_values/gen_golden.py "$OUT/golden" --corpus tests/heldout --prefix tests/heldout \
 			>"$OUT/golden.txt" 2>&1; tail -2 "$OUT/golden.txt" ;;
 	inductor) OUT="$OUT/inductor" sh bench/inductor/run.sh >"$OUT/inductor.txt" 2>&1 ;;
 	heldout) cases="$OUT/heldout.cases"

@@ -47,8 +47,9 @@ typedef struct tritonc_options {
  * functions or TorchInductor output; `filename` names it in messages).
  * Returns the output (free with tritonc_free), or NULL on an error. When
  * `diagnostics` is not NULL it receives the messages, "file:line:col:
- * error: ..." with the source line and a caret, or NULL when there were
- * none. */
+ * error: ..." with the source line and a caret, and the notes of the
+ * defaults chosen for an Inductor kernel ("note: ..."), or NULL when there
+ * were none. */
 TRITONC_API char *tritonc_compile(const char *source, const char *filename, const tritonc_options *options,
 				  char **diagnostics);
 
@@ -70,9 +71,9 @@ TRITONC_API void tritonc_free(void *p);
 typedef struct tritonc_result tritonc_result;
 
 /* Compiles one kernel as tritonc_compile does (options->dump is ignored:
- * every stage's text is kept). Returns NULL on an error, with the messages
- * in *diagnostics as for tritonc_compile; on success *diagnostics is NULL
- * (the notes are in tritonc_result_notes). */
+ * every stage's text is kept). Returns NULL on an error. *diagnostics, as
+ * for tritonc_compile, receives every message: errors, and on success too
+ * the notes ("note: KERNEL: using 8 warps"), or NULL when there were none. */
 TRITONC_API tritonc_result *tritonc_compile_kernel(const char *source, const char *filename, const tritonc_options *options,
 				       char **diagnostics);
 

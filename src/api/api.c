@@ -32,6 +32,9 @@ struct tritonc_result {
 	int nparams;
 };
 
+/* Every stage with a text, for tritonc_compile_kernel. */
+#define ALL_STAGES ((1u << STAGE_COUNT) - 1)
+
 /* Runs the driver on `source` for `options`, keeping the stages of
  * `keep` and stopping after `last`; the messages go to *diagnostics. The
  * caller reads `d` and then calls finish. */
@@ -53,6 +56,8 @@ static bool start(Driver *d, Arena *a, Diag *diag, Source *src, const char *sour
 		diag_plain(diag, DIAG_ERROR, "%s", err);
 		return false;
 	}
+	if (d->opt.target.kind == TARGET_INTERP && keep == ALL_STAGES)   /* it has no passes, plan or SIMT */
+		d->opt.keep &= ~(1u << STAGE_PASSES | 1u << STAGE_PLAN | 1u << STAGE_SIMT);
 	return driver_compile(d);
 }
 
@@ -158,7 +163,7 @@ static tritonc_result *compile_kernel_here(const char *source, const char *filen
 	Diag diag = {0};
 	Source src;
 	Driver d;
-	unsigned keep = ~0u;
+	unsigned keep = ALL_STAGES;
 	tritonc_result *r = NULL;
 	if (start(&d, &a, &diag, &src, source, filename, options, keep, STAGE_CODE)) {
 		r = xcalloc(1, sizeof *r);

@@ -185,8 +185,8 @@ static bool want(const Driver *d, Stage s)
 	return d->opt.keep & (1u << s);
 }
 
-/* Keeps a stage's text when asked for; true when the pipeline goes on. */
-static bool done(Driver *d, Stage s)
+/* Marks stage s made; true when a later one was asked for. */
+static bool more(Driver *d, Stage s)
 {
 	d->have[s] = true;
 	return s < d->opt.last;
@@ -195,12 +195,17 @@ static bool done(Driver *d, Stage s)
 bool driver_compile(Driver *d)
 {
 	bool interp = d->opt.target.kind == TARGET_INTERP;
+	if (interp && (want(d, STAGE_PASSES) || want(d, STAGE_PLAN) || want(d, STAGE_SIMT))) {
+		diag_plain(d->diag, DIAG_ERROR, "the interp target runs the tile IR: it has no passes, plan or simt stage");
+		return false;
+	}
+
 	/* discover */
 	if (discover_kernels(d->arena, d->diag, d->src, &d->kernels) < 0)
 		return false;
 	if (want(d, STAGE_KERNELS))
 		driver_list_kernels(&d->text[STAGE_KERNELS], d->src, &d->kernels);
-	if (!done(d, STAGE_KERNELS))
+	if (!more(d, STAGE_KERNELS))
 		return true;
 
 	/* pick */
@@ -208,7 +213,7 @@ bool driver_compile(Driver *d)
 		return false;
 	if (want(d, STAGE_AST))
 		ast_dump(&d->text[STAGE_AST], d->kernel->func);
-	if (!done(d, STAGE_AST))
+	if (!more(d, STAGE_AST))
 		return true;
 
 	/* defaults, then specialize */
@@ -219,13 +224,15 @@ bool driver_compile(Driver *d)
 			    .num_warps = d->num_warps, .num_stages = d->opt.num_stages};
 	if (!(d->tir = specialize(d->arena, d->diag, d->kernel, &spec)))
 		return false;
-	if (want(d, STAGE_TIR) || (interp && want(d, STAGE_CODE)))
+	if (want(d, STAGE_TIR) || interp)
 		tir_dump(&d->text[STAGE_TIR], d->tir);
-	if (interp && want(d, STAGE_CODE))
+	if (interp) {   /* what the interpreter runs is the tile IR itself: its code */
 		buf_puts(&d->text[STAGE_CODE], buf_str(&d->text[STAGE_TIR]));
-	if (interp)
-		d->have[STAGE_CODE] = true;
-	if (!done(d, STAGE_TIR) || interp)
+		more(d, STAGE_TIR);
+		more(d, STAGE_CODE);
+		return true;
+	}
+	if (!more(d, STAGE_TIR))
 		return true;
 
 	/* tile-IR passes */
@@ -234,7 +241,7 @@ bool driver_compile(Driver *d)
 	driver_passes(d->arena, d->tir, d->arg_div);
 	if (want(d, STAGE_PASSES))
 		tir_dump_axis(&d->text[STAGE_PASSES], d->tir);
-	if (!done(d, STAGE_PASSES))
+	if (!more(d, STAGE_PASSES))
 		return true;
 
 	/* plan: frames, layouts, matrix units, pipelines */
@@ -242,7 +249,7 @@ bool driver_compile(Driver *d)
 		return false;
 	if (want(d, STAGE_PLAN))
 		plan_dump(&d->text[STAGE_PLAN], d->plan);
-	if (!done(d, STAGE_PLAN))
+	if (!more(d, STAGE_PLAN))
 		return true;
 
 	/* emit SIMT by the plan, then give the shared arrays their bytes */
@@ -250,13 +257,13 @@ bool driver_compile(Driver *d)
 		return false;
 	if (want(d, STAGE_SIMT))
 		simt_dump(&d->text[STAGE_SIMT], d->simt);
-	if (!done(d, STAGE_SIMT))
+	if (!more(d, STAGE_SIMT))
 		return true;
 
 	/* print */
 	if (want(d, STAGE_CODE))
 		emit_kernel(&d->text[STAGE_CODE], d->simt);
-	done(d, STAGE_CODE);
+	more(d, STAGE_CODE);
 	return true;
 }
 

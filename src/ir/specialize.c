@@ -1117,8 +1117,11 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 		char ty[32] = "";
 		if (sig) {
 			size_t len = strcspn(sig, ",");
-			if (len == 0 || len >= sizeof ty)
+			if (len == 0)
 				spec_error(s, p, "the signature has no type for parameter '%s'", p->name);
+			if (len >= sizeof ty)
+				spec_error(s, p, "unknown type '%.*s' for parameter '%s' (expected *fp32, i32, fp32, ...)",
+					   (int)len, sig, p->name);
 			memcpy(ty, sig, len);
 			ty[len] = '\0';
 			sig += len + (sig[len] == ',');

@@ -50,7 +50,7 @@ int run_kernel(const SKernel *k, const char *source, RunArg *args, const RunOpti
  * element index and the argument number (exact in fp32; rounded for fp16
  * and bf16), integers in [0, int_range), booleans alternating by hash. */
 void run_fill(void *buf, DType dt, size_t count, int arg, int64_t int_range);
-/* The hash behind that formula (tests/golden/inputs.md), before its mapping
+/* The hash behind that formula (tests/triton_values/inputs.md), before its mapping
  * to [-1, 1): element i of argument number arg. */
 uint32_t run_hash(uint32_t i, uint32_t arg);
 

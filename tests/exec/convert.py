@@ -105,3 +105,24 @@ def masks(x_ptr, idx_ptr, out_ptr, B: tl.constexpr):
     p = x_ptr + tl.load(idx_ptr + off)
     g = tl.load(p) + tl.load(tl.trans(p))
     tl.store(out_ptr + off, tl.where(m & tl.trans(m), g, x))
+
+# Runs of tests/exec/suite.sh (each on c and c:wave64, checked against the interpreter):
+# run: -k sym -s *fp32,*fp32,i32 -D B=16 --num-warps 4 --arg x_ptr=507 --arg out_ptr=507 --arg n=13 --grid 3
+# run: -k sym -s *fp32,*fp32,i32 -D B=8 --num-warps 4 --arg x_ptr=128 --arg out_ptr=128 --arg n=8 --grid 2
+# run: -k sym -s *fp32,*fp32,i32 -D B=32 --num-warps 2 --arg x_ptr=1682 --arg out_ptr=1682 --arg n=29 --grid 2
+# run: -k sym -s *bf16,*bf16,i32 -D B=32 --num-warps 4 --arg x_ptr=1800 --arg out_ptr=1800 --arg n=30 --grid 2
+# run: -k both -s *fp32,*fp32,*fp32,i32 -D B=16 --num-warps 4 --arg x_ptr=242 --arg out_ptr=242 --arg outt_ptr=242 --arg n=11 --grid 2
+# run: -k both -s *fp32,*fp32,*fp32,i32:16 -D B=32 --num-warps 8 --arg x_ptr=1024 --arg out_ptr=1024 --arg outt_ptr=1024 --arg n=32 --grid 1
+# run: -k cube -s *fp32,*fp32 -D A=4 --num-warps 1 --arg x_ptr=128 --arg out_ptr=128 --grid 2
+# run: -k cube -s *fp32,*fp32 -D A=8 --num-warps 4 --arg x_ptr=1024 --arg out_ptr=1024 --grid 2
+# run: -k rowmax -s *fp32,*fp32,i32 -D B=16 --num-warps 2 --arg x_ptr=300 --arg out_ptr=300 --arg n=10 --grid 3
+# run: -k rowmax -s *fp32,*fp32,i32 -D B=64 --num-warps 4 --arg x_ptr=2500 --arg out_ptr=2500 --arg n=50 --grid 1
+# run: -k loop_trans -s *fp32,*fp32,i32,i32 -D B=16 --num-warps 4 --arg x_ptr=1014 --arg out_ptr=338 --arg n=13 --arg steps=3 --grid 2
+# run: -k loop_trans -s *fp32,*fp32,i32,i32 -D B=32 --num-warps 2 --arg x_ptr=4096 --arg out_ptr=1024 --arg n=32 --arg steps=4 --grid 1
+# run: -k pair -s *fp32,*fp32,i32 -D BM=32 -D BN=16 --num-warps 4 --arg x_ptr=2500 --arg out_ptr=2500 --arg n=50 --grid 2,4
+# run: -k pair -s *fp32,*fp32,i32:16 -D BM=32 -D BN=16 --num-warps 4 --arg x_ptr=4096 --arg out_ptr=4096 --arg n=64 --grid 2,4
+# run: -k pair -s *fp32,*fp32,i32:16 -D BM=16 -D BN=64 --num-warps 8 --arg x_ptr=16384 --arg out_ptr=16384 --arg n=128 --grid 8,2
+# run: -k permute_add -s *fp32,*fp32,*fp32 -D A=4 -D B=8 -D C=16 --num-warps 4 --arg x_ptr=1024 --arg y_ptr=1024 --arg out_ptr=1024 --grid 2
+# run: -k permute_add -s *fp32,*fp32,*fp32 -D A=2 -D B=16 -D C=8 --num-warps 1 --arg x_ptr=768 --arg y_ptr=768 --arg out_ptr=768 --grid 3
+# run: -k masks -s *fp32,*i32,*fp32 -D B=16 --num-warps 4 --arg x_ptr=512 --arg idx_ptr=512 --arg out_ptr=512 --grid 2
+# run: -k masks -s *fp32,*i32,*fp32 -D B=32 --num-warps 2 --arg x_ptr=1024 --arg idx_ptr=1024 --arg out_ptr=1024 --grid 1

@@ -20,3 +20,6 @@ def assert_one(x_ptr, n, BAD: tl.constexpr, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + offs, offs < n, other=0)
     tl.device_assert(offs != BAD, "element BAD reached")
     tl.store(x_ptr + offs, x + 1, offs < n)
+
+# Runs of tests/exec/suite.sh (each on c and c:wave64, checked against the interpreter):
+# run: -k gather -s *i32,*fp32,*fp32,i32 -D LIMIT=16 -D BLOCK=128 --num-warps 2 --arg idx_ptr=1000 --arg table_ptr=16 --arg out_ptr=1000 --arg n=1000 --grid 8

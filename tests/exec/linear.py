@@ -19,3 +19,7 @@ def linear(x_ptr, w_ptr, bias_ptr, y_ptr, M, N, K, BM: tl.constexpr, BN: tl.cons
     bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
     y = acc + bias[None, :]
     tl.store(y_ptr + rm[:, None] * N + rn[None, :], y.to(y_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+# Runs of tests/exec/suite.sh (each on c and c:wave64, checked against the interpreter):
+# run: -s *fp16,*fp16,*fp16,*fp16,i32,i32,i32 -D BM=64 -D BN=32 -D BK=32 --num-warps 4 --arg x_ptr=8000 --arg w_ptr=5760 --arg bias_ptr=72 --arg y_ptr=7200 --arg M=100 --arg N=72 --arg K=80 --grid 2,3
+# run: -s *bf16,*bf16,*bf16,*bf16,i32,i32,i32 -D BM=32 -D BN=64 -D BK=16 --num-warps 2 --arg x_ptr=2400 --arg w_ptr=4800 --arg bias_ptr=100 --arg y_ptr=5000 --arg M=50 --arg N=100 --arg K=48 --grid 2,2

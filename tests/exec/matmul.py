@@ -18,3 +18,7 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK:
         else:
             acc += tl.dot(a, b)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, (rm[:, None] < M) & (rn[None, :] < N))
+
+# Runs of tests/exec/suite.sh (each on c and c:wave64, checked against the interpreter):
+# run: -s *fp32,*fp32,*fp32,i32,i32,i32 -D BM=32 -D BN=16 -D BK=16 -D IEEE=0 --num-warps 4 --arg a_ptr=3500 --arg b_ptr=2800 --arg c_ptr=2000 --arg M=50 --arg N=40 --arg K=70 --grid 2,3
+# run: -s *fp32,*fp32,*fp32,i32,i32,i32 -D BM=16 -D BN=32 -D BK=32 -D IEEE=1 --num-warps 2 --arg a_ptr=3500 --arg b_ptr=2800 --arg c_ptr=2000 --arg M=50 --arg N=40 --arg K=70 --grid 4,2

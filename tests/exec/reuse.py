@@ -14,3 +14,4 @@ def two_moves(x_ptr, y_ptr, out_ptr, B: tl.constexpr):
     tl.store(out_ptr + offs, x + x.T)
     y = tl.load(y_ptr + offs)
     tl.store(out_ptr + B * B + offs, y * 2.0 - y.T)
+# run: -s *fp64,*fp64,*fp64 -D B=128 --num-warps 4 --arg x_ptr=16384 --arg y_ptr=16384 --arg out_ptr=32768 --grid 1

@@ -107,3 +107,7 @@ def dot_scan(a_ptr, b_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.cons
     offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
     tl.store(out_ptr + 2 * offs, tl.cumsum(c, 0))
     tl.store(out_ptr + 2 * offs + 1, tl.cumsum(c, 1, reverse=True))
+
+# Runs of tests/exec/suite.sh (each on c and c:wave64, checked against the interpreter):
+# run: -k scans -s *fp32,*fp32 -D ROWS=4 -D COLS=64 --num-warps 2 --arg x_ptr=768 --arg out_ptr=2304 --grid 3
+# run: -k scans -s *fp32,*fp32 -D ROWS=16 -D COLS=32 --num-warps 4 --arg x_ptr=1536 --arg out_ptr=4608 --grid 3

@@ -63,3 +63,12 @@ def symmetric(x_ptr, out_ptr, N: tl.constexpr):
     x = tl.load(x_ptr + off)
     xt = tl.load(x_ptr + off.T)
     tl.store(out_ptr + off, x + xt)
+
+# Runs of tests/exec/suite.sh (each on c and c:wave64, checked against the interpreter):
+# run: -k trans_add -s *fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32,i32 -D BM=32 -D BN=16 --num-warps 4 --arg x_ptr=2000 --arg y_ptr=2000 --arg out_ptr=2000 --arg col_ptr=80 --arg row_ptr=150 --arg g_ptr=2000 --arg M=50 --arg N=40 --grid 2,3
+# run: -k trans_add -s *fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32:16,i32:16 -D BM=16 -D BN=64 --num-warps 8 --arg x_ptr=8192 --arg y_ptr=8192 --arg out_ptr=8192 --arg col_ptr=512 --arg row_ptr=128 --arg g_ptr=8192 --arg M=64 --arg N=128 --grid 4,2
+# run: -k trans_add -s *fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32:16,i32:16 -D BM=8 -D BN=8 --num-warps 1 --arg x_ptr=512 --arg y_ptr=512 --arg out_ptr=512 --arg col_ptr=64 --arg row_ptr=64 --arg g_ptr=512 --arg M=16 --arg N=32 --grid 2,4
+# run: -k trans_loop -s *fp32,*fp32,i32,i32 -D BM=16 -D BN=32 --num-warps 2 --arg x_ptr=2000 --arg out_ptr=1024 --arg M=50 --arg N=40 --grid 2
+# run: -k permute3 -s *fp32,*fp32,*fp32 -D A=2 -D B=4 -D C=8 --num-warps 1 --arg x_ptr=192 --arg out_ptr=192 --arg sum_ptr=96 --grid 3
+# run: -k permute3 -s *fp32,*fp32,*fp32 -D A=8 -D B=16 -D C=4 --num-warps 4 --arg x_ptr=1024 --arg out_ptr=1024 --arg sum_ptr=128 --grid 2
+# run: -k symmetric -s *fp32,*fp32 -D N=32 --num-warps 2 --arg x_ptr=1024 --arg out_ptr=1024 --grid 1

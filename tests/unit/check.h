@@ -1,6 +1,6 @@
 /* check.h: what every unit-test program shares: one "PASS name" or
  * "FAIL name: why" line per check (tests/run.sh counts them), and the
- * golden inputs' formula (tests/golden/inputs.md). */
+ * golden inputs' formula (tests/triton_values/inputs.md). */
 #ifndef TC_TEST_CHECK_H
 #define TC_TEST_CHECK_H
 

@@ -1,4 +1,4 @@
-/* golden.h: golden files (tests/golden/inputs.md), shared by test_golden
+/* golden.h: golden files (tests/triton_values/inputs.md), shared by test_golden
  * (the corpus, through the interpreter) and test_heldout (Inductor kernels
  * of operations outside the corpus, through the interpreter and lowered for
  * a target and run whole).

@@ -1,6 +1,6 @@
 /* test_golden.c: corpus kernels, from their source text through discovery,
  * parsing, specialization and the tile-IR interpreter, against the values
- * real Triton produced on a GPU for the same inputs (tests/golden/). */
+ * real Triton produced on a GPU for the same inputs (tests/triton_values/). */
 #include "golden.h"
 
 /* Element operations the interpreter may spend per output: programs
@@ -45,7 +45,7 @@ static bool not_run(const Golden *G, int out, int64_t at, void *ctx)
 static const char *run_golden(const char *name, char *why, size_t whylen)
 {
 	char path[256];
-	snprintf(path, sizeof path, "tests/golden/%s.json", name);
+	snprintf(path, sizeof path, "tests/triton_values/%s.json", name);
 	Golden G;
 	const char *fail = golden_open(&G, path, stdout);
 	if (fail) {

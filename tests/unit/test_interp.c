@@ -1,6 +1,6 @@
 /* test_interp.c: the tile-IR interpreter on the seed RMSNorm kernel, built
  * op by op as the specializer will build it, against a float64 reference
- * and against the values real Triton produced (tests/golden/). Also the
+ * and against the values real Triton produced (tests/triton_values/). Also the
  * typing rules the builder applies, and kernels from source text for the
  * constructs no golden file covers (run-time loops and ifs, tl.dot and the
  * seed GEMM, atomics, asserts, argmax, scans, Philox, hints), each against
@@ -106,7 +106,7 @@ static void test_rmsnorm(void)
 	printf("# max relative error against float64: %.3g\n", worst);
 	CHECK("rmsnorm matches float64 (rel < 1e-5)", worst < 1e-5);
 
-	char *json = file_read("tests/golden/rmsnorm_inductor_r37.json", NULL);
+	char *json = file_read("tests/triton_values/rmsnorm_inductor_r37.json", NULL);
 	static double pos[1000], val[1000];
 	const char *outputs = json ? strstr(json, "\"outputs\"") : NULL;
 	int np = outputs ? json_numbers(json, outputs, "\"positions\"", pos, 1000) : 0;

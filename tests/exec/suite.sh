@@ -1,0 +1,33 @@
+#!/bin/sh
+# Execution tests carried by the kernels' own files: each "# run: ARGS" line
+# of a tests/exec/*.py is run as `tritonc run FILE ARGS --check` on the C
+# target lowered for 32-lane and for 64-lane warps; the run must succeed and
+# every buffer must match the tile-IR interpreter ("check NAME: ...: ok").
+# Adding a case is adding a line to the kernel's file. (tests/unit/test_exec.c
+# keeps the cases that check more than agreement with the interpreter.)
+cd "$(dirname "$0")/../.." || exit 2
+BIN=${BIN:-bin}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for f in tests/exec/*.py; do
+	sed -n 's/^# run: //p' "$f" >"$tmp/runs"
+	n=0
+	while read -r args; do
+		n=$((n + 1))
+		for target in c c:wave64; do
+			name="$(basename "$f") run $n on $target"
+			# shellcheck disable=SC2086
+			"$BIN/tritonc" run "$f" $args --target "$target" --check --threads 2 \
+				>"$tmp/out" 2>"$tmp/err" </dev/null
+			rc=$?
+			checks=$(grep -c '^check ' "$tmp/out")
+			if [ $rc -ne 0 ]; then
+				echo "FAIL exec $name: status $rc: $(grep -v '^tritonc: note' "$tmp/err" | head -2) $(grep -m1 FAIL "$tmp/out")"
+			elif [ "$checks" -eq 0 ] || grep '^check ' "$tmp/out" | grep -qv ': ok$'; then
+				echo "FAIL exec $name: $(grep '^check ' "$tmp/out" | grep -v ': ok$' | head -2)"
+			else
+				echo "PASS exec $name: $checks buffers match the interpreter"
+			fi
+		done
+	done <"$tmp/runs"
+done
