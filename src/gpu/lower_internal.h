@@ -77,8 +77,6 @@ typedef struct Frame {
 	int wm, wn;
 } Frame;
 
-#define LOWER_MAX_FRAMES 32
-
 typedef struct Lower {
 	Arena *arena;
 	Diag *diag;
@@ -86,7 +84,8 @@ typedef struct Lower {
 	const TKernel *tk;
 	const Target *target;
 	SKernel *k;
-	Frame frames[LOWER_MAX_FRAMES];
+	Frame *frames;                   /* frames_cap of them: a frame per connected part at most */
+	int frames_cap;
 	int nframes;
 	int scalar_frame;                /* the frame of parts with scalars only, or -1 */
 	int cur;                         /* the frame now in use; the next four are copies of it */

@@ -369,8 +369,6 @@ static void give_frame(Lower *L, const TValue *v, void *ctx)
 		if (rank_of_root[root] == 0 && L->scalar_frame >= 0) {
 			frame_of_root[root] = L->scalar_frame;
 		} else {
-			if (L->nframes == LOWER_MAX_FRAMES)
-				place_error(L, v, "needs more layouts than the lowering keeps");
 			frame_of_root[root] = L->nframes++;
 			if (rank_of_root[root] == 0)
 				L->scalar_frame = frame_of_root[root];
@@ -466,7 +464,11 @@ static bool place_round(Lower *L, Cut *cut)
 		L->parent[i] = (int)i;
 		frame_of_root[i] = -1;
 	}
-	memset(L->frames, 0, sizeof L->frames);
+	if ((size_t)L->frames_cap < n) {   /* each value is in one part: n frames always suffice */
+		L->frames_cap = (int)(2 * n);
+		L->frames = arena_alloc(L->arena, sizeof *L->frames * (size_t)L->frames_cap);
+	}
+	memset(L->frames, 0, sizeof *L->frames * (size_t)L->frames_cap);
 	Flow flow = {0};
 	L->linking = true;
 	each_value(L, body, propagate_one, &flow);
@@ -803,8 +805,8 @@ static void each_access(Lower *L, const TBlock *b, int depth, AccessFn fn, void 
 /* Per frame and frame dim: the weight of the accesses whose fastest dim
  * lies there; one inside a run-time loop outweighs all those outside. */
 typedef struct Votes {
-	int64_t weight[LOWER_MAX_FRAMES][TC_MAX_RANK];
-	bool fixed[LOWER_MAX_FRAMES];   /* holds a dot's result, whose matrix layout wants dims in order */
+	int64_t (*weight)[TC_MAX_RANK];  /* nframes of each */
+	bool *fixed;                     /* holds a dot's result, whose matrix layout wants dims in order */
 } Votes;
 
 static void vote(Lower *L, TValue *v, int depth, void *ctx)
@@ -843,6 +845,8 @@ static void swap_one(Lower *L, const TValue *v, void *ctx)
 static void orient_frames(Lower *L)
 {
 	Votes *votes = arena_alloc(L->arena, sizeof *votes);
+	votes->weight = arena_alloc(L->arena, sizeof *votes->weight * (size_t)(L->nframes + 1));
+	votes->fixed = arena_alloc(L->arena, sizeof *votes->fixed * (size_t)(L->nframes + 1));
 	each_access(L, L->tk->body, 0, vote, votes);
 	each_value(L, L->tk->body, fix_dot_frame, votes);
 	for (int f = 0; f < L->nframes; f++) {
@@ -925,7 +929,7 @@ void lower_place(Lower *L)
 			orient_frames(L);
 			TValue *split = NULL;
 			each_access(L, body, 0, find_uncoalesced, &split);
-			if (!split || round >= MAX_ROUNDS || L->nframes == LOWER_MAX_FRAMES)
+			if (!split || round >= MAX_ROUNDS)
 				break;
 			split_access(L, split);
 		}

@@ -624,6 +624,30 @@ TValue *tir_pointer_cast(TBuilder *b, TValue *ptr, DType elem)
 	return append(b, TOP_BITCAST, t, 1, &ptr);
 }
 
+TValue *tir_int_to_ptr(TBuilder *b, TValue *x, DType elem)
+{
+	if ((x->type.dtype != DT_I64 && x->type.dtype != DT_U64) || elem == DT_PTR) {
+		b->error = "only a 64-bit integer converts to a pointer";
+		return NULL;
+	}
+	Type t = x->type;
+	t.dtype = DT_PTR;
+	t.elem = elem;
+	return append(b, TOP_BITCAST, t, 1, &x);
+}
+
+TValue *tir_ptr_to_int(TBuilder *b, TValue *ptr, DType to)
+{
+	if (ptr->type.dtype != DT_PTR || (to != DT_I64 && to != DT_U64)) {
+		b->error = "a pointer converts only to a 64-bit integer";
+		return NULL;
+	}
+	Type t = ptr->type;
+	t.dtype = to;
+	t.elem = DT_I1;
+	return append(b, TOP_BITCAST, t, 1, &ptr);
+}
+
 TValue *tir_assert(TBuilder *b, TValue *cond, TValue *mask, const char *msg)
 {
 	TValue *args[2] = {tir_cast(b, cond, DT_I1), NULL};

@@ -349,6 +349,10 @@ TValue *tir_atomic(TBuilder *b, AtomicOp op, TValue *ptr, TValue *value, TValue 
 TValue *tir_atomic_cas(TBuilder *b, TValue *ptr, TValue *cmp, TValue *value, MemSem sem, MemScope scope);
 /* `ptr` (a pointer tile) as pointers to `elem`: the same addresses. */
 TValue *tir_pointer_cast(TBuilder *b, TValue *ptr, DType elem);
+/* int64 addresses as pointers to `elem` and back (Triton's int_to_ptr,
+ * ptr_to_int): the bits unchanged. */
+TValue *tir_int_to_ptr(TBuilder *b, TValue *x, DType elem);
+TValue *tir_ptr_to_int(TBuilder *b, TValue *ptr, DType to);
 TValue *tir_assert(TBuilder *b, TValue *cond, TValue *mask, const char *msg);
 TValue *tir_barrier(TBuilder *b);
 TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p);
