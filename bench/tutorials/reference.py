@@ -96,8 +96,9 @@ def run_case(mod, line, saved):
     types = [t.split(":")[0] for t in split_sig(sig)]
     params = fn.arg_names
     args, outputs, ti = [], {}, 0
-    for p in params:
+    for p in params:   # every parameter by position, constexprs too, as the tutorials launch them
         if p in constexprs:
+            args.append(constexprs[p])
             continue
         t = types[ti]
         ti += 1
@@ -120,8 +121,12 @@ def run_case(mod, line, saved):
             args.append(int(vals[p]))
     g = tuple(int(x) for x in grid.split(","))
 
+    options = {"num_warps": warps, "num_stages": stages}
+    for p in params:   # softmax_kernel's num_stages parameter is also the launch option
+        options.pop(p, None)
+
     def launch():
-        fn[g](*args, **constexprs, num_warps=warps, num_stages=stages)
+        fn[g](*args, **options)
 
     launch()
     torch.cuda.synchronize()
@@ -154,6 +159,8 @@ def run_case(mod, line, saved):
 
 def main():
     tdir, cases, root = sys.argv[1:4]
+    # descriptors made in a kernel need global scratch memory, as the tutorials set it up
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
     mods = {}
     for line in open(cases):
         line = line.strip()

@@ -251,8 +251,11 @@ static bool propagate(Lower *L, const TValue *v, bool *changed, Cut *cut)
 	switch (v->op) {
 	case TOP_CONVERT:   /* through shared memory: no place shared, nor a frame */
 		return true;
+	case TOP_RESHAPE:   /* one that moves elements goes through shared memory (lower_shape.c) */
+		if (!lower_reshape_is_alias(v))
+			return true;
+		return unify_wide(L, v, v->args[0], changed) || cut_at(cut, v, 0);
 	case TOP_EXPAND:
-	case TOP_RESHAPE:
 		return unify_wide(L, v, v->args[0], changed) || cut_at(cut, v, 0);
 	case TOP_REDUCE:
 		for (int i = 1; i < v->nargs; i++)   /* an index, or more inputs: shaped as the first */

@@ -189,6 +189,25 @@ TValue *tir_expand(TBuilder *b, TValue *x, int axis)
 	return v;
 }
 
+TValue *tir_reshape(TBuilder *b, TValue *x, int rank, const int *shape)
+{
+	int64_t n = 1, m = 1;
+	for (int k = 0; k < x->type.rank; k++)
+		n *= x->type.shape[k];
+	for (int k = 0; k < rank; k++)
+		m *= shape[k] > 0 ? shape[k] : 0;
+	if (rank < 0 || rank > TC_MAX_RANK || n != m) {
+		b->error = "reshape: the new shape must hold as many elements as the old one";
+		return NULL;
+	}
+	if (rank == x->type.rank && !memcmp(shape, x->type.shape, sizeof(int) * (size_t)rank))
+		return x;
+	Type t = x->type;
+	t.rank = rank;
+	memcpy(t.shape, shape, sizeof(int) * (size_t)rank);
+	return append(b, TOP_RESHAPE, t, 1, &x);
+}
+
 TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape)
 {
 	if (x->type.rank == 0 && rank > 0) {

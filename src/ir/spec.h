@@ -125,6 +125,10 @@ SVal *spec_call_desc(Spec *s, const Node *call, const char *fn);
 SVal *spec_desc_method(Spec *s, const Node *call, SVal *desc, const char *fn);
 SVal *spec_desc_attr(Spec *s, const Node *n, SVal *desc, const char *name);
 
+/* spec_shape.c: tl.reshape / view / expand_dims / split / join /
+ * interleave / cat / broadcast / clamp (NULL: none of them) */
+SVal *spec_call_shape(Spec *s, const Node *call, const char *fn);
+
 /* spec_lib.c */
 SVal *call_tl_lib(Spec *s, const Node *call, const char *fn);      /* NULL: not one of its functions */
 SVal *call_helpers_lib(Spec *s, const Node *call, const char *fn); /* NULL: likewise */

@@ -508,6 +508,9 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 	r = spec_call_desc(s, call, fn);
 	if (r)
 		return r;
+	r = spec_call_shape(s, call, fn);
+	if (r)
+		return r;
 	r = call_tl_lib(s, call, fn);
 	if (r)
 		return r;
@@ -537,6 +540,7 @@ static bool is_member_fn(const char *fn)
 {
 	static const char *const members[] = {
 		"sum", "max", "min", "argmax", "argmin", "reduce", "associative_scan", "cumsum", "cumprod",
+		"reshape", "view", "expand_dims", "split",
 	};
 	for (size_t i = 0; i < TC_COUNT(members); i++)
 		if (!strcmp(fn, members[i]))

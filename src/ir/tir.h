@@ -323,6 +323,8 @@ TValue *tir_program_id(TBuilder *b, int axis);
 TValue *tir_arange(TBuilder *b, int start, int end);
 TValue *tir_expand(TBuilder *b, TValue *x, int axis);
 TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape);
+/* The elements of x in row-major order, in a tile of `shape` (as many of them). */
+TValue *tir_reshape(TBuilder *b, TValue *x, int rank, const int *shape);
 /* Permutes the dims of x: result dim i is x's dim perm[i] (n == x's rank).
  * x itself for the identity. */
 TValue *tir_trans(TBuilder *b, TValue *x, int n, const int *perm);
