@@ -597,10 +597,16 @@ static void lower_value(Lower *L, const TValue *v)
 		set_expr(L, v, simt_leaf(L->k, v->op == TOP_PROGRAM_ID ? SE_PROGRAM_ID : SE_NUM_PROGRAMS, DT_I32, v->aux));
 		return;
 	case TOP_ARANGE: lower_arange(L, v); return;
+	case TOP_RESHAPE:
+		if (!lower_reshape_is_alias(v)) {
+			lower_reshape(L, v);
+			return;
+		}
+		lower_alias(L, v);
+		return;
 	case TOP_SPLAT:
 	case TOP_BROADCAST:
 	case TOP_EXPAND:
-	case TOP_RESHAPE:
 	case TOP_TRANS:
 	case TOP_HINT:   /* tl.multiple_of and the like: the axis analysis read it; the value is its operand */
 		lower_alias(L, v);

@@ -33,8 +33,6 @@ typedef struct PipeRegs {
 	SReg *load_slot, *use_slot;   /* uniform: the slot the copies write, and the one the dots read */
 } PipeRegs;
 
-#define LOWER_MAX_FRAMES 32
-
 typedef struct Lower {
 	Arena *arena;
 	Diag *diag;
@@ -44,7 +42,8 @@ typedef struct Lower {
 	const Target *target;
 	SKernel *k;
 	Plan *plan;
-	Frame *frames;                   /* the plan's */
+	Frame *frames;                   /* the plan's: frames_cap of them, a frame per connected part at most */
+	int frames_cap;
 	int nframes;
 	int scalar_frame;                /* the frame of parts with scalars only, or -1 */
 	ValuePlan *vp;                   /* the plan's, by value id */

@@ -11,6 +11,13 @@
  * to the threads its own place gives them, through shared memory. */
 void lower_convert(Lower *L, const TValue *v);
 
+/* ---- lower_shape.c: reshapes ---- */
+
+/* Whether TOP_RESHAPE `v` only adds or drops dims of extent 1 (an alias
+ * of its operand); any other moves elements through shared memory. */
+bool lower_reshape_is_alias(const TValue *v);
+void lower_reshape(Lower *L, const TValue *v);
+
 /* ---- lower_dot.c: tl.dot ---- */
 
 /* Chooses each dot's strategy and gives the frames of matrix-unit dots the

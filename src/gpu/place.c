@@ -36,7 +36,7 @@
  * although along another of its dims it could move 16 bytes at a time, gets
  * a frame of its own (its pointers recomputed there) and reaches the other
  * tiles through a conversion, as Triton's coalescing does. */
-#include "gpu/lower_internal.h"
+#include "gpu/lower_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -251,8 +251,11 @@ static bool propagate(Lower *L, const TValue *v, bool *changed, Cut *cut)
 	switch (v->op) {
 	case TOP_CONVERT:   /* through shared memory: no place shared, nor a frame */
 		return true;
+	case TOP_RESHAPE:   /* one that moves elements goes through shared memory (lower_shape.c) */
+		if (!lower_reshape_is_alias(v))
+			return true;
+		return unify_wide(L, v, v->args[0], changed) || cut_at(cut, v, 0);
 	case TOP_EXPAND:
-	case TOP_RESHAPE:
 		return unify_wide(L, v, v->args[0], changed) || cut_at(cut, v, 0);
 	case TOP_REDUCE:
 		for (int i = 1; i < v->nargs; i++)   /* an index, or more inputs: shaped as the first */
@@ -369,8 +372,6 @@ static void give_frame(Lower *L, const TValue *v, void *ctx)
 		if (rank_of_root[root] == 0 && L->scalar_frame >= 0) {
 			frame_of_root[root] = L->scalar_frame;
 		} else {
-			if (L->nframes == LOWER_MAX_FRAMES)
-				lower_error(L, v, "too many layouts (frames) in one kernel (limit is %d)", LOWER_MAX_FRAMES);
 			frame_of_root[root] = L->nframes++;
 			if (rank_of_root[root] == 0)
 				L->scalar_frame = frame_of_root[root];
@@ -466,7 +467,11 @@ static bool place_round(Lower *L, Cut *cut)
 		L->parent[i] = (int)i;
 		frame_of_root[i] = -1;
 	}
-	memset(L->frames, 0, sizeof *L->frames * LOWER_MAX_FRAMES);
+	if ((size_t)L->frames_cap < n) {   /* each value is in one part: n frames always suffice */
+		L->frames_cap = (int)(2 * n);
+		L->frames = arena_alloc(L->arena, sizeof *L->frames * (size_t)L->frames_cap);
+	}
+	memset(L->frames, 0, sizeof *L->frames * (size_t)L->frames_cap);
 	Flow flow = {0};
 	L->linking = true;
 	each_value(L, body, propagate_one, &flow);
@@ -837,8 +842,8 @@ static void each_access(Lower *L, const TBlock *b, int depth, AccessFn fn, void 
 /* Per frame and frame dim: the weight of the accesses whose fastest dim
  * lies there; one inside a run-time loop outweighs all those outside. */
 typedef struct Votes {
-	int64_t weight[LOWER_MAX_FRAMES][TC_MAX_RANK];
-	bool fixed[LOWER_MAX_FRAMES];   /* holds a dot's result, whose matrix layout wants dims in order */
+	int64_t (*weight)[TC_MAX_RANK];  /* nframes of each */
+	bool *fixed;                     /* holds a dot's result, whose matrix layout wants dims in order */
 } Votes;
 
 static void vote(Lower *L, TValue *v, int depth, void *ctx)
@@ -877,6 +882,8 @@ static void swap_one(Lower *L, const TValue *v, void *ctx)
 static void orient_frames(Lower *L)
 {
 	Votes *votes = arena_alloc(L->arena, sizeof *votes);
+	votes->weight = arena_alloc(L->arena, sizeof *votes->weight * (size_t)(L->nframes + 1));
+	votes->fixed = arena_alloc(L->arena, sizeof *votes->fixed * (size_t)(L->nframes + 1));
 	each_access(L, L->tk->body, 0, vote, votes);
 	each_value(L, L->tk->body, fix_dot_frame, votes);
 	for (int f = 0; f < L->nframes; f++) {
@@ -959,7 +966,7 @@ void lower_place(Lower *L)
 			orient_frames(L);
 			TValue *split = NULL;
 			each_access(L, body, 0, find_uncoalesced, &split);
-			if (!split || round >= MAX_ROUNDS || L->nframes == LOWER_MAX_FRAMES)
+			if (!split || round >= MAX_ROUNDS)
 				break;
 			split_access(L, split);
 		}

@@ -232,6 +232,7 @@ static void plan_kernel(Lower *L)
 	plan_layouts(L);
 	plan_pipelines(L, tk->body, 0, false);
 	lower_plan_operands(L, tk->body);
+	p->frames = L->frames;   /* place.c sized them */
 	p->nframes = L->nframes;
 	p->scalar_frame = L->scalar_frame;
 	p->values = L->vp;
@@ -248,12 +249,10 @@ Plan *simt_plan(Arena *a, Diag *diag, const Source *src, TKernel *tk, const Targ
 	p->warp_size = target->warp_size;
 	p->num_warps = tk->num_warps > 0 ? tk->num_warps : 4;
 	p->threads = p->warp_size * p->num_warps;
-	p->frames = arena_alloc(a, sizeof *p->frames * LOWER_MAX_FRAMES);
 	/* the kernel the planning helpers read its warps from; it gets no
 	 * register and no statement */
 	SKernel *shell = lower_new_kernel(a, tk, target);
-	Lower L = {.arena = a, .diag = diag, .src = src, .tk = tk, .target = &p->target, .k = shell, .plan = p,
-		   .frames = p->frames};
+	Lower L = {.arena = a, .diag = diag, .src = src, .tk = tk, .target = &p->target, .k = shell, .plan = p};
 	jmp_buf jb, *saved = diag->jump;
 	diag->jump = &jb;
 	if (setjmp(jb)) {

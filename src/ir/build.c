@@ -225,6 +225,25 @@ TValue *tir_expand(TBuilder *b, TValue *x, int axis)
 	return v;
 }
 
+TValue *tir_reshape(TBuilder *b, TValue *x, int rank, const int *shape)
+{
+	int64_t n = 1, m = 1;
+	for (int k = 0; k < x->type.rank; k++)
+		n *= x->type.shape[k];
+	for (int k = 0; k < rank; k++)
+		m *= shape[k] > 0 ? shape[k] : 0;
+	if (rank < 0 || rank > TC_MAX_RANK || n != m) {
+		b->error = "reshape: the new shape must hold as many elements as the old one";
+		return NULL;
+	}
+	if (rank == x->type.rank && !memcmp(shape, x->type.shape, sizeof(int) * (size_t)rank))
+		return x;
+	Type t = x->type;
+	t.rank = rank;
+	memcpy(t.shape, shape, sizeof(int) * (size_t)rank);
+	return append(b, TOP_RESHAPE, t, 1, &x);
+}
+
 TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape)
 {
 	if (x->type.rank == 0 && rank > 0) {
@@ -662,6 +681,30 @@ TValue *tir_pointer_cast(TBuilder *b, TValue *ptr, DType elem)
 		return ptr;
 	Type t = ptr->type;
 	t.elem = elem;
+	return append(b, TOP_BITCAST, t, 1, &ptr);
+}
+
+TValue *tir_int_to_ptr(TBuilder *b, TValue *x, DType elem)
+{
+	if ((x->type.dtype != DT_I64 && x->type.dtype != DT_U64) || elem == DT_PTR) {
+		b->error = "only a 64-bit integer converts to a pointer";
+		return NULL;
+	}
+	Type t = x->type;
+	t.dtype = DT_PTR;
+	t.elem = elem;
+	return append(b, TOP_BITCAST, t, 1, &x);
+}
+
+TValue *tir_ptr_to_int(TBuilder *b, TValue *ptr, DType to)
+{
+	if (ptr->type.dtype != DT_PTR || (to != DT_I64 && to != DT_U64)) {
+		b->error = "a pointer converts only to a 64-bit integer";
+		return NULL;
+	}
+	Type t = ptr->type;
+	t.dtype = to;
+	t.elem = DT_I1;
 	return append(b, TOP_BITCAST, t, 1, &ptr);
 }
 

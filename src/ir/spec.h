@@ -18,6 +18,9 @@ typedef enum {
 	SV_VALUE,    /* a runtime tile or scalar */
 	SV_TUPLE,
 	SV_FUNC,     /* a @triton.jit function of the module (fn: its ND_FUNCDEF) */
+	SV_DESC,     /* a tensor descriptor (spec_desc.c): v its base pointer, i its rank, dtype
+	                the element type, items the shape, then the strides, then the block
+	                shape (3 * rank of them) */
 } SvKind;
 
 typedef struct SVal SVal;
@@ -101,6 +104,31 @@ const Node *spec_rewrite_jumps(Spec *s, const Node *fn);
 /* spec_math.c: tl / tl.math / libdevice math functions by name */
 bool spec_is_math_fn(const char *fn);
 SVal *spec_call_math(Spec *s, const Node *call, const char *fn);  /* NULL: not a math function */
+
+/* spec_builtins.c: Python's builtins (NULL: `name` is none of them), the
+ * other spellings of Triton's modules (NULL: no such submodule),
+ * tl.extra.cuda's functions (NULL: not one of them), and -D values (NULL:
+ * not a constant). */
+SVal *spec_call_builtin(Spec *s, const Node *call, const char *name);
+SVal *spec_module_attr(Spec *s, const SVal *mod, const char *name);
+SVal *spec_call_extra_cuda(Spec *s, const Node *call, const char *fn);
+SVal *spec_parse_define(Spec *s, const char *name, const char *text);
+/* tl.device_print(prefix, *values) and print(...) */
+SVal *spec_device_print(Spec *s, const Node *call, const char *prefix);
+
+/* spec_desc.c: tensor descriptors. spec_desc_arg binds a kernel parameter
+ * of signature type tensordesc<T[B0,B1,...]> (`ty`, false when it is not
+ * one); spec_call_desc builds tl.make_tensor_descriptor and its kin (NULL:
+ * not one); spec_desc_method runs desc.load / desc.store; spec_desc_attr
+ * reads desc.shape / strides / block_shape / dtype (NULL: no such one). */
+bool spec_desc_arg(Spec *s, const Node *param, const char *ty);
+SVal *spec_call_desc(Spec *s, const Node *call, const char *fn);
+SVal *spec_desc_method(Spec *s, const Node *call, SVal *desc, const char *fn);
+SVal *spec_desc_attr(Spec *s, const Node *n, SVal *desc, const char *name);
+
+/* spec_shape.c: tl.reshape / view / expand_dims / split / join /
+ * interleave / cat / broadcast / clamp (NULL: none of them) */
+SVal *spec_call_shape(Spec *s, const Node *call, const char *fn);
 
 /* spec_lib.c */
 SVal *call_tl_lib(Spec *s, const Node *call, const char *fn);      /* NULL: not one of its functions */

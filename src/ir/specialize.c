@@ -329,6 +329,9 @@ SVal *eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
  * compare their pointees too. */
 static bool same_dtype(const SVal *x, const SVal *y)
 {
+	bool named = x->str || y->str;   /* the fp8 formats, and x.type of a block */
+	if (named && !(x->str && y->str && !strcmp(x->str, y->str)))
+		return false;
 	return x->dtype == y->dtype && (x->dtype != DT_PTR || x->i == y->i);
 }
 
@@ -340,10 +343,10 @@ SVal *eval_compare(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 		bool same = x->kind == y->kind && same_dtype(x, y);
 		return sv_int(s, same == (op == OP_EQ));
 	}
-	if (x->kind == SV_STR || y->kind == SV_STR) {   /* ACTIVATION == "leaky_relu" */
-		if (op != OP_EQ && op != OP_NE)
-			spec_error(s, n, "strings compare only with == and !=");
-		bool same = x->kind == y->kind && !strcmp(x->str, y->str);
+	if (x->kind == SV_STR || y->kind == SV_STR || x->kind == SV_NONE || y->kind == SV_NONE) {
+		if (op != OP_EQ && op != OP_NE)   /* ACTIVATION == "leaky_relu", X == None */
+			spec_error(s, n, "strings and None compare only with == and !=");
+		bool same = x->kind == y->kind && (x->kind == SV_NONE || !strcmp(x->str, y->str));
 		return sv_int(s, same == (op == OP_EQ));
 	}
 	if (op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE && op != OP_EQ && op != OP_NE)
@@ -400,6 +403,8 @@ static DType need_dtype(Spec *s, const Node *n, SVal *v)
 {
 	if (!v || v->kind != SV_DTYPE)
 		spec_error(s, n, "expected a dtype such as tl.float32");
+	if (v->str && strncmp(v->str, "fp8", 3) == 0)
+		spec_error(s, n, "fp8 tensors (%s) are not supported yet", v->str);
 	return v->dtype;
 }
 
@@ -568,6 +573,12 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 	SVal *r = spec_call_math(s, call, fn);
 	if (r)
 		return r;
+	r = spec_call_desc(s, call, fn);
+	if (r)
+		return r;
+	r = spec_call_shape(s, call, fn);
+	if (r)
+		return r;
 	r = call_tl_lib(s, call, fn);
 	if (r)
 		return r;
@@ -597,6 +608,7 @@ static bool is_member_fn(const char *fn)
 {
 	static const char *const members[] = {
 		"sum", "max", "min", "argmax", "argmin", "reduce", "associative_scan", "cumsum", "cumprod",
+		"reshape", "view", "expand_dims", "split",
 	};
 	for (size_t i = 0; i < TC_COUNT(members); i++)
 		if (!strcmp(fn, members[i]))
@@ -656,10 +668,16 @@ static SVal *call_method(Spec *s, const Node *call, SVal *self, const char *fn)
 	if (!strcmp(fn, "to")) {
 		SVal *to = need_arg(s, call, 0, "dtype");
 		DType dt = need_dtype(s, call, to);
-		if (dt == DT_PTR || x->type.dtype == DT_PTR) {   /* ptr.to(tl.pointer_type(T)) */
-			if (dt != DT_PTR || x->type.dtype != DT_PTR)
-				spec_error(s, call, "a pointer converts only to another pointer type (tl.pointer_type(...))");
-			return sv_value(s, call, checked(s, call, tir_pointer_cast(&s->b, x, (DType)to->i)));
+		if (dt == DT_PTR || x->type.dtype == DT_PTR) {   /* ptr.to(tl.pointer_type(T)), int64 <-> pointer */
+			if (dt == DT_PTR && x->type.dtype == DT_PTR)
+				return sv_value(s, call, checked(s, call, tir_pointer_cast(&s->b, x, (DType)to->i)));
+			if (dt == DT_PTR && (x->type.dtype == DT_I64 || x->type.dtype == DT_U64))
+				return sv_value(s, call, checked(s, call, tir_int_to_ptr(&s->b, x, (DType)to->i)));
+			if (x->type.dtype == DT_PTR && (dt == DT_I64 || dt == DT_U64))
+				return sv_value(s, call, checked(s, call, tir_ptr_to_int(&s->b, x, dt)));
+			spec_error(s, call, "a pointer converts to another pointer type (tl.pointer_type(...)) or to "
+				   "int64, and only an int64 to a pointer; this is %s to %s", dtype_name(x->type.dtype),
+				   dtype_name(dt));
 		}
 		SVal *bitcast = arg(s, call, -1, "bitcast");
 		if (bitcast && bitcast->kind == SV_INT && bitcast->i)
@@ -691,6 +709,11 @@ static SVal *eval_call(Spec *s, const Node *n)
 		if (f && f->kind == SV_FUNC)
 			return call_jit_function(s, n, f->fn);
 	}
+	if (callee->kind == ND_NAME && !lookup(s, callee->name)) {
+		SVal *r = spec_call_builtin(s, n, callee->name);
+		if (r)
+			return r;
+	}
 	if (callee->kind == ND_NAME && !strcmp(callee->name, "float")) {
 		SVal *v = need_arg(s, n, 0, "x");
 		if (v->kind == SV_STR) {
@@ -713,7 +736,15 @@ static SVal *eval_call(Spec *s, const Node *n)
 				return call_tl(s, n, callee->name);
 			if (!strcmp(obj->str, "triton_helpers"))
 				return call_helpers(s, n, callee->name);
+			if (!strcmp(obj->str, "tl.extra.cuda") || !strcmp(obj->str, "tl.extra.hip")) {
+				SVal *r = spec_call_extra_cuda(s, n, callee->name);
+				if (r)
+					return r;
+				return call_tl(s, n, callee->name);
+			}
 		}
+		if (obj->kind == SV_DESC)
+			return spec_desc_method(s, n, obj, callee->name);
 		return call_method(s, n, obj, callee->name);
 	}
 	const char *name = ast_dotted_name(s->a, callee);
@@ -759,6 +790,27 @@ static SVal *eval_subscript(Spec *s, const Node *n)
 static SVal *eval_attr(Spec *s, const Node *n)
 {
 	SVal *obj = eval(s, n->lhs);
+	if (obj->kind == SV_MODULE) {
+		SVal *sub = spec_module_attr(s, obj, n->name);
+		if (sub)
+			return sub;
+	}
+	if (obj->kind == SV_DESC) {
+		SVal *r = spec_desc_attr(s, n, obj, n->name);
+		if (r)
+			return r;
+	}
+	if (obj->kind == SV_VALUE && !strcmp(n->name, "type")) {   /* x.type.element_ty, x.type.shape */
+		SVal *v = sv_new(s, SV_DTYPE);
+		v->dtype = obj->v->type.dtype;
+		v->i = obj->v->type.elem;
+		if (obj->v->type.rank > 0) {   /* a block type: .element_ty is its element */
+			v->dtype = DT_PTR;
+			v->i = obj->v->type.dtype;
+			v->str = "block";
+		}
+		return v;
+	}
 	if (obj->kind == SV_VALUE && !strcmp(n->name, "dtype")) {
 		SVal *v = sv_new(s, SV_DTYPE);
 		v->dtype = obj->v->type.dtype;
@@ -787,7 +839,22 @@ static SVal *eval_attr(Spec *s, const Node *n)
 			{"float32", DT_F32}, {"float16", DT_F16}, {"bfloat16", DT_BF16}, {"float64", DT_F64},
 			{"int1", DT_I1}, {"int8", DT_I8}, {"int16", DT_I16}, {"int32", DT_I32}, {"int64", DT_I64},
 			{"uint8", DT_U8}, {"uint32", DT_U32}, {"uint64", DT_U64},
+			{"bool", DT_I1}, {"float", DT_F32}, {"half", DT_F16}, {"double", DT_F64},
 		};
+		/* the fp8 formats: compile-time dtypes only so far (no value of them
+		 * is built; need_dtype says so), one byte wide */
+		static const char *const fp8[][2] = {
+			{"float8e4nv", "fp8e4nv"}, {"float8e5", "fp8e5"}, {"float8e4b15", "fp8e4b15"},
+			{"float8e4b8", "fp8e4b8"}, {"float8e5b16", "fp8e5b16"},
+		};
+		for (size_t i = 0; i < TC_COUNT(fp8); i++) {
+			if (!strcmp(n->name, fp8[i][0])) {
+				SVal *v = sv_new(s, SV_DTYPE);
+				v->dtype = DT_U8;
+				v->str = fp8[i][1];
+				return v;
+			}
+		}
 		for (size_t i = 0; i < TC_COUNT(types); i++) {
 			if (!strcmp(n->name, types[i].name)) {
 				SVal *v = sv_new(s, SV_DTYPE);
@@ -911,6 +978,10 @@ static SVal *eval_node(Spec *s, const Node *n)
 		return eval(s, c->i ? n->lhs : n->rhs);
 	}
 	case ND_CALL: return eval_call(s, n);
+	case ND_COMP:
+		spec_error(s, n, "comprehensions are not supported in a kernel");
+	case ND_LAMBDA:
+		spec_error(s, n, "lambdas are not supported in a kernel");
 	case ND_SUBSCRIPT: return eval_subscript(s, n);
 	case ND_ATTR: return eval_attr(s, n);
 	default:
@@ -1038,34 +1109,9 @@ static bool parse_sig_type(const char *t, Type *out)
 	memset(out, 0, sizeof *out);
 	if (t[0] == '*') {
 		out->dtype = DT_PTR;
-		return dtype_parse(t + 1, &out->elem);
+		return dtype_parse(t + 1, &out->elem) && out->elem != DT_PTR;
 	}
-	return dtype_parse(t, &out->dtype);
-}
-
-static SVal *parse_define(Spec *s, const char *text)
-{
-	char *end;
-	if (!strcmp(text, "True") || !strcmp(text, "False"))
-		return sv_int(s, text[0] == 'T');
-	if (!strcmp(text, "None"))
-		return sv_new(s, SV_NONE);
-	size_t len = strlen(text);
-	if (len >= 2 && (text[0] == '\'' || text[0] == '"') && text[len - 1] == text[0]) {   /* a string, quoted */
-		SVal *v = sv_new(s, SV_STR);
-		v->str = arena_strndup(s->a, text + 1, len - 2);
-		return v;
-	}
-	errno = 0;
-	long long i = strtoll(text, &end, 0);
-	if (*text && !*end && errno == ERANGE)
-		return NULL;
-	if (*text && !*end)
-		return sv_int(s, i);
-	double f = strtod(text, &end);
-	if (*text && !*end)
-		return sv_float(s, f);
-	return NULL;
+	return dtype_parse(t, &out->dtype) && out->dtype != DT_PTR;
 }
 
 static const char *define_value(const SpecOptions *opt, const char *name)
@@ -1105,19 +1151,21 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 		if (is_constexpr_param(p) || given || (sigty && !strcmp(sigty, "constexpr"))) {
 			/* -D first, then Inductor's triton_meta['constants'], then the default. */
 			const Node *known = ast_dict_get(ast_dict_get(s->k->triton_meta, "constants"), p->name);
-			SVal *v = given ? parse_define(s, given) : known ? eval(s, known) : p->rhs ? eval(s, p->rhs) : NULL;
+			SVal *v = given ? spec_parse_define(s, p->name, given) : known ? eval(s, known) : p->rhs ? eval(s, p->rhs) : NULL;
 			if (!v && given)
-				spec_error(s, p, "-D %s=%s: not an integer that fits in 64 bits, a float, True or False", p->name,
-					   given);
+				spec_error(s, p, "-D %s=%s: not a constant (an integer that fits in 64 bits, a float, True/False, None, a string such as "
+					   "'\"text\"', a dtype such as tl.float16, or a tuple of these)", p->name, given);
 			if (!v)
 				spec_error(s, p, "constexpr '%s' needs a value (-D %s=...)", p->name, p->name);
 			spec_bind(s, p->name, v);
 			continue;
 		}
-		char ty[32] = "";
+		char ty[128] = "";
 		if (sig) {
-			size_t len = strcspn(sig, ",");
-			if (len == 0)
+			size_t len = 0;
+			for (int depth = 0; sig[len] && (depth > 0 || sig[len] != ','); len++)
+				depth += sig[len] == '[' || sig[len] == '<' ? 1 : sig[len] == ']' || sig[len] == '>' ? -1 : 0;
+			if (len == 0 || len >= sizeof ty)
 				spec_error(s, p, "the signature has no type for parameter '%s'", p->name);
 			if (len >= sizeof ty)
 				spec_error(s, p, "unknown type '%.*s' for parameter '%s' (expected *fp32, i32, fp32, ...)",
@@ -1130,6 +1178,8 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 		} else {
 			spec_error(s, p, "no type for parameter '%s': give a signature (-s '*fp32,i32,...')", p->name);
 		}
+		if (spec_desc_arg(s, p, ty))
+			continue;
 		Type t;
 		if (!parse_sig_type(ty, &t))
 			spec_error(s, p, "unknown type '%s' for parameter '%s' (expected *fp32, i32, fp32, ...)", ty, p->name);
@@ -1154,22 +1204,42 @@ void bind_modules(Spec *s)
 	}
 }
 
+/* How many kernel arguments a signature entry stands for: a tensor
+ * descriptor tensordesc<T[B0,...,Bn-1]> is its base pointer, n extents and
+ * n - 1 strides (spec_desc.c); anything else is one. */
+static int entry_args(const char *e, size_t len)
+{
+	if (len < 11 || strncmp(e, "tensordesc<", 11))
+		return 1;
+	int rank = 1;
+	for (size_t i = 0; i < len; i++)
+		rank += e[i] == ',';
+	return 2 * rank;
+}
+
 bool spec_strip_hints(const char *sig, char *out, int64_t *div, int max)
 {
-	int n = 0;
-	for (const char *r = sig; *r; r++) {
-		if (*r == ',')
-			n++;
-		if (*r != ':') {
-			*out++ = *r;
-			continue;
+	int n = 0;                 /* the kernel argument the entry starts at */
+	const char *r = sig;
+	while (*r) {
+		size_t len = 0;
+		for (int depth = 0; r[len] && (depth > 0 || r[len] != ','); len++)
+			depth += r[len] == '[' || r[len] == '<' ? 1 : r[len] == ']' || r[len] == '>' ? -1 : 0;
+		const char *colon = memchr(r, ':', len);
+		size_t keep = colon ? (size_t)(colon - r) : len;
+		memcpy(out, r, keep);
+		out += keep;
+		if (colon) {
+			char *end;
+			long v = strtol(colon + 1, &end, 10);
+			if (v != 16 || end != r + len || n >= max)
+				return false;
+			div[n] = v;
 		}
-		char *end;
-		long v = strtol(r + 1, &end, 10);
-		if (v != 16 || n >= max)
-			return false;
-		div[n] = v;
-		r = end - 1;
+		n += entry_args(r, keep);
+		r += len;
+		if (*r == ',')
+			*out++ = *r++;
 	}
 	*out = 0;
 	return true;

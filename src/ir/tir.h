@@ -329,6 +329,8 @@ TValue *tir_program_id(TBuilder *b, int axis);
 TValue *tir_arange(TBuilder *b, int start, int end);
 TValue *tir_expand(TBuilder *b, TValue *x, int axis);
 TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape);
+/* The elements of x in row-major order, in a tile of `shape` (as many of them). */
+TValue *tir_reshape(TBuilder *b, TValue *x, int rank, const int *shape);
 /* Permutes the dims of x: result dim i is x's dim perm[i] (n == x's rank).
  * x itself for the identity. */
 TValue *tir_trans(TBuilder *b, TValue *x, int n, const int *perm);
@@ -355,6 +357,10 @@ TValue *tir_atomic(TBuilder *b, AtomicOp op, TValue *ptr, TValue *value, TValue 
 TValue *tir_atomic_cas(TBuilder *b, TValue *ptr, TValue *cmp, TValue *value, MemSem sem, MemScope scope);
 /* `ptr` (a pointer tile) as pointers to `elem`: the same addresses. */
 TValue *tir_pointer_cast(TBuilder *b, TValue *ptr, DType elem);
+/* int64 addresses as pointers to `elem` and back (Triton's int_to_ptr,
+ * ptr_to_int): the bits unchanged. */
+TValue *tir_int_to_ptr(TBuilder *b, TValue *x, DType elem);
+TValue *tir_ptr_to_int(TBuilder *b, TValue *ptr, DType to);
 TValue *tir_assert(TBuilder *b, TValue *cond, TValue *mask, const char *msg);
 TValue *tir_barrier(TBuilder *b);
 TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p);

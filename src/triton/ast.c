@@ -36,7 +36,7 @@ static const char *kind_names[] = {
 	[ND_BINOP] = "binop", [ND_UNARY] = "unary", [ND_BOOLOP] = "boolop",
 	[ND_COMPARE] = "compare", [ND_TERNARY] = "ternary", [ND_CALL] = "call",
 	[ND_KEYWORD] = "kw", [ND_STARRED] = "starred", [ND_ATTR] = "attr",
-	[ND_SUBSCRIPT] = "subscript", [ND_SLICE] = "slice", [ND_LAMBDA] = "lambda",
+	[ND_SUBSCRIPT] = "subscript", [ND_SLICE] = "slice", [ND_LAMBDA] = "lambda", [ND_COMP] = "comprehension",
 };
 
 const char *ast_kind_name(NodeKind kind)
@@ -232,6 +232,12 @@ static void dump(Buf *b, const Node *n, int depth)
 	case ND_LAMBDA:
 		dump_list(b, "params", &n->params, depth);
 		dump_opt(b, n->lhs, depth);
+		break;
+	case ND_COMP:
+		dump_opt(b, n->lhs, depth);
+		if (n->rhs)
+			dump_opt(b, n->rhs, depth);
+		dump_list(b, "for", &n->items, depth);
 		break;
 	case ND_ASSERT:
 		dump_opt(b, n->cond, depth);

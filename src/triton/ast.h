@@ -59,6 +59,9 @@ typedef enum {
 	ND_SUBSCRIPT,   /* lhs: object; rhs: index (ND_TUPLE for x[:, None]) */
 	ND_SLICE,       /* lhs: lower, rhs: upper, cond: step; each may be NULL */
 	ND_LAMBDA,      /* params: ND_PARAM list (no annotations); lhs: body expression */
+	ND_COMP,        /* a comprehension: op OP_NONE list, OP_IN generator, OP_BITOR set, OP_MATMUL dict;
+	                   lhs: element (dict: key); rhs: dict value; items: ND_FOR clauses
+	                   (lhs target, rhs iterable, body: their `if` conditions) */
 } NodeKind;
 
 typedef enum {

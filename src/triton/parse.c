@@ -156,7 +156,28 @@ static Node *exprlist(Parser *P, Node *(*item)(Parser *))
 	return t;
 }
 
-/* paren = '(' ')' | '(' exprlist ')' */
+/* comp_for = ('async'? 'for' targets 'in' or_test ('if' or_test)*)+
+ * Turns `elt` into an ND_COMP of kind `op` (see ast.h). */
+static Node *comprehension(Parser *P, Node *elt, Node *value, Op op)
+{
+	Node *c = new_node(P, ND_COMP, elt->offset);
+	c->op = op;
+	c->lhs = elt;
+	c->rhs = value;
+	while (equal(P, "for")) {
+		Node *f = new_node(P, ND_FOR, tok(P)->offset);
+		next(P);
+		f->lhs = exprlist(P, bitor);
+		skip(P, "in");
+		f->rhs = or_test(P);
+		while (consume(P, "if"))
+			nodelist_push(P->arena, &f->body, or_test(P));
+		nodelist_push(P->arena, &c->items, f);
+	}
+	return c;
+}
+
+/* paren = '(' ')' | '(' exprlist ')' | '(' expr comp_for ')' */
 static Node *paren(Parser *P)
 {
 	size_t at = tok(P)->offset;
@@ -164,17 +185,23 @@ static Node *paren(Parser *P)
 	if (consume(P, ")"))
 		return new_node(P, ND_TUPLE, at);
 	Node *n = exprlist(P, star_expr);
+	if (equal(P, "for") && n->kind != ND_TUPLE)
+		n = comprehension(P, n, NULL, OP_IN);
 	skip(P, ")");
 	return n;
 }
 
-/* list = '[' (star_expr (',' star_expr)* ','?)? ']' */
+/* list = '[' (star_expr (',' star_expr)* ','?)? ']' | '[' expr comp_for ']' */
 static Node *list(Parser *P)
 {
 	Node *n = new_node(P, ND_LIST, tok(P)->offset);
 	skip(P, "[");
 	while (!equal(P, "]")) {
 		nodelist_push(P->arena, &n->items, star_expr(P));
+		if (n->items.len == 1 && equal(P, "for")) {
+			n = comprehension(P, n->items.items[0], NULL, OP_NONE);
+			break;
+		}
 		if (!consume(P, ","))
 			break;
 	}
@@ -199,10 +226,19 @@ static Node *dict_or_set(Parser *P)
 			Node *k = star_expr(P);
 			if (first && !equal(P, ":"))
 				n->kind = ND_SET;
+			if (first && n->kind == ND_SET && equal(P, "for")) {
+				n = comprehension(P, k, NULL, OP_BITOR);
+				break;
+			}
 			nodelist_push(P->arena, &n->items, k);
 			if (n->kind == ND_DICT) {
 				skip(P, ":");
-				nodelist_push(P->arena, &n->values, expr(P));
+				Node *v = expr(P);
+				if (first && equal(P, "for")) {
+					n = comprehension(P, k, v, OP_MATMUL);
+					break;
+				}
+				nodelist_push(P->arena, &n->values, v);
 			}
 		}
 		first = false;
@@ -279,7 +315,10 @@ static void call_args(Parser *P, Node *call)
 		} else {
 			if (call->keywords.len > 0 && !equal(P, "*"))
 				error_tok(P, t, "positional argument follows keyword argument");
-			nodelist_push(P->arena, &call->items, star_expr(P));
+			Node *arg = star_expr(P);
+			if (equal(P, "for"))
+				arg = comprehension(P, arg, NULL, OP_IN);
+			nodelist_push(P->arena, &call->items, arg);
 		}
 		if (!consume(P, ","))
 			break;
@@ -880,27 +919,73 @@ static void skip_stmt(Parser *P)
 	} while (level > 0 && tok(P)->kind != TK_EOF);
 }
 
-/* True when a decorator names triton: @triton.jit, @triton.autotune(...),
- * @triton_heuristics.pointwise(...), @jit. */
-static bool is_triton_decorator(Parser *P, const Node *d)
+/* The dotted name a decorator starts with (`triton.testing.perf_report`
+ * for `@triton.testing.perf_report(...)`), read from the tokens without
+ * parsing it; NULL when it does not start with a name. */
+static const char *decorator_name(Parser *P)
 {
-	if (d->kind == ND_CALL)
-		d = d->lhs;
-	const char *name = ast_dotted_name(P->arena, d);
-	if (!name)
-		return false;
-	return strncmp(name, "triton", 6) == 0 || strcmp(name, "jit") == 0;
+	Buf b = {0};
+	int k = 0;
+	while (peek_tok(P, k)->kind == TK_IDENT) {
+		const Token *t = peek_tok(P, k);
+		buf_putn(&b, P->src->text + t->offset, t->len);
+		if (!lex_equal(P->src, peek_tok(P, k + 1), "."))
+			break;
+		buf_putc(&b, '.');
+		k += 2;
+	}
+	const char *res = b.len ? arena_strdup(P->arena, buf_str(&b)) : NULL;
+	buf_free(&b);
+	return res;
 }
 
-/* top_def = decorated, when a decorator is triton's; other decorated
- * definitions are skipped. */
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+	return n >= m && strcmp(s + n - m, tail) == 0;
+}
+
+/* True for the decorators that make or configure a kernel: @triton.jit,
+ * @jit, @triton.autotune(...), @triton.heuristics(...), Inductor's
+ * @triton_heuristics.X(...). Other decorators (@triton.testing.perf_report,
+ * @torch.jit.script, @pytest.mark...) belong to host code. */
+static bool is_kernel_decorator(const char *name, bool *jit)
+{
+	if (!name)
+		return false;
+	if (strcmp(name, "jit") == 0 || strcmp(name, "triton.jit") == 0 || ends_with(name, "language.jit")) {
+		*jit = true;
+		return true;
+	}
+	if (strncmp(name, "triton_heuristics.", 18) == 0) {
+		*jit = true;
+		return true;
+	}
+	return strcmp(name, "triton.autotune") == 0 || strcmp(name, "autotune") == 0 ||
+	       strcmp(name, "triton.heuristics") == 0 || strcmp(name, "heuristics") == 0;
+}
+
+/* Skips the rest of a logical line (brackets join lines in the lexer). */
+static void skip_line(Parser *P)
+{
+	while (tok(P)->kind != TK_NEWLINE && tok(P)->kind != TK_EOF)
+		next(P);
+	next(P);
+}
+
+/* top_def = decorated, when a decorator is @triton.jit (or Inductor's);
+ * other decorated definitions are skipped, and so are decorators that
+ * are host code, unparsed. */
 static void top_def(Parser *P, NodeList *out)
 {
 	NodeList decs = {0};
 	bool triton = false;
 	while (consume(P, "@")) {
+		if (!is_kernel_decorator(decorator_name(P), &triton)) {
+			skip_line(P);
+			continue;
+		}
 		Node *d = expr(P);
-		triton |= is_triton_decorator(P, d);
 		nodelist_push(P->arena, &decs, d);
 		end_of_line(P);
 	}

@@ -1168,8 +1168,147 @@ static void test_split_scans(void)
 	}
 }
 
+/* The language beyond Inductor's (tests/exec/lang.py, descriptors.py):
+ * builtins, string / dtype / None / tuple constexprs, tuple helpers,
+ * int64 <-> pointer casts, and tensor descriptors, against the
+ * interpreter at both widths; the descriptors also against their meaning
+ * (zeros outside the view, nothing written outside it). */
+static void test_lang(void)
+{
+	static const Case cases[] = {
+		{.file = "tests/exec/lang.py", .kernel = "builtins", .signature = "*fp32,*fp16,*fp32,i32,i32",
+		 .defines = {"BLOCK=64", "ACT=\"leaky\"", "OUT=tl.float16", "BIAS=0.5", "PAIR=(2, 3)"}, .num_warps = 2,
+		 .scalars = {1000, 50}, .counts = {1000, 1000, 1000}, .grid = 16},
+		{.file = "tests/exec/lang.py", .kernel = "builtins", .signature = "*fp32,*fp32,*fp32,i32,i32",
+		 .defines = {"BLOCK=128", "ACT='square'", "OUT=tl.float32", "BIAS=None", "PAIR=(-1, 0.5)"}, .num_warps = 4,
+		 .scalars = {777, 100}, .counts = {777, 777, 777}, .grid = 7},
+		{.file = "tests/exec/lang.py", .kernel = "pointers", .signature = "*i64,*fp32,*fp32,i32",
+		 .defines = {"BLOCK=128"}, .num_warps = 4, .scalars = {1000}, .counts = {1000, 1000, 1000}, .grid = 8},
+		{.file = "tests/exec/descriptors.py", .kernel = "tiles", .signature = "*fp32,*fp32,i32,i32",
+		 .defines = {"BM=16", "BN=32"}, .num_warps = 4, .scalars = {37, 45}, .counts = {37 * 45, 37 * 45},
+		 .grid = 3, .grid_y = 2, .zeroed = 2},
+		{.file = "tests/exec/descriptors.py", .kernel = "from_host",
+		 .signature = "tensordesc<fp32[16,32]>,tensordesc<fp16[16,32]>,i32", .defines = {"BK=32"}, .num_warps = 4,
+		 .scalars = {37, 75, 80, 37, 32, 32, 75}, .counts = {37 * 80, 37 * 32}, .grid = 3},
+		{.file = "tests/exec/descriptors.py", .kernel = "cube", .signature = "*fp32,*fp32,i32,i32,i32",
+		 .defines = {"BA=2", "BB=4", "BC=8"}, .num_warps = 2, .scalars = {3, 10, 7}, .counts = {210, 105},
+		 .grid = 2, .grid_y = 2},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (int w = 0; w < 2; w++) {
+			Case c = cases[i];
+			c.target = w ? "c:wave64" : "c";
+			Outcome o = run_case(&c);
+			char name[240];
+			case_name(name, sizeof name, &c, w, "matches the interpreter");
+			CHECK(name, o.ran && o.wrong == 0);
+			if (!o.ran)
+				printf("# %s\n", o.err);
+			if (o.ran && i == 3) {   /* tiles: y = 2 x + x one row up (zero above row 0); M x N of 37 x 45 */
+				const float *x = o.in[0], *y = o.bufs[1];
+				int bad = 0;
+				for (int r = 0; r < 37; r++)
+					for (int k = 0; k < 45; k++) {
+						float want = 2.0f * x[r * 45 + k] + (r ? x[(r - 1) * 45 + k] : 0.0f);
+						bad += y[r * 45 + k] != want;
+					}
+				case_name(name, sizeof name, &c, w, "reads zeros above the view");
+				CHECK(name, bad == 0);
+			}
+			if (o.ran && i == 4) {   /* from_host: y[r, j] = sum over k of x[r, k + 32 t], k + 32 t < 75 */
+				const float *x = o.in[0];
+				const uint16_t *y = o.bufs[1];
+				int bad = 0;
+				for (int r = 0; r < 37; r++)
+					for (int j = 0; j < 32; j++) {
+						double want = 0;
+						for (int k = j; k < 75; k += 32)
+							want += x[r * 80 + k];
+						bad += fabs(fp16_to_float(y[r * 32 + j]) - want) > 1e-2 * fmax(1, fabs(want));
+					}
+				case_name(name, sizeof name, &c, w, "ignores the columns past the view");
+				CHECK(name, bad == 0);
+			}
+			if (o.ran && i == 5) {   /* cube: y[a, b, c] = x[a, 2 b, c] + 1 for the 3 x 5 x 7 view */
+				const float *x = o.in[0], *y = o.bufs[1];
+				int bad = 0;
+				for (int a = 0; a < 3; a++)
+					for (int b = 0; b < 5; b++)
+						for (int k = 0; k < 7; k++)
+							bad += y[(a * 5 + b) * 7 + k] != x[(a * 10 + 2 * b) * 7 + k] + 1.0f;
+				case_name(name, sizeof name, &c, w, "reads a strided 3-D view");
+				CHECK(name, bad == 0);
+			}
+			free_outcome(&o);
+		}
+	}
+}
+
+/* Shape functions (tests/exec/shapes.py) against the interpreter at both
+ * widths and against what they mean. */
+static void test_shapes(void)
+{
+	static const Case cases[] = {
+		{.file = "tests/exec/shapes.py", .kernel = "halves", .signature = "*fp32,*fp32,*fp32,i32,i32",
+		 .defines = {"BM=16", "BN=32"}, .num_warps = 4, .scalars = {37, 90}, .counts = {37 * 90, 37 * 45, 37 * 45},
+		 .grid = 3, .grid_y = 3},
+		{.file = "tests/exec/shapes.py", .kernel = "mix", .signature = "*fp32,*fp32,*fp32,*fp32,*fp32,i32",
+		 .defines = {"B=64"}, .num_warps = 2, .scalars = {200}, .counts = {200, 200, 400, 400, 200}, .grid = 4},
+		{.file = "tests/exec/shapes.py", .kernel = "flat", .signature = "*fp32,*fp32,*fp32",
+		 .defines = {"R=8", "C=16"}, .num_warps = 4, .counts = {384, 384, 192}, .grid = 3},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (int w = 0; w < 2; w++) {
+			Case c = cases[i];
+			c.target = w ? "c:wave64" : "c";
+			Outcome o = run_case(&c);
+			char name[240];
+			case_name(name, sizeof name, &c, w, "matches the interpreter");
+			CHECK(name, o.ran && o.wrong == 0);
+			if (!o.ran) {
+				printf("# %s\n", o.err);
+				free_outcome(&o);
+				continue;
+			}
+			int bad = 0;
+			if (i == 0) {   /* lo / hi: the left and right 16 columns of each 32-column block */
+				const float *x = o.in[0], *lo = o.bufs[1], *hi = o.bufs[2];
+				for (int r = 0; r < 37; r++)
+					for (int h = 0; h < 45; h++) {
+						int col = (h / 16) * 32 + h % 16;
+						float wl = col < 90 ? x[r * 90 + col] : -1.0f, wh = col + 16 < 90 ? x[r * 90 + col + 16] : -1.0f;
+						bad += lo[r * 45 + h] != wl || hi[r * 45 + h] != wh;
+					}
+				case_name(name, sizeof name, &c, w, "splits each block into its halves");
+			} else if (i == 1) {   /* interleave, cat by blocks of 64, clamp */
+				const float *a = o.in[0], *b = o.in[1], *il = o.bufs[2], *cat = o.bufs[3], *cl = o.bufs[4];
+				for (int j = 0; j < 400; j++) {
+					bad += il[j] != (j % 2 ? b[j / 2] : a[j / 2]);
+					int blk = j / 128, e = j % 128, src = blk * 64 + e % 64;
+					float want = src < 200 ? (e < 64 ? a[src] : b[src]) : 0.0f;
+					bad += cat[j] != want;
+				}
+				for (int j = 0; j < 200; j++)
+					bad += cl[j] != fminf(fmaxf(a[j] * 3.0f, -1.0f), 0.5f);
+				case_name(name, sizeof name, &c, w, "interleaves, concatenates and clamps");
+			} else {   /* y = 2 x flattened; z[h, c] = x[2 h, c] + x[2 h + 1, c] */
+				const float *x = o.in[0], *y = o.bufs[1], *z = o.bufs[2];
+				for (int j = 0; j < 384; j++)
+					bad += y[j] != 2.0f * x[j];
+				for (int p = 0; p < 3; p++)
+					for (int h = 0; h < 4; h++)
+						for (int k = 0; k < 16; k++)
+							bad += z[p * 64 + h * 16 + k] != x[p * 128 + 2 * h * 16 + k] + x[p * 128 + (2 * h + 1) * 16 + k];
+				case_name(name, sizeof name, &c, w, "reshapes in row-major order");
+			}
+			CHECK(name, bad == 0);
+			free_outcome(&o);
+		}
+	}
+}
+
 /* With arguments, only the groups named (seed, width, inductor, scans,
- * reductions, whiles, jumps, assert, philox, math, atomics, splitscan). */
+ * reductions, whiles, jumps, assert, philox, math, atomics, splitscan, lang, shapes). */
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1180,6 +1319,7 @@ int main(int argc, char **argv)
 		{"reductions", test_reductions}, {"whiles", test_whiles}, {"jumps", test_jumps},
 		{"assert", test_assert}, {"philox", test_philox_reference},
 		{"philox", test_philox}, {"math", test_math}, {"atomics", test_atomics}, {"splitscan", test_split_scans},
+		{"lang", test_lang}, {"shapes", test_shapes},
 	};
 	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
 		bool named = argc < 2;

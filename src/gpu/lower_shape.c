@@ -1,0 +1,103 @@
+/* lower_shape.c: tl.reshape (TOP_RESHAPE) where it moves elements.
+ *
+ * A reshape that only adds or drops dims of extent 1 is an alias of its
+ * operand (place.c shares the places; lower.c reads the same registers).
+ * Any other reshape keeps the row-major order of the elements and changes
+ * which thread holds which: the operand and the result are placed apart
+ * (each in a frame of its own shape) and the elements cross through shared
+ * memory in row-major order, as a layout conversion does: every element
+ * written once by a thread that holds it (not a wrapped copy), a barrier,
+ * every thread reading the elements of its place in the result. Inside a
+ * run-time loop a barrier first keeps one iteration's writes from
+ * overtaking the reads of the one before. tl.split, tl.join, tl.interleave
+ * and tl.cat are built from reshapes, permutes and element-wise ops by the
+ * specializer. */
+#include "gpu/lower_ops.h"
+
+/* The extents above 1 of `v`, in order; their count. */
+static int wide_extents(const TValue *v, int *ext)
+{
+	int n = 0;
+	for (int k = 0; k < v->type.rank; k++)
+		if (v->type.shape[k] > 1)
+			ext[n++] = v->type.shape[k];
+	return n;
+}
+
+bool lower_reshape_is_alias(const TValue *v)
+{
+	int a[TC_MAX_RANK], b[TC_MAX_RANK];
+	int n = wide_extents(v, a);
+	if (wide_extents(v->args[0], b) != n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* The frame dims `v`'s wide dims lie on. */
+static unsigned wide_frame_dims(Lower *L, const TValue *v)
+{
+	const ValuePlan *p = &L->vp[v->id];
+	unsigned dims = 0;
+	for (int k = 0; k < v->type.rank; k++)
+		if (v->type.shape[k] > 1 && p->map[k] >= 0)
+			dims |= 1u << p->map[k];
+	return dims;
+}
+
+/* The row-major position of the nest's current element of `v` (placed by
+ * its place's map, in the frame in use). */
+static SExpr *row_major(Lower *L, const TValue *v, const Nest *n)
+{
+	const int8_t *map = L->vp[v->id].map;
+	SExpr *at = ic(L, 0);
+	int64_t stride = 1;
+	for (int k = v->type.rank - 1; k >= 0; k--) {
+		if (v->type.shape[k] > 1) {
+			int d = map[k];
+			at = iadd(L, at, imul(L, coord(L, d, local_index(L, n, d)), ic(L, stride)));
+		}
+		stride *= v->type.shape[k];
+	}
+	return at;
+}
+
+void lower_reshape(Lower *L, const TValue *v)
+{
+	const TValue *x = v->args[0];
+	const Place *from = &L->place[x->id];
+	Place *to = &L->place[v->id];
+	if (from->expr || from->regs_vary == 0) {   /* one value for the whole tile: every thread has it */
+		to->reg = from->reg;
+		to->expr = from->expr;
+		to->regs_vary = 0;
+		to->lowered = true;
+		return;
+	}
+	SKernel *k = L->k;
+	int64_t count = 1;
+	for (int i = 0; i < x->type.rank; i++)
+		count *= x->type.shape[i];
+	if (L->loop_depth)
+		simt_stmt(k, SS_BARRIER, v->line);
+	use_frame(L, L->vp[x->id].frame);
+	const char *name = arena_printf(L->arena, "%s_reshaped", v->name ? v->name : "t");
+	SReg *smem = simt_reg(k, SR_SHARED, x->type.dtype, x->type.elem, (int)count, name);
+	unsigned wide = wide_frame_dims(L, x);
+	Nest nx = nest_over(L, wide, 1);
+	SStmt *st = simt_stmt(k, SS_ASSIGN, v->line);
+	set_loops(L, st, &nx);
+	st->dst = simt_ref(k, smem, row_major(L, x, &nx));
+	st->value = read_value(L, &nx, x);
+	st->guard = write_guard(L, &nx, wide, NULL);
+	simt_stmt(k, SS_BARRIER, v->line);
+
+	use_frame(L, L->vp[v->id].frame);
+	unsigned vary = wide_frame_dims(L, v);
+	Nest nv = nest_over(L, vary, 1);
+	SReg *r = simt_reg(k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, vary), v->name);
+	assign_value(L, v, &nv, r, vary, simt_ref(k, smem, row_major(L, v, &nv)))->uniform = false;
+	set_reg(L, v, r, vary);
+}

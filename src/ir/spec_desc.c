@@ -1,0 +1,256 @@
+/* spec_desc.c: tensor descriptors (tl.make_tensor_descriptor, descriptor
+ * arguments made on the host, desc.load, desc.store).
+ *
+ * A descriptor names a strided view of memory (a base pointer, an extent
+ * and a stride per dim) and the shape of the blocks read and written
+ * through it. Here it is a compile-time value (SV_DESC) holding those
+ * parts, and desc.load([o0, o1, ...]) becomes the pointer tile
+ *
+ *   base + sum_d (o_d + arange(0, B_d)) * stride_d
+ *
+ * loaded under the mask 0 <= o_d + i_d < extent_d in every dim, with zero
+ * where it is false; desc.store writes under the same mask. That is what
+ * Triton does on targets without a bulk tensor copy engine, and what the
+ * copy engine computes: elements outside the view read as zero and are
+ * never written. So every target, and the interpreter, runs the same IR.
+ *
+ * A descriptor argument (signature type tensordesc<fp16[64,64]>, Triton's
+ * TensorDescriptor on the host) is passed as its base pointer, its n
+ * extents (i32) and its first n - 1 strides (i64): the last stride is 1,
+ * as Triton requires of every descriptor. */
+#include "ir/spec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static SVal **desc_shape(SVal *d) { return d->items; }
+static SVal **desc_strides(SVal *d) { return d->items + d->i; }
+static SVal **desc_block(SVal *d) { return d->items + 2 * d->i; }
+
+static SVal *new_desc(Spec *s, TValue *base, int rank)
+{
+	SVal *d = sv_new(s, SV_DESC);
+	d->v = base;
+	d->i = rank;
+	d->dtype = base->type.elem;
+	d->nitems = 3 * rank;
+	d->items = arena_alloc(s->a, sizeof(SVal *) * (size_t)(3 * rank + 1));
+	return d;
+}
+
+static bool power_of_two(int64_t x)
+{
+	return x > 0 && (x & (x - 1)) == 0;
+}
+
+/* ---- descriptor arguments ---- */
+
+/* Parses "tensordesc<T[B0,B1,...]>". */
+static bool parse_desc_type(const char *ty, DType *elem, int *rank, int64_t *block)
+{
+	if (strncmp(ty, "tensordesc<", 11))
+		return false;
+	const char *p = ty + 11, *br = strchr(p, '[');
+	if (!br || br == p || br - p >= 16)
+		return false;
+	char name[16];
+	memcpy(name, p, (size_t)(br - p));
+	name[br - p] = '\0';
+	if (!dtype_parse(name, elem) || *elem == DT_PTR)
+		return false;
+	p = br + 1;
+	*rank = 0;
+	for (;;) {
+		char *end;
+		long long v = strtoll(p, &end, 10);
+		if (end == p || *rank == TC_MAX_RANK)
+			return false;
+		block[(*rank)++] = v;
+		p = end;
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		return p[0] == ']' && p[1] == '>' && p[2] == '\0';
+	}
+}
+
+bool spec_desc_arg(Spec *s, const Node *param, const char *ty)
+{
+	if (strncmp(ty, "tensordesc", 10))
+		return false;
+	DType elem;
+	int rank;
+	int64_t block[TC_MAX_RANK];
+	if (!parse_desc_type(ty, &elem, &rank, block))
+		spec_error(s, param, "bad descriptor type '%s' for parameter '%s' (expected tensordesc<fp16[64,64]>, "
+			   "at most %d dims)", ty, param->name, TC_MAX_RANK);
+	Type pt = {.dtype = DT_PTR, .elem = elem};
+	SVal *d = new_desc(s, tir_arg(&s->b, param->name, pt), rank);
+	Type i32 = {.dtype = DT_I32}, i64 = {.dtype = DT_I64};
+	for (int k = 0; k < rank; k++)
+		desc_shape(d)[k] = sv_value(s, param, tir_arg(&s->b, arena_printf(s->a, "%s_shape%d", param->name, k), i32));
+	for (int k = 0; k < rank; k++)
+		desc_strides(d)[k] = k == rank - 1 ? sv_int(s, 1) :
+			sv_value(s, param, tir_arg(&s->b, arena_printf(s->a, "%s_stride%d", param->name, k), i64));
+	for (int k = 0; k < rank; k++) {
+		if (!power_of_two(block[k]))
+			spec_error(s, param, "a descriptor's block extents must be powers of two; %lld is not",
+				   (long long)block[k]);
+		desc_block(d)[k] = sv_int(s, block[k]);
+	}
+	spec_bind(s, param->name, d);
+	return true;
+}
+
+/* ---- tl.make_tensor_descriptor ---- */
+
+/* A shape, strides or offsets argument: a list or tuple of `rank` numbers
+ * or scalars (rank < 0: any length, returned in *rank). */
+static SVal **list_arg(Spec *s, const Node *call, int pos, const char *kw, int *rank)
+{
+	SVal *v = need_arg(s, call, pos, kw);
+	if (v->kind != SV_TUPLE)
+		spec_error(s, call, "'%s' must be a list or tuple", kw);
+	if (*rank >= 0 && v->nitems != *rank)
+		spec_error(s, call, "'%s' has %d entries; the descriptor has %d dims", kw, v->nitems, *rank);
+	*rank = v->nitems;
+	for (int i = 0; i < v->nitems; i++) {
+		SVal *e = v->items[i];
+		if (!is_const(e) && !(e->kind == SV_VALUE && e->v->type.rank == 0 && !dtype_is_float(e->v->type.dtype) &&
+				      e->v->type.dtype != DT_PTR))
+			spec_error(s, call, "entry %d of '%s' must be an integer or an integer scalar", i, kw);
+		if (e->kind == SV_FLOAT)
+			spec_error(s, call, "entry %d of '%s' must be an integer", i, kw);
+	}
+	return v->items;
+}
+
+static SVal *make_descriptor(Spec *s, const Node *call)
+{
+	SVal *base = need_arg(s, call, 0, "base");
+	if (base->kind != SV_VALUE || base->v->type.dtype != DT_PTR || base->v->type.rank != 0)
+		spec_error(s, call, "tl.make_tensor_descriptor needs a pointer as its base");
+	int rank = -1;
+	SVal **shape = list_arg(s, call, 1, "shape", &rank);
+	if (rank < 1 || rank > TC_MAX_RANK)
+		spec_error(s, call, "a descriptor has 1 to %d dims; this one has %d", TC_MAX_RANK, rank);
+	SVal **strides = list_arg(s, call, 2, "strides", &rank);
+	SVal **block = list_arg(s, call, 3, "block_shape", &rank);
+	SVal *pad = arg(s, call, 4, "padding_option");
+	if (pad && !(pad->kind == SV_STR && (!strcmp(pad->str, "zero") || !*pad->str)))
+		spec_error(s, call, "only padding_option=\"zero\" is supported");
+	SVal *last = strides[rank - 1];
+	if (last->kind == SV_INT && last->i != 1)
+		spec_error(s, call, "a descriptor's last stride must be 1");
+	SVal *d = new_desc(s, base->v, rank);
+	for (int k = 0; k < rank; k++) {
+		desc_shape(d)[k] = shape[k];
+		desc_strides(d)[k] = strides[k];
+		int64_t b = const_int(s, call, block[k], "a block extent");
+		if (!power_of_two(b))
+			spec_error(s, call, "a descriptor's block extents must be powers of two; %lld is not", (long long)b);
+		desc_block(d)[k] = block[k];
+	}
+	return d;
+}
+
+/* ---- load and store ---- */
+
+/* The pointer tile and the in-bounds mask of the block at `offsets`. */
+static void block_addresses(Spec *s, const Node *call, SVal *d, SVal **offsets, TValue **ptr, TValue **mask)
+{
+	int rank = (int)d->i;
+	SVal *off = NULL, *m = NULL;
+	for (int k = 0; k < rank; k++) {
+		int extent = (int)desc_block(d)[k]->i;
+		TValue *idx = tir_arange(&s->b, 0, extent);
+		for (int j = 0; j < rank; j++)
+			if (j != k)
+				idx = checked(s, call, tir_expand(&s->b, idx, j));
+		SVal *x = eval_binary(s, call, OP_ADD, sv_value(s, call, idx), offsets[k]);
+		SVal *in = eval_compare(s, call, OP_LT, x, desc_shape(d)[k]);
+		if (!(offsets[k]->kind == SV_INT && offsets[k]->i >= 0))
+			in = eval_binary(s, call, OP_BITAND, in, eval_compare(s, call, OP_GE, x, sv_int(s, 0)));
+		m = m ? eval_binary(s, call, OP_BITAND, m, in) : in;
+		SVal *st = desc_strides(d)[k];
+		SVal *term = st->kind == SV_INT && st->i == 1 ? x : eval_binary(s, call, OP_MUL, x, st);
+		off = off ? eval_binary(s, call, OP_ADD, off, term) : term;
+	}
+	*ptr = to_value(s, call, eval_binary(s, call, OP_ADD, sv_value(s, call, d->v), off));
+	*mask = to_value(s, call, m);
+}
+
+static SVal **offsets_arg(Spec *s, const Node *call, int pos, SVal *d)
+{
+	int rank = (int)d->i;
+	return list_arg(s, call, pos, "offsets", &rank);
+}
+
+static SVal *desc_load(Spec *s, const Node *call, SVal *d, int first)
+{
+	SVal **offsets = offsets_arg(s, call, first, d);
+	TValue *ptr, *mask;
+	block_addresses(s, call, d, offsets, &ptr, &mask);
+	TValue *zero = dtype_is_float(d->dtype) ? tir_const_float(&s->b, d->dtype, 0) : tir_const_int(&s->b, d->dtype, 0);
+	return sv_value(s, call, tir_load(&s->b, ptr, mask, zero, EVICT_NORMAL));
+}
+
+static SVal *desc_store(Spec *s, const Node *call, SVal *d, int first)
+{
+	SVal **offsets = offsets_arg(s, call, first, d);
+	SVal *val = need_arg(s, call, first + 1, "value");
+	TValue *v = materialize(s, call, val, d->dtype);
+	int rank = (int)d->i;
+	bool same = v->type.rank == rank || v->type.rank == 0;
+	for (int k = 0; same && v->type.rank && k < rank; k++)
+		same = v->type.shape[k] == desc_block(d)[k]->i;
+	if (!same)
+		spec_error(s, call, "the value stored has not the descriptor's block shape");
+	if (v->type.dtype != d->dtype)
+		v = checked(s, call, tir_cast(&s->b, v, d->dtype));
+	TValue *ptr, *mask;
+	block_addresses(s, call, d, offsets, &ptr, &mask);
+	checked(s, call, tir_store(&s->b, ptr, v, mask));
+	return sv_new(s, SV_NONE);
+}
+
+SVal *spec_desc_method(Spec *s, const Node *call, SVal *desc, const char *fn)
+{
+	if (!strcmp(fn, "load"))
+		return desc_load(s, call, desc, 0);
+	if (!strcmp(fn, "store"))
+		return desc_store(s, call, desc, 0);
+	spec_error(s, call, "unsupported tensor descriptor method '.%s'", fn);
+}
+
+SVal *spec_call_desc(Spec *s, const Node *call, const char *fn)
+{
+	if (!strcmp(fn, "make_tensor_descriptor"))
+		return make_descriptor(s, call);
+	if (!strcmp(fn, "load_tensor_descriptor") || !strcmp(fn, "store_tensor_descriptor")) {
+		SVal *d = need_arg(s, call, 0, "desc");
+		if (d->kind != SV_DESC)
+			spec_error(s, call, "tl.%s needs a tensor descriptor", fn);
+		return fn[0] == 'l' ? desc_load(s, call, d, 1) : desc_store(s, call, d, 1);
+	}
+	return NULL;
+}
+
+SVal *spec_desc_attr(Spec *s, const Node *n, SVal *desc, const char *name)
+{
+	int rank = (int)desc->i;
+	if (!strcmp(name, "shape"))
+		return sv_tuple(s, rank, desc_shape(desc));
+	if (!strcmp(name, "strides"))
+		return sv_tuple(s, rank, desc_strides(desc));
+	if (!strcmp(name, "block_shape"))
+		return sv_tuple(s, rank, desc_block(desc));
+	if (!strcmp(name, "dtype")) {
+		SVal *v = sv_new(s, SV_DTYPE);
+		v->dtype = desc->dtype;
+		return v;
+	}
+	(void)n;
+	return NULL;
+}

@@ -1,0 +1,174 @@
+/* spec_shape.c: Triton's shape functions beyond broadcasting and
+ * transposes: tl.reshape / view, expand_dims, split, join, interleave,
+ * cat, broadcast, clamp.
+ *
+ * A reshape keeps the row-major order of the elements (TOP_RESHAPE; the
+ * lowering moves them through shared memory when the wide extents change,
+ * lower_shape.c). The others are made of it, of permutes and of
+ * element-wise ops, exactly:
+ *
+ *   split(x)        x's last dim (of extent 2) summed under a mask that
+ *                   keeps element 0 (1) and puts -0.0 elsewhere: x + -0.0
+ *                   is x for every x, NaNs and signed zeros included;
+ *   join(a, b)      where(i == 0, a[..., None], b[..., None]) over i in [0, 2);
+ *   interleave      join, then the last two dims merged by a reshape;
+ *   cat(a, b)       join, the new dim moved first, merged with dim 0: a's
+ *                   rows and then b's (Triton allows any order; this one
+ *                   is the concatenation). */
+#include "ir/spec.h"
+
+#include <string.h>
+
+/* A shape given spread out (x.reshape(a, b)) or as one list or tuple
+ * (tl.reshape(x, (a, b))), from call item `first` on. */
+static int shape_items(Spec *s, const Node *call, int first, const char *kw, int *shape)
+{
+	int n = call->items.len - first;
+	SVal *one = n == 1 ? eval(s, call->items.items[first]) : n == 0 ? arg(s, call, -1, kw) : NULL;
+	if (n == 0 && !one)
+		spec_error(s, call, "missing argument '%s'", kw);
+	if (one && one->kind == SV_TUPLE)
+		n = one->nitems;
+	else if (one)
+		n = 1;
+	if (n > TC_MAX_RANK)
+		spec_error(s, call, "a shape of %d dims; at most %d are supported", n, TC_MAX_RANK);
+	for (int i = 0; i < n; i++) {
+		SVal *d = one ? (one->kind == SV_TUPLE ? one->items[i] : one) : eval(s, call->items.items[first + i]);
+		shape[i] = (int)const_int(s, call, d, "an extent of the shape");
+		if (shape[i] < 1)
+			spec_error(s, call, "extents must be positive");
+	}
+	return n;
+}
+
+static TValue *reshape(Spec *s, const Node *call, TValue *x, int rank, const int *shape)
+{
+	return checked(s, call, tir_reshape(&s->b, x, rank, shape));
+}
+
+/* arange(0, 2) as a tile of `rank` dims, of extent 2 along the last. */
+static TValue *pair_index(Spec *s, int rank)
+{
+	TValue *i = tir_arange(&s->b, 0, 2);
+	for (int k = 0; k < rank - 1; k++)
+		i = tir_expand(&s->b, i, 0);
+	return i;
+}
+
+static SVal *split(Spec *s, const Node *call, TValue *x)
+{
+	int r = x->type.rank;
+	if (r == 0 || x->type.shape[r - 1] != 2)
+		spec_error(s, call, "tl.split needs a last dim of extent 2");
+	DType dt = x->type.dtype;
+	TValue *idx = pair_index(s, r);
+	TValue *zero = dtype_is_float(dt) ? tir_const_float(&s->b, dt, -0.0) : tir_const_int(&s->b, dt, 0);
+	SVal *halves[2];
+	for (int h = 0; h < 2; h++) {
+		TValue *keep = tir_cmp(&s->b, CMP_EQ, idx, tir_const_int(&s->b, DT_I32, h));
+		TValue *part = checked(s, call, tir_where(&s->b, keep, x, zero));
+		TValue *sum = checked(s, call, tir_reduce(&s->b, RED_SUM, part, r - 1));
+		if (sum->type.dtype != dt)
+			sum = tir_cast(&s->b, sum, dt);
+		halves[h] = sv_value(s, call, sum);
+	}
+	return sv_tuple(s, 2, halves);
+}
+
+static TValue *join(Spec *s, const Node *call, SVal *a, SVal *b)
+{
+	TValue *ta, *tb;
+	weak_operands(s, call, a, b, false, &ta, &tb);
+	TValue *probe = checked(s, call, tir_binary(&s->b, TOP_ADD, ta, tb));   /* the broadcast shape and type */
+	if (probe->type.rank >= TC_MAX_RANK)
+		spec_error(s, call, "tl.join of tensors of rank %d; at most %d dims are supported", probe->type.rank,
+			   TC_MAX_RANK);
+	ta = tir_broadcast_to(&s->b, tir_cast(&s->b, ta, probe->type.dtype), probe->type.rank, probe->type.shape);
+	tb = tir_broadcast_to(&s->b, tir_cast(&s->b, tb, probe->type.dtype), probe->type.rank, probe->type.shape);
+	int r = probe->type.rank;
+	TValue *ea = checked(s, call, tir_expand(&s->b, ta, r)), *eb = checked(s, call, tir_expand(&s->b, tb, r));
+	TValue *first = tir_cmp(&s->b, CMP_EQ, pair_index(s, r + 1), tir_const_int(&s->b, DT_I32, 0));
+	return checked(s, call, tir_where(&s->b, first, ea, eb));
+}
+
+static SVal *expand_dims(Spec *s, const Node *call, TValue *x)
+{
+	SVal *ax = need_arg(s, call, 1, "axis");
+	int n = ax->kind == SV_TUPLE ? ax->nitems : 1;
+	int rank = x->type.rank + n;
+	bool taken[TC_MAX_RANK + 8] = {0};
+	if (rank > TC_MAX_RANK)
+		spec_error(s, call, "expand_dims to %d dims; at most %d are supported", rank, TC_MAX_RANK);
+	for (int i = 0; i < n; i++) {
+		int64_t a = const_int(s, call, ax->kind == SV_TUPLE ? ax->items[i] : ax, "an axis");
+		if (a < 0)
+			a += rank;
+		if (a < 0 || a >= rank || taken[a])
+			spec_error(s, call, "expand_dims: axis %lld is out of range or repeated", (long long)a);
+		taken[a] = true;
+	}
+	for (int a = 0; a < rank; a++)
+		if (taken[a])
+			x = checked(s, call, tir_expand(&s->b, x, a));
+	return sv_value(s, call, x);
+}
+
+SVal *spec_call_shape(Spec *s, const Node *call, const char *fn)
+{
+	if (!strcmp(fn, "reshape") || !strcmp(fn, "view")) {
+		TValue *x = need_value(s, call, 0, "input");
+		int shape[TC_MAX_RANK];
+		int rank = shape_items(s, call, 1, "shape", shape);
+		return sv_value(s, call, reshape(s, call, x, rank, shape));
+	}
+	if (!strcmp(fn, "expand_dims"))
+		return expand_dims(s, call, need_value(s, call, 0, "input"));
+	if (!strcmp(fn, "split"))
+		return split(s, call, need_value(s, call, 0, "a"));
+	if (!strcmp(fn, "join"))
+		return sv_value(s, call, join(s, call, need_arg(s, call, 0, "a"), need_arg(s, call, 1, "b")));
+	if (!strcmp(fn, "interleave")) {
+		TValue *j = join(s, call, need_arg(s, call, 0, "a"), need_arg(s, call, 1, "b"));
+		int r = j->type.rank, shape[TC_MAX_RANK];
+		memcpy(shape, j->type.shape, sizeof shape);
+		shape[r - 2] *= 2;
+		return sv_value(s, call, reshape(s, call, j, r - 1, shape));
+	}
+	if (!strcmp(fn, "cat")) {
+		TValue *a = need_value(s, call, 0, "input"), *b = need_value(s, call, 1, "other");
+		if (a->type.rank == 0 || a->type.rank != b->type.rank ||
+		    memcmp(a->type.shape, b->type.shape, sizeof(int) * (size_t)a->type.rank))
+			spec_error(s, call, "tl.cat needs two tensors of one shape");
+		TValue *j = join(s, call, sv_value(s, call, a), sv_value(s, call, b));
+		int r = j->type.rank, perm[TC_MAX_RANK], shape[TC_MAX_RANK];
+		perm[0] = r - 1;
+		for (int k = 1; k < r; k++)
+			perm[k] = k - 1;
+		TValue *t = checked(s, call, tir_trans(&s->b, j, r, perm));
+		memcpy(shape, a->type.shape, sizeof shape);
+		shape[0] *= 2;
+		return sv_value(s, call, reshape(s, call, t, r - 1, shape));
+	}
+	if (!strcmp(fn, "broadcast")) {
+		SVal *a = need_arg(s, call, 0, "input"), *b = need_arg(s, call, 1, "other");
+		TValue *ta = to_value(s, call, a), *tb = to_value(s, call, b);
+		TValue *probe = checked(s, call, tir_binary(&s->b, TOP_ADD, tir_cast(&s->b, ta, DT_F64),
+							    tir_cast(&s->b, tb, DT_F64)));
+		SVal *both[2] = {
+			sv_value(s, call, tir_broadcast_to(&s->b, ta, probe->type.rank, probe->type.shape)),
+			sv_value(s, call, tir_broadcast_to(&s->b, tb, probe->type.rank, probe->type.shape)),
+		};
+		return sv_tuple(s, 2, both);
+	}
+	if (!strcmp(fn, "clamp")) {
+		SVal *x = need_arg(s, call, 0, "x"), *lo = need_arg(s, call, 1, "min"), *hi = need_arg(s, call, 2, "max");
+		TValue *tx, *tl;
+		weak_operands(s, call, x, lo, false, &tx, &tl);
+		SVal *m = sv_value(s, call, checked(s, call, tir_binary(&s->b, TOP_MAXIMUM, tx, tl)));
+		TValue *tm, *th;
+		weak_operands(s, call, m, hi, false, &tm, &th);
+		return sv_value(s, call, checked(s, call, tir_binary(&s->b, TOP_MINIMUM, tm, th)));
+	}
+	return NULL;
+}
