@@ -135,9 +135,9 @@ fi
 # Limits that remain say so, with the limit and the place.
 {
 	printf 'import triton\n@triton.jit\ndef k(x):\n    y = '
-	i=0; while [ $i -lt 201 ]; do printf '('; i=$((i + 1)); done
+	i=0; while [ $i -lt 1500 ]; do printf '('; i=$((i + 1)); done
 	printf 'x'
-	i=0; while [ $i -lt 201 ]; do printf ')'; i=$((i + 1)); done
+	i=0; while [ $i -lt 1500 ]; do printf ')'; i=$((i + 1)); done
 	printf '\n'
 } >"$tmp/deep.py"
 "$BIN/tritonc" compile "$tmp/deep.py" -s 'i32' 2>"$tmp/err"

@@ -371,7 +371,7 @@ x = tl.arange(0, BLOCK)|BLOCK=6|arange(0, 6): its range, 6, must be a positive p
 x = tl.arange(0, BLOCK)|BLOCK=0|arange(0, 0): its range, 0, must be a positive power of two
 x = tl.arange(0, BLOCK)|BLOCK=4294967296|arange(0, 4294967296): its bounds must fit in int32
 x = tl.arange(0, BLOCK)|BLOCK=99999999999999999999|-D BLOCK=99999999999999999999: not a constant (an integer that fits in 64 bits
-x = tl.arange(0, BLOCK)|BLOCK=abc|-D BLOCK=abc: not an integer
+x = tl.arange(0, BLOCK)|BLOCK=abc|-D BLOCK=abc: not a constant
 x = tl.arange(0, 16)|BLCK=4|-D BLCK: kernel 'k' has no constexpr parameter of that name
 CASES
 

@@ -1,4 +1,4 @@
-# expect: 8:35: error: -D ACT=leaky: not a constant (a number, True/False, None, a string such as '"text"', a dtype such as tl.float16, or a tuple of these)
+# expect: 8:35: error: -D ACT=leaky: not a constant (an integer that fits in 64 bits, a float, True/False, None, a string such as '"text"', a dtype such as tl.float16, or a tuple of these)
 # args: -s *fp32 -D BLOCK=16 -D ACT=leaky
 import triton
 import triton.language as tl
