@@ -81,9 +81,9 @@ static int compile_variant(const char *source, const char *filename, const char 
 	if (!r)
 		return -1;
 	const char *simt = tritonc_result_simt(r);
-	v->code = xstrdup(tritonc_result_code(r));
-	v->tir = xstrdup(tritonc_result_tir(r));
-	v->simt = xstrdup(simt ? simt : "");
+	v->code = base_strdup(tritonc_result_code(r));
+	v->tir = base_strdup(tritonc_result_tir(r));
+	v->simt = base_strdup(simt ? simt : "");
 	v->threads = tritonc_result_threads(r);
 	v->shared_bytes = tritonc_result_shared_bytes(r);
 	v->dynamic_bytes = tritonc_result_dynamic_shared_bytes(r);
@@ -95,8 +95,8 @@ static int compile_variant(const char *source, const char *filename, const char 
 		int j = tritonc_result_param_index(r, i);
 		if (j < 0)
 			continue;
-		v->arg_names[j] = xstrdup(tritonc_result_param_name(r, i));
-		v->arg_types[j] = xstrdup(tritonc_result_param_type(r, i));
+		v->arg_names[j] = base_strdup(tritonc_result_param_name(r, i));
+		v->arg_types[j] = base_strdup(tritonc_result_param_type(r, i));
 		v->nargs = j + 1 > v->nargs ? j + 1 : v->nargs;
 	}
 	tritonc_result_free(r);

@@ -110,33 +110,33 @@ static char *constant_text(const Driver *d, const Node *param)
 	size_t n = strlen(param->name);
 	for (int i = 0; i < d->ndefines; i++)
 		if (!strncmp(d->defines[i], param->name, n) && d->defines[i][n] == '=')
-			return xstrdup(d->defines[i] + n + 1);
+			return base_strdup(d->defines[i] + n + 1);
 	const Node *v = ast_dict_get(ast_dict_get(d->kernel->triton_meta, "constants"), param->name);
 	if (!v)
 		v = param->rhs;
 	char buf[64];
 	if (!v)
-		return xstrdup("?");
+		return base_strdup("?");
 	switch (v->kind) {
 	case ND_INT: snprintf(buf, sizeof buf, "%lld", (long long)v->ival); break;
 	case ND_FLOAT: snprintf(buf, sizeof buf, "%.17g", v->fval); break;
-	case ND_TRUE: return xstrdup("True");
-	case ND_FALSE: return xstrdup("False");
-	case ND_NONE: return xstrdup("None");
-	case ND_STR: return xstrdup(v->str);
-	default: return xstrdup("?");
+	case ND_TRUE: return base_strdup("True");
+	case ND_FALSE: return base_strdup("False");
+	case ND_NONE: return base_strdup("None");
+	case ND_STR: return base_strdup(v->str);
+	default: return base_strdup("?");
 	}
-	return xstrdup(buf);
+	return base_strdup(buf);
 }
 
 static void fill_params(tritonc_result *r, const Driver *d)
 {
 	const Node *f = d->kernel->func;
-	r->params = xcalloc((size_t)f->params.len + 1, sizeof *r->params);
+	r->params = base_calloc((size_t)f->params.len + 1, sizeof *r->params);
 	for (int p = 0; p < f->params.len; p++) {
 		const Node *param = f->params.items[p];
 		Param *out = &r->params[r->nparams++];
-		out->name = xstrdup(param->name);
+		out->name = base_strdup(param->name);
 		out->index = -1;
 		for (int i = 0; i < d->tir->nargs; i++) {
 			const TValue *a = d->tir->args[i];
@@ -150,7 +150,7 @@ static void fill_params(tritonc_result *r, const Driver *d)
 		}
 		if (out->index < 0) {
 			out->constant = true;
-			out->type = xstrdup("constexpr");
+			out->type = base_strdup("constexpr");
 			out->value = constant_text(d, param);
 		}
 	}
@@ -166,18 +166,18 @@ static tritonc_result *compile_kernel_here(const char *source, const char *filen
 	unsigned keep = ALL_STAGES;
 	tritonc_result *r = NULL;
 	if (start(&d, &a, &diag, &src, source, filename, options, keep, STAGE_CODE)) {
-		r = xcalloc(1, sizeof *r);
+		r = base_calloc(1, sizeof *r);
 		for (int s = 0; s < STAGE_COUNT; s++)
 			if (d.have[s])
-				r->stage[s] = xstrdup(buf_str(&d.text[s]));
-		r->notes = xstrdup(buf_str(&d.notes));
-		r->name = xstrdup(d.kernel->name);
-		r->target = xstrdup(d.opt.target.spec);
+				r->stage[s] = base_strdup(buf_str(&d.text[s]));
+		r->notes = base_strdup(buf_str(&d.notes));
+		r->name = base_strdup(d.kernel->name);
+		r->target = base_strdup(d.opt.target.spec);
 		r->warp_size = d.opt.target.warp_size;
 		r->num_warps = d.tir->num_warps;
 		if (d.simt) {
 			size_t n = strlen(d.simt->name) + 8;
-			r->symbol = xmalloc(n);
+			r->symbol = base_malloc(n);
 			snprintf(r->symbol, n, "%s%s", d.simt->name, d.opt.target.kind == TARGET_C ? "_launch" : "");
 			r->warp_size = d.simt->warp_size;
 			r->num_warps = d.simt->num_warps;
@@ -299,7 +299,7 @@ char *tritonc_compile(const char *source, const char *filename, const tritonc_op
 		      char **diagnostics)
 {
 	CompileCall c = {source, filename, options, diagnostics, NULL, NULL};
-	run_on_big_stack(compile_on_stack, &c);
+	base_run_on_big_stack(compile_on_stack, &c);
 	return c.text;
 }
 
@@ -307,6 +307,6 @@ tritonc_result *tritonc_compile_kernel(const char *source, const char *filename,
 				       char **diagnostics)
 {
 	CompileCall c = {source, filename, options, diagnostics, NULL, NULL};
-	run_on_big_stack(compile_kernel_on_stack, &c);
+	base_run_on_big_stack(compile_kernel_on_stack, &c);
 	return c.result;
 }

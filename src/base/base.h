@@ -31,11 +31,11 @@
 #define TC_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Internal errors: a bug in this program, never the user's input. */
-TC_NORETURN void die(const char *fmt, ...) TC_PRINTF(1, 2);
-void *xmalloc(size_t n);
-void *xcalloc(size_t count, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
+TC_NORETURN void base_die(const char *fmt, ...) TC_PRINTF(1, 2);
+void *base_malloc(size_t n);
+void *base_calloc(size_t count, size_t size);
+void *base_realloc(void *p, size_t n);
+char *base_strdup(const char *s);
 
 /* ---- arena ---- */
 typedef struct ArenaBlock ArenaBlock;
@@ -119,7 +119,7 @@ TC_NORETURN void diag_vfatal(Diag *d, const Source *src, size_t offset, const ch
  * `line` is the number to show. */
 void diag_show_line(Buf *b, const Source *src, size_t offset, int line);
 /* 1-based line and column of a byte offset, with the source's bases applied. */
-void source_linecol(const Source *src, size_t offset, int *line, int *col);
+void diag_source_linecol(const Source *src, size_t offset, int *line, int *col);
 /* The offsets where a source's lines start, for lookups in O(log n) where
  * many are made (the specializer asks for every node's line). */
 typedef struct LineTable {
@@ -127,10 +127,10 @@ typedef struct LineTable {
 	size_t *starts;
 	size_t n;
 } LineTable;
-LineTable *line_table(Arena *a, const Source *src);
-void line_table_linecol(const LineTable *t, size_t offset, int *line, int *col);
+LineTable *base_line_table(Arena *a, const Source *src);
+void base_line_table_linecol(const LineTable *t, size_t offset, int *line, int *col);
 /* Where reported line `line` starts (the source's end past its last line). */
-size_t line_table_start(const LineTable *t, int line);
+size_t base_line_table_start(const LineTable *t, int line);
 
 /* ---- files ---- */
 /* Reads a whole regular file of at most FILE_READ_MAX bytes; NULL and
@@ -159,19 +159,19 @@ bool file_exists(const char *path);
 /* Runs fn(arg) on a thread with a 1 GiB stack (address space, touched as
  * used) and returns its result; on the calling thread when none can be
  * made. Every entry point of the tools runs its work this way. */
-int run_on_big_stack(int (*fn)(void *), void *arg);
+int base_run_on_big_stack(int (*fn)(void *), void *arg);
 /* True when less than an eighth of this thread's stack is left: deep
  * recursions check it and report an error instead of overflowing. */
-bool stack_nearly_full(void);
+bool base_stack_nearly_full(void);
 
 /* ---- hash ---- */
-uint64_t hash_fnv1a(const void *data, size_t len, uint64_t seed);
+uint64_t base_hash_fnv1a(const void *data, size_t len, uint64_t seed);
 #define HASH_SEED 0xcbf29ce484222325ull
 
 /* ---- small numeric helpers ---- */
 static inline int imin(int a, int b) { return a < b ? a : b; }
 static inline int imax(int a, int b) { return a > b ? a : b; }
 static inline bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
-int ilog2(int64_t x);                             /* floor(log2(x)), x > 0 */
+int base_ilog2(int64_t x);                             /* floor(log2(x)), x > 0 */
 
 #endif

@@ -14,7 +14,7 @@ static const char *kind_name[] = {
 	[DIAG_NOTE] = "note",
 };
 
-void source_linecol(const Source *src, size_t offset, int *line, int *col)
+void diag_source_linecol(const Source *src, size_t offset, int *line, int *col)
 {
 	if (offset > src->len)
 		offset = src->len;
@@ -30,7 +30,7 @@ void source_linecol(const Source *src, size_t offset, int *line, int *col)
 	*col = (int)(offset - start) + 1 + (l == 1 ? src->col_base : 0);
 }
 
-LineTable *line_table(Arena *a, const Source *src)
+LineTable *base_line_table(Arena *a, const Source *src)
 {
 	LineTable *t = arena_alloc(a, sizeof *t);
 	t->src = src;
@@ -46,7 +46,7 @@ LineTable *line_table(Arena *a, const Source *src)
 	return t;
 }
 
-void line_table_linecol(const LineTable *t, size_t offset, int *line, int *col)
+void base_line_table_linecol(const LineTable *t, size_t offset, int *line, int *col)
 {
 	if (offset > t->src->len)
 		offset = t->src->len;
@@ -62,7 +62,7 @@ void line_table_linecol(const LineTable *t, size_t offset, int *line, int *col)
 	*col = (int)(offset - t->starts[lo]) + 1 + (lo == 0 ? t->src->col_base : 0);
 }
 
-size_t line_table_start(const LineTable *t, int line)
+size_t base_line_table_start(const LineTable *t, int line)
 {
 	int64_t i = (int64_t)line - 1 - t->src->line_base;
 	if (i < 0)
@@ -116,7 +116,7 @@ void diag_vat(Diag *d, DiagKind kind, const Source *src, size_t offset, const ch
 	Buf b = {0};
 	int line = 0, col = 0;
 	if (src) {
-		source_linecol(src, offset, &line, &col);
+		diag_source_linecol(src, offset, &line, &col);
 		buf_printf(&b, "%s:%d:%d: %s: ", src->name, line, col, kind_name[kind]);
 	} else {
 		buf_printf(&b, "%s%s%s: ", d->prog ? d->prog : "", d->prog ? ": " : "", kind_name[kind]);
@@ -154,7 +154,7 @@ void diag_vfatal(Diag *d, const Source *src, size_t offset, const char *fmt, va_
 	diag_vat(d, DIAG_ERROR, src, offset, fmt, ap);
 	if (d->jump)
 		longjmp(*d->jump, 1);
-	die("fatal diagnostic with no recovery point");
+	base_die("fatal diagnostic with no recovery point");
 }
 
 void diag_fatal(Diag *d, const Source *src, size_t offset, const char *fmt, ...)

@@ -90,13 +90,13 @@ static int fail(char *why, size_t n, int err, const char *fmt, ...)
  * link to nothing yet (the file it names is created); NULL on a loop. */
 static char *resolve_links(const char *path)
 {
-	char *cur = xstrdup(path);
+	char *cur = base_strdup(path);
 	for (int hops = 0; hops < 40; hops++) {
 		struct stat ls;
 		if (lstat(cur, &ls) != 0 || !S_ISLNK(ls.st_mode))
 			return cur;
 		size_t cap = (size_t)ls.st_size + 2 > 256 ? (size_t)ls.st_size + 2 : 256;
-		char *link = xmalloc(cap);
+		char *link = base_malloc(cap);
 		ssize_t got = readlink(cur, link, cap - 1);
 		if (got < 0) {
 			free(link);
@@ -109,7 +109,7 @@ static char *resolve_links(const char *path)
 			next = link;
 		} else {
 			size_t dn = (size_t)(slash - cur) + 1;
-			next = xmalloc(dn + (size_t)got + 1);
+			next = base_malloc(dn + (size_t)got + 1);
 			memcpy(next, cur, dn);
 			memcpy(next + dn, link, (size_t)got + 1);
 			free(link);
@@ -141,10 +141,10 @@ static bool write_all(int fd, const char *data, size_t len)
 static int open_temp(const char *path, char **tmp)
 {
 	size_t n = strlen(path) + 40;
-	char *name = xmalloc(n);
+	char *name = base_malloc(n);
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	uint64_t seed = hash_fnv1a(&ts, sizeof ts, HASH_SEED ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)&ts);
+	uint64_t seed = base_hash_fnv1a(&ts, sizeof ts, HASH_SEED ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)&ts);
 	for (int tries = 0; tries < 100; tries++) {
 		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 		snprintf(name, n, "%s.tmp%06llx", path, (unsigned long long)(seed >> 40));

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void die(const char *fmt, ...)
+void base_die(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -23,7 +23,7 @@ static TC_NORETURN void out_of_memory(size_t n)
 	exit(1);
 }
 
-void *xmalloc(size_t n)
+void *base_malloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
@@ -31,7 +31,7 @@ void *xmalloc(size_t n)
 	return p;
 }
 
-void *xcalloc(size_t count, size_t size)
+void *base_calloc(size_t count, size_t size)
 {
 	void *p = calloc(count ? count : 1, size ? size : 1);
 	if (!p)
@@ -39,7 +39,7 @@ void *xcalloc(size_t count, size_t size)
 	return p;
 }
 
-void *xrealloc(void *p, size_t n)
+void *base_realloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
@@ -47,10 +47,10 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-char *xstrdup(const char *s)
+char *base_strdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
-	return memcpy(xmalloc(n), s, n);
+	return memcpy(base_malloc(n), s, n);
 }
 
 /* ---- arena ---- */
@@ -68,7 +68,7 @@ void *arena_alloc(Arena *a, size_t n)
 	ArenaBlock *b = a->head;
 	if (!b || b->cap - b->used < n) {
 		size_t cap = n > 65536 ? n : 65536;
-		b = xmalloc(sizeof(ArenaBlock) + cap);
+		b = base_malloc(sizeof(ArenaBlock) + cap);
 		b->next = a->head;
 		b->used = 0;
 		b->cap = cap;
@@ -125,7 +125,7 @@ static void buf_reserve(Buf *b, size_t extra)
 	size_t cap = b->cap ? b->cap * 2 : 256;
 	while (cap < b->len + extra + 1)
 		cap *= 2;
-	b->data = xrealloc(b->data, cap);
+	b->data = base_realloc(b->data, cap);
 	b->cap = cap;
 }
 
@@ -154,7 +154,7 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap)
 	int n = vsnprintf(NULL, 0, fmt, ap2);
 	va_end(ap2);
 	if (n < 0)
-		die("bad format string '%s'", fmt);
+		base_die("bad format string '%s'", fmt);
 	buf_reserve(b, (size_t)n);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	b->len += (size_t)n;
@@ -181,7 +181,7 @@ const char *buf_str(Buf *b)
 
 char *buf_detach(Buf *b)
 {
-	char *s = b->data ? b->data : xstrdup("");
+	char *s = b->data ? b->data : base_strdup("");
 	b->data = NULL;
 	b->len = b->cap = 0;
 	return s;
@@ -200,7 +200,7 @@ void vec_push(Vec *v, void *item)
 {
 	if (v->len == v->cap) {
 		v->cap = v->cap ? v->cap * 2 : 8;
-		v->data = xrealloc(v->data, sizeof(void *) * (size_t)v->cap);
+		v->data = base_realloc(v->data, sizeof(void *) * (size_t)v->cap);
 	}
 	v->data[v->len++] = item;
 }
@@ -224,7 +224,7 @@ void vec_free(Vec *v)
 
 /* ---- numbers and hashing ---- */
 
-int ilog2(int64_t x)
+int base_ilog2(int64_t x)
 {
 	int n = -1;
 	while (x > 0) {
@@ -234,7 +234,7 @@ int ilog2(int64_t x)
 	return n;
 }
 
-uint64_t hash_fnv1a(const void *data, size_t len, uint64_t seed)
+uint64_t base_hash_fnv1a(const void *data, size_t len, uint64_t seed)
 {
 	const unsigned char *p = data;
 	uint64_t h = seed;

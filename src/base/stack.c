@@ -26,7 +26,7 @@ static void *stack_thread(void *p)
 	return NULL;
 }
 
-int run_on_big_stack(int (*fn)(void *), void *arg)
+int base_run_on_big_stack(int (*fn)(void *), void *arg)
 {
 	StackCall c = {fn, arg, 0};
 	static const size_t sizes[] = {BIG_STACK, SMALLER_STACK};
@@ -49,7 +49,7 @@ int run_on_big_stack(int (*fn)(void *), void *arg)
 /* The lowest address of this thread's stack, found once per thread. */
 static _Thread_local char *stack_low_end;
 
-bool stack_nearly_full(void)
+bool base_stack_nearly_full(void)
 {
 	char *here = __builtin_frame_address(0);
 	if (!stack_low_end) {

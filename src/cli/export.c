@@ -20,7 +20,7 @@ static bool int_option(const char *text, int lo, int hi, int *out)
 int cmd_export(int argc, char **argv)
 {
 	ExportRequest r = {0};
-	const char **defines = xcalloc((size_t)argc + 1, sizeof *defines);
+	const char **defines = base_calloc((size_t)argc + 1, sizeof *defines);
 	int status = 2;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];

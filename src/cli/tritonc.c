@@ -173,8 +173,8 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 	memset(o, 0, sizeof *o);
 	o->target_spec = run ? "c" : "cuda:sm_90";
 	o->int_range = 16;
-	o->defines = xcalloc((size_t)argc + 1, sizeof *o->defines);
-	o->args = xcalloc((size_t)argc + 1, sizeof *o->args);
+	o->defines = base_calloc((size_t)argc + 1, sizeof *o->defines);
+	o->args = base_calloc((size_t)argc + 1, sizeof *o->args);
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		bool more = i + 1 < argc;
@@ -508,11 +508,11 @@ static bool check_against_interpreter(const Kernel *k, TKernel *tk, RunArg *args
 				      const size_t *counts, const int grid[3])
 {
 	int n = tk->nargs;
-	TArgValue *targs = xcalloc((size_t)n + 1, sizeof *targs);
-	void **ref = xcalloc((size_t)n + 1, sizeof *ref);
+	TArgValue *targs = base_calloc((size_t)n + 1, sizeof *targs);
+	void **ref = base_calloc((size_t)n + 1, sizeof *ref);
 	for (int i = 0; i < n; i++) {
 		if (tk->args[i]->type.dtype == DT_PTR) {
-			ref[i] = xmalloc(args[i].bytes);
+			ref[i] = base_malloc(args[i].bytes);
 			memcpy(ref[i], inputs[i], args[i].bytes);
 			targs[i].ptr = ref[i];
 		} else {
@@ -550,7 +550,7 @@ static bool check_against_interpreter(const Kernel *k, TKernel *tk, RunArg *args
 		size_t esize = (size_t)dtype_bytes(dt), compared = 0, bad = 0, first_bad = 0;
 		double worst = 0, sum_sq = 0;
 		/* the elements to compare: those the interpreter wrote when sampled, else all */
-		bool *take = xcalloc(counts[i] + 1, sizeof *take);
+		bool *take = base_calloc(counts[i] + 1, sizeof *take);
 		for (size_t e = 0; e < counts[i]; e++) {
 			size_t off = e * esize;
 			take[e] = !sampled || memcmp((char *)ref[i] + off, (char *)inputs[i] + off, esize);
@@ -620,9 +620,9 @@ static bool run_bind(void *ctx, const Kernel *k, const TKernel *tk, int64_t *div
 {
 	Run *r = ctx;
 	int n = r->n = tk->nargs;
-	r->args = xcalloc((size_t)n + 1, sizeof *r->args);
-	r->counts = xcalloc((size_t)n + 1, sizeof *r->counts);
-	r->inputs = xcalloc((size_t)n + 1, sizeof *r->inputs);
+	r->args = base_calloc((size_t)n + 1, sizeof *r->args);
+	r->counts = base_calloc((size_t)n + 1, sizeof *r->counts);
+	r->inputs = base_calloc((size_t)n + 1, sizeof *r->inputs);
 	if (!check_run_args(r->o, tk) || !bind_args(r->o, r->driver, k, tk, r->args, r->counts, r->grid))
 		return false;
 	for (int i = 0; i < n; i++) {
@@ -770,5 +770,5 @@ static int main_on_stack(void *p)
 int main(int argc, char **argv)
 {
 	MainArgs m = {argc, argv};
-	return run_on_big_stack(main_on_stack, &m);
+	return base_run_on_big_stack(main_on_stack, &m);
 }

@@ -70,7 +70,7 @@ static bool first_visit(Run *r, const struct stat *st)
 	key = key ? key : 1;
 	if (2 * (r->nseen + 1) > r->capseen) {
 		size_t cap = r->capseen ? 2 * r->capseen : 256;
-		uint64_t *t = xcalloc(cap, sizeof *t);
+		uint64_t *t = base_calloc(cap, sizeof *t);
 		for (size_t i = 0; i < r->capseen; i++)
 			for (size_t h = r->seen[i] % cap; r->seen[i]; h = (h + 1) % cap)
 				if (!t[h]) {
@@ -135,7 +135,7 @@ static Job *add_job(Run *r)
 {
 	if (r->njobs == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 64;
-		r->jobs = xrealloc(r->jobs, (size_t)r->cap * sizeof *r->jobs);
+		r->jobs = base_realloc(r->jobs, (size_t)r->cap * sizeof *r->jobs);
 	}
 	Job *j = &r->jobs[r->njobs++];
 	memset(j, 0, sizeof *j);
@@ -144,7 +144,7 @@ static Job *add_job(Run *r)
 
 static void add_file(Run *r, const char *path)
 {
-	add_job(r)->path = xstrdup(path);
+	add_job(r)->path = base_strdup(path);
 }
 
 /* An error found while walking, reported in its place in the order. */
@@ -184,7 +184,7 @@ static void walk_dir(Run *r, const char *path, int depth)
 		if (e->d_type == DT_REG && !wanted(e->d_name))
 			continue;
 		size_t n = strlen(e->d_name);
-		char *name = xmalloc(n + 2);
+		char *name = base_malloc(n + 2);
 		name[0] = e->d_type == DT_REG ? 'f' : '?';  /* a regular file, or stat to know */
 		memcpy(name + 1, e->d_name, n + 1);
 		vec_push(&names, name);
@@ -347,7 +347,7 @@ static void run_sequential(Run *r)
 /* Falls back on fewer threads (down to none) when they cannot be made. */
 static void run_parallel(Run *r, int nthreads)
 {
-	pthread_t *th = xmalloc((size_t)nthreads * sizeof *th);
+	pthread_t *th = base_malloc((size_t)nthreads * sizeof *th);
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->cond, NULL);
 	r->window = 16 * nthreads;
@@ -523,7 +523,7 @@ static int prepare_jobs(Run *r, Vec *paths, WcTree *tree)
 			return 2;
 		size_t len;
 		char *text = file_read(o->baseline, &len);
-		o->base_hash = text ? hash_fnv1a(text, len, HASH_SEED) : 0;
+		o->base_hash = text ? base_hash_fnv1a(text, len, HASH_SEED) : 0;
 		free(text);
 	}
 	for (int k = 0; k < r->njobs; k++) {
@@ -594,5 +594,5 @@ static int main_on_stack(void *p)
 int main(int argc, char **argv)
 {
 	MainArgs m = {argc, argv};
-	return run_on_big_stack(main_on_stack, &m);
+	return base_run_on_big_stack(main_on_stack, &m);
 }

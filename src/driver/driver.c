@@ -68,7 +68,7 @@ void driver_list_kernels(Buf *b, const Source *src, const KernelList *kl)
 	for (int i = 0; i < kl->len; i++) {
 		const Kernel *k = kl->items[i];
 		int line, col;
-		source_linecol(k->src, k->func->offset, &line, &col);
+		diag_source_linecol(k->src, k->func->offset, &line, &col);
 		buf_printf(b, "%s  (%s:%d, %s)\n", k->name, src->name, line, discover_decor_name(k->decor));
 		for (int p = 0; p < k->func->params.len; p++) {
 			const Node *param = k->func->params.items[p];
@@ -222,7 +222,7 @@ bool driver_compile(Driver *d)
 		return false;
 	SpecOptions spec = {.signature = d->signature, .defines = d->defines, .ndefines = d->ndefines,
 			    .num_warps = d->num_warps, .num_stages = d->opt.num_stages};
-	if (!(d->tir = specialize(d->arena, d->diag, d->kernel, &spec)))
+	if (!(d->tir = spec_kernel(d->arena, d->diag, d->kernel, &spec)))
 		return false;
 	if (want(d, STAGE_TIR) || interp)
 		tir_dump(&d->text[STAGE_TIR], d->tir);

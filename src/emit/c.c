@@ -229,7 +229,7 @@ static void c_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, c_types);
 	buf_puts(b, c_math);
-	buf_puts(b, prelude_common);
+	buf_puts(b, emit_prelude_common);
 	if (simt_uses(k, SS_MMA))
 		buf_puts(b, c_matrix);
 	if (simt_uses(k, SS_MMA_FENCE))
@@ -369,7 +369,7 @@ static void c_atomic(Buf *b, const SStmt *s, const char *dst, const char *ptr, c
 		buf_printf(b, "__atomic_fetch_%s(%s, %s, %s);\n", simt_atomic_name(s->atomic), ptr, value, order);
 }
 
-const Printer c_printer = {
+const Printer emit_c_printer = {
 	.assert_fail = c_assert_fail,
 	.atomic = c_atomic,
 	.lockstep = true,

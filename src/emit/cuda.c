@@ -231,7 +231,7 @@ static void cuda_copy_wait(Buf *b, int pending)
 static void cuda_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, cuda_types);
-	buf_puts(b, prelude_common);
+	buf_puts(b, emit_prelude_common);
 	for (int words = 1; words <= 4; words *= 2) {
 		for (int ev = EVICT_NORMAL; ev <= EVICT_LAST; ev++) {
 			load_function(b, words, (EvictionPolicy)ev, false);
@@ -326,7 +326,7 @@ static void cuda_assert_fail(Buf *b, const SKernel *k, const char *message, int 
 	buf_printf(b, "tc_assert_fail(\"%s\", %d, %s);\n", k->name, line, message);
 }
 
-const Printer cuda_printer = {
+const Printer emit_cuda_printer = {
 	.assert_fail = cuda_assert_fail,
 	.atomic = cuda_atomic,
 	.lockstep = false,

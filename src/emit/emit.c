@@ -20,9 +20,9 @@ typedef struct Emit {
 static const Printer *printer_for(const SKernel *k)
 {
 	switch (k->target.kind) {
-	case TARGET_CUDA: return &cuda_printer;
-	case TARGET_HIP: return &hip_printer;
-	default: return &c_printer;
+	case TARGET_CUDA: return &emit_cuda_printer;
+	case TARGET_HIP: return &emit_hip_printer;
+	default: return &emit_c_printer;
 	}
 }
 
@@ -584,7 +584,7 @@ static void load_stmt(Emit *E, const SStmt *s)
 			bits[0] = str_printf("%s(%s)", dtype_is_float(dt) ? "tc_f32_bits" : "(tc_u32)", other);
 		else if (s->other->kind == SE_FLOAT) {   /* a constant the C++ compiler cannot pack through the asm */
 			float f = (float)s->other->fval;
-			unsigned h = dt == DT_BF16 ? bf16_from_float(f) : fp16_from_float(f);
+			unsigned h = dt == DT_BF16 ? dtype_bf16_from_float(f) : dtype_fp16_from_float(f);
 			bits[0] = str_printf("0x%08xu", h << 16 | h);
 		} else
 			bits[0] = str_printf("tc_pack_%s(%s, %s)", dt == DT_BF16 ? "bf16x2" : "f16x2", other, other);

@@ -68,7 +68,7 @@ static const char hip_matrix[] =
 static void hip_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, hip_types);
-	buf_puts(b, prelude_common);
+	buf_puts(b, emit_prelude_common);
 	if (simt_uses(k, SS_MMA))
 		buf_puts(b, hip_matrix);
 	buf_printf(b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(", k->threads, k->name);
@@ -140,7 +140,7 @@ static void hip_assert_fail(Buf *b, const SKernel *k, const char *message, int l
 	buf_printf(b, "tc_assert_fail(\"%s\", %d, %s);\n", k->name, line, message);
 }
 
-const Printer hip_printer = {
+const Printer emit_hip_printer = {
 	.assert_fail = hip_assert_fail,
 	.atomic = hip_atomic,
 	.lockstep = false,

@@ -5,7 +5,7 @@
  * (tc_erfinvf, tc_erfinvd) before this shared part. */
 #include "emit/prelude.h"
 
-const char prelude_common[] =
+const char emit_prelude_common[] =
 	"/* fp16 and bf16 live in fp32 registers, rounded to their precision after\n"
 	"   every operation, and travel through memory as 16-bit patterns. */\n"
 	"#ifndef TC_HALF_CONVERSIONS /* a target with conversion instructions defines its own */\n"

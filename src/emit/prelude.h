@@ -2,6 +2,6 @@
 #ifndef TC_PRELUDE_H
 #define TC_PRELUDE_H
 
-extern const char prelude_common[];
+extern const char emit_prelude_common[];
 
 #endif

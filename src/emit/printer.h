@@ -47,7 +47,7 @@ typedef struct Printer {
 	void (*atomic)(Buf *b, const SStmt *s, const char *dst, const char *ptr, const char *value, const char *expected);
 } Printer;
 
-extern const Printer cuda_printer, hip_printer, c_printer;
+extern const Printer emit_cuda_printer, emit_hip_printer, emit_c_printer;
 
 /* emit.c, for the printers' heads: "float *in_ptr0, tc_i32 xnumel" */
 void emit_params(Buf *b, const SKernel *k);

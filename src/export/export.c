@@ -264,7 +264,7 @@ static char *describe(Arena *a, const ExSpec *s, const ExSpec *first)
 static bool make_folder(const char *path, FILE *errors)
 {
 	struct stat st;
-	char *prefix = xstrdup(path);   /* the folders above it first */
+	char *prefix = base_strdup(path);   /* the folders above it first */
 	for (char *slash = strchr(prefix + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		(void)mkdir(prefix, 0755);

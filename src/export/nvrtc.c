@@ -117,7 +117,7 @@ unsigned char *export_nvrtc(const char *source, const char *arch, bool ptx, size
 			 log ? log : "");
 		free(log);
 	} else if (!(r = ptx ? rtc.GetPTXSize(prog, len) : rtc.GetCUBINSize(prog, len))) {
-		out = xmalloc(*len + 1);
+		out = base_malloc(*len + 1);
 		r = ptx ? rtc.GetPTX(prog, (char *)out) : rtc.GetCUBIN(prog, (char *)out);
 		out[*len] = 0;
 		if (r) {

@@ -55,18 +55,18 @@ static void lower_thread_coords(Lower *L)
 		const Layout *f = &fr->layout;
 		for (int d = 0; fr->live && d < fr->rank; d++) {
 			int spt = f->size_per_thread[d], tpw = f->threads_per_warp[d], wpc = f->warps_per_cta[d];
-			SExpr *first = ic(L, 0);
+			SExpr *first = lower_ic(L, 0);
 			if (tpw > 1) {
 				SExpr *lane = simt_ref(k, L->lane, NULL);
-				SExpr *bits = ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, ic(L, layout_lane_shift(f, d))), ic(L, tpw - 1));
-				first = imul(L, bits, ic(L, spt));
+				SExpr *bits = lower_ibin(L, TOP_AND, lower_ibin(L, TOP_SHR, lane, lower_ic(L, layout_lane_shift(f, d))), lower_ic(L, tpw - 1));
+				first = lower_imul(L, bits, lower_ic(L, spt));
 			}
 			if (wpc > 1) {
 				SExpr *warp = simt_ref(k, L->warp, NULL);
-				SExpr *bits = ibin(L, TOP_AND, ibin(L, TOP_SHR, warp, ic(L, layout_warp_shift(f, d))), ic(L, wpc - 1));
-				first = iadd(L, first, imul(L, bits, ic(L, (int64_t)spt * tpw)));
+				SExpr *bits = lower_ibin(L, TOP_AND, lower_ibin(L, TOP_SHR, warp, lower_ic(L, layout_warp_shift(f, d))), lower_ic(L, wpc - 1));
+				first = lower_iadd(L, first, lower_imul(L, bits, lower_ic(L, (int64_t)spt * tpw)));
 			}
-			if (is_int_const(first, 0))
+			if (lower_is_int_const(first, 0))
 				continue;
 			const char *name = fi ? arena_printf(L->arena, "f%d_first%d", fi, d) : arena_printf(L->arena, "first%d", d);
 			L->firsts[fi][d] = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, name);
@@ -92,27 +92,27 @@ static SReg *new_reg(Lower *L, const TValue *v, DType dt, unsigned vary)
 	}
 	if (!per_thread)
 		return simt_reg(L->k, SR_UNIFORM, dt, elem, 1, v->name);
-	return simt_reg(L->k, SR_THREAD, dt, elem, count_of(L, vary), v->name);
+	return simt_reg(L->k, SR_THREAD, dt, elem, lower_count_of(L, vary), v->name);
 }
 
 static void lower_arange(Lower *L, const TValue *v)
 {
 	if (v->type.shape[0] == 1) {
-		set_expr(L, v, ic(L, v->iconst));
+		lower_set_expr(L, v, lower_ic(L, v->iconst));
 		return;
 	}
 	int d = L->vp[v->id].map[0];
 	unsigned vary = 1u << d;
 	SReg *r = new_reg(L, v, DT_I32, vary);
-	Nest n = nest_over(L, vary, 1);
-	assign_value(L, v, &n, r, vary, iadd(L, ic(L, v->iconst), coord(L, d, local_index(L, &n, d))));
-	set_reg(L, v, r, vary);
+	Nest n = lower_nest_over(L, vary, 1);
+	lower_assign_value(L, v, &n, r, vary, lower_iadd(L, lower_ic(L, v->iconst), lower_coord(L, d, lower_local_index(L, &n, d))));
+	lower_set_reg(L, v, r, vary);
 }
 
 static void lower_const(Lower *L, const TValue *v)
 {
 	DType dt = v->type.dtype;
-	set_expr(L, v, dtype_is_float(dt) ? simt_float(L->k, dt, v->fconst) : simt_int(L->k, dt, v->iconst));
+	lower_set_expr(L, v, dtype_is_float(dt) ? simt_float(L->k, dt, v->fconst) : simt_int(L->k, dt, v->iconst));
 }
 
 
@@ -146,17 +146,17 @@ static void lower_elementwise(Lower *L, const TValue *v)
 {
 	unsigned vary = 0;
 	for (int i = 0; i < v->nargs; i++)
-		vary |= vary_of(L, v->args[i]);
+		vary |= lower_vary_of(L, v->args[i]);
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
-	Nest n = nest_over(L, vary, 1);
+	Nest n = lower_nest_over(L, vary, 1);
 	/* A value the same over a thread's run (x // 128 of consecutive x) is
 	 * computed from its operands' elements at the run's start: each element
 	 * of the run the same expression, which the C++ compiler computes once,
 	 * as Triton's index arithmetic is computed once per run. */
 	Nest from = n;
 	from.run = constant_run(L, v, vary);
-	assign_value(L, v, &n, r, vary, elementwise_expr(L, v, &from));
-	set_reg(L, v, r, vary);
+	lower_assign_value(L, v, &n, r, vary, lower_elementwise_expr(L, v, &from));
+	lower_set_reg(L, v, r, vary);
 }
 
 /* Consecutive elements along the frame's last dim that a thread loads
@@ -185,20 +185,20 @@ static void lower_load(Lower *L, const TValue *v)
 	const TValue *ptr = v->args[0];
 	const TValue *mask = v->nargs > 1 ? v->args[1] : NULL;
 	const TValue *other = v->nargs > 2 ? v->args[2] : NULL;
-	unsigned vary = vary_of(L, ptr) | vary_of(L, mask) | vary_of(L, other);
-	int vec = access_width(L, ptr, mask, vary);
-	if (other && L->rank > 0 && (vary_of(L, other) & (1u << (L->rank - 1))))
+	unsigned vary = lower_vary_of(L, ptr) | lower_vary_of(L, mask) | lower_vary_of(L, other);
+	int vec = lower_access_width(L, ptr, mask, vary);
+	if (other && L->rank > 0 && (lower_vary_of(L, other) & (1u << (L->rank - 1))))
 		vec = 1;
 	int same = vec == 1 ? splat_width(L, v, vary) : 1;
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
-	Nest n = nest_over(L, vary, vec * same);
+	Nest n = lower_nest_over(L, vary, vec * same);
 	SStmt *s = simt_stmt(L->k, SS_LOAD, v->line);
-	set_loops(L, s, &n);
-	s->dst = simt_ref(L->k, r, index_in(L, &n, vary));
-	s->ptr = read_value(L, &n, ptr);
-	s->guard = mask ? read_value(L, &n, mask) : NULL;
+	lower_set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, r, lower_index_in(L, &n, vary));
+	s->ptr = lower_read_value(L, &n, ptr);
+	s->guard = mask ? lower_read_value(L, &n, mask) : NULL;
 	if (other)
-		s->other = read_value(L, &n, other);
+		s->other = lower_read_value(L, &n, other);
 	else if (mask)   /* Triton leaves them undefined; zero keeps runs reproducible */
 		s->other = dtype_is_float(v->type.dtype) ? simt_float(L->k, v->type.dtype, 0)
 							 : simt_int(L->k, v->type.dtype, 0);
@@ -207,14 +207,14 @@ static void lower_load(Lower *L, const TValue *v)
 	s->uniform = r->kind == SR_UNIFORM;
 	if (same > 1) {   /* the copies: element 1 + j of each run of `same` */
 		SStmt *c = simt_stmt(L->k, SS_ASSIGN, v->line);
-		set_loops(L, c, &n);
-		SExpr *first = index_in(L, &n, vary);
+		lower_set_loops(L, c, &n);
+		SExpr *first = lower_index_in(L, &n, vary);
 		c->extent[c->nloops] = same - 1;
-		c->dst = simt_ref(L->k, r, iadd(L, first, iadd(L, ic(L, 1), simt_leaf(L->k, SE_LOOP, DT_I32, c->nloops))));
+		c->dst = simt_ref(L->k, r, lower_iadd(L, first, lower_iadd(L, lower_ic(L, 1), simt_leaf(L->k, SE_LOOP, DT_I32, c->nloops))));
 		c->nloops++;
 		c->value = simt_ref(L->k, r, first);
 	}
-	set_reg(L, v, r, vary);
+	lower_set_reg(L, v, r, vary);
 }
 
 /* What a store writes, typed as its element (lower_stored). */
@@ -222,9 +222,9 @@ static SExpr *stored_value(Lower *L, const Nest *n, const TValue *store)
 {
 	const TValue *x = lower_stored(store);
 	if (x == store->args[1])
-		return read_value(L, n, x);
+		return lower_read_value(L, n, x);
 	SExpr *e = arena_alloc(L->arena, sizeof *e);
-	*e = *read_value(L, n, x);
+	*e = *lower_read_value(L, n, x);
 	e->dtype = store->args[1]->type.dtype;
 	return e;
 }
@@ -234,15 +234,15 @@ static void lower_store(Lower *L, const TValue *v)
 	const TValue *ptr = v->args[0];
 	const TValue *mask = v->nargs > 2 ? v->args[2] : NULL;
 	unsigned present = L->vp[ptr->id].present;
-	int vec = access_width(L, ptr, mask, present);
-	Nest n = nest_over(L, present, vec);
+	int vec = lower_access_width(L, ptr, mask, present);
+	Nest n = lower_nest_over(L, present, vec);
 	SStmt *s = simt_stmt(L->k, SS_STORE, v->line);
-	set_loops(L, s, &n);
-	s->ptr = read_value(L, &n, ptr);
+	lower_set_loops(L, s, &n);
+	s->ptr = lower_read_value(L, &n, ptr);
 	s->value = stored_value(L, &n, v);
-	s->value_stride = L->rank > 0 && (vary_of(L, lower_stored(v)) & (1u << (L->rank - 1))) ? 1 : 0;
+	s->value_stride = L->rank > 0 && (lower_vary_of(L, lower_stored(v)) & (1u << (L->rank - 1))) ? 1 : 0;
 	s->vec = vec;
-	s->guard = write_guard(L, &n, present, mask ? read_value(L, &n, mask) : NULL);
+	s->guard = lower_write_guard(L, &n, present, mask ? lower_read_value(L, &n, mask) : NULL);
 }
 
 /* tl.atomic_*: each element once, by its owner; the old values. An atomic
@@ -262,35 +262,35 @@ static void lower_atomic(Lower *L, const TValue *v)
 	unsigned present = L->vp[ptr->id].present;
 	bool keep = L->uses[v->id] > 0;   /* the old values are read */
 	bool handed = keep && present == 0;
-	SReg *old = keep ? simt_reg(k, SR_THREAD, dt, dt, count_of(L, present), v->name) : NULL;
+	SReg *old = keep ? simt_reg(k, SR_THREAD, dt, dt, lower_count_of(L, present), v->name) : NULL;
 	SReg *slot = handed ? simt_reg(k, SR_SHARED, dt, dt, 1, arena_printf(L->arena, "%s_old", v->name ? v->name : "atomic"))
 			    : NULL;
 	if (handed && L->loop_depth > 0)
 		simt_stmt(k, SS_BARRIER, v->line);   /* the slot's last value has been read by every thread */
-	Nest n = nest_over(L, present, 1);
-	SExpr *guard = write_guard(L, &n, present, NULL);
+	Nest n = lower_nest_over(L, present, 1);
+	SExpr *guard = lower_write_guard(L, &n, present, NULL);
 	if (handed && mask) {   /* a masked-off element's old value is 0 */
 		SStmt *z = simt_stmt(k, SS_ASSIGN, v->line);
-		z->dst = simt_ref(k, slot, ic(L, 0));
+		z->dst = simt_ref(k, slot, lower_ic(L, 0));
 		z->value = dtype_is_float(dt) ? simt_float(k, dt, 0) : simt_int(k, dt, 0);
 		z->guard = guard;
 	}
 	SStmt *s = simt_stmt(k, SS_ATOMIC, v->line);
-	set_loops(L, s, &n);
-	s->dst = handed ? simt_ref(k, slot, ic(L, 0)) : keep ? simt_ref(k, old, index_in(L, &n, present)) : NULL;
-	s->ptr = read_value(L, &n, ptr);
-	s->value = read_value(L, &n, value);
-	s->expected = op == ATOM_CAS ? read_value(L, &n, v->args[1]) : NULL;
+	lower_set_loops(L, s, &n);
+	s->dst = handed ? simt_ref(k, slot, lower_ic(L, 0)) : keep ? simt_ref(k, old, lower_index_in(L, &n, present)) : NULL;
+	s->ptr = lower_read_value(L, &n, ptr);
+	s->value = lower_read_value(L, &n, value);
+	s->expected = op == ATOM_CAS ? lower_read_value(L, &n, v->args[1]) : NULL;
 	s->atomic = op;
 	s->sem = (MemSem)v->aux;
 	s->scope = (MemScope)v->aux2;
-	s->guard = mask ? simt_and(k, read_value(L, &n, mask), guard) : guard;
+	s->guard = mask ? simt_and(k, lower_read_value(L, &n, mask), guard) : guard;
 	if (handed) {
 		simt_stmt(k, SS_BARRIER, v->line);
-		assign_value(L, v, &n, old, present, simt_ref(k, slot, ic(L, 0)));
+		lower_assign_value(L, v, &n, old, present, simt_ref(k, slot, lower_ic(L, 0)));
 	}
 	if (keep)
-		set_reg(L, v, old, present);
+		lower_set_reg(L, v, old, present);
 	else
 		L->place[v->id].lowered = true;
 }
@@ -300,13 +300,13 @@ static void lower_atomic(Lower *L, const TValue *v)
 static void lower_assert(Lower *L, const TValue *v)
 {
 	const TValue *cond = v->args[0], *mask = v->nargs > 1 ? v->args[1] : NULL;
-	unsigned vary = vary_of(L, cond) | vary_of(L, mask);
-	Nest n = nest_over(L, vary, 1);
+	unsigned vary = lower_vary_of(L, cond) | lower_vary_of(L, mask);
+	Nest n = lower_nest_over(L, vary, 1);
 	SStmt *s = simt_stmt(L->k, SS_ASSERT, v->line);
-	set_loops(L, s, &n);
+	lower_set_loops(L, s, &n);
 	SExpr *failed = simt_leaf(L->k, SE_UNARY, DT_I1, TOP_NOT);
-	failed->a[0] = read_value(L, &n, cond);
-	s->guard = simt_and(L->k, mask ? read_value(L, &n, mask) : NULL, failed);
+	failed->a[0] = lower_read_value(L, &n, cond);
+	s->guard = simt_and(L->k, mask ? lower_read_value(L, &n, mask) : NULL, failed);
 	s->text = v->text ? v->text : "";
 }
 
@@ -345,25 +345,25 @@ static const TValue *lower_block(Lower *L, const TBlock *b)
  * indexed by every dimension the tile spans. */
 static SReg *state_reg(Lower *L, const TValue *v, const char *name)
 {
-	use_frame(L, L->vp[v->id].frame);
+	lower_use_frame(L, L->vp[v->id].frame);
 	unsigned vary = L->vp[v->id].present;
-	return simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.elem, count_of(L, vary), name);
+	return simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.elem, lower_count_of(L, vary), name);
 }
 
 /* dst (a state register of `like`) = x, element by element */
 static void copy_state(Lower *L, const TValue *like, SReg *dst, const TValue *x)
 {
-	use_frame(L, L->vp[like->id].frame);
+	lower_use_frame(L, L->vp[like->id].frame);
 	unsigned vary = L->vp[like->id].present;
-	Nest n = nest_over(L, vary, 1);
-	assign_value(L, x, &n, dst, vary, read_value(L, &n, x))->uniform = false;
+	Nest n = lower_nest_over(L, vary, 1);
+	lower_assign_value(L, x, &n, dst, vary, lower_read_value(L, &n, x))->uniform = false;
 }
 
 /* A scalar operand of a control op: its value in any thread. */
 static SExpr *scalar(Lower *L, const TValue *x)
 {
 	Nest none = {0};
-	return read_value(L, &none, x);
+	return lower_read_value(L, &none, x);
 }
 
 /* The values a body yields go to the state registers, through temporaries
@@ -397,10 +397,10 @@ static void yield_part(Lower *L, const TValue *y, SReg **state, const TValue *co
 			copy_state(L, like[i], state[i], y->args[i]);
 			continue;
 		}
-		use_frame(L, L->vp[like[i]->id].frame);
+		lower_use_frame(L, L->vp[like[i]->id].frame);
 		unsigned vary = L->vp[like[i]->id].present;
-		Nest nn = nest_over(L, vary, 1);
-		assign_value(L, y, &nn, state[i], vary, simt_ref(L->k, tmp[i], index_in(L, &nn, vary)))->uniform = false;
+		Nest nn = lower_nest_over(L, vary, 1);
+		lower_assign_value(L, y, &nn, state[i], vary, simt_ref(L->k, tmp[i], lower_index_in(L, &nn, vary)))->uniform = false;
 	}
 }
 
@@ -412,10 +412,10 @@ static void yield_into(Lower *L, const TValue *y, SReg **state, const TValue *co
 /* slot = (slot + 1) % stages */
 static void next_slot(Lower *L, SReg *slot, int stages, int line)
 {
-	SStmt *s = uniform_stmt(L, SS_ASSIGN, line);
+	SStmt *s = lower_uniform_stmt(L, SS_ASSIGN, line);
 	s->dst = simt_ref(L->k, slot, NULL);
-	SExpr *up = iadd(L, simt_ref(L->k, slot, NULL), ic(L, 1));
-	s->value = index_op(simt_binary(L->k, TOP_MOD, DT_I32, up, ic(L, stages)));
+	SExpr *up = lower_iadd(L, simt_ref(L->k, slot, NULL), lower_ic(L, 1));
+	s->value = lower_index_op(simt_binary(L->k, TOP_MOD, DT_I32, up, lower_ic(L, stages)));
 }
 
 /* The consumer of iteration iv - (stages - 1), from iteration stages - 1 on
@@ -426,12 +426,12 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
 	const TBlock *body = v->body;
 	SKernel *k = L->k;
 	DType dt = body->params[0]->type.dtype;
-	uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_GE, dt, ivr, simt_binary(k, TOP_ADD, dt, f->lo, ahead));
+	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_GE, dt, ivr, simt_binary(k, TOP_ADD, dt, f->lo, ahead));
 	const TValue *y = lower_part(L, body, PART_CONSUMER);
 	if (y)
 		yield_part(L, y, state, like, PART_CONSUMER);
 	next_slot(L, L->pipe_regs[pp->id].use_slot, pp->stages, v->line);
-	uniform_stmt(L, SS_END, v->line);
+	lower_uniform_stmt(L, SS_END, v->line);
 }
 
 /* The body of a pipelined loop (lower_dot.c says how it splits): the loop
@@ -454,24 +454,24 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 
 	bool single = pp->stages == 1;   /* copy, wait, compute: two barriers, no overlap */
 	if (!single)
-		uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = pp->stages - 2;
-	uniform_stmt(L, SS_BARRIER, v->line);
+		lower_uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = pp->stages - 2;
+	lower_uniform_stmt(L, SS_BARRIER, v->line);
 	if (pp->wgmma && !single) {
 		/* the consumer first: its instructions stay in flight while the
 		 * producer refills the slot the ones before read (waited for) */
 		consumer_part(L, v, pp, f, ivr, ahead, state, like);
-		uniform_stmt(L, SS_BARRIER, v->line);
+		lower_uniform_stmt(L, SS_BARRIER, v->line);
 	}
-	uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, ivr, hi);
+	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, ivr, hi);
 	const TValue *y = lower_part(L, body, PART_PRODUCER);
 	if (y)
 		yield_part(L, y, state, like, PART_PRODUCER);
 	next_slot(L, L->pipe_regs[pp->id].load_slot, pp->stages, v->line);
-	uniform_stmt(L, SS_END, v->line);
-	uniform_stmt(L, SS_COPY_COMMIT, v->line);
+	lower_uniform_stmt(L, SS_END, v->line);
+	lower_uniform_stmt(L, SS_COPY_COMMIT, v->line);
 	if (single) {
-		uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = 0;
-		uniform_stmt(L, SS_BARRIER, v->line);
+		lower_uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = 0;
+		lower_uniform_stmt(L, SS_BARRIER, v->line);
 	}
 	if (!pp->wgmma || single)
 		consumer_part(L, v, pp, f, ivr, ahead, state, like);
@@ -486,14 +486,14 @@ static void lower_for(Lower *L, const TValue *v)
 	int n = v->nargs - 3;
 	const TValue *ivv = body->params[0];
 	SReg *iv = simt_reg(L->k, SR_UNIFORM, ivv->type.dtype, ivv->type.dtype, 1, ivv->name);
-	set_reg(L, ivv, iv, 0);
+	lower_set_reg(L, ivv, iv, 0);
 	SReg **state = arena_alloc(L->arena, sizeof *state * (size_t)(n + 1));
 	const TValue **like = arena_alloc(L->arena, sizeof *like * (size_t)(n + 1));
 	for (int i = 0; i < n; i++) {
 		like[i] = body->params[i + 1];
 		state[i] = state_reg(L, like[i], like[i]->name);
 		copy_state(L, like[i], state[i], v->args[3 + i]);
-		set_reg(L, like[i], state[i], L->vp[like[i]->id].present);
+		lower_set_reg(L, like[i], state[i], L->vp[like[i]->id].present);
 	}
 	const TValue *step = v->args[2];
 	const Pipeline *pp = L->vp[v->id].pipe;
@@ -516,7 +516,7 @@ static void lower_for(Lower *L, const TValue *v)
 	L->loop_depth--;
 	simt_stmt(L->k, SS_END, v->line)->uniform = true;
 	for (int i = 0; pp && i < pp->nacc; i++)     /* the last wgmma groups in flight */
-		mma_group_stmt(L, SS_MMA_WAIT, v->line, L->place[pp->acc[i]->id].reg, 0);
+		lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, L->place[pp->acc[i]->id].reg, 0);
 	L->place[v->id].results = state;
 	L->place[v->id].lowered = true;
 }
@@ -534,7 +534,7 @@ static void lower_while(Lower *L, const TValue *v)
 		like[i] = body->params[i];
 		state[i] = state_reg(L, like[i], like[i]->name);
 		copy_state(L, like[i], state[i], v->args[i]);
-		set_reg(L, like[i], state[i], L->vp[like[i]->id].present);
+		lower_set_reg(L, like[i], state[i], L->vp[like[i]->id].present);
 	}
 	simt_stmt(L->k, SS_WHILE, v->line)->uniform = true;
 	L->loop_depth++;
@@ -578,23 +578,23 @@ static void lower_if(Lower *L, const TValue *v)
 static void lower_result(Lower *L, const TValue *v)
 {
 	const Place *op = &L->place[v->args[0]->id];
-	set_reg(L, v, op->results[v->aux], L->vp[v->id].present);
+	lower_set_reg(L, v, op->results[v->aux], L->vp[v->id].present);
 }
 
 static void lower_value(Lower *L, const TValue *v)
 {
-	use_frame(L, L->vp[v->id].frame);
+	lower_use_frame(L, L->vp[v->id].frame);
 	switch (v->op) {
 	case TOP_ARG: {
 		SExpr *e = simt_leaf(L->k, SE_ARG, v->type.dtype, (int)v->iconst);
 		e->from = v->type.elem;
-		set_expr(L, v, e);
+		lower_set_expr(L, v, e);
 		return;
 	}
 	case TOP_CONST: lower_const(L, v); return;
 	case TOP_PROGRAM_ID:
 	case TOP_NUM_PROGRAMS:
-		set_expr(L, v, simt_leaf(L->k, v->op == TOP_PROGRAM_ID ? SE_PROGRAM_ID : SE_NUM_PROGRAMS, DT_I32, v->aux));
+		lower_set_expr(L, v, simt_leaf(L->k, v->op == TOP_PROGRAM_ID ? SE_PROGRAM_ID : SE_NUM_PROGRAMS, DT_I32, v->aux));
 		return;
 	case TOP_ARANGE: lower_arange(L, v); return;
 	case TOP_RESHAPE:

@@ -44,10 +44,10 @@ static Slots slots_of(const TValue *x, const ValuePlan *p, unsigned regs_vary)
  * frame in use. */
 static SExpr *slot(Lower *L, const Slots *s, const int8_t *map, const Nest *n)
 {
-	SExpr *at = ic(L, 0);
+	SExpr *at = lower_ic(L, 0);
 	for (int i = 0; i < s->n; i++) {
 		int d = map[s->dim[i]];
-		at = iadd(L, at, imul(L, coord(L, d, local_index(L, n, d)), ic(L, s->stride[i])));
+		at = lower_iadd(L, at, lower_imul(L, lower_coord(L, d, lower_local_index(L, n, d)), lower_ic(L, s->stride[i])));
 	}
 	return at;
 }
@@ -68,23 +68,23 @@ void lower_convert(Lower *L, const TValue *v)
 	Slots s = slots_of(x, &L->vp[x->id], from->regs_vary);
 	if (L->loop_depth)
 		simt_stmt(k, SS_BARRIER, v->line);
-	use_frame(L, L->vp[x->id].frame);
+	lower_use_frame(L, L->vp[x->id].frame);
 	const char *name = arena_printf(L->arena, "%s_moved", v->name ? v->name : "t");
 	SReg *smem = simt_reg(k, SR_SHARED, x->type.dtype, x->type.elem, s.count, name);
-	Nest nx = nest_over(L, from->regs_vary, 1);
+	Nest nx = lower_nest_over(L, from->regs_vary, 1);
 	SStmt *st = simt_stmt(k, SS_ASSIGN, v->line);
-	set_loops(L, st, &nx);
+	lower_set_loops(L, st, &nx);
 	st->dst = simt_ref(k, smem, slot(L, &s, L->vp[x->id].map, &nx));
-	st->value = read_value(L, &nx, x);
-	st->guard = write_guard(L, &nx, from->regs_vary, NULL);
+	st->value = lower_read_value(L, &nx, x);
+	st->guard = lower_write_guard(L, &nx, from->regs_vary, NULL);
 	simt_stmt(k, SS_BARRIER, v->line);
 
-	use_frame(L, L->vp[v->id].frame);
+	lower_use_frame(L, L->vp[v->id].frame);
 	unsigned vary = 0;
 	for (int i = 0; i < s.n; i++)
 		vary |= 1u << L->vp[v->id].map[s.dim[i]];
-	Nest nv = nest_over(L, vary, 1);
-	SReg *r = simt_reg(k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, vary), v->name);
-	assign_value(L, v, &nv, r, vary, simt_ref(k, smem, slot(L, &s, L->vp[v->id].map, &nv)))->uniform = false;
-	set_reg(L, v, r, vary);
+	Nest nv = lower_nest_over(L, vary, 1);
+	SReg *r = simt_reg(k, SR_THREAD, x->type.dtype, x->type.elem, lower_count_of(L, vary), v->name);
+	lower_assign_value(L, v, &nv, r, vary, simt_ref(k, smem, slot(L, &s, L->vp[v->id].map, &nv)))->uniform = false;
+	lower_set_reg(L, v, r, vary);
 }

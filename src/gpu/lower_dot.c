@@ -164,16 +164,16 @@ void lower_plan_dots(Lower *L)
 /* (x >> shift) & mask */
 static SExpr *bits(Lower *L, SExpr *x, int shift, int mask)
 {
-	return ibin(L, TOP_AND, ibin(L, TOP_SHR, x, ic(L, shift)), ic(L, mask));
+	return lower_ibin(L, TOP_AND, lower_ibin(L, TOP_SHR, x, lower_ic(L, shift)), lower_ic(L, mask));
 }
 
 static SExpr *ixor(Lower *L, SExpr *a, SExpr *b)
 {
-	if (is_int_const(b, 0))
+	if (lower_is_int_const(b, 0))
 		return a;
 	if (a->kind == SE_INT && b->kind == SE_INT)
-		return ic(L, a->ival ^ b->ival);
-	return index_op(simt_binary(L->k, TOP_XOR, DT_I32, a, b));
+		return lower_ic(L, a->ival ^ b->ival);
+	return lower_index_op(simt_binary(L->k, TOP_XOR, DT_I32, a, b));
 }
 
 /* The index of element (row, col) of a packed tile with rows of `width`
@@ -184,13 +184,13 @@ static SExpr *ixor(Lower *L, SExpr *a, SExpr *b)
 static SExpr *swizzled(Lower *L, SExpr *row, SExpr *col, int width)
 {
 	int chunks = width / 8;
-	SExpr *base = imul(L, row, ic(L, width));
+	SExpr *base = lower_imul(L, row, lower_ic(L, width));
 	if (chunks <= 1)
-		return iadd(L, base, col);
+		return lower_iadd(L, base, col);
 	int per_line = chunks >= 8 ? 1 : 8 / chunks, phases = chunks >= 8 ? 8 : chunks;
-	SExpr *phase = ibin(L, TOP_AND, ibin(L, TOP_IDIV, row, ic(L, per_line)), ic(L, phases - 1));
-	SExpr *chunk = ixor(L, ibin(L, TOP_SHR, col, ic(L, 3)), phase);
-	return iadd(L, iadd(L, base, imul(L, chunk, ic(L, 8))), ibin(L, TOP_AND, col, ic(L, 7)));
+	SExpr *phase = lower_ibin(L, TOP_AND, lower_ibin(L, TOP_IDIV, row, lower_ic(L, per_line)), lower_ic(L, phases - 1));
+	SExpr *chunk = ixor(L, lower_ibin(L, TOP_SHR, col, lower_ic(L, 3)), phase);
+	return lower_iadd(L, lower_iadd(L, base, lower_imul(L, chunk, lower_ic(L, 8))), lower_ibin(L, TOP_AND, col, lower_ic(L, 7)));
 }
 
 /* wgmma's layout: rows of more than 64 elements cut into blocks of 64,
@@ -200,8 +200,8 @@ static SExpr *wgmma_index(Lower *L, const Operand *o, SExpr *row, SExpr *col)
 	if (o->width <= 64)
 		return swizzled(L, row, col, o->width);
 	int rows = o->elems / o->width;
-	SExpr *block = ibin(L, TOP_SHR, col, ic(L, 6));
-	return iadd(L, imul(L, block, ic(L, rows * 64)), swizzled(L, row, ibin(L, TOP_AND, col, ic(L, 63)), 64));
+	SExpr *block = lower_ibin(L, TOP_SHR, col, lower_ic(L, 6));
+	return lower_iadd(L, lower_imul(L, block, lower_ic(L, rows * 64)), swizzled(L, row, lower_ibin(L, TOP_AND, col, lower_ic(L, 63)), 64));
 }
 
 /* The row of operand A that wgmma reads for the result's row m. The
@@ -216,11 +216,11 @@ static SExpr *wgmma_row(Lower *L, SExpr *m, int wm)
 	int lw = 0;
 	while (1 << lw < wm)
 		lw++;
-	SExpr *g = ibin(L, TOP_AND, m, ic(L, 7)), *w = bits(L, m, 3, wm - 1), *rep = ibin(L, TOP_SHR, m, ic(L, 3 + lw));
-	SExpr *p = iadd(L, g, imul(L, ibin(L, TOP_AND, rep, ic(L, 1)), ic(L, 8)));
-	p = iadd(L, p, imul(L, ibin(L, TOP_AND, w, ic(L, 3)), ic(L, 16)));
-	p = iadd(L, p, imul(L, ibin(L, TOP_SHR, w, ic(L, 2)), ic(L, 64)));
-	return iadd(L, p, imul(L, ibin(L, TOP_SHR, rep, ic(L, 1)), ic(L, 16 * wm)));
+	SExpr *g = lower_ibin(L, TOP_AND, m, lower_ic(L, 7)), *w = bits(L, m, 3, wm - 1), *rep = lower_ibin(L, TOP_SHR, m, lower_ic(L, 3 + lw));
+	SExpr *p = lower_iadd(L, g, lower_imul(L, lower_ibin(L, TOP_AND, rep, lower_ic(L, 1)), lower_ic(L, 8)));
+	p = lower_iadd(L, p, lower_imul(L, lower_ibin(L, TOP_AND, w, lower_ic(L, 3)), lower_ic(L, 16)));
+	p = lower_iadd(L, p, lower_imul(L, lower_ibin(L, TOP_SHR, w, lower_ic(L, 2)), lower_ic(L, 64)));
+	return lower_iadd(L, p, lower_imul(L, lower_ibin(L, TOP_SHR, rep, lower_ic(L, 1)), lower_ic(L, 16 * wm)));
 }
 
 /* The index of (row, col) of slot `slot` (NULL: the only one). */
@@ -229,7 +229,7 @@ static SExpr *stored_index(Lower *L, const Operand *o, SExpr *slot, SExpr *row, 
 	SExpr *at = o->wgmma ? wgmma_index(L, o, row, col) : swizzled(L, row, col, o->width);
 	if (!slot)
 		return at;
-	return iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, ic(L, o->elems))), at);
+	return lower_iadd(L, lower_index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, lower_ic(L, o->elems))), at);
 }
 
 /* The slot the dots read now. */
@@ -251,22 +251,22 @@ static SExpr *operand_index(Lower *L, const Operand *o, SExpr *slot, SExpr *i, S
  * slot), each element once. */
 static void stage_packed(Lower *L, const TValue *dot, const TValue *x, const Operand *o)
 {
-	use_frame(L, L->vp[x->id].frame);
+	lower_use_frame(L, L->vp[x->id].frame);
 	SReg *smem = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems, o->name);
 	smem->packed = true;
 	L->operand_smem[o->id] = smem;
 	unsigned present = L->vp[x->id].present;
-	Nest n = nest_over(L, present, 1);
+	Nest n = lower_nest_over(L, present, 1);
 	SExpr *at[2];
 	for (int k = 0; k < 2; k++) {
 		int d = L->vp[x->id].map[k];
-		at[k] = d >= 0 ? coord(L, d, local_index(L, &n, d)) : ic(L, 0);
+		at[k] = d >= 0 ? lower_coord(L, d, lower_local_index(L, &n, d)) : lower_ic(L, 0);
 	}
 	SStmt *s = simt_stmt(L->k, SS_ASSIGN, dot->line);
-	set_loops(L, s, &n);
+	lower_set_loops(L, s, &n);
 	s->dst = simt_ref(L->k, smem, operand_index(L, o, NULL, at[0], at[1]));
-	s->value = read_value(L, &n, x);
-	s->guard = write_guard(L, &n, present, NULL);
+	s->value = lower_read_value(L, &n, x);
+	s->guard = lower_write_guard(L, &n, present, NULL);
 }
 
 /* ---- fragments ---- */
@@ -284,14 +284,14 @@ static SExpr *row_of(Lower *L, const Warp *w, SExpr *mi, int h, SExpr *r)
 {
 	int wm = w->fr->wm;
 	if (w->fr->unit != MATRIX_MFMA)
-		return iadd(L, iadd(L, imul(L, mi, ic(L, 16 * wm)), imul(L, w->wm, ic(L, 8))), iadd(L, ic(L, h * 8 * wm), r));
-	return iadd(L, iadd(L, imul(L, mi, ic(L, 16 * wm)), imul(L, w->wm, ic(L, 16))), r);
+		return lower_iadd(L, lower_iadd(L, lower_imul(L, mi, lower_ic(L, 16 * wm)), lower_imul(L, w->wm, lower_ic(L, 8))), lower_iadd(L, lower_ic(L, h * 8 * wm), r));
+	return lower_iadd(L, lower_iadd(L, lower_imul(L, mi, lower_ic(L, 16 * wm)), lower_imul(L, w->wm, lower_ic(L, 16))), r);
 }
 
 static SExpr *col_of(Lower *L, const Warp *w, SExpr *ni, SExpr *c)
 {
 	int step = w->s.n;
-	return iadd(L, iadd(L, imul(L, ni, ic(L, step * w->fr->wn)), imul(L, w->wn, ic(L, step))), c);
+	return lower_iadd(L, lower_iadd(L, lower_imul(L, ni, lower_ic(L, step * w->fr->wn)), lower_imul(L, w->wn, lower_ic(L, step))), c);
 }
 
 static SExpr *loop_var(Lower *L, int i)
@@ -317,7 +317,7 @@ static void ldmatrix(Lower *L, const TValue *v, const Operand *o, SReg *frag, in
 	s->dst = simt_ref(L->k, addr, loop_var(L, 0));
 	s->value = stored_index(L, o, use_slot(L, o), row, col);
 	s = warp_stmt(L, v, SS_FRAGMENT, extent);
-	s->dst = simt_ref(L->k, frag, imul(L, loop_var(L, 0), ic(L, nmat)));
+	s->dst = simt_ref(L->k, frag, lower_imul(L, loop_var(L, 0), lower_ic(L, nmat)));
 	s->src = L->operand_smem[o->id];
 	s->ptr = simt_ref(L->k, addr, loop_var(L, 0));
 	s->nmat = nmat;
@@ -329,16 +329,16 @@ static void ldmatrix(Lower *L, const TValue *v, const Operand *o, SReg *frag, in
  * (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15). */
 static void mma_fragment_a(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *fa, int kk)
 {
-	SExpr *j = bits(L, w->lane, 3, 3), *r = ibin(L, TOP_AND, w->lane, ic(L, 7));
+	SExpr *j = bits(L, w->lane, 3, 3), *r = lower_ibin(L, TOP_AND, w->lane, lower_ic(L, 7));
 	SExpr *mi = loop_var(L, 0);
-	SExpr *half = ibin(L, TOP_AND, j, ic(L, 1)), *kblock = ibin(L, TOP_SHR, j, ic(L, 1));
+	SExpr *half = lower_ibin(L, TOP_AND, j, lower_ic(L, 1)), *kblock = lower_ibin(L, TOP_SHR, j, lower_ic(L, 1));
 	/* row_of with a run-time half: both halves' rows differ by 8 wm */
-	SExpr *m = iadd(L, row_of(L, w, mi, 0, r), imul(L, half, ic(L, 8 * w->fr->wm)));
-	SExpr *k = iadd(L, ic(L, kk * 16), imul(L, kblock, ic(L, 8)));
+	SExpr *m = lower_iadd(L, row_of(L, w, mi, 0, r), lower_imul(L, half, lower_ic(L, 8 * w->fr->wm)));
+	SExpr *k = lower_iadd(L, lower_ic(L, kk * 16), lower_imul(L, kblock, lower_ic(L, 8)));
 	if (o->inner)
 		ldmatrix(L, v, o, fa, w->tiles_m, 4, false, m, k);
 	else
-		ldmatrix(L, v, o, fa, w->tiles_m, 4, true, iadd(L, k, r), iadd(L, row_of(L, w, mi, 0, ic(L, 0)), imul(L, half, ic(L, 8 * w->fr->wm))));
+		ldmatrix(L, v, o, fa, w->tiles_m, 4, true, lower_iadd(L, k, r), lower_iadd(L, row_of(L, w, mi, 0, lower_ic(L, 0)), lower_imul(L, half, lower_ic(L, 8 * w->fr->wm))));
 }
 
 /* mma.sync's B fragments: per pair of tiles (ni, ni + 1) four matrices
@@ -347,13 +347,13 @@ static void mma_fragment_a(Lower *L, const TValue *v, const Warp *w, const Opera
 static void mma_fragment_b(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *fb, int kk)
 {
 	int nmat = w->tiles_n % 2 ? 2 : 4;
-	SExpr *j = bits(L, w->lane, 3, nmat - 1), *r = ibin(L, TOP_AND, w->lane, ic(L, 7));
-	SExpr *kblock = ibin(L, TOP_AND, j, ic(L, 1)), *next = ibin(L, TOP_SHR, j, ic(L, 1));
-	SExpr *ni = iadd(L, imul(L, loop_var(L, 0), ic(L, nmat / 2)), next);
-	SExpr *k = iadd(L, ic(L, kk * 16), imul(L, kblock, ic(L, 8)));
+	SExpr *j = bits(L, w->lane, 3, nmat - 1), *r = lower_ibin(L, TOP_AND, w->lane, lower_ic(L, 7));
+	SExpr *kblock = lower_ibin(L, TOP_AND, j, lower_ic(L, 1)), *next = lower_ibin(L, TOP_SHR, j, lower_ic(L, 1));
+	SExpr *ni = lower_iadd(L, lower_imul(L, loop_var(L, 0), lower_ic(L, nmat / 2)), next);
+	SExpr *k = lower_iadd(L, lower_ic(L, kk * 16), lower_imul(L, kblock, lower_ic(L, 8)));
 	int extent = w->tiles_n * 2 / nmat;
 	if (o->inner)
-		ldmatrix(L, v, o, fb, extent, nmat, true, iadd(L, k, r), col_of(L, w, ni, ic(L, 0)));
+		ldmatrix(L, v, o, fb, extent, nmat, true, lower_iadd(L, k, r), col_of(L, w, ni, lower_ic(L, 0)));
 	else
 		ldmatrix(L, v, o, fb, extent, nmat, false, col_of(L, w, ni, r), k);
 }
@@ -363,19 +363,19 @@ static void mma_fragment_b(Lower *L, const TValue *v, const Warp *w, const Opera
 static void mfma_fragment(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *frag, int kk, bool is_a)
 {
 	SExpr *t = loop_var(L, 0), *word = loop_var(L, 1);
-	SExpr *rc = ibin(L, TOP_AND, w->lane, ic(L, 15));
-	SExpr *k0 = iadd(L, iadd(L, ic(L, kk * 16), imul(L, bits(L, w->lane, 4, 3), ic(L, 4))), imul(L, word, ic(L, 2)));
+	SExpr *rc = lower_ibin(L, TOP_AND, w->lane, lower_ic(L, 15));
+	SExpr *k0 = lower_iadd(L, lower_iadd(L, lower_ic(L, kk * 16), lower_imul(L, bits(L, w->lane, 4, 3), lower_ic(L, 4))), lower_imul(L, word, lower_ic(L, 2)));
 	SExpr *mn = is_a ? row_of(L, w, t, 0, rc) : col_of(L, w, t, rc);
 	SExpr *at[2];
 	for (int e = 0; e < 2; e++) {
-		SExpr *k = iadd(L, k0, ic(L, e));
+		SExpr *k = lower_iadd(L, k0, lower_ic(L, e));
 		at[e] = is_a ? operand_index(L, o, use_slot(L, o), mn, k) : operand_index(L, o, use_slot(L, o), k, mn);
 	}
 	SStmt *s = simt_stmt(L->k, SS_FRAGMENT, v->line);
 	s->nloops = 2;
 	s->extent[0] = is_a ? w->tiles_m : w->tiles_n;
 	s->extent[1] = 2;
-	s->dst = simt_ref(L->k, frag, iadd(L, imul(L, t, ic(L, 2)), word));
+	s->dst = simt_ref(L->k, frag, lower_iadd(L, lower_imul(L, t, lower_ic(L, 2)), word));
 	s->src = L->operand_smem[o->id];
 	s->ptr = at[0];
 	s->value = at[1];
@@ -386,7 +386,7 @@ static void mfma_fragment(Lower *L, const TValue *v, const Warp *w, const Operan
 static void issue(Lower *L, const TValue *v, const Warp *w, SReg *acc, SReg *fa, SReg *fb, DType operand)
 {
 	SExpr *mi = loop_var(L, 0), *ni = loop_var(L, 1);
-	int lc = extent_of(L, 1);
+	int lc = lower_extent_of(L, 1);
 	SStmt *s = simt_stmt(L->k, SS_MMA, v->line);
 	s->nloops = 2;
 	s->extent[0] = w->tiles_m;
@@ -395,19 +395,19 @@ static void issue(Lower *L, const TValue *v, const Warp *w, SReg *acc, SReg *fa,
 	s->operand = operand;
 	if (w->fr->unit != MATRIX_MFMA) {
 		s->mop = MMA_M16N8K16;
-		SExpr *c0 = iadd(L, imul(L, mi, ic(L, 2 * lc)), imul(L, ni, ic(L, 2)));
-		SExpr *at[4] = {c0, iadd(L, c0, ic(L, 1)), iadd(L, c0, ic(L, lc)), iadd(L, c0, ic(L, lc + 1))};
+		SExpr *c0 = lower_iadd(L, lower_imul(L, mi, lower_ic(L, 2 * lc)), lower_imul(L, ni, lower_ic(L, 2)));
+		SExpr *at[4] = {c0, lower_iadd(L, c0, lower_ic(L, 1)), lower_iadd(L, c0, lower_ic(L, lc)), lower_iadd(L, c0, lower_ic(L, lc + 1))};
 		for (int i = 0; i < 4; i++)
 			s->acc[i] = simt_ref(L->k, acc, at[i]);
-		s->frag_a = simt_ref(L->k, fa, imul(L, mi, ic(L, 4)));
-		s->frag_b = simt_ref(L->k, fb, imul(L, ni, ic(L, 2)));
+		s->frag_a = simt_ref(L->k, fa, lower_imul(L, mi, lower_ic(L, 4)));
+		s->frag_b = simt_ref(L->k, fb, lower_imul(L, ni, lower_ic(L, 2)));
 	} else {
 		s->mop = MFMA_16X16X16;
-		SExpr *c0 = iadd(L, imul(L, mi, ic(L, 4 * lc)), ni);
+		SExpr *c0 = lower_iadd(L, lower_imul(L, mi, lower_ic(L, 4 * lc)), ni);
 		for (int i = 0; i < 4; i++)
-			s->acc[i] = simt_ref(L->k, acc, iadd(L, c0, ic(L, i * lc)));
-		s->frag_a = simt_ref(L->k, fa, imul(L, mi, ic(L, 2)));
-		s->frag_b = simt_ref(L->k, fb, imul(L, ni, ic(L, 2)));
+			s->acc[i] = simt_ref(L->k, acc, lower_iadd(L, c0, lower_ic(L, i * lc)));
+		s->frag_a = simt_ref(L->k, fa, lower_imul(L, mi, lower_ic(L, 2)));
+		s->frag_b = simt_ref(L->k, fb, lower_imul(L, ni, lower_ic(L, 2)));
 	}
 }
 
@@ -415,7 +415,7 @@ static SExpr *warp_along(Lower *L, const Layout *f, int d)
 {
 	int wpc = f->warps_per_cta[d];
 	if (wpc == 1)
-		return ic(L, 0);
+		return lower_ic(L, 0);
 	return bits(L, simt_ref(L->k, L->warp, NULL), layout_warp_shift(f, d), wpc - 1);
 }
 
@@ -424,13 +424,13 @@ static SExpr *warp_along(Lower *L, const Layout *f, int d)
 static SReg *result_regs(Lower *L, const TValue *v)
 {
 	const TValue *acc = v->args[2];
-	use_frame(L, L->vp[v->id].frame);
+	lower_use_frame(L, L->vp[v->id].frame);
 	if (L->vp[v->id].in_place)
 		return L->place[acc->id].reg;
 	unsigned present = L->vp[v->id].present;
-	SReg *r = simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.dtype, count_of(L, present), v->name);
-	Nest n = nest_over(L, present, 1);
-	assign_value(L, v, &n, r, present, read_value(L, &n, acc))->uniform = false;
+	SReg *r = simt_reg(L->k, SR_THREAD, v->type.dtype, v->type.dtype, lower_count_of(L, present), v->name);
+	Nest n = lower_nest_over(L, present, 1);
+	lower_assign_value(L, v, &n, r, present, lower_read_value(L, &n, acc))->uniform = false;
 	return r;
 }
 
@@ -461,17 +461,17 @@ static SExpr *wgmma_start(Lower *L, const Operand *o, bool k_major, SExpr *mn0, 
 	SExpr *at;
 	if (k_major) {
 		int w = imin(o->width, 64);
-		at = iadd(L, imul(L, mn0, ic(L, w)), ic(L, k0 / w * rows * w + k0 % w));
+		at = lower_iadd(L, lower_imul(L, mn0, lower_ic(L, w)), lower_ic(L, k0 / w * rows * w + k0 % w));
 	} else {
-		at = iadd(L, imul(L, ibin(L, TOP_SHR, mn0, ic(L, 6)), ic(L, rows * 64)), ic(L, k0 * 64));
+		at = lower_iadd(L, lower_imul(L, lower_ibin(L, TOP_SHR, mn0, lower_ic(L, 6)), lower_ic(L, rows * 64)), lower_ic(L, k0 * 64));
 	}
 	SExpr *slot = use_slot(L, o);
-	return slot ? iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, ic(L, o->elems))), at) : at;
+	return slot ? lower_iadd(L, lower_index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, lower_ic(L, o->elems))), at) : at;
 }
 
-SStmt *mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int pending)
+SStmt *lower_mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int pending)
 {
-	SStmt *s = uniform_stmt(L, kind, line);
+	SStmt *s = lower_uniform_stmt(L, kind, line);
 	s->src = acc;
 	s->vec = pending;
 	return s;
@@ -488,20 +488,20 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 	int M = v->type.shape[0], N = v->type.shape[1], K = a->type.shape[1];
 	SReg *acc = result_regs(L, v);
 	const Frame *fr = &L->frames[L->cur];
-	int groups = fr->wm / 4, tiles = M / (64 * groups), lc = extent_of(L, 1);
+	int groups = fr->wm / 4, tiles = M / (64 * groups), lc = lower_extent_of(L, 1);
 	bool a_k = oa->inner, b_k = !ob->inner;
-	SExpr *group = ibin(L, TOP_SHR, simt_ref(L->k, L->warp, NULL), ic(L, 2));
+	SExpr *group = lower_ibin(L, TOP_SHR, simt_ref(L->k, L->warp, NULL), lower_ic(L, 2));
 	SReg *da = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, tiles, dot_name(L, v, "a_at"));
 	SReg *db = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, 1, dot_name(L, v, "b_at"));
-	mma_group_stmt(L, SS_MMA_FENCE, v->line, acc, 0);
+	lower_mma_group_stmt(L, SS_MMA_FENCE, v->line, acc, 0);
 	for (int kk = 0; kk < K / 16; kk++) {
 		SExpr *t = loop_var(L, 0);
 		SStmt *s = warp_stmt(L, v, SS_ASSIGN, tiles);
 		s->dst = simt_ref(L->k, da, t);
-		s->value = wgmma_start(L, oa, a_k, iadd(L, imul(L, t, ic(L, 64 * groups)), imul(L, group, ic(L, 64))), kk * 16);
+		s->value = wgmma_start(L, oa, a_k, lower_iadd(L, lower_imul(L, t, lower_ic(L, 64 * groups)), lower_imul(L, group, lower_ic(L, 64))), kk * 16);
 		s = simt_stmt(L->k, SS_ASSIGN, v->line);
 		s->dst = simt_ref(L->k, db, NULL);
-		s->value = wgmma_start(L, ob, b_k, ic(L, 0), kk * 16);
+		s->value = wgmma_start(L, ob, b_k, lower_ic(L, 0), kk * 16);
 		s = warp_stmt(L, v, SS_MMA, tiles);
 		s->uniform = true;
 		s->mop = WGMMA_M64K16;
@@ -513,13 +513,13 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 		s->smem[1] = L->operand_smem[ob->id];
 		s->desc[0] = wgmma_desc(oa, a_k);
 		s->desc[1] = wgmma_desc(ob, b_k);
-		s->acc[0] = simt_ref(L->k, acc, imul(L, t, ic(L, 2 * lc)));
-		s->acc[1] = simt_ref(L->k, acc, iadd(L, imul(L, t, ic(L, 2 * lc)), ic(L, lc)));
+		s->acc[0] = simt_ref(L->k, acc, lower_imul(L, t, lower_ic(L, 2 * lc)));
+		s->acc[1] = simt_ref(L->k, acc, lower_iadd(L, lower_imul(L, t, lower_ic(L, 2 * lc)), lower_ic(L, lc)));
 	}
-	mma_group_stmt(L, SS_MMA_COMMIT, v->line, acc, 0);
+	lower_mma_group_stmt(L, SS_MMA_COMMIT, v->line, acc, 0);
 	bool overlap = L->vp[v->id].in_place && oa->pipe->stages > 1;
-	mma_group_stmt(L, SS_MMA_WAIT, v->line, acc, overlap ? 1 : 0);
-	set_reg(L, v, acc, L->vp[v->id].present);
+	lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, acc, overlap ? 1 : 0);
+	lower_set_reg(L, v, acc, L->vp[v->id].present);
 }
 
 static void lower_dot_matrix(Lower *L, const TValue *v)
@@ -556,7 +556,7 @@ static void lower_dot_matrix(Lower *L, const TValue *v)
 		}
 		issue(L, v, &w, acc, fa, fb, a->type.dtype);
 	}
-	set_reg(L, v, acc, L->vp[v->id].present);
+	lower_set_reg(L, v, acc, L->vp[v->id].present);
 }
 
 /* ---- pipelines: operands copied num_stages - 1 iterations ahead ----
@@ -600,8 +600,8 @@ static bool zero_const(const TValue *x)
 static int copy_width(Lower *L, const TValue *x)
 {
 	const TValue *mask = x->nargs > 1 ? x->args[1] : NULL;
-	use_frame(L, L->vp[x->id].frame);
-	return access_width(L, x->args[0], mask, L->vp[x->id].present);
+	lower_use_frame(L, L->vp[x->id].frame);
+	return lower_access_width(L, x->args[0], mask, L->vp[x->id].present);
 }
 
 /* A load the dot can take by asynchronous copy: only the dot reads it, it
@@ -687,7 +687,7 @@ static void unplan(Lower *L, const TBlock *body)
 /* 1 when the tile's second dimension runs along the rows of its copy. */
 static int inner_of(Lower *L, const TValue *x)
 {
-	use_frame(L, L->vp[x->id].frame);
+	lower_use_frame(L, L->vp[x->id].frame);
 	return L->vp[x->id].map[1] == L->rank - 1 ? 1 : 0;
 }
 
@@ -858,7 +858,7 @@ static SReg *slot_reg(Lower *L, const char *name, int line)
 	SStmt *s = simt_stmt(L->k, SS_ASSIGN, line);
 	s->uniform = true;
 	s->dst = simt_ref(L->k, r, NULL);
-	s->value = ic(L, 0);
+	s->value = lower_ic(L, 0);
 	return r;
 }
 
@@ -885,19 +885,19 @@ void lower_copy_async(Lower *L, const TValue *v)
 	const TValue *ptr = v->args[0], *mask = v->nargs > 1 ? v->args[1] : NULL;
 	unsigned present = L->vp[v->id].present;
 	int vec = copy_width(L, v);
-	Nest n = nest_over(L, present, vec);
+	Nest n = lower_nest_over(L, present, vec);
 	SExpr *at[2];
 	for (int k = 0; k < 2; k++) {
 		int d = L->vp[v->id].map[k];
-		at[k] = coord(L, d, local_index(L, &n, d));
+		at[k] = lower_coord(L, d, lower_local_index(L, &n, d));
 	}
 	SStmt *s = simt_stmt(L->k, SS_COPY_ASYNC, v->line);
-	set_loops(L, s, &n);
+	lower_set_loops(L, s, &n);
 	s->dst = simt_ref(L->k, L->operand_smem[o->id],
 			  operand_index(L, o, simt_ref(L->k, L->pipe_regs[o->pipe->id].load_slot, NULL), at[0], at[1]));
-	s->ptr = read_value(L, &n, ptr);
-	s->mask = mask ? read_value(L, &n, mask) : NULL;
-	s->guard = write_guard(L, &n, present, NULL);
+	s->ptr = lower_read_value(L, &n, ptr);
+	s->mask = mask ? lower_read_value(L, &n, mask) : NULL;
+	s->guard = lower_write_guard(L, &n, present, NULL);
 	s->vec = vec;
 	L->place[v->id].lowered = true;
 }
@@ -909,18 +909,18 @@ void lower_copy_async(Lower *L, const TValue *v)
  * mantissa bits as the tensor cores drop them. */
 static SReg *stage_operand(Lower *L, const TValue *dot, const TValue *x, const char *name)
 {
-	use_frame(L, L->vp[x->id].frame);
+	lower_use_frame(L, L->vp[x->id].frame);
 	int rows = x->type.shape[0], cols = x->type.shape[1];
 	DType dt = x->type.dtype;
 	SReg *smem = simt_reg(L->k, SR_SHARED, dt, dt, rows * cols, name);
 	unsigned present = L->vp[x->id].present;
-	Nest n = nest_over(L, present, 1);
+	Nest n = lower_nest_over(L, present, 1);
 	SExpr *coord_of[2];
 	for (int k = 0; k < 2; k++) {
 		int d = L->vp[x->id].map[k];
-		coord_of[k] = d >= 0 ? coord(L, d, local_index(L, &n, d)) : ic(L, 0);
+		coord_of[k] = d >= 0 ? lower_coord(L, d, lower_local_index(L, &n, d)) : lower_ic(L, 0);
 	}
-	SExpr *value = read_value(L, &n, x);
+	SExpr *value = lower_read_value(L, &n, x);
 	if (dt == DT_F32 && dot->aux == DOT_TF32) {
 		SExpr *t = simt_leaf(L->k, SE_MATH, DT_F32, MATH_TF32);
 		t->from = DT_F32;
@@ -928,10 +928,10 @@ static SReg *stage_operand(Lower *L, const TValue *dot, const TValue *x, const c
 		value = t;
 	}
 	SStmt *s = simt_stmt(L->k, SS_ASSIGN, dot->line);
-	set_loops(L, s, &n);
-	s->dst = simt_ref(L->k, smem, iadd(L, imul(L, coord_of[0], ic(L, cols)), coord_of[1]));
+	lower_set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, smem, lower_iadd(L, lower_imul(L, coord_of[0], lower_ic(L, cols)), coord_of[1]));
 	s->value = value;
-	s->guard = write_guard(L, &n, present, NULL);
+	s->guard = lower_write_guard(L, &n, present, NULL);
 	return smem;
 }
 
@@ -949,23 +949,23 @@ static void lower_dot_fma(Lower *L, const TValue *v)
 
 	SReg *r = result_regs(L, v);
 	unsigned present = L->vp[v->id].present;
-	Nest n = nest_over(L, present, 1);
-	SExpr *row = ic(L, 0), *col = ic(L, 0);
+	Nest n = lower_nest_over(L, present, 1);
+	SExpr *row = lower_ic(L, 0), *col = lower_ic(L, 0);
 	int dm = L->vp[v->id].map[0], dn = L->vp[v->id].map[1];
 	if (dm >= 0)
-		row = coord(L, dm, local_index(L, &n, dm));
+		row = lower_coord(L, dm, lower_local_index(L, &n, dm));
 	if (dn >= 0)
-		col = coord(L, dn, local_index(L, &n, dn));
+		col = lower_coord(L, dn, lower_local_index(L, &n, dn));
 	SExpr *k = loop_var(L, n.n);   /* the loop over K, innermost */
-	SExpr *x = simt_ref(L->k, sa, iadd(L, imul(L, row, ic(L, K)), k));
-	SExpr *y = simt_ref(L->k, sb, iadd(L, index_op(simt_binary(L->k, TOP_MUL, DT_I32, k, ic(L, N))), col));
+	SExpr *x = simt_ref(L->k, sa, lower_iadd(L, lower_imul(L, row, lower_ic(L, K)), k));
+	SExpr *y = simt_ref(L->k, sb, lower_iadd(L, lower_index_op(simt_binary(L->k, TOP_MUL, DT_I32, k, lower_ic(L, N))), col));
 	DType dt = v->type.dtype;
 	SExpr *prod = simt_binary(L->k, TOP_MUL, dt, simt_cast(L->k, a->type.dtype, dt, x), simt_cast(L->k, b->type.dtype, dt, y));
-	SExpr *sum = simt_binary(L->k, TOP_ADD, dt, simt_ref(L->k, r, index_in(L, &n, present)), prod);
-	SStmt *s = assign_value(L, v, &n, r, present, sum);
+	SExpr *sum = simt_binary(L->k, TOP_ADD, dt, simt_ref(L->k, r, lower_index_in(L, &n, present)), prod);
+	SStmt *s = lower_assign_value(L, v, &n, r, present, sum);
 	s->uniform = false;
 	s->extent[s->nloops++] = K;
-	set_reg(L, v, r, present);
+	lower_set_reg(L, v, r, present);
 }
 
 void lower_dot(Lower *L, const TValue *v)

@@ -20,8 +20,8 @@ static size_t line_offset(Lower *L, int line)
 {
 	const Source *src = L->src;
 	if (!L->lines)
-		L->lines = line_table(L->arena, src);
-	size_t off = line_table_start(L->lines, line);
+		L->lines = base_line_table(L->arena, src);
+	size_t off = base_line_table_start(L->lines, line);
 	while (off < src->len && (src->text[off] == ' ' || src->text[off] == '\t'))
 		off++;
 	return off;
@@ -55,17 +55,17 @@ void lower_comment_line(Lower *L, const TValue *v)
 
 /* ---- integer index expressions, folded where constant ---- */
 
-SExpr *ic(Lower *L, int64_t v)
+SExpr *lower_ic(Lower *L, int64_t v)
 {
 	return simt_int(L->k, DT_I32, v);
 }
 
-bool is_int_const(const SExpr *e, int64_t v)
+bool lower_is_int_const(const SExpr *e, int64_t v)
 {
 	return e->kind == SE_INT && e->ival == v;
 }
 
-SExpr *index_op(SExpr *e)
+SExpr *lower_index_op(SExpr *e)
 {
 	e->plain = true;
 	return e;
@@ -74,70 +74,70 @@ SExpr *index_op(SExpr *e)
 /* Each helper takes two integer expressions and folds what is constant:
  * a + b, a * b, and `op` (TOP_IDIV, TOP_MOD, TOP_SHR, TOP_AND folded; any
  * other integer op built as it is) of a and b. */
-SExpr *iadd(Lower *L, SExpr *a, SExpr *b)
+SExpr *lower_iadd(Lower *L, SExpr *a, SExpr *b)
 {
 	if (a->kind == SE_INT && b->kind == SE_INT)
-		return ic(L, a->ival + b->ival);
-	if (is_int_const(a, 0))
+		return lower_ic(L, a->ival + b->ival);
+	if (lower_is_int_const(a, 0))
 		return b;
-	if (is_int_const(b, 0))
+	if (lower_is_int_const(b, 0))
 		return a;
-	return index_op(simt_binary(L->k, TOP_ADD, DT_I32, a, b));
+	return lower_index_op(simt_binary(L->k, TOP_ADD, DT_I32, a, b));
 }
 
-SExpr *imul(Lower *L, SExpr *a, SExpr *b)
+SExpr *lower_imul(Lower *L, SExpr *a, SExpr *b)
 {
 	if (a->kind == SE_INT && b->kind != SE_INT)
-		return imul(L, b, a);
+		return lower_imul(L, b, a);
 	if (b->kind != SE_INT)
-		return index_op(simt_binary(L->k, TOP_MUL, DT_I32, a, b));
+		return lower_index_op(simt_binary(L->k, TOP_MUL, DT_I32, a, b));
 	int64_t c = b->ival;
-	if (c == 0 || is_int_const(a, 0))
-		return ic(L, 0);
+	if (c == 0 || lower_is_int_const(a, 0))
+		return lower_ic(L, 0);
 	if (a->kind == SE_INT)
-		return ic(L, a->ival * c);
-	return c == 1 ? a : index_op(simt_binary(L->k, TOP_MUL, DT_I32, a, b));
+		return lower_ic(L, a->ival * c);
+	return c == 1 ? a : lower_index_op(simt_binary(L->k, TOP_MUL, DT_I32, a, b));
 }
 
-SExpr *ibin(Lower *L, TOp op, SExpr *a, SExpr *b)
+SExpr *lower_ibin(Lower *L, TOp op, SExpr *a, SExpr *b)
 {
 	if (b->kind != SE_INT)
-		return index_op(simt_binary(L->k, op, DT_I32, a, b));
+		return lower_index_op(simt_binary(L->k, op, DT_I32, a, b));
 	int64_t c = b->ival;
 	if ((op == TOP_IDIV && c == 1) || (op == TOP_SHR && c == 0))
 		return a;
 	if (op == TOP_MOD && c == 1)
-		return ic(L, 0);
+		return lower_ic(L, 0);
 	if (a->kind == SE_INT) {
 		int64_t x = a->ival;
 		switch (op) {
-		case TOP_IDIV: return ic(L, x / c);
-		case TOP_MOD: return ic(L, x % c);
-		case TOP_SHR: return ic(L, x >> c);
-		case TOP_AND: return ic(L, x & c);
+		case TOP_IDIV: return lower_ic(L, x / c);
+		case TOP_MOD: return lower_ic(L, x % c);
+		case TOP_SHR: return lower_ic(L, x >> c);
+		case TOP_AND: return lower_ic(L, x & c);
 		default: break;
 		}
 	}
-	return index_op(simt_binary(L->k, op, DT_I32, a, b));
+	return lower_index_op(simt_binary(L->k, op, DT_I32, a, b));
 }
 
 /* ---- the frame in use and its loop nests ---- */
 
-int extent_of(Lower *L, int d)
+int lower_extent_of(Lower *L, int d)
 {
 	return layout_local_extent(&L->frame, d);
 }
 
-int count_of(Lower *L, unsigned vary)
+int lower_count_of(Lower *L, unsigned vary)
 {
 	int n = 1;
 	for (int d = 0; d < L->rank; d++)
 		if (vary & (1u << d))
-			n *= extent_of(L, d);
+			n *= lower_extent_of(L, d);
 	return n;
 }
 
-Nest nest_over(Lower *L, unsigned dims, int vec)
+Nest lower_nest_over(Lower *L, unsigned dims, int vec)
 {
 	Nest n = {0};
 	for (int d = 0; d < L->rank; d++) {
@@ -151,51 +151,51 @@ Nest nest_over(Lower *L, unsigned dims, int vec)
 }
 
 /* Gives statement `s` the loops of `n`. */
-void set_loops(Lower *L, SStmt *s, const Nest *n)
+void lower_set_loops(Lower *L, SStmt *s, const Nest *n)
 {
 	s->nloops = n->n;
 	for (int i = 0; i < n->n; i++)
-		s->extent[i] = extent_of(L, n->dim[i]) / n->step[i];
+		s->extent[i] = lower_extent_of(L, n->dim[i]) / n->step[i];
 }
 
 /* The local index along frame dim d of the nest's current (first) element. */
-SExpr *local_index(Lower *L, const Nest *n, int d)
+SExpr *lower_local_index(Lower *L, const Nest *n, int d)
 {
 	for (int i = 0; i < n->n; i++) {
 		if (n->dim[i] != d)
 			continue;
-		SExpr *li = imul(L, simt_leaf(L->k, SE_LOOP, DT_I32, i), ic(L, n->step[i]));
+		SExpr *li = lower_imul(L, simt_leaf(L->k, SE_LOOP, DT_I32, i), lower_ic(L, n->step[i]));
 		if (n->run > 1 && d == L->rank - 1)
-			li = imul(L, ibin(L, TOP_IDIV, li, ic(L, n->run)), ic(L, n->run));
+			li = lower_imul(L, lower_ibin(L, TOP_IDIV, li, lower_ic(L, n->run)), lower_ic(L, n->run));
 		return li;
 	}
-	return ic(L, 0);
+	return lower_ic(L, 0);
 }
 
 /* Row-major index into registers that vary along `vary`. */
-SExpr *index_in(Lower *L, const Nest *n, unsigned vary)
+SExpr *lower_index_in(Lower *L, const Nest *n, unsigned vary)
 {
-	SExpr *idx = ic(L, 0);
+	SExpr *idx = lower_ic(L, 0);
 	for (int d = 0; d < L->rank; d++)
 		if (vary & (1u << d))
-			idx = iadd(L, imul(L, idx, ic(L, extent_of(L, d))), local_index(L, n, d));
+			idx = lower_iadd(L, lower_imul(L, idx, lower_ic(L, lower_extent_of(L, d))), lower_local_index(L, n, d));
 	return idx;
 }
 
 /* ---- values ---- */
 
 /* The value of `v` at the nest's current element. */
-SExpr *read_value(Lower *L, const Nest *n, const TValue *v)
+SExpr *lower_read_value(Lower *L, const Nest *n, const TValue *v)
 {
 	Place *p = &L->place[v->id];
 	if (!p->lowered)
 		lower_error(L, v, "internal error: %%%d used before it is lowered", v->id);
 	if (p->expr)
 		return p->expr;
-	return simt_ref(L->k, p->reg, index_in(L, n, p->regs_vary));
+	return simt_ref(L->k, p->reg, lower_index_in(L, n, p->regs_vary));
 }
 
-unsigned vary_of(Lower *L, const TValue *v)
+unsigned lower_vary_of(Lower *L, const TValue *v)
 {
 	if (!L->place)   /* planning: registers span at most the tile's dims */
 		return v ? L->vp[v->id].present : 0;
@@ -212,32 +212,32 @@ static int cta_of(Lower *L, int d)
 
 static SExpr *first_of(Lower *L, int d)
 {
-	return L->first[d] ? simt_ref(L->k, L->first[d], NULL) : ic(L, 0);
+	return L->first[d] ? simt_ref(L->k, L->first[d], NULL) : lower_ic(L, 0);
 }
 
 /* The tile coordinate along d, before wrapping, of local index `li`. */
 static SExpr *raw_coord(Lower *L, int d, SExpr *li)
 {
 	int spt = L->frame.size_per_thread[d];
-	if (extent_of(L, d) <= spt)
-		return iadd(L, li, first_of(L, d));
-	SExpr *rep = imul(L, ibin(L, TOP_IDIV, li, ic(L, spt)), ic(L, cta_of(L, d)));
-	return iadd(L, iadd(L, rep, first_of(L, d)), ibin(L, TOP_MOD, li, ic(L, spt)));
+	if (lower_extent_of(L, d) <= spt)
+		return lower_iadd(L, li, first_of(L, d));
+	SExpr *rep = lower_imul(L, lower_ibin(L, TOP_IDIV, li, lower_ic(L, spt)), lower_ic(L, cta_of(L, d)));
+	return lower_iadd(L, lower_iadd(L, rep, first_of(L, d)), lower_ibin(L, TOP_MOD, li, lower_ic(L, spt)));
 }
 
-SExpr *coord(Lower *L, int d, SExpr *li)
+SExpr *lower_coord(Lower *L, int d, SExpr *li)
 {
 	SExpr *raw = raw_coord(L, d, li);
-	return cta_of(L, d) > L->frame_shape[d] ? ibin(L, TOP_MOD, raw, ic(L, L->frame_shape[d])) : raw;
+	return cta_of(L, d) > L->frame_shape[d] ? lower_ibin(L, TOP_MOD, raw, lower_ic(L, L->frame_shape[d])) : raw;
 }
 
 /* True (NULL) unless the block is wider than the tile along d; then the
  * test that local index `li` is not a wrapped copy. */
-SExpr *not_wrapped(Lower *L, int d, SExpr *li)
+SExpr *lower_not_wrapped(Lower *L, int d, SExpr *li)
 {
 	if (cta_of(L, d) <= L->frame_shape[d])
 		return NULL;
-	return simt_cmp(L->k, CMP_LT, DT_I32, raw_coord(L, d, li), ic(L, L->frame_shape[d]));
+	return simt_cmp(L->k, CMP_LT, DT_I32, raw_coord(L, d, li), lower_ic(L, L->frame_shape[d]));
 }
 
 /* For a tile that does not span frame dim d: whether this thread is the one
@@ -246,11 +246,11 @@ static SExpr *owner_along(Lower *L, int d)
 {
 	if (!L->first[d])
 		return NULL;
-	return simt_cmp(L->k, CMP_EQ, DT_I32, simt_ref(L->k, L->first[d], NULL), ic(L, 0));
+	return simt_cmp(L->k, CMP_EQ, DT_I32, simt_ref(L->k, L->first[d], NULL), lower_ic(L, 0));
 }
 
 /* Makes frame f the one the index and coordinate helpers use. */
-void use_frame(Lower *L, int f)
+void lower_use_frame(Lower *L, int f)
 {
 	const Frame *fr = &L->frames[f];
 	L->cur = f;
@@ -265,7 +265,7 @@ void use_frame(Lower *L, int f)
 
 /* ---- registers and assignments ---- */
 
-void set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary)
+void lower_set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary)
 {
 	Place *p = &L->place[v->id];
 	p->reg = r;
@@ -273,7 +273,7 @@ void set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary)
 	p->lowered = true;
 }
 
-void set_expr(Lower *L, const TValue *v, SExpr *e)
+void lower_set_expr(Lower *L, const TValue *v, SExpr *e)
 {
 	Place *p = &L->place[v->id];
 	p->expr = e;
@@ -281,11 +281,11 @@ void set_expr(Lower *L, const TValue *v, SExpr *e)
 }
 
 /* dst = value over the nest of `vary`; uniform when it varies in nothing */
-SStmt *assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value)
+SStmt *lower_assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value)
 {
 	SStmt *s = simt_stmt(L->k, SS_ASSIGN, v->line);
-	set_loops(L, s, n);
-	s->dst = simt_ref(L->k, dst, index_in(L, n, vary));
+	lower_set_loops(L, s, n);
+	s->dst = simt_ref(L->k, dst, lower_index_in(L, n, vary));
 	s->value = value;
 	s->uniform = dst->kind == SR_UNIFORM;
 	return s;
@@ -314,20 +314,20 @@ static SExpr *philox_expr(Lower *L, const TValue *v, SExpr *seed, SExpr *offset)
 	return e;
 }
 
-SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
+SExpr *lower_elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 {
 	SKernel *k = L->k;
 	DType dt = v->type.dtype;
-	SExpr *a = read_value(L, n, v->args[0]);
+	SExpr *a = lower_read_value(L, n, v->args[0]);
 	SExpr *e;
 	switch (v->op) {
 	case TOP_CMP:
-		return simt_cmp(k, (CmpKind)v->aux, v->args[0]->type.dtype, a, read_value(L, n, v->args[1]));
+		return simt_cmp(k, (CmpKind)v->aux, v->args[0]->type.dtype, a, lower_read_value(L, n, v->args[1]));
 	case TOP_WHERE:
 		e = simt_leaf(k, SE_SELECT, dt, 0);
 		e->a[0] = a;
-		e->a[1] = read_value(L, n, v->args[1]);
-		e->a[2] = read_value(L, n, v->args[2]);
+		e->a[1] = lower_read_value(L, n, v->args[1]);
+		e->a[2] = lower_read_value(L, n, v->args[2]);
 		return e;
 	case TOP_CAST:
 		return simt_cast(k, v->args[0]->type.dtype, dt, a);
@@ -343,7 +343,7 @@ SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 		e->from = v->args[0]->type.dtype;
 		e->a[0] = a;
 		for (int i = 1; i < v->nargs; i++)
-			e->a[i] = read_value(L, n, v->args[i]);
+			e->a[i] = lower_read_value(L, n, v->args[i]);
 		return e;
 	case TOP_NEG:
 	case TOP_NOT:
@@ -351,9 +351,9 @@ SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 		e->a[0] = a;
 		return e;
 	case TOP_PHILOX:
-		return philox_expr(L, v, a, read_value(L, n, v->args[1]));
+		return philox_expr(L, v, a, lower_read_value(L, n, v->args[1]));
 	default:
-		e = simt_binary(k, v->op, dt, a, read_value(L, n, v->args[1]));
+		e = simt_binary(k, v->op, dt, a, lower_read_value(L, n, v->args[1]));
 		if (dt == DT_PTR)
 			e->from = v->type.elem;
 		return e;
@@ -366,10 +366,10 @@ SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n)
  * contiguity and alignment (axis analysis) along the tile dim that lies on
  * it, the mask's constancy, the target's widest access and what one thread
  * holds consecutively. */
-int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
+int lower_access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
 {
 	int last = L->rank - 1;
-	if (L->rank == 0 || !(vary & (1u << last)) || !(vary_of(L, ptr) & (1u << last)))
+	if (L->rank == 0 || !(vary & (1u << last)) || !(lower_vary_of(L, ptr) & (1u << last)))
 		return 1;
 	int k = ptr->type.rank - 1;
 	while (k >= 0 && L->vp[ptr->id].map[k] != last)
@@ -382,22 +382,22 @@ int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
 
 /* The guard of a write: `mask`, and each element once (no wrapped copy,
  * coordinate 0 along the frame dimensions the tile does not span). */
-SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask)
+SExpr *lower_write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask)
 {
 	SExpr *guard = mask;
 	for (int d = 0; d < L->rank; d++) {
 		if (present & (1u << d))
-			guard = simt_and(L->k, guard, not_wrapped(L, d, local_index(L, n, d)));
+			guard = simt_and(L->k, guard, lower_not_wrapped(L, d, lower_local_index(L, n, d)));
 		else
 			guard = simt_and(L->k, guard, owner_along(L, d));
 	}
 	if (L->rank == 0)   /* every thread holds the scalar; one writes it */
 		guard = simt_and(L->k, guard,
-				 simt_cmp(L->k, CMP_EQ, DT_I32, simt_leaf(L->k, SE_THREAD, DT_I32, 0), ic(L, 0)));
+				 simt_cmp(L->k, CMP_EQ, DT_I32, simt_leaf(L->k, SE_THREAD, DT_I32, 0), lower_ic(L, 0)));
 	return guard;
 }
 
-SStmt *uniform_stmt(Lower *L, SStmtKind kind, int line)
+SStmt *lower_uniform_stmt(Lower *L, SStmtKind kind, int line)
 {
 	SStmt *s = simt_stmt(L->k, kind, line);
 	s->uniform = true;

@@ -17,40 +17,40 @@ typedef struct Nest {
 } Nest;
 
 /* Integer index arithmetic, folded where constant. */
-SStmt *uniform_stmt(Lower *L, SStmtKind kind, int line);   /* a statement all threads run alike */
-SExpr *ic(Lower *L, int64_t v);
-bool is_int_const(const SExpr *e, int64_t v);
-SExpr *index_op(SExpr *e);                    /* marks `e` as index arithmetic */
+SStmt *lower_uniform_stmt(Lower *L, SStmtKind kind, int line);   /* a statement all threads run alike */
+SExpr *lower_ic(Lower *L, int64_t v);
+bool lower_is_int_const(const SExpr *e, int64_t v);
+SExpr *lower_index_op(SExpr *e);                    /* marks `e` as index arithmetic */
 /* One shape: two integer expressions, constants folded (lower_index.c). */
-SExpr *iadd(Lower *L, SExpr *a, SExpr *b);
-SExpr *imul(Lower *L, SExpr *a, SExpr *b);
-SExpr *ibin(Lower *L, TOp op, SExpr *a, SExpr *b);   /* folded: TOP_IDIV, TOP_MOD, TOP_SHR, TOP_AND */
+SExpr *lower_iadd(Lower *L, SExpr *a, SExpr *b);
+SExpr *lower_imul(Lower *L, SExpr *a, SExpr *b);
+SExpr *lower_ibin(Lower *L, TOp op, SExpr *a, SExpr *b);   /* folded: TOP_IDIV, TOP_MOD, TOP_SHR, TOP_AND */
 
 /* The frame in use and its loop nests. */
-void use_frame(Lower *L, int f);
-int extent_of(Lower *L, int d);              /* local elements along frame dim d */
-int count_of(Lower *L, unsigned vary);       /* registers of a tile varying along `vary` */
-Nest nest_over(Lower *L, unsigned dims, int vec);
-void set_loops(Lower *L, SStmt *s, const Nest *n);
-SExpr *local_index(Lower *L, const Nest *n, int d);
-SExpr *index_in(Lower *L, const Nest *n, unsigned vary);
+void lower_use_frame(Lower *L, int f);
+int lower_extent_of(Lower *L, int d);              /* local elements along frame dim d */
+int lower_count_of(Lower *L, unsigned vary);       /* registers of a tile varying along `vary` */
+Nest lower_nest_over(Lower *L, unsigned dims, int vec);
+void lower_set_loops(Lower *L, SStmt *s, const Nest *n);
+SExpr *lower_local_index(Lower *L, const Nest *n, int d);
+SExpr *lower_index_in(Lower *L, const Nest *n, unsigned vary);
 /* The tile coordinate along frame dim d of local index `li`, and whether it is not a wrapped copy. */
-SExpr *coord(Lower *L, int d, SExpr *li);
-SExpr *not_wrapped(Lower *L, int d, SExpr *li);
-SExpr *write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask);
+SExpr *lower_coord(Lower *L, int d, SExpr *li);
+SExpr *lower_not_wrapped(Lower *L, int d, SExpr *li);
+SExpr *lower_write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask);
 
 /* Values. */
-SExpr *read_value(Lower *L, const Nest *n, const TValue *v);
-void set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary);
-void set_expr(Lower *L, const TValue *v, SExpr *e);   /* a uniform expression, no registers */
-SStmt *assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value);
+SExpr *lower_read_value(Lower *L, const Nest *n, const TValue *v);
+void lower_set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary);
+void lower_set_expr(Lower *L, const TValue *v, SExpr *e);   /* a uniform expression, no registers */
+SStmt *lower_assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value);
 /* The value of element-wise op `v` at the nest's current element, its operands read with read_value. */
-SExpr *elementwise_expr(Lower *L, const TValue *v, const Nest *n);
+SExpr *lower_elementwise_expr(Lower *L, const TValue *v, const Nest *n);
 
 /* The frame dims the registers of `v` are indexed by (0 for none). */
-unsigned vary_of(Lower *L, const TValue *v);
+unsigned lower_vary_of(Lower *L, const TValue *v);
 /* The vector width of an access: elements along the frame's last dim. */
-int access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary);
+int lower_access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary);
 /* A comment with the source line of `v`, before its first statement. */
 void lower_comment_line(Lower *L, const TValue *v);
 

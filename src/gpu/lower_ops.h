@@ -26,7 +26,7 @@ void lower_plan_dots(Lower *L);
 void lower_dot(Lower *L, const TValue *v);
 /* wgmma's bookkeeping on the accumulator registers `acc`: SS_MMA_FENCE,
  * SS_MMA_COMMIT, or SS_MMA_WAIT until at most `pending` groups are in flight. */
-SStmt *mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int pending);
+SStmt *lower_mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int pending);
 /* Plans the pipeline of loop `v` with at most `room` bytes of shared
  * memory for its operands' stages: NULL when it is not pipelined, because
  * it has no matrix dot, num_stages < 1, or its body does not split into
@@ -52,7 +52,7 @@ bool lower_folds_may_wait(const Lower *L, const TValue *v);
  * `got[r]` (r < nregs), then `combine` folds `got` into `acc` over the
  * nest of `vary`. */
 typedef void (*LaneCombine)(Lower *L, void *ctx, const Nest *n, SReg *const *got);
-void reduce_lanes(Lower *L, int line, int nregs, SReg *const *acc, SReg *const *got, const int *masks, int nmasks,
+void lower_reduce_lanes(Lower *L, int line, int nregs, SReg *const *acc, SReg *const *got, const int *masks, int nmasks,
 		  unsigned vary, LaneCombine combine, void *ctx);
 
 /* ---- lower_scan.c: tl.cumsum, tl.cumprod, tl.associative_scan ---- */

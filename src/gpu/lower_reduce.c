@@ -78,7 +78,7 @@ static Fold fold_of(Lower *L, const TValue *v, unsigned vary)
 		break;
 	}
 	SKernel *k = L->k;
-	int count = count_of(L, vary);
+	int count = lower_count_of(L, vary);
 	f.val = simt_reg(k, SR_THREAD, f.vt, f.vt, count, f.pair ? arena_printf(L->arena, "%s_value", v->name ? v->name : "arg") : v->name);
 	if (f.pair) {
 		f.idx = simt_reg(k, SR_THREAD, f.it, f.it, count, v->name);
@@ -88,24 +88,24 @@ static Fold fold_of(Lower *L, const TValue *v, unsigned vary)
 }
 
 /* Registers of `x` indexed by `want` dims (a broadcast made real). */
-static SReg *materialize(Lower *L, const TValue *x, unsigned want)
+static SReg *spec_materialize(Lower *L, const TValue *x, unsigned want)
 {
-	SReg *r = simt_reg(L->k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, want), x->name);
-	Nest n = nest_over(L, want, 1);
-	assign_value(L, x, &n, r, want, read_value(L, &n, x));
+	SReg *r = simt_reg(L->k, SR_THREAD, x->type.dtype, x->type.elem, lower_count_of(L, want), x->name);
+	Nest n = lower_nest_over(L, want, 1);
+	lower_assign_value(L, x, &n, r, want, lower_read_value(L, &n, x));
 	return r;
 }
 
 static SStmt *fold_assign(Lower *L, const Fold *f, const Nest *n, SReg *dst, SExpr *value)
 {
-	SStmt *s = assign_value(L, f->v, n, dst, f->vary, value);
+	SStmt *s = lower_assign_value(L, f->v, n, dst, f->vary, value);
 	s->uniform = false;
 	return s;
 }
 
 static SExpr *acc_ref(Lower *L, const Fold *f, const Nest *n, SReg *r)
 {
-	return simt_ref(L->k, r, index_in(L, n, f->vary));
+	return simt_ref(L->k, r, lower_index_in(L, n, f->vary));
 }
 
 static SExpr *is_nan(Lower *L, DType dt, SExpr *x)
@@ -180,7 +180,7 @@ static void fold_first(Lower *L, const Fold *f, const Nest *n, SExpr *xv, SExpr 
 		fold_assign(L, f, n, f->idx, simt_cast(L->k, xi->dtype, f->it, xi));
 }
 
-void reduce_lanes(Lower *L, int line, int nregs, SReg *const *acc, SReg *const *got, const int *masks, int nmasks,
+void lower_reduce_lanes(Lower *L, int line, int nregs, SReg *const *acc, SReg *const *got, const int *masks, int nmasks,
 		  unsigned vary, LaneCombine combine, void *ctx)
 {
 	for (int m = nmasks - 1; m >= 0; m--) {
@@ -190,7 +190,7 @@ void reduce_lanes(Lower *L, int line, int nregs, SReg *const *acc, SReg *const *
 			s->shuffled = got[r];
 			s->lane_xor = masks[m];
 		}
-		Nest n = nest_over(L, vary, 1);
+		Nest n = lower_nest_over(L, vary, 1);
 		combine(L, ctx, &n, got);
 	}
 }
@@ -216,7 +216,7 @@ static void fold_lanes(Lower *L, Fold *f, int d)
 	got[0] = simt_reg(k, SR_THREAD, f->vt, f->vt, f->val->count, arena_printf(L->arena, "%s_lane", f->val->name));
 	if (f->pair)
 		got[1] = simt_reg(k, SR_THREAD, f->it, f->it, f->idx->count, arena_printf(L->arena, "%s_lane", f->idx->name));
-	reduce_lanes(L, f->v->line, f->pair ? 2 : 1, acc, got, masks, nmasks, f->vary, fold_incoming, f);
+	lower_reduce_lanes(L, f->v->line, f->pair ? 2 : 1, acc, got, masks, nmasks, f->vary, fold_incoming, f);
 }
 
 /* Across the warps that share the axis: one lane of each warp writes the
@@ -242,13 +242,13 @@ static SExpr *drop_bits(Lower *L, SExpr *x, int bits, int at, int n)
 {
 	if (n == 0)
 		return x;
-	SExpr *low = at ? ibin(L, TOP_AND, x, ic(L, ((int64_t)1 << at) - 1)) : NULL;
+	SExpr *low = at ? lower_ibin(L, TOP_AND, x, lower_ic(L, ((int64_t)1 << at) - 1)) : NULL;
 	if (at + n >= bits)   /* nothing above */
-		return low ? low : ic(L, 0);
-	SExpr *high = ibin(L, TOP_SHR, x, ic(L, at + n));
+		return low ? low : lower_ic(L, 0);
+	SExpr *high = lower_ibin(L, TOP_SHR, x, lower_ic(L, at + n));
 	if (at)
-		high = index_op(simt_binary(L->k, TOP_SHL, DT_I32, high, ic(L, at)));
-	return low ? index_op(simt_binary(L->k, TOP_OR, DT_I32, high, low)) : high;
+		high = lower_index_op(simt_binary(L->k, TOP_SHL, DT_I32, high, lower_ic(L, at)));
+	return low ? lower_index_op(simt_binary(L->k, TOP_OR, DT_I32, high, low)) : high;
 }
 
 /* The first of the wpc slots of the thread's result at local index `r`:
@@ -257,23 +257,23 @@ static SExpr *drop_bits(Lower *L, SExpr *x, int bits, int at, int n)
 static SExpr *warp_slots(Lower *L, const WarpFold *w, SExpr *r)
 {
 	int wpc = L->frame.warps_per_cta[w->d], cnt = w->f.val->count;
-	int lane_at = layout_lane_shift(&L->frame, w->d), lane_bits = ilog2(L->frame.threads_per_warp[w->d]);
-	int warp_at = ilog2(L->k->warp_size) + layout_warp_shift(&L->frame, w->d);
-	int bits = ilog2(L->k->threads);
-	SExpr *key = drop_bits(L, simt_leaf(L->k, SE_THREAD, DT_I32, 0), bits, warp_at, ilog2(wpc));
-	key = drop_bits(L, key, bits - ilog2(wpc), lane_at, lane_bits);
-	return imul(L, iadd(L, imul(L, key, ic(L, cnt)), r), ic(L, wpc));
+	int lane_at = layout_lane_shift(&L->frame, w->d), lane_bits = base_ilog2(L->frame.threads_per_warp[w->d]);
+	int warp_at = base_ilog2(L->k->warp_size) + layout_warp_shift(&L->frame, w->d);
+	int bits = base_ilog2(L->k->threads);
+	SExpr *key = drop_bits(L, simt_leaf(L->k, SE_THREAD, DT_I32, 0), bits, warp_at, base_ilog2(wpc));
+	key = drop_bits(L, key, bits - base_ilog2(wpc), lane_at, lane_bits);
+	return lower_imul(L, lower_iadd(L, lower_imul(L, key, lower_ic(L, cnt)), r), lower_ic(L, wpc));
 }
 
 static void read_warps(Lower *L, const WarpFold *w)
 {
 	SKernel *k = L->k;
 	const Fold *f = &w->f;
-	use_frame(L, w->frame);
+	lower_use_frame(L, w->frame);
 	SExpr *j = simt_leaf(k, SE_LOOP, DT_I32, w->outer.n);
-	SExpr *base = warp_slots(L, w, index_in(L, &w->outer, f->vary));
+	SExpr *base = warp_slots(L, w, lower_index_in(L, &w->outer, f->vary));
 	fold_first(L, f, &w->outer, simt_ref(k, w->sv, base), w->si ? simt_ref(k, w->si, base) : NULL);
-	SExpr *pslot = iadd(L, iadd(L, base, j), ic(L, 1));
+	SExpr *pslot = lower_iadd(L, lower_iadd(L, base, j), lower_ic(L, 1));
 	SStmt *s = fold_in(L, f, &w->outer, simt_ref(k, w->sv, pslot), w->si ? simt_ref(k, w->si, pslot) : NULL, NULL);
 	s->extent[s->nloops++] = L->frame.warps_per_cta[w->d] - 1;   /* the loop over j, innermost */
 }
@@ -290,7 +290,7 @@ void lower_flush_folds(Lower *L)
 	if (L->loop_depth)   /* the next iteration writes the same slots */
 		simt_stmt(L->k, SS_BARRIER, line);
 	L->nwaiting = 0;
-	use_frame(L, cur);
+	lower_use_frame(L, cur);
 }
 
 static void fold_warps(Lower *L, const Fold *f, const Nest *outer, int d)
@@ -310,13 +310,13 @@ static void fold_warps(Lower *L, const Fold *f, const Nest *outer, int d)
 	if (f->pair)
 		w->si = simt_reg(k, SR_SHARED, f->it, f->it, count, arena_printf(L->arena, "%s_warps", f->idx->name));
 	SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
-	SExpr *warp_d = ibin(L, TOP_AND, ibin(L, TOP_SHR, thread, ic(L, ilog2(k->warp_size) + layout_warp_shift(&L->frame, d))), ic(L, wpc - 1));
-	SExpr *slot = iadd(L, warp_slots(L, w, index_in(L, outer, f->vary)), warp_d);
-	SExpr *lane_d = ibin(L, TOP_AND, ibin(L, TOP_SHR, thread, ic(L, layout_lane_shift(&L->frame, d))), ic(L, tpw - 1));
-	SExpr *first_lane = tpw > 1 ? simt_cmp(k, CMP_EQ, DT_I32, lane_d, ic(L, 0)) : NULL;
+	SExpr *warp_d = lower_ibin(L, TOP_AND, lower_ibin(L, TOP_SHR, thread, lower_ic(L, base_ilog2(k->warp_size) + layout_warp_shift(&L->frame, d))), lower_ic(L, wpc - 1));
+	SExpr *slot = lower_iadd(L, warp_slots(L, w, lower_index_in(L, outer, f->vary)), warp_d);
+	SExpr *lane_d = lower_ibin(L, TOP_AND, lower_ibin(L, TOP_SHR, thread, lower_ic(L, layout_lane_shift(&L->frame, d))), lower_ic(L, tpw - 1));
+	SExpr *first_lane = tpw > 1 ? simt_cmp(k, CMP_EQ, DT_I32, lane_d, lower_ic(L, 0)) : NULL;
 	for (int r = 0; r < (f->pair ? 2 : 1); r++) {
 		SStmt *s = simt_stmt(k, SS_ASSIGN, f->v->line);
-		set_loops(L, s, outer);
+		lower_set_loops(L, s, outer);
 		s->dst = simt_ref(k, r ? w->si : w->sv, slot);
 		s->value = acc_ref(L, f, outer, r ? f->idx : f->val);
 		s->guard = first_lane;
@@ -354,32 +354,32 @@ void lower_reduce(Lower *L, const TValue *v)
 	unsigned bit = d >= 0 ? 1u << d : 0;
 	unsigned xvary = L->vp[x->id].present;   /* every element of the tile, made real */
 	unsigned vary = xvary & ~bit;
-	SReg *xreg = vary_of(L, x) == xvary && L->place[x->id].reg ? L->place[x->id].reg : materialize(L, x, xvary);
+	SReg *xreg = lower_vary_of(L, x) == xvary && L->place[x->id].reg ? L->place[x->id].reg : spec_materialize(L, x, xvary);
 	SReg *ireg = NULL;
 	if (xi)
-		ireg = vary_of(L, xi) == xvary && L->place[xi->id].reg ? L->place[xi->id].reg : materialize(L, xi, xvary);
+		ireg = lower_vary_of(L, xi) == xvary && L->place[xi->id].reg ? L->place[xi->id].reg : spec_materialize(L, xi, xvary);
 	Fold f = fold_of(L, v, vary);
 	SKernel *k = L->k;
 
 	/* 1. In each thread: fold its elements along the axis, skipping copies. */
-	Nest outer = nest_over(L, vary, 1);
-	Nest all = nest_over(L, xvary, 1);
-	SExpr *guard = d >= 0 ? not_wrapped(L, d, local_index(L, &all, d)) : NULL;
+	Nest outer = lower_nest_over(L, vary, 1);
+	Nest all = lower_nest_over(L, xvary, 1);
+	SExpr *guard = d >= 0 ? lower_not_wrapped(L, d, lower_local_index(L, &all, d)) : NULL;
 	if (d >= 0 && !guard && layout_local_extent(&L->frame, d) > 1) {
 		/* no wrapped copies along d: start from the element of local index 0 */
-		fold_first(L, &f, &outer, simt_ref(k, xreg, index_in(L, &outer, xvary)),
-			   ireg ? simt_ref(k, ireg, index_in(L, &outer, xvary)) : NULL);
-		guard = simt_cmp(k, CMP_NE, DT_I32, local_index(L, &all, d), ic(L, 0));
+		fold_first(L, &f, &outer, simt_ref(k, xreg, lower_index_in(L, &outer, xvary)),
+			   ireg ? simt_ref(k, ireg, lower_index_in(L, &outer, xvary)) : NULL);
+		guard = simt_cmp(k, CMP_NE, DT_I32, lower_local_index(L, &all, d), lower_ic(L, 0));
 	} else {
 		fold_reset(L, &f, &outer);
 	}
-	SExpr *xe = simt_ref(k, xreg, index_in(L, &all, xvary));
-	SExpr *ie = ireg ? simt_ref(k, ireg, index_in(L, &all, xvary)) : NULL;
+	SExpr *xe = simt_ref(k, xreg, lower_index_in(L, &all, xvary));
+	SExpr *ie = ireg ? simt_ref(k, ireg, lower_index_in(L, &all, xvary)) : NULL;
 	fold_in(L, &f, &all, xe, ie, guard);
 	if (d >= 0) {
 		fold_lanes(L, &f, d);
 		fold_warps(L, &f, &outer, d);
 	}
-	set_reg(L, v, f.pair ? f.idx : f.val, vary);
+	lower_set_reg(L, v, f.pair ? f.idx : f.val, vary);
 }
 

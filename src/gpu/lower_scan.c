@@ -97,12 +97,12 @@ static SExpr *body_expr(Lower *L, const TValue *op)
 		return dtype_is_float(op->type.dtype) ? simt_float(L->k, op->type.dtype, op->fconst)
 						      : simt_int(L->k, op->type.dtype, op->iconst);
 	case TOP_SPLAT: case TOP_BROADCAST: case TOP_EXPAND: case TOP_RESHAPE: case TOP_HINT:
-		return read_value(L, &none, op->args[0]);   /* rank 0: the same scalar */
+		return lower_read_value(L, &none, op->args[0]);   /* rank 0: the same scalar */
 	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_DIV: case TOP_IDIV: case TOP_MOD: case TOP_FMOD:
 	case TOP_AND: case TOP_OR: case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_NEG: case TOP_NOT:
 	case TOP_CMP: case TOP_WHERE: case TOP_CAST: case TOP_MATH: case TOP_MAXIMUM: case TOP_MINIMUM:
 	case TOP_BITCAST:
-		return elementwise_expr(L, op, &none);
+		return lower_elementwise_expr(L, op, &none);
 	default:
 		lower_error(L, op, "'%s' in a scan's combine function is not lowered yet", tir_op_name(op->op));
 	}
@@ -161,7 +161,7 @@ static SStmt *combine(Lower *L, Scan *sc, SStmt *head, SExpr *const *lhs, SExpr 
 	Nest none = {0};
 	SExpr *value[TIR_MAX_SCAN];
 	for (int i = 0; i < n; i++) {
-		value[i] = read_value(L, &none, y->args[i]);
+		value[i] = lower_read_value(L, &none, y->args[i]);
 		if (n > 1) {
 			if (!sc->out[i])
 				sc->out[i] = simt_reg(L->k, SR_THREAD, sc->dt[i], sc->dt[i], 1,
@@ -188,15 +188,15 @@ static SStmt *combine(Lower *L, Scan *sc, SStmt *head, SExpr *const *lhs, SExpr 
 static void slot_of(Lower *L, const Scan *sc, const Nest *n, SExpr **row, SExpr **pos)
 {
 	const TValue *v = sc->v;
-	*row = ic(L, 0);
-	*pos = ic(L, 0);
+	*row = lower_ic(L, 0);
+	*pos = lower_ic(L, 0);
 	for (int k = 0; k < v->type.rank; k++) {
 		int d = L->vp[v->id].map[k];
-		SExpr *c = d >= 0 ? coord(L, d, local_index(L, n, d)) : ic(L, 0);
+		SExpr *c = d >= 0 ? lower_coord(L, d, lower_local_index(L, n, d)) : lower_ic(L, 0);
 		if (k == sc->axis)
 			*pos = c;
 		else
-			*row = iadd(L, imul(L, *row, ic(L, v->type.shape[k])), c);
+			*row = lower_iadd(L, lower_imul(L, *row, lower_ic(L, v->type.shape[k])), c);
 	}
 }
 
@@ -217,33 +217,33 @@ static void scan_shared(Lower *L, Scan *sc, SReg **res)
 	int R = v->type.shape[sc->axis], rows = rows_of(sc), line = v->line;
 	SReg *smem[TIR_MAX_SCAN];
 	value_regs(L, sc, smem, SR_SHARED, rows * R, "rows");
-	Nest n = nest_over(L, sc->present, 1);
+	Nest n = lower_nest_over(L, sc->present, 1);
 	SExpr *row, *pos;
 	if (L->loop_depth)
 		simt_stmt(k, SS_BARRIER, line);
 	slot_of(L, sc, &n, &row, &pos);
-	SExpr *at = iadd(L, imul(L, row, ic(L, R)), pos);
+	SExpr *at = lower_iadd(L, lower_imul(L, row, lower_ic(L, R)), pos);
 	SStmt *head = NULL;
 	for (int i = 0; i < sc->n; i++)
-		chain(L, &head, simt_ref(k, smem[i], at), read_value(L, &n, v->args[i]), write_guard(L, &n, sc->present, NULL),
+		chain(L, &head, simt_ref(k, smem[i], at), lower_read_value(L, &n, v->args[i]), lower_write_guard(L, &n, sc->present, NULL),
 		      line);
-	set_loops(L, head, &n);
+	lower_set_loops(L, head, &n);
 	simt_stmt(k, SS_BARRIER, line);
 
 	/* row = thread + i * threads (loop 0), position j + 1 (loop 1), in order */
 	if (R > 1) {
 		SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
 		SExpr *i = simt_leaf(k, SE_LOOP, DT_I32, 0), *j = simt_leaf(k, SE_LOOP, DT_I32, 1);
-		SExpr *r = iadd(L, thread, imul(L, i, ic(L, k->threads)));
-		SExpr *cur = sc->reverse ? iadd(L, imul(L, j, ic(L, -1)), ic(L, R - 2)) : iadd(L, j, ic(L, 1));
-		SExpr *prev = iadd(L, cur, ic(L, sc->reverse ? 1 : -1));
-		SExpr *base = imul(L, r, ic(L, R));
+		SExpr *r = lower_iadd(L, thread, lower_imul(L, i, lower_ic(L, k->threads)));
+		SExpr *cur = sc->reverse ? lower_iadd(L, lower_imul(L, j, lower_ic(L, -1)), lower_ic(L, R - 2)) : lower_iadd(L, j, lower_ic(L, 1));
+		SExpr *prev = lower_iadd(L, cur, lower_ic(L, sc->reverse ? 1 : -1));
+		SExpr *base = lower_imul(L, r, lower_ic(L, R));
 		SExpr *lhs[TIR_MAX_SCAN], *rhs[TIR_MAX_SCAN], *dst[TIR_MAX_SCAN];
 		for (int q = 0; q < sc->n; q++) {
-			lhs[q] = simt_ref(k, smem[q], iadd(L, base, prev));
-			rhs[q] = dst[q] = simt_ref(k, smem[q], iadd(L, base, cur));
+			lhs[q] = simt_ref(k, smem[q], lower_iadd(L, base, prev));
+			rhs[q] = dst[q] = simt_ref(k, smem[q], lower_iadd(L, base, cur));
 		}
-		SStmt *s = combine(L, sc, NULL, lhs, rhs, dst, NULL, simt_cmp(k, CMP_LT, DT_I32, r, ic(L, rows)));
+		SStmt *s = combine(L, sc, NULL, lhs, rhs, dst, NULL, simt_cmp(k, CMP_LT, DT_I32, r, lower_ic(L, rows)));
 		s->nloops = 2;
 		s->extent[0] = (rows + k->threads - 1) / k->threads;
 		s->extent[1] = R - 1;
@@ -252,8 +252,8 @@ static void scan_shared(Lower *L, Scan *sc, SReg **res)
 
 	head = NULL;
 	for (int i = 0; i < sc->n; i++)
-		chain(L, &head, simt_ref(k, res[i], index_in(L, &n, sc->present)), simt_ref(k, smem[i], at), NULL, line);
-	set_loops(L, head, &n);
+		chain(L, &head, simt_ref(k, res[i], lower_index_in(L, &n, sc->present)), simt_ref(k, smem[i], at), NULL, line);
+	lower_set_loops(L, head, &n);
 	if (L->loop_depth)
 		simt_stmt(k, SS_BARRIER, line);
 }
@@ -277,7 +277,7 @@ static Geometry geometry_of(Lower *L, const Scan *sc)
 	int tpw = f->threads_per_warp[d], wpc = f->warps_per_cta[d];
 	g.lanes = imin(tpw, S / g.spt);
 	g.warps = S > g.spt * tpw ? imin(wpc, S / (g.spt * tpw)) : 1;
-	g.reps = extent_of(L, d) / g.spt;
+	g.reps = lower_extent_of(L, d) / g.spt;
 	g.pieces = g.warps * g.reps;
 	g.lane_shift = layout_lane_shift(f, d);
 	g.warp_shift = layout_warp_shift(f, d);
@@ -287,24 +287,24 @@ static Geometry geometry_of(Lower *L, const Scan *sc)
 /* Position `p` of `count` counted in scan order. */
 static SExpr *in_order(Lower *L, const Scan *sc, SExpr *p, int count)
 {
-	return sc->reverse ? iadd(L, imul(L, p, ic(L, -1)), ic(L, count - 1)) : p;
+	return sc->reverse ? lower_iadd(L, lower_imul(L, p, lower_ic(L, -1)), lower_ic(L, count - 1)) : p;
 }
 
 /* This thread's lane (warp) among those along the axis, in scan order. */
 static SExpr *lane_along(Lower *L, const Scan *sc, const Geometry *g)
 {
 	if (g->lanes == 1)
-		return ic(L, 0);
+		return lower_ic(L, 0);
 	SExpr *lane = simt_ref(L->k, L->lane, NULL);
-	return in_order(L, sc, ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, ic(L, g->lane_shift)), ic(L, g->lanes - 1)), g->lanes);
+	return in_order(L, sc, lower_ibin(L, TOP_AND, lower_ibin(L, TOP_SHR, lane, lower_ic(L, g->lane_shift)), lower_ic(L, g->lanes - 1)), g->lanes);
 }
 
 static SExpr *warp_along(Lower *L, const Scan *sc, const Geometry *g)
 {
 	if (g->warps == 1)
-		return ic(L, 0);
+		return lower_ic(L, 0);
 	SExpr *warp = simt_ref(L->k, L->warp, NULL);
-	return in_order(L, sc, ibin(L, TOP_AND, ibin(L, TOP_SHR, warp, ic(L, g->warp_shift)), ic(L, g->warps - 1)), g->warps);
+	return in_order(L, sc, lower_ibin(L, TOP_AND, lower_ibin(L, TOP_SHR, warp, lower_ic(L, g->warp_shift)), lower_ic(L, g->warps - 1)), g->warps);
 }
 
 /* A statement's loops: a nest over the dims other than the axis, then
@@ -319,14 +319,14 @@ typedef struct Loops {
 static SExpr *add_loop(Lower *L, Loops *lp, int extent)
 {
 	if (extent <= 1)
-		return ic(L, 0);
+		return lower_ic(L, 0);
 	lp->extent[lp->n] = extent;
 	return simt_leaf(L->k, SE_LOOP, DT_I32, lp->outer.n + lp->n++);
 }
 
 static void give_loops(Lower *L, SStmt *s, const Loops *lp)
 {
-	set_loops(L, s, &lp->outer);
+	lower_set_loops(L, s, &lp->outer);
 	for (int i = 0; i < lp->n; i++)
 		s->extent[s->nloops++] = lp->extent[i];
 }
@@ -335,12 +335,12 @@ static void give_loops(Lower *L, SStmt *s, const Loops *lp)
  * outer nest's index along all but the axis, `at` along it (of `extent`). */
 static SExpr *index_at(Lower *L, const Scan *sc, const Nest *outer, SExpr *at, int extent)
 {
-	SExpr *idx = ic(L, 0);
+	SExpr *idx = lower_ic(L, 0);
 	for (int k = 0; k < L->rank; k++) {
 		if (!(sc->present & (1u << k)))
 			continue;
 		bool axis = k == sc->d;
-		idx = iadd(L, imul(L, idx, ic(L, axis ? extent : extent_of(L, k))), axis ? at : local_index(L, outer, k));
+		idx = lower_iadd(L, lower_imul(L, idx, lower_ic(L, axis ? extent : lower_extent_of(L, k))), axis ? at : lower_local_index(L, outer, k));
 	}
 	return idx;
 }
@@ -364,22 +364,22 @@ static void shuffle(Lower *L, const Scan *sc, SReg *const *src, SReg *const *dst
 
 static SExpr *at_least(Lower *L, SExpr *x, int v)
 {
-	return simt_cmp(L->k, CMP_GE, DT_I32, x, ic(L, v));
+	return simt_cmp(L->k, CMP_GE, DT_I32, x, lower_ic(L, v));
 }
 
 /* 1: each run of consecutive elements in order. */
 static void scan_runs(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 {
-	int E = extent_of(L, sc->d);
-	Loops lo = {.outer = nest_over(L, sc->present & ~(1u << sc->d), 1)};
+	int E = lower_extent_of(L, sc->d);
+	Loops lo = {.outer = lower_nest_over(L, sc->present & ~(1u << sc->d), 1)};
 	SExpr *r = add_loop(L, &lo, g->reps), *j = add_loop(L, &lo, g->spt - 1);
-	SExpr *cur = imul(L, r, ic(L, g->spt)), *prev;
+	SExpr *cur = lower_imul(L, r, lower_ic(L, g->spt)), *prev;
 	if (sc->reverse) {
-		cur = iadd(L, cur, iadd(L, imul(L, j, ic(L, -1)), ic(L, g->spt - 2)));
-		prev = iadd(L, cur, ic(L, 1));
+		cur = lower_iadd(L, cur, lower_iadd(L, lower_imul(L, j, lower_ic(L, -1)), lower_ic(L, g->spt - 2)));
+		prev = lower_iadd(L, cur, lower_ic(L, 1));
 	} else {
-		cur = iadd(L, cur, iadd(L, j, ic(L, 1)));
-		prev = iadd(L, cur, ic(L, -1));
+		cur = lower_iadd(L, cur, lower_iadd(L, j, lower_ic(L, 1)));
+		prev = lower_iadd(L, cur, lower_ic(L, -1));
 	}
 	SExpr *lhs[TIR_MAX_SCAN], *now[TIR_MAX_SCAN];
 	refs(L, sc, lhs, res, index_at(L, sc, &lo.outer, prev, E));
@@ -390,22 +390,22 @@ static void scan_runs(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 /* 2: across the lanes along the axis. */
 static void scan_lanes(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 {
-	int E = extent_of(L, sc->d), line = sc->v->line;
+	int E = lower_extent_of(L, sc->d), line = sc->v->line;
 	int last = sc->reverse ? 0 : g->spt - 1;   /* a run's last element in scan order */
 	unsigned others = sc->present & ~(1u << sc->d);
 	SExpr *lane = lane_along(L, sc, g);
 	SReg *tot[TIR_MAX_SCAN], *got[TIR_MAX_SCAN];
 	SExpr *a[TIR_MAX_SCAN], *b[TIR_MAX_SCAN];
-	int count = count_of(L, others) * g->reps;
+	int count = lower_count_of(L, others) * g->reps;
 	if (g->spt == 1) {
 		for (int i = 0; i < sc->n; i++)
 			tot[i] = res[i];
 	} else {   /* each run's last element */
 		value_regs(L, sc, tot, SR_THREAD, count, "run");
-		Loops lo = {.outer = nest_over(L, others, 1)};
+		Loops lo = {.outer = lower_nest_over(L, others, 1)};
 		SExpr *r = add_loop(L, &lo, g->reps);
 		refs(L, sc, a, tot, index_at(L, sc, &lo.outer, r, g->reps));
-		refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, ic(L, g->spt)), ic(L, last)), E));
+		refs(L, sc, b, res, index_at(L, sc, &lo.outer, lower_iadd(L, lower_imul(L, r, lower_ic(L, g->spt)), lower_ic(L, last)), E));
 		SStmt *head = NULL;
 		for (int i = 0; i < sc->n; i++)
 			chain(L, &head, a[i], b[i], NULL, line);
@@ -414,7 +414,7 @@ static void scan_lanes(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	value_regs(L, sc, got, SR_THREAD, count, "lanes");
 	for (int step = 1; step < g->lanes; step *= 2) {
 		shuffle(L, sc, tot, got, step << g->lane_shift);
-		Loops lo = {.outer = nest_over(L, others, 1)};
+		Loops lo = {.outer = lower_nest_over(L, others, 1)};
 		SExpr *idx = index_at(L, sc, &lo.outer, add_loop(L, &lo, g->reps), g->reps);
 		refs(L, sc, a, got, idx);
 		refs(L, sc, b, tot, idx);
@@ -424,10 +424,10 @@ static void scan_lanes(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 		return;
 	/* the lanes before this one, combined into its runs */
 	shuffle(L, sc, tot, got, 1 << g->lane_shift);
-	Loops lo = {.outer = nest_over(L, others, 1)};
+	Loops lo = {.outer = lower_nest_over(L, others, 1)};
 	SExpr *r = add_loop(L, &lo, g->reps), *s = add_loop(L, &lo, g->spt);
 	refs(L, sc, a, got, index_at(L, sc, &lo.outer, r, g->reps));
-	refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, ic(L, g->spt)), s), E));
+	refs(L, sc, b, res, index_at(L, sc, &lo.outer, lower_iadd(L, lower_imul(L, r, lower_ic(L, g->spt)), s), E));
 	give_loops(L, combine(L, sc, NULL, a, b, b, at_least(L, lane, 1), NULL), &lo);
 }
 
@@ -435,7 +435,7 @@ static void scan_lanes(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 {
 	SKernel *k = L->k;
-	int E = extent_of(L, sc->d), P = g->pieces, line = sc->v->line;
+	int E = lower_extent_of(L, sc->d), P = g->pieces, line = sc->v->line;
 	int last = sc->reverse ? 0 : g->spt - 1;
 	unsigned others = sc->present & ~(1u << sc->d);
 	SExpr *lane = lane_along(L, sc, g), *warp = warp_along(L, sc, g);
@@ -444,15 +444,15 @@ static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	value_regs(L, sc, total, SR_SHARED, rows_of(sc) * P, "pieces");
 
 	/* the last lane of each piece writes its total, once per row */
-	Loops lo = {.outer = nest_over(L, others, 1)};
+	Loops lo = {.outer = lower_nest_over(L, others, 1)};
 	SExpr *r = add_loop(L, &lo, g->reps), *row, *pos;
 	slot_of(L, sc, &lo.outer, &row, &pos);
-	SExpr *piece = iadd(L, imul(L, in_order(L, sc, r, g->reps), ic(L, g->warps)), warp);
-	SExpr *guard = write_guard(L, &lo.outer, sc->present, NULL);
+	SExpr *piece = lower_iadd(L, lower_imul(L, in_order(L, sc, r, g->reps), lower_ic(L, g->warps)), warp);
+	SExpr *guard = lower_write_guard(L, &lo.outer, sc->present, NULL);
 	if (g->lanes > 1)
-		guard = simt_and(k, guard, simt_cmp(k, CMP_EQ, DT_I32, lane, ic(L, g->lanes - 1)));
-	refs(L, sc, a, total, iadd(L, imul(L, row, ic(L, P)), piece));
-	refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, ic(L, g->spt)), ic(L, last)), E));
+		guard = simt_and(k, guard, simt_cmp(k, CMP_EQ, DT_I32, lane, lower_ic(L, g->lanes - 1)));
+	refs(L, sc, a, total, lower_iadd(L, lower_imul(L, row, lower_ic(L, P)), piece));
+	refs(L, sc, b, res, index_at(L, sc, &lo.outer, lower_iadd(L, lower_imul(L, r, lower_ic(L, g->spt)), lower_ic(L, last)), E));
 	SStmt *head = NULL;
 	for (int i = 0; i < sc->n; i++)
 		chain(L, &head, a[i], b[i], guard, line);
@@ -462,30 +462,30 @@ static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	/* one pass over the row's pieces: `run` combines the pieces so far;
 	 * when the next is one of this thread's, `before` takes it (until then
 	 * it holds the first piece, so that it is never read unset) */
-	value_regs(L, sc, before, SR_THREAD, count_of(L, others) * g->reps, "before");
-	value_regs(L, sc, run, SR_THREAD, count_of(L, others), "pieces_run");
-	lo = (Loops){.outer = nest_over(L, others, 1)};
+	value_regs(L, sc, before, SR_THREAD, lower_count_of(L, others) * g->reps, "before");
+	value_regs(L, sc, run, SR_THREAD, lower_count_of(L, others), "pieces_run");
+	lo = (Loops){.outer = lower_nest_over(L, others, 1)};
 	slot_of(L, sc, &lo.outer, &row, &pos);
-	refs(L, sc, a, run, index_in(L, &lo.outer, others));
-	refs(L, sc, b, total, imul(L, row, ic(L, P)));
+	refs(L, sc, a, run, lower_index_in(L, &lo.outer, others));
+	refs(L, sc, b, total, lower_imul(L, row, lower_ic(L, P)));
 	head = NULL;
 	for (int i = 0; i < sc->n; i++)
 		chain(L, &head, a[i], b[i], NULL, line);
 	give_loops(L, head, &lo);
-	lo = (Loops){.outer = nest_over(L, others, 1)};
+	lo = (Loops){.outer = lower_nest_over(L, others, 1)};
 	refs(L, sc, c, before, index_at(L, sc, &lo.outer, add_loop(L, &lo, g->reps), g->reps));
 	head = NULL;
 	for (int i = 0; i < sc->n; i++)
 		chain(L, &head, c[i], a[i], NULL, line);
 	give_loops(L, head, &lo);
 
-	lo = (Loops){.outer = nest_over(L, others, 1)};
-	SExpr *j = iadd(L, add_loop(L, &lo, P - 1), ic(L, 1));
-	SExpr *rep = in_order(L, sc, ibin(L, TOP_IDIV, j, ic(L, g->warps)), g->reps);
-	SExpr *mine = g->warps > 1 ? simt_cmp(k, CMP_EQ, DT_I32, ibin(L, TOP_MOD, j, ic(L, g->warps)), warp) : NULL;
+	lo = (Loops){.outer = lower_nest_over(L, others, 1)};
+	SExpr *j = lower_iadd(L, add_loop(L, &lo, P - 1), lower_ic(L, 1));
+	SExpr *rep = in_order(L, sc, lower_ibin(L, TOP_IDIV, j, lower_ic(L, g->warps)), g->reps);
+	SExpr *mine = g->warps > 1 ? simt_cmp(k, CMP_EQ, DT_I32, lower_ibin(L, TOP_MOD, j, lower_ic(L, g->warps)), warp) : NULL;
 	slot_of(L, sc, &lo.outer, &row, &pos);
-	refs(L, sc, a, run, index_in(L, &lo.outer, others));
-	refs(L, sc, b, total, iadd(L, imul(L, row, ic(L, P)), j));
+	refs(L, sc, a, run, lower_index_in(L, &lo.outer, others));
+	refs(L, sc, b, total, lower_iadd(L, lower_imul(L, row, lower_ic(L, P)), j));
 	refs(L, sc, c, before, index_at(L, sc, &lo.outer, rep, g->reps));
 	head = NULL;
 	for (int i = 0; i < sc->n; i++) {
@@ -501,12 +501,12 @@ static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 	give_loops(L, combine(L, sc, head, a, b, a, NULL, NULL), &lo);
 
 	/* every piece but the first takes what comes before it */
-	lo = (Loops){.outer = nest_over(L, others, 1)};
+	lo = (Loops){.outer = lower_nest_over(L, others, 1)};
 	r = add_loop(L, &lo, g->reps);
 	SExpr *s = add_loop(L, &lo, g->spt);
-	piece = iadd(L, imul(L, in_order(L, sc, r, g->reps), ic(L, g->warps)), warp);
+	piece = lower_iadd(L, lower_imul(L, in_order(L, sc, r, g->reps), lower_ic(L, g->warps)), warp);
 	refs(L, sc, a, before, index_at(L, sc, &lo.outer, r, g->reps));
-	refs(L, sc, b, res, index_at(L, sc, &lo.outer, iadd(L, imul(L, r, ic(L, g->spt)), s), E));
+	refs(L, sc, b, res, index_at(L, sc, &lo.outer, lower_iadd(L, lower_imul(L, r, lower_ic(L, g->spt)), s), E));
 	give_loops(L, combine(L, sc, NULL, a, b, b, at_least(L, piece, 1), NULL), &lo);
 	if (L->loop_depth)   /* the next iteration writes the same totals */
 		simt_stmt(k, SS_BARRIER, line);
@@ -538,17 +538,17 @@ void lower_scan(Lower *L, const TValue *v)
 	SReg **res = arena_alloc(L->arena, sizeof *res * (size_t)sc.n);
 	for (int i = 0; i < sc.n; i++) {
 		sc.dt[i] = v->args[i]->type.dtype;
-		res[i] = simt_reg(L->k, SR_THREAD, sc.dt[i], sc.dt[i], count_of(L, sc.present), result_name(&sc, i));
+		res[i] = simt_reg(L->k, SR_THREAD, sc.dt[i], sc.dt[i], lower_count_of(L, sc.present), result_name(&sc, i));
 	}
 	if (sc.d >= 0 && !fast_layout(L, &sc)) {
 		scan_shared(L, &sc, res);
 	} else {
-		Nest n = nest_over(L, sc.present, 1);
+		Nest n = lower_nest_over(L, sc.present, 1);
 		SStmt *head = NULL;
 		for (int i = 0; i < sc.n; i++)
-			chain(L, &head, simt_ref(L->k, res[i], index_in(L, &n, sc.present)), read_value(L, &n, v->args[i]), NULL,
+			chain(L, &head, simt_ref(L->k, res[i], lower_index_in(L, &n, sc.present)), lower_read_value(L, &n, v->args[i]), NULL,
 			      v->line);
-		set_loops(L, head, &n);
+		lower_set_loops(L, head, &n);
 		if (sc.d >= 0) {
 			Geometry g = geometry_of(L, &sc);
 			if (g.spt > 1)
@@ -559,7 +559,7 @@ void lower_scan(Lower *L, const TValue *v)
 				scan_pieces(L, &sc, &g, res);
 		}
 	}
-	set_reg(L, v, res[0], sc.present);
+	lower_set_reg(L, v, res[0], sc.present);
 	L->place[v->id].results = res;
 }
 
@@ -580,12 +580,12 @@ static SReg *input_regs(Lower *L, const TValue *x, unsigned present)
 {
 	if (L->place[x->id].reg && L->place[x->id].regs_vary == present)
 		return L->place[x->id].reg;
-	SReg *r = simt_reg(L->k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, present), x->name);
-	Nest n = nest_over(L, present, 1);
+	SReg *r = simt_reg(L->k, SR_THREAD, x->type.dtype, x->type.elem, lower_count_of(L, present), x->name);
+	Nest n = lower_nest_over(L, present, 1);
 	SStmt *s = simt_stmt(L->k, SS_ASSIGN, x->line);
-	set_loops(L, s, &n);
-	s->dst = simt_ref(L->k, r, index_in(L, &n, present));
-	s->value = read_value(L, &n, x);
+	lower_set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, r, lower_index_in(L, &n, present));
+	s->value = lower_read_value(L, &n, x);
 	return r;
 }
 
@@ -601,8 +601,8 @@ static void combine_incoming(Lower *L, void *ctx, const Nest *n, SReg *const *go
 	LaneStep *ls = ctx;
 	SExpr *a[TIR_MAX_SCAN], *b[TIR_MAX_SCAN];
 	Loops lo = {.outer = *n};
-	refs(L, ls->sc, a, ls->acc, index_in(L, &lo.outer, ls->vary));
-	refs(L, ls->sc, b, got, index_in(L, &lo.outer, ls->vary));
+	refs(L, ls->sc, a, ls->acc, lower_index_in(L, &lo.outer, ls->vary));
+	refs(L, ls->sc, b, got, lower_index_in(L, &lo.outer, ls->vary));
 	give_loops(L, combine(L, ls->sc, NULL, a, b, a, NULL, NULL), &lo);
 }
 
@@ -611,7 +611,7 @@ static void combine_incoming(Lower *L, void *ctx, const Nest *n, SReg *const *go
 static void butterfly(Lower *L, Scan *sc, SReg **acc, SReg **got, const int *masks, int n, unsigned vary)
 {
 	LaneStep ls = {sc, acc, vary};
-	reduce_lanes(L, sc->v->line, sc->n, acc, got, masks, n, vary, combine_incoming, &ls);
+	lower_reduce_lanes(L, sc->v->line, sc->n, acc, got, masks, n, vary, combine_incoming, &ls);
 }
 
 /* acc[i] = x[i] over the nest of `lo` (one loop body) */
@@ -626,16 +626,16 @@ static void copy_in(Lower *L, Scan *sc, const Loops *lo, SExpr *const *dst, SExp
 /* 1. In the thread: its first element along d, then the others in order. */
 static void combine_in_thread(Lower *L, Scan *sc, SReg **acc, SReg *const *in, unsigned vary)
 {
-	int d = sc->d, E = d >= 0 ? extent_of(L, d) : 1;
+	int d = sc->d, E = d >= 0 ? lower_extent_of(L, d) : 1;
 	SExpr *a[TIR_MAX_SCAN], *b[TIR_MAX_SCAN];
-	Loops lo = {.outer = nest_over(L, vary, 1)};
-	refs(L, sc, a, acc, index_in(L, &lo.outer, vary));
-	refs(L, sc, b, in, d >= 0 ? index_at(L, sc, &lo.outer, ic(L, 0), E) : index_in(L, &lo.outer, sc->present));
+	Loops lo = {.outer = lower_nest_over(L, vary, 1)};
+	refs(L, sc, a, acc, lower_index_in(L, &lo.outer, vary));
+	refs(L, sc, b, in, d >= 0 ? index_at(L, sc, &lo.outer, lower_ic(L, 0), E) : lower_index_in(L, &lo.outer, sc->present));
 	copy_in(L, sc, &lo, a, b);
 	if (d >= 0 && E > 1) {
-		lo = (Loops){.outer = nest_over(L, vary, 1)};
-		SExpr *j = iadd(L, add_loop(L, &lo, E - 1), ic(L, 1));
-		refs(L, sc, a, acc, index_in(L, &lo.outer, vary));
+		lo = (Loops){.outer = lower_nest_over(L, vary, 1)};
+		SExpr *j = lower_iadd(L, add_loop(L, &lo, E - 1), lower_ic(L, 1));
+		refs(L, sc, a, acc, lower_index_in(L, &lo.outer, vary));
 		refs(L, sc, b, in, index_at(L, sc, &lo.outer, j, E));
 		give_loops(L, combine(L, sc, NULL, a, b, a, NULL, NULL), &lo);
 	}
@@ -652,37 +652,37 @@ static void combine_warps(Lower *L, Scan *sc, const Geometry *g, SReg **acc, SRe
 			  int nmasks_all, unsigned vary)
 {
 	SKernel *k = L->k;
-	int d = sc->d, line = sc->v->line, count = count_of(L, vary);
+	int d = sc->d, line = sc->v->line, count = lower_count_of(L, vary);
 	SExpr *a[TIR_MAX_SCAN], *b[TIR_MAX_SCAN];
 	SReg *part[TIR_MAX_SCAN];
 	value_regs(L, sc, part, SR_SHARED, k->threads * count, "warps");
 	SExpr *thread = simt_leaf(k, SE_THREAD, DT_I32, 0);
-	Loops lo = {.outer = nest_over(L, vary, 1)};
-	refs(L, sc, a, part, iadd(L, imul(L, thread, ic(L, count)), index_in(L, &lo.outer, vary)));
-	refs(L, sc, b, acc, index_in(L, &lo.outer, vary));
+	Loops lo = {.outer = lower_nest_over(L, vary, 1)};
+	refs(L, sc, a, part, lower_iadd(L, lower_imul(L, thread, lower_ic(L, count)), lower_index_in(L, &lo.outer, vary)));
+	refs(L, sc, b, acc, lower_index_in(L, &lo.outer, vary));
 	copy_in(L, sc, &lo, a, b);
 	simt_stmt(k, SS_BARRIER, line);
-	int shift = ilog2(k->warp_size) + g->warp_shift;
-	SExpr *cleared = ibin(L, TOP_AND, thread, ic(L, ~((int64_t)(L->frame.warps_per_cta[d] - 1) << shift)));
-	int wbits = ilog2(g->warps);
+	int shift = base_ilog2(k->warp_size) + g->warp_shift;
+	SExpr *cleared = lower_ibin(L, TOP_AND, thread, lower_ic(L, ~((int64_t)(L->frame.warps_per_cta[d] - 1) << shift)));
+	int wbits = base_ilog2(g->warps);
 	if (g->warps <= L->frame.threads_per_warp[d] && wbits <= nmasks_all) {   /* the tree */
 		SExpr *lane = simt_ref(k, L->lane, NULL);
-		SExpr *j = ibin(L, TOP_AND, ibin(L, TOP_SHR, lane, ic(L, layout_lane_shift(&L->frame, d))), ic(L, g->warps - 1));
-		SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, ibin(L, TOP_SHL, j, ic(L, shift))));
-		lo = (Loops){.outer = nest_over(L, vary, 1)};
-		refs(L, sc, a, acc, index_in(L, &lo.outer, vary));
-		refs(L, sc, b, part, iadd(L, imul(L, partner, ic(L, count)), index_in(L, &lo.outer, vary)));
+		SExpr *j = lower_ibin(L, TOP_AND, lower_ibin(L, TOP_SHR, lane, lower_ic(L, layout_lane_shift(&L->frame, d))), lower_ic(L, g->warps - 1));
+		SExpr *partner = lower_index_op(simt_binary(k, TOP_OR, DT_I32, cleared, lower_ibin(L, TOP_SHL, j, lower_ic(L, shift))));
+		lo = (Loops){.outer = lower_nest_over(L, vary, 1)};
+		refs(L, sc, a, acc, lower_index_in(L, &lo.outer, vary));
+		refs(L, sc, b, part, lower_iadd(L, lower_imul(L, partner, lower_ic(L, count)), lower_index_in(L, &lo.outer, vary)));
 		copy_in(L, sc, &lo, a, b);
 		butterfly(L, sc, acc, got, masks, wbits, vary);
 	} else {
 		for (int first = 1; first >= 0; first--) {
-			lo = (Loops){.outer = nest_over(L, vary, 1)};
-			SExpr *j = first ? ic(L, 0) : iadd(L, add_loop(L, &lo, g->warps - 1), ic(L, 1));
-			SExpr *partner = index_op(simt_binary(k, TOP_OR, DT_I32, cleared, ibin(L, TOP_SHL, j, ic(L, shift))));
+			lo = (Loops){.outer = lower_nest_over(L, vary, 1)};
+			SExpr *j = first ? lower_ic(L, 0) : lower_iadd(L, add_loop(L, &lo, g->warps - 1), lower_ic(L, 1));
+			SExpr *partner = lower_index_op(simt_binary(k, TOP_OR, DT_I32, cleared, lower_ibin(L, TOP_SHL, j, lower_ic(L, shift))));
 			if (j->kind == SE_INT)
-				partner = iadd(L, cleared, ic(L, j->ival << shift));
-			refs(L, sc, a, acc, index_in(L, &lo.outer, vary));
-			refs(L, sc, b, part, iadd(L, imul(L, partner, ic(L, count)), index_in(L, &lo.outer, vary)));
+				partner = lower_iadd(L, cleared, lower_ic(L, j->ival << shift));
+			refs(L, sc, a, acc, lower_index_in(L, &lo.outer, vary));
+			refs(L, sc, b, part, lower_iadd(L, lower_imul(L, partner, lower_ic(L, count)), lower_index_in(L, &lo.outer, vary)));
 			if (first)
 				copy_in(L, sc, &lo, a, b);
 			else
@@ -710,7 +710,7 @@ void lower_reduce_combine(Lower *L, const TValue *v)
 	}
 	int d = sc.d;
 	unsigned vary = sc.present & ~(d >= 0 ? 1u << d : 0);
-	int count = count_of(L, vary);
+	int count = lower_count_of(L, vary);
 	SReg *in[TIR_MAX_SCAN], **acc = arena_alloc(L->arena, sizeof *acc * (size_t)sc.n);
 	for (int i = 0; i < sc.n; i++) {
 		sc.dt[i] = v->args[i]->type.dtype;
@@ -734,6 +734,6 @@ void lower_reduce_combine(Lower *L, const TValue *v)
 		if (g.warps > 1)
 			combine_warps(L, &sc, &g, acc, got, masks, nmasks_all, vary);
 	}
-	set_reg(L, v, acc[0], vary);
+	lower_set_reg(L, v, acc[0], vary);
 	L->place[v->id].results = acc;
 }

@@ -52,12 +52,12 @@ static unsigned wide_frame_dims(Lower *L, const TValue *v)
 static SExpr *row_major(Lower *L, const TValue *v, const Nest *n)
 {
 	const int8_t *map = L->vp[v->id].map;
-	SExpr *at = ic(L, 0);
+	SExpr *at = lower_ic(L, 0);
 	int64_t stride = 1;
 	for (int k = v->type.rank - 1; k >= 0; k--) {
 		if (v->type.shape[k] > 1) {
 			int d = map[k];
-			at = iadd(L, at, imul(L, coord(L, d, local_index(L, n, d)), ic(L, stride)));
+			at = lower_iadd(L, at, lower_imul(L, lower_coord(L, d, lower_local_index(L, n, d)), lower_ic(L, stride)));
 		}
 		stride *= v->type.shape[k];
 	}
@@ -82,22 +82,22 @@ void lower_reshape(Lower *L, const TValue *v)
 		count *= x->type.shape[i];
 	if (L->loop_depth)
 		simt_stmt(k, SS_BARRIER, v->line);
-	use_frame(L, L->vp[x->id].frame);
+	lower_use_frame(L, L->vp[x->id].frame);
 	const char *name = arena_printf(L->arena, "%s_reshaped", v->name ? v->name : "t");
 	SReg *smem = simt_reg(k, SR_SHARED, x->type.dtype, x->type.elem, (int)count, name);
 	unsigned wide = wide_frame_dims(L, x);
-	Nest nx = nest_over(L, wide, 1);
+	Nest nx = lower_nest_over(L, wide, 1);
 	SStmt *st = simt_stmt(k, SS_ASSIGN, v->line);
-	set_loops(L, st, &nx);
+	lower_set_loops(L, st, &nx);
 	st->dst = simt_ref(k, smem, row_major(L, x, &nx));
-	st->value = read_value(L, &nx, x);
-	st->guard = write_guard(L, &nx, wide, NULL);
+	st->value = lower_read_value(L, &nx, x);
+	st->guard = lower_write_guard(L, &nx, wide, NULL);
 	simt_stmt(k, SS_BARRIER, v->line);
 
-	use_frame(L, L->vp[v->id].frame);
+	lower_use_frame(L, L->vp[v->id].frame);
 	unsigned vary = wide_frame_dims(L, v);
-	Nest nv = nest_over(L, vary, 1);
-	SReg *r = simt_reg(k, SR_THREAD, x->type.dtype, x->type.elem, count_of(L, vary), v->name);
-	assign_value(L, v, &nv, r, vary, simt_ref(k, smem, row_major(L, v, &nv)))->uniform = false;
-	set_reg(L, v, r, vary);
+	Nest nv = lower_nest_over(L, vary, 1);
+	SReg *r = simt_reg(k, SR_THREAD, x->type.dtype, x->type.elem, lower_count_of(L, vary), v->name);
+	lower_assign_value(L, v, &nv, r, vary, simt_ref(k, smem, row_major(L, v, &nv)))->uniform = false;
+	lower_set_reg(L, v, r, vary);
 }

@@ -605,7 +605,7 @@ static void values_by_id(const TBlock *b, const TValue **byid)
  * (a work list: each value dies once). Their use count becomes -1. */
 static void drop_dead(Lower *L)
 {
-	const TValue **byid = xcalloc((size_t)L->nvalues + 1, sizeof *byid);
+	const TValue **byid = base_calloc((size_t)L->nvalues + 1, sizeof *byid);
 	values_by_id(L->tk->body, byid);
 	Vec work = {0};
 	for (int id = 0; id <= L->nvalues; id++)
@@ -651,7 +651,7 @@ static void drop_marked(Lower *L, const TBlock *b)
 	int n = 0;
 	for (const TValue *v = b ? b->first : NULL; v; v = v->next)
 		n++;
-	const TValue **vals = xcalloc((size_t)n + 1, sizeof *vals);
+	const TValue **vals = base_calloc((size_t)n + 1, sizeof *vals);
 	n = 0;
 	for (const TValue *v = b ? b->first : NULL; v; v = v->next)
 		vals[n++] = v;
@@ -682,7 +682,7 @@ static void count_live(Lower *L)
 int lower_remat(Lower *L, TKernel *tk)
 {
 	L->nvalues = tir_value_count(tk);
-	int *uses = xcalloc((size_t)L->nvalues + 1, sizeof *uses);
+	int *uses = base_calloc((size_t)L->nvalues + 1, sizeof *uses);
 	count_uses(tk->body, uses);
 	remat_block(L, tk->body, uses, L->nvalues);
 	free(uses);

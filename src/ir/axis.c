@@ -75,7 +75,7 @@ static bool axis_equal(const AxisInfo *a, const AxisInfo *b)
 
 /* A loop: params from the inits, then joined with the yields to a fixpoint. */
 /* An integer constant, splat or broadcast: its value in *c. */
-static bool const_int(const TValue *x, int64_t *c)
+static bool spec_const_int(const TValue *x, int64_t *c)
 {
 	while (x->op == TOP_SPLAT || x->op == TOP_BROADCAST)
 		x = x->args[0];
@@ -272,7 +272,7 @@ static void infer(TValue *v, const int64_t *arg_div)
 		 * remainders. Index arithmetic is not negative (Triton's analysis
 		 * assumes the same). */
 		int64_t c;
-		if (!const_int(v->args[1], &c) || c <= 0) {
+		if (!spec_const_int(v->args[1], &c) || c <= 0) {
 			set_unknown(r);
 			for (int d = 0; d < rank; d++)
 				r->constancy[d] = (int)tir_gcd(a->constancy[d], b->constancy[d]);

@@ -867,7 +867,7 @@ TValue *tir_reduce_combine(TBuilder *b, int n, TValue **inputs, int axis)
 
 TValue *tir_for(TBuilder *b, TValue *lower, TValue *upper, TValue *step, int n, TValue **init)
 {
-	TValue **args = xcalloc((size_t)n + 3, sizeof *args);
+	TValue **args = base_calloc((size_t)n + 3, sizeof *args);
 	args[0] = lower;
 	args[1] = upper;
 	args[2] = step;

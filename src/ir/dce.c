@@ -45,7 +45,7 @@ static int sweep(TBlock *b, int *reads)
 		n++;
 	if (!n)
 		return 0;
-	TValue **vals = xcalloc((size_t)n, sizeof *vals);
+	TValue **vals = base_calloc((size_t)n, sizeof *vals);
 	n = 0;
 	for (TValue *v = b->first; v; v = v->next)
 		vals[n++] = v;
@@ -67,7 +67,7 @@ static int sweep(TBlock *b, int *reads)
 
 int tir_dce(TKernel *k)
 {
-	int *reads = xcalloc((size_t)tir_value_count(k) + 1, sizeof *reads);
+	int *reads = base_calloc((size_t)tir_value_count(k) + 1, sizeof *reads);
 	count_reads(k->body, reads);
 	int marked = sweep(k->body, reads);
 	free(reads);

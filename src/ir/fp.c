@@ -18,7 +18,7 @@ static float float_of(uint32_t u)
 	return f;
 }
 
-uint16_t bf16_from_float(float f)
+uint16_t dtype_bf16_from_float(float f)
 {
 	uint32_t u = bits_of(f);
 	if ((u & 0x7fffffffu) > 0x7f800000u)
@@ -27,12 +27,12 @@ uint16_t bf16_from_float(float f)
 	return (uint16_t)(u >> 16);
 }
 
-float bf16_to_float(uint16_t h)
+float dtype_bf16_to_float(uint16_t h)
 {
 	return float_of((uint32_t)h << 16);
 }
 
-uint16_t fp16_from_float(float f)
+uint16_t dtype_fp16_from_float(float f)
 {
 	uint32_t u = bits_of(f);
 	uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
@@ -60,7 +60,7 @@ uint16_t fp16_from_float(float f)
 	return sign | (uint16_t)r;
 }
 
-float fp16_to_float(uint16_t h)
+float dtype_fp16_to_float(uint16_t h)
 {
 	uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
 	uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;

@@ -51,8 +51,8 @@ static double round_to(DType dt, double x)
 {
 	switch (dt) {
 	case DT_F32: return (float)x;
-	case DT_F16: return fp16_to_float(fp16_from_float((float)x));
-	case DT_BF16: return bf16_to_float(bf16_from_float((float)x));
+	case DT_F16: return dtype_fp16_to_float(dtype_fp16_from_float((float)x));
+	case DT_BF16: return dtype_bf16_to_float(dtype_bf16_from_float((float)x));
 	default: return x;
 	}
 }
@@ -88,18 +88,18 @@ static Tile *tile_new(Interp *in, TValue *v)
 	t->f = NULL;
 	t->i = NULL;
 	if (dtype_is_float(v->type.dtype))
-		t->f = xcalloc((size_t)t->n, sizeof *t->f);
+		t->f = base_calloc((size_t)t->n, sizeof *t->f);
 	else
-		t->i = xcalloc((size_t)t->n, sizeof *t->i);
+		t->i = base_calloc((size_t)t->n, sizeof *t->i);
 	return t;
 }
 
-static void eval(Interp *in, TValue *v);
+static void spec_eval(Interp *in, TValue *v);
 
 static void run_block(Interp *in, TBlock *b)
 {
 	for (TValue *v = b->first; v; v = v->next)
-		eval(in, v);
+		spec_eval(in, v);
 }
 
 static double getf(const Tile *t, int k)
@@ -310,7 +310,7 @@ static bool compare_int(int k, int64_t a, int64_t b, bool is_unsigned)
 static double fmax_nan(double a, double b) { return isnan(a) || isnan(b) ? NAN : a > b ? a : b; }
 static double fmin_nan(double a, double b) { return isnan(a) || isnan(b) ? NAN : a < b ? a : b; }
 
-static void eval_binary(Interp *in, TValue *v, Tile *out)
+static void spec_eval_binary(Interp *in, TValue *v, Tile *out)
 {
 	Tile *a = &in->tiles[v->args[0]->id], *b = &in->tiles[v->args[1]->id];
 	DType dt = v->type.dtype;
@@ -382,8 +382,8 @@ static double load_elem(DType dt, const void *p)
 	switch (dt) {
 	case DT_F32: { float f; memcpy(&f, p, 4); return f; }
 	case DT_F64: { double f; memcpy(&f, p, 8); return f; }
-	case DT_F16: { uint16_t h; memcpy(&h, p, 2); return fp16_to_float(h); }
-	case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_float(h); }
+	case DT_F16: { uint16_t h; memcpy(&h, p, 2); return dtype_fp16_to_float(h); }
+	case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return dtype_bf16_to_float(h); }
 	default: return 0;
 	}
 }
@@ -405,8 +405,8 @@ static void store_elem(DType dt, void *p, double f, int64_t i)
 	switch (dt) {
 	case DT_F32: { float x = (float)f; memcpy(p, &x, 4); break; }
 	case DT_F64: memcpy(p, &f, 8); break;
-	case DT_F16: { uint16_t h = fp16_from_float((float)f); memcpy(p, &h, 2); break; }
-	case DT_BF16: { uint16_t h = bf16_from_float((float)f); memcpy(p, &h, 2); break; }
+	case DT_F16: { uint16_t h = dtype_fp16_from_float((float)f); memcpy(p, &h, 2); break; }
+	case DT_BF16: { uint16_t h = dtype_bf16_from_float((float)f); memcpy(p, &h, 2); break; }
 	default: memcpy(p, &i, (size_t)dtype_bytes(dt)); break;
 	}
 }
@@ -455,10 +455,10 @@ static Tile tile_clone(const Tile *src)
 {
 	Tile t = {.n = src->n};
 	if (src->f) {
-		t.f = xmalloc(sizeof *t.f * (size_t)src->n);
+		t.f = base_malloc(sizeof *t.f * (size_t)src->n);
 		memcpy(t.f, src->f, sizeof *t.f * (size_t)src->n);
 	} else {
-		t.i = xmalloc(sizeof *t.i * (size_t)src->n);
+		t.i = base_malloc(sizeof *t.i * (size_t)src->n);
 		memcpy(t.i, src->i, sizeof *t.i * (size_t)src->n);
 	}
 	return t;
@@ -478,8 +478,8 @@ static uint64_t elem_bits(const Tile *t, DType dt, int k)
 	switch (dt) {
 	case DT_F32: { float f = (float)t->f[k]; uint32_t u; memcpy(&u, &f, 4); return u; }
 	case DT_F64: { uint64_t u; memcpy(&u, &t->f[k], 8); return u; }
-	case DT_F16: return fp16_from_float((float)t->f[k]);
-	case DT_BF16: return bf16_from_float((float)t->f[k]);
+	case DT_F16: return dtype_fp16_from_float((float)t->f[k]);
+	case DT_BF16: return dtype_bf16_from_float((float)t->f[k]);
 	default: {
 		int bytes = dtype_bytes(dt);
 		uint64_t u = (uint64_t)t->i[k];
@@ -493,8 +493,8 @@ static void bits_to_elem(Tile *out, DType dt, int k, uint64_t u)
 	switch (dt) {
 	case DT_F32: { uint32_t w = (uint32_t)u; float f; memcpy(&f, &w, 4); out->f[k] = f; break; }
 	case DT_F64: memcpy(&out->f[k], &u, 8); break;
-	case DT_F16: out->f[k] = fp16_to_float((uint16_t)u); break;
-	case DT_BF16: out->f[k] = bf16_to_float((uint16_t)u); break;
+	case DT_F16: out->f[k] = dtype_fp16_to_float((uint16_t)u); break;
+	case DT_BF16: out->f[k] = dtype_bf16_to_float((uint16_t)u); break;
 	default: out->i[k] = wrap_int(dt, (int64_t)u); break;
 	}
 }
@@ -803,7 +803,7 @@ static void eval_for(Interp *in, TValue *v)
 	for (int i = 0; i < n; i++)
 		tile_copy(tile_new(in, body->params[i + 1]), &in->tiles[v->args[i + 3]->id]);
 	Tile *iv = tile_new(in, body->params[0]);
-	Tile *next = xcalloc((size_t)n + 1, sizeof *next);
+	Tile *next = base_calloc((size_t)n + 1, sizeof *next);
 	for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
 		iv->i[0] = wrap_int(body->params[0]->type.dtype, i);
 		run_block(in, body);
@@ -836,7 +836,7 @@ static void eval_while(Interp *in, TValue *v)
 	int n = v->nargs;
 	for (int i = 0; i < n; i++)
 		tile_copy(tile_new(in, body->params[i]), &in->tiles[v->args[i]->id]);
-	Tile *next = xcalloc((size_t)n + 1, sizeof *next);
+	Tile *next = base_calloc((size_t)n + 1, sizeof *next);
 	for (;;) {
 		bool done = false;
 		uint64_t writes = in->writes;
@@ -844,7 +844,7 @@ static void eval_while(Interp *in, TValue *v)
 			if (op->op == TOP_CONDITION)
 				done = !in->tiles[op->args[0]->id].i[0];
 			else
-				eval(in, op);
+				spec_eval(in, op);
 		}
 		if (done)
 			break;
@@ -885,7 +885,7 @@ static const Tile *result_source(Interp *in, const TValue *v)
 	return &in->tiles[taken->last->args[v->aux]->id];
 }
 
-static void eval(Interp *in, TValue *v)
+static void spec_eval(Interp *in, TValue *v)
 {
 	Tile *out = tile_new(in, v);
 	DType dt = v->type.dtype;
@@ -961,7 +961,7 @@ static void eval(Interp *in, TValue *v)
 	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_DIV: case TOP_IDIV: case TOP_MOD:
 	case TOP_FMOD: case TOP_AND: case TOP_OR: case TOP_XOR: case TOP_SHL: case TOP_SHR:
 	case TOP_MAXIMUM: case TOP_MINIMUM:
-		eval_binary(in, v, out);
+		spec_eval_binary(in, v, out);
 		break;
 	case TOP_CMP: {
 		Tile *b = &in->tiles[v->args[1]->id];
@@ -1080,7 +1080,7 @@ int tir_interpret_range(TKernel *k, const TArgValue *args, const int grid[3], in
 {
 	volatile int ids = tir_value_count(k);
 	Interp in = {.k = k, .args = args, .err = err, .errlen = errlen};
-	in.tiles = xcalloc((size_t)ids + 1, sizeof *in.tiles);
+	in.tiles = base_calloc((size_t)ids + 1, sizeof *in.tiles);
 	memcpy(in.grid, grid, sizeof in.grid);
 	volatile int status = 0;
 	if (setjmp(in.fail) == 0) {

@@ -58,44 +58,44 @@ typedef struct Spec {
 
 TC_NORETURN void spec_error(Spec *s, const Node *n, const char *fmt, ...) TC_PRINTF(3, 4);
 
-SVal *sv_new(Spec *s, SvKind k);
-SVal *sv_int(Spec *s, int64_t i);
-SVal *sv_float(Spec *s, double f);
-SVal *sv_value(Spec *s, const Node *n, TValue *t);
-SVal *sv_tuple(Spec *s, int n, SVal **items);
+SVal *spec_sv_new(Spec *s, SvKind k);
+SVal *spec_sv_int(Spec *s, int64_t i);
+SVal *spec_sv_float(Spec *s, double f);
+SVal *spec_sv_value(Spec *s, const Node *n, TValue *t);
+SVal *spec_sv_tuple(Spec *s, int n, SVal **items);
 void spec_bind(Spec *s, const char *name, SVal *v);
-SVal *lookup(Spec *s, const char *name);
-void bind_modules(Spec *s);
+SVal *spec_lookup(Spec *s, const char *name);
+void spec_bind_modules(Spec *s);
 
-bool is_const(const SVal *v);
-DType const_dtype(const SVal *v);
-TValue *materialize(Spec *s, const Node *n, SVal *v, DType dt);
-TValue *to_value(Spec *s, const Node *n, SVal *v);
-void weak_operands(Spec *s, const Node *n, SVal *x, SVal *y, bool div_or_mod, TValue **tx, TValue **ty);
-TValue *checked(Spec *s, const Node *n, TValue *v);    /* v, or the builder's error at n */
+bool spec_is_const(const SVal *v);
+DType spec_const_dtype(const SVal *v);
+TValue *spec_materialize(Spec *s, const Node *n, SVal *v, DType dt);
+TValue *spec_to_value(Spec *s, const Node *n, SVal *v);
+void spec_weak_operands(Spec *s, const Node *n, SVal *x, SVal *y, bool div_or_mod, TValue **tx, TValue **ty);
+TValue *spec_checked(Spec *s, const Node *n, TValue *v);    /* v, or the builder's error at n */
 
-SVal *eval(Spec *s, const Node *n);
-SVal *eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y);
-SVal *eval_compare(Spec *s, const Node *n, Op op, SVal *x, SVal *y);
-int64_t const_int(Spec *s, const Node *n, SVal *v, const char *what);
-void assign(Spec *s, const Node *target, SVal *v);
-void exec_block(Spec *s, const NodeList *body);
+SVal *spec_eval(Spec *s, const Node *n);
+SVal *spec_eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y);
+SVal *spec_eval_compare(Spec *s, const Node *n, Op op, SVal *x, SVal *y);
+int64_t spec_const_int(Spec *s, const Node *n, SVal *v, const char *what);
+void spec_assign(Spec *s, const Node *target, SVal *v);
+void spec_exec_block(Spec *s, const NodeList *body);
 
 /* Arguments of a call: by position (pos >= 0) or keyword. */
-const Node *arg_node(const Node *call, int pos, const char *kw);
-SVal *arg(Spec *s, const Node *call, int pos, const char *kw);
-SVal *need_arg(Spec *s, const Node *call, int pos, const char *kw);
-TValue *need_value(Spec *s, const Node *call, int pos, const char *kw);
+const Node *spec_arg_node(const Node *call, int pos, const char *kw);
+SVal *spec_arg(Spec *s, const Node *call, int pos, const char *kw);
+SVal *spec_need_arg(Spec *s, const Node *call, int pos, const char *kw);
+TValue *spec_need_value(Spec *s, const Node *call, int pos, const char *kw);
 
 /* spec_control.c */
-void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step);
-void exec_runtime_if(Spec *s, const Node *n, TValue *cond);
-void exec_while(Spec *s, const Node *n);
+void spec_exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step);
+void spec_exec_runtime_if(Spec *s, const Node *n, TValue *cond);
+void spec_exec_while(Spec *s, const Node *n);
 /* Runs helper `fn` on already evaluated arguments (kwargs: names of the
  * last nkw of them, or NULL) and returns what it returns. */
-SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int nargs, const char **kwnames,
+SVal *spec_inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int nargs, const char **kwnames,
 		  int nkw);
-SVal *call_jit_function(Spec *s, const Node *call, const Node *fn);
+SVal *spec_call_jit_function(Spec *s, const Node *call, const Node *fn);
 
 /* spec_jumps.c: `fn` with the break and continue of its loops rewritten
  * into flags (fn itself when it has none). */
@@ -131,13 +131,13 @@ SVal *spec_desc_attr(Spec *s, const Node *n, SVal *desc, const char *name);
 SVal *spec_call_shape(Spec *s, const Node *call, const char *fn);
 
 /* spec_lib.c */
-SVal *call_tl_lib(Spec *s, const Node *call, const char *fn);      /* NULL: not one of its functions */
-SVal *call_helpers_lib(Spec *s, const Node *call, const char *fn); /* NULL: likewise */
+SVal *spec_call_tl_lib(Spec *s, const Node *call, const char *fn);      /* NULL: not one of its functions */
+SVal *spec_call_helpers_lib(Spec *s, const Node *call, const char *fn); /* NULL: likewise */
 
 /* spec_atomic.c: tl.atomic_<fn> (fn without "atomic_"; NULL: no such
  * function), and triton_helpers.exclusive_scan_decoupled_lookback (with
  * `wide`, its _64 variant). */
-SVal *call_tl_atomic(Spec *s, const Node *call, const char *fn);
-SVal *call_lookback(Spec *s, const Node *call, bool wide);
+SVal *spec_call_tl_atomic(Spec *s, const Node *call, const char *fn);
+SVal *spec_call_lookback(Spec *s, const Node *call, bool wide);
 
 #endif

@@ -57,7 +57,7 @@ static void sem_scope(Spec *s, const Node *call, MemSem *sem, MemScope *scope)
 	*sem = SEM_ACQ_REL;
 	*scope = SCOPE_GPU;
 	for (int which = 0; which < 2; which++) {
-		SVal *v = arg(s, call, 3 + which, which ? "scope" : "sem");
+		SVal *v = spec_arg(s, call, 3 + which, which ? "scope" : "sem");
 		if (!v || v->kind == SV_NONE)
 			continue;
 		if (v->kind != SV_STR)
@@ -73,13 +73,13 @@ static void sem_scope(Spec *s, const Node *call, MemSem *sem, MemScope *scope)
 }
 
 /* tl.atomic_<op>: `fn` without its "atomic_". NULL: no such function. */
-SVal *call_tl_atomic(Spec *s, const Node *call, const char *fn)
+SVal *spec_call_tl_atomic(Spec *s, const Node *call, const char *fn)
 {
 	static const char *const ops[] = {"add", "xchg", "max", "min", "and", "or", "xor", "cas"};
 	int op = name_index(fn, ops, 8);
 	if (op < 0)
 		return NULL;
-	TValue *ptr = need_value(s, call, 0, "pointer");
+	TValue *ptr = spec_need_value(s, call, 0, "pointer");
 	if (ptr->type.dtype != DT_PTR)
 		spec_error(s, call, "tl.atomic_%s needs a pointer", fn);
 	DType et = ptr->type.elem;
@@ -89,16 +89,16 @@ SVal *call_tl_atomic(Spec *s, const Node *call, const char *fn)
 	MemSem sem;
 	MemScope scope;
 	if (op == ATOM_CAS) {
-		TValue *cmp = materialize(s, call, need_arg(s, call, 1, "cmp"), et);
-		TValue *val = materialize(s, call, need_arg(s, call, 2, "val"), et);
+		TValue *cmp = spec_materialize(s, call, spec_need_arg(s, call, 1, "cmp"), et);
+		TValue *val = spec_materialize(s, call, spec_need_arg(s, call, 2, "val"), et);
 		sem_scope(s, call, &sem, &scope);
-		return sv_value(s, call, checked(s, call, tir_atomic_cas(&s->b, ptr, cmp, val, sem, scope)));
+		return spec_sv_value(s, call, spec_checked(s, call, tir_atomic_cas(&s->b, ptr, cmp, val, sem, scope)));
 	}
-	TValue *val = materialize(s, call, need_arg(s, call, 1, "val"), et);
-	SVal *mask = arg(s, call, 2, "mask");
-	TValue *m = mask && mask->kind != SV_NONE ? to_value(s, call, mask) : NULL;
+	TValue *val = spec_materialize(s, call, spec_need_arg(s, call, 1, "val"), et);
+	SVal *mask = spec_arg(s, call, 2, "mask");
+	TValue *m = mask && mask->kind != SV_NONE ? spec_to_value(s, call, mask) : NULL;
 	sem_scope(s, call, &sem, &scope);
-	return sv_value(s, call, checked(s, call, tir_atomic(&s->b, (AtomicOp)op, ptr, val, m, sem, scope)));
+	return spec_sv_value(s, call, spec_checked(s, call, tir_atomic(&s->b, (AtomicOp)op, ptr, val, m, sem, scope)));
 }
 
 /* ---- the decoupled lookback ---- */
@@ -123,17 +123,17 @@ static TValue *num(Spec *s, DType dt, int64_t v)
 
 static TValue *binop(Spec *s, const Lookback *lb, TOp op, TValue *x, TValue *y)
 {
-	return checked(s, lb->call, tir_binary(&s->b, op, x, y));
+	return spec_checked(s, lb->call, tir_binary(&s->b, op, x, y));
 }
 
 /* combine_fn(x, y) on two scalars of the value's dtype. */
 static TValue *combine(Spec *s, const Lookback *lb, TValue *x, TValue *y)
 {
-	SVal *args[2] = {sv_value(s, lb->call, x), sv_value(s, lb->call, y)};
+	SVal *args[2] = {spec_sv_value(s, lb->call, x), spec_sv_value(s, lb->call, y)};
 	int line = s->b.line;
-	SVal *r = inline_call(s, lb->call, lb->combine, args, 2, NULL, 0);
+	SVal *r = spec_inline_call(s, lb->call, lb->combine, args, 2, NULL, 0);
 	s->b.line = line;   /* the combine's lines were the function's */
-	TValue *v = materialize(s, lb->call, r, lb->vt);
+	TValue *v = spec_materialize(s, lb->call, r, lb->vt);
 	if (v->type.rank != 0)
 		spec_error(s, lb->call, "the combine function '%s' must return a scalar", lb->combine->name);
 	return tir_cast(&s->b, v, lb->vt);
@@ -159,14 +159,14 @@ static TValue *combine_if(Spec *s, const Lookback *lb, TValue *valid, TValue *x,
 /* scratch + i (elements of the slots' type) */
 static TValue *slot(Spec *s, const Lookback *lb, TValue *i)
 {
-	return checked(s, lb->call, tir_binary(&s->b, TOP_ADD, lb->scratch, i));
+	return spec_checked(s, lb->call, tir_binary(&s->b, TOP_ADD, lb->scratch, i));
 }
 
 /* pack_value_flag: the value's bits in the high half, the flag in the low. */
 static TValue *pack(Spec *s, const Lookback *lb, TValue *value, int flag)
 {
 	int bits = 8 * dtype_bytes(lb->as_uint);
-	TValue *u = tir_cast(&s->b, checked(s, lb->call, tir_bitcast(&s->b, value, lb->as_uint)), lb->pack);
+	TValue *u = tir_cast(&s->b, spec_checked(s, lb->call, tir_bitcast(&s->b, value, lb->as_uint)), lb->pack);
 	TValue *hi = binop(s, lb, TOP_SHL, u, num(s, lb->pack, bits));
 	return binop(s, lb, TOP_OR, hi, num(s, lb->pack, flag));
 }
@@ -181,7 +181,7 @@ static TValue *value_of(Spec *s, const Lookback *lb, TValue *p)
 {
 	int bits = 8 * dtype_bytes(lb->as_uint);
 	TValue *hi = tir_cast(&s->b, binop(s, lb, TOP_SHR, p, num(s, lb->pack, bits)), lb->as_uint);
-	return checked(s, lb->call, tir_bitcast(&s->b, hi, lb->vt));
+	return spec_checked(s, lb->call, tir_bitcast(&s->b, hi, lb->vt));
 }
 
 /* The _64 variant's word `k` (0 flag, 1 aggregate, 2 inclusive) of slot i. */
@@ -196,14 +196,14 @@ static void publish(Spec *s, const Lookback *lb, TValue *value, int flag, TValue
 {
 	TBuilder *b = &s->b;
 	if (!lb->wide) {
-		checked(s, lb->call, tir_atomic(b, ATOM_XCHG, slot(s, lb, lb->index), pack(s, lb, value, flag), mask,
+		spec_checked(s, lb->call, tir_atomic(b, ATOM_XCHG, slot(s, lb, lb->index), pack(s, lb, value, flag), mask,
 						SEM_RELAXED, SCOPE_GPU));
 		return;
 	}
-	TValue *bits = checked(s, lb->call, tir_bitcast(b, value, DT_U64));
-	checked(s, lb->call, tir_store(b, word(s, lb, lb->index, num(s, DT_I32, flag)), bits, mask));
+	TValue *bits = spec_checked(s, lb->call, tir_bitcast(b, value, DT_U64));
+	spec_checked(s, lb->call, tir_store(b, word(s, lb, lb->index, num(s, DT_I32, flag)), bits, mask));
 	tir_barrier(b);
-	checked(s, lb->call, tir_atomic(b, ATOM_XCHG, word(s, lb, lb->index, num(s, DT_I32, 0)), num(s, DT_U64, flag),
+	spec_checked(s, lb->call, tir_atomic(b, ATOM_XCHG, word(s, lb, lb->index, num(s, DT_I32, 0)), num(s, DT_U64, flag),
 					mask, SEM_RELEASE, SCOPE_GPU));
 }
 
@@ -220,9 +220,9 @@ static TValue *wait_for(Spec *s, const Lookback *lb, TValue *target)
 	TValue *p = loop->body->params[0];
 	p->name = lb->wide ? "flag" : "pack";
 	TValue *f = lb->wide ? p : flag_of(s, lb, p);
-	tir_condition(b, checked(s, lb->call, tir_cmp(b, CMP_EQ, f, num(s, f->type.dtype, 0))));
+	tir_condition(b, spec_checked(s, lb->call, tir_cmp(b, CMP_EQ, f, num(s, f->type.dtype, 0))));
 	TValue *at = lb->wide ? word(s, lb, target, num(s, DT_I32, 0)) : slot(s, lb, target);
-	TValue *got = checked(s, lb->call, tir_atomic(b, ATOM_ADD, at, num(s, dt, 0), NULL,
+	TValue *got = spec_checked(s, lb->call, tir_atomic(b, ATOM_ADD, at, num(s, dt, 0), NULL,
 						      lb->wide ? SEM_ACQUIRE : SEM_RELAXED, SCOPE_GPU));
 	tir_yield(b, 1, &got);
 	b->block = outer;
@@ -250,12 +250,12 @@ static void walk_back(Spec *s, const Lookback *lb, TValue **exclusive, TValue **
 	TValue **p = loop->body->params;
 	for (int i = 0; i < 3; i++)
 		p[i]->name = names[i];
-	tir_condition(b, checked(s, lb->call, tir_cmp(b, CMP_GE, p[2], num(s, it, 0))));
+	tir_condition(b, spec_checked(s, lb->call, tir_cmp(b, CMP_GE, p[2], num(s, it, 0))));
 	TValue *got = wait_for(s, lb, p[2]), *flag, *value;
 	if (lb->wide) {
 		flag = got;
 		TValue *at = word(s, lb, p[2], tir_cast(b, got, DT_I32));
-		value = checked(s, lb->call, tir_bitcast(b, checked(s, lb->call, tir_load(b, at, NULL, NULL, EVICT_NORMAL)),
+		value = spec_checked(s, lb->call, tir_bitcast(b, spec_checked(s, lb->call, tir_load(b, at, NULL, NULL, EVICT_NORMAL)),
 							   lb->vt));
 	} else {
 		flag = flag_of(s, lb, got);
@@ -264,8 +264,8 @@ static void walk_back(Spec *s, const Lookback *lb, TValue **exclusive, TValue **
 	TValue *next[3];
 	next[0] = combine_if(s, lb, p[1], value, p[0], value);
 	next[1] = num(s, DT_I1, 1);
-	TValue *done = checked(s, lb->call, tir_cmp(b, CMP_EQ, flag, num(s, flag->type.dtype, 2)));
-	next[2] = checked(s, lb->call, tir_where(b, done, num(s, it, -1), binop(s, lb, TOP_SUB, p[2], num(s, it, 1))));
+	TValue *done = spec_checked(s, lb->call, tir_cmp(b, CMP_EQ, flag, num(s, flag->type.dtype, 2)));
+	next[2] = spec_checked(s, lb->call, tir_where(b, done, num(s, it, -1), binop(s, lb, TOP_SUB, p[2], num(s, it, 1))));
 	tir_yield(b, 3, next);
 	b->block = outer;
 	TValue *r[3];
@@ -279,7 +279,7 @@ static void walk_back(Spec *s, const Lookback *lb, TValue **exclusive, TValue **
 /* The DTYPE_* argument at `pos` / `kw`: an unsigned integer dtype. */
 static DType uint_arg(Spec *s, const Node *call, int pos, const char *kw)
 {
-	SVal *v = need_arg(s, call, pos, kw);
+	SVal *v = spec_need_arg(s, call, pos, kw);
 	if (v->kind != SV_DTYPE || (v->dtype != DT_U8 && v->dtype != DT_U32 && v->dtype != DT_U64))
 		spec_error(s, call, "%s must be an unsigned integer type such as tl.uint32", kw);
 	return v->dtype;
@@ -288,13 +288,13 @@ static DType uint_arg(Spec *s, const Node *call, int pos, const char *kw)
 /* exclusive_scan_decoupled_lookback(scratch_base, block_value, index,
  * combine_fn, DTYPE_VALUE_AS_UINT, DTYPE_PACK), or with `wide` the _64
  * variant (scratch_base, block_value, index, combine_fn). */
-SVal *call_lookback(Spec *s, const Node *call, bool wide)
+SVal *spec_call_lookback(Spec *s, const Node *call, bool wide)
 {
 	Lookback lb = {.call = call, .wide = wide};
-	lb.scratch = need_value(s, call, 0, "scratch_base");
-	lb.value = need_value(s, call, 1, "block_value");
-	lb.index = need_value(s, call, 2, "index");
-	SVal *fn = need_arg(s, call, 3, "combine_fn");
+	lb.scratch = spec_need_value(s, call, 0, "scratch_base");
+	lb.value = spec_need_value(s, call, 1, "block_value");
+	lb.index = spec_need_value(s, call, 2, "index");
+	SVal *fn = spec_need_arg(s, call, 3, "combine_fn");
 	if (fn->kind != SV_FUNC)
 		spec_error(s, call, "the combine function must be a @triton.jit function of this module");
 	lb.combine = fn->fn;
@@ -317,12 +317,12 @@ SVal *call_lookback(Spec *s, const Node *call, bool wide)
 				    "and DTYPE_PACK twice as wide (%s)",
 			   dtype_name(lb.vt), wide ? "64-bit values only" : "values of 32 bits at most");
 	int line, col;
-	source_linecol(s->src, call->offset, &line, &col);
+	diag_source_linecol(s->src, call->offset, &line, &col);
 	s->b.line = line;   /* the arguments' lines were their own */
-	TValue *first = checked(s, call, tir_cmp(&s->b, CMP_GT, lb.index, num(s, lb.index->type.dtype, 0)));
+	TValue *first = spec_checked(s, call, tir_cmp(&s->b, CMP_GT, lb.index, num(s, lb.index->type.dtype, 0)));
 	publish(s, &lb, lb.value, 1, first);
 	TValue *exclusive, *valid;
 	walk_back(s, &lb, &exclusive, &valid);
 	publish(s, &lb, combine_if(s, &lb, valid, exclusive, lb.value, lb.value), 2, NULL);
-	return sv_value(s, call, exclusive);
+	return spec_sv_value(s, call, exclusive);
 }

@@ -20,7 +20,7 @@ static SVal *min_max(Spec *s, const Node *call, bool is_max)
 	int n = call->items.len;
 	SVal **vals = arena_alloc(s->a, sizeof *vals * (size_t)(n + 1));
 	for (int i = 0; i < n; i++)
-		vals[i] = eval(s, call->items.items[i]);
+		vals[i] = spec_eval(s, call->items.items[i]);
 	if (n == 1 && vals[0]->kind == SV_TUPLE) {   /* min((a, b, c)) */
 		n = vals[0]->nitems;
 		vals = vals[0]->items;
@@ -30,7 +30,7 @@ static SVal *min_max(Spec *s, const Node *call, bool is_max)
 	SVal *acc = vals[0];
 	for (int i = 1; i < n; i++) {
 		SVal *y = vals[i];
-		if (is_const(acc) && is_const(y)) {
+		if (spec_is_const(acc) && spec_is_const(y)) {
 			double a = acc->kind == SV_INT ? (double)acc->i : acc->f, b = y->kind == SV_INT ? (double)y->i : y->f;
 			bool take_y = is_max ? b > a : b < a;
 			if (acc->kind == SV_INT && y->kind == SV_INT)
@@ -38,24 +38,24 @@ static SVal *min_max(Spec *s, const Node *call, bool is_max)
 			acc = take_y ? y : acc;
 			continue;
 		}
-		if (!is_const(acc) && acc->kind != SV_VALUE)
+		if (!spec_is_const(acc) && acc->kind != SV_VALUE)
 			spec_error(s, call, "%s() of a value that is neither a number nor a tensor", is_max ? "max" : "min");
-		if (!is_const(y) && y->kind != SV_VALUE)
+		if (!spec_is_const(y) && y->kind != SV_VALUE)
 			spec_error(s, call, "%s() of a value that is neither a number nor a tensor", is_max ? "max" : "min");
 		TValue *tx, *ty;
-		weak_operands(s, call, acc, y, false, &tx, &ty);
-		acc = sv_value(s, call, tir_binary(&s->b, is_max ? TOP_MAXIMUM : TOP_MINIMUM, tx, ty));
+		spec_weak_operands(s, call, acc, y, false, &tx, &ty);
+		acc = spec_sv_value(s, call, tir_binary(&s->b, is_max ? TOP_MAXIMUM : TOP_MINIMUM, tx, ty));
 	}
 	return acc;
 }
 
 static SVal *builtin_abs(Spec *s, const Node *call)
 {
-	SVal *x = need_arg(s, call, 0, "x");
+	SVal *x = spec_need_arg(s, call, 0, "x");
 	if (x->kind == SV_INT)
-		return sv_int(s, x->i < 0 ? -x->i : x->i);
+		return spec_sv_int(s, x->i < 0 ? -x->i : x->i);
 	if (x->kind == SV_FLOAT)
-		return sv_float(s, fabs(x->f));
+		return spec_sv_float(s, fabs(x->f));
 	SVal *r = spec_call_math(s, call, "abs");
 	if (!r)
 		spec_error(s, call, "abs() of this value is not supported");
@@ -64,27 +64,27 @@ static SVal *builtin_abs(Spec *s, const Node *call)
 
 static SVal *builtin_len(Spec *s, const Node *call)
 {
-	SVal *x = need_arg(s, call, 0, "obj");
+	SVal *x = spec_need_arg(s, call, 0, "obj");
 	if (x->kind == SV_TUPLE)
-		return sv_int(s, x->nitems);
+		return spec_sv_int(s, x->nitems);
 	if (x->kind == SV_STR)
-		return sv_int(s, (int64_t)strlen(x->str));
+		return spec_sv_int(s, (int64_t)strlen(x->str));
 	if (x->kind == SV_VALUE && x->v->type.rank > 0)
-		return sv_int(s, x->v->type.shape[0]);
+		return spec_sv_int(s, x->v->type.shape[0]);
 	spec_error(s, call, "len() of a value with no length");
 }
 
 static SVal *builtin_int_bool(Spec *s, const Node *call, bool to_bool)
 {
-	SVal *x = need_arg(s, call, 0, "x");
+	SVal *x = spec_need_arg(s, call, 0, "x");
 	if (x->kind == SV_INT)
-		return to_bool ? sv_int(s, x->i != 0) : x;
+		return to_bool ? spec_sv_int(s, x->i != 0) : x;
 	if (x->kind == SV_FLOAT)
-		return to_bool ? sv_int(s, x->f != 0) : sv_int(s, (int64_t)x->f);
+		return to_bool ? spec_sv_int(s, x->f != 0) : spec_sv_int(s, (int64_t)x->f);
 	if (x->kind == SV_NONE && to_bool)
-		return sv_int(s, 0);
+		return spec_sv_int(s, 0);
 	if (x->kind == SV_VALUE && x->v->type.rank == 0)
-		return sv_value(s, call, tir_cast(&s->b, x->v, to_bool ? DT_I1 : DT_I32));
+		return spec_sv_value(s, call, tir_cast(&s->b, x->v, to_bool ? DT_I1 : DT_I32));
 	spec_error(s, call, "%s() needs a number or a scalar", to_bool ? "bool" : "int");
 }
 
@@ -119,8 +119,8 @@ static bool instance_of(Spec *s, const Node *call, SVal *v, const Node *cls)
 	if (!dot && !strcmp(last, "int"))
 		return v->kind == SV_INT;
 	if (!dot && !strcmp(last, "bool"))
-		return v->kind == SV_INT && arg_node(call, 0, "obj") &&
-		       (arg_node(call, 0, "obj")->kind == ND_TRUE || arg_node(call, 0, "obj")->kind == ND_FALSE);
+		return v->kind == SV_INT && spec_arg_node(call, 0, "obj") &&
+		       (spec_arg_node(call, 0, "obj")->kind == ND_TRUE || spec_arg_node(call, 0, "obj")->kind == ND_FALSE);
 	if (!dot && !strcmp(last, "float"))
 		return v->kind == SV_FLOAT;
 	if (!dot && !strcmp(last, "str"))
@@ -130,11 +130,11 @@ static bool instance_of(Spec *s, const Node *call, SVal *v, const Node *cls)
 
 static SVal *builtin_isinstance(Spec *s, const Node *call)
 {
-	SVal *v = need_arg(s, call, 0, "obj");
-	const Node *cls = arg_node(call, 1, "class_or_tuple");
+	SVal *v = spec_need_arg(s, call, 0, "obj");
+	const Node *cls = spec_arg_node(call, 1, "class_or_tuple");
 	if (!cls)
 		spec_error(s, call, "missing argument 'class_or_tuple'");
-	return sv_int(s, instance_of(s, call, v, cls));
+	return spec_sv_int(s, instance_of(s, call, v, cls));
 }
 
 SVal *spec_call_builtin(Spec *s, const Node *call, const char *name)
@@ -158,7 +158,7 @@ SVal *spec_call_builtin(Spec *s, const Node *call, const char *name)
 
 static SVal *module(Spec *s, const char *name)
 {
-	SVal *m = sv_new(s, SV_MODULE);
+	SVal *m = spec_sv_new(s, SV_MODULE);
 	m->str = name;
 	return m;
 }
@@ -193,7 +193,7 @@ SVal *spec_call_extra_cuda(Spec *s, const Node *call, const char *fn)
 	if (!strcmp(fn, "gdc_wait") || !strcmp(fn, "gdc_launch_dependents")) {
 		if (call->items.len || call->keywords.len)
 			spec_error(s, call, "tl.extra.cuda.%s takes no arguments", fn);
-		return sv_new(s, SV_NONE);
+		return spec_sv_new(s, SV_NONE);
 	}
 	return NULL;
 }
@@ -208,16 +208,16 @@ SVal *spec_parse_define(Spec *s, const char *name, const char *text)
 {
 	char *end;
 	if (!strcmp(text, "True") || !strcmp(text, "False"))
-		return sv_int(s, text[0] == 'T');
+		return spec_sv_int(s, text[0] == 'T');
 	errno = 0;
 	long long i = strtoll(text, &end, 0);
 	if (*text && !*end && errno == ERANGE)   /* past 64 bits */
 		return NULL;
 	if (*text && !*end)
-		return sv_int(s, i);
+		return spec_sv_int(s, i);
 	double f = strtod(text, &end);
 	if (*text && !*end)
-		return sv_float(s, f);
+		return spec_sv_float(s, f);
 	if (!*text)
 		return NULL;
 	Source *src = arena_alloc(s->a, sizeof *src);
@@ -226,7 +226,7 @@ SVal *spec_parse_define(Spec *s, const char *name, const char *text)
 	src->len = strlen(text);
 	DType dt;
 	if (dtype_parse(text, &dt) && dt != DT_PTR) {   /* -D T=fp16 */
-		SVal *v = sv_new(s, SV_DTYPE);
+		SVal *v = spec_sv_new(s, SV_DTYPE);
 		v->dtype = dt;
 		return v;
 	}
@@ -235,7 +235,7 @@ SVal *spec_parse_define(Spec *s, const char *name, const char *text)
 		return NULL;
 	const Source *saved = s->src;
 	s->src = src;
-	SVal *v = eval(s, e);
+	SVal *v = spec_eval(s, e);
 	s->src = saved;
 	if (v->kind == SV_VALUE || v->kind == SV_DESC)
 		return NULL;

@@ -48,7 +48,7 @@ static void names_add(Names *n, const char *name)
 		return;
 	if (n->len == n->cap) {
 		n->cap = n->cap ? 2 * n->cap : 16;
-		n->items = xrealloc(n->items, sizeof *n->items * (size_t)n->cap);
+		n->items = base_realloc(n->items, sizeof *n->items * (size_t)n->cap);
 	}
 	n->items[n->len++] = name;
 }
@@ -286,7 +286,7 @@ static DType bound_dtype(Spec *s, const Node *n, SVal *v, DType sofar)
 {
 	DType dt;
 	if (v->kind == SV_INT)
-		dt = const_dtype(v);
+		dt = spec_const_dtype(v);
 	else if (v->kind == SV_VALUE && v->v->type.rank == 0 && !dtype_is_float(v->v->type.dtype) &&
 		 v->v->type.dtype != DT_PTR)
 		dt = v->v->type.dtype;
@@ -300,7 +300,7 @@ static DType bound_dtype(Spec *s, const Node *n, SVal *v, DType sofar)
 
 static TValue *bound_value(Spec *s, const Node *n, SVal *v, DType dt)
 {
-	return v->kind == SV_VALUE ? tir_cast(&s->b, v->v, dt) : materialize(s, n, v, dt);
+	return v->kind == SV_VALUE ? tir_cast(&s->b, v->v, dt) : spec_materialize(s, n, v, dt);
 }
 
 /* The loop-carried names of loop `n` (a for, or a while whose condition
@@ -319,7 +319,7 @@ static Names carried_names(Spec *s, const Node *n)
 		const char *name = assigned.items[i];
 		if (n->kind == ND_FOR && !strcmp(n->lhs->name, name))
 			continue;
-		if (lookup(s, name) && (names_has(&exposed, name) || names_has(&outside, name)))
+		if (spec_lookup(s, name) && (names_has(&exposed, name) || names_has(&outside, name)))
 			names_add(&carried, name);
 	}
 	names_free(&assigned);
@@ -331,11 +331,11 @@ static Names carried_names(Spec *s, const Node *n)
 
 static TValue *carried_init(Spec *s, const Node *n, const char *name, DType want)
 {
-	SVal *v = lookup(s, name);
+	SVal *v = spec_lookup(s, name);
 	if (v->kind == SV_VALUE)
 		return v->v;
-	if (is_const(v))
-		return materialize(s, n, v, want);
+	if (spec_is_const(v))
+		return spec_materialize(s, n, v, want);
 	spec_error(s, n, "'%s' cannot be carried through a loop with run-time bounds (only numbers and tensors can)", name);
 }
 
@@ -345,11 +345,11 @@ static TValue *carried_init(Spec *s, const Node *n, const char *name, DType want
 static TValue *carried_next(Spec *s, const Node *n, const char *name, TValue *param, bool init_was_const,
 			    DType *retry_dtype)
 {
-	SVal *v = lookup(s, name);
+	SVal *v = spec_lookup(s, name);
 	if (!v)
 		spec_error(s, n, "'%s' is unbound at the end of the loop's body", name);
-	if (is_const(v))
-		return materialize(s, n, v, param->type.dtype);
+	if (spec_is_const(v))
+		return spec_materialize(s, n, v, param->type.dtype);
 	if (v->kind != SV_VALUE)
 		spec_error(s, n, "'%s' must stay a number or a tensor in a loop with run-time bounds", name);
 	if (types_equal(&v->v->type, &param->type))
@@ -364,11 +364,11 @@ static TValue *carried_next(Spec *s, const Node *n, const char *name, TValue *pa
 
 static int loop_option(Spec *s, const Node *range, const char *kw)
 {
-	SVal *v = arg(s, range, -1, kw);
+	SVal *v = spec_arg(s, range, -1, kw);
 	return v && v->kind == SV_INT ? (int)v->i : 0;
 }
 
-void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
+void spec_exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
 {
 	const Node *range = n->rhs;
 	if (n->lhs->kind != ND_NAME)
@@ -385,9 +385,9 @@ void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
 	DType *want = arena_alloc(s->a, sizeof *want * (size_t)(nc + 1));
 	bool *was_const = arena_alloc(s->a, sizeof *was_const * (size_t)(nc + 1));
 	for (int i = 0; i < nc; i++) {
-		SVal *v = lookup(s, carried.items[i]);
-		was_const[i] = is_const(v);
-		want[i] = was_const[i] ? const_dtype(v) : DT_F32;
+		SVal *v = spec_lookup(s, carried.items[i]);
+		was_const[i] = spec_is_const(v);
+		want[i] = was_const[i] ? spec_const_dtype(v) : DT_F32;
 	}
 	TValue **init = arena_alloc(s->a, sizeof *init * (size_t)(nc + 1));
 	TValue **next = arena_alloc(s->a, sizeof *next * (size_t)(nc + 1));
@@ -405,12 +405,12 @@ void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
 		TBlock *outer = b->block;
 		b->block = loop->body;
 		loop->body->params[0]->name = n->lhs->name;
-		spec_bind(s, n->lhs->name, sv_value(s, n, loop->body->params[0]));
+		spec_bind(s, n->lhs->name, spec_sv_value(s, n, loop->body->params[0]));
 		for (int i = 0; i < nc; i++) {
 			loop->body->params[i + 1]->name = carried.items[i];
-			spec_bind(s, carried.items[i], sv_value(s, n, loop->body->params[i + 1]));
+			spec_bind(s, carried.items[i], spec_sv_value(s, n, loop->body->params[i + 1]));
 		}
-		exec_block(s, &n->body);
+		spec_exec_block(s, &n->body);
 		if (s->returned)
 			spec_error(s, n, "'return' inside a loop with run-time bounds is not supported");
 		bool again = false;
@@ -431,7 +431,7 @@ void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
 		tir_results(b, loop, next);
 		for (int i = 0; i < nc; i++) {
 			next[i]->name = carried.items[i];
-			spec_bind(s, carried.items[i], sv_value(s, n, next[i]));
+			spec_bind(s, carried.items[i], spec_sv_value(s, n, next[i]));
 		}
 		break;
 	}
@@ -442,7 +442,7 @@ void exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *step)
 /* The condition of while loop `n` as an i1 scalar in the current block. */
 static TValue *while_condition(Spec *s, const Node *n, SVal *c)
 {
-	TValue *v = to_value(s, n->cond, c);
+	TValue *v = spec_to_value(s, n->cond, c);
 	if (v->type.rank != 0)
 		spec_error(s, n->cond, "the condition of a while loop must be a scalar, not a tensor of type %s",
 			   type_text(s, &v->type));
@@ -460,9 +460,9 @@ static void exec_runtime_while(Spec *s, const Node *n)
 	DType *want = arena_alloc(s->a, sizeof *want * (size_t)(nc + 1));
 	bool *was_const = arena_alloc(s->a, sizeof *was_const * (size_t)(nc + 1));
 	for (int i = 0; i < nc; i++) {
-		SVal *v = lookup(s, carried.items[i]);
-		was_const[i] = is_const(v);
-		want[i] = was_const[i] ? const_dtype(v) : DT_F32;
+		SVal *v = spec_lookup(s, carried.items[i]);
+		was_const[i] = spec_is_const(v);
+		want[i] = was_const[i] ? spec_const_dtype(v) : DT_F32;
 	}
 	TValue **init = arena_alloc(s->a, sizeof *init * (size_t)(nc + 1));
 	TValue **next = arena_alloc(s->a, sizeof *next * (size_t)(nc + 1));
@@ -477,13 +477,13 @@ static void exec_runtime_while(Spec *s, const Node *n)
 		b->block = loop->body;
 		for (int i = 0; i < nc; i++) {
 			loop->body->params[i]->name = carried.items[i];
-			spec_bind(s, carried.items[i], sv_value(s, n, loop->body->params[i]));
+			spec_bind(s, carried.items[i], spec_sv_value(s, n, loop->body->params[i]));
 		}
-		SVal *c = eval(s, n->cond);
+		SVal *c = spec_eval(s, n->cond);
 		if (c->kind == SV_NONE)
-			c = sv_int(s, 0);
+			c = spec_sv_int(s, 0);
 		tir_condition(b, while_condition(s, n, c));
-		exec_block(s, &n->body);
+		spec_exec_block(s, &n->body);
 		if (s->returned)
 			spec_error(s, n, "'return' inside a while loop on a run-time condition is not supported");
 		bool again = false;
@@ -504,7 +504,7 @@ static void exec_runtime_while(Spec *s, const Node *n)
 		tir_results(b, loop, next);
 		for (int i = 0; i < nc; i++) {
 			next[i]->name = carried.items[i];
-			spec_bind(s, carried.items[i], sv_value(s, n, next[i]));
+			spec_bind(s, carried.items[i], spec_sv_value(s, n, next[i]));
 		}
 		break;
 	}
@@ -515,17 +515,17 @@ static void exec_runtime_while(Spec *s, const Node *n)
 /* while cond: body. While the condition is known at compile time the body
  * runs here, as a static loop is unrolled (up to MAX_STATIC_WHILE times);
  * once it depends on run-time values the rest is a run-time loop. */
-void exec_while(Spec *s, const Node *n)
+void spec_exec_while(Spec *s, const Node *n)
 {
 	if (n->orelse.len)
 		spec_error(s, n, "'while ... else' is not supported");
 	for (int iter = 0;; iter++) {
 		TValue *mark = s->b.block->last;
-		SVal *c = eval(s, n->cond);
+		SVal *c = spec_eval(s, n->cond);
 		if (c->kind == SV_NONE)
-			c = sv_int(s, 0);
+			c = spec_sv_int(s, 0);
 		if (c->kind == SV_FLOAT)
-			c = sv_int(s, c->f != 0);
+			c = spec_sv_int(s, c->f != 0);
 		if (c->kind == SV_VALUE) {
 			tir_truncate(&s->b, mark);   /* evaluated again in the loop */
 			exec_runtime_while(s, n);
@@ -538,7 +538,7 @@ void exec_while(Spec *s, const Node *n)
 		if (iter == MAX_STATIC_WHILE)
 			spec_error(s, n, "too many iterations of a while loop on compile-time values (limit is %d)",
 				   MAX_STATIC_WHILE);
-		exec_block(s, &n->body);
+		spec_exec_block(s, &n->body);
 		if (s->returned)
 			return;
 	}
@@ -598,7 +598,7 @@ static Names if_results(Spec *s, const Node *n)
 	for (int i = 0; i < all.len; i++) {
 		const char *name = all.items[i];
 		bool both = names_has(&then, name) && names_has(&other, name);
-		if ((lookup(s, name) || both) && names_has(&outside, name))
+		if ((spec_lookup(s, name) || both) && names_has(&outside, name))
 			names_add(&out, name);
 	}
 	names_free(&then);
@@ -613,7 +613,7 @@ static Type branch_type(Spec *s, const Node *n, const char *name, SVal *x, SVal 
 {
 	for (int i = 0; i < 2; i++) {
 		SVal *v = i ? y : x;
-		if (!v || (v->kind != SV_VALUE && !is_const(v)))
+		if (!v || (v->kind != SV_VALUE && !spec_is_const(v)))
 			spec_error(s, n, "'%s' must be a number or a tensor in both branches of an if on a run-time condition",
 				   name);
 	}
@@ -630,7 +630,7 @@ static Type branch_type(Spec *s, const Node *n, const char *name, SVal *x, SVal 
 			spec_error(s, n, "'%s' is a number in one branch and a tensor in the other", name);
 	} else {
 		t.dtype = x->kind == SV_FLOAT || y->kind == SV_FLOAT ? DT_F32 :
-			  const_dtype(x) == DT_I64 || const_dtype(y) == DT_I64 ? DT_I64 : DT_I32;
+			  spec_const_dtype(x) == DT_I64 || spec_const_dtype(y) == DT_I64 ? DT_I64 : DT_I32;
 	}
 	return t;
 }
@@ -641,12 +641,12 @@ static void yield_branch(Spec *s, const Node *n, TBlock *blk, int count, SVal **
 	s->b.block = blk;
 	TValue **out = arena_alloc(s->a, sizeof *out * (size_t)(count + 1));
 	for (int i = 0; i < count; i++)
-		out[i] = vals[i]->kind == SV_VALUE ? vals[i]->v : materialize(s, n, vals[i], types[i].dtype);
+		out[i] = vals[i]->kind == SV_VALUE ? vals[i]->v : spec_materialize(s, n, vals[i], types[i].dtype);
 	tir_yield(&s->b, count, out);
 	s->b.block = outer;
 }
 
-void exec_runtime_if(Spec *s, const Node *n, TValue *cond)
+void spec_exec_runtime_if(Spec *s, const Node *n, TValue *cond)
 {
 	if (cond->type.rank != 0)
 		spec_error(s, n->cond, "the condition of an if must be a scalar, not a tensor of type %s",
@@ -663,11 +663,11 @@ void exec_runtime_if(Spec *s, const Node *n, TValue *cond)
 	TBlock *outer = b->block;
 	for (int branch = 0; branch < 2; branch++) {
 		b->block = branch ? op->orelse : op->body;
-		exec_block(s, branch ? &n->orelse : &n->body);
+		spec_exec_block(s, branch ? &n->orelse : &n->body);
 		if (s->returned)
 			spec_error(s, n, "'return' inside an if on a run-time condition is not supported");
 		for (int i = 0; i < count; i++)
-			(branch ? other : then)[i] = lookup(s, names.items[i]);
+			(branch ? other : then)[i] = spec_lookup(s, names.items[i]);
 		env_restore(s, &before);
 	}
 	b->block = outer;
@@ -679,13 +679,13 @@ void exec_runtime_if(Spec *s, const Node *n, TValue *cond)
 	tir_results(b, op, results);
 	for (int i = 0; i < count; i++) {
 		results[i]->name = names.items[i];
-		spec_bind(s, names.items[i], sv_value(s, n, results[i]));
+		spec_bind(s, names.items[i], spec_sv_value(s, n, results[i]));
 	}
 }
 
 /* ---- inlining the module's @triton.jit functions ---- */
 
-SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int nargs, const char **kwnames, int nkw)
+SVal *spec_inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int nargs, const char **kwnames, int nkw)
 {
 	if (s->depth >= 32)
 		spec_error(s, site, "calls of '%s' nest too deeply (recursion is not supported)", fn->name);
@@ -693,7 +693,7 @@ SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int na
 	const Node *func = s->func;
 	SVal *ret = s->ret;
 	s->env = NULL;
-	bind_modules(s);
+	spec_bind_modules(s);
 	int npos = nargs - nkw;
 	for (int i = 0; i < fn->params.len; i++) {
 		const Node *p = fn->params.items[i];
@@ -702,7 +702,7 @@ SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int na
 			if (!strcmp(kwnames[j], p->name))
 				v = args[npos + j];
 		if (!v && p->rhs)
-			v = eval(s, p->rhs);
+			v = spec_eval(s, p->rhs);
 		if (!v)
 			spec_error(s, site, "missing argument '%s' of '%s'", p->name, fn->name);
 		spec_bind(s, p->name, v);
@@ -712,9 +712,9 @@ SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int na
 	s->func = fn = spec_rewrite_jumps(s, fn);
 	s->ret = NULL;
 	s->depth++;
-	exec_block(s, &fn->body);
+	spec_exec_block(s, &fn->body);
 	s->depth--;
-	SVal *result = s->ret ? s->ret : sv_new(s, SV_NONE);
+	SVal *result = s->ret ? s->ret : spec_sv_new(s, SV_NONE);
 	s->returned = false;
 	s->env = env;
 	s->func = func;
@@ -722,21 +722,21 @@ SVal *inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int na
 	return result;
 }
 
-SVal *call_jit_function(Spec *s, const Node *call, const Node *fn)
+SVal *spec_call_jit_function(Spec *s, const Node *call, const Node *fn)
 {
 	int n = call->items.len + call->keywords.len;
-	SVal **args = xcalloc((size_t)n + 1, sizeof *args);
-	const char **kw = xcalloc((size_t)call->keywords.len + 1, sizeof *kw);
+	SVal **args = base_calloc((size_t)n + 1, sizeof *args);
+	const char **kw = base_calloc((size_t)call->keywords.len + 1, sizeof *kw);
 	for (int i = 0; i < call->items.len; i++)
-		args[i] = eval(s, call->items.items[i]);
+		args[i] = spec_eval(s, call->items.items[i]);
 	for (int i = 0; i < call->keywords.len; i++) {
 		const Node *k = call->keywords.items[i];
 		if (!k->name)
 			spec_error(s, k, "'**' arguments are not supported");
 		kw[i] = k->name;
-		args[call->items.len + i] = eval(s, k->rhs);
+		args[call->items.len + i] = spec_eval(s, k->rhs);
 	}
-	SVal *r = inline_call(s, call, fn, args, n, kw, call->keywords.len);
+	SVal *r = spec_inline_call(s, call, fn, args, n, kw, call->keywords.len);
 	free(args);
 	free(kw);
 	return r;

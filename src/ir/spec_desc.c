@@ -29,7 +29,7 @@ static SVal **desc_block(SVal *d) { return d->items + 2 * d->i; }
 
 static SVal *new_desc(Spec *s, TValue *base, int rank)
 {
-	SVal *d = sv_new(s, SV_DESC);
+	SVal *d = spec_sv_new(s, SV_DESC);
 	d->v = base;
 	d->i = rank;
 	d->dtype = base->type.elem;
@@ -89,15 +89,15 @@ bool spec_desc_arg(Spec *s, const Node *param, const char *ty)
 	SVal *d = new_desc(s, tir_arg(&s->b, param->name, pt), rank);
 	Type i32 = {.dtype = DT_I32}, i64 = {.dtype = DT_I64};
 	for (int k = 0; k < rank; k++)
-		desc_shape(d)[k] = sv_value(s, param, tir_arg(&s->b, arena_printf(s->a, "%s_shape%d", param->name, k), i32));
+		desc_shape(d)[k] = spec_sv_value(s, param, tir_arg(&s->b, arena_printf(s->a, "%s_shape%d", param->name, k), i32));
 	for (int k = 0; k < rank; k++)
-		desc_strides(d)[k] = k == rank - 1 ? sv_int(s, 1) :
-			sv_value(s, param, tir_arg(&s->b, arena_printf(s->a, "%s_stride%d", param->name, k), i64));
+		desc_strides(d)[k] = k == rank - 1 ? spec_sv_int(s, 1) :
+			spec_sv_value(s, param, tir_arg(&s->b, arena_printf(s->a, "%s_stride%d", param->name, k), i64));
 	for (int k = 0; k < rank; k++) {
 		if (!power_of_two(block[k]))
 			spec_error(s, param, "a descriptor's block extents must be powers of two; %lld is not",
 				   (long long)block[k]);
-		desc_block(d)[k] = sv_int(s, block[k]);
+		desc_block(d)[k] = spec_sv_int(s, block[k]);
 	}
 	spec_bind(s, param->name, d);
 	return true;
@@ -109,7 +109,7 @@ bool spec_desc_arg(Spec *s, const Node *param, const char *ty)
  * or scalars (rank < 0: any length, returned in *rank). */
 static SVal **list_arg(Spec *s, const Node *call, int pos, const char *kw, int *rank)
 {
-	SVal *v = need_arg(s, call, pos, kw);
+	SVal *v = spec_need_arg(s, call, pos, kw);
 	if (v->kind != SV_TUPLE)
 		spec_error(s, call, "'%s' must be a list or tuple", kw);
 	if (*rank >= 0 && v->nitems != *rank)
@@ -117,7 +117,7 @@ static SVal **list_arg(Spec *s, const Node *call, int pos, const char *kw, int *
 	*rank = v->nitems;
 	for (int i = 0; i < v->nitems; i++) {
 		SVal *e = v->items[i];
-		if (!is_const(e) && !(e->kind == SV_VALUE && e->v->type.rank == 0 && !dtype_is_float(e->v->type.dtype) &&
+		if (!spec_is_const(e) && !(e->kind == SV_VALUE && e->v->type.rank == 0 && !dtype_is_float(e->v->type.dtype) &&
 				      e->v->type.dtype != DT_PTR))
 			spec_error(s, call, "entry %d of '%s' must be an integer or an integer scalar", i, kw);
 		if (e->kind == SV_FLOAT)
@@ -128,7 +128,7 @@ static SVal **list_arg(Spec *s, const Node *call, int pos, const char *kw, int *
 
 static SVal *make_descriptor(Spec *s, const Node *call)
 {
-	SVal *base = need_arg(s, call, 0, "base");
+	SVal *base = spec_need_arg(s, call, 0, "base");
 	if (base->kind != SV_VALUE || base->v->type.dtype != DT_PTR || base->v->type.rank != 0)
 		spec_error(s, call, "tl.make_tensor_descriptor needs a pointer as its base");
 	int rank = -1;
@@ -137,7 +137,7 @@ static SVal *make_descriptor(Spec *s, const Node *call)
 		spec_error(s, call, "a descriptor has 1 to %d dims; this one has %d", TC_MAX_RANK, rank);
 	SVal **strides = list_arg(s, call, 2, "strides", &rank);
 	SVal **block = list_arg(s, call, 3, "block_shape", &rank);
-	SVal *pad = arg(s, call, 4, "padding_option");
+	SVal *pad = spec_arg(s, call, 4, "padding_option");
 	if (pad && !(pad->kind == SV_STR && (!strcmp(pad->str, "zero") || !*pad->str)))
 		spec_error(s, call, "only padding_option=\"zero\" is supported");
 	SVal *last = strides[rank - 1];
@@ -147,7 +147,7 @@ static SVal *make_descriptor(Spec *s, const Node *call)
 	for (int k = 0; k < rank; k++) {
 		desc_shape(d)[k] = shape[k];
 		desc_strides(d)[k] = strides[k];
-		int64_t b = const_int(s, call, block[k], "a block extent");
+		int64_t b = spec_const_int(s, call, block[k], "a block extent");
 		if (!power_of_two(b))
 			spec_error(s, call, "a descriptor's block extents must be powers of two; %lld is not", (long long)b);
 		desc_block(d)[k] = block[k];
@@ -167,18 +167,18 @@ static void block_addresses(Spec *s, const Node *call, SVal *d, SVal **offsets, 
 		TValue *idx = tir_arange(&s->b, 0, extent);
 		for (int j = 0; j < rank; j++)
 			if (j != k)
-				idx = checked(s, call, tir_expand(&s->b, idx, j));
-		SVal *x = eval_binary(s, call, OP_ADD, sv_value(s, call, idx), offsets[k]);
-		SVal *in = eval_compare(s, call, OP_LT, x, desc_shape(d)[k]);
+				idx = spec_checked(s, call, tir_expand(&s->b, idx, j));
+		SVal *x = spec_eval_binary(s, call, OP_ADD, spec_sv_value(s, call, idx), offsets[k]);
+		SVal *in = spec_eval_compare(s, call, OP_LT, x, desc_shape(d)[k]);
 		if (!(offsets[k]->kind == SV_INT && offsets[k]->i >= 0))
-			in = eval_binary(s, call, OP_BITAND, in, eval_compare(s, call, OP_GE, x, sv_int(s, 0)));
-		m = m ? eval_binary(s, call, OP_BITAND, m, in) : in;
+			in = spec_eval_binary(s, call, OP_BITAND, in, spec_eval_compare(s, call, OP_GE, x, spec_sv_int(s, 0)));
+		m = m ? spec_eval_binary(s, call, OP_BITAND, m, in) : in;
 		SVal *st = desc_strides(d)[k];
-		SVal *term = st->kind == SV_INT && st->i == 1 ? x : eval_binary(s, call, OP_MUL, x, st);
-		off = off ? eval_binary(s, call, OP_ADD, off, term) : term;
+		SVal *term = st->kind == SV_INT && st->i == 1 ? x : spec_eval_binary(s, call, OP_MUL, x, st);
+		off = off ? spec_eval_binary(s, call, OP_ADD, off, term) : term;
 	}
-	*ptr = to_value(s, call, eval_binary(s, call, OP_ADD, sv_value(s, call, d->v), off));
-	*mask = to_value(s, call, m);
+	*ptr = spec_to_value(s, call, spec_eval_binary(s, call, OP_ADD, spec_sv_value(s, call, d->v), off));
+	*mask = spec_to_value(s, call, m);
 }
 
 static SVal **offsets_arg(Spec *s, const Node *call, int pos, SVal *d)
@@ -193,14 +193,14 @@ static SVal *desc_load(Spec *s, const Node *call, SVal *d, int first)
 	TValue *ptr, *mask;
 	block_addresses(s, call, d, offsets, &ptr, &mask);
 	TValue *zero = dtype_is_float(d->dtype) ? tir_const_float(&s->b, d->dtype, 0) : tir_const_int(&s->b, d->dtype, 0);
-	return sv_value(s, call, tir_load(&s->b, ptr, mask, zero, EVICT_NORMAL));
+	return spec_sv_value(s, call, tir_load(&s->b, ptr, mask, zero, EVICT_NORMAL));
 }
 
 static SVal *desc_store(Spec *s, const Node *call, SVal *d, int first)
 {
 	SVal **offsets = offsets_arg(s, call, first, d);
-	SVal *val = need_arg(s, call, first + 1, "value");
-	TValue *v = materialize(s, call, val, d->dtype);
+	SVal *val = spec_need_arg(s, call, first + 1, "value");
+	TValue *v = spec_materialize(s, call, val, d->dtype);
 	int rank = (int)d->i;
 	bool same = v->type.rank == rank || v->type.rank == 0;
 	for (int k = 0; same && v->type.rank && k < rank; k++)
@@ -208,11 +208,11 @@ static SVal *desc_store(Spec *s, const Node *call, SVal *d, int first)
 	if (!same)
 		spec_error(s, call, "the value stored has not the descriptor's block shape");
 	if (v->type.dtype != d->dtype)
-		v = checked(s, call, tir_cast(&s->b, v, d->dtype));
+		v = spec_checked(s, call, tir_cast(&s->b, v, d->dtype));
 	TValue *ptr, *mask;
 	block_addresses(s, call, d, offsets, &ptr, &mask);
-	checked(s, call, tir_store(&s->b, ptr, v, mask));
-	return sv_new(s, SV_NONE);
+	spec_checked(s, call, tir_store(&s->b, ptr, v, mask));
+	return spec_sv_new(s, SV_NONE);
 }
 
 SVal *spec_desc_method(Spec *s, const Node *call, SVal *desc, const char *fn)
@@ -229,7 +229,7 @@ SVal *spec_call_desc(Spec *s, const Node *call, const char *fn)
 	if (!strcmp(fn, "make_tensor_descriptor"))
 		return make_descriptor(s, call);
 	if (!strcmp(fn, "load_tensor_descriptor") || !strcmp(fn, "store_tensor_descriptor")) {
-		SVal *d = need_arg(s, call, 0, "desc");
+		SVal *d = spec_need_arg(s, call, 0, "desc");
 		if (d->kind != SV_DESC)
 			spec_error(s, call, "tl.%s needs a tensor descriptor", fn);
 		return fn[0] == 'l' ? desc_load(s, call, d, 1) : desc_store(s, call, d, 1);
@@ -241,13 +241,13 @@ SVal *spec_desc_attr(Spec *s, const Node *n, SVal *desc, const char *name)
 {
 	int rank = (int)desc->i;
 	if (!strcmp(name, "shape"))
-		return sv_tuple(s, rank, desc_shape(desc));
+		return spec_sv_tuple(s, rank, desc_shape(desc));
 	if (!strcmp(name, "strides"))
-		return sv_tuple(s, rank, desc_strides(desc));
+		return spec_sv_tuple(s, rank, desc_strides(desc));
 	if (!strcmp(name, "block_shape"))
-		return sv_tuple(s, rank, desc_block(desc));
+		return spec_sv_tuple(s, rank, desc_block(desc));
 	if (!strcmp(name, "dtype")) {
-		SVal *v = sv_new(s, SV_DTYPE);
+		SVal *v = spec_sv_new(s, SV_DTYPE);
 		v->dtype = desc->dtype;
 		return v;
 	}

@@ -73,7 +73,7 @@ static Node *name_node(Jumps *j, const char *name)
 static Node *assign_node(Jumps *j, const char *name, Node *value)
 {
 	Node *n = ast_new(j->s->a, ND_ASSIGN, value->offset);
-	nodelist_push(j->s->a, &n->items, name_node(j, name));
+	ast_nodelist_push(j->s->a, &n->items, name_node(j, name));
 	n->rhs = value;
 	return n;
 }
@@ -107,35 +107,35 @@ static NodeList rewrite_block(Jumps *j, const NodeList *body)
 		const Node *st = body->items[i];
 		if (st->kind == ND_BREAK || st->kind == ND_CONTINUE) {
 			if (st->kind == ND_BREAK)
-				nodelist_push(a, &out, assign_node(j, j->broken, bool_node(j, true, st->offset)));
-			nodelist_push(a, &out, assign_node(j, j->skip, bool_node(j, true, st->offset)));
+				ast_nodelist_push(a, &out, assign_node(j, j->broken, bool_node(j, true, st->offset)));
+			ast_nodelist_push(a, &out, assign_node(j, j->skip, bool_node(j, true, st->offset)));
 			return out;                  /* the rest of the block never runs */
 		}
 		if (st->kind == ND_FOR || st->kind == ND_WHILE) {
 			NodeList before = {0};
 			Node *loop = rewrite_loop(j->s, st, &before);
 			for (int k = 0; k < before.len; k++)
-				nodelist_push(a, &out, before.items[k]);
-			nodelist_push(a, &out, loop);
+				ast_nodelist_push(a, &out, before.items[k]);
+			ast_nodelist_push(a, &out, loop);
 			continue;
 		}
 		if (st->kind != ND_IF) {
-			nodelist_push(a, &out, (Node *)st);
+			ast_nodelist_push(a, &out, (Node *)st);
 			continue;
 		}
 		Node *copy = arena_alloc(a, sizeof *copy);   /* its loops rewritten, and its jumps */
 		*copy = *st;
 		copy->body = rewrite_block(j, &st->body);
 		copy->orelse = rewrite_block(j, &st->orelse);
-		nodelist_push(a, &out, copy);
+		ast_nodelist_push(a, &out, copy);
 		if (!has_jump(&st->body, false) && !has_jump(&st->orelse, false))
 			continue;
 		NodeList rest_in = {.items = body->items + i + 1, .len = body->len - i - 1};
 		NodeList rest = rewrite_block(j, &rest_in);
 		if (rest.len) {
 			NodeList pass = {0};
-			nodelist_push(a, &pass, ast_new(a, ND_PASS, st->offset));
-			nodelist_push(a, &out, if_node(j, name_node(j, j->skip), pass, rest));
+			ast_nodelist_push(a, &pass, ast_new(a, ND_PASS, st->offset));
+			ast_nodelist_push(a, &out, if_node(j, name_node(j, j->skip), pass, rest));
 		}
 		return out;
 	}
@@ -159,28 +159,28 @@ static Node *rewrite_loop(Spec *s, const Node *loop, NodeList *before)
 		return copy;
 	}
 	NodeList inner = {0};
-	nodelist_push(a, &inner, assign_node(&j, j.skip, bool_node(&j, false, loop->offset)));
+	ast_nodelist_push(a, &inner, assign_node(&j, j.skip, bool_node(&j, false, loop->offset)));
 	for (int i = 0; i < body.len; i++)
-		nodelist_push(a, &inner, body.items[i]);
+		ast_nodelist_push(a, &inner, body.items[i]);
 	if (!breaks) {
 		copy->body = inner;
 		return copy;
 	}
-	nodelist_push(a, before, assign_node(&j, j.broken, bool_node(&j, false, loop->offset)));
+	ast_nodelist_push(a, before, assign_node(&j, j.broken, bool_node(&j, false, loop->offset)));
 	if (loop->kind == ND_FOR) {   /* for: the body only until it breaks */
 		NodeList pass = {0}, guarded = {0};
-		nodelist_push(a, &pass, ast_new(a, ND_PASS, loop->offset));
-		nodelist_push(a, &guarded, if_node(&j, name_node(&j, j.broken), pass, inner));
+		ast_nodelist_push(a, &pass, ast_new(a, ND_PASS, loop->offset));
+		ast_nodelist_push(a, &guarded, if_node(&j, name_node(&j, j.broken), pass, inner));
 		copy->body = guarded;
 		return copy;
 	}
 	/* while: the condition as a variable, not evaluated after a break */
 	const char *go = arena_printf(a, "<go@%zu>", loop->offset);
-	nodelist_push(a, before, assign_node(&j, go, loop->cond));
+	ast_nodelist_push(a, before, assign_node(&j, go, loop->cond));
 	NodeList stop = {0}, next = {0};
-	nodelist_push(a, &stop, assign_node(&j, go, bool_node(&j, false, loop->offset)));
-	nodelist_push(a, &next, assign_node(&j, go, loop->cond));
-	nodelist_push(a, &inner, if_node(&j, name_node(&j, j.broken), stop, next));
+	ast_nodelist_push(a, &stop, assign_node(&j, go, bool_node(&j, false, loop->offset)));
+	ast_nodelist_push(a, &next, assign_node(&j, go, loop->cond));
+	ast_nodelist_push(a, &inner, if_node(&j, name_node(&j, j.broken), stop, next));
 	copy->cond = name_node(&j, go);
 	copy->body = inner;
 	return copy;
@@ -209,16 +209,16 @@ static NodeList rewrite_outside(Spec *s, const NodeList *body)
 			NodeList before = {0};
 			Node *loop = rewrite_loop(s, st, &before);
 			for (int k = 0; k < before.len; k++)
-				nodelist_push(s->a, &out, before.items[k]);
-			nodelist_push(s->a, &out, loop);
+				ast_nodelist_push(s->a, &out, before.items[k]);
+			ast_nodelist_push(s->a, &out, loop);
 		} else if (st->kind == ND_IF) {
 			Node *copy = arena_alloc(s->a, sizeof *copy);
 			*copy = *st;
 			copy->body = rewrite_outside(s, &st->body);
 			copy->orelse = rewrite_outside(s, &st->orelse);
-			nodelist_push(s->a, &out, copy);
+			ast_nodelist_push(s->a, &out, copy);
 		} else {
-			nodelist_push(s->a, &out, (Node *)st);
+			ast_nodelist_push(s->a, &out, (Node *)st);
 		}
 	}
 	return out;

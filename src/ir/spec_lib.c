@@ -22,17 +22,17 @@
 
 static TValue *bin(Spec *s, const Node *n, TOp op, TValue *x, TValue *y)
 {
-	return checked(s, n, tir_binary(&s->b, op, x, y));
+	return spec_checked(s, n, tir_binary(&s->b, op, x, y));
 }
 
 static TValue *cmp(Spec *s, const Node *n, CmpKind k, TValue *x, TValue *y)
 {
-	return checked(s, n, tir_cmp(&s->b, k, x, y));
+	return spec_checked(s, n, tir_cmp(&s->b, k, x, y));
 }
 
 static TValue *where(Spec *s, const Node *n, TValue *c, TValue *x, TValue *y)
 {
-	return checked(s, n, tir_where(&s->b, c, x, y));
+	return spec_checked(s, n, tir_where(&s->b, c, x, y));
 }
 
 /* A Python float against tile x: Triton's weak typing makes it x's dtype
@@ -51,17 +51,17 @@ static TValue *inum(Spec *s, const TValue *like, int64_t v)
 
 static TValue *reduce(Spec *s, const Node *n, ReduceKind k, TValue *x, int axis)
 {
-	return checked(s, n, tir_reduce(&s->b, k, x, axis));
+	return spec_checked(s, n, tir_reduce(&s->b, k, x, axis));
 }
 
 static TValue *expand(Spec *s, const Node *n, TValue *x, int axis)
 {
-	return checked(s, n, tir_expand(&s->b, x, axis));
+	return spec_checked(s, n, tir_expand(&s->b, x, axis));
 }
 
 static int axis_arg(Spec *s, const Node *call, int pos, const char *kw, const TValue *x)
 {
-	int axis = (int)const_int(s, call, need_arg(s, call, pos, kw), "the axis");
+	int axis = (int)spec_const_int(s, call, spec_need_arg(s, call, pos, kw), "the axis");
 	if (axis < 0)
 		axis += x->type.rank;
 	if (axis < 0 || axis >= x->type.rank)
@@ -71,7 +71,7 @@ static int axis_arg(Spec *s, const Node *call, int pos, const char *kw, const TV
 
 static bool const_flag(Spec *s, const Node *call, int pos, const char *kw, bool dflt)
 {
-	SVal *v = arg(s, call, pos, kw);
+	SVal *v = spec_arg(s, call, pos, kw);
 	if (!v || v->kind == SV_NONE)
 		return dflt;
 	if (v->kind != SV_INT)
@@ -81,7 +81,7 @@ static bool const_flag(Spec *s, const Node *call, int pos, const char *kw, bool 
 
 static const char *const_str(Spec *s, const Node *call, int pos, const char *kw)
 {
-	SVal *v = arg(s, call, pos, kw);
+	SVal *v = spec_arg(s, call, pos, kw);
 	if (!v || v->kind == SV_NONE)
 		return NULL;
 	if (v->kind != SV_STR)
@@ -91,8 +91,8 @@ static const char *const_str(Spec *s, const Node *call, int pos, const char *kw)
 
 static SVal *pair(Spec *s, const Node *n, TValue *x, TValue *y)
 {
-	SVal *items[2] = {sv_value(s, n, x), sv_value(s, n, y)};
-	return sv_tuple(s, 2, items);
+	SVal *items[2] = {spec_sv_value(s, n, x), spec_sv_value(s, n, y)};
+	return spec_sv_tuple(s, 2, items);
 }
 
 /* ---- tl.sum, max, min, argmax, argmin (triton/language/standard.py) ---- */
@@ -102,7 +102,7 @@ static int axis_of(Spec *s, const Node *call, SVal *axis, const TValue *x)
 {
 	if (!axis || axis->kind == SV_NONE)
 		return -1;
-	int a = (int)const_int(s, call, axis, "the axis");
+	int a = (int)spec_const_int(s, call, axis, "the axis");
 	if (a < 0)
 		a += x->type.rank;
 	if (a < 0 || a >= x->type.rank)
@@ -136,7 +136,7 @@ static TValue *index_along(Spec *s, const Node *call, const TValue *x, int axis)
 	for (int d = 0; d < x->type.rank; d++)
 		if (d != axis)
 			i = expand(s, call, i, d);
-	return checked(s, call, tir_broadcast_to(&s->b, i, x->type.rank, x->type.shape));
+	return spec_checked(s, call, tir_broadcast_to(&s->b, i, x->type.rank, x->type.shape));
 }
 
 /* (max, argmax) or (min, argmin) along `axis`. The index is i32, the first
@@ -153,7 +153,7 @@ static SVal *with_indices(Spec *s, const Node *call, bool is_max, TValue *x, int
 		x = tir_cast(&s->b, x, DT_F32);
 	TValue *idx = index_along(s, call, x, axis);
 	TValue *val = reduce(s, call, is_max ? RED_MAX : RED_MIN, x, axis);
-	TValue *arg = checked(s, call, tir_reduce_index(&s->b, is_max ? RED_ARGMAX : RED_ARGMIN, x, idx, axis));
+	TValue *arg = spec_checked(s, call, tir_reduce_index(&s->b, is_max ? RED_ARGMAX : RED_ARGMIN, x, idx, axis));
 	if (keep) {
 		val = expand(s, call, val, axis);
 		arg = expand(s, call, arg, axis);
@@ -168,16 +168,16 @@ static SVal *with_indices(Spec *s, const Node *call, bool is_max, TValue *x, int
  * tl.argmax / argmin(input, axis, tie_break_left=True, keep_dims=False). */
 static SVal *call_reduction(Spec *s, const Node *call, const char *fn)
 {
-	TValue *x = need_value(s, call, 0, "input");
-	int axis = axis_of(s, call, arg(s, call, 1, "axis"), x);
+	TValue *x = spec_need_value(s, call, 0, "input");
+	int axis = axis_of(s, call, spec_arg(s, call, 1, "axis"), x);
 	if (!strcmp(fn, "sum")) {
 		if (x->type.dtype == DT_BF16)
 			x = tir_cast(&s->b, x, DT_F32);
-		return sv_value(s, call, reduce_axes(s, call, RED_SUM, x, axis, const_flag(s, call, 2, "keep_dims", false)));
+		return spec_sv_value(s, call, reduce_axes(s, call, RED_SUM, x, axis, const_flag(s, call, 2, "keep_dims", false)));
 	}
 	bool is_max = fn[strlen(fn) - 2] == 'a';
 	if (!strncmp(fn, "arg", 3)) {
-		if (!arg_node(call, 1, "axis"))
+		if (!spec_arg_node(call, 1, "axis"))
 			spec_error(s, call, "missing argument 'axis'");
 		const_flag(s, call, 2, "tie_break_left", true);
 		SVal *r = with_indices(s, call, is_max, x, axis, const_flag(s, call, 3, "keep_dims", false));
@@ -190,7 +190,7 @@ static SVal *call_reduction(Spec *s, const Node *call, const char *fn)
 	}
 	if (dtype_bytes(x->type.dtype) < 4 || x->type.dtype == DT_I1)
 		x = tir_cast(&s->b, x, dtype_is_float(x->type.dtype) ? DT_F32 : DT_I32);
-	return sv_value(s, call, reduce_axes(s, call, is_max ? RED_MAX : RED_MIN, x, axis, keep));
+	return spec_sv_value(s, call, reduce_axes(s, call, is_max ? RED_MAX : RED_MIN, x, axis, keep));
 }
 
 /* ---- scans and generic reductions ---- */
@@ -204,8 +204,8 @@ static void build_combine(Spec *s, const Node *call, TValue *scan, const Node *f
 	s->b.block = scan->body;
 	SVal *params[2 * TIR_MAX_SCAN];
 	for (int i = 0; i < 2 * n; i++)
-		params[i] = sv_value(s, call, scan->body->params[i]);
-	SVal *r = inline_call(s, call, fn, params, 2 * n, NULL, 0);
+		params[i] = spec_sv_value(s, call, scan->body->params[i]);
+	SVal *r = spec_inline_call(s, call, fn, params, 2 * n, NULL, 0);
 	if (r->kind == SV_TUPLE && r->nitems == 1)
 		r = r->items[0];
 	if (n > 1 && (r->kind != SV_TUPLE || r->nitems != n))
@@ -215,7 +215,7 @@ static void build_combine(Spec *s, const Node *call, TValue *scan, const Node *f
 	TValue *out[TIR_MAX_SCAN];
 	for (int i = 0; i < n; i++) {
 		DType dt = scan->args[i]->type.dtype;
-		TValue *v = materialize(s, call, n > 1 ? r->items[i] : r, dt);
+		TValue *v = spec_materialize(s, call, n > 1 ? r->items[i] : r, dt);
 		if (v->type.rank != 0)
 			spec_error(s, call, "the combine function '%s' must return scalars", fn->name);
 		out[i] = tir_cast(&s->b, v, dt);
@@ -227,7 +227,7 @@ static void build_combine(Spec *s, const Node *call, TValue *scan, const Node *f
 
 static const Node *combine_fn(Spec *s, const Node *call, int pos)
 {
-	SVal *f = need_arg(s, call, pos, "combine_fn");
+	SVal *f = spec_need_arg(s, call, pos, "combine_fn");
 	if (f->kind != SV_FUNC)
 		spec_error(s, call, "the combine function must be a @triton.jit function of this module");
 	return f->fn;
@@ -237,26 +237,26 @@ static const Node *combine_fn(Spec *s, const Node *call, int pos)
  * a tuple in, a tuple out. */
 static SVal *call_associative_scan(Spec *s, const Node *call)
 {
-	SVal *in = need_arg(s, call, 0, "input");
+	SVal *in = spec_need_arg(s, call, 0, "input");
 	int n = in->kind == SV_TUPLE ? in->nitems : 1;
 	if (n < 1 || n > TIR_MAX_SCAN)
 		spec_error(s, call, "too many tensors in one associative_scan: %d (limit is %d)", n, TIR_MAX_SCAN);
 	TValue *xs[TIR_MAX_SCAN];
 	for (int i = 0; i < n; i++)
-		xs[i] = to_value(s, call, in->kind == SV_TUPLE ? in->items[i] : in);
+		xs[i] = spec_to_value(s, call, in->kind == SV_TUPLE ? in->items[i] : in);
 	int axis = axis_arg(s, call, 1, "axis", xs[0]);
 	const Node *fn = combine_fn(s, call, 2);
-	TValue *scan = checked(s, call, tir_scan(&s->b, n, xs, axis, const_flag(s, call, 3, "reverse", false)));
+	TValue *scan = spec_checked(s, call, tir_scan(&s->b, n, xs, axis, const_flag(s, call, 3, "reverse", false)));
 	build_combine(s, call, scan, fn);
 	TValue *results[TIR_MAX_SCAN];
 	s->b.line = scan->line;   /* the combine's lines were the function's */
 	tir_results(&s->b, scan, results);
 	if (in->kind != SV_TUPLE)
-		return sv_value(s, call, scan);
+		return spec_sv_value(s, call, scan);
 	SVal *items[TIR_MAX_SCAN];
 	for (int i = 0; i < n; i++)
-		items[i] = sv_value(s, call, results[i]);
-	return sv_tuple(s, n, items);
+		items[i] = spec_sv_value(s, call, results[i]);
+	return spec_sv_tuple(s, n, items);
 }
 
 /* tl.cumsum / tl.cumprod: a scan whose combine is one add or mul;
@@ -264,21 +264,21 @@ static SVal *call_associative_scan(Spec *s, const Node *call)
  * Triton does. */
 static SVal *call_cumulative(Spec *s, const Node *call, TOp op)
 {
-	TValue *x = need_value(s, call, 0, "input");
-	SVal *ax = arg(s, call, 1, "axis");
-	int axis = ax ? (int)const_int(s, call, ax, "the axis") : 0;
+	TValue *x = spec_need_value(s, call, 0, "input");
+	SVal *ax = spec_arg(s, call, 1, "axis");
+	int axis = ax ? (int)spec_const_int(s, call, ax, "the axis") : 0;
 	if (!dtype_is_float(x->type.dtype) && dtype_bytes(x->type.dtype) < 4)
 		x = tir_cast(&s->b, x, DT_I32);
 	else if (x->type.dtype == DT_BF16)
 		x = tir_cast(&s->b, x, DT_F32);
-	TValue *scan = checked(s, call, tir_scan(&s->b, 1, &x, axis, const_flag(s, call, 2, "reverse", false)));
+	TValue *scan = spec_checked(s, call, tir_scan(&s->b, 1, &x, axis, const_flag(s, call, 2, "reverse", false)));
 	TBlock *outer = s->b.block;
 	s->b.block = scan->body;
 	TValue *r = bin(s, call, op, scan->body->params[0], scan->body->params[1]);
 	tir_yield(&s->b, 1, &r);
 	s->b.block = outer;
 	scan->iconst = tir_combine_kind(scan->body);
-	return sv_value(s, call, scan);
+	return spec_sv_value(s, call, scan);
 }
 
 /* One reduction of n tensors along `axis` with the combine `fn`, results
@@ -290,7 +290,7 @@ static void reduce_with(Spec *s, const Node *call, const Node *fn, int n, TValue
 	TValue *xs[TIR_MAX_SCAN];
 	memcpy(xs, inputs, sizeof *xs * (size_t)n);
 	TValue *mark = s->b.block->last;
-	TValue *v = checked(s, call, tir_reduce_combine(&s->b, n, xs, axis));
+	TValue *v = spec_checked(s, call, tir_reduce_combine(&s->b, n, xs, axis));
 	build_combine(s, call, v, fn);
 	s->b.line = v->line;   /* the combine's lines were the function's */
 	if (n == 1 && v->iconst >= 0) {
@@ -307,18 +307,18 @@ static void reduce_with(Spec *s, const Node *call, const Node *fn, int n, TValue
  * associative and commutative, which Triton's lowering also needs). */
 static SVal *call_reduce_fn(Spec *s, const Node *call)
 {
-	SVal *in = need_arg(s, call, 0, "input");
+	SVal *in = spec_need_arg(s, call, 0, "input");
 	int n = in->kind == SV_TUPLE ? in->nitems : 1;
 	if (n < 1 || n > TIR_MAX_SCAN)
 		spec_error(s, call, "too many tensors in one tl.reduce: %d (limit is %d)", n, TIR_MAX_SCAN);
 	TValue *out[TIR_MAX_SCAN];
 	for (int i = 0; i < n; i++) {
-		out[i] = to_value(s, call, in->kind == SV_TUPLE ? in->items[i] : in);
+		out[i] = spec_to_value(s, call, in->kind == SV_TUPLE ? in->items[i] : in);
 		const Type *t = &out[i]->type, *t0 = &out[0]->type;
 		if (t->rank != t0->rank || memcmp(t->shape, t0->shape, sizeof(int) * (size_t)t->rank))
 			spec_error(s, call, "the tensors tl.reduce combines must have one shape");
 	}
-	int axis = axis_of(s, call, need_arg(s, call, 1, "axis"), out[0]);
+	int axis = axis_of(s, call, spec_need_arg(s, call, 1, "axis"), out[0]);
 	const Node *fn = combine_fn(s, call, 2);
 	bool keep = const_flag(s, call, 3, "keep_dims", false);
 	int rank = out[0]->type.rank;
@@ -332,11 +332,11 @@ static SVal *call_reduce_fn(Spec *s, const Node *call)
 			out[i] = expand(s, call, out[i], 0);
 	}
 	if (in->kind != SV_TUPLE)
-		return sv_value(s, call, out[0]);
+		return spec_sv_value(s, call, out[0]);
 	SVal *items[TIR_MAX_SCAN];
 	for (int i = 0; i < n; i++)
-		items[i] = sv_value(s, call, out[i]);
-	return sv_tuple(s, n, items);
+		items[i] = spec_sv_value(s, call, out[i]);
+	return spec_sv_tuple(s, n, items);
 }
 
 /* ---- side effects ---- */
@@ -345,25 +345,25 @@ static void device_assert(Spec *s, const Node *call, SVal *cond, const char *msg
 {
 	if (cond->kind == SV_INT && cond->i)
 		return;                                      /* true at compile time */
-	TValue *m = mask && mask->kind != SV_NONE ? to_value(s, call, mask) : NULL;
-	checked(s, call, tir_assert(&s->b, to_value(s, call, cond), m, msg));
+	TValue *m = mask && mask->kind != SV_NONE ? spec_to_value(s, call, mask) : NULL;
+	spec_checked(s, call, tir_assert(&s->b, spec_to_value(s, call, cond), m, msg));
 }
 
 static SVal *call_device_assert(Spec *s, const Node *call)
 {
-	device_assert(s, call, need_arg(s, call, 0, "cond"), const_str(s, call, 1, "msg"), arg(s, call, 2, "mask"));
-	return sv_new(s, SV_NONE);
+	device_assert(s, call, spec_need_arg(s, call, 0, "cond"), const_str(s, call, 1, "msg"), spec_arg(s, call, 2, "mask"));
+	return spec_sv_new(s, SV_NONE);
 }
 
 static SVal *call_static_assert(Spec *s, const Node *call)
 {
-	SVal *c = need_arg(s, call, 0, "cond");
+	SVal *c = spec_need_arg(s, call, 0, "cond");
 	const char *msg = const_str(s, call, 1, "msg");
 	if (c->kind != SV_INT)
 		spec_error(s, call, "tl.static_assert needs a condition known at compile time");
 	if (!c->i)
 		spec_error(s, call, "static assertion failed%s%s", msg ? ": " : "", msg ? msg : "");
-	return sv_new(s, SV_NONE);
+	return spec_sv_new(s, SV_NONE);
 }
 
 static int name_index(const char *s, const char *const *names, int n)
@@ -377,8 +377,8 @@ static int name_index(const char *s, const char *const *names, int n)
 /* tl.multiple_of / max_contiguous / max_constancy: one value per dim. */
 static SVal *call_hint(Spec *s, const Node *call, HintKind kind)
 {
-	SVal *x = need_arg(s, call, 0, "input");
-	SVal *vals = need_arg(s, call, 1, "values");
+	SVal *x = spec_need_arg(s, call, 0, "input");
+	SVal *vals = spec_need_arg(s, call, 1, "values");
 	if (x->kind != SV_VALUE)
 		return x;
 	int rank = x->v->type.rank, n = vals->kind == SV_TUPLE ? vals->nitems : 1;
@@ -387,11 +387,11 @@ static SVal *call_hint(Spec *s, const Node *call, HintKind kind)
 	int64_t hint[TC_MAX_RANK];
 	for (int d = 0; d < TC_MAX_RANK; d++) {
 		SVal *v = vals->kind == SV_TUPLE ? vals->items[d < n ? d : n - 1] : vals;
-		hint[d] = const_int(s, call, v, "a hint value");
+		hint[d] = spec_const_int(s, call, v, "a hint value");
 		if (hint[d] < 1)
 			spec_error(s, call, "hint values must be positive");
 	}
-	return sv_value(s, call, tir_hint(&s->b, x->v, kind, hint));
+	return spec_sv_value(s, call, tir_hint(&s->b, x->v, kind, hint));
 }
 
 /* ---- tl.dot ---- */
@@ -411,11 +411,11 @@ static DotPrecision dot_precision(Spec *s, const Node *call)
 
 static SVal *call_dot(Spec *s, const Node *call)
 {
-	TValue *x = need_value(s, call, 0, "input"), *y = need_value(s, call, 1, "other");
-	SVal *acc = arg(s, call, 2, "acc");
-	SVal *out = arg(s, call, 6, "out_dtype");
+	TValue *x = spec_need_value(s, call, 0, "input"), *y = spec_need_value(s, call, 1, "other");
+	SVal *acc = spec_arg(s, call, 2, "acc");
+	SVal *out = spec_arg(s, call, 6, "out_dtype");
 	DotPrecision p = dot_precision(s, call);
-	TValue *a = acc && acc->kind != SV_NONE ? to_value(s, call, acc) : NULL;
+	TValue *a = acc && acc->kind != SV_NONE ? spec_to_value(s, call, acc) : NULL;
 	if (out && out->kind == SV_DTYPE && out->dtype != DT_F32) {
 		if (out->dtype != DT_F16 || x->type.dtype != DT_F16)
 			spec_error(s, call, "tl.dot: out_dtype %s is not supported for %s operands", dtype_name(out->dtype),
@@ -427,21 +427,21 @@ static SVal *call_dot(Spec *s, const Node *call)
 		if (a && a->type.dtype != DT_F16)
 			spec_error(s, call, "tl.dot: the accumulator must be fp16 with out_dtype=tl.float16");
 	}
-	return sv_value(s, call, tir_dot(&s->b, x, y, a, p));
+	return spec_sv_value(s, call, tir_dot(&s->b, x, y, a, p));
 }
 
 /* ---- random numbers (triton/language/random.py) ---- */
 
 static int rounds_arg(Spec *s, const Node *call)
 {
-	SVal *r = arg(s, call, 2, "n_rounds");
-	return r ? (int)const_int(s, call, r, "n_rounds") : 10;
+	SVal *r = spec_arg(s, call, 2, "n_rounds");
+	return r ? (int)spec_const_int(s, call, r, "n_rounds") : 10;
 }
 
 static TValue *philox_word(Spec *s, const Node *call, int word)
 {
-	TValue *seed = need_value(s, call, 0, "seed"), *off = need_value(s, call, 1, "offset");
-	return checked(s, call, tir_philox(&s->b, seed, off, rounds_arg(s, call), word));
+	TValue *seed = spec_need_value(s, call, 0, "seed"), *off = spec_need_value(s, call, 1, "offset");
+	return spec_checked(s, call, tir_philox(&s->b, seed, off, rounds_arg(s, call), word));
 }
 
 /* uint_to_uniform_float: the bits as a signed integer x, then
@@ -450,7 +450,7 @@ static TValue *philox_word(Spec *s, const Node *call, int word)
 static TValue *uniform(Spec *s, const Node *n, TValue *bits)
 {
 	bool wide = dtype_bytes(bits->type.dtype) == 8;
-	TValue *x = checked(s, n, tir_bitcast(&s->b, bits, wide ? DT_I64 : DT_I32));
+	TValue *x = spec_checked(s, n, tir_bitcast(&s->b, bits, wide ? DT_I64 : DT_I32));
 	TValue *neg = cmp(s, n, CMP_LT, x, inum(s, x, 0));
 	TValue *negated = tir_unary(&s->b, TOP_NEG, x);   /* ops made in a fixed order */
 	TValue *flipped = bin(s, n, TOP_SUB, negated, inum(s, x, 1));
@@ -464,15 +464,15 @@ static TValue *normal(Spec *s, const Node *n, TValue *u1, TValue *u2, bool secon
 {
 	u1 = bin(s, n, TOP_MAXIMUM, u1, fnum(s, u1, 1.0e-7));
 	TValue *th = bin(s, n, TOP_MUL, fnum(s, u2, 6.283185307179586), u2);
-	TValue *lg = checked(s, n, tir_math(&s->b, MATH_LOG, u1));
-	TValue *r = checked(s, n, tir_math(&s->b, MATH_SQRT, bin(s, n, TOP_MUL, fnum(s, lg, -2.0), lg)));
-	return bin(s, n, TOP_MUL, r, checked(s, n, tir_math(&s->b, second ? MATH_SIN : MATH_COS, th)));
+	TValue *lg = spec_checked(s, n, tir_math(&s->b, MATH_LOG, u1));
+	TValue *r = spec_checked(s, n, tir_math(&s->b, MATH_SQRT, bin(s, n, TOP_MUL, fnum(s, lg, -2.0), lg)));
+	return bin(s, n, TOP_MUL, r, spec_checked(s, n, tir_math(&s->b, second ? MATH_SIN : MATH_COS, th)));
 }
 
 static SVal *call_random(Spec *s, const Node *call, const char *fn)
 {
 	if (!strcmp(fn, "randint"))
-		return sv_value(s, call, philox_word(s, call, 0));
+		return spec_sv_value(s, call, philox_word(s, call, 0));
 	TValue *w[4];
 	int words = !strcmp(fn, "rand") ? 1 : !strcmp(fn, "randn") ? 2 : 4;
 	for (int i = 0; i < words; i++)
@@ -480,25 +480,25 @@ static SVal *call_random(Spec *s, const Node *call, const char *fn)
 	if (!strcmp(fn, "randint4x")) {
 		SVal *items[4];
 		for (int i = 0; i < 4; i++)
-			items[i] = sv_value(s, call, w[i]);
-		return sv_tuple(s, 4, items);
+			items[i] = spec_sv_value(s, call, w[i]);
+		return spec_sv_tuple(s, 4, items);
 	}
 	TValue *u[4];
 	for (int i = 0; i < words; i++)
 		u[i] = uniform(s, call, w[i]);
 	if (!strcmp(fn, "rand"))
-		return sv_value(s, call, u[0]);
+		return spec_sv_value(s, call, u[0]);
 	if (!strcmp(fn, "randn"))
-		return sv_value(s, call, normal(s, call, u[0], u[1], false));
+		return spec_sv_value(s, call, normal(s, call, u[0], u[1], false));
 	SVal *items[4];
 	for (int i = 0; i < 4; i++) {
 		TValue *v = !strcmp(fn, "rand4x") ? u[i] : normal(s, call, u[i & 2], u[(i & 2) + 1], i & 1);
-		items[i] = sv_value(s, call, v);
+		items[i] = spec_sv_value(s, call, v);
 	}
-	return sv_tuple(s, 4, items);
+	return spec_sv_tuple(s, 4, items);
 }
 
-SVal *call_tl_lib(Spec *s, const Node *call, const char *fn)
+SVal *spec_call_tl_lib(Spec *s, const Node *call, const char *fn)
 {
 	static const char *const randoms[] = {"rand", "randn", "randint", "randint4x", "rand4x", "randn4x"};
 	if (!strcmp(fn, "associative_scan"))
@@ -516,10 +516,10 @@ SVal *call_tl_lib(Spec *s, const Node *call, const char *fn)
 		return call_static_assert(s, call);
 	if (!strcmp(fn, "debug_barrier")) {
 		tir_barrier(&s->b);
-		return sv_new(s, SV_NONE);
+		return spec_sv_new(s, SV_NONE);
 	}
 	if (!strncmp(fn, "atomic_", 7))
-		return call_tl_atomic(s, call, fn + 7);
+		return spec_call_tl_atomic(s, call, fn + 7);
 	if (!strcmp(fn, "multiple_of"))
 		return call_hint(s, call, HINT_MULTIPLE_OF);
 	if (!strcmp(fn, "max_contiguous"))
@@ -527,14 +527,14 @@ SVal *call_tl_lib(Spec *s, const Node *call, const char *fn)
 	if (!strcmp(fn, "max_constancy"))
 		return call_hint(s, call, HINT_MAX_CONSTANCY);
 	if (!strcmp(fn, "assume")) {
-		need_arg(s, call, 0, "cond");                /* evaluated, then only a hint */
-		return sv_new(s, SV_NONE);
+		spec_need_arg(s, call, 0, "cond");                /* evaluated, then only a hint */
+		return spec_sv_new(s, SV_NONE);
 	}
 	if (!strcmp(fn, "dot"))
 		return call_dot(s, call);
 	if (!strcmp(fn, "zeros_like")) {
-		TValue *x = need_value(s, call, 0, "input");
-		return sv_value(s, call, tir_broadcast_to(&s->b, inum(s, x, 0), x->type.rank, x->type.shape));
+		TValue *x = spec_need_value(s, call, 0, "input");
+		return spec_sv_value(s, call, tir_broadcast_to(&s->b, inum(s, x, 0), x->type.rank, x->type.shape));
 	}
 	if (name_index(fn, randoms, 6) >= 0)
 		return call_random(s, call, fn);
@@ -546,8 +546,8 @@ SVal *call_tl_lib(Spec *s, const Node *call, const char *fn)
 /* maximum_with_index / minimum_with_index, op for op. */
 static SVal *with_index(Spec *s, const Node *call, bool is_max)
 {
-	TValue *av = need_value(s, call, 0, "a_value"), *ai = need_value(s, call, 1, "a_index");
-	TValue *bv = need_value(s, call, 2, "b_value"), *bi = need_value(s, call, 3, "b_index");
+	TValue *av = spec_need_value(s, call, 0, "a_value"), *ai = spec_need_value(s, call, 1, "a_index");
+	TValue *bv = spec_need_value(s, call, 2, "b_value"), *bi = spec_need_value(s, call, 3, "b_index");
 	TValue *mask = cmp(s, call, is_max ? CMP_GT : CMP_LT, av, bv);
 	TValue *equal = cmp(s, call, CMP_EQ, av, bv);
 	if (dtype_is_float(av->type.dtype)) {
@@ -562,10 +562,10 @@ static SVal *with_index(Spec *s, const Node *call, bool is_max)
 
 static SVal *reduce_with_index(Spec *s, const Node *call, bool is_max)
 {
-	TValue *v = need_value(s, call, 0, "value"), *i = need_value(s, call, 1, "index");
+	TValue *v = spec_need_value(s, call, 0, "value"), *i = spec_need_value(s, call, 1, "index");
 	int axis = axis_arg(s, call, 2, "dim", v);
 	TValue *val = reduce(s, call, is_max ? RED_MAX : RED_MIN, v, axis);
-	TValue *idx = checked(s, call, tir_reduce_index(&s->b, is_max ? RED_ARGMAX : RED_ARGMIN, v, i, axis));
+	TValue *idx = spec_checked(s, call, tir_reduce_index(&s->b, is_max ? RED_ARGMAX : RED_ARGMIN, v, i, axis));
 	return pair(s, call, val, idx);
 }
 
@@ -574,7 +574,7 @@ static TValue *helper_exp(Spec *s, const Node *n, TValue *x, bool fast)
 {
 	if (fast)
 		x = bin(s, n, TOP_MUL, x, fnum(s, x, 1.4426950408889634));
-	return checked(s, n, tir_math(&s->b, fast ? MATH_EXP2 : MATH_EXP, x));
+	return spec_checked(s, n, tir_math(&s->b, fast ? MATH_EXP2 : MATH_EXP, x));
 }
 
 static void no_strict_signed_zero(Spec *s, const Node *call, int pos)
@@ -585,8 +585,8 @@ static void no_strict_signed_zero(Spec *s, const Node *call, int pos)
 
 static SVal *online_softmax_combine(Spec *s, const Node *call)
 {
-	TValue *lmax = need_value(s, call, 0, "lhs_max"), *lsum = need_value(s, call, 1, "lhs_sum");
-	TValue *rmax = need_value(s, call, 2, "rhs_max");
+	TValue *lmax = spec_need_value(s, call, 0, "lhs_max"), *lsum = spec_need_value(s, call, 1, "lhs_sum");
+	TValue *rmax = spec_need_value(s, call, 2, "rhs_max");
 	bool fast = const_flag(s, call, 3, "use_fast_math", false);
 	no_strict_signed_zero(s, call, 4);
 	TValue *out_max = bin(s, call, TOP_MAXIMUM, lmax, rmax);
@@ -601,7 +601,7 @@ static SVal *online_softmax_combine(Spec *s, const Node *call)
 
 static SVal *online_softmax_reduce(Spec *s, const Node *call)
 {
-	TValue *lmax = need_value(s, call, 0, "lhs_max"), *lsum = need_value(s, call, 1, "lhs_sum");
+	TValue *lmax = spec_need_value(s, call, 0, "lhs_max"), *lsum = spec_need_value(s, call, 1, "lhs_sum");
 	int dim = axis_arg(s, call, 2, "dim", lmax);
 	bool fast = const_flag(s, call, 3, "use_fast_math", false);
 	no_strict_signed_zero(s, call, 4);
@@ -616,9 +616,9 @@ static SVal *online_softmax_reduce(Spec *s, const Node *call)
 
 static SVal *welford_reduce(Spec *s, const Node *call)
 {
-	TValue *value = need_value(s, call, 0, "value"), *mean = need_value(s, call, 1, "mean");
-	TValue *m2 = need_value(s, call, 2, "m2"), *weight = need_value(s, call, 3, "weight");
-	SVal *first = need_arg(s, call, 4, "first_iteration");
+	TValue *value = spec_need_value(s, call, 0, "value"), *mean = spec_need_value(s, call, 1, "mean");
+	TValue *m2 = spec_need_value(s, call, 2, "m2"), *weight = spec_need_value(s, call, 3, "weight");
+	SVal *first = spec_need_arg(s, call, 4, "first_iteration");
 	TValue *f_weight = NULL, *f_mean = NULL, *f_m2 = NULL, *weight1 = NULL, *mean1 = NULL, *m21 = NULL;
 	if (first->kind != SV_INT || first->i) {
 		f_weight = tir_broadcast_to(&s->b, inum(s, weight, 1), weight->type.rank, weight->type.shape);
@@ -633,18 +633,18 @@ static SVal *welford_reduce(Spec *s, const Node *call)
 	}
 	SVal *out[3];
 	if (first->kind == SV_INT) {
-		out[0] = sv_value(s, call, first->i ? f_mean : mean1);
-		out[1] = sv_value(s, call, first->i ? f_m2 : m21);
-		out[2] = sv_value(s, call, first->i ? f_weight : weight1);
+		out[0] = spec_sv_value(s, call, first->i ? f_mean : mean1);
+		out[1] = spec_sv_value(s, call, first->i ? f_m2 : m21);
+		out[2] = spec_sv_value(s, call, first->i ? f_weight : weight1);
 	} else {
 		/* `if first_iteration:` on a run-time flag: both branches are
 		 * element-wise and cannot fail, so a select says the same. */
-		TValue *c = to_value(s, call, first);
-		out[0] = sv_value(s, call, where(s, call, c, f_mean, mean1));
-		out[1] = sv_value(s, call, where(s, call, c, f_m2, m21));
-		out[2] = sv_value(s, call, where(s, call, c, f_weight, weight1));
+		TValue *c = spec_to_value(s, call, first);
+		out[0] = spec_sv_value(s, call, where(s, call, c, f_mean, mean1));
+		out[1] = spec_sv_value(s, call, where(s, call, c, f_m2, m21));
+		out[2] = spec_sv_value(s, call, where(s, call, c, f_weight, weight1));
 	}
-	return sv_tuple(s, 3, out);
+	return spec_sv_tuple(s, 3, out);
 }
 
 /* Inductor's welford_combine of (mean, m2, weight) pairs, op for op:
@@ -671,21 +671,21 @@ static SVal *welford_combine(Spec *s, const Node *call)
 	static const char *const names[6] = {"mean_1", "m2_1", "weight_1", "mean_2", "m2_2", "weight_2"};
 	TValue *in[6], *out[3];
 	for (int i = 0; i < 6; i++)
-		in[i] = need_value(s, call, i, names[i]);
+		in[i] = spec_need_value(s, call, i, names[i]);
 	combine_welford(s, call, in, out);
-	SVal *r[3] = {sv_value(s, call, out[0]), sv_value(s, call, out[1]), sv_value(s, call, out[2])};
-	return sv_tuple(s, 3, r);
+	SVal *r[3] = {spec_sv_value(s, call, out[0]), spec_sv_value(s, call, out[1]), spec_sv_value(s, call, out[2])};
+	return spec_sv_tuple(s, 3, r);
 }
 
 static SVal *welford(Spec *s, const Node *call)
 {
-	TValue *xs[3] = {need_value(s, call, 0, "mean"), need_value(s, call, 1, "m2"), need_value(s, call, 2, "weight")};
+	TValue *xs[3] = {spec_need_value(s, call, 0, "mean"), spec_need_value(s, call, 1, "m2"), spec_need_value(s, call, 2, "weight")};
 	int dim = axis_arg(s, call, 3, "dim", xs[0]);
 	for (int i = 1; i < 3; i++)
 		if (xs[i]->type.rank != xs[0]->type.rank ||
 		    memcmp(xs[i]->type.shape, xs[0]->type.shape, sizeof(int) * (size_t)xs[0]->type.rank))
 			spec_error(s, call, "welford: mean, m2 and weight must have one shape");
-	TValue *v = checked(s, call, tir_reduce_combine(&s->b, 3, xs, dim));
+	TValue *v = spec_checked(s, call, tir_reduce_combine(&s->b, 3, xs, dim));
 	TBlock *outer = s->b.block;
 	s->b.block = v->body;
 	TValue *body[3];
@@ -697,41 +697,41 @@ static SVal *welford(Spec *s, const Node *call)
 	v->iconst = tir_combine_kind(v->body);
 	TValue *out[3];
 	tir_results(&s->b, v, out);
-	SVal *r[3] = {sv_value(s, call, out[0]), sv_value(s, call, out[1]), sv_value(s, call, out[2])};
-	return sv_tuple(s, 3, r);
+	SVal *r[3] = {spec_sv_value(s, call, out[0]), spec_sv_value(s, call, out[1]), spec_sv_value(s, call, out[2])};
+	return spec_sv_tuple(s, 3, r);
 }
 
 static SVal *sv_where(Spec *s, const Node *n, SVal *c, SVal *x, SVal *y)
 {
 	TValue *tx, *ty;
-	weak_operands(s, n, x, y, false, &tx, &ty);
-	return sv_value(s, n, where(s, n, to_value(s, n, c), tx, ty));
+	spec_weak_operands(s, n, x, y, false, &tx, &ty);
+	return spec_sv_value(s, n, where(s, n, spec_to_value(s, n, c), tx, ty));
 }
 
 static SVal *different_sign(Spec *s, const Node *n, SVal *a, SVal *b)
 {
-	SVal *zero = sv_int(s, 0);
-	SVal *x = eval_compare(s, n, OP_LT, a, zero), *y = eval_compare(s, n, OP_LT, b, zero);
-	return eval_compare(s, n, OP_NE, x, y);
+	SVal *zero = spec_sv_int(s, 0);
+	SVal *x = spec_eval_compare(s, n, OP_LT, a, zero), *y = spec_eval_compare(s, n, OP_LT, b, zero);
+	return spec_eval_compare(s, n, OP_NE, x, y);
 }
 
 /* div_floor_integer and remainder_integer: C's // and % corrected to
  * Python's floor semantics where the signs differ. */
 static SVal *floor_divmod(Spec *s, const Node *call, bool want_div)
 {
-	SVal *a = need_arg(s, call, 0, "a"), *b = need_arg(s, call, 1, "b");
-	if (is_const(a) && is_const(b))
-		return eval_binary(s, call, want_div ? OP_FLOORDIV : OP_MOD, a, b);  /* Python's own, folded */
-	SVal *rem = eval_binary(s, call, OP_MOD, a, b);
-	SVal *nonzero = eval_compare(s, call, OP_NE, rem, sv_int(s, 0));
+	SVal *a = spec_need_arg(s, call, 0, "a"), *b = spec_need_arg(s, call, 1, "b");
+	if (spec_is_const(a) && spec_is_const(b))
+		return spec_eval_binary(s, call, want_div ? OP_FLOORDIV : OP_MOD, a, b);  /* Python's own, folded */
+	SVal *rem = spec_eval_binary(s, call, OP_MOD, a, b);
+	SVal *nonzero = spec_eval_compare(s, call, OP_NE, rem, spec_sv_int(s, 0));
 	SVal *differ = different_sign(s, call, a, b);
 	if (want_div) {
-		SVal *quot = eval_binary(s, call, OP_FLOORDIV, a, b);
-		SVal *fixed = sv_where(s, call, nonzero, eval_binary(s, call, OP_SUB, quot, sv_int(s, 1)), quot);
+		SVal *quot = spec_eval_binary(s, call, OP_FLOORDIV, a, b);
+		SVal *fixed = sv_where(s, call, nonzero, spec_eval_binary(s, call, OP_SUB, quot, spec_sv_int(s, 1)), quot);
 		return sv_where(s, call, differ, fixed, quot);
 	}
-	SVal *both = eval_binary(s, call, OP_BITAND, nonzero, differ);
-	return sv_where(s, call, both, eval_binary(s, call, OP_ADD, rem, b), rem);
+	SVal *both = spec_eval_binary(s, call, OP_BITAND, nonzero, differ);
+	return sv_where(s, call, both, spec_eval_binary(s, call, OP_ADD, rem, b), rem);
 }
 
 /* randint64(seed, offset, low, high): two Philox words as one u64, modulo
@@ -741,19 +741,19 @@ static SVal *randint64(Spec *s, const Node *call)
 	TValue *r0 = tir_cast(&s->b, philox_word(s, call, 0), DT_U64);
 	TValue *r1 = tir_cast(&s->b, philox_word(s, call, 1), DT_U64);
 	TValue *r = bin(s, call, TOP_OR, r0, bin(s, call, TOP_SHL, r1, tir_const_int(&s->b, DT_U64, 32)));
-	SVal *low = need_arg(s, call, 2, "low"), *high = need_arg(s, call, 3, "high");
-	SVal *size = eval_binary(s, call, OP_SUB, high, low);
-	r = bin(s, call, TOP_MOD, r, tir_cast(&s->b, to_value(s, call, size), DT_U64));
-	return eval_binary(s, call, OP_ADD, sv_value(s, call, tir_cast(&s->b, r, DT_I64)), low);
+	SVal *low = spec_need_arg(s, call, 2, "low"), *high = spec_need_arg(s, call, 3, "high");
+	SVal *size = spec_eval_binary(s, call, OP_SUB, high, low);
+	r = bin(s, call, TOP_MOD, r, tir_cast(&s->b, spec_to_value(s, call, size), DT_U64));
+	return spec_eval_binary(s, call, OP_ADD, spec_sv_value(s, call, tir_cast(&s->b, r, DT_I64)), low);
 }
 
-SVal *call_helpers_lib(Spec *s, const Node *call, const char *fn)
+SVal *spec_call_helpers_lib(Spec *s, const Node *call, const char *fn)
 {
 	if (!strcmp(fn, "promote_to_tensor")) {
 		/* x + tl.zeros((1,), tl.int1): a scalar becomes a tensor of shape [1] */
 		int one = 1;
 		TValue *z = tir_broadcast_to(&s->b, tir_const_int(&s->b, DT_I1, 0), 1, &one);
-		return eval_binary(s, call, OP_ADD, need_arg(s, call, 0, "x"), sv_value(s, call, z));
+		return spec_eval_binary(s, call, OP_ADD, spec_need_arg(s, call, 0, "x"), spec_sv_value(s, call, z));
 	}
 	if (!strcmp(fn, "maximum_with_index") || !strcmp(fn, "minimum_with_index"))
 		return with_index(s, call, fn[1] == 'a');
@@ -772,19 +772,19 @@ SVal *call_helpers_lib(Spec *s, const Node *call, const char *fn)
 	if (!strcmp(fn, "div_floor_integer") || !strcmp(fn, "remainder_integer"))
 		return floor_divmod(s, call, fn[0] == 'd');
 	if (!strcmp(fn, "prod") || !strcmp(fn, "any")) {
-		TValue *x = need_value(s, call, 0, "input");
+		TValue *x = spec_need_value(s, call, 0, "input");
 		int axis = axis_arg(s, call, 1, "axis", x);
 		if (fn[0] == 'a')
 			x = tir_cast(&s->b, x, DT_I1);
-		return sv_value(s, call, reduce(s, call, fn[0] == 'a' ? RED_ANY : RED_PROD, x, axis));
+		return spec_sv_value(s, call, reduce(s, call, fn[0] == 'a' ? RED_ANY : RED_PROD, x, axis));
 	}
 	if (!strcmp(fn, "device_assert_then")) {
-		device_assert(s, call, need_arg(s, call, 0, "cond"), const_str(s, call, 1, "msg"), NULL);
-		return need_arg(s, call, 2, "r");
+		device_assert(s, call, spec_need_arg(s, call, 0, "cond"), const_str(s, call, 1, "msg"), NULL);
+		return spec_need_arg(s, call, 2, "r");
 	}
 	if (!strcmp(fn, "randint64"))
 		return randint64(s, call);
 	if (!strcmp(fn, "exclusive_scan_decoupled_lookback") || !strcmp(fn, "exclusive_scan_decoupled_lookback_64"))
-		return call_lookback(s, call, fn[strlen(fn) - 1] == '4');
+		return spec_call_lookback(s, call, fn[strlen(fn) - 1] == '4');
 	return NULL;
 }

@@ -52,7 +52,7 @@ static void float_operands(Spec *s, const Node *call, const char *fn, int n, int
 	DType dt = DT_F32;
 	bool typed = false;
 	for (int i = 0; i < n; i++) {
-		v[i] = need_arg(s, call, i, operand_names[i]);
+		v[i] = spec_need_arg(s, call, i, operand_names[i]);
 		if (i >= floats || v[i]->kind != SV_VALUE)
 			continue;
 		DType t = v[i]->v->type.dtype;
@@ -65,18 +65,18 @@ static void float_operands(Spec *s, const Node *call, const char *fn, int n, int
 		typed = true;
 	}
 	for (int i = 0; i < floats; i++) {
-		if (!is_const(v[i]))
+		if (!spec_is_const(v[i]))
 			continue;
 		if (!typed)
-			dt = const_dtype(v[i]);
-		else if (!tir_promote(dt, false, const_dtype(v[i]), true, false, &dt))
+			dt = spec_const_dtype(v[i]);
+		else if (!tir_promote(dt, false, spec_const_dtype(v[i]), true, false, &dt))
 			spec_error(s, call, "operand types cannot be combined");
 		typed = true;
 	}
 	if (!dtype_is_float(dt))
 		dt = DT_F32;
 	for (int i = 0; i < n; i++)
-		out[i] = i < floats ? tir_cast(&s->b, materialize(s, call, v[i], dt), dt) : to_value(s, call, v[i]);
+		out[i] = i < floats ? tir_cast(&s->b, spec_materialize(s, call, v[i], dt), dt) : spec_to_value(s, call, v[i]);
 }
 
 SVal *spec_call_math(Spec *s, const Node *call, const char *fn)
@@ -84,7 +84,7 @@ SVal *spec_call_math(Spec *s, const Node *call, const char *fn)
 	TValue *ops[3];
 	if (!strcmp(fn, "fmod")) {   /* C's fmod: the remainder with the dividend's sign, as % on floats */
 		float_operands(s, call, fn, 2, 2, ops);
-		return sv_value(s, call, tir_binary(&s->b, TOP_FMOD, ops[0], ops[1]));
+		return spec_sv_value(s, call, tir_binary(&s->b, TOP_FMOD, ops[0], ops[1]));
 	}
 	for (size_t i = 0; i < TC_COUNT(math_fns); i++) {
 		MathFn m = math_fns[i].fn;
@@ -92,11 +92,11 @@ SVal *spec_call_math(Spec *s, const Node *call, const char *fn)
 			continue;
 		int n = tir_math_arity(m);
 		if (m == MATH_ABS) {   /* the one that takes integers as they are */
-			ops[0] = need_value(s, call, 0, "x");
+			ops[0] = spec_need_value(s, call, 0, "x");
 		} else {
 			float_operands(s, call, fn, n, m == MATH_LDEXP ? 1 : n, ops);
 		}
-		return sv_value(s, call, tir_math_n(&s->b, m, n, ops));
+		return spec_sv_value(s, call, tir_math_n(&s->b, m, n, ops));
 	}
 	return NULL;
 }

@@ -24,7 +24,7 @@
 static int shape_items(Spec *s, const Node *call, int first, const char *kw, int *shape)
 {
 	int n = call->items.len - first;
-	SVal *one = n == 1 ? eval(s, call->items.items[first]) : n == 0 ? arg(s, call, -1, kw) : NULL;
+	SVal *one = n == 1 ? spec_eval(s, call->items.items[first]) : n == 0 ? spec_arg(s, call, -1, kw) : NULL;
 	if (n == 0 && !one)
 		spec_error(s, call, "missing argument '%s'", kw);
 	if (one && one->kind == SV_TUPLE)
@@ -34,8 +34,8 @@ static int shape_items(Spec *s, const Node *call, int first, const char *kw, int
 	if (n > TC_MAX_RANK)
 		spec_error(s, call, "a shape of %d dims; at most %d are supported", n, TC_MAX_RANK);
 	for (int i = 0; i < n; i++) {
-		SVal *d = one ? (one->kind == SV_TUPLE ? one->items[i] : one) : eval(s, call->items.items[first + i]);
-		shape[i] = (int)const_int(s, call, d, "an extent of the shape");
+		SVal *d = one ? (one->kind == SV_TUPLE ? one->items[i] : one) : spec_eval(s, call->items.items[first + i]);
+		shape[i] = (int)spec_const_int(s, call, d, "an extent of the shape");
 		if (shape[i] < 1)
 			spec_error(s, call, "extents must be positive");
 	}
@@ -44,7 +44,7 @@ static int shape_items(Spec *s, const Node *call, int first, const char *kw, int
 
 static TValue *reshape(Spec *s, const Node *call, TValue *x, int rank, const int *shape)
 {
-	return checked(s, call, tir_reshape(&s->b, x, rank, shape));
+	return spec_checked(s, call, tir_reshape(&s->b, x, rank, shape));
 }
 
 /* arange(0, 2) as a tile of `rank` dims, of extent 2 along the last. */
@@ -67,41 +67,41 @@ static SVal *split(Spec *s, const Node *call, TValue *x)
 	SVal *halves[2];
 	for (int h = 0; h < 2; h++) {
 		TValue *keep = tir_cmp(&s->b, CMP_EQ, idx, tir_const_int(&s->b, DT_I32, h));
-		TValue *part = checked(s, call, tir_where(&s->b, keep, x, zero));
-		TValue *sum = checked(s, call, tir_reduce(&s->b, RED_SUM, part, r - 1));
+		TValue *part = spec_checked(s, call, tir_where(&s->b, keep, x, zero));
+		TValue *sum = spec_checked(s, call, tir_reduce(&s->b, RED_SUM, part, r - 1));
 		if (sum->type.dtype != dt)
 			sum = tir_cast(&s->b, sum, dt);
-		halves[h] = sv_value(s, call, sum);
+		halves[h] = spec_sv_value(s, call, sum);
 	}
-	return sv_tuple(s, 2, halves);
+	return spec_sv_tuple(s, 2, halves);
 }
 
 static TValue *join(Spec *s, const Node *call, SVal *a, SVal *b)
 {
 	TValue *ta, *tb;
-	weak_operands(s, call, a, b, false, &ta, &tb);
-	TValue *probe = checked(s, call, tir_binary(&s->b, TOP_ADD, ta, tb));   /* the broadcast shape and type */
+	spec_weak_operands(s, call, a, b, false, &ta, &tb);
+	TValue *probe = spec_checked(s, call, tir_binary(&s->b, TOP_ADD, ta, tb));   /* the broadcast shape and type */
 	if (probe->type.rank >= TC_MAX_RANK)
 		spec_error(s, call, "tl.join of tensors of rank %d; at most %d dims are supported", probe->type.rank,
 			   TC_MAX_RANK);
 	ta = tir_broadcast_to(&s->b, tir_cast(&s->b, ta, probe->type.dtype), probe->type.rank, probe->type.shape);
 	tb = tir_broadcast_to(&s->b, tir_cast(&s->b, tb, probe->type.dtype), probe->type.rank, probe->type.shape);
 	int r = probe->type.rank;
-	TValue *ea = checked(s, call, tir_expand(&s->b, ta, r)), *eb = checked(s, call, tir_expand(&s->b, tb, r));
+	TValue *ea = spec_checked(s, call, tir_expand(&s->b, ta, r)), *eb = spec_checked(s, call, tir_expand(&s->b, tb, r));
 	TValue *first = tir_cmp(&s->b, CMP_EQ, pair_index(s, r + 1), tir_const_int(&s->b, DT_I32, 0));
-	return checked(s, call, tir_where(&s->b, first, ea, eb));
+	return spec_checked(s, call, tir_where(&s->b, first, ea, eb));
 }
 
 static SVal *expand_dims(Spec *s, const Node *call, TValue *x)
 {
-	SVal *ax = need_arg(s, call, 1, "axis");
+	SVal *ax = spec_need_arg(s, call, 1, "axis");
 	int n = ax->kind == SV_TUPLE ? ax->nitems : 1;
 	int rank = x->type.rank + n;
 	bool taken[TC_MAX_RANK + 8] = {0};
 	if (rank > TC_MAX_RANK)
 		spec_error(s, call, "expand_dims to %d dims; at most %d are supported", rank, TC_MAX_RANK);
 	for (int i = 0; i < n; i++) {
-		int64_t a = const_int(s, call, ax->kind == SV_TUPLE ? ax->items[i] : ax, "an axis");
+		int64_t a = spec_const_int(s, call, ax->kind == SV_TUPLE ? ax->items[i] : ax, "an axis");
 		if (a < 0)
 			a += rank;
 		if (a < 0 || a >= rank || taken[a])
@@ -110,65 +110,65 @@ static SVal *expand_dims(Spec *s, const Node *call, TValue *x)
 	}
 	for (int a = 0; a < rank; a++)
 		if (taken[a])
-			x = checked(s, call, tir_expand(&s->b, x, a));
-	return sv_value(s, call, x);
+			x = spec_checked(s, call, tir_expand(&s->b, x, a));
+	return spec_sv_value(s, call, x);
 }
 
 SVal *spec_call_shape(Spec *s, const Node *call, const char *fn)
 {
 	if (!strcmp(fn, "reshape") || !strcmp(fn, "view")) {
-		TValue *x = need_value(s, call, 0, "input");
+		TValue *x = spec_need_value(s, call, 0, "input");
 		int shape[TC_MAX_RANK];
 		int rank = shape_items(s, call, 1, "shape", shape);
-		return sv_value(s, call, reshape(s, call, x, rank, shape));
+		return spec_sv_value(s, call, reshape(s, call, x, rank, shape));
 	}
 	if (!strcmp(fn, "expand_dims"))
-		return expand_dims(s, call, need_value(s, call, 0, "input"));
+		return expand_dims(s, call, spec_need_value(s, call, 0, "input"));
 	if (!strcmp(fn, "split"))
-		return split(s, call, need_value(s, call, 0, "a"));
+		return split(s, call, spec_need_value(s, call, 0, "a"));
 	if (!strcmp(fn, "join"))
-		return sv_value(s, call, join(s, call, need_arg(s, call, 0, "a"), need_arg(s, call, 1, "b")));
+		return spec_sv_value(s, call, join(s, call, spec_need_arg(s, call, 0, "a"), spec_need_arg(s, call, 1, "b")));
 	if (!strcmp(fn, "interleave")) {
-		TValue *j = join(s, call, need_arg(s, call, 0, "a"), need_arg(s, call, 1, "b"));
+		TValue *j = join(s, call, spec_need_arg(s, call, 0, "a"), spec_need_arg(s, call, 1, "b"));
 		int r = j->type.rank, shape[TC_MAX_RANK];
 		memcpy(shape, j->type.shape, sizeof shape);
 		shape[r - 2] *= 2;
-		return sv_value(s, call, reshape(s, call, j, r - 1, shape));
+		return spec_sv_value(s, call, reshape(s, call, j, r - 1, shape));
 	}
 	if (!strcmp(fn, "cat")) {
-		TValue *a = need_value(s, call, 0, "input"), *b = need_value(s, call, 1, "other");
+		TValue *a = spec_need_value(s, call, 0, "input"), *b = spec_need_value(s, call, 1, "other");
 		if (a->type.rank == 0 || a->type.rank != b->type.rank ||
 		    memcmp(a->type.shape, b->type.shape, sizeof(int) * (size_t)a->type.rank))
 			spec_error(s, call, "tl.cat needs two tensors of one shape");
-		TValue *j = join(s, call, sv_value(s, call, a), sv_value(s, call, b));
+		TValue *j = join(s, call, spec_sv_value(s, call, a), spec_sv_value(s, call, b));
 		int r = j->type.rank, perm[TC_MAX_RANK], shape[TC_MAX_RANK];
 		perm[0] = r - 1;
 		for (int k = 1; k < r; k++)
 			perm[k] = k - 1;
-		TValue *t = checked(s, call, tir_trans(&s->b, j, r, perm));
+		TValue *t = spec_checked(s, call, tir_trans(&s->b, j, r, perm));
 		memcpy(shape, a->type.shape, sizeof shape);
 		shape[0] *= 2;
-		return sv_value(s, call, reshape(s, call, t, r - 1, shape));
+		return spec_sv_value(s, call, reshape(s, call, t, r - 1, shape));
 	}
 	if (!strcmp(fn, "broadcast")) {
-		SVal *a = need_arg(s, call, 0, "input"), *b = need_arg(s, call, 1, "other");
-		TValue *ta = to_value(s, call, a), *tb = to_value(s, call, b);
-		TValue *probe = checked(s, call, tir_binary(&s->b, TOP_ADD, tir_cast(&s->b, ta, DT_F64),
+		SVal *a = spec_need_arg(s, call, 0, "input"), *b = spec_need_arg(s, call, 1, "other");
+		TValue *ta = spec_to_value(s, call, a), *tb = spec_to_value(s, call, b);
+		TValue *probe = spec_checked(s, call, tir_binary(&s->b, TOP_ADD, tir_cast(&s->b, ta, DT_F64),
 							    tir_cast(&s->b, tb, DT_F64)));
 		SVal *both[2] = {
-			sv_value(s, call, tir_broadcast_to(&s->b, ta, probe->type.rank, probe->type.shape)),
-			sv_value(s, call, tir_broadcast_to(&s->b, tb, probe->type.rank, probe->type.shape)),
+			spec_sv_value(s, call, tir_broadcast_to(&s->b, ta, probe->type.rank, probe->type.shape)),
+			spec_sv_value(s, call, tir_broadcast_to(&s->b, tb, probe->type.rank, probe->type.shape)),
 		};
-		return sv_tuple(s, 2, both);
+		return spec_sv_tuple(s, 2, both);
 	}
 	if (!strcmp(fn, "clamp")) {
-		SVal *x = need_arg(s, call, 0, "x"), *lo = need_arg(s, call, 1, "min"), *hi = need_arg(s, call, 2, "max");
+		SVal *x = spec_need_arg(s, call, 0, "x"), *lo = spec_need_arg(s, call, 1, "min"), *hi = spec_need_arg(s, call, 2, "max");
 		TValue *tx, *tl;
-		weak_operands(s, call, x, lo, false, &tx, &tl);
-		SVal *m = sv_value(s, call, checked(s, call, tir_binary(&s->b, TOP_MAXIMUM, tx, tl)));
+		spec_weak_operands(s, call, x, lo, false, &tx, &tl);
+		SVal *m = spec_sv_value(s, call, spec_checked(s, call, tir_binary(&s->b, TOP_MAXIMUM, tx, tl)));
 		TValue *tm, *th;
-		weak_operands(s, call, m, hi, false, &tm, &th);
-		return sv_value(s, call, checked(s, call, tir_binary(&s->b, TOP_MINIMUM, tm, th)));
+		spec_weak_operands(s, call, m, hi, false, &tm, &th);
+		return spec_sv_value(s, call, spec_checked(s, call, tir_binary(&s->b, TOP_MINIMUM, tm, th)));
 	}
 	return NULL;
 }

@@ -27,39 +27,39 @@ void spec_error(Spec *s, const Node *n, const char *fmt, ...)
 	va_end(ap);
 }
 
-SVal *sv_new(Spec *s, SvKind k)
+SVal *spec_sv_new(Spec *s, SvKind k)
 {
 	SVal *v = arena_alloc(s->a, sizeof *v);
 	v->kind = k;
 	return v;
 }
 
-SVal *sv_int(Spec *s, int64_t i)
+SVal *spec_sv_int(Spec *s, int64_t i)
 {
-	SVal *v = sv_new(s, SV_INT);
+	SVal *v = spec_sv_new(s, SV_INT);
 	v->i = i;
 	return v;
 }
 
-SVal *sv_float(Spec *s, double f)
+SVal *spec_sv_float(Spec *s, double f)
 {
-	SVal *v = sv_new(s, SV_FLOAT);
+	SVal *v = spec_sv_new(s, SV_FLOAT);
 	v->f = f;
 	return v;
 }
 
-SVal *sv_value(Spec *s, const Node *n, TValue *t)
+SVal *spec_sv_value(Spec *s, const Node *n, TValue *t)
 {
 	if (!t)
 		spec_error(s, n, "%s", s->b.error ? s->b.error : "invalid operation");
-	SVal *v = sv_new(s, SV_VALUE);
+	SVal *v = spec_sv_new(s, SV_VALUE);
 	v->v = t;
 	return v;
 }
 
-SVal *sv_tuple(Spec *s, int n, SVal **items)
+SVal *spec_sv_tuple(Spec *s, int n, SVal **items)
 {
-	SVal *v = sv_new(s, SV_TUPLE);
+	SVal *v = spec_sv_new(s, SV_TUPLE);
 	v->nitems = n;
 	v->items = arena_alloc(s->a, sizeof(SVal *) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++)
@@ -67,7 +67,7 @@ SVal *sv_tuple(Spec *s, int n, SVal **items)
 	return v;
 }
 
-TValue *checked(Spec *s, const Node *n, TValue *v)
+TValue *spec_checked(Spec *s, const Node *n, TValue *v)
 {
 	if (!v)
 		spec_error(s, n, "%s", s->b.error ? s->b.error : "invalid operation");
@@ -89,7 +89,7 @@ void spec_bind(Spec *s, const char *name, SVal *v)
 	s->env = b;
 }
 
-SVal *lookup(Spec *s, const char *name)
+SVal *spec_lookup(Spec *s, const char *name)
 {
 	for (Binding *b = s->env; b; b = b->next)
 		if (!strcmp(b->name, name))
@@ -99,19 +99,19 @@ SVal *lookup(Spec *s, const char *name)
 
 /* ---- compile-time values to IR ---- */
 
-bool is_const(const SVal *v)
+bool spec_is_const(const SVal *v)
 {
 	return v->kind == SV_INT || v->kind == SV_FLOAT;
 }
 
-DType const_dtype(const SVal *v)
+DType spec_const_dtype(const SVal *v)
 {
 	if (v->kind == SV_FLOAT)
 		return DT_F32;
 	return v->i >= INT32_MIN && v->i <= INT32_MAX ? DT_I32 : DT_I64;
 }
 
-TValue *materialize(Spec *s, const Node *n, SVal *v, DType dt)
+TValue *spec_materialize(Spec *s, const Node *n, SVal *v, DType dt)
 {
 	if (v->kind == SV_VALUE)
 		return v->v;
@@ -122,35 +122,35 @@ TValue *materialize(Spec *s, const Node *n, SVal *v, DType dt)
 	spec_error(s, n, "expected a number or a tensor here");
 }
 
-TValue *to_value(Spec *s, const Node *n, SVal *v)
+TValue *spec_to_value(Spec *s, const Node *n, SVal *v)
 {
-	return materialize(s, n, v, is_const(v) ? const_dtype(v) : DT_F32);
+	return spec_materialize(s, n, v, spec_is_const(v) ? spec_const_dtype(v) : DT_F32);
 }
 
 /* Brings a Python scalar to the type Triton gives it against a tensor. */
-void weak_operands(Spec *s, const Node *n, SVal *x, SVal *y, bool div_or_mod, TValue **tx, TValue **ty)
+void spec_weak_operands(Spec *s, const Node *n, SVal *x, SVal *y, bool div_or_mod, TValue **tx, TValue **ty)
 {
 	bool ptr = (x->kind == SV_VALUE && x->v->type.dtype == DT_PTR) || (y->kind == SV_VALUE && y->v->type.dtype == DT_PTR);
 	if (ptr) {                                   /* an offset keeps its own type: ptr + 4 */
-		*tx = to_value(s, n, x);
-		*ty = to_value(s, n, y);
+		*tx = spec_to_value(s, n, x);
+		*ty = spec_to_value(s, n, y);
 		return;
 	}
-	if (x->kind == SV_VALUE && is_const(y)) {
+	if (x->kind == SV_VALUE && spec_is_const(y)) {
 		DType dt;
-		if (!tir_promote(x->v->type.dtype, false, const_dtype(y), true, div_or_mod, &dt))
+		if (!tir_promote(x->v->type.dtype, false, spec_const_dtype(y), true, div_or_mod, &dt))
 			spec_error(s, n, "operand types cannot be combined");
 		*tx = x->v;
-		*ty = materialize(s, n, y, dt);
-	} else if (is_const(x) && y->kind == SV_VALUE) {
+		*ty = spec_materialize(s, n, y, dt);
+	} else if (spec_is_const(x) && y->kind == SV_VALUE) {
 		DType dt;
-		if (!tir_promote(const_dtype(x), true, y->v->type.dtype, false, div_or_mod, &dt))
+		if (!tir_promote(spec_const_dtype(x), true, y->v->type.dtype, false, div_or_mod, &dt))
 			spec_error(s, n, "operand types cannot be combined");
-		*tx = materialize(s, n, x, dt);
+		*tx = spec_materialize(s, n, x, dt);
 		*ty = y->v;
 	} else {
-		*tx = to_value(s, n, x);
-		*ty = to_value(s, n, y);
+		*tx = spec_to_value(s, n, x);
+		*ty = spec_to_value(s, n, y);
 	}
 }
 
@@ -168,7 +168,7 @@ static SVal *fold_int(Spec *s, const Node *n, bool overflow, int64_t r)
 {
 	if (overflow)
 		spec_error(s, n, "integer overflow in a constant expression: the result does not fit in 64 bits");
-	return sv_int(s, r);
+	return spec_sv_int(s, r);
 }
 
 /* a ** b for b >= 0, by squaring; false when it leaves 64 bits. */
@@ -209,36 +209,36 @@ static SVal *fold_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 		case OP_DIV:
 			if (!b)
 				spec_error(s, n, "division by zero in a constant expression");
-			return sv_float(s, (double)a / (double)b);
+			return spec_sv_float(s, (double)a / (double)b);
 		case OP_FLOORDIV:
 		case OP_MOD:
 			if (!b)
 				spec_error(s, n, "division by zero in a constant expression");
 			if (b == -1)   /* Python: -a and 0; -INT64_MIN leaves 64 bits */
-				return op == OP_MOD ? sv_int(s, 0) : fold_int(s, n, a == INT64_MIN, a == INT64_MIN ? 0 : -a);
+				return op == OP_MOD ? spec_sv_int(s, 0) : fold_int(s, n, a == INT64_MIN, a == INT64_MIN ? 0 : -a);
 			if (op == OP_FLOORDIV)
-				return sv_int(s, py_floordiv(a, b));
+				return spec_sv_int(s, py_floordiv(a, b));
 			r = a % b;
-			return sv_int(s, r != 0 && ((r < 0) != (b < 0)) ? r + b : r);
-		case OP_BITAND: return sv_int(s, a & b);
-		case OP_BITOR: return sv_int(s, a | b);
-		case OP_BITXOR: return sv_int(s, a ^ b);
+			return spec_sv_int(s, r != 0 && ((r < 0) != (b < 0)) ? r + b : r);
+		case OP_BITAND: return spec_sv_int(s, a & b);
+		case OP_BITOR: return spec_sv_int(s, a | b);
+		case OP_BITXOR: return spec_sv_int(s, a ^ b);
 		case OP_LSHIFT:
 			if (b < 0)
 				spec_error(s, n, "negative shift count in a constant expression");
 			if (a == 0)
-				return sv_int(s, 0);
+				return spec_sv_int(s, 0);
 			r = b >= 63 ? 0 : (int64_t)((uint64_t)a << b);
 			return fold_int(s, n, b >= 63 || (r >> b) != a, r);
 		case OP_RSHIFT:
 			if (b < 0)
 				spec_error(s, n, "negative shift count in a constant expression");
-			return sv_int(s, b >= 63 ? (a < 0 ? -1 : 0) : a >> b);
+			return spec_sv_int(s, b >= 63 ? (a < 0 ? -1 : 0) : a >> b);
 		case OP_POW:
 			if (b < 0) {
 				if (!a)
 					spec_error(s, n, "0 cannot be raised to a negative power");
-				return sv_float(s, pow((double)a, (double)b));
+				return spec_sv_float(s, pow((double)a, (double)b));
 			}
 			r = 0;
 			bool fits = int_pow(a, b, &r);
@@ -248,18 +248,18 @@ static SVal *fold_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 	} else {
 		double a = x->kind == SV_INT ? (double)x->i : x->f, b = y->kind == SV_INT ? (double)y->i : y->f;
 		switch (op) {
-		case OP_ADD: return sv_float(s, a + b);
-		case OP_SUB: return sv_float(s, a - b);
-		case OP_MUL: return sv_float(s, a * b);
+		case OP_ADD: return spec_sv_float(s, a + b);
+		case OP_SUB: return spec_sv_float(s, a - b);
+		case OP_MUL: return spec_sv_float(s, a * b);
 		case OP_DIV:
 		case OP_FLOORDIV:
 			if (b == 0)   /* Python raises, and so does Triton on constexprs */
 				spec_error(s, n, "division by zero in a constant expression");
-			return sv_float(s, op == OP_DIV ? a / b : floor(a / b));
+			return spec_sv_float(s, op == OP_DIV ? a / b : floor(a / b));
 		case OP_POW:
 			if (a == 0 && b < 0)
 				spec_error(s, n, "0.0 cannot be raised to a negative power");
-			return sv_float(s, pow(a, b));
+			return spec_sv_float(s, pow(a, b));
 		default: break;
 		}
 	}
@@ -271,7 +271,7 @@ static SVal *fold_compare(Spec *s, Op op, SVal *x, SVal *y)
 	double a = x->kind == SV_INT ? (double)x->i : x->f, b = y->kind == SV_INT ? (double)y->i : y->f;
 	bool r = op == OP_LT ? a < b : op == OP_LE ? a <= b : op == OP_GT ? a > b :
 		 op == OP_GE ? a >= b : op == OP_EQ ? a == b : a != b;
-	return sv_int(s, r);
+	return spec_sv_int(s, r);
 }
 
 /* The element-wise op for a Python operator; TOP_ARG where there is none
@@ -307,13 +307,13 @@ static CmpKind cmp_kind(Op op)
 }
 
 
-SVal *eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
+SVal *spec_eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 {
-	if (is_const(x) && is_const(y))
+	if (spec_is_const(x) && spec_is_const(y))
 		return fold_binary(s, n, op, x, y);
 	bool div_or_mod = op == OP_DIV || op == OP_MOD || op == OP_FLOORDIV;
 	TValue *tx, *ty;
-	weak_operands(s, n, x, y, div_or_mod, &tx, &ty);
+	spec_weak_operands(s, n, x, y, div_or_mod, &tx, &ty);
 	DType dt;
 	if (tx->type.dtype != DT_PTR && ty->type.dtype != DT_PTR &&
 	    !tir_promote(tx->type.dtype, false, ty->type.dtype, false, div_or_mod, &dt))
@@ -322,7 +322,7 @@ SVal *eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 	TOp top = binary_op(op, dtype_is_float(tx->type.dtype) || dtype_is_float(ty->type.dtype));
 	if (top == TOP_ARG)
 		spec_error(s, n, "operator '%s' is not supported on tensors of these types", ast_op_name(op));
-	return sv_value(s, n, tir_binary(&s->b, top, tx, ty));
+	return spec_sv_value(s, n, tir_binary(&s->b, top, tx, ty));
 }
 
 /* Whether two dtypes are one: tl.float32 == x.dtype. Pointer types
@@ -335,30 +335,30 @@ static bool same_dtype(const SVal *x, const SVal *y)
 	return x->dtype == y->dtype && (x->dtype != DT_PTR || x->i == y->i);
 }
 
-SVal *eval_compare(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
+SVal *spec_eval_compare(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
 {
 	if (x->kind == SV_DTYPE || y->kind == SV_DTYPE) {   /* a compile-time answer, as Triton's constexpr */
 		if (op != OP_EQ && op != OP_NE)
 			spec_error(s, n, "dtypes compare only with ==, !=, 'is' and 'is not'");
 		bool same = x->kind == y->kind && same_dtype(x, y);
-		return sv_int(s, same == (op == OP_EQ));
+		return spec_sv_int(s, same == (op == OP_EQ));
 	}
 	if (x->kind == SV_STR || y->kind == SV_STR || x->kind == SV_NONE || y->kind == SV_NONE) {
 		if (op != OP_EQ && op != OP_NE)   /* ACTIVATION == "leaky_relu", X == None */
 			spec_error(s, n, "strings and None compare only with == and !=");
 		bool same = x->kind == y->kind && (x->kind == SV_NONE || !strcmp(x->str, y->str));
-		return sv_int(s, same == (op == OP_EQ));
+		return spec_sv_int(s, same == (op == OP_EQ));
 	}
 	if (op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE && op != OP_EQ && op != OP_NE)
 		spec_error(s, n, "comparison '%s' is not supported", ast_op_name(op));
-	if (is_const(x) && is_const(y))
+	if (spec_is_const(x) && spec_is_const(y))
 		return fold_compare(s, op, x, y);
 	TValue *tx, *ty;
-	weak_operands(s, n, x, y, false, &tx, &ty);
-	return sv_value(s, n, tir_cmp(&s->b, cmp_kind(op), tx, ty));
+	spec_weak_operands(s, n, x, y, false, &tx, &ty);
+	return spec_sv_value(s, n, tir_cmp(&s->b, cmp_kind(op), tx, ty));
 }
 
-int64_t const_int(Spec *s, const Node *n, SVal *v, const char *what)
+int64_t spec_const_int(Spec *s, const Node *n, SVal *v, const char *what)
 {
 	if (v->kind != SV_INT)
 		spec_error(s, n, "%s must be a compile-time integer", what);
@@ -367,7 +367,7 @@ int64_t const_int(Spec *s, const Node *n, SVal *v, const char *what)
 
 /* ---- calls ---- */
 
-const Node *arg_node(const Node *call, int pos, const char *kw)
+const Node *spec_arg_node(const Node *call, int pos, const char *kw)
 {
 	if (pos >= 0 && pos < call->items.len)
 		return call->items.items[pos];
@@ -379,24 +379,24 @@ const Node *arg_node(const Node *call, int pos, const char *kw)
 	return NULL;
 }
 
-SVal *arg(Spec *s, const Node *call, int pos, const char *kw)
+SVal *spec_arg(Spec *s, const Node *call, int pos, const char *kw)
 {
-	const Node *a = arg_node(call, pos, kw);
-	return a ? eval(s, a) : NULL;
+	const Node *a = spec_arg_node(call, pos, kw);
+	return a ? spec_eval(s, a) : NULL;
 }
 
-SVal *need_arg(Spec *s, const Node *call, int pos, const char *kw)
+SVal *spec_need_arg(Spec *s, const Node *call, int pos, const char *kw)
 {
-	SVal *v = arg(s, call, pos, kw);
+	SVal *v = spec_arg(s, call, pos, kw);
 	if (!v)
 		spec_error(s, call, "missing argument '%s'", kw);
 	return v;
 }
 
-TValue *need_value(Spec *s, const Node *call, int pos, const char *kw)
+TValue *spec_need_value(Spec *s, const Node *call, int pos, const char *kw)
 {
-	SVal *v = need_arg(s, call, pos, kw);
-	return to_value(s, arg_node(call, pos, kw), v);
+	SVal *v = spec_need_arg(s, call, pos, kw);
+	return spec_to_value(s, spec_arg_node(call, pos, kw), v);
 }
 
 static DType need_dtype(Spec *s, const Node *n, SVal *v)
@@ -421,7 +421,7 @@ static void shape_of(Spec *s, const Node *n, SVal *v, int *rank, int *shape)
 		spec_error(s, n, "too many dimensions in a shape: %d (limit is %d)", v->nitems, TC_MAX_RANK);
 	*rank = v->nitems;
 	for (int i = 0; i < v->nitems; i++)
-		shape[i] = (int)const_int(s, n, v->items[i], "a shape's extent");
+		shape[i] = (int)spec_const_int(s, n, v->items[i], "a shape's extent");
 }
 
 /* x.T, and tl.trans(x) without dims: Triton swaps the two dims of a 2-D
@@ -431,7 +431,7 @@ static SVal *transpose_2d(Spec *s, const Node *n, TValue *x, const char *what)
 	if (x->type.rank != 2)
 		spec_error(s, n, "%s swaps the two dims of a 2-D tensor; this one has rank %d", what, x->type.rank);
 	static const int swap[2] = {1, 0};
-	return sv_value(s, n, tir_trans(&s->b, x, 2, swap));
+	return spec_sv_value(s, n, tir_trans(&s->b, x, 2, swap));
 }
 
 /* tl.trans / tl.permute of x with the dims in the call's items from `first`
@@ -443,7 +443,7 @@ static SVal *call_permute(Spec *s, const Node *call, TValue *x, int first, const
 	int n = call->items.len - first;
 	if (n == 0 && !strcmp(what, "tl.trans"))
 		return transpose_2d(s, call, x, "tl.trans without dims");
-	SVal *one = n == 1 ? eval(s, call->items.items[first]) : NULL;
+	SVal *one = n == 1 ? spec_eval(s, call->items.items[first]) : NULL;
 	if (one && one->kind == SV_TUPLE)
 		n = one->nitems;
 	if (n > TC_MAX_RANK)
@@ -451,29 +451,29 @@ static SVal *call_permute(Spec *s, const Node *call, TValue *x, int first, const
 			   TC_MAX_RANK);
 	int perm[TC_MAX_RANK];
 	for (int i = 0; i < n; i++) {
-		SVal *d = one ? (one->kind == SV_TUPLE ? one->items[i] : one) : eval(s, call->items.items[first + i]);
-		perm[i] = (int)const_int(s, call, d, "a dim of the permutation");
+		SVal *d = one ? (one->kind == SV_TUPLE ? one->items[i] : one) : spec_eval(s, call->items.items[first + i]);
+		perm[i] = (int)spec_const_int(s, call, d, "a dim of the permutation");
 	}
 	TValue *v = tir_trans(&s->b, x, n, perm);
 	if (!v)
 		spec_error(s, call, "%s: %s", what, s->b.error);
-	return sv_value(s, call, v);
+	return spec_sv_value(s, call, v);
 }
 
 /* triton_helpers.max2 / min2: tl.reduce with maximum / minimum, an axis
  * required, no promotion. */
 static SVal *call_reduce(Spec *s, const Node *call, ReduceKind k)
 {
-	TValue *x = need_value(s, call, 0, "input");
-	SVal *axis = arg(s, call, 1, "axis");
+	TValue *x = spec_need_value(s, call, 0, "input");
+	SVal *axis = spec_arg(s, call, 1, "axis");
 	if (!axis || axis->kind == SV_NONE)
 		spec_error(s, call, "this reduction needs an axis");
-	return sv_value(s, call, checked(s, call, tir_reduce(&s->b, k, x, (int)const_int(s, call, axis, "axis"))));
+	return spec_sv_value(s, call, spec_checked(s, call, tir_reduce(&s->b, k, x, (int)spec_const_int(s, call, axis, "axis"))));
 }
 
 static EvictionPolicy eviction(Spec *s, const Node *call)
 {
-	SVal *ev = arg(s, call, -1, "eviction_policy");
+	SVal *ev = spec_arg(s, call, -1, "eviction_policy");
 	if (!ev)
 		return EVICT_NORMAL;
 	if (ev->kind != SV_STR)
@@ -491,84 +491,84 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 {
 	TBuilder *b = &s->b;
 	if (!strcmp(fn, "program_id") || !strcmp(fn, "num_programs")) {
-		int axis = (int)const_int(s, call, need_arg(s, call, 0, "axis"), "axis");
+		int axis = (int)spec_const_int(s, call, spec_need_arg(s, call, 0, "axis"), "axis");
 		if (axis < 0 || axis > 2)
 			spec_error(s, call, "axis must be 0, 1 or 2");
 		TValue *v = tir_program_id(b, axis);
 		if (fn[0] == 'n')
 			v->op = TOP_NUM_PROGRAMS;
-		return sv_value(s, call, v);
+		return spec_sv_value(s, call, v);
 	}
 	if (!strcmp(fn, "pointer_type")) {   /* as .dtype of a pointer: DT_PTR, the pointee in i */
-		SVal *elem = need_arg(s, call, 0, "element_ty");
+		SVal *elem = spec_need_arg(s, call, 0, "element_ty");
 		DType et = need_dtype(s, call, elem);
 		if (et == DT_PTR)
 			spec_error(s, call, "pointers to pointers are not supported");
-		SVal *v = sv_new(s, SV_DTYPE);
+		SVal *v = spec_sv_new(s, SV_DTYPE);
 		v->dtype = DT_PTR;
 		v->i = et;
 		return v;
 	}
 	if (!strcmp(fn, "arange")) {
-		int64_t lo64 = const_int(s, call, need_arg(s, call, 0, "start"), "arange's start");
-		int64_t hi64 = const_int(s, call, need_arg(s, call, 1, "end"), "arange's end");
+		int64_t lo64 = spec_const_int(s, call, spec_need_arg(s, call, 0, "start"), "arange's start");
+		int64_t hi64 = spec_const_int(s, call, spec_need_arg(s, call, 1, "end"), "arange's end");
 		if (lo64 < INT32_MIN || lo64 > INT32_MAX || hi64 < INT32_MIN || hi64 > INT32_MAX)
 			spec_error(s, call, "arange(%lld, %lld): its bounds must fit in int32", (long long)lo64, (long long)hi64);
 		int lo = (int)lo64, hi = (int)hi64;
-		return sv_value(s, call, tir_arange(b, lo, hi));
+		return spec_sv_value(s, call, tir_arange(b, lo, hi));
 	}
 	if (!strcmp(fn, "full") || !strcmp(fn, "zeros")) {
 		int rank, shape[TC_MAX_RANK];
-		shape_of(s, call, need_arg(s, call, 0, "shape"), &rank, shape);
+		shape_of(s, call, spec_need_arg(s, call, 0, "shape"), &rank, shape);
 		bool zeros = fn[0] == 'z';
-		SVal *val = zeros ? sv_int(s, 0) : need_arg(s, call, 1, "value");
-		DType dt = need_dtype(s, call, need_arg(s, call, zeros ? 1 : 2, "dtype"));
-		return sv_value(s, call, tir_broadcast_to(b, materialize(s, call, val, dt), rank, shape));
+		SVal *val = zeros ? spec_sv_int(s, 0) : spec_need_arg(s, call, 1, "value");
+		DType dt = need_dtype(s, call, spec_need_arg(s, call, zeros ? 1 : 2, "dtype"));
+		return spec_sv_value(s, call, tir_broadcast_to(b, spec_materialize(s, call, val, dt), rank, shape));
 	}
 	if (!strcmp(fn, "load")) {
-		TValue *ptr = need_value(s, call, 0, "pointer");
-		SVal *mask = arg(s, call, 1, "mask"), *other = arg(s, call, 2, "other");
-		TValue *m = mask && mask->kind != SV_NONE ? to_value(s, call, mask) : NULL;
+		TValue *ptr = spec_need_value(s, call, 0, "pointer");
+		SVal *mask = spec_arg(s, call, 1, "mask"), *other = spec_arg(s, call, 2, "other");
+		TValue *m = mask && mask->kind != SV_NONE ? spec_to_value(s, call, mask) : NULL;
 		TValue *o = other && other->kind != SV_NONE && m ?
-			materialize(s, call, other, ptr->type.dtype == DT_PTR ? ptr->type.elem : DT_F32) : NULL;
-		return sv_value(s, call, tir_load(b, ptr, m, o, eviction(s, call)));
+			spec_materialize(s, call, other, ptr->type.dtype == DT_PTR ? ptr->type.elem : DT_F32) : NULL;
+		return spec_sv_value(s, call, tir_load(b, ptr, m, o, eviction(s, call)));
 	}
 	if (!strcmp(fn, "store")) {
-		TValue *ptr = need_value(s, call, 0, "pointer");
-		SVal *val = need_arg(s, call, 1, "value");
-		SVal *mask = arg(s, call, 2, "mask");
-		TValue *v = materialize(s, call, val, ptr->type.dtype == DT_PTR ? ptr->type.elem : DT_F32);
-		TValue *m = mask && mask->kind != SV_NONE ? to_value(s, call, mask) : NULL;
-		sv_value(s, call, tir_store(b, ptr, v, m));
-		return sv_new(s, SV_NONE);
+		TValue *ptr = spec_need_value(s, call, 0, "pointer");
+		SVal *val = spec_need_arg(s, call, 1, "value");
+		SVal *mask = spec_arg(s, call, 2, "mask");
+		TValue *v = spec_materialize(s, call, val, ptr->type.dtype == DT_PTR ? ptr->type.elem : DT_F32);
+		TValue *m = mask && mask->kind != SV_NONE ? spec_to_value(s, call, mask) : NULL;
+		spec_sv_value(s, call, tir_store(b, ptr, v, m));
+		return spec_sv_new(s, SV_NONE);
 	}
 	if (!strcmp(fn, "where")) {
-		SVal *c = need_arg(s, call, 0, "condition"), *x = need_arg(s, call, 1, "x"), *y = need_arg(s, call, 2, "y");
+		SVal *c = spec_need_arg(s, call, 0, "condition"), *x = spec_need_arg(s, call, 1, "x"), *y = spec_need_arg(s, call, 2, "y");
 		TValue *tx, *ty;
-		weak_operands(s, call, x, y, false, &tx, &ty);
-		return sv_value(s, call, tir_where(b, to_value(s, call, c), tx, ty));
+		spec_weak_operands(s, call, x, y, false, &tx, &ty);
+		return spec_sv_value(s, call, tir_where(b, spec_to_value(s, call, c), tx, ty));
 	}
 	if (!strcmp(fn, "maximum") || !strcmp(fn, "minimum")) {
-		SVal *x = need_arg(s, call, 0, "x"), *y = need_arg(s, call, 1, "y");
+		SVal *x = spec_need_arg(s, call, 0, "x"), *y = spec_need_arg(s, call, 1, "y");
 		TValue *tx, *ty;
-		weak_operands(s, call, x, y, false, &tx, &ty);
-		return sv_value(s, call, tir_binary(b, fn[1] == 'a' ? TOP_MAXIMUM : TOP_MINIMUM, tx, ty));
+		spec_weak_operands(s, call, x, y, false, &tx, &ty);
+		return spec_sv_value(s, call, tir_binary(b, fn[1] == 'a' ? TOP_MAXIMUM : TOP_MINIMUM, tx, ty));
 	}
 	if (!strcmp(fn, "broadcast_to")) {
-		TValue *x = need_value(s, call, 0, "input");
+		TValue *x = spec_need_value(s, call, 0, "input");
 		int rank, shape[TC_MAX_RANK];
-		shape_of(s, call, need_arg(s, call, 1, "shape"), &rank, shape);
-		return sv_value(s, call, tir_broadcast_to(b, x, rank, shape));
+		shape_of(s, call, spec_need_arg(s, call, 1, "shape"), &rank, shape);
+		return spec_sv_value(s, call, tir_broadcast_to(b, x, rank, shape));
 	}
 	if (!strcmp(fn, "trans") || !strcmp(fn, "permute")) {
-		TValue *x = need_value(s, call, 0, "input");
+		TValue *x = spec_need_value(s, call, 0, "input");
 		return call_permute(s, call, x, call->items.len > 0 ? 1 : 0, fn[0] == 't' ? "tl.trans" : "tl.permute");
 	}
 	if (!strcmp(fn, "cdiv")) {
-		SVal *x = need_arg(s, call, 0, "x"), *y = need_arg(s, call, 1, "div");
-		if (is_const(x) && is_const(y))
-			return fold_binary(s, call, OP_FLOORDIV, fold_binary(s, call, OP_SUB, fold_binary(s, call, OP_ADD, x, y), sv_int(s, 1)), y);
-		return eval_binary(s, call, OP_FLOORDIV, eval_binary(s, call, OP_SUB, eval_binary(s, call, OP_ADD, x, y), sv_int(s, 1)), y);
+		SVal *x = spec_need_arg(s, call, 0, "x"), *y = spec_need_arg(s, call, 1, "div");
+		if (spec_is_const(x) && spec_is_const(y))
+			return fold_binary(s, call, OP_FLOORDIV, fold_binary(s, call, OP_SUB, fold_binary(s, call, OP_ADD, x, y), spec_sv_int(s, 1)), y);
+		return spec_eval_binary(s, call, OP_FLOORDIV, spec_eval_binary(s, call, OP_SUB, spec_eval_binary(s, call, OP_ADD, x, y), spec_sv_int(s, 1)), y);
 	}
 	SVal *r = spec_call_math(s, call, fn);
 	if (r)
@@ -579,7 +579,7 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 	r = spec_call_shape(s, call, fn);
 	if (r)
 		return r;
-	r = call_tl_lib(s, call, fn);
+	r = spec_call_tl_lib(s, call, fn);
 	if (r)
 		return r;
 	const Node *callee = call->lhs;   /* tl.f, libdevice.f, tl_math.f: named as called */
@@ -595,7 +595,7 @@ static SVal *call_helpers(Spec *s, const Node *call, const char *fn)
 		return call_reduce(s, call, RED_MAX);
 	if (!strcmp(fn, "min2"))
 		return call_reduce(s, call, RED_MIN);
-	SVal *r = call_helpers_lib(s, call, fn);
+	SVal *r = spec_call_helpers_lib(s, call, fn);
 	if (r)
 		return r;
 	spec_error(s, call, "unsupported function 'triton_helpers.%s'", fn);
@@ -624,9 +624,9 @@ static SVal *call_member(Spec *s, const Node *call, SVal *self, const char *fn)
 	Node *c = arena_alloc(s->a, sizeof *c);
 	*c = *call;
 	c->items = (NodeList){0};
-	nodelist_push(s->a, &c->items, me);
+	ast_nodelist_push(s->a, &c->items, me);
 	for (int i = 0; i < call->items.len; i++)
-		nodelist_push(s->a, &c->items, call->items.items[i]);
+		ast_nodelist_push(s->a, &c->items, call->items.items[i]);
 	return call_tl(s, c, fn);
 }
 
@@ -644,15 +644,15 @@ static SVal *dtype_method(Spec *s, const Node *call, SVal *self, const char *fn)
 	};
 	for (size_t i = 0; i < TC_COUNT(exact); i++)
 		if (!strcmp(fn, exact[i].name))
-			return sv_int(s, t == exact[i].dt);
+			return spec_sv_int(s, t == exact[i].dt);
 	if (!strcmp(fn, "is_floating"))
-		return sv_int(s, fl);
+		return spec_sv_int(s, fl);
 	if (!strcmp(fn, "is_int"))
-		return sv_int(s, !fl && !ptr);
+		return spec_sv_int(s, !fl && !ptr);
 	if (!strcmp(fn, "is_int_signed"))
-		return sv_int(s, sint);
+		return spec_sv_int(s, sint);
 	if (!strcmp(fn, "is_int_unsigned"))
-		return sv_int(s, !fl && !ptr && !sint);
+		return spec_sv_int(s, !fl && !ptr && !sint);
 	spec_error(s, call, "unsupported dtype method '.%s'", fn);
 }
 
@@ -660,41 +660,41 @@ static SVal *call_method(Spec *s, const Node *call, SVal *self, const char *fn)
 {
 	if (self->kind == SV_DTYPE)
 		return dtype_method(s, call, self, fn);
-	if (self->kind != SV_VALUE && !is_const(self))
+	if (self->kind != SV_VALUE && !spec_is_const(self))
 		spec_error(s, call, "'.%s' needs a tensor", fn);
 	if (is_member_fn(fn))
 		return call_member(s, call, self, fn);
-	TValue *x = to_value(s, call, self);
+	TValue *x = spec_to_value(s, call, self);
 	if (!strcmp(fn, "to")) {
-		SVal *to = need_arg(s, call, 0, "dtype");
+		SVal *to = spec_need_arg(s, call, 0, "dtype");
 		DType dt = need_dtype(s, call, to);
 		if (dt == DT_PTR || x->type.dtype == DT_PTR) {   /* ptr.to(tl.pointer_type(T)), int64 <-> pointer */
 			if (dt == DT_PTR && x->type.dtype == DT_PTR)
-				return sv_value(s, call, checked(s, call, tir_pointer_cast(&s->b, x, (DType)to->i)));
+				return spec_sv_value(s, call, spec_checked(s, call, tir_pointer_cast(&s->b, x, (DType)to->i)));
 			if (dt == DT_PTR && (x->type.dtype == DT_I64 || x->type.dtype == DT_U64))
-				return sv_value(s, call, checked(s, call, tir_int_to_ptr(&s->b, x, (DType)to->i)));
+				return spec_sv_value(s, call, spec_checked(s, call, tir_int_to_ptr(&s->b, x, (DType)to->i)));
 			if (x->type.dtype == DT_PTR && (dt == DT_I64 || dt == DT_U64))
-				return sv_value(s, call, checked(s, call, tir_ptr_to_int(&s->b, x, dt)));
+				return spec_sv_value(s, call, spec_checked(s, call, tir_ptr_to_int(&s->b, x, dt)));
 			spec_error(s, call, "a pointer converts to another pointer type (tl.pointer_type(...)) or to "
 				   "int64, and only an int64 to a pointer; this is %s to %s", dtype_name(x->type.dtype),
 				   dtype_name(dt));
 		}
-		SVal *bitcast = arg(s, call, -1, "bitcast");
+		SVal *bitcast = spec_arg(s, call, -1, "bitcast");
 		if (bitcast && bitcast->kind == SV_INT && bitcast->i)
-			return sv_value(s, call, tir_bitcast(&s->b, x, dt));
-		return sv_value(s, call, tir_cast(&s->b, x, dt));
+			return spec_sv_value(s, call, tir_bitcast(&s->b, x, dt));
+		return spec_sv_value(s, call, tir_cast(&s->b, x, dt));
 	}
 	if (!strcmp(fn, "broadcast_to")) {
 		int rank, shape[TC_MAX_RANK];
-		SVal *shp = need_arg(s, call, 0, "shape");
+		SVal *shp = spec_need_arg(s, call, 0, "shape");
 		if (call->items.len > 1) {                  /* x.broadcast_to(A, B): the shape spread out */
 			SVal **dims = arena_alloc(s->a, sizeof *dims * (size_t)call->items.len);
 			for (int i = 0; i < call->items.len; i++)
-				dims[i] = eval(s, call->items.items[i]);
-			shp = sv_tuple(s, call->items.len, dims);
+				dims[i] = spec_eval(s, call->items.items[i]);
+			shp = spec_sv_tuple(s, call->items.len, dims);
 		}
 		shape_of(s, call, shp, &rank, shape);
-		return sv_value(s, call, tir_broadcast_to(&s->b, x, rank, shape));
+		return spec_sv_value(s, call, tir_broadcast_to(&s->b, x, rank, shape));
 	}
 	if (!strcmp(fn, "trans") || !strcmp(fn, "permute"))
 		return call_permute(s, call, x, 0, fn[0] == 't' ? "tl.trans" : "tl.permute");
@@ -705,31 +705,31 @@ static SVal *eval_call(Spec *s, const Node *n)
 {
 	const Node *callee = n->lhs;
 	if (callee->kind == ND_NAME) {
-		SVal *f = lookup(s, callee->name);
+		SVal *f = spec_lookup(s, callee->name);
 		if (f && f->kind == SV_FUNC)
-			return call_jit_function(s, n, f->fn);
+			return spec_call_jit_function(s, n, f->fn);
 	}
-	if (callee->kind == ND_NAME && !lookup(s, callee->name)) {
+	if (callee->kind == ND_NAME && !spec_lookup(s, callee->name)) {
 		SVal *r = spec_call_builtin(s, n, callee->name);
 		if (r)
 			return r;
 	}
 	if (callee->kind == ND_NAME && !strcmp(callee->name, "float")) {
-		SVal *v = need_arg(s, n, 0, "x");
+		SVal *v = spec_need_arg(s, n, 0, "x");
 		if (v->kind == SV_STR) {
 			if (!strcmp(v->str, "inf"))
-				return sv_float(s, INFINITY);
+				return spec_sv_float(s, INFINITY);
 			if (!strcmp(v->str, "-inf"))
-				return sv_float(s, -INFINITY);
+				return spec_sv_float(s, -INFINITY);
 			if (!strcmp(v->str, "nan"))
-				return sv_float(s, NAN);
+				return spec_sv_float(s, NAN);
 		}
-		if (is_const(v))
-			return sv_float(s, v->kind == SV_INT ? (double)v->i : v->f);
+		if (spec_is_const(v))
+			return spec_sv_float(s, v->kind == SV_INT ? (double)v->i : v->f);
 		spec_error(s, n, "float() needs a constant");
 	}
 	if (callee->kind == ND_ATTR) {
-		SVal *obj = eval(s, callee->lhs);
+		SVal *obj = spec_eval(s, callee->lhs);
 		if (obj->kind == SV_MODULE) {
 			if (!strcmp(obj->str, "tl") || !strcmp(obj->str, "libdevice") || !strcmp(obj->str, "tl_math") ||
 			    !strcmp(obj->str, "triton"))
@@ -758,16 +758,16 @@ static SVal *eval_call(Spec *s, const Node *n)
 
 static SVal *eval_subscript(Spec *s, const Node *n)
 {
-	SVal *base = eval(s, n->lhs);
+	SVal *base = spec_eval(s, n->lhs);
 	const Node *idx = n->rhs;
 	int count = idx->kind == ND_TUPLE ? idx->items.len : 1;
 	if (base->kind == SV_TUPLE && count == 1 && idx->kind != ND_SLICE) {
-		int64_t i = const_int(s, idx, eval(s, idx), "a tuple index");
+		int64_t i = spec_const_int(s, idx, spec_eval(s, idx), "a tuple index");
 		if (i < 0 || i >= base->nitems)
 			spec_error(s, idx, "tuple index out of range");
 		return base->items[i];
 	}
-	TValue *x = to_value(s, n->lhs, base);
+	TValue *x = spec_to_value(s, n->lhs, base);
 	int dim = 0;
 	for (int i = 0; i < count; i++) {
 		const Node *it = idx->kind == ND_TUPLE ? idx->items.items[i] : idx;
@@ -784,12 +784,12 @@ static SVal *eval_subscript(Spec *s, const Node *n)
 			spec_error(s, it, "only ':' and 'None' may index a tensor");
 		}
 	}
-	return sv_value(s, n, x);
+	return spec_sv_value(s, n, x);
 }
 
 static SVal *eval_attr(Spec *s, const Node *n)
 {
-	SVal *obj = eval(s, n->lhs);
+	SVal *obj = spec_eval(s, n->lhs);
 	if (obj->kind == SV_MODULE) {
 		SVal *sub = spec_module_attr(s, obj, n->name);
 		if (sub)
@@ -801,7 +801,7 @@ static SVal *eval_attr(Spec *s, const Node *n)
 			return r;
 	}
 	if (obj->kind == SV_VALUE && !strcmp(n->name, "type")) {   /* x.type.element_ty, x.type.shape */
-		SVal *v = sv_new(s, SV_DTYPE);
+		SVal *v = spec_sv_new(s, SV_DTYPE);
 		v->dtype = obj->v->type.dtype;
 		v->i = obj->v->type.elem;
 		if (obj->v->type.rank > 0) {   /* a block type: .element_ty is its element */
@@ -812,7 +812,7 @@ static SVal *eval_attr(Spec *s, const Node *n)
 		return v;
 	}
 	if (obj->kind == SV_VALUE && !strcmp(n->name, "dtype")) {
-		SVal *v = sv_new(s, SV_DTYPE);
+		SVal *v = spec_sv_new(s, SV_DTYPE);
 		v->dtype = obj->v->type.dtype;
 		v->i = obj->v->type.elem;   /* a pointer's pointee, for .element_ty */
 		return v;
@@ -820,17 +820,17 @@ static SVal *eval_attr(Spec *s, const Node *n)
 	if (obj->kind == SV_DTYPE && !strcmp(n->name, "element_ty")) {
 		if (obj->dtype != DT_PTR)
 			spec_error(s, n, "'element_ty' is the pointee of a pointer type; this type is %s", dtype_name(obj->dtype));
-		SVal *v = sv_new(s, SV_DTYPE);
+		SVal *v = spec_sv_new(s, SV_DTYPE);
 		v->dtype = (DType)obj->i;
 		return v;
 	}
 	if (obj->kind == SV_DTYPE && !strcmp(n->name, "primitive_bitwidth"))
-		return sv_int(s, obj->dtype == DT_I1 ? 1 : obj->dtype == DT_PTR ? 64 : 8 * dtype_bytes(obj->dtype));
+		return spec_sv_int(s, obj->dtype == DT_I1 ? 1 : obj->dtype == DT_PTR ? 64 : 8 * dtype_bytes(obj->dtype));
 	if (obj->kind == SV_VALUE && !strcmp(n->name, "shape")) {
 		SVal *dims[TC_MAX_RANK];
 		for (int d = 0; d < obj->v->type.rank; d++)
-			dims[d] = sv_int(s, obj->v->type.shape[d]);
-		return sv_tuple(s, obj->v->type.rank, dims);
+			dims[d] = spec_sv_int(s, obj->v->type.shape[d]);
+		return spec_sv_tuple(s, obj->v->type.rank, dims);
 	}
 	if (obj->kind == SV_VALUE && !strcmp(n->name, "T"))
 		return transpose_2d(s, n, obj->v, "x.T");
@@ -849,7 +849,7 @@ static SVal *eval_attr(Spec *s, const Node *n)
 		};
 		for (size_t i = 0; i < TC_COUNT(fp8); i++) {
 			if (!strcmp(n->name, fp8[i][0])) {
-				SVal *v = sv_new(s, SV_DTYPE);
+				SVal *v = spec_sv_new(s, SV_DTYPE);
 				v->dtype = DT_U8;
 				v->str = fp8[i][1];
 				return v;
@@ -857,13 +857,13 @@ static SVal *eval_attr(Spec *s, const Node *n)
 		}
 		for (size_t i = 0; i < TC_COUNT(types); i++) {
 			if (!strcmp(n->name, types[i].name)) {
-				SVal *v = sv_new(s, SV_DTYPE);
+				SVal *v = spec_sv_new(s, SV_DTYPE);
 				v->dtype = types[i].dt;
 				return v;
 			}
 		}
 		if (!strcmp(n->name, "constexpr"))
-			return sv_new(s, SV_NONE);
+			return spec_sv_new(s, SV_NONE);
 	}
 	spec_error(s, n, "unsupported attribute '%s'", n->name);
 }
@@ -872,27 +872,27 @@ static SVal *eval_attr(Spec *s, const Node *n)
  * the element-wise logical op, as Triton does. */
 static SVal *eval_boolop(Spec *s, const Node *n)
 {
-	SVal *acc = eval(s, n->items.items[0]);
+	SVal *acc = spec_eval(s, n->items.items[0]);
 	for (int i = 1; i < n->items.len; i++) {
 		if (acc->kind == SV_INT || acc->kind == SV_NONE) {
 			bool truth = acc->kind == SV_INT && acc->i;
 			if (truth != (n->op == OP_AND))
 				return acc;
-			acc = eval(s, n->items.items[i]);
+			acc = spec_eval(s, n->items.items[i]);
 			continue;
 		}
-		SVal *y = eval(s, n->items.items[i]);
-		TValue *tx = tir_cast(&s->b, to_value(s, n, acc), DT_I1), *ty = tir_cast(&s->b, to_value(s, n, y), DT_I1);
-		acc = sv_value(s, n, tir_binary(&s->b, n->op == OP_AND ? TOP_AND : TOP_OR, tx, ty));
+		SVal *y = spec_eval(s, n->items.items[i]);
+		TValue *tx = tir_cast(&s->b, spec_to_value(s, n, acc), DT_I1), *ty = tir_cast(&s->b, spec_to_value(s, n, y), DT_I1);
+		acc = spec_sv_value(s, n, tir_binary(&s->b, n->op == OP_AND ? TOP_AND : TOP_OR, tx, ty));
 	}
 	return acc;
 }
 
 static SVal *eval_node(Spec *s, const Node *n);
 
-SVal *eval(Spec *s, const Node *n)
+SVal *spec_eval(Spec *s, const Node *n)
 {
-	if (stack_nearly_full())
+	if (base_stack_nearly_full())
 		spec_error(s, n, "expression nested too deeply for the stack");
 	SVal *r = eval_node(s, n);
 	if (s->b.limit)
@@ -904,78 +904,78 @@ static SVal *eval_node(Spec *s, const Node *n)
 {
 	int line, col;
 	if (!s->lines || s->lines->src != s->src)
-		s->lines = line_table(s->a, s->src);
-	line_table_linecol(s->lines, n->offset, &line, &col);
+		s->lines = base_line_table(s->a, s->src);
+	base_line_table_linecol(s->lines, n->offset, &line, &col);
 	s->b.line = line;
 	switch (n->kind) {
 	case ND_NAME: {
-		SVal *v = lookup(s, n->name);
+		SVal *v = spec_lookup(s, n->name);
 		if (!v)
 			spec_error(s, n, "undefined name '%s'", n->name);
 		return v;
 	}
-	case ND_INT: return sv_int(s, n->ival);
-	case ND_FLOAT: return sv_float(s, n->fval);
-	case ND_TRUE: return sv_int(s, 1);
-	case ND_FALSE: return sv_int(s, 0);
-	case ND_NONE: return sv_new(s, SV_NONE);
+	case ND_INT: return spec_sv_int(s, n->ival);
+	case ND_FLOAT: return spec_sv_float(s, n->fval);
+	case ND_TRUE: return spec_sv_int(s, 1);
+	case ND_FALSE: return spec_sv_int(s, 0);
+	case ND_NONE: return spec_sv_new(s, SV_NONE);
 	case ND_STR: {
-		SVal *v = sv_new(s, SV_STR);
+		SVal *v = spec_sv_new(s, SV_STR);
 		v->str = n->str;
 		return v;
 	}
 	case ND_TUPLE:
 	case ND_LIST: {
-		SVal *v = sv_new(s, SV_TUPLE);
+		SVal *v = spec_sv_new(s, SV_TUPLE);
 		v->nitems = n->items.len;
 		v->items = arena_alloc(s->a, sizeof(SVal *) * (size_t)(v->nitems + 1));
 		for (int i = 0; i < v->nitems; i++)
-			v->items[i] = eval(s, n->items.items[i]);
+			v->items[i] = spec_eval(s, n->items.items[i]);
 		return v;
 	}
 	case ND_BINOP: {
 		/* left to right, as Python evaluates (C leaves the order of arguments open) */
-		SVal *x = eval(s, n->lhs);
-		SVal *y = eval(s, n->rhs);
-		return eval_binary(s, n, n->op, x, y);
+		SVal *x = spec_eval(s, n->lhs);
+		SVal *y = spec_eval(s, n->rhs);
+		return spec_eval_binary(s, n, n->op, x, y);
 	}
 	case ND_UNARY: {
-		SVal *x = eval(s, n->lhs);
+		SVal *x = spec_eval(s, n->lhs);
 		if (n->op == OP_POS)
 			return x;
 		if (x->kind == SV_INT)
-			return sv_int(s, n->op == OP_NEG ? -x->i : n->op == OP_INVERT ? ~x->i : !x->i);
+			return spec_sv_int(s, n->op == OP_NEG ? -x->i : n->op == OP_INVERT ? ~x->i : !x->i);
 		if (x->kind == SV_FLOAT && n->op == OP_NEG)
-			return sv_float(s, -x->f);
-		TValue *v = to_value(s, n, x);
+			return spec_sv_float(s, -x->f);
+		TValue *v = spec_to_value(s, n, x);
 		if (n->op == OP_NEG)
-			return eval_binary(s, n, OP_SUB, sv_value(s, n, tir_const_int(&s->b, v->type.dtype, 0)), x);
+			return spec_eval_binary(s, n, OP_SUB, spec_sv_value(s, n, tir_const_int(&s->b, v->type.dtype, 0)), x);
 		if (dtype_is_float(v->type.dtype))
 			spec_error(s, n, "'%s' needs an integer or boolean tensor", ast_op_name(n->op));
 		TValue *r = tir_binary(&s->b, TOP_XOR, v, tir_const_int(&s->b, v->type.dtype, v->type.dtype == DT_I1 ? 1 : -1));
-		return sv_value(s, n, r);
+		return spec_sv_value(s, n, r);
 	}
 	case ND_BOOLOP:
 		return eval_boolop(s, n);
 	case ND_COMPARE: {
 		if (n->items.len != 2)
 			spec_error(s, n, "chained comparisons are not supported");
-		SVal *x = eval(s, n->items.items[0]), *y = eval(s, n->items.items[1]);
+		SVal *x = spec_eval(s, n->items.items[0]), *y = spec_eval(s, n->items.items[1]);
 		Op op = n->ops[0];
 		if (op == OP_IS || op == OP_ISNOT) {
 			if (x->kind == SV_DTYPE && y->kind == SV_DTYPE)   /* x.dtype is tl.float32 */
-				return sv_int(s, same_dtype(x, y) == (op == OP_IS));
+				return spec_sv_int(s, same_dtype(x, y) == (op == OP_IS));
 			if (x->kind != SV_NONE && y->kind != SV_NONE)
 				spec_error(s, n, "'is' is supported only against None and between dtypes");
-			return sv_int(s, (x->kind == y->kind) == (op == OP_IS));
+			return spec_sv_int(s, (x->kind == y->kind) == (op == OP_IS));
 		}
-		return eval_compare(s, n, op, x, y);
+		return spec_eval_compare(s, n, op, x, y);
 	}
 	case ND_TERNARY: {
-		SVal *c = eval(s, n->cond);
+		SVal *c = spec_eval(s, n->cond);
 		if (c->kind != SV_INT)
 			spec_error(s, n->cond, "the condition of 'x if c else y' must be a compile-time constant");
-		return eval(s, c->i ? n->lhs : n->rhs);
+		return spec_eval(s, c->i ? n->lhs : n->rhs);
 	}
 	case ND_CALL: return eval_call(s, n);
 	case ND_COMP:
@@ -991,7 +991,7 @@ static SVal *eval_node(Spec *s, const Node *n)
 
 /* ---- statements ---- */
 
-void assign(Spec *s, const Node *target, SVal *v)
+void spec_assign(Spec *s, const Node *target, SVal *v)
 {
 	if (target->kind == ND_NAME) {
 		if (v->kind == SV_VALUE && !v->v->name)
@@ -1003,13 +1003,13 @@ void assign(Spec *s, const Node *target, SVal *v)
 		if (v->kind != SV_TUPLE || v->nitems != target->items.len)
 			spec_error(s, target, "cannot unpack into %d names", target->items.len);
 		for (int i = 0; i < v->nitems; i++)
-			assign(s, target->items.items[i], v->items[i]);
+			spec_assign(s, target->items.items[i], v->items[i]);
 		return;
 	}
 	spec_error(s, target, "only names can be assigned to");
 }
 
-void exec_block(Spec *s, const NodeList *body);
+void spec_exec_block(Spec *s, const NodeList *body);
 
 static void exec_for(Spec *s, const Node *n)
 {
@@ -1017,8 +1017,8 @@ static void exec_for(Spec *s, const Node *n)
 	const char *fn = it->kind == ND_CALL ? ast_dotted_name(s->a, it->lhs) : NULL;
 	if (!fn || (strcmp(fn, "range") && strcmp(fn, "tl.range") && strcmp(fn, "tl.static_range")))
 		spec_error(s, it, "a for loop must run over range, tl.range or tl.static_range");
-	SVal *a0 = arg(s, it, 0, "start"), *a1 = arg(s, it, 1, "end"), *a2 = arg(s, it, 2, "step");
-	SVal *lo = a1 ? a0 : sv_int(s, 0), *hi = a1 ? a1 : a0, *step = a2 ? a2 : sv_int(s, 1);
+	SVal *a0 = spec_arg(s, it, 0, "start"), *a1 = spec_arg(s, it, 1, "end"), *a2 = spec_arg(s, it, 2, "step");
+	SVal *lo = a1 ? a0 : spec_sv_int(s, 0), *hi = a1 ? a1 : a0, *step = a2 ? a2 : spec_sv_int(s, 1);
 	if (!hi)
 		spec_error(s, it, "missing argument 'end'");
 	if (n->orelse.len)
@@ -1026,7 +1026,7 @@ static void exec_for(Spec *s, const Node *n)
 	if (lo->kind != SV_INT || hi->kind != SV_INT || step->kind != SV_INT) {
 		if (!strcmp(fn, "tl.static_range"))
 			spec_error(s, it, "tl.static_range needs bounds known at compile time");
-		exec_runtime_for(s, n, lo, hi, step);
+		spec_exec_runtime_for(s, n, lo, hi, step);
 		return;
 	}
 	if (step->i <= 0)
@@ -1035,8 +1035,8 @@ static void exec_for(Spec *s, const Node *n)
 		spec_error(s, it, "too many iterations to unroll this loop: more than %d (limit is %d)", STATIC_UNROLL_MAX,
 			   STATIC_UNROLL_MAX);
 	for (int64_t i = lo->i; i < hi->i; i += step->i) {
-		assign(s, n->lhs, sv_int(s, i));
-		exec_block(s, &n->body);
+		spec_assign(s, n->lhs, spec_sv_int(s, i));
+		spec_exec_block(s, &n->body);
 	}
 }
 
@@ -1045,48 +1045,48 @@ static void exec_stmt(Spec *s, const Node *n)
 	switch (n->kind) {
 	case ND_EXPR_STMT:
 		if (n->lhs->kind != ND_STR)
-			eval(s, n->lhs);
+			spec_eval(s, n->lhs);
 		return;
 	case ND_ASSIGN: {
-		SVal *v = eval(s, n->rhs);
+		SVal *v = spec_eval(s, n->rhs);
 		for (int i = 0; i < n->items.len; i++)
-			assign(s, n->items.items[i], v);
+			spec_assign(s, n->items.items[i], v);
 		return;
 	}
 	case ND_ANNASSIGN:
 		if (n->rhs)
-			assign(s, n->lhs, eval(s, n->rhs));
+			spec_assign(s, n->lhs, spec_eval(s, n->rhs));
 		return;
 	case ND_AUGASSIGN: {
-		SVal *x = eval(s, n->lhs);
-		SVal *y = eval(s, n->rhs);
-		assign(s, n->lhs, eval_binary(s, n, n->op, x, y));
+		SVal *x = spec_eval(s, n->lhs);
+		SVal *y = spec_eval(s, n->rhs);
+		spec_assign(s, n->lhs, spec_eval_binary(s, n, n->op, x, y));
 		return;
 	}
 	case ND_FOR:
 		exec_for(s, n);
 		return;
 	case ND_IF: {
-		SVal *c = eval(s, n->cond);
+		SVal *c = spec_eval(s, n->cond);
 		if (c->kind == SV_NONE)
-			c = sv_int(s, 0);
+			c = spec_sv_int(s, 0);
 		if (c->kind == SV_VALUE) {
-			exec_runtime_if(s, n, c->v);
+			spec_exec_runtime_if(s, n, c->v);
 			return;
 		}
 		if (c->kind != SV_INT)
 			spec_error(s, n->cond, "this condition is neither a constant nor a scalar");
-		exec_block(s, c->i ? &n->body : &n->orelse);
+		spec_exec_block(s, c->i ? &n->body : &n->orelse);
 		return;
 	}
 	case ND_RETURN:
-		s->ret = n->lhs ? eval(s, n->lhs) : sv_new(s, SV_NONE);
+		s->ret = n->lhs ? spec_eval(s, n->lhs) : spec_sv_new(s, SV_NONE);
 		s->returned = true;
 		return;
 	case ND_PASS:
 		return;
 	case ND_WHILE:
-		exec_while(s, n);
+		spec_exec_while(s, n);
 		return;
 	case ND_BREAK:
 	case ND_CONTINUE:
@@ -1096,7 +1096,7 @@ static void exec_stmt(Spec *s, const Node *n)
 	}
 }
 
-void exec_block(Spec *s, const NodeList *body)
+void spec_exec_block(Spec *s, const NodeList *body)
 {
 	for (int i = 0; i < body->len && !s->returned; i++)
 		exec_stmt(s, body->items[i]);
@@ -1151,7 +1151,7 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 		if (is_constexpr_param(p) || given || (sigty && !strcmp(sigty, "constexpr"))) {
 			/* -D first, then Inductor's triton_meta['constants'], then the default. */
 			const Node *known = ast_dict_get(ast_dict_get(s->k->triton_meta, "constants"), p->name);
-			SVal *v = given ? spec_parse_define(s, p->name, given) : known ? eval(s, known) : p->rhs ? eval(s, p->rhs) : NULL;
+			SVal *v = given ? spec_parse_define(s, p->name, given) : known ? spec_eval(s, known) : p->rhs ? spec_eval(s, p->rhs) : NULL;
 			if (!v && given)
 				spec_error(s, p, "-D %s=%s: not a constant (an integer that fits in 64 bits, a float, True/False, None, a string such as "
 					   "'\"text\"', a dtype such as tl.float16, or a tuple of these)", p->name, given);
@@ -1183,22 +1183,22 @@ static void bind_params(Spec *s, const SpecOptions *opt)
 		Type t;
 		if (!parse_sig_type(ty, &t))
 			spec_error(s, p, "unknown type '%s' for parameter '%s' (expected *fp32, i32, fp32, ...)", ty, p->name);
-		spec_bind(s, p->name, sv_value(s, p, tir_arg(&s->b, p->name, t)));
+		spec_bind(s, p->name, spec_sv_value(s, p, tir_arg(&s->b, p->name, t)));
 	}
 	if (sig && *sig)
 		spec_error(s, f, "the signature has more types than '%s' has parameters", f->name);
 }
 
-void bind_modules(Spec *s)
+void spec_bind_modules(Spec *s)
 {
 	static const char *mods[] = {"tl", "triton", "libdevice", "tl_math", "triton_helpers"};
 	for (size_t i = 0; i < TC_COUNT(mods); i++) {
-		SVal *m = sv_new(s, SV_MODULE);
+		SVal *m = spec_sv_new(s, SV_MODULE);
 		m->str = mods[i];
 		spec_bind(s, mods[i], m);
 	}
 	for (int i = 0; i < s->k->helpers.len; i++) {
-		SVal *f = sv_new(s, SV_FUNC);
+		SVal *f = spec_sv_new(s, SV_FUNC);
 		f->fn = s->k->helpers.items[i];
 		spec_bind(s, f->fn->name, f);
 	}
@@ -1245,7 +1245,7 @@ bool spec_strip_hints(const char *sig, char *out, int64_t *div, int max)
 	return true;
 }
 
-TKernel *specialize(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
+TKernel *spec_kernel(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 {
 	jmp_buf jb, *saved = d->jump;
 	Spec s = {.a = a, .d = d, .k = k, .src = k->src, .func = k->func};
@@ -1255,10 +1255,10 @@ TKernel *specialize(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 		TKernel *tk = tir_kernel_new(a, k->name, &s.b);
 		tk->num_warps = opt->num_warps > 0 ? opt->num_warps : 4;
 		tk->num_stages = opt->num_stages > 0 ? opt->num_stages : 3;
-		bind_modules(&s);
+		spec_bind_modules(&s);
 		bind_params(&s, opt);
 		s.func = spec_rewrite_jumps(&s, k->func);
-		exec_block(&s, &s.func->body);
+		spec_exec_block(&s, &s.func->body);
 		result = tk;
 	}
 	d->jump = saved;

@@ -26,6 +26,6 @@ bool spec_strip_hints(const char *sig, char *out, int64_t *div, int max);
 
 /* Builds the tile IR. Errors are reported to `d` as file:line:col with a
  * caret at the construct; the result is NULL then. */
-TKernel *specialize(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt);
+TKernel *spec_kernel(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt);
 
 #endif

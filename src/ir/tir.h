@@ -443,10 +443,10 @@ int tir_interpret_range(TKernel *k, const TArgValue *args, const int grid[3], in
 			char *err, size_t errlen);
 
 /* ---- fp16 and bf16 (fp.c): round to nearest even ---- */
-uint16_t fp16_from_float(float f);
-float fp16_to_float(uint16_t h);
-uint16_t bf16_from_float(float f);
-float bf16_to_float(uint16_t h);
+uint16_t dtype_fp16_from_float(float f);
+float dtype_fp16_to_float(uint16_t h);
+uint16_t dtype_bf16_from_float(float f);
+float dtype_bf16_to_float(uint16_t h);
 
 int dtype_bytes(DType t);
 const char *dtype_name(DType t);   /* Triton's spelling: fp32, bf16, i1, ... */

@@ -107,10 +107,10 @@ static const char *env_nonempty(const char *name)
 static char *cache_folder_choice(const char *asked)
 {
 	if (asked)
-		return asked[0] ? xstrdup(asked) : NULL;
+		return asked[0] ? base_strdup(asked) : NULL;
 	const char *dir = env_nonempty("TRITONC_CACHE");
 	if (dir)
-		return xstrdup(dir);
+		return base_strdup(dir);
 	if ((dir = env_nonempty("XDG_CACHE_HOME")) != NULL)
 		return path_join(dir, "tritonc");
 	if ((dir = env_nonempty("HOME")) != NULL)
@@ -121,7 +121,7 @@ static char *cache_folder_choice(const char *asked)
 /* mkdir -p, with owner-only permissions for what it creates. */
 static bool make_folders(const char *path, char *err, size_t errlen)
 {
-	char *p = xstrdup(path);
+	char *p = base_strdup(path);
 	bool ok = true;
 	for (char *s = p + 1; ok; s++) {
 		bool end = *s == '\0';
@@ -173,7 +173,7 @@ static bool open_cache_folder(CpuKernel *k, const char *asked, char **dir, char 
 			tmp ? tmp : "/tmp", strerror(errno));
 		return false;
 	}
-	*dir = xstrdup(k->private_dir);
+	*dir = base_strdup(k->private_dir);
 	return true;
 }
 
@@ -212,12 +212,12 @@ static void command_add_words(Command *c, char *s)
 static void command_init(Command *c, const char *const *extra_flags)
 {
 	const char *cc = env_nonempty("CC");
-	c->cc_words = xstrdup(cc ? cc : "cc");
+	c->cc_words = base_strdup(cc ? cc : "cc");
 	size_t extra = 0;
 	while (extra_flags && extra_flags[extra])
 		extra++;
 	size_t cap = strlen(c->cc_words) / 2 + 2 + TC_COUNT(fixed_flags) + extra + 5;
-	c->argv = xmalloc(cap * sizeof *c->argv);
+	c->argv = base_malloc(cap * sizeof *c->argv);
 	c->argc = 0;
 	command_add_words(c, c->cc_words);
 	if (c->argc == 0)
@@ -246,8 +246,8 @@ static uint64_t command_key(const Command *c, const char *source)
 {
 	uint64_t h = HASH_SEED;
 	for (int i = 0; i < c->key_words; i++)
-		h = hash_fnv1a(c->argv[i], strlen(c->argv[i]) + 1, h);
-	return hash_fnv1a(source, strlen(source), h);
+		h = base_hash_fnv1a(c->argv[i], strlen(c->argv[i]) + 1, h);
+	return base_hash_fnv1a(source, strlen(source), h);
 }
 
 static void command_free(Command *c)
@@ -418,7 +418,7 @@ CpuKernel *cpu_compile(const char *source, const char *name, const char *const *
 		set_err(err, errlen, "cpu_compile needs a source and a kernel name");
 		return NULL;
 	}
-	CpuKernel *k = xcalloc(1, sizeof *k);
+	CpuKernel *k = base_calloc(1, sizeof *k);
 	char *dir = NULL;
 	Command cmd;
 	command_init(&cmd, extra_flags);
@@ -560,7 +560,7 @@ void *cpu_buffer_alloc(size_t bytes, size_t esize, const char *name, char *err, 
 	pthread_mutex_lock(&guard_lock);
 	if (nguarded == capguarded) {
 		capguarded = capguarded ? 2 * capguarded : 16;
-		guarded = xrealloc(guarded, sizeof *guarded * (size_t)capguarded);
+		guarded = base_realloc(guarded, sizeof *guarded * (size_t)capguarded);
 	}
 	guarded[nguarded++] = g;
 	pthread_mutex_unlock(&guard_lock);
@@ -691,7 +691,7 @@ static bool run_workers(GridRun *r, char *err, size_t errlen)
 		set_err(err, errlen, "cannot set up worker threads: %s", strerror(rc));
 		return false;
 	}
-	pthread_t *workers = xmalloc((size_t)r->chunks * sizeof *workers);
+	pthread_t *workers = base_malloc((size_t)r->chunks * sizeof *workers);
 	int started = 0;
 	for (; started < r->chunks; started++) {
 		rc = pthread_create(&workers[started], &attr, worker_main, r);

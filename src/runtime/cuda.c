@@ -320,7 +320,7 @@ static bool init_device(CudaRuntime *rt, char *err, size_t errlen)
 CudaRuntime *cuda_open(char *err, size_t errlen)
 {
 	set_error(err, errlen, "%s", "");
-	CudaRuntime *rt = xcalloc(1, sizeof *rt);
+	CudaRuntime *rt = base_calloc(1, sizeof *rt);
 	if (!load_driver(&rt->drv, err, errlen) || !load_nvrtc(&rt->rtc, err, errlen) ||
 	    !init_device(rt, err, errlen)) {
 		cuda_close(rt);
@@ -359,7 +359,7 @@ static pthread_mutex_t current_lock = PTHREAD_MUTEX_INITIALIZER;
 /* A runtime for `context` (current on this thread), sharing `base`'s libraries. */
 static CudaRuntime *runtime_for_context(const CudaRuntime *base, CUcontext context, char *err, size_t errlen)
 {
-	CudaRuntime *rt = xcalloc(1, sizeof *rt);
+	CudaRuntime *rt = base_calloc(1, sizeof *rt);
 	rt->drv = base->drv;
 	rt->rtc = base->rtc;
 	rt->drv.lib = rt->rtc.lib = NULL;   /* the base runtime keeps the libraries open */
@@ -384,7 +384,7 @@ static CudaRuntime *runtime_for_context(const CudaRuntime *base, CUcontext conte
 /* cuda_open, leaving the thread's current context (if any) current. */
 static CudaRuntime *open_keeping_current(char *err, size_t errlen)
 {
-	CudaRuntime *rt = xcalloc(1, sizeof *rt);
+	CudaRuntime *rt = base_calloc(1, sizeof *rt);
 	CUcontext saved = NULL;
 	bool ok = load_driver(&rt->drv, err, errlen) && load_nvrtc(&rt->rtc, err, errlen) &&
 	          cu_ok(&rt->drv, rt->drv.cuInit(0), "cuInit", err, errlen) &&
@@ -430,10 +430,10 @@ CudaRuntime *cuda_current(char *err, size_t errlen)
 static char *cache_folder(const char *requested)
 {
 	if (requested)
-		return requested[0] ? xstrdup(requested) : NULL;
+		return requested[0] ? base_strdup(requested) : NULL;
 	const char *env = getenv("TRITONC_CACHE");
 	if (env && env[0])
-		return xstrdup(env);
+		return base_strdup(env);
 	Buf folder = {0};
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
@@ -449,7 +449,7 @@ static char *cache_folder(const char *requested)
 /* mkdir -p: true when `path` is a folder afterwards. */
 static bool make_folders(const char *path)
 {
-	char *prefix = xstrdup(path);
+	char *prefix = base_strdup(path);
 	for (char *slash = strchr(prefix + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		(void)mkdir(prefix, 0755);
@@ -465,12 +465,12 @@ static bool make_folders(const char *path)
 /* Everything the cubin depends on: the source, the options, NVRTC's version and the arch. */
 static uint64_t cubin_key(const CudaRuntime *rt, const char *source, const char *const *opts, int nopts)
 {
-	uint64_t h = hash_fnv1a(source, strlen(source) + 1, HASH_SEED);
+	uint64_t h = base_hash_fnv1a(source, strlen(source) + 1, HASH_SEED);
 	for (int i = 0; i < nopts; i++)
-		h = hash_fnv1a(opts[i], strlen(opts[i]) + 1, h);
+		h = base_hash_fnv1a(opts[i], strlen(opts[i]) + 1, h);
 	char compiler[96];
 	int n = snprintf(compiler, sizeof compiler, "nvrtc %d.%d %s", rt->nvrtc_major, rt->nvrtc_minor, rt->arch);
-	return hash_fnv1a(compiler, (size_t)n, h);
+	return base_hash_fnv1a(compiler, (size_t)n, h);
 }
 
 /* Where the cubin of this compile lives in the cache; NULL when there is no
@@ -511,7 +511,7 @@ static void report_compile_error(const Nvrtc *rtc, nvrtcProgram program, nvrtcRe
 	size_t size = 0;
 	char *log = NULL;
 	if (rtc->nvrtcGetProgramLogSize(program, &size) == NVRTC_SUCCESS && size > 1) {
-		log = xmalloc(size);
+		log = base_malloc(size);
 		if (rtc->nvrtcGetProgramLog(program, log) == NVRTC_SUCCESS) {
 			log[size - 1] = '\0';
 			size_t len = strlen(log);
@@ -537,7 +537,7 @@ static char *fetch_cubin(const Nvrtc *rtc, nvrtcProgram program, size_t *cubin_l
 		set_error(err, errlen, "nvrtcGetCUBIN: NVRTC made no cubin (is -arch a real sm_XX?)");
 		return NULL;
 	}
-	char *cubin = xmalloc(size);
+	char *cubin = base_malloc(size);
 	if (!rtc_ok(rtc, rtc->nvrtcGetCUBIN(program, cubin), "nvrtcGetCUBIN", err, errlen)) {
 		free(cubin);
 		return NULL;
@@ -604,7 +604,7 @@ CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
 		extra_count++;
 	}
 	int nopts = 3;
-	const char **opts = xmalloc(sizeof *opts * (size_t)(nopts + extra_count));
+	const char **opts = base_malloc(sizeof *opts * (size_t)(nopts + extra_count));
 	opts[0] = arch_opt;
 	opts[1] = "-std=c++17";
 	opts[2] = "-default-device";
@@ -613,7 +613,7 @@ CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
 			opts[nopts++] = extra_opts[i];
 
 	char *cache_path = cubin_cache_path(rt, source, opts, nopts, cache_dir);
-	CudaKernel *k = xcalloc(1, sizeof *k);
+	CudaKernel *k = base_calloc(1, sizeof *k);
 	k->rt = rt;
 	k->shared_limit = DEFAULT_SHARED_LIMIT;
 	k->from_cache = load_cached_module(rt, cache_path, &k->module);
@@ -858,8 +858,8 @@ int cuda_time(CudaKernel *k, const int grid[3], int threads, int shared_bytes, v
 	if (flush_bytes > 0 && !reserve_flush_buffer(rt, flush_bytes, err, errlen))
 		return -1;
 
-	CUevent *starts = xcalloc((size_t)reps, sizeof *starts);
-	CUevent *ends = xcalloc((size_t)reps, sizeof *ends);
+	CUevent *starts = base_calloc((size_t)reps, sizeof *starts);
+	CUevent *ends = base_calloc((size_t)reps, sizeof *ends);
 	bool ok = create_events(&rt->drv, starts, reps, err, errlen) && create_events(&rt->drv, ends, reps, err, errlen);
 	for (int i = 0; ok && i < warmup; i++)
 		ok = launch_async(k, grid, threads, shared_bytes, args, err, errlen);

@@ -28,7 +28,7 @@ struct tritonc_kernel {
 static void give_diagnostics(char **diagnostics, const char *text)
 {
 	if (diagnostics)
-		*diagnostics = xstrdup(text);
+		*diagnostics = base_strdup(text);
 }
 
 tritonc_kernel *tritonc_load(const char *code, const tritonc_load_options *options, char **diagnostics)
@@ -54,7 +54,7 @@ tritonc_kernel *tritonc_load(const char *code, const tritonc_load_options *optio
 		give_diagnostics(diagnostics, "tritonc_load: threads, shared_bytes, run_width and cpu_threads must not be negative");
 		return NULL;
 	}
-	tritonc_kernel *k = xcalloc(1, sizeof *k);
+	tritonc_kernel *k = base_calloc(1, sizeof *k);
 	k->threads = o.threads ? o.threads : 128;
 	k->shared_bytes = o.shared_bytes;
 	k->cpu_threads = o.cpu_threads;

@@ -59,8 +59,8 @@ static int run_cpu(const SKernel *k, const char *source, RunArg *args, const Run
 	if (!ck)
 		return -1;
 	res->from_cache = cpu_kernel_from_cache(ck);
-	ScalarArg *vals = xcalloc((size_t)tk->nargs + 1, sizeof *vals);
-	void **argv = xcalloc((size_t)tk->nargs + 1, sizeof *argv);
+	ScalarArg *vals = base_calloc((size_t)tk->nargs + 1, sizeof *vals);
+	void **argv = base_calloc((size_t)tk->nargs + 1, sizeof *argv);
 	int rc = 0;
 	for (int i = 0; i < tk->nargs; i++) {
 		const TValue *a = tk->args[i];
@@ -86,7 +86,7 @@ static int run_cpu(const SKernel *k, const char *source, RunArg *args, const Run
 		rc = -1;
 	}
 	if (rc == 0 && o->bench_reps > 0) {
-		double *ms = xcalloc((size_t)o->bench_reps, sizeof *ms);
+		double *ms = base_calloc((size_t)o->bench_reps, sizeof *ms);
 		rc = cpu_time(ck, argv, o->grid, o->cpu_threads, o->bench_warmup, o->bench_reps, ms, err, errlen);
 		if (rc == 0)
 			summarize(ms, o->bench_reps, res);
@@ -122,8 +122,8 @@ static int run_cuda(const SKernel *k, const char *source, RunArg *args, const Ru
 		opts[0] = arch;
 	}
 	CudaKernel *ck = cuda_compile(rt, source, k->name, opts, o->cache_dir, err, errlen);
-	ScalarArg *vals = xcalloc((size_t)tk->nargs + 1, sizeof *vals);
-	void **argv = xcalloc((size_t)tk->nargs + 1, sizeof *argv);
+	ScalarArg *vals = base_calloc((size_t)tk->nargs + 1, sizeof *vals);
+	void **argv = base_calloc((size_t)tk->nargs + 1, sizeof *argv);
 	int rc = ck ? 0 : -1;
 	for (int i = 0; rc == 0 && i < tk->nargs; i++) {
 		argv[i] = &vals[i];
@@ -143,8 +143,8 @@ static int run_cuda(const SKernel *k, const char *source, RunArg *args, const Ru
 		if (tk->args[i]->type.dtype == DT_PTR)
 			rc = cuda_download(rt, args[i].host, vals[i].ptr, args[i].bytes, err, errlen);
 	if (rc == 0 && o->bench_reps > 0) {
-		float *ms = xcalloc((size_t)o->bench_reps, sizeof *ms);
-		double *msd = xcalloc((size_t)o->bench_reps, sizeof *msd);
+		float *ms = base_calloc((size_t)o->bench_reps, sizeof *ms);
+		double *msd = base_calloc((size_t)o->bench_reps, sizeof *msd);
 		/* 256 MiB of scratch writes between launches push the inputs out of L2 */
 		rc = cuda_time(ck, o->grid, k->threads, k->dynamic_bytes, argv, o->bench_warmup, o->bench_reps, (size_t)256 << 20, ms,
 			       err, errlen);
@@ -197,8 +197,8 @@ void run_fill(void *buf, DType dt, size_t count, int arg, int64_t int_range)
 		switch (dt) {
 		case DT_F32: ((float *)buf)[i] = f; break;
 		case DT_F64: ((double *)buf)[i] = f; break;
-		case DT_F16: ((uint16_t *)buf)[i] = fp16_from_float(f); break;
-		case DT_BF16: ((uint16_t *)buf)[i] = bf16_from_float(f); break;
+		case DT_F16: ((uint16_t *)buf)[i] = dtype_fp16_from_float(f); break;
+		case DT_BF16: ((uint16_t *)buf)[i] = dtype_bf16_from_float(f); break;
 		case DT_I1: ((int8_t *)buf)[i] = (int8_t)(h >> 31); break;
 		case DT_I8: case DT_U8: ((int8_t *)buf)[i] = (int8_t)n; break;
 		case DT_I16: ((int16_t *)buf)[i] = (int16_t)n; break;
@@ -214,8 +214,8 @@ double run_element(const void *p, DType dt, size_t i)
 	switch (dt) {
 	case DT_F32: return ((const float *)p)[i];
 	case DT_F64: return ((const double *)p)[i];
-	case DT_F16: return fp16_to_float(((const uint16_t *)p)[i]);
-	case DT_BF16: return bf16_to_float(((const uint16_t *)p)[i]);
+	case DT_F16: return dtype_fp16_to_float(((const uint16_t *)p)[i]);
+	case DT_BF16: return dtype_bf16_to_float(((const uint16_t *)p)[i]);
 	case DT_I1: case DT_I8: return ((const int8_t *)p)[i];
 	case DT_U8: return ((const uint8_t *)p)[i];
 	case DT_I16: return ((const int16_t *)p)[i];

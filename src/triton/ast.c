@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-void nodelist_push(Arena *a, NodeList *l, Node *n)
+void ast_nodelist_push(Arena *a, NodeList *l, Node *n)
 {
 	if (l->len == l->cap) {
 		int cap = l->cap ? l->cap * 2 : 4;

@@ -96,7 +96,7 @@ struct Node {
 	Op *ops;         /* ND_COMPARE operators (items.len - 1 of them) */
 };
 
-void nodelist_push(Arena *a, NodeList *l, Node *n);
+void ast_nodelist_push(Arena *a, NodeList *l, Node *n);
 Node *ast_new(Arena *a, NodeKind kind, size_t offset);
 const char *ast_kind_name(NodeKind kind);
 const char *ast_op_name(Op op);            /* "+", "//", "not in", ... */

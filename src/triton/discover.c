@@ -79,7 +79,7 @@ static Kernel *new_kernel(Arena *a, Node *module, Node *func, const Source *src,
 	k->inductor = inductor;
 	for (int i = 0; i < module->body.len; i++)
 		if (module->body.items[i] != func)
-			nodelist_push(a, &k->helpers, module->body.items[i]);
+			ast_nodelist_push(a, &k->helpers, module->body.items[i]);
 	read_heuristics(a, k);
 	return k;
 }
@@ -106,7 +106,7 @@ static void embedded(Arena *a, Diag *d, const Source *src, const Token *name, co
 {
 	Source *inner = arena_alloc(a, sizeof(Source));
 	int line, col;
-	source_linecol(src, body->raw_offset, &line, &col);
+	diag_source_linecol(src, body->raw_offset, &line, &col);
 	inner->name = src->name;
 	inner->text = arena_strndup(a, src->text + body->raw_offset, body->raw_len);
 	inner->len = body->raw_len;

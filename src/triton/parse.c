@@ -12,7 +12,7 @@
  * expressions (a long `a + b + ...` chain is a deep one) at most
  * MAX_TREE_DEPTH; an if/elif chain has at most MAX_ELIF branches. The
  * later stages recurse over these trees, on a stack that holds them
- * (run_on_big_stack). */
+ * (base_run_on_big_stack). */
 #define MAX_DEPTH 1000
 #define MAX_TREE_DEPTH 200000
 #define MAX_ELIF 1000
@@ -144,14 +144,14 @@ static Node *exprlist(Parser *P, Node *(*item)(Parser *))
 	if (!equal(P, ","))
 		return first;
 	Node *t = new_node(P, ND_TUPLE, at);
-	nodelist_push(P->arena, &t->items, first);
+	ast_nodelist_push(P->arena, &t->items, first);
 	while (consume(P, ",")) {
 		const Token *k = tok(P);
 		if (k->kind == TK_NEWLINE || lex_equal(P->src, k, "=") || lex_equal(P->src, k, ")") ||
 		    lex_equal(P->src, k, ":") || lex_equal(P->src, k, "in") || lex_equal(P->src, k, ";") ||
 		    (k->kind == TK_PUNCT && k->len == 2 && P->src->text[k->offset + 1] == '='))
 			break;
-		nodelist_push(P->arena, &t->items, item(P));
+		ast_nodelist_push(P->arena, &t->items, item(P));
 	}
 	return t;
 }
@@ -171,8 +171,8 @@ static Node *comprehension(Parser *P, Node *elt, Node *value, Op op)
 		skip(P, "in");
 		f->rhs = or_test(P);
 		while (consume(P, "if"))
-			nodelist_push(P->arena, &f->body, or_test(P));
-		nodelist_push(P->arena, &c->items, f);
+			ast_nodelist_push(P->arena, &f->body, or_test(P));
+		ast_nodelist_push(P->arena, &c->items, f);
 	}
 	return c;
 }
@@ -197,7 +197,7 @@ static Node *list(Parser *P)
 	Node *n = new_node(P, ND_LIST, tok(P)->offset);
 	skip(P, "[");
 	while (!equal(P, "]")) {
-		nodelist_push(P->arena, &n->items, star_expr(P));
+		ast_nodelist_push(P->arena, &n->items, star_expr(P));
 		if (n->items.len == 1 && equal(P, "for")) {
 			n = comprehension(P, n->items.items[0], NULL, OP_NONE);
 			break;
@@ -220,8 +220,8 @@ static Node *dict_or_set(Parser *P)
 	while (!equal(P, "}")) {
 		if (equal(P, "**") && n->kind == ND_DICT) {
 			next(P);
-			nodelist_push(P->arena, &n->items, NULL);
-			nodelist_push(P->arena, &n->values, bitor(P));
+			ast_nodelist_push(P->arena, &n->items, NULL);
+			ast_nodelist_push(P->arena, &n->values, bitor(P));
 		} else {
 			Node *k = star_expr(P);
 			if (first && !equal(P, ":"))
@@ -230,7 +230,7 @@ static Node *dict_or_set(Parser *P)
 				n = comprehension(P, k, NULL, OP_BITOR);
 				break;
 			}
-			nodelist_push(P->arena, &n->items, k);
+			ast_nodelist_push(P->arena, &n->items, k);
 			if (n->kind == ND_DICT) {
 				skip(P, ":");
 				Node *v = expr(P);
@@ -238,7 +238,7 @@ static Node *dict_or_set(Parser *P)
 					n = comprehension(P, k, v, OP_MATMUL);
 					break;
 				}
-				nodelist_push(P->arena, &n->values, v);
+				ast_nodelist_push(P->arena, &n->values, v);
 			}
 		}
 		first = false;
@@ -306,19 +306,19 @@ static void call_args(Parser *P, Node *call)
 			k->name = ident(P, "name");
 			next(P);
 			k->rhs = expr(P);
-			nodelist_push(P->arena, &call->keywords, k);
+			ast_nodelist_push(P->arena, &call->keywords, k);
 		} else if (equal(P, "**")) {
 			Node *k = new_node(P, ND_KEYWORD, t->offset);
 			next(P);
 			k->rhs = expr(P);
-			nodelist_push(P->arena, &call->keywords, k);
+			ast_nodelist_push(P->arena, &call->keywords, k);
 		} else {
 			if (call->keywords.len > 0 && !equal(P, "*"))
 				error_tok(P, t, "positional argument follows keyword argument");
 			Node *arg = star_expr(P);
 			if (equal(P, "for"))
 				arg = comprehension(P, arg, NULL, OP_IN);
-			nodelist_push(P->arena, &call->items, arg);
+			ast_nodelist_push(P->arena, &call->items, arg);
 		}
 		if (!consume(P, ","))
 			break;
@@ -352,9 +352,9 @@ static Node *subscript(Parser *P)
 	if (!equal(P, ","))
 		return first;
 	Node *t = new_node(P, ND_TUPLE, at);
-	nodelist_push(P->arena, &t->items, first);
+	ast_nodelist_push(P->arena, &t->items, first);
 	while (consume(P, ",") && !equal(P, "]"))
-		nodelist_push(P->arena, &t->items, slice(P));
+		ast_nodelist_push(P->arena, &t->items, slice(P));
 	return t;
 }
 
@@ -396,9 +396,9 @@ static Node *power(Parser *P)
 	if (!equal(P, "**"))
 		return n;
 	NodeList bases = {0}, heads = {0}, tails = {0};   /* operand k: unary ops head..tail, then bases[k] */
-	nodelist_push(P->arena, &bases, n);
-	nodelist_push(P->arena, &heads, NULL);
-	nodelist_push(P->arena, &tails, NULL);
+	ast_nodelist_push(P->arena, &bases, n);
+	ast_nodelist_push(P->arena, &heads, NULL);
+	ast_nodelist_push(P->arena, &tails, NULL);
 	while (consume(P, "**")) {
 		Node *head = NULL, *tail = NULL;
 		for (;;) {
@@ -414,9 +414,9 @@ static Node *power(Parser *P)
 				head = u;
 			tail = u;
 		}
-		nodelist_push(P->arena, &bases, primary(P));
-		nodelist_push(P->arena, &heads, head);
-		nodelist_push(P->arena, &tails, tail);
+		ast_nodelist_push(P->arena, &bases, primary(P));
+		ast_nodelist_push(P->arena, &heads, head);
+		ast_nodelist_push(P->arena, &tails, tail);
 	}
 	Node *acc = NULL;
 	for (int k = bases.len - 1; k >= 0; k--) {
@@ -530,14 +530,14 @@ static Node *comparison(Parser *P)
 	if (op == OP_NONE)
 		return first;
 	Node *n = new_node(P, ND_COMPARE, first->offset);
-	nodelist_push(P->arena, &n->items, first);
+	ast_nodelist_push(P->arena, &n->items, first);
 	Op ops[64];
 	int nops = 0;
 	while (op != OP_NONE) {
 		if (nops == (int)TC_COUNT(ops))
 			error_tok(P, tok(P), "comparison chain too long");
 		ops[nops++] = op;
-		nodelist_push(P->arena, &n->items, bitor(P));
+		ast_nodelist_push(P->arena, &n->items, bitor(P));
 		op = comp_op(P);
 	}
 	n->ops = arena_alloc(P->arena, sizeof(Op) * (size_t)nops);
@@ -568,9 +568,9 @@ static Node *bool_level(Parser *P, const char *kw, Op op, Node *(*operand)(Parse
 		return first;
 	Node *n = new_node(P, ND_BOOLOP, first->offset);
 	n->op = op;
-	nodelist_push(P->arena, &n->items, first);
+	ast_nodelist_push(P->arena, &n->items, first);
 	while (consume(P, kw))
-		nodelist_push(P->arena, &n->items, operand(P));
+		ast_nodelist_push(P->arena, &n->items, operand(P));
 	return n;
 }
 
@@ -593,7 +593,7 @@ static Node *lambda(Parser *P)
 		p->name = ident(P, "parameter name");
 		if (consume(P, "="))
 			p->rhs = expr(P);
-		nodelist_push(P->arena, &n->params, p);
+		ast_nodelist_push(P->arena, &n->params, p);
 		if (!consume(P, ","))
 			break;
 	}
@@ -700,7 +700,7 @@ static Node *expr_stmt(Parser *P)
 	Node *value = lhs;
 	while (consume(P, "=")) {
 		check_target(P, value);
-		nodelist_push(P->arena, &n->items, value);
+		ast_nodelist_push(P->arena, &n->items, value);
 		value = exprlist(P, star_expr);
 	}
 	n->rhs = value;
@@ -741,9 +741,9 @@ static Node *simple_stmt(Parser *P)
 /* simple_stmts = simple_stmt (';' simple_stmt)* ';'? NEWLINE */
 static void simple_stmts(Parser *P, NodeList *out)
 {
-	nodelist_push(P->arena, out, simple_stmt(P));
+	ast_nodelist_push(P->arena, out, simple_stmt(P));
 	while (consume(P, ";") && tok(P)->kind != TK_NEWLINE)
-		nodelist_push(P->arena, out, simple_stmt(P));
+		ast_nodelist_push(P->arena, out, simple_stmt(P));
 	end_of_line(P);
 }
 
@@ -763,7 +763,7 @@ static Node *if_stmt(Parser *P)
 			diag_fatal(P->diag, P->src, tok(P)->offset, "too many elif branches in one if statement (limit is %d)",
 				   MAX_ELIF);
 		P->elifs = elifs + 1;
-		nodelist_push(P->arena, &n->orelse, if_stmt(P));
+		ast_nodelist_push(P->arena, &n->orelse, if_stmt(P));
 	} else if (consume(P, "else")) {
 		skip(P, ":");
 		block(P, &n->orelse);
@@ -836,7 +836,7 @@ static Node *funcdef(Parser *P)
 		for (int i = 0; i < n->params.len; i++)
 			if (strcmp(n->params.items[i]->name, p->name) == 0)
 				diag_fatal(P->diag, P->src, p->offset, "duplicate argument '%s' in function definition", p->name);
-		nodelist_push(P->arena, &n->params, p);
+		ast_nodelist_push(P->arena, &n->params, p);
 		if (!consume(P, ","))
 			break;
 	}
@@ -853,7 +853,7 @@ static Node *decorated(Parser *P)
 {
 	NodeList decs = {0};
 	while (consume(P, "@")) {
-		nodelist_push(P->arena, &decs, expr(P));
+		ast_nodelist_push(P->arena, &decs, expr(P));
 		end_of_line(P);
 	}
 	if (!equal(P, "def"))
@@ -867,15 +867,15 @@ static Node *decorated(Parser *P)
 static void stmt(Parser *P, NodeList *out)
 {
 	if (equal(P, "if"))
-		nodelist_push(P->arena, out, if_stmt(P));
+		ast_nodelist_push(P->arena, out, if_stmt(P));
 	else if (equal(P, "for"))
-		nodelist_push(P->arena, out, for_stmt(P));
+		ast_nodelist_push(P->arena, out, for_stmt(P));
 	else if (equal(P, "while"))
-		nodelist_push(P->arena, out, while_stmt(P));
+		ast_nodelist_push(P->arena, out, while_stmt(P));
 	else if (equal(P, "@"))
-		nodelist_push(P->arena, out, decorated(P));
+		ast_nodelist_push(P->arena, out, decorated(P));
 	else if (equal(P, "def"))
-		nodelist_push(P->arena, out, funcdef(P));
+		ast_nodelist_push(P->arena, out, funcdef(P));
 	else if (equal(P, "elif") || equal(P, "else"))
 		error_tok(P, tok(P), "invalid syntax");
 	else if (tok(P)->kind == TK_INDENT)
@@ -986,7 +986,7 @@ static void top_def(Parser *P, NodeList *out)
 			continue;
 		}
 		Node *d = expr(P);
-		nodelist_push(P->arena, &decs, d);
+		ast_nodelist_push(P->arena, &decs, d);
 		end_of_line(P);
 	}
 	if (!equal(P, "def"))
@@ -997,7 +997,7 @@ static void top_def(Parser *P, NodeList *out)
 	}
 	Node *n = funcdef(P);
 	n->decorators = decs;
-	nodelist_push(P->arena, out, n);
+	ast_nodelist_push(P->arena, out, n);
 }
 
 /* module = (top_def | skipped_stmt | NEWLINE)* EOF */

@@ -26,8 +26,8 @@ static void add_inc(WcConfig *c, const char *dir, const char *base, bool sys)
 {
 	if (c->ninc == c->inc_cap) {
 		c->inc_cap = c->inc_cap ? c->inc_cap * 2 : 8;
-		c->inc = xrealloc(c->inc, (size_t)c->inc_cap * sizeof *c->inc);
-		c->inc_sys = xrealloc(c->inc_sys, (size_t)c->inc_cap * sizeof *c->inc_sys);
+		c->inc = base_realloc(c->inc, (size_t)c->inc_cap * sizeof *c->inc);
+		c->inc_sys = base_realloc(c->inc_sys, (size_t)c->inc_cap * sizeof *c->inc_sys);
 	}
 	Buf b = {0};
 	if (base && dir[0] != '/')
@@ -43,15 +43,15 @@ static void add_def(WcConfig *c, const char *spec, bool undef)
 {
 	if (c->ndefs == c->def_cap) {
 		c->def_cap = c->def_cap ? c->def_cap * 2 : 8;
-		c->defs = xrealloc(c->defs, (size_t)c->def_cap * sizeof *c->defs);
+		c->defs = base_realloc(c->defs, (size_t)c->def_cap * sizeof *c->defs);
 	}
 	WcDefine *d = &c->defs[c->ndefs++];
 	const char *eq = undef ? NULL : strchr(spec, '=');
 	size_t n = eq ? (size_t)(eq - spec) : strlen(spec);
-	d->name = xmalloc(n + 1);
+	d->name = base_malloc(n + 1);
 	memcpy(d->name, spec, n);
 	d->name[n] = '\0';
-	d->value = eq ? xstrdup(eq + 1) : NULL;
+	d->value = eq ? base_strdup(eq + 1) : NULL;
 	d->undef = undef;
 }
 
@@ -124,7 +124,7 @@ void wc_config_copy(WcConfig *dst, const WcConfig *src)
 	for (int k = 0; k < src->ndefs; k++) {
 		add_def(dst, src->defs[k].name, src->defs[k].undef);
 		if (src->defs[k].value)
-			dst->defs[dst->ndefs - 1].value = xstrdup(src->defs[k].value);
+			dst->defs[dst->ndefs - 1].value = base_strdup(src->defs[k].value);
 	}
 	dst->targets = src->targets;
 	dst->system_headers = src->system_headers;
@@ -150,17 +150,17 @@ void wc_config_finish(WcConfig *c)
 {
 	uint64_t h = HASH_SEED;
 	for (int k = 0; k < c->ninc; k++) {
-		h = hash_fnv1a(c->inc[k], strlen(c->inc[k]) + 1, h);
-		h = hash_fnv1a(&c->inc_sys[k], 1, h);
+		h = base_hash_fnv1a(c->inc[k], strlen(c->inc[k]) + 1, h);
+		h = base_hash_fnv1a(&c->inc_sys[k], 1, h);
 	}
 	for (int k = 0; k < c->ndefs; k++) {
-		h = hash_fnv1a(c->defs[k].name, strlen(c->defs[k].name) + 1, h);
+		h = base_hash_fnv1a(c->defs[k].name, strlen(c->defs[k].name) + 1, h);
 		if (c->defs[k].value)
-			h = hash_fnv1a(c->defs[k].value, strlen(c->defs[k].value) + 1, h);
-		h = hash_fnv1a(&c->defs[k].undef, 1, h);
+			h = base_hash_fnv1a(c->defs[k].value, strlen(c->defs[k].value) + 1, h);
+		h = base_hash_fnv1a(&c->defs[k].undef, 1, h);
 	}
-	h = hash_fnv1a(&c->targets, sizeof c->targets, h);
-	h = hash_fnv1a(&c->system_headers, 1, h);
+	h = base_hash_fnv1a(&c->targets, sizeof c->targets, h);
+	h = base_hash_fnv1a(&c->system_headers, 1, h);
 	c->hash = h;
 }
 
@@ -191,7 +191,7 @@ static void split_command(const char *s, Vec *out)
 				buf_putc(&w, *s);
 			}
 		}
-		vec_push(out, xstrdup(buf_str(&w)));
+		vec_push(out, base_strdup(buf_str(&w)));
 		buf_free(&w);
 	}
 }
@@ -204,7 +204,7 @@ static char *real_path(const char *dir, const char *file)
 	buf_puts(&p, file);
 	char *r = realpath(buf_str(&p), NULL);
 	if (!r)
-		r = xstrdup(buf_str(&p));
+		r = base_strdup(buf_str(&p));
 	buf_free(&p);
 	return r;
 }
@@ -239,7 +239,7 @@ bool wc_compile_db_load(WcCompileDb *db, const char *path, const WcConfig *base,
 		free(text);
 		return false;
 	}
-	DbEntry *e = xcalloc((size_t)root->len + 1, sizeof *e);
+	DbEntry *e = base_calloc((size_t)root->len + 1, sizeof *e);
 	int n = 0;
 	/* A relative "directory" is taken from the database's own folder. */
 	const char *slash = strrchr(path, '/');
@@ -261,7 +261,7 @@ bool wc_compile_db_load(WcCompileDb *db, const char *path, const WcConfig *base,
 		Json *arr = json_get(o, "arguments");
 		if (arr && arr->kind == JSON_ARRAY) {
 			for (int m = 0; m < arr->len; m++)
-				vec_push(&args, xstrdup(json_str(arr->items[m], "")));
+				vec_push(&args, base_strdup(json_str(arr->items[m], "")));
 		} else {
 			split_command(json_str(json_get(o, "command"), ""), &args);
 		}
@@ -283,8 +283,8 @@ bool wc_compile_db_load(WcCompileDb *db, const char *path, const WcConfig *base,
 	buf_free(&dirb);
 	qsort(e, (size_t)n, sizeof *e, by_file);
 	db->n = n;
-	db->files = xmalloc((size_t)(n + 1) * sizeof *db->files);
-	db->cfg = xmalloc((size_t)(n + 1) * sizeof *db->cfg);
+	db->files = base_malloc((size_t)(n + 1) * sizeof *db->files);
+	db->cfg = base_malloc((size_t)(n + 1) * sizeof *db->cfg);
 	for (int k = 0; k < n; k++) {
 		db->files[k] = e[k].file;
 		db->cfg[k] = e[k].cfg;
@@ -355,12 +355,12 @@ struct WcTree {
 
 WcTree *wc_tree_new(void)
 {
-	return xcalloc(1, sizeof(WcTree));
+	return base_calloc(1, sizeof(WcTree));
 }
 
 static uint32_t name_hash(const char *s, size_t n)
 {
-	return (uint32_t)hash_fnv1a(s, n, HASH_SEED);
+	return (uint32_t)base_hash_fnv1a(s, n, HASH_SEED);
 }
 
 static const char *base_name(const char *p)
@@ -373,11 +373,11 @@ void wc_tree_add(WcTree *t, const char *path)
 {
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
-		t->path = xrealloc(t->path, (size_t)t->cap * sizeof *t->path);
-		t->hash = xrealloc(t->hash, (size_t)t->cap * sizeof *t->hash);
+		t->path = base_realloc(t->path, (size_t)t->cap * sizeof *t->path);
+		t->hash = base_realloc(t->hash, (size_t)t->cap * sizeof *t->hash);
 	}
 	const char *b = base_name(path);
-	t->path[t->n] = xstrdup(path);
+	t->path[t->n] = base_strdup(path);
 	t->hash[t->n++] = name_hash(b, strlen(b));
 	t->built = false;
 }
@@ -388,7 +388,7 @@ static void tree_build(WcTree *t)
 	while (size < (uint32_t)t->n * 2)
 		size *= 2;
 	free(t->slot);
-	t->slot = xcalloc(size, sizeof *t->slot);
+	t->slot = base_calloc(size, sizeof *t->slot);
 	t->mask = size - 1;
 	for (int k = 0; k < t->n; k++) {
 		uint32_t s = t->hash[k] & t->mask;
@@ -512,7 +512,7 @@ const char *wc_header_text(WcWork *w, const char *path, size_t *len)
 	}
 	if (!w->hdr || (w->nhdr + 1) * 2 > w->hdr_mask + 1) {
 		uint32_t size = w->hdr ? (w->hdr_mask + 1) * 2 : 64;
-		WcHeader **slots = xcalloc(size, sizeof *slots);
+		WcHeader **slots = base_calloc(size, sizeof *slots);
 		for (uint32_t s = 0; w->hdr && s <= w->hdr_mask; s++) {
 			if (!w->hdr[s])
 				continue;
@@ -525,8 +525,8 @@ const char *wc_header_text(WcWork *w, const char *path, size_t *len)
 		w->hdr = slots;
 		w->hdr_mask = size - 1;
 	}
-	WcHeader *x = xcalloc(1, sizeof *x);
-	x->path = xstrdup(path);
+	WcHeader *x = base_calloc(1, sizeof *x);
+	x->path = base_strdup(path);
 	x->hash = h;
 	x->text = regular(path) ? file_read(path, &x->len) : NULL;
 	if (x->text && memchr(x->text, '\0', x->len)) {

@@ -17,8 +17,8 @@
 
 uint64_t wc_cache_key(const char *path, const char *text, size_t len, uint64_t extra)
 {
-	uint64_t h = hash_fnv1a(path, strlen(path) + 1, HASH_SEED ^ extra);
-	return hash_fnv1a(text, len, h);
+	uint64_t h = base_hash_fnv1a(path, strlen(path) + 1, HASH_SEED ^ extra);
+	return base_hash_fnv1a(text, len, h);
 }
 
 static void entry_path(Buf *b, const char *dir, uint64_t key)
@@ -30,7 +30,7 @@ static uint64_t header_hash(WcWork *w, const char *path)
 {
 	size_t len = 0;
 	const char *text = wc_header_text(w, path, &len);
-	return text ? hash_fnv1a(text, len, HASH_SEED) : 0;
+	return text ? base_hash_fnv1a(text, len, HASH_SEED) : 0;
 }
 
 bool wc_cache_get(const char *dir, uint64_t key, WcWork *w, Buf *out, int *findings)
@@ -63,7 +63,7 @@ bool wc_cache_get(const char *dir, uint64_t key, WcWork *w, Buf *out, int *findi
 		const char *nl = memchr(e + 1, '\n', (size_t)(end - e - 1));
 		if (!nl)
 			goto done;
-		char *hp = xmalloc((size_t)(nl - e));
+		char *hp = base_malloc((size_t)(nl - e));
 		memcpy(hp, e + 1, (size_t)(nl - e - 1));
 		hp[nl - e - 1] = '\0';
 		bool same = header_hash(w, hp) == hh;

@@ -85,7 +85,7 @@ static bool read_text(WcFile *f, const char *path)
 	for (;;) {
 		if (f->text_cap < want + 1) {
 			f->text_cap = want + 1;
-			f->src.text = xrealloc((char *)f->src.text, f->text_cap);
+			f->src.text = base_realloc((char *)f->src.text, f->text_cap);
 		}
 		ssize_t got = read(fd, (char *)f->src.text + len, f->text_cap - 1 - len);
 		if (got < 0 && errno == EINTR)
@@ -147,7 +147,7 @@ static void setup(WcFile *f, Diag *d, const char *path, WcWork *w)
 		f->t = w->t, f->t_cap = w->t_cap;
 		w->text = NULL, w->all = NULL, w->t = NULL;
 	} else {
-		f->names = xmalloc(sizeof *f->names);
+		f->names = base_malloc(sizeof *f->names);
 		wc_names_init(f->names);
 		f->own_names = true;
 	}

@@ -525,7 +525,7 @@ static int rhs_end(const WcFile *f, int i, int limit)
 /* Joins v into the facts of the local at token i; true when they changed.
  * op: WP_NONE for "=", else the operator of a compound assignment, which
  * keeps the view and only updates the flags. */
-static bool assign(const WcFile *f, int i, WcPunct op, Val v, uint32_t stamp)
+static bool spec_assign(const WcFile *f, int i, WcPunct op, Val v, uint32_t stamp)
 {
 	WcName *nm = &f->names->v[f->t[i].id];
 	bool changed = false;
@@ -582,7 +582,7 @@ static void add_region(Flow *fl, int lo, int hi, int cond_lo, int cond_hi, bool 
 		return;
 	if (fl->nr == fl->rcap) {
 		fl->rcap = fl->rcap ? fl->rcap * 2 : 32;
-		fl->r = xrealloc(fl->r, (size_t)fl->rcap * sizeof *fl->r);
+		fl->r = base_realloc(fl->r, (size_t)fl->rcap * sizeof *fl->r);
 	}
 	fl->r[fl->nr++] = (Region){lo, hi, cond_lo, cond_hi, loop, false};
 }
@@ -632,7 +632,7 @@ static void collect_assigns(const WcFile *f, const WcFunc *fn, Flow *fl)
 			continue;
 		if (fl->na == fl->acap) {
 			fl->acap = fl->acap ? fl->acap * 2 : 64;
-			fl->a = xrealloc(fl->a, (size_t)fl->acap * sizeof *fl->a);
+			fl->a = base_realloc(fl->a, (size_t)fl->acap * sizeof *fl->a);
 		}
 		fl->a[fl->na++] = (Assign){i, rhs_end(f, i + 2, fn->close), op, false};
 	}
@@ -680,7 +680,7 @@ static bool assign_pass(const WcFile *f, const Flow *fl, uint32_t stamp)
 {
 	bool changed = false;
 	for (int j = 0; j < fl->na; j++)
-		changed |= assign(f, fl->a[j].at, fl->a[j].op, assigned_val(f, &fl->a[j], stamp), stamp);
+		changed |= spec_assign(f, fl->a[j].at, fl->a[j].op, assigned_val(f, &fl->a[j], stamp), stamp);
 	return changed;
 }
 
@@ -961,8 +961,8 @@ static int call_open(const WcFile *f, int i)
 static void follow_calls(WcFile *f, Flow *fl)
 {
 	int n = f->nfns;
-	FnFacts *facts = xcalloc((size_t)n, sizeof *facts);
-	ByName *fns = xmalloc((size_t)n * sizeof *fns);
+	FnFacts *facts = base_calloc((size_t)n, sizeof *facts);
+	ByName *fns = base_malloc((size_t)n * sizeof *fns);
 	bool any_params = false;
 	for (int k = 0; k < n; k++) {
 		parse_params(f, &f->fns[k], &facts[k]);
@@ -971,7 +971,7 @@ static void follow_calls(WcFile *f, Flow *fl)
 	}
 	qsort(fns, (size_t)n, sizeof *fns, by_name);
 	/* A caller's arguments change only when it was analysed again. */
-	bool *scan = xmalloc((size_t)n * sizeof *scan);
+	bool *scan = base_malloc((size_t)n * sizeof *scan);
 	for (int k = 0; k < n; k++)
 		scan[k] = true;
 	for (int round = 0; round < 3 && any_params; round++) {

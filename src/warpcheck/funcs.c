@@ -115,7 +115,7 @@ static void add_fn(WcFile *f, int name, int open, int close, int *cap)
 {
 	if (f->nfns == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
-		f->fns = xrealloc(f->fns, (size_t)*cap * sizeof *f->fns);
+		f->fns = base_realloc(f->fns, (size_t)*cap * sizeof *f->fns);
 	}
 	f->fns[f->nfns++] = (WcFunc){name, open, close, kind_of(f, decl_start(f, name), name)};
 }

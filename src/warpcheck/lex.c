@@ -104,13 +104,13 @@ static WcTok *push(Lexer *lx, WcTokKind kind, size_t off, int line, int col)
 	if (lx->in_pp || kind == WT_EOD) {
 		if (f->nall == f->all_cap) {
 			f->all_cap = f->all_cap ? f->all_cap * 2 : 256;
-			f->all = xrealloc(f->all, (size_t)f->all_cap * sizeof *f->all);
+			f->all = base_realloc(f->all, (size_t)f->all_cap * sizeof *f->all);
 		}
 		t = &f->all[f->nall++];
 	} else {
 		if (f->n == f->t_cap) {
 			f->t_cap = f->t_cap ? f->t_cap * 2 : 256;
-			f->t = xrealloc(f->t, (size_t)f->t_cap * sizeof *f->t);
+			f->t = base_realloc(f->t, (size_t)f->t_cap * sizeof *f->t);
 		}
 		t = &f->t[f->n++];
 	}
@@ -143,7 +143,7 @@ static void note_suppression(Lexer *lx, size_t from, size_t to, int line)
 		return;
 	p += 6;
 	WcFile *f = lx->f;
-	f->sup = xrealloc(f->sup, (size_t)(f->nsup + 1) * sizeof *f->sup);
+	f->sup = base_realloc(f->sup, (size_t)(f->nsup + 1) * sizeof *f->sup);
 	WcSuppress *s = &f->sup[f->nsup++];
 	s->line = line;
 	size_t k = 0;
@@ -479,7 +479,7 @@ void wc_lex(WcFile *f)
 	if (f->t_cap < want) {
 		free(f->t);
 		f->t_cap = want;
-		f->t = xmalloc((size_t)want * sizeof *f->t);
+		f->t = base_malloc((size_t)want * sizeof *f->t);
 	}
 	f->n = 0;
 	f->nall = 0;

@@ -151,7 +151,7 @@ static void grow_slots(WcNames *nm)
 {
 	uint32_t size = nm->mask ? (nm->mask + 1) * 2 : 1024;
 	free(nm->slot);
-	nm->slot = xcalloc(size, sizeof *nm->slot);
+	nm->slot = base_calloc(size, sizeof *nm->slot);
 	nm->mask = size - 1;
 	for (uint32_t id = 0; id < nm->n; id++) {
 		uint32_t k = nm->v[id].hash & nm->mask;
@@ -165,11 +165,11 @@ static uint32_t add_name(WcNames *nm, const char *s, size_t n, uint32_t h)
 {
 	if (nm->n == nm->cap) {
 		nm->cap = nm->cap ? nm->cap * 2 : 512;
-		nm->v = xrealloc(nm->v, nm->cap * sizeof *nm->v);
+		nm->v = base_realloc(nm->v, nm->cap * sizeof *nm->v);
 	}
 	if (nm->nchars + n > nm->ccap) {
 		nm->ccap = (nm->ccap + n) * 2;
-		nm->chars = xrealloc(nm->chars, nm->ccap);
+		nm->chars = base_realloc(nm->chars, nm->ccap);
 	}
 	memcpy(nm->chars + nm->nchars, s, n);
 	uint32_t id = nm->n++;

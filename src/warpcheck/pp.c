@@ -457,7 +457,7 @@ static void keep_body(WcFile *f, uint32_t id, int from, int to)
 		return;
 	if (nt->nmt + n > nt->mtcap) {
 		nt->mtcap = (nt->nmt + n) * 2 + 64;
-		nt->mt = xrealloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
+		nt->mt = base_realloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
 	}
 	memcpy(nt->mt + nt->nmt, f->all + from, (size_t)n * sizeof *nt->mt);
 	WcName *nm = &nt->v[id];
@@ -544,10 +544,10 @@ struct WcHeaderSum {
  * was there. An open-addressing set of path hashes (0 stands for empty). */
 static bool seen_add(WcFile *top, const char *path)
 {
-	uint32_t h = (uint32_t)hash_fnv1a(path, strlen(path), HASH_SEED) | 1u;
+	uint32_t h = (uint32_t)base_hash_fnv1a(path, strlen(path), HASH_SEED) | 1u;
 	if ((top->nseen + 1) * 2 > top->seen_cap) {
 		int cap = top->seen_cap ? top->seen_cap * 2 : 64;
-		uint32_t *set = xcalloc((size_t)cap, sizeof *set);
+		uint32_t *set = base_calloc((size_t)cap, sizeof *set);
 		for (int k = 0; k < top->seen_cap; k++) {
 			if (!top->seen[k])
 				continue;
@@ -571,7 +571,7 @@ static bool seen_add(WcFile *top, const char *path)
 
 static uint64_t sum_key(const WcFile *f, const char *path)
 {
-	return hash_fnv1a(path, strlen(path) + 1, f->cfg ? f->cfg->hash : 0);
+	return base_hash_fnv1a(path, strlen(path) + 1, f->cfg ? f->cfg->hash : 0);
 }
 
 static WcHeaderSum *sum_find(WcWork *w, const char *path, uint64_t key)
@@ -586,8 +586,8 @@ static WcHeaderSum *sum_find(WcWork *w, const char *path, uint64_t key)
 static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64_t key, const Vec *paths)
 {
 	WcNames *nt = f->names;
-	WcHeaderSum *s = xcalloc(1, sizeof *s);
-	s->path = xstrdup(path);
+	WcHeaderSum *s = base_calloc(1, sizeof *s);
+	s->path = base_strdup(path);
 	s->key = key;
 	int cap = 0;
 	for (uint32_t id = 0; id < nt->n; id++) {
@@ -614,20 +614,20 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 		if (nm->body_stamp == st) {
 			x.has |= F_BODY;
 			x.body_at = s->ntoks, x.body_len = nm->body_len;
-			s->toks = xrealloc(s->toks, (size_t)(s->ntoks + nm->body_len + 1) * sizeof *s->toks);
+			s->toks = base_realloc(s->toks, (size_t)(s->ntoks + nm->body_len + 1) * sizeof *s->toks);
 			memcpy(s->toks + s->ntoks, nt->mt + nm->body_at, (size_t)nm->body_len * sizeof *s->toks);
 			s->ntoks += nm->body_len;
 		}
 		if (!x.has)
 			continue;
 		if (s->n == cap)
-			s->e = xrealloc(s->e, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *s->e);
+			s->e = base_realloc(s->e, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *s->e);
 		s->e[s->n++] = x;
 	}
 	WcFile set = {0};  /* only its seen set: each path once */
 	for (int k = 0; k < paths->len; k++)
 		if (seen_add(&set, paths->data[k]))
-			vec_push(&s->paths, xstrdup(paths->data[k]));
+			vec_push(&s->paths, base_strdup(paths->data[k]));
 	free(set.seen);
 	return s;
 }
@@ -663,7 +663,7 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 		if (x->has & F_BODY) {
 			if (nt->nmt + x->body_len > nt->mtcap) {
 				nt->mtcap = (nt->nmt + x->body_len) * 2 + 64;
-				nt->mt = xrealloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
+				nt->mt = base_realloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
 			}
 			memcpy(nt->mt + nt->nmt, s->toks + x->body_at, (size_t)x->body_len * sizeof *nt->mt);
 			nm->body_stamp = st, nm->body_at = nt->nmt, nm->body_len = x->body_len;
@@ -773,7 +773,7 @@ static void include_defs(WcFile *f, int tok, int eod)
 			size_t len = 0;
 			const char *text = wc_header_text(w, buf_str(&path), &len);
 			Vec paths = {0};
-			vec_push(&paths, xstrdup(buf_str(&path)));
+			vec_push(&paths, base_strdup(buf_str(&path)));
 			uint32_t st = wc_stamp(f->names);
 			if (text)
 				read_header(f, NULL, buf_str(&path), text, len, st, &paths);
@@ -786,14 +786,14 @@ static void include_defs(WcFile *f, int tok, int eod)
 			w->sums[key & 255] = hs;
 		}
 		sum_replay(f, hs);
-		vec_push(&top->hdr_paths, xstrdup(hs->paths.data[0]));
+		vec_push(&top->hdr_paths, base_strdup(hs->paths.data[0]));
 		for (int k = 1; k < hs->paths.len; k++)
 			if (seen_add(top, hs->paths.data[k]))
-				vec_push(&top->hdr_paths, xstrdup(hs->paths.data[k]));
+				vec_push(&top->hdr_paths, base_strdup(hs->paths.data[k]));
 		buf_free(&path);
 		return;
 	}
-	vec_push(&top->hdr_paths, xstrdup(buf_str(&path)));
+	vec_push(&top->hdr_paths, base_strdup(buf_str(&path)));
 	size_t len = 0;
 	char *owned = file_read(buf_str(&path), &len);
 	if (owned && !memchr(owned, '\0', len))
@@ -934,7 +934,7 @@ static void own_warp_size(WcFile *f)
 		if (t->kind == WT_PUNCT) {
 			if (t->op == WP_LBRACE) {
 				if (depth == cap)
-					stack = xrealloc(stack, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *stack);
+					stack = base_realloc(stack, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *stack);
 				stack[depth++] = i;
 			} else if (t->op == WP_RBRACE && depth > 0) {
 				depth--;
@@ -1021,7 +1021,7 @@ static void add_region(PP *pp, int at)
 		return;
 	if (f->nregions == f->regions_cap) {
 		f->regions_cap = f->regions_cap ? f->regions_cap * 2 : 16;
-		f->regions = xrealloc(f->regions, (size_t)f->regions_cap * sizeof *f->regions);
+		f->regions = base_realloc(f->regions, (size_t)f->regions_cap * sizeof *f->regions);
 	}
 	f->regions[f->nregions++] = r;
 }
@@ -1048,7 +1048,7 @@ static void mark_region(WcFile *f, int from, int to, bool cuda, bool amd_wide)
 
 void wc_preprocess(WcFile *f)
 {
-	PP *pp = xmalloc(sizeof *pp);
+	PP *pp = base_malloc(sizeof *pp);
 	pp->f = f;
 	pp->depth = 0;
 	pp->all = wc_config_passes(f->cfg);

@@ -197,18 +197,18 @@ static void edit_pos(const WcFile *f, const WcFinding *fd, uint32_t off, int *li
 uint64_t wc_fingerprint(const WcFile *f, int i)
 {
 	const WcFinding *fd = &f->finds[i];
-	uint64_t h = hash_fnv1a(fd->id, strlen(fd->id), HASH_SEED);
+	uint64_t h = base_hash_fnv1a(fd->id, strlen(fd->id), HASH_SEED);
 	const char *s = f->src.text;
 	uint32_t a = fd->off - (uint32_t)(fd->col - 1), e = fd->off;
 	while (e < f->src.len && s[e] != '\n')
 		e++;
 	for (uint32_t k = a; k < e; k++)
 		if (s[k] != ' ' && s[k] != '\t' && s[k] != '\r')
-			h = hash_fnv1a(s + k, 1, h);
+			h = base_hash_fnv1a(s + k, 1, h);
 	int n = 0;
 	for (int k = 0; k < i; k++)
 		n += strcmp(f->finds[k].id, fd->id) == 0 && f->finds[k].line == fd->line;
-	return hash_fnv1a(&n, sizeof n, h);
+	return base_hash_fnv1a(&n, sizeof n, h);
 }
 
 void wc_report_sarif_file(Buf *b, const WcFile *f, bool *first)
@@ -270,7 +270,7 @@ struct WcBaseline {
 
 static uint64_t base_key(const char *file, uint64_t fp)
 {
-	return hash_fnv1a(file, strlen(file), fp ^ 0x9e3779b97f4a7c15ull);
+	return base_hash_fnv1a(file, strlen(file), fp ^ 0x9e3779b97f4a7c15ull);
 }
 
 static int by_u64(const void *a, const void *b)
@@ -299,8 +299,8 @@ WcBaseline *wc_baseline_load(const char *path, Diag *d)
 		free(text);
 		return NULL;
 	}
-	WcBaseline *b = xcalloc(1, sizeof *b);
-	b->keys = xmalloc((size_t)(list->len + 1) * sizeof *b->keys);
+	WcBaseline *b = base_calloc(1, sizeof *b);
+	b->keys = base_malloc((size_t)(list->len + 1) * sizeof *b->keys);
 	for (int k = 0; k < list->len; k++) {
 		const char *file = json_str(json_get(list->items[k], "file"), "");
 		const char *fp = json_str(json_get(list->items[k], "fingerprint"), NULL);
@@ -317,7 +317,7 @@ WcBaseline *wc_baseline_load(const char *path, Diag *d)
 void wc_baseline_filter(const WcBaseline *b, WcFile *f)
 {
 	int k = 0;
-	uint64_t *fps = xmalloc((size_t)(f->nfinds + 1) * sizeof *fps);
+	uint64_t *fps = base_malloc((size_t)(f->nfinds + 1) * sizeof *fps);
 	for (int i = 0; i < f->nfinds; i++)
 		fps[i] = wc_fingerprint(f, i);  /* before any is dropped: the counts see them all */
 	for (int i = 0; i < f->nfinds; i++) {
@@ -359,7 +359,7 @@ static int by_edit_offset(const void *a, const void *b)
  * text order wins. */
 char *wc_apply_fixes(const WcFile *f, size_t *len, int *applied)
 {
-	const WcFinding **edits = xmalloc((size_t)(f->nfinds + 1) * sizeof *edits);
+	const WcFinding **edits = base_malloc((size_t)(f->nfinds + 1) * sizeof *edits);
 	int n = 0;
 	for (int i = 0; i < f->nfinds; i++)
 		if (f->finds[i].has_edit)
@@ -390,7 +390,7 @@ static size_t *line_starts(const char *s, size_t n, int *count)
 	int k = 1;
 	for (size_t i = 0; i < n; i++)
 		k += s[i] == '\n' && i + 1 < n;
-	size_t *ls = xmalloc((size_t)(k + 1) * sizeof *ls);
+	size_t *ls = base_malloc((size_t)(k + 1) * sizeof *ls);
 	ls[0] = 0;
 	int j = 1;
 	for (size_t i = 0; i < n; i++)

@@ -438,8 +438,8 @@ void wc_rule_branch(WcFile *f)
 {
 	if (f->nfns == 0)
 		return;
-	Partial *p = xmalloc((size_t)f->n * sizeof *p);
-	Callee *cs = xmalloc((size_t)f->nfns * sizeof *cs);
+	Partial *p = base_malloc((size_t)f->n * sizeof *p);
+	Callee *cs = base_malloc((size_t)f->nfns * sizeof *cs);
 	bool any = false;
 	for (int k = 0; k < f->nfns; k++) {
 		cs[k] = (Callee){f->t[f->fns[k].name].id, full_mask_sync(f, &f->fns[k])};

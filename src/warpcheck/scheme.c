@@ -291,7 +291,7 @@ static Edge *call_edges(const WcFile *f, const NameFn *names, int *nedges)
 			for (int m = first_with(names, n, f->t[i].id); m < n && names[m].id == f->t[i].id; m++) {
 				if (ne == cap) {
 					cap = cap ? cap * 2 : 64;
-					e = xrealloc(e, (size_t)cap * sizeof *e);
+					e = base_realloc(e, (size_t)cap * sizeof *e);
 				}
 				e[ne++] = (Edge){k, names[m].fn};
 			}
@@ -348,7 +348,7 @@ static void caller_ops(int *anc, const int *down, const Edge *e, int ne, int n)
 
 static NameFn *sorted_names(const WcFile *f)
 {
-	NameFn *names = xmalloc((size_t)(f->nfns ? f->nfns : 1) * sizeof *names);
+	NameFn *names = base_malloc((size_t)(f->nfns ? f->nfns : 1) * sizeof *names);
 	for (int k = 0; k < f->nfns; k++)
 		names[k] = (NameFn){f->t[f->fns[k].name].id, k};
 	qsort(names, (size_t)f->nfns, sizeof *names, by_id);
@@ -360,7 +360,7 @@ void wc_header_kinds(WcFile *sub)
 	if (sub->nfns == 0)
 		return;
 	NameFn *names = sorted_names(sub);
-	int *down = xmalloc((size_t)sub->nfns * sizeof *down);
+	int *down = base_malloc((size_t)sub->nfns * sizeof *down);
 	for (int k = 0; k < sub->nfns; k++)
 		down[k] = own_kinds(sub, &sub->fns[k], names, sub->nfns);
 	int ne;
@@ -447,8 +447,8 @@ void wc_scheme_notes(WcFile *f)
 	if (candidates == 0)
 		return;
 	int n = f->nfns;
-	int *own = xmalloc((size_t)n * sizeof *own), *down = xmalloc((size_t)n * sizeof *down);
-	int *up = xcalloc((size_t)n, sizeof *up), *anc = xcalloc((size_t)n, sizeof *anc);
+	int *own = base_malloc((size_t)n * sizeof *own), *down = base_malloc((size_t)n * sizeof *down);
+	int *up = base_calloc((size_t)n, sizeof *up), *anc = base_calloc((size_t)n, sizeof *anc);
 	NameFn *names = sorted_names(f);
 	for (int k = 0; k < n; k++)
 		own[k] = own_kinds(f, &f->fns[k], names, n);
@@ -464,7 +464,7 @@ void wc_scheme_notes(WcFile *f)
 	caller_kinds(up, own, e, ne, n);
 	caller_ops(anc, down, e, ne, n);
 	/* Member functions of one class share their warp-level operations. */
-	int *parent = xmalloc((size_t)n * sizeof *parent), *ops = xcalloc((size_t)n, sizeof *ops);
+	int *parent = base_malloc((size_t)n * sizeof *parent), *ops = base_calloc((size_t)n, sizeof *ops);
 	for (int k = 0; k < n; k++)
 		parent[k] = k;
 	unite_members(f, parent);
@@ -474,7 +474,7 @@ void wc_scheme_notes(WcFile *f)
 	 * (H11) becomes a 32-lane logical warp with that rewrite: its 32s must
 	 * stay, so its H1, H3 and H5 pieces lose theirs (both together would
 	 * mix views). */
-	unsigned char *logical_fix = xcalloc((size_t)(n ? n : 1), sizeof *logical_fix);
+	unsigned char *logical_fix = base_calloc((size_t)(n ? n : 1), sizeof *logical_fix);
 	for (int i = 0; i < f->nfinds; i++) {
 		int k = func_at_offset(f, f->finds[i].off);
 		if (k >= 0 && f->finds[i].has_edit && strcmp(f->finds[i].id, "H11") == 0 &&

@@ -240,7 +240,7 @@ WcFinding *wc_vfind(WcFile *f, const WcTok *t, const char *id, const char *name,
 	if (t->cuda_only || f->include_depth > 0)
 		return NULL;
 	if ((f->nfinds & (f->nfinds - 1)) == 0)  /* grow at powers of two */
-		f->finds = xrealloc(f->finds, (size_t)(f->nfinds ? f->nfinds * 2 : 1) * sizeof *f->finds);
+		f->finds = base_realloc(f->finds, (size_t)(f->nfinds ? f->nfinds * 2 : 1) * sizeof *f->finds);
 	WcFinding *fd = &f->finds[f->nfinds++];
 	memset(fd, 0, sizeof *fd);
 	fd->off = t->off;

@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int fuzz_one(const uint8_t *data, size_t size)
 {
-	char *text = xmalloc(size + 1);
+	char *text = base_malloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = '\0';
 	Source src = {"fuzz.py", text, size, 0, 0};
@@ -55,5 +55,5 @@ static int fuzz_on_stack(void *p)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FuzzInput in = {data, size};
-	return run_on_big_stack(fuzz_on_stack, &in);
+	return base_run_on_big_stack(fuzz_on_stack, &in);
 }

@@ -40,7 +40,7 @@ static void try_kernel(const Kernel *k, bool wave64)
 	}
 	Diag d = {0};
 	SpecOptions opt = {.signature = sig.len ? buf_str(&sig) : NULL, .defines = defines, .ndefines = nd, .num_warps = 2};
-	TKernel *tk = specialize(&a, &d, k, &opt);
+	TKernel *tk = spec_kernel(&a, &d, k, &opt);
 	Target t;
 	char err[4096];
 	SKernel *sk = NULL;
@@ -49,13 +49,13 @@ static void try_kernel(const Kernel *k, bool wave64)
 	if (sk) {
 		Buf src = {0};
 		emit_kernel(&src, sk);
-		RunArg *args = xcalloc((size_t)tk->nargs + 1, sizeof *args);
+		RunArg *args = base_calloc((size_t)tk->nargs + 1, sizeof *args);
 		for (int i = 0; i < tk->nargs; i++) {
 			const TValue *v = tk->args[i];
 			if (v->type.dtype == DT_PTR) {
 				size_t es = (size_t)dtype_bytes(v->type.elem);
 				args[i].bytes = 256 * es;
-				args[i].host = xcalloc(256, es);
+				args[i].host = base_calloc(256, es);
 				run_fill(args[i].host, v->type.elem, 256, i, 16);
 			} else {
 				args[i].i = 100;
@@ -82,7 +82,7 @@ static void try_kernel(const Kernel *k, bool wave64)
 
 static int fuzz_one(const uint8_t *data, size_t size)
 {
-	char *text = xmalloc(size + 1);
+	char *text = base_malloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = '\0';
 	Source src = {"fuzz.py", text, size, 0, 0};
@@ -112,5 +112,5 @@ static int fuzz_on_stack(void *p)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FuzzInput in = {data, size};
-	return run_on_big_stack(fuzz_on_stack, &in);
+	return base_run_on_big_stack(fuzz_on_stack, &in);
 }

@@ -24,7 +24,7 @@ static void try_kernel(Arena *a, const Kernel *k)
 	}
 	Diag d = {0};
 	SpecOptions opt = {.signature = sig.len ? buf_str(&sig) : NULL, .defines = defines, .ndefines = nd, .num_warps = 4};
-	TKernel *tk = specialize(a, &d, k, &opt);
+	TKernel *tk = spec_kernel(a, &d, k, &opt);
 	if (tk) {
 		tir_axis_analysis(tk, NULL);
 		Buf out = {0};
@@ -37,7 +37,7 @@ static void try_kernel(Arena *a, const Kernel *k)
 
 static int fuzz_one(const uint8_t *data, size_t size)
 {
-	char *text = xmalloc(size + 1);
+	char *text = base_malloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = '\0';
 	Source src = {"fuzz.py", text, size, 0, 0};
@@ -68,5 +68,5 @@ static int fuzz_on_stack(void *p)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FuzzInput in = {data, size};
-	return run_on_big_stack(fuzz_on_stack, &in);
+	return base_run_on_big_stack(fuzz_on_stack, &in);
 }

@@ -59,5 +59,5 @@ static int fuzz_on_stack(void *p)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FuzzInput in = {data, size};
-	return run_on_big_stack(fuzz_on_stack, &in);
+	return base_run_on_big_stack(fuzz_on_stack, &in);
 }

@@ -20,6 +20,17 @@ if [ -s "$tmp/names" ] && [ -z "$others" ]; then
 else
 	echo "FAIL library: libtritonc.so exports names without the tritonc_ prefix: $others"
 fi
+# the static library: every global a module's prefix (Lua's luaK_ style), so
+# an embedder's own names never clash with the compiler's internals
+a="$LIB/libtritonc.a"
+prefixes='tritonc|base|arena|buf|vec|diag|file|json|ast|lex|parse|discover|spec|tir|dtype|inductor|driver|layout|target|plan|lower|simt|emit|cpu|cuda|run|export'
+nm -g --defined-only "$a" | awk 'NF == 3 {print $3}' | sort -u >"$tmp/static"
+bad=$(grep -v -E "^($prefixes)_" "$tmp/static" | tr '\n' ' ')
+if [ "$(wc -l <"$tmp/static")" -gt 100 ] && [ -z "$bad" ]; then
+	echo "PASS library: libtritonc.a's $(wc -l <"$tmp/static" | tr -d ' ') globals all carry a module prefix"
+else
+	echo "FAIL library: libtritonc.a globals without a module prefix: $bad"
+fi
 # every function include/tritonc.h declares
 api=$(grep '^TRITONC_API' include/tritonc.h | grep -o 'tritonc_[a-z0-9_]*(' | tr -d '(' | sort -u)
 [ "$(echo "$api" | wc -w)" -ge 20 ] && echo "PASS library: the header declares $(echo "$api" | wc -w) functions" ||

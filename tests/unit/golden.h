@@ -50,8 +50,8 @@ static void golden_store(DType dt, void *base, int64_t i, int64_t n, double f)
 	case DT_I64: case DT_U64: memcpy(p, &n, 8); break;
 	case DT_F32: { float x = (float)f; memcpy(p, &x, 4); break; }
 	case DT_F64: memcpy(p, &f, 8); break;
-	case DT_F16: { uint16_t h = fp16_from_float((float)f); memcpy(p, &h, 2); break; }
-	case DT_BF16: { uint16_t h = bf16_from_float((float)f); memcpy(p, &h, 2); break; }
+	case DT_F16: { uint16_t h = dtype_fp16_from_float((float)f); memcpy(p, &h, 2); break; }
+	case DT_BF16: { uint16_t h = dtype_bf16_from_float((float)f); memcpy(p, &h, 2); break; }
 	case DT_PTR: break;
 	}
 }
@@ -173,10 +173,10 @@ static const char *golden_open(Golden *G, const char *path, FILE *diag_out)
 	G->args = json_get(G->g, "args");
 	G->outs = json_get(G->g, "outputs");
 	G->nargs = G->args ? G->args->len : 0;
-	G->vals = xcalloc((size_t)G->nargs + 1, sizeof *G->vals);
-	G->dts = xcalloc((size_t)G->nargs + 1, sizeof *G->dts);
-	G->sizes = xcalloc((size_t)G->nargs + 1, sizeof *G->sizes);
-	G->kargs = xcalloc((size_t)G->nargs + 1, sizeof *G->kargs);
+	G->vals = base_calloc((size_t)G->nargs + 1, sizeof *G->vals);
+	G->dts = base_calloc((size_t)G->nargs + 1, sizeof *G->dts);
+	G->sizes = base_calloc((size_t)G->nargs + 1, sizeof *G->sizes);
+	G->kargs = base_calloc((size_t)G->nargs + 1, sizeof *G->kargs);
 	Buf sig = {0};
 	for (int i = 0; i < G->nargs; i++) {
 		Json *arg = json_at(G->args, i);
@@ -197,7 +197,7 @@ static const char *golden_open(Golden *G, const char *path, FILE *diag_out)
 			continue;
 		}
 		G->sizes[i] = golden_numel(json_get(arg, "shape"));
-		G->vals[i].ptr = xmalloc((size_t)(G->sizes[i] * dtype_bytes(t)) + 1);
+		G->vals[i].ptr = base_malloc((size_t)(G->sizes[i] * dtype_bytes(t)) + 1);
 	}
 	Json *cx = json_get(G->g, "constexprs");
 	const char *defines[8];
@@ -207,7 +207,7 @@ static const char *golden_open(Golden *G, const char *path, FILE *diag_out)
 	SpecOptions opt = {.signature = arena_strdup(&G->a, buf_str(&sig)), .defines = defines, .ndefines = ndef,
 			   .num_warps = (int)json_num(json_get(G->g, "num_warps"), 4)};
 	buf_free(&sig);
-	G->tk = specialize(&G->a, &G->diag, G->k, &opt);
+	G->tk = spec_kernel(&G->a, &G->diag, G->k, &opt);
 	if (!G->tk)
 		return "specialization failed";
 	G->atomics = golden_has_atomics(G->tk->body);
@@ -220,7 +220,7 @@ static const char *golden_open(Golden *G, const char *path, FILE *diag_out)
 /* The kernel's arguments in its own order (constexprs are not passed). */
 static TArgValue *golden_kernel_args(const Golden *G)
 {
-	TArgValue *kv = xcalloc((size_t)G->nk + 1, sizeof *kv);
+	TArgValue *kv = base_calloc((size_t)G->nk + 1, sizeof *kv);
 	for (int i = 0; i < G->nk; i++)
 		kv[i] = G->vals[G->kargs[i]];
 	return kv;

@@ -83,6 +83,6 @@ int main(void)
 	test_arena();
 	test_diag();
 	test_files();
-	CHECK("ilog2", ilog2(1) == 0 && ilog2(64) == 6 && ilog2(65) == 6);
+	CHECK("ilog2", base_ilog2(1) == 0 && base_ilog2(64) == 6 && base_ilog2(65) == 6);
 	return failures ? 1 : 0;
 }

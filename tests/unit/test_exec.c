@@ -93,22 +93,22 @@ static Outcome run_case(const Case *c)
 	while (ndef < 5 && c->defines[ndef])
 		ndef++;
 	int64_t hint[16] = {0};
-	char *sig = c->signature ? xstrdup(c->signature) : NULL;
+	char *sig = c->signature ? base_strdup(c->signature) : NULL;
 	if (sig && !spec_strip_hints(c->signature, sig, hint, 16))
 		k = NULL;
 	SpecOptions opt = {.signature = sig, .defines = (const char **)c->defines, .ndefines = ndef,
 			   .num_warps = c->num_warps};
-	TKernel *tk = k ? specialize(&arena, &d, k, &opt) : NULL;
+	TKernel *tk = k ? spec_kernel(&arena, &d, k, &opt) : NULL;
 	free(sig);
 	Target t;
 	char err[4096];
 	if (!tk || !target_parse(c->target, &t, err, sizeof err))
 		return o;
 	int n = tk->nargs, si = 0, pi = 0;
-	RunArg *args = xcalloc((size_t)n, sizeof *args);
-	TArgValue *targs = xcalloc((size_t)n, sizeof *targs);
-	void **ref = xcalloc((size_t)n, sizeof *ref);
-	size_t *counts = xcalloc((size_t)n, sizeof *counts);
+	RunArg *args = base_calloc((size_t)n, sizeof *args);
+	TArgValue *targs = base_calloc((size_t)n, sizeof *targs);
+	void **ref = base_calloc((size_t)n, sizeof *ref);
+	size_t *counts = base_calloc((size_t)n, sizeof *counts);
 	for (int i = 0; i < n; i++) {
 		const Type *ty = &tk->args[i]->type;
 		if (ty->dtype != DT_PTR) {
@@ -117,18 +117,18 @@ static Outcome run_case(const Case *c)
 		}
 		counts[i] = (size_t)c->counts[pi++];
 		args[i].bytes = counts[i] * (size_t)dtype_bytes(ty->elem);
-		args[i].host = xcalloc(args[i].bytes, 1);
+		args[i].host = base_calloc(args[i].bytes, 1);
 		if (!(c->zeroed & (1u << (pi - 1))))
 			run_fill(args[i].host, ty->elem, counts[i], i, c->int_range ? c->int_range : 16);
-		ref[i] = xmalloc(args[i].bytes);
+		ref[i] = base_malloc(args[i].bytes);
 		memcpy(ref[i], args[i].host, args[i].bytes);
 		targs[i].ptr = ref[i];
 		if (pi <= 2) {
-			o.in[pi - 1] = xmalloc(args[i].bytes);
+			o.in[pi - 1] = base_malloc(args[i].bytes);
 			memcpy(o.in[pi - 1], args[i].host, args[i].bytes);
 		}
 	}
-	int64_t *div = xcalloc((size_t)n + 1, sizeof *div);   /* what the hints say, as the CLI passes it */
+	int64_t *div = base_calloc((size_t)n + 1, sizeof *div);   /* what the hints say, as the CLI passes it */
 	for (int i = 0; i < n; i++)
 		div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : i < 16 && hint[i] ? hint[i] : 1;
 	lower_scan_in_shared_memory = c->scans_in_shared;
@@ -184,17 +184,17 @@ static void free_outcome(Outcome *o)
 static double rmsnorm_error(const Outcome *o, DType dt, int rows, int cols)
 {
 	double worst = 0, sum_sq = 0;
-	double *ref = xcalloc((size_t)rows * cols, sizeof *ref);
+	double *ref = base_calloc((size_t)rows * cols, sizeof *ref);
 	for (int r = 0; r < rows; r++) {
 		double ss = 0;
 		for (int c = 0; c < cols; c++) {
-			double x = dt == DT_F32 ? ((float *)o->in[0])[r * 4096 + c] : bf16_to_float(((uint16_t *)o->in[0])[r * 4096 + c]);
+			double x = dt == DT_F32 ? ((float *)o->in[0])[r * 4096 + c] : dtype_bf16_to_float(((uint16_t *)o->in[0])[r * 4096 + c]);
 			ss += x * x;
 		}
 		double rstd = 1 / sqrt(ss / 4096.0 + 1e-6);   /* the kernel divides by 4096 */
 		for (int c = 0; c < cols; c++) {
-			double x = dt == DT_F32 ? ((float *)o->in[0])[r * 4096 + c] : bf16_to_float(((uint16_t *)o->in[0])[r * 4096 + c]);
-			double w = dt == DT_F32 ? ((float *)o->in[1])[c] : bf16_to_float(((uint16_t *)o->in[1])[c]);
+			double x = dt == DT_F32 ? ((float *)o->in[0])[r * 4096 + c] : dtype_bf16_to_float(((uint16_t *)o->in[0])[r * 4096 + c]);
+			double w = dt == DT_F32 ? ((float *)o->in[1])[c] : dtype_bf16_to_float(((uint16_t *)o->in[1])[c]);
 			ref[r * cols + c] = x * rstd * w;
 			sum_sq += ref[r * cols + c] * ref[r * cols + c];
 		}
@@ -202,7 +202,7 @@ static double rmsnorm_error(const Outcome *o, DType dt, int rows, int cols)
 	double rms = sqrt(sum_sq / ((double)rows * cols));
 	for (int r = 0; r < rows; r++)
 		for (int c = 0; c < cols; c++) {
-			double got = dt == DT_F32 ? ((float *)o->out)[r * 4096 + c] : bf16_to_float(((uint16_t *)o->out)[r * 4096 + c]);
+			double got = dt == DT_F32 ? ((float *)o->out)[r * 4096 + c] : dtype_bf16_to_float(((uint16_t *)o->out)[r * 4096 + c]);
 			double e = isnan(got) ? INFINITY : fabs(got - ref[r * cols + c]) / fmax(fabs(ref[r * cols + c]), rms);
 			worst = fmax(worst, e);
 		}
@@ -1095,7 +1095,7 @@ static void test_atomics(void)
  * columns, against float64: relative to max(|ref|, rms of ref) over them. */
 static double split_scan_error(const Outcome *o, DType dt, int rows, int xnumel, int cols, bool max)
 {
-	double *ref = xcalloc((size_t)rows * cols, sizeof *ref), sum_sq = 0, worst = 0;
+	double *ref = base_calloc((size_t)rows * cols, sizeof *ref), sum_sq = 0, worst = 0;
 	for (int c = 0; c < cols; c++) {
 		double acc = max ? -INFINITY : 0;
 		for (int r = 0; r < rows; r++) {
@@ -1224,7 +1224,7 @@ static void test_lang(void)
 						double want = 0;
 						for (int k = j; k < 75; k += 32)
 							want += x[r * 80 + k];
-						bad += fabs(fp16_to_float(y[r * 32 + j]) - want) > 1e-2 * fmax(1, fabs(want));
+						bad += fabs(dtype_fp16_to_float(y[r * 32 + j]) - want) > 1e-2 * fmax(1, fabs(want));
 					}
 				case_name(name, sizeof name, &c, w, "ignores the columns past the view");
 				CHECK(name, bad == 0);

@@ -31,7 +31,7 @@ static Source mem_source(const char *name, const char *text)
 static char *first_line(const char *s)
 {
 	size_t n = strcspn(s, "\n");
-	char *r = xmalloc(n + 1);
+	char *r = base_malloc(n + 1);
 	memcpy(r, s, n);
 	r[n] = '\0';
 	return r;
@@ -316,7 +316,7 @@ static void test_inductor_details(void)
 		want_line += *p == '\n';
 	int line = 0, col = 0;
 	if (k)
-		source_linecol(k->src, k->func->offset, &line, &col);
+		diag_source_linecol(k->src, k->func->offset, &line, &col);
 	Node *x = k ? ast_dict_get(k->size_hints, "x") : NULL;
 	if (!k)
 		fail(name, "found %d kernels", n);
@@ -403,7 +403,7 @@ static void test_golden_file(const char *file)
 	for (int i = 0; i < n; i++) {
 		Kernel *k = kl.items[i];
 		int line, col;
-		source_linecol(k->src, k->func->offset, &line, &col);
+		diag_source_linecol(k->src, k->func->offset, &line, &col);
 		buf_printf(&b, "; kernel %s %s at %d:%d, %d helpers\n", k->name,
 		           discover_decor_name(k->decor), line, col, k->helpers.len);
 		ast_dump(&b, k->func);
@@ -504,7 +504,7 @@ static void test_mutations(void)
 	char *text = read_file("tests/corpus/layernorm_f32_1024.py", &len);
 	if (!text)
 		return;
-	char *copy = xmalloc(len + 1);
+	char *copy = base_malloc(len + 1);
 	uint64_t rng = 12345;
 	int runs = 0, ok = 0;
 	for (size_t cut = 0; cut < len; cut += 61, runs++) {

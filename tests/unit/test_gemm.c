@@ -79,7 +79,7 @@ static Result run_gemm(const Gemm *g, const char *target)
 	snprintf(sig, sizeof sig, "*%s,*%s,*fp16,i32,i32,i32,i32,i32,i32", g->dtype, g->dtype);
 	SpecOptions opt = {.signature = sig, .defines = defines, .ndefines = 6, .num_warps = g->warps,
 			   .num_stages = g->stages};
-	TKernel *tk = kern ? specialize(&arena, &d, kern, &opt) : NULL;
+	TKernel *tk = kern ? spec_kernel(&arena, &d, kern, &opt) : NULL;
 	Target t;
 	char err[4096];
 	if (!tk || !target_parse(target, &t, err, sizeof err))
@@ -108,7 +108,7 @@ static Result run_gemm(const Gemm *g, const char *target)
 	DType types[3] = {dt, dt, DT_F16};
 	for (int i = 0; i < 3; i++) {
 		args[i].bytes = counts[i] * (size_t)dtype_bytes(types[i]);
-		args[i].host = xmalloc(args[i].bytes);
+		args[i].host = base_malloc(args[i].bytes);
 		run_fill(args[i].host, types[i], counts[i], i + 7, 16);   /* random, never zeros */
 	}
 	int64_t scalars[6] = {g->m, g->n, g->k, lda, ldb, ldc};
@@ -197,7 +197,7 @@ static void test_ieee(void)
 	SpecOptions opt = {.signature = "*fp32,*fp32,*fp32,i32,i32,i32", .defines = defines, .ndefines = 4, .num_warps = 4};
 	const int M = 130, N = 70, K = 77;
 	for (int w = 0; w < 2; w++) {
-		TKernel *tk = kern ? specialize(&arena, &d, kern, &opt) : NULL;
+		TKernel *tk = kern ? spec_kernel(&arena, &d, kern, &opt) : NULL;
 		Target t;
 		char err[4096];
 		if (tk)
@@ -209,7 +209,7 @@ static void test_ieee(void)
 		size_t counts[3] = {(size_t)M * K, (size_t)K * N, (size_t)M * N};
 		for (int i = 0; i < 3; i++) {
 			args[i].bytes = counts[i] * 4;
-			args[i].host = xmalloc(args[i].bytes);
+			args[i].host = base_malloc(args[i].bytes);
 			run_fill(args[i].host, DT_F32, counts[i], i + 3, 16);
 		}
 		args[3].i = M;

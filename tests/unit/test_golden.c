@@ -63,7 +63,7 @@ static const char *run_golden(const char *name, char *why, size_t whylen)
 		ran.map.xblock = (int64_t)json_num(json_get(cx, "XBLOCK"), 1);
 		ran.map.yblock = (int64_t)json_num(json_get(cx, "YBLOCK"), 1);
 	}
-	unsigned char *done = xcalloc((size_t)programs, 1);
+	unsigned char *done = base_calloc((size_t)programs, 1);
 	ran.done = done;
 	if (G.atomics) {
 		if (tir_interpret(G.tk, kvals, G.grid, err, sizeof err) != 0) {

@@ -56,7 +56,7 @@ static const char *check_interpreter(Golden *G, const char *name, char *why, siz
 		free(kv);
 		return fail;
 	}
-	unsigned char *done = xcalloc((size_t)programs, 1);
+	unsigned char *done = base_calloc((size_t)programs, 1);
 	Sample s = {.programs = programs, .done = done};
 	int budget = (int)fmax(16, INTERP_BUDGET / block_work(G->tk->body));
 	for (int o = 0; G->outs && o < G->outs->len && !fail; o++) {
@@ -96,8 +96,8 @@ static const char *check_lowered(Golden *G, const char *name, const char *target
 	golden_fill(G);
 	int n = G->tk->nargs;
 	TArgValue *kv = golden_kernel_args(G);
-	RunArg *args = xcalloc((size_t)n + 1, sizeof *args);
-	int64_t *div = xcalloc((size_t)n + 1, sizeof *div);
+	RunArg *args = base_calloc((size_t)n + 1, sizeof *args);
+	int64_t *div = base_calloc((size_t)n + 1, sizeof *div);
 	for (int i = 0; i < n && i < G->nk; i++) {
 		int gi = G->kargs[i];
 		if (G->tk->args[i]->type.dtype == DT_PTR) {
@@ -167,8 +167,8 @@ int main(int argc, char **argv)
 	for (struct dirent *e; (e = readdir(dh));) {
 		size_t len = strlen(e->d_name);
 		if (len > 5 && !strcmp(e->d_name + len - 5, ".json")) {
-			names = xrealloc(names, (size_t)(nnames + 1) * sizeof *names);
-			names[nnames] = xmalloc(len - 4);
+			names = base_realloc(names, (size_t)(nnames + 1) * sizeof *names);
+			names[nnames] = base_malloc(len - 4);
 			memcpy(names[nnames], e->d_name, len - 5);
 			names[nnames++][len - 5] = 0;
 		}

@@ -244,7 +244,7 @@ static TKernel *compile_text(Compiled *c, const char *name, const char *text, co
 		if (!strcmp(kl.items[i]->name, name))
 			k = kl.items[i];
 	SpecOptions opt = {.signature = sig, .defines = defines, .ndefines = ndefines, .num_warps = 4};
-	c->k = specialize(&c->arena, &c->diag, k, &opt);
+	c->k = spec_kernel(&c->arena, &c->diag, k, &opt);
 	return c->k;
 }
 
@@ -332,7 +332,7 @@ static void test_runtime_loop_and_if(void)
 	compiled_free(&c);
 }
 
-static float from_half(uint16_t h) { return fp16_to_float(h); }
+static float from_half(uint16_t h) { return dtype_fp16_to_float(h); }
 
 /* The seed GEMM (tests/corpus/gemm.py: a K loop with run-time bounds and
  * tl.dot on fp16 tiles, fp32 accumulation, fp16 output) at sizes that are
@@ -353,9 +353,9 @@ static void test_gemm_seed(void)
 	}
 	static uint16_t a[M * K], b[K * N], cm[M * N];
 	for (int i = 0; i < M * K; i++)
-		a[i] = fp16_from_float(hash_input((uint32_t)i, 0));
+		a[i] = dtype_fp16_from_float(hash_input((uint32_t)i, 0));
 	for (int i = 0; i < K * N; i++)
-		b[i] = fp16_from_float(hash_input((uint32_t)i, 1));
+		b[i] = dtype_fp16_from_float(hash_input((uint32_t)i, 1));
 	for (int i = 0; i < M * N; i++)
 		cm[i] = 0x7e00; /* NaN: must be written */
 	TArgValue args[12] = {{.ptr = a}, {.ptr = b}, {.ptr = cm}, {.i = M}, {.i = N}, {.i = K},

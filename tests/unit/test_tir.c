@@ -21,13 +21,13 @@ int main(void)
 	int bad = 0;
 	for (uint32_t h = 0; h < 65536; h++) {
 		bool nan = ((h >> 10) & 31) == 31 && (h & 1023);
-		bad += !nan && fp16_from_float(fp16_to_float((uint16_t)h)) != h;
-		bad += !nan && bf16_from_float(bf16_to_float((uint16_t)h)) != h && ((h >> 7) & 255) != 255;
+		bad += !nan && dtype_fp16_from_float(dtype_fp16_to_float((uint16_t)h)) != h;
+		bad += !nan && dtype_bf16_from_float(dtype_bf16_to_float((uint16_t)h)) != h && ((h >> 7) & 255) != 255;
 	}
 	CHECK("every fp16 and bf16 value round-trips", bad == 0);
-	CHECK("fp16 ties to even", fp16_from_float(1.0f + 1.0f / 2048) == 0x3c00 && fp16_from_float(1.0f + 3.0f / 2048) == 0x3c02);
-	CHECK("fp16 overflow to inf", fp16_from_float(65520.0f) == 0x7c00 && fp16_from_float(65519.0f) == 0x7bff);
-	CHECK("fp16 smallest subnormal", fp16_from_float(5.9604645e-8f) == 1 && fp16_from_float(2.9e-8f) == 0);
-	CHECK("bf16 ties to even", bf16_from_float(1.0f + 1.0f / 256) == 0x3f80 && bf16_from_float(1.0f + 3.0f / 256) == 0x3f82);
+	CHECK("fp16 ties to even", dtype_fp16_from_float(1.0f + 1.0f / 2048) == 0x3c00 && dtype_fp16_from_float(1.0f + 3.0f / 2048) == 0x3c02);
+	CHECK("fp16 overflow to inf", dtype_fp16_from_float(65520.0f) == 0x7c00 && dtype_fp16_from_float(65519.0f) == 0x7bff);
+	CHECK("fp16 smallest subnormal", dtype_fp16_from_float(5.9604645e-8f) == 1 && dtype_fp16_from_float(2.9e-8f) == 0);
+	CHECK("bf16 ties to even", dtype_bf16_from_float(1.0f + 1.0f / 256) == 0x3f80 && dtype_bf16_from_float(1.0f + 3.0f / 256) == 0x3f82);
 	return failures ? 1 : 0;
 }
