@@ -11,7 +11,7 @@ set -e
 cd "$(dirname "$0")/../.."
 mkdir -p build/fuzz
 FLAGS="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Isrc -Iinclude -D_POSIX_C_SOURCE=200809L"
-COMPILER="src/base/*.c src/triton/*.c src/ir/*.c src/gpu/*.c src/emit/*.c"
+COMPILER="src/base/*.c src/triton/*.c src/ir/*.c src/gpu/*.c src/emit/*.c src/driver/*.c"
 build() {
 	name=$1
 	shift

@@ -3,6 +3,7 @@
  * W=64), with the tile and SIMT dumps. Parameters named *ptr* are *fp32,
  * others i32; every constexpr is 16. Bad kernels must come back as
  * diagnostics, never as crashes. */
+#include "driver/driver.h"
 #include "emit/emit.h"
 #include "gpu/simt.h"
 #include "ir/heuristics.h"
@@ -45,7 +46,7 @@ static void try_kernel(const Kernel *k, int which)
 		Target t;
 		char err[200];
 		if (target_parse(targets[which % (int)(sizeof targets / sizeof *targets)], &t, err, sizeof err)) {
-			SKernel *sk = simt_lower(&a, &d, k->src, tk, &t, NULL);
+			SKernel *sk = (driver_passes(&a, tk, NULL), simt_lower(&a, &d, k->src, tk, &t));
 			if (sk) {
 				Buf out = {0};
 				simt_dump(&out, sk);

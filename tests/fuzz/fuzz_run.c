@@ -4,6 +4,7 @@
  * two programs over guarded buffers of 256 elements (an access past them
  * is reported by the runtime, not a crash). Parameters named *ptr* are
  * *fp32, others i32 = 100; every constexpr is 16. Slow per input (cc). */
+#include "driver/driver.h"
 #include "emit/emit.h"
 #include "gpu/simt.h"
 #include "ir/heuristics.h"
@@ -45,7 +46,7 @@ static void try_kernel(const Kernel *k, bool wave64)
 	char err[4096];
 	SKernel *sk = NULL;
 	if (tk && target_parse(wave64 ? "c:wave64" : "c", &t, err, sizeof err))
-		sk = simt_lower(&a, &d, k->src, tk, &t, NULL);
+		sk = (driver_passes(&a, tk, NULL), simt_lower(&a, &d, k->src, tk, &t));
 	if (sk) {
 		Buf src = {0};
 		emit_kernel(&src, sk);
