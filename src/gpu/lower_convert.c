@@ -55,15 +55,9 @@ static SExpr *slot(Lower *L, const Slots *s, const int8_t *map, const Nest *n)
 void lower_convert(Lower *L, const TValue *v)
 {
 	const TValue *x = v->args[0];
-	const Place *from = &L->place[x->id];
-	Place *to = &L->place[v->id];
-	if (from->expr || from->regs_vary == 0) {   /* one value for the whole tile: every thread has it */
-		to->reg = from->reg;
-		to->expr = from->expr;
-		to->regs_vary = 0;
-		to->lowered = true;
+	if (lower_share_uniform(L, v, x))
 		return;
-	}
+	const Place *from = &L->place[x->id];
 	SKernel *k = L->k;
 	Slots s = slots_of(x, &L->vp[x->id], from->regs_vary);
 	if (L->loop_depth)

@@ -265,6 +265,19 @@ void lower_use_frame(Lower *L, int f)
 
 /* ---- registers and assignments ---- */
 
+bool lower_share_uniform(Lower *L, const TValue *v, const TValue *x)
+{
+	const Place *from = &L->place[x->id];
+	Place *to = &L->place[v->id];
+	if (!from->expr && from->regs_vary != 0)
+		return false;
+	to->reg = from->reg;
+	to->expr = from->expr;
+	to->regs_vary = 0;
+	to->lowered = true;
+	return true;
+}
+
 void lower_set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary)
 {
 	Place *p = &L->place[v->id];

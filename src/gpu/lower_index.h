@@ -42,6 +42,9 @@ SExpr *lower_write_guard(Lower *L, const Nest *n, unsigned present, SExpr *mask)
 /* Values. */
 SExpr *lower_read_value(Lower *L, const Nest *n, const TValue *v);
 void lower_set_reg(Lower *L, const TValue *v, SReg *r, unsigned vary);
+/* When `x` is one value for the whole tile (every thread has it), `v` moving
+ * its elements shares it: true after making it v's. */
+bool lower_share_uniform(Lower *L, const TValue *v, const TValue *x);
 void lower_set_expr(Lower *L, const TValue *v, SExpr *e);   /* a uniform expression, no registers */
 SStmt *lower_assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value);
 /* The value of element-wise op `v` at the nest's current element, its operands read with read_value. */

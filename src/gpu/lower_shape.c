@@ -67,15 +67,8 @@ static SExpr *row_major(Lower *L, const TValue *v, const Nest *n)
 void lower_reshape(Lower *L, const TValue *v)
 {
 	const TValue *x = v->args[0];
-	const Place *from = &L->place[x->id];
-	Place *to = &L->place[v->id];
-	if (from->expr || from->regs_vary == 0) {   /* one value for the whole tile: every thread has it */
-		to->reg = from->reg;
-		to->expr = from->expr;
-		to->regs_vary = 0;
-		to->lowered = true;
+	if (lower_share_uniform(L, v, x))
 		return;
-	}
 	SKernel *k = L->k;
 	int64_t count = 1;
 	for (int i = 0; i < x->type.rank; i++)
