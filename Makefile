@@ -4,7 +4,9 @@
 #   make install      into PREFIX (default /usr/local): bin/, lib/ (with pkg-config and CMake
 #                     files), include/
 #   make check        every test that needs no GPU; ends with "N passed, N failed"
-#   make asan         the same tests built with AddressSanitizer and UBSan
+#   make asan         the same tests built with AddressSanitizer, LeakSanitizer and UBSan;
+#                     any report fails (tests/sanitize.sh)
+#   make asan-quick   only the suites of the tools' error paths, so built (a few minutes)
 #   make python       the Python package's extension, in place (PYTHON=python3 chooses the Python)
 #   make gpu-check    GPU tests (needs an NVIDIA GPU with torch and triton)
 #   make fuzz         libFuzzer targets (clang)
@@ -85,10 +87,21 @@ units: $(UNIT_BIN)
 check: all units
 	BUILD=$(BUILD) BIN=$(BIN) tests/run.sh
 
+ASAN_MAKE = $(MAKE) BUILD=build-asan CC=clang \
+	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	LDFLAGS="-fsanitize=address,undefined"
+# Suites of the command-line tools' error paths, where leaks hide; a few
+# minutes on two cores.
+ASAN_QUICK = tests/robust/suite.sh tests/cli/suite.sh tests/warpcheck/suite.sh build-asan/tests/test_base \
+	build-asan/tests/test_frontend
+
 asan:
-	$(MAKE) BUILD=build-asan CC=clang \
-		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		LDFLAGS="-fsanitize=address,undefined" check
+	$(ASAN_MAKE) all units
+	tests/sanitize.sh
+
+asan-quick:
+	$(ASAN_MAKE) all units
+	tests/sanitize.sh $(ASAN_QUICK)
 
 gpu-check: all
 	tests/gpu/run.sh
@@ -134,5 +147,5 @@ update-expected: $(BIN)/tritonc
 clean:
 	rm -rf build build-asan bin lib python/tritonc/_tritonc*.so python/build
 
-.PHONY: all units check asan gpu-check fuzz update-expected clean install python python-ext
+.PHONY: all units check asan asan-quick gpu-check fuzz update-expected clean install python python-ext
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -474,7 +474,16 @@ static bool bind_args(const Options *o, const Driver *dr, const Kernel *k, const
 			return false;
 		}
 	}
-	int64_t programs = (int64_t)grid[0] * grid[1] * grid[2];
+	/* each axis is at most 2**31 - 1; the product of three may not fit */
+	int64_t programs = 1;
+	for (int d = 0; d < 3; d++) {
+		if (grid[d] > 0 && programs > INT64_MAX / grid[d]) {
+			fprintf(stderr, "tritonc: error: the grid %d x %d x %d has too many programs\n", grid[0], grid[1],
+				grid[2]);
+			return false;
+		}
+		programs *= grid[d];
+	}
 	for (int i = 0; i < tk->nargs; i++) {
 		const TValue *a = tk->args[i];
 		if (a->type.dtype != DT_PTR)

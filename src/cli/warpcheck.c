@@ -510,7 +510,9 @@ static int prepare_jobs(Run *r, Vec *paths, WcTree *tree)
 	wc_config_finish(&o->cfg);
 	if (o->db_path) {
 		Diag d = {.out = stderr};
-		if (!wc_compile_db_load(&o->db, o->db_path, &o->cfg, &d))
+		bool ok = wc_compile_db_load(&o->db, o->db_path, &o->cfg, &d);
+		buf_free(&d.text);
+		if (!ok)
 			return 2;
 		if (paths->len == 0)
 			for (int k = 0; k < o->db.n; k++)
@@ -519,6 +521,7 @@ static int prepare_jobs(Run *r, Vec *paths, WcTree *tree)
 	if (o->baseline) {
 		Diag d = {.out = stderr};
 		o->base = wc_baseline_load(o->baseline, &d);
+		buf_free(&d.text);
 		if (!o->base)
 			return 2;
 		size_t len;
@@ -547,36 +550,50 @@ static int online_cpus(void)
 	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
+/* Everything a run holds, on every way out (LeakSanitizer checks the error
+ * paths too). */
+static void run_free(Run *r, Vec *paths, WcTree *tree)
+{
+	for (int k = 0; k < r->njobs; k++) {
+		buf_free(&r->jobs[k].out);
+		buf_free(&r->jobs[k].err);
+		free(r->jobs[k].path);
+	}
+	free(r->jobs);
+	free(r->seen);
+	vec_free(paths);
+	wc_tree_free(tree);
+	wc_compile_db_free(&r->opt.db);
+	wc_config_free(&r->opt.cfg);
+	wc_baseline_free(r->opt.base);
+}
+
 static int warpcheck_main(int argc, char **argv)
 {
 	Run r = {0};
 	Vec paths = {0};
+	WcTree *tree = NULL;
+	int nthreads;
 	int rc = parse_args(argc, argv, &r.opt, &paths);
 	if (rc)
-		return rc;
+		goto out;
 	for (int i = 0; i < paths.len; i++)
 		walk(&r, paths.data[i], true, 0);
-	WcTree *tree = wc_tree_new();
+	tree = wc_tree_new();
 	rc = prepare_jobs(&r, &paths, tree);
-	vec_free(&paths);
 	if (rc)
-		return rc;
-	int nthreads = imin(r.opt.jobs ? r.opt.jobs : online_cpus(), r.njobs);
+		goto out;
 	begin_output(&r);
+	nthreads = imin(r.opt.jobs ? r.opt.jobs : online_cpus(), r.njobs);
 	if (nthreads > 1)
 		run_parallel(&r, nthreads);
 	else
 		run_sequential(&r);
 	end_output(&r);
-	free(r.jobs);
-	free(r.seen);
-	wc_tree_free(tree);
-	wc_compile_db_free(&r.opt.db);
-	wc_config_free(&r.opt.cfg);
-	wc_baseline_free(r.opt.base);
-	if (r.errors)
-		return 2;
-	return r.findings ? 1 : 0;
+	rc = r.errors ? 2 : r.findings ? 1 : 0;
+out:
+	run_free(&r, &paths, tree);
+	return rc;
 }
 
 typedef struct MainArgs {

@@ -459,7 +459,8 @@ static void keep_body(WcFile *f, uint32_t id, int from, int to)
 		nt->mtcap = (nt->nmt + n) * 2 + 64;
 		nt->mt = base_realloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
 	}
-	memcpy(nt->mt + nt->nmt, f->all + from, (size_t)n * sizeof *nt->mt);
+	if (n)   /* an empty body: mt may still be NULL */
+		memcpy(nt->mt + nt->nmt, f->all + from, (size_t)n * sizeof *nt->mt);
 	WcName *nm = &nt->v[id];
 	nm->body_stamp = f->stamp;
 	nm->body_at = nt->nmt;

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Runs test suites on a build with AddressSanitizer, LeakSanitizer and
+# UBSan (make asan, make asan-quick) and fails on any report of theirs.
+#   BUILD=build-asan BIN=build-asan/bin tests/sanitize.sh [SUITE...]
+# With no SUITE, every suite (tests/run.sh). Each report goes to a log file
+# of its own, so one is seen even where a test throws the program's stderr
+# away or expects the status 1 that a leak report also exits with; after
+# the suites, every log holding a report is a failing case, and the first
+# lines of each are shown.
+cd "$(dirname "$0")/.." || exit 2
+BUILD=${BUILD:-build-asan}
+BIN=${BIN:-$BUILD/bin}
+export BUILD BIN
+nm "$BIN/tritonc" 2>/dev/null | grep -q __asan_init || { echo "FAIL sanitize: $BIN/tritonc is not built with AddressSanitizer"; exit 1; }
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:log_path=$logs/asan
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan
+LSAN_OPTIONS=report_objects=1
+export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+status=0
+if [ $# -eq 0 ]; then
+	tests/run.sh || status=1
+else
+	for suite in "$@"; do
+		echo "== $suite"
+		"$suite" >"$logs/out" 2>&1 || status=1
+		grep -v '^PASS ' "$logs/out"
+		grep -c '^PASS ' "$logs/out" | sed 's/^/  passed: /'
+		grep -q '^FAIL ' "$logs/out" && status=1
+	done
+fi
+reports=0
+for f in "$logs"/asan.* "$logs"/ubsan.*; do
+	[ -f "$f" ] || continue
+	# a soft memory limit that a test sets on purpose is a note, not a report
+	grep -q 'ERROR: \|runtime error: \|SUMMARY: ' "$f" || continue
+	reports=$((reports + 1))
+	echo "FAIL sanitize: a report ($(grep -m1 'SUMMARY: \|runtime error: ' "$f")):"
+	head -30 "$f" | sed 's/^/    /'
+done
+if [ $reports -eq 0 ]; then
+	echo "PASS sanitize: no AddressSanitizer, LeakSanitizer or UBSan report"
+else
+	status=1
+fi
+exit $status
