@@ -37,8 +37,7 @@ static const char c_types[] =
  * 3.6, so that lanes masked off with `other=0` compute without a fault:
  * x // 0 is all ones, x % 0 is x, INT_MIN // -1 is INT_MIN and INT_MIN % -1
  * is 0 (int8 and int16 go through the 32-bit ones, uint8 through the
- * unsigned). The inverse error function, which libm does not have, as the
- * tile interpreter computes it. */
+ * unsigned). Shifts (emit_prelude_shifts) follow. */
 static const char c_math[] =
 	"TC_DEVICE tc_i32 tc_div_i32(tc_i32 x, tc_i32 y) { return y == 0 ? -1 : y == -1 ? (tc_i32)(0u - (tc_u32)x) : x / y; }\n"
 	"TC_DEVICE tc_i32 tc_mod_i32(tc_i32 x, tc_i32 y) { return y == 0 ? x : y == -1 ? 0 : x % y; }\n"
@@ -47,17 +46,11 @@ static const char c_math[] =
 	"TC_DEVICE tc_u32 tc_div_u32(tc_u32 x, tc_u32 y) { return y == 0 ? ~0u : x / y; }\n"
 	"TC_DEVICE tc_u32 tc_mod_u32(tc_u32 x, tc_u32 y) { return y == 0 ? x : x % y; }\n"
 	"TC_DEVICE tc_u64 tc_div_u64(tc_u64 x, tc_u64 y) { return y == 0 ? ~(tc_u64)0 : x / y; }\n"
-	"TC_DEVICE tc_u64 tc_mod_u64(tc_u64 x, tc_u64 y) { return y == 0 ? x : x % y; }\n"
-	/* shifts by the register width or more (or a negative amount) as an
-	   H200 computes them: << and unsigned >> give 0, signed >> the sign */
-	"TC_DEVICE tc_i32 tc_shl_i32(tc_i32 x, tc_i32 y) { return (tc_u32)y >= 32 ? 0 : (tc_i32)((tc_u32)x << y); }\n"
-	"TC_DEVICE tc_i32 tc_shr_i32(tc_i32 x, tc_i32 y) { return (tc_u32)y >= 32 ? (x < 0 ? -1 : 0) : x >> y; }\n"
-	"TC_DEVICE tc_u32 tc_shl_u32(tc_u32 x, tc_u32 y) { return y >= 32 ? 0 : x << y; }\n"
-	"TC_DEVICE tc_u32 tc_shr_u32(tc_u32 x, tc_u32 y) { return y >= 32 ? 0 : x >> y; }\n"
-	"TC_DEVICE tc_i64 tc_shl_i64(tc_i64 x, tc_i64 y) { return (tc_u64)y >= 64 ? 0 : (tc_i64)((tc_u64)x << y); }\n"
-	"TC_DEVICE tc_i64 tc_shr_i64(tc_i64 x, tc_i64 y) { return (tc_u64)y >= 64 ? (x < 0 ? -1 : 0) : x >> y; }\n"
-	"TC_DEVICE tc_u64 tc_shl_u64(tc_u64 x, tc_u64 y) { return y >= 64 ? 0 : x << y; }\n"
-	"TC_DEVICE tc_u64 tc_shr_u64(tc_u64 x, tc_u64 y) { return y >= 64 ? 0 : x >> y; }\n"
+	"TC_DEVICE tc_u64 tc_mod_u64(tc_u64 x, tc_u64 y) { return y == 0 ? x : x % y; }\n";
+
+/* The inverse error function, which libm does not have, as the tile
+ * interpreter computes it. */
+static const char c_erfinv[] =
 	"/* erfinv, which libm lacks: Giles' approximation (GPU Computing Gems,\n"
 	"   2011), then two Newton steps in double */\n"
 	"TC_DEVICE double tc_erfinvd(double x)\n"
@@ -229,6 +222,8 @@ static void c_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, c_types);
 	buf_puts(b, c_math);
+	buf_puts(b, emit_prelude_shifts);
+	buf_puts(b, c_erfinv);
 	buf_puts(b, emit_prelude_common);
 	if (simt_uses(k, SS_MMA))
 		buf_puts(b, c_matrix);

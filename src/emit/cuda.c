@@ -241,6 +241,8 @@ static void cuda_head(Buf *b, const SKernel *k)
 	}
 	if (simt_uses(k, SS_COPY_ASYNC))
 		buf_puts(b, cuda_copies);
+	if (emit_uses_runtime_shift(k))
+		buf_puts(b, emit_prelude_shifts);
 	if (simt_uses(k, SS_MMA)) {
 		for (int nmat = 1; nmat <= 4; nmat *= 2)
 			for (int trans = 0; trans < 2; trans++)

@@ -88,6 +88,42 @@ bool emit_uses_atomic(const SKernel *k, AtomicOp op)
 	return false;
 }
 
+/* A shift whose count is not a constant below the width, which CUDA and
+ * HIP compute with tc_shl_* / tc_shr_* (emit_prelude_shifts). Index
+ * arithmetic of the lowering (`plain`) shifts by constants alone. */
+static bool runtime_shift(const SExpr *e)
+{
+	if (e->kind != SE_BINARY || ((TOp)e->aux != TOP_SHL && (TOp)e->aux != TOP_SHR) || e->plain ||
+	    dtype_is_float(e->dtype))
+		return false;
+	int64_t width = e->dtype == DT_I64 || e->dtype == DT_U64 ? 64 : 32;
+	const SExpr *n = e->a[1];
+	return !(n->kind == SE_INT && n->ival >= 0 && n->ival < width);
+}
+
+static bool has_runtime_shift(const SExpr *e)
+{
+	if (!e)
+		return false;
+	if (runtime_shift(e) || (e->kind == SE_REF && has_runtime_shift(e->index)))
+		return true;
+	return has_runtime_shift(e->a[0]) || has_runtime_shift(e->a[1]) || has_runtime_shift(e->a[2]);
+}
+
+bool emit_uses_runtime_shift(const SKernel *k)
+{
+	for (const SStmt *first = k->first; first; first = first->next)
+		for (const SStmt *s = first; s; s = s->also) {
+			const SExpr *es[] = {s->dst, s->value, s->guard, s->ptr, s->other, s->mask, s->lo, s->hi,
+					     s->step, s->frag_a, s->frag_b, s->acc[0], s->acc[1], s->acc[2], s->acc[3],
+					     s->expected};
+			for (size_t i = 0; i < TC_COUNT(es); i++)
+				if (has_runtime_shift(es[i]))
+					return true;
+		}
+	return false;
+}
+
 /* ---- expressions ---- */
 
 static void expr(Emit *E, const SExpr *e);
@@ -219,7 +255,7 @@ static void binary(Emit *E, const SExpr *e)
 		buf_putc(b, ')');
 		return;
 	}
-	if (E->P->safe_int_div && (op == TOP_SHL || op == TOP_SHR) && !fl) {   /* no UB past the width */
+	if ((E->P->safe_int_div || runtime_shift(e)) && (op == TOP_SHL || op == TOP_SHR) && !fl) {   /* no UB past the width */
 		bool u = !dtype_is_signed(dt), wide = dt == DT_I64 || dt == DT_U64;
 		buf_printf(b, "(%s)tc_%s_%s%s(", simt_reg_ctype(dt), op == TOP_SHL ? "shl" : "shr", u ? "u" : "i",
 			   wide ? "64" : "32");

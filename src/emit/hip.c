@@ -71,6 +71,8 @@ static void hip_head(Buf *b, const SKernel *k)
 	buf_puts(b, emit_prelude_common);
 	if (simt_uses(k, SS_MMA))
 		buf_puts(b, hip_matrix);
+	if (emit_uses_runtime_shift(k))
+		buf_puts(b, emit_prelude_shifts);
 	buf_printf(b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(", k->threads, k->name);
 	emit_params(b, k);
 	buf_puts(b, ")\n{\n");

@@ -89,3 +89,19 @@ const char emit_prelude_common[] =
 	"\treturn word == 0 ? c0 : word == 1 ? c1 : word == 2 ? c2 : c3;\n"
 	"}\n"
 	"\n";
+
+/* Shifts by the register width or more (or a negative amount) as an H200
+ * computes them (PTX shl/shr clamp the count to the width): << and unsigned
+ * >> give 0, signed >> the sign. The C target calls them for every shift;
+ * CUDA and HIP for those whose count is not a constant below the width
+ * (emit_uses_runtime_shift), where C++'s shift is undefined and AMD's
+ * takes the count modulo the width. */
+const char emit_prelude_shifts[] =
+	"TC_DEVICE tc_i32 tc_shl_i32(tc_i32 x, tc_i32 y) { return (tc_u32)y >= 32 ? 0 : (tc_i32)((tc_u32)x << y); }\n"
+	"TC_DEVICE tc_i32 tc_shr_i32(tc_i32 x, tc_i32 y) { return (tc_u32)y >= 32 ? (x < 0 ? -1 : 0) : x >> y; }\n"
+	"TC_DEVICE tc_u32 tc_shl_u32(tc_u32 x, tc_u32 y) { return y >= 32 ? 0 : x << y; }\n"
+	"TC_DEVICE tc_u32 tc_shr_u32(tc_u32 x, tc_u32 y) { return y >= 32 ? 0 : x >> y; }\n"
+	"TC_DEVICE tc_i64 tc_shl_i64(tc_i64 x, tc_i64 y) { return (tc_u64)y >= 64 ? 0 : (tc_i64)((tc_u64)x << y); }\n"
+	"TC_DEVICE tc_i64 tc_shr_i64(tc_i64 x, tc_i64 y) { return (tc_u64)y >= 64 ? (x < 0 ? -1 : 0) : x >> y; }\n"
+	"TC_DEVICE tc_u64 tc_shl_u64(tc_u64 x, tc_u64 y) { return y >= 64 ? 0 : x << y; }\n"
+	"TC_DEVICE tc_u64 tc_shr_u64(tc_u64 x, tc_u64 y) { return y >= 64 ? 0 : x >> y; }\n";

@@ -3,5 +3,6 @@
 #define TC_PRELUDE_H
 
 extern const char emit_prelude_common[];
+extern const char emit_prelude_shifts[];
 
 #endif

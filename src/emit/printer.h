@@ -56,6 +56,7 @@ void emit_params(Buf *b, const SKernel *k);
 void emit_gpu_leaf(Buf *b, const SKernel *k, const SExpr *e);
 /* emit.c: whether some atomic statement of `k` is `op` */
 bool emit_uses_atomic(const SKernel *k, AtomicOp op);
+bool emit_uses_runtime_shift(const SKernel *k);
 /* the C type of argument i */
 const char *emit_param_type(const SKernel *k, int i, Arena *scratch);
 

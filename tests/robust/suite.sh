@@ -249,6 +249,34 @@ deep elif 900 ok 30
 deep elif 5000 limit 10
 deep longline 500000 limit 30
 deep lines 100000 ok 90
+# Linear time, measured as processor time (user + system) so that a loaded
+# machine does not make it flaky: a quadratic pass (a rescan of the file
+# per node) takes minutes at these sizes. On an idle machine about 1.5 s,
+# 3 s and 1 s; sanitizers slow a build down about 4 times.
+cpu_scale=1
+nm "$TC" 2>/dev/null | grep -q __asan_init && cpu_scale=4
+# KIND N WANT(ok|limit) CPU-SECONDS
+linear() {
+	gen "$1" "$2" "$tmp/lin.py"
+	cpu=$( (timeout 300 "$TC" compile "$tmp/lin.py" -s '*fp32,*fp32,i32' -D BLOCK=16 --target c -o "$tmp/lin.c" \
+		>/dev/null 2>"$tmp/err"; echo "rc $?"; times) | awk '/^rc / { rc = $2 } END {
+		n = split($0, f, " "); t = 0
+		for (i = 1; i <= n; i++) { split(f[i], ms, "m"); t += ms[1] * 60 + ms[2] }
+		printf "%d %.2f\n", rc, t }')
+	rc=${cpu%% *}
+	secs=${cpu#* }
+	what="linear time: $1 x $2 ($(wc -c <"$tmp/lin.py") bytes, $secs s of processor time)"
+	if [ "$3" = ok ] && [ "$rc" -ne 0 ] || [ "$3" = limit ] && [ "$rc" -ne 1 ]; then
+		fail "$what" "status $rc: $(head -1 "$tmp/err")"
+	elif awk -v t="$secs" -v max="$(($4 * cpu_scale))" 'BEGIN { exit !(t > max) }'; then
+		fail "$what" "more than $(($4 * cpu_scale)) s"
+	else
+		pass "$what: at most $(($4 * cpu_scale)) s"
+	fi
+}
+linear plus 100000 ok 5
+linear lines 100000 ok 10
+linear longline 500000 limit 5
 for kind in parens blocks; do
 	awk -v kind=$kind 'BEGIN {
 		if (kind == "parens") { printf "__global__ void k(int *p) { int v = "; for (i = 0; i < 100000; i++) printf "("; printf "threadIdx.x"; for (i = 0; i < 100000; i++) printf ")"; print "; p[v % 32] = __shfl_sync(0xffffffff, v, 0); }" }
@@ -342,6 +370,43 @@ for sig in '*i32,*i32,*i32,*i32,i32' '*i64,*i64,*i64,*i64,i32' '*u32,*u32,*u32,*
 		pass "shifts past the width ($sig): C target = interpreter${ub:+, no UB}"
 	else
 		fail "shifts past the width ($sig)" "status $rc, $(grep -v ': ok$' "$tmp/out" | head -2) $(head -2 "$tmp/err")"
+	fi
+done
+# CUDA and HIP compute shifts by a run-time amount the same way (C++'s
+# << is undefined past the width, AMD's takes the amount modulo 32): through
+# the helpers; a shift by a constant below the width stays a plain one.
+cat >"$tmp/cshift.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def cshift(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + i, mask=i < n, other=0)
+    tl.store(y_ptr + i, (x << 3) | (x >> 31), mask=i < n)
+PY
+body() { sed -n '/__global__/,$p' "$1" | grep -v '^[[:space:]]*//'; }   # the kernel, less its source comments
+for target in cuda:sm_90 hip:gfx90a hip:gfx1030; do
+	for sig in '*i32,*i32,*i32,*i32,i32' '*i64,*i64,*i64,*i64,i32' '*u32,*u32,*u32,*u32,i32'; do
+		w=$(echo "$sig" | sed 's/^\*\([iu]\)[a-z]*\([0-9]*\).*/\1\2/')
+		"$TC" compile tests/robust/shifts.py -s "$sig" -D BLOCK=64 --target $target -o "$tmp/shift.gpu" 2>"$tmp/err"
+		rc=$?
+		body "$tmp/shift.gpu" >"$tmp/shift.body"
+		if [ $rc -eq 0 ] && grep -q "= ([a-z0-9_]*)tc_shl_$w(" "$tmp/shift.body" && grep -q "= ([a-z0-9_]*)tc_shr_$w(" "$tmp/shift.body" &&
+			grep -q "^TC_DEVICE tc_$w tc_shl_$w(" "$tmp/shift.gpu" && ! grep -q '<<\|>>' "$tmp/shift.body"; then
+			pass "run-time shifts on $target ($sig): tc_shl_$w, tc_shr_$w"
+		else
+			fail "run-time shifts on $target ($sig)" "status $rc, $(grep -m2 '<<\|>>' "$tmp/shift.gpu") $(head -1 "$tmp/err")"
+		fi
+	done
+	"$TC" compile "$tmp/cshift.py" -s '*i32,*i32,i32' -D BLOCK=64 --target $target -o "$tmp/cshift.gpu" 2>"$tmp/err"
+	rc=$?
+	body "$tmp/cshift.gpu" >"$tmp/cshift.body"
+	if [ $rc -eq 0 ] && grep -q ' << 3)' "$tmp/cshift.body" && grep -q ' >> 31)' "$tmp/cshift.body" && ! grep -q 'tc_sh[lr]_' "$tmp/cshift.gpu"; then
+		pass "constant shifts on $target: plain << and >>, no helpers"
+	else
+		fail "constant shifts on $target" "status $rc, $(grep -m2 'tc_sh\|<<' "$tmp/cshift.gpu") $(head -1 "$tmp/err")"
 	fi
 done
 
