@@ -19,7 +19,6 @@
 #include <sys/stat.h>
 
 #define NO_NAME UINT32_MAX
-#define MAX_DEPTH 256
 
 typedef enum { COND_OTHER, COND_CUDA, COND_AMD } CondKind;
 
@@ -44,8 +43,8 @@ typedef struct Frame {
 
 typedef struct PP {
 	WcFile *f;
-	Frame st[MAX_DEPTH];
-	int depth;
+	Frame *st;              /* the open #if frames, grown as needed: no depth limit */
+	int depth, cap;
 	WcPasses all;           /* every pass of the build */
 } PP;
 
@@ -171,7 +170,11 @@ static void enter_branch(PP *pp, Frame *fr, WcPasses t, WcPasses fl)
 static void push_frame(PP *pp, int tok, int from, int to, bool ifdef, CondKind k, WcPasses t, WcPasses fl)
 {
 	WcFile *f = pp->f;
-	if (pp->depth < MAX_DEPTH) {
+	if (pp->depth == pp->cap) {
+		pp->cap = pp->cap ? pp->cap * 2 : 32;
+		pp->st = base_realloc(pp->st, (size_t)pp->cap * sizeof *pp->st);
+	}
+	{
 		Frame *fr = &pp->st[pp->depth];
 		memset(fr, 0, sizeof *fr);
 		fr->cur_cuda = k == COND_CUDA;
@@ -194,7 +197,7 @@ static bool in_passes(const PP *pp, WcPasses *def, WcPasses *maybe)
 {
 	*def = *maybe = pp->all;
 	bool amd = false;
-	for (int k = 0; k < imin(pp->depth, MAX_DEPTH); k++) {
+	for (int k = 0; k < pp->depth; k++) {
 		*def &= pp->st[k].def;
 		*maybe &= pp->st[k].maybe;
 		amd = amd || pp->st[k].amd;
@@ -204,7 +207,7 @@ static bool in_passes(const PP *pp, WcPasses *def, WcPasses *maybe)
 
 static bool in_cuda(const PP *pp)
 {
-	for (int k = 0; k < imin(pp->depth, MAX_DEPTH); k++)
+	for (int k = 0; k < pp->depth; k++)
 		if (pp->st[k].cur_cuda)
 			return true;
 	return false;
@@ -214,7 +217,7 @@ static bool in_cuda(const PP *pp)
 static bool in_amd_wide(const PP *pp)
 {
 	bool amd = false;
-	for (int k = 0; k < imin(pp->depth, MAX_DEPTH); k++) {
+	for (int k = 0; k < pp->depth; k++) {
 		if (pp->st[k].target != NO_NAME || pp->st[k].wave_test)
 			return false;
 		amd = amd || pp->st[k].cur_amd;
@@ -224,7 +227,7 @@ static bool in_amd_wide(const PP *pp)
 
 static uint32_t in_target(const PP *pp)
 {
-	for (int k = imin(pp->depth, MAX_DEPTH) - 1; k >= 0; k--)
+	for (int k = pp->depth - 1; k >= 0; k--)
 		if (pp->st[k].target != NO_NAME)
 			return pp->st[k].target;
 	return NO_NAME;
@@ -402,7 +405,7 @@ static void width_define_at(PP *pp, int name, int value, uint64_t v, WcPasses se
 	if (!amd)
 		return;
 	Frame *fr = NULL;
-	for (int k = imin(pp->depth, MAX_DEPTH) - 1; k >= 0 && !fr; k--)
+	for (int k = pp->depth - 1; k >= 0 && !fr; k--)
 		if (pp->st[k].arch_tok >= 0)
 			fr = &pp->st[k];
 	if (fr && fr->arch_done)
@@ -833,7 +836,7 @@ static void begin_if(PP *pp, int i, int d, int eod)
 static void next_branch(PP *pp, int d, int eod)
 {
 	WcFile *f = pp->f;
-	Frame *fr = &pp->st[imin(pp->depth, MAX_DEPTH) - 1];
+	Frame *fr = &pp->st[pp->depth - 1];
 	if (all_kw(f, d, WK_else)) {
 		fr->cur_cuda = fr->rest_cuda;
 		fr->cur_amd = fr->rest_amd;
@@ -873,7 +876,7 @@ static int directive(PP *pp, int i, bool cuda)
 			f->errors++;
 		} else if (all_kw(f, d, WK_endif)) {
 			pp->depth--;
-		} else if (pp->depth <= MAX_DEPTH) {
+		} else {
 			next_branch(pp, d, eod);
 		}
 	} else if (all_kw(f, d, WK_define) && !cuda) {
@@ -1050,7 +1053,8 @@ void wc_preprocess(WcFile *f)
 {
 	PP *pp = base_malloc(sizeof *pp);
 	pp->f = f;
-	pp->depth = 0;
+	pp->depth = pp->cap = 0;
+	pp->st = NULL;
 	pp->all = wc_config_passes(f->cfg);
 	f->nregions = 0;
 	add_region(pp, 0);
@@ -1074,11 +1078,10 @@ void wc_preprocess(WcFile *f)
 	}
 	mark_region(f, code, f->n, cuda, amd_wide);
 	for (int k = pp->depth - 1; k >= 0; k--) {
-		if (k < MAX_DEPTH) {
-			diag_at(f->diag, DIAG_ERROR, &f->src, f->all[pp->st[k].tok].off, "unterminated #if (no matching #endif)");
-			f->errors++;
-		}
+		diag_at(f->diag, DIAG_ERROR, &f->src, f->all[pp->st[k].tok].off, "unterminated #if (no matching #endif)");
+		f->errors++;
 	}
+	free(pp->st);
 	free(pp);
 	code_consts(f);
 }
