@@ -233,6 +233,18 @@ static uint32_t in_target(const PP *pp)
 	return NO_NAME;
 }
 
+/* The same, counting a wave-size test (#if __AMDGCN_WAVEFRONT_SIZE == 32). */
+static uint32_t in_target_or_wave(const PP *pp)
+{
+	for (int k = pp->depth - 1; k >= 0; k--) {
+		if (pp->st[k].target != NO_NAME)
+			return pp->st[k].target;
+		if (pp->st[k].wave_test)
+			return WK___AMDGCN_WAVEFRONT_SIZE;
+	}
+	return NO_NAME;
+}
+
 void wc_set_const(WcFile *f, uint32_t id, uint64_t v, bool conflict)
 {
 	WcName *nm = &f->names->v[id];
@@ -1003,6 +1015,43 @@ static void code_consts(WcFile *f)
 	}
 }
 
+/* A width constant chosen per target in code: "constexpr int kWarpSize =
+ * 32;" under #if __AMDGCN_WAVEFRONT_SIZE == 32u, "= 64;" in its #else.
+ * When the value the host pass sees differs from what some chip compiles,
+ * host code that uses the name is wrong for that chip (rule_arch.c, H8),
+ * as for a #define under a per-target macro: the name gets the same fact,
+ * which a header's summary carries to the files that include it. */
+typedef struct { uint32_t id, target; uint64_t v; WcPasses maybe; } TargetDef;
+
+static void target_consts(WcFile *f)
+{
+	TargetDef defs[32];
+	int n = 0;
+	for (int i = 1; i + 3 < f->n && n < (int)TC_COUNT(defs); i++) {
+		uint64_t v;
+		if (f->t[i].kind != WT_IDENT || !(wc_flags(f, i) & WN_WARPISH) || !(wc_flags(f, i - 1) & WN_TYPE) ||
+		    !wc_op(f, i + 1, WP_ASSIGN) || f->t[i + 2].kind != WT_NUMBER || !wc_op(f, i + 3, WP_SEMI) ||
+		    !wc_value(f, i + 2, &v) || (v != 32 && v != 64) || f->t[i].cuda_only)
+			continue;
+		const WcRegion *r = wc_region_at(f, i);
+		if (r && r->amd)
+			defs[n++] = (TargetDef){f->t[i].id, r->target, v, r->maybe};
+	}
+	for (int a = 0; a < n; a++) {
+		if (!(defs[a].maybe & WC_HOST_PASS))
+			continue;
+		uint32_t target = NO_NAME;
+		for (int b = 0; b < n; b++)
+			if (defs[b].id == defs[a].id && defs[b].v != defs[a].v && (defs[b].maybe & ~WC_HOST_PASS))
+				target = defs[b].target != NO_NAME ? defs[b].target : defs[a].target;
+		if (target == NO_NAME)
+			continue;
+		WcName *nm = &f->names->v[defs[a].id];
+		nm->target_stamp = f->stamp;
+		nm->target_macro = target;
+	}
+}
+
 /* A directive starts at a '#' that opens a preprocessor line. */
 static bool directive_start(const WcFile *f, int i)
 {
@@ -1015,12 +1064,12 @@ static bool directive_start(const WcFile *f, int i)
 static void add_region(PP *pp, int at)
 {
 	WcFile *f = pp->f;
-	WcRegion r = {.from = at};
+	WcRegion r = {.from = at, .target = in_target_or_wave(pp)};
 	r.amd = in_passes(pp, &r.def, &r.maybe);
 	if (f->nregions && f->regions[f->nregions - 1].from == at)
 		f->nregions--;
 	if (f->nregions && f->regions[f->nregions - 1].def == r.def && f->regions[f->nregions - 1].maybe == r.maybe &&
-	    f->regions[f->nregions - 1].amd == r.amd)
+	    f->regions[f->nregions - 1].amd == r.amd && f->regions[f->nregions - 1].target == r.target)
 		return;
 	if (f->nregions == f->regions_cap) {
 		f->regions_cap = f->regions_cap ? f->regions_cap * 2 : 16;
@@ -1084,4 +1133,5 @@ void wc_preprocess(WcFile *f)
 	free(pp->st);
 	free(pp);
 	code_consts(f);
+	target_consts(f);
 }
