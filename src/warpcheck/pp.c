@@ -14,6 +14,7 @@
  * macro (__GFX9__), which the host pass never sees. */
 #include "warpcheck/warpcheck.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1015,6 +1016,102 @@ static void code_consts(WcFile *f)
 	}
 }
 
+/* Two branches of one #if/#else, one for AMD and one for CUDA, that are
+ * the same text except that the AMD one has 64 where the other has 32
+ * (THREADS_PER_CTA / 64 against / 32, a local "const int THREADS_PER_WARP
+ * = 64"): the AMD branch hard-codes the CDNA width for every AMD target,
+ * and RDNA runs 32. Branches with directives inside are not compared. */
+static bool directive_start(const WcFile *f, int i);
+
+static bool same_tok(const WcFile *f, int a, int b)
+{
+	const WcTok *x = &f->t[a], *y = &f->t[b];
+	if (x->kind != y->kind)
+		return false;
+	if (x->kind == WT_NUMBER && x->num_ok && y->num_ok)
+		return x->num == y->num;
+	return x->len == y->len && memcmp(f->src.text + x->off, f->src.text + y->off, x->len) == 0;
+}
+
+/* Code tokens [a, a_end) of the AMD branch against [b, b_end) of the other. */
+static void pair_branch(WcFile *f, int a, int a_end, int b, int b_end)
+{
+	if (a_end - a != b_end - b || a_end <= a || a_end - a > 4096)
+		return;
+	int at64 = -1;
+	for (int k = 0; k < a_end - a; k++) {
+		if (same_tok(f, a + k, b + k))
+			continue;
+		const WcTok *x = &f->t[a + k], *y = &f->t[b + k];
+		if (x->kind != WT_NUMBER || y->kind != WT_NUMBER || !x->num_ok || !y->num_ok || x->num != 64 || y->num != 32)
+			return;
+		if (at64 < 0)
+			at64 = a + k;
+	}
+	if (at64 < 0 || f->t[at64].cuda_only)
+		return;
+	int from = at64;  /* name the expression: "THREADS_PER_CTA/64" */
+	while (from > a && at64 - from < 2 && !wc_op(f, from - 1, WP_ASSIGN) && !wc_op(f, from - 1, WP_LPAREN) &&
+	       !wc_op(f, from - 1, WP_SEMI) && !wc_op(f, from - 1, WP_LBRACE) && !wc_op(f, from - 1, WP_COMMA))
+		from--;
+	int last = at64;
+	if (from == at64 && wc_op(f, at64 - 1, WP_ASSIGN) && at64 - 2 >= a && wc_ident(f, at64 - 2))
+		from = last = at64 - 2;  /* "THREADS_PER_WARP = 64": name the variable */
+	const WcTok *t0 = &f->t[from], *t1 = &f->t[last];
+	char what[128];
+	snprintf(what, sizeof what, "the AMD branch's %.*s (32 in its #else)",
+		(int)(t1->off + t1->len - t0->off) > 64 ? 64 : (int)(t1->off + t1->len - t0->off), f->src.text + t0->off);
+	WcPasses chips = wc_config_passes(f->cfg) & ~WC_HOST_PASS;
+	wc_width_passes(f, &f->t[at64], what, (int)strlen(what), 64, chips);
+}
+
+static void branch_pairs(WcFile *f)
+{
+	typedef struct { int cond, cond_end, els, els_eod, inner; CondKind k; } Open;
+	Open st[64];
+	int depth = 0;
+	for (int i = 0; i < f->nall; i++) {
+		if (!directive_start(f, i))
+			continue;
+		int d = i + 1, eod = find_eod(f, i);
+		if (d >= eod) {
+			i = eod;
+			continue;
+		}
+		bool ifdef = all_kw(f, d, WK_ifdef), ifndef = all_kw(f, d, WK_ifndef);
+		if (ifdef || ifndef || all_kw(f, d, WK_if)) {
+			if (depth > 0)
+				st[depth - 1 < 64 ? depth - 1 : 63].inner = 1;
+			if (depth < 64) {
+				CondKind k = ifdef ? (d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_AMD : COND_OTHER)
+				           : ifndef ? (d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_CUDA : COND_OTHER)
+				                    : classify(f, d + 1, eod);
+				st[depth] = (Open){i, eod, -1, -1, 0, k};
+			}
+			depth++;
+		} else if (all_kw(f, d, WK_elif) && depth > 0 && depth <= 64) {
+			st[depth - 1].k = COND_OTHER;
+		} else if (all_kw(f, d, WK_else) && depth > 0 && depth <= 64) {
+			st[depth - 1].els = i;
+			st[depth - 1].els_eod = eod;
+		} else if (all_kw(f, d, WK_endif) && depth > 0) {
+			if (depth <= 64) {
+				Open *o = &st[depth - 1];
+				int c0 = (int)f->all[o->cond].num, c1 = o->els >= 0 ? (int)f->all[o->els].num : 0;
+				int c2 = (int)f->all[i].num;
+				if (o->els >= 0 && !o->inner && o->k == COND_AMD)
+					pair_branch(f, c0, c1, c1, c2);
+				else if (o->els >= 0 && !o->inner && o->k == COND_CUDA)
+					pair_branch(f, c1, c2, c0, c1);
+			}
+			depth--;
+		} else if (depth > 0 && depth <= 64) {
+			st[depth - 1].inner = 1;  /* a #define or #include inside: not compared */
+		}
+		i = eod;
+	}
+}
+
 /* A width constant chosen per target in code: "constexpr int kWarpSize =
  * 32;" under #if __AMDGCN_WAVEFRONT_SIZE == 32u, "= 64;" in its #else.
  * When the value the host pass sees differs from what some chip compiles,
@@ -1134,4 +1231,5 @@ void wc_preprocess(WcFile *f)
 	free(pp);
 	code_consts(f);
 	target_consts(f);
+	branch_pairs(f);
 }
