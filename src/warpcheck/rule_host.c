@@ -238,6 +238,45 @@ static int launch_block_arg(const WcFile *f, int i)
 	return -1;
 }
 
+/* The condition of the if whose ")" is at close names a warp size
+ * (bnb_host_warp_size() == 64, prop.warpSize == 32). */
+static bool width_condition(const WcFile *f, int close)
+{
+	int open = wc_op(f, close, WP_RPAREN) ? wc_match(f, close) : -1;
+	if (open < 1 || !wc_kw(f, open - 1, WK_if))
+		return false;
+	for (int k = open + 1; k < close; k++)
+		if (wc_ident(f, k) && (wc_flags(f, k) & WN_WARP_SIZE))
+			return true;
+	return false;
+}
+
+/* Token i lies in a branch of an if on the warp size (its body or its
+ * else): the host chose the block size for the width it found. */
+static bool under_width_test(const WcFile *f, int i)
+{
+	int depth = 0;
+	for (int k = i - 1; k >= 0; k--) {
+		if (wc_op(f, k, WP_RBRACE)) {
+			depth++;
+		} else if (wc_op(f, k, WP_LBRACE) && depth > 0) {
+			depth--;
+		} else if (wc_op(f, k, WP_LBRACE)) {
+			if (width_condition(f, k - 1))
+				return true;
+			if (wc_kw(f, k - 1, WK_else) && wc_op(f, k - 2, WP_RBRACE)) {
+				int ob = wc_match(f, k - 2);
+				if (ob > 0 && width_condition(f, ob - 1))
+					return true;
+			}
+			int fn = wc_func_at(f, i);
+			if (fn >= 0 && k <= f->fns[fn].open)
+				return false;
+		}
+	}
+	return false;
+}
+
 /* <<<grid, 96>>> and __launch_bounds__(288) */
 static void check_block(WcFile *f, int i)
 {
@@ -250,7 +289,7 @@ static void check_block(WcFile *f, int i)
 	if (arg < 0 || arg >= f->n || f->t[arg].kind != WT_NUMBER || !wc_value(f, arg, &v) ||
 	    !(wc_op(f, arg + 1, WP_COMMA) || wc_op(f, arg + 1, WP_RPAREN) || wc_op(f, arg + 1, WP_LAUNCH_CLOSE)))
 		return;
-	if (v % 32 == 0 && v % 64 != 0)
+	if (v % 32 == 0 && v % 64 != 0 && !under_width_test(f, i))
 		wc_find(f, arg, "H12", "block-size", "use a multiple of 64 (or of the queried warp size)",
 			"block size %llu is a multiple of 32 but not of 64: its last wavefront is half empty",
 			(unsigned long long)v);

@@ -29,3 +29,17 @@ void launch(const float *in, float *out, int rows, int cols, hipStream_t s) {
     else
         row_softmax<16><<<rows, 16, 0, s>>>(in, out, cols);
 }
+
+int host_warp_size(int device);
+
+// The host picks the block for the width it queried: 32 threads on wave32.
+void launch_queried(const float *in, float *out, int rows, int cols, hipStream_t s) {
+    if (host_warp_size(0) == 64) {
+        row_softmax<64><<<rows, 64, 0, s>>>(in, out, cols);
+    } else {
+        row_softmax<32><<<rows, 32, 0, s>>>(in, out, cols);
+    }
+    if (cols > 1) {
+        row_softmax<32><<<rows, 96, 0, s>>>(in, out, cols);  // expect: H12 expect-col: 33
+    }
+}
