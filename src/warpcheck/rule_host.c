@@ -242,7 +242,7 @@ static int launch_block_arg(const WcFile *f, int i)
  * (bnb_host_warp_size() == 64, prop.warpSize == 32). */
 static bool width_condition(const WcFile *f, int close)
 {
-	int open = wc_op(f, close, WP_RPAREN) ? wc_match(f, close) : -1;
+	int open = wc_op(f, close, WP_RPAREN) ? wc_match_back(f, close) : -1;
 	if (open < 1 || !wc_kw(f, open - 1, WK_if))
 		return false;
 	for (int k = open + 1; k < close; k++)
@@ -265,7 +265,7 @@ static bool under_width_test(const WcFile *f, int i)
 			if (width_condition(f, k - 1))
 				return true;
 			if (wc_kw(f, k - 1, WK_else) && wc_op(f, k - 2, WP_RBRACE)) {
-				int ob = wc_match(f, k - 2);
+				int ob = wc_match_back(f, k - 2);
 				if (ob > 0 && width_condition(f, ob - 1))
 					return true;
 			}
