@@ -10,6 +10,8 @@
  * not match is ignored and rewritten. */
 #include "warpcheck/warpcheck.h"
 
+#include <sys/stat.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +98,7 @@ void wc_cache_put(const char *dir, uint64_t key, const WcFile *f, WcWork *w, con
 	buf_putn(&b, out->data ? out->data : "", out->len);
 	Buf p = {0};
 	entry_path(&p, dir, key);
+	(void)mkdir(dir, 0777);  /* the first run makes the folder (one level); it may exist */
 	(void)file_write_atomic(buf_str(&p), b.data, b.len);  /* a cache that cannot be written is no error */
 	buf_free(&p);
 	buf_free(&b);

@@ -418,9 +418,9 @@ fi
 [ $rc -eq 2 ] && pass cli-baseline-missing || fail cli-baseline-missing "status $rc, want 2"
 
 # --cache: a second run takes the reports from the cache (the same bytes);
-# a header that changes makes its includers be checked again.
+# a header that changes makes its includers be checked again. The first
+# run makes the cache folder.
 cp -R tests/warpcheck/trees/suffix "$tmp/cached"
-mkdir -p "$tmp/cache"
 (cd "$tmp/cached" && "$WC" --cache "$tmp/cache" .) >"$tmp/c1" 2>&1
 (cd "$tmp/cached" && "$WC" --cache "$tmp/cache" .) >"$tmp/c2" 2>&1
 sed 's/PROJ_WARP_SIZE 32/PROJ_WARP_SIZE 64/' "$tmp/cached/lib/include/proj/width.h" >"$tmp/w.h"
