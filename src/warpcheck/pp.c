@@ -483,6 +483,36 @@ static void keep_body(WcFile *f, uint32_t id, int from, int to)
 	nt->nmt += n;
 }
 
+/* A function-like macro whose body is a host launcher (it launches a
+ * kernel with <<<...>>> and declares no __global__ or __device__ code):
+ * a per-target width in it is read on the host (faiss' WARP_SELECT_IMPL
+ * sizing its blocks with kWarpSize). The first such name is H8. */
+static void host_macro_body(WcFile *f, int from, int eod)
+{
+	bool launches = false;
+	for (int k = from; k < eod; k++) {
+		if (all_kw(f, k, WK___global__) || all_kw(f, k, WK___device__))
+			return;
+		launches = launches || all_op(f, k, WP_LAUNCH_OPEN);
+	}
+	if (!launches)
+		return;
+	for (int k = from; k < eod; k++) {
+		const WcTok *t = &f->all[k];
+		if (t->kind != WT_IDENT || all_op(f, k - 1, WP_DOT) || all_op(f, k - 1, WP_ARROW))
+			continue;
+		const WcName *nm = &f->names->v[t->id];
+		if (nm->target_stamp != f->stamp)
+			continue;
+		const WcName *mn = &f->names->v[nm->target_macro];
+		wc_find_tok(f, t, "H8", "arch-width",
+			"query hipDeviceAttributeWarpSize on the host; keep per-target macros to device code",
+			"%.*s is chosen under %.*s, which only the device pass defines: this macro's host code always sees "
+			"the other branch", (int)t->len, f->src.text + t->off, (int)mn->len, f->names->chars + mn->off);
+		return;
+	}
+}
+
 static void define(PP *pp, int i, int eod)
 {
 	WcFile *f = pp->f;
@@ -502,6 +532,7 @@ static void define(PP *pp, int i, int eod)
 	/* Function-like only when "(" follows the name with no space. */
 	if (i + 1 < eod && all_op(f, i + 1, WP_LPAREN) && f->all[i + 1].off == nt->off + nt->len) {
 		add_macro(f, i, i + 1, eod);
+		host_macro_body(f, i + 1, eod);
 		WcName *mn = &f->names->v[nt->id];
 		if (mn->macro_select)
 			mn->select_amd = in_passes(pp, &mn->select_def, &(WcPasses){0});

@@ -2,7 +2,7 @@
 // define __AMDGCN_WAVEFRONT_SIZE, so on the host kWarpSize is always 64.
 #pragma once
 #ifdef USE_ROCM
-#if __AMDGCN_WAVEFRONT_SIZE == 32u
+#if __AMDGCN_WAVEFRONT_SIZE == 32u  // expect: H7 expect-col: 5
 constexpr int kWarpSize = 32;
 #else
 constexpr int kWarpSize = 64;
