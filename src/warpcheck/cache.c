@@ -10,15 +10,35 @@
  * not match is ignored and rewritten. */
 #include "warpcheck/warpcheck.h"
 
+#include <sys/stat.h>
+
 #include <stdlib.h>
 #include <string.h>
 
-#define CACHE_MAGIC "warpcheck-cache 1\n"
+#define CACHE_MAGIC "warpcheck-cache 2\n"
+
+/* A hash of len bytes eight at a time (FNV-1a's byte loop was a third of a
+ * cached run): each word is mixed in with a multiply and a shift. */
+static uint64_t text_hash(const void *p, size_t len, uint64_t h)
+{
+	const unsigned char *s = p;
+	h ^= (uint64_t)len * 0x9e3779b97f4a7c15ull;
+	for (; len >= 8; s += 8, len -= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w ^ ((uint64_t)len << 56)) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}
 
 uint64_t wc_cache_key(const char *path, const char *text, size_t len, uint64_t extra)
 {
-	uint64_t h = base_hash_fnv1a(path, strlen(path) + 1, HASH_SEED ^ extra);
-	return base_hash_fnv1a(text, len, h);
+	uint64_t h = text_hash(path, strlen(path) + 1, HASH_SEED ^ extra);
+	return text_hash(text, len, h);
 }
 
 static void entry_path(Buf *b, const char *dir, uint64_t key)
@@ -30,7 +50,7 @@ static uint64_t header_hash(WcWork *w, const char *path)
 {
 	size_t len = 0;
 	const char *text = wc_header_text(w, path, &len);
-	return text ? base_hash_fnv1a(text, len, HASH_SEED) : 0;
+	return text ? text_hash(text, len, HASH_SEED) : 0;
 }
 
 bool wc_cache_get(const char *dir, uint64_t key, WcWork *w, Buf *out, int *findings)
@@ -96,6 +116,7 @@ void wc_cache_put(const char *dir, uint64_t key, const WcFile *f, WcWork *w, con
 	buf_putn(&b, out->data ? out->data : "", out->len);
 	Buf p = {0};
 	entry_path(&p, dir, key);
+	(void)mkdir(dir, 0777);  /* the first run makes the folder (one level); it may exist */
 	(void)file_write_atomic(buf_str(&p), b.data, b.len);  /* a cache that cannot be written is no error */
 	buf_free(&p);
 	buf_free(&b);

@@ -14,12 +14,12 @@
  * macro (__GFX9__), which the host pass never sees. */
 #include "warpcheck/warpcheck.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #define NO_NAME UINT32_MAX
-#define MAX_DEPTH 256
 
 typedef enum { COND_OTHER, COND_CUDA, COND_AMD } CondKind;
 
@@ -44,8 +44,8 @@ typedef struct Frame {
 
 typedef struct PP {
 	WcFile *f;
-	Frame st[MAX_DEPTH];
-	int depth;
+	Frame *st;              /* the open #if frames, grown as needed: no depth limit */
+	int depth, cap;
 	WcPasses all;           /* every pass of the build */
 } PP;
 
@@ -171,7 +171,11 @@ static void enter_branch(PP *pp, Frame *fr, WcPasses t, WcPasses fl)
 static void push_frame(PP *pp, int tok, int from, int to, bool ifdef, CondKind k, WcPasses t, WcPasses fl)
 {
 	WcFile *f = pp->f;
-	if (pp->depth < MAX_DEPTH) {
+	if (pp->depth == pp->cap) {
+		pp->cap = pp->cap ? pp->cap * 2 : 32;
+		pp->st = base_realloc(pp->st, (size_t)pp->cap * sizeof *pp->st);
+	}
+	{
 		Frame *fr = &pp->st[pp->depth];
 		memset(fr, 0, sizeof *fr);
 		fr->cur_cuda = k == COND_CUDA;
@@ -194,7 +198,7 @@ static bool in_passes(const PP *pp, WcPasses *def, WcPasses *maybe)
 {
 	*def = *maybe = pp->all;
 	bool amd = false;
-	for (int k = 0; k < imin(pp->depth, MAX_DEPTH); k++) {
+	for (int k = 0; k < pp->depth; k++) {
 		*def &= pp->st[k].def;
 		*maybe &= pp->st[k].maybe;
 		amd = amd || pp->st[k].amd;
@@ -204,7 +208,7 @@ static bool in_passes(const PP *pp, WcPasses *def, WcPasses *maybe)
 
 static bool in_cuda(const PP *pp)
 {
-	for (int k = 0; k < imin(pp->depth, MAX_DEPTH); k++)
+	for (int k = 0; k < pp->depth; k++)
 		if (pp->st[k].cur_cuda)
 			return true;
 	return false;
@@ -214,7 +218,7 @@ static bool in_cuda(const PP *pp)
 static bool in_amd_wide(const PP *pp)
 {
 	bool amd = false;
-	for (int k = 0; k < imin(pp->depth, MAX_DEPTH); k++) {
+	for (int k = 0; k < pp->depth; k++) {
 		if (pp->st[k].target != NO_NAME || pp->st[k].wave_test)
 			return false;
 		amd = amd || pp->st[k].cur_amd;
@@ -224,9 +228,21 @@ static bool in_amd_wide(const PP *pp)
 
 static uint32_t in_target(const PP *pp)
 {
-	for (int k = imin(pp->depth, MAX_DEPTH) - 1; k >= 0; k--)
+	for (int k = pp->depth - 1; k >= 0; k--)
 		if (pp->st[k].target != NO_NAME)
 			return pp->st[k].target;
+	return NO_NAME;
+}
+
+/* The same, counting a wave-size test (#if __AMDGCN_WAVEFRONT_SIZE == 32). */
+static uint32_t in_target_or_wave(const PP *pp)
+{
+	for (int k = pp->depth - 1; k >= 0; k--) {
+		if (pp->st[k].target != NO_NAME)
+			return pp->st[k].target;
+		if (pp->st[k].wave_test)
+			return WK___AMDGCN_WAVEFRONT_SIZE;
+	}
 	return NO_NAME;
 }
 
@@ -402,7 +418,7 @@ static void width_define_at(PP *pp, int name, int value, uint64_t v, WcPasses se
 	if (!amd)
 		return;
 	Frame *fr = NULL;
-	for (int k = imin(pp->depth, MAX_DEPTH) - 1; k >= 0 && !fr; k--)
+	for (int k = pp->depth - 1; k >= 0 && !fr; k--)
 		if (pp->st[k].arch_tok >= 0)
 			fr = &pp->st[k];
 	if (fr && fr->arch_done)
@@ -468,6 +484,36 @@ static void keep_body(WcFile *f, uint32_t id, int from, int to)
 	nt->nmt += n;
 }
 
+/* A function-like macro whose body is a host launcher (it launches a
+ * kernel with <<<...>>> and declares no __global__ or __device__ code):
+ * a per-target width in it is read on the host (faiss' WARP_SELECT_IMPL
+ * sizing its blocks with kWarpSize). The first such name is H8. */
+static void host_macro_body(WcFile *f, int from, int eod)
+{
+	bool launches = false;
+	for (int k = from; k < eod; k++) {
+		if (all_kw(f, k, WK___global__) || all_kw(f, k, WK___device__))
+			return;
+		launches = launches || all_op(f, k, WP_LAUNCH_OPEN);
+	}
+	if (!launches)
+		return;
+	for (int k = from; k < eod; k++) {
+		const WcTok *t = &f->all[k];
+		if (t->kind != WT_IDENT || all_op(f, k - 1, WP_DOT) || all_op(f, k - 1, WP_ARROW))
+			continue;
+		const WcName *nm = &f->names->v[t->id];
+		if (nm->target_stamp != f->stamp)
+			continue;
+		const WcName *mn = &f->names->v[nm->target_macro];
+		wc_find_tok(f, t, "H8", "arch-width",
+			"query hipDeviceAttributeWarpSize on the host; keep per-target macros to device code",
+			"%.*s is chosen under %.*s, which only the device pass defines: this macro's host code always sees "
+			"the other branch", (int)t->len, f->src.text + t->off, (int)mn->len, f->names->chars + mn->off);
+		return;
+	}
+}
+
 static void define(PP *pp, int i, int eod)
 {
 	WcFile *f = pp->f;
@@ -487,6 +533,7 @@ static void define(PP *pp, int i, int eod)
 	/* Function-like only when "(" follows the name with no space. */
 	if (i + 1 < eod && all_op(f, i + 1, WP_LPAREN) && f->all[i + 1].off == nt->off + nt->len) {
 		add_macro(f, i, i + 1, eod);
+		host_macro_body(f, i + 1, eod);
 		WcName *mn = &f->names->v[nt->id];
 		if (mn->macro_select)
 			mn->select_amd = in_passes(pp, &mn->select_def, &(WcPasses){0});
@@ -834,7 +881,7 @@ static void begin_if(PP *pp, int i, int d, int eod)
 static void next_branch(PP *pp, int d, int eod)
 {
 	WcFile *f = pp->f;
-	Frame *fr = &pp->st[imin(pp->depth, MAX_DEPTH) - 1];
+	Frame *fr = &pp->st[pp->depth - 1];
 	if (all_kw(f, d, WK_else)) {
 		fr->cur_cuda = fr->rest_cuda;
 		fr->cur_amd = fr->rest_amd;
@@ -874,7 +921,7 @@ static int directive(PP *pp, int i, bool cuda)
 			f->errors++;
 		} else if (all_kw(f, d, WK_endif)) {
 			pp->depth--;
-		} else if (pp->depth <= MAX_DEPTH) {
+		} else {
 			next_branch(pp, d, eod);
 		}
 	} else if (all_kw(f, d, WK_define) && !cuda) {
@@ -1001,6 +1048,139 @@ static void code_consts(WcFile *f)
 	}
 }
 
+/* Two branches of one #if/#else, one for AMD and one for CUDA, that are
+ * the same text except that the AMD one has 64 where the other has 32
+ * (THREADS_PER_CTA / 64 against / 32, a local "const int THREADS_PER_WARP
+ * = 64"): the AMD branch hard-codes the CDNA width for every AMD target,
+ * and RDNA runs 32. Branches with directives inside are not compared. */
+static bool directive_start(const WcFile *f, int i);
+
+static bool same_tok(const WcFile *f, int a, int b)
+{
+	const WcTok *x = &f->t[a], *y = &f->t[b];
+	if (x->kind != y->kind)
+		return false;
+	if (x->kind == WT_NUMBER && x->num_ok && y->num_ok)
+		return x->num == y->num;
+	return x->len == y->len && memcmp(f->src.text + x->off, f->src.text + y->off, x->len) == 0;
+}
+
+/* Code tokens [a, a_end) of the AMD branch against [b, b_end) of the other. */
+static void pair_branch(WcFile *f, int a, int a_end, int b, int b_end)
+{
+	if (a_end - a != b_end - b || a_end <= a || a_end - a > 4096)
+		return;
+	int at64 = -1;
+	for (int k = 0; k < a_end - a; k++) {
+		if (same_tok(f, a + k, b + k))
+			continue;
+		const WcTok *x = &f->t[a + k], *y = &f->t[b + k];
+		if (x->kind != WT_NUMBER || y->kind != WT_NUMBER || !x->num_ok || !y->num_ok || x->num != 64 || y->num != 32)
+			return;
+		if (at64 < 0)
+			at64 = a + k;
+	}
+	if (at64 < 0 || f->t[at64].cuda_only)
+		return;
+	int from = at64;  /* name the expression: "THREADS_PER_CTA/64" */
+	while (from > a && at64 - from < 2 && !wc_op(f, from - 1, WP_ASSIGN) && !wc_op(f, from - 1, WP_LPAREN) &&
+	       !wc_op(f, from - 1, WP_SEMI) && !wc_op(f, from - 1, WP_LBRACE) && !wc_op(f, from - 1, WP_COMMA))
+		from--;
+	int last = at64;
+	if (from == at64 && wc_op(f, at64 - 1, WP_ASSIGN) && at64 - 2 >= a && wc_ident(f, at64 - 2))
+		from = last = at64 - 2;  /* "THREADS_PER_WARP = 64": name the variable */
+	const WcTok *t0 = &f->t[from], *t1 = &f->t[last];
+	char what[128];
+	snprintf(what, sizeof what, "the AMD branch's %.*s (32 in its #else)",
+		(int)(t1->off + t1->len - t0->off) > 64 ? 64 : (int)(t1->off + t1->len - t0->off), f->src.text + t0->off);
+	WcPasses chips = wc_config_passes(f->cfg) & ~WC_HOST_PASS;
+	wc_width_passes(f, &f->t[at64], what, (int)strlen(what), 64, chips);
+}
+
+static void branch_pairs(WcFile *f)
+{
+	typedef struct { int cond, cond_end, els, els_eod, inner; CondKind k; } Open;
+	Open st[64];
+	int depth = 0;
+	for (int i = 0; i < f->nall; i++) {
+		if (!directive_start(f, i))
+			continue;
+		int d = i + 1, eod = find_eod(f, i);
+		if (d >= eod) {
+			i = eod;
+			continue;
+		}
+		bool ifdef = all_kw(f, d, WK_ifdef), ifndef = all_kw(f, d, WK_ifndef);
+		if (ifdef || ifndef || all_kw(f, d, WK_if)) {
+			if (depth > 0)
+				st[depth - 1 < 64 ? depth - 1 : 63].inner = 1;
+			if (depth < 64) {
+				CondKind k = ifdef ? (d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_AMD : COND_OTHER)
+				           : ifndef ? (d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_CUDA : COND_OTHER)
+				                    : classify(f, d + 1, eod);
+				st[depth] = (Open){i, eod, -1, -1, 0, k};
+			}
+			depth++;
+		} else if (all_kw(f, d, WK_elif) && depth > 0 && depth <= 64) {
+			st[depth - 1].k = COND_OTHER;
+		} else if (all_kw(f, d, WK_else) && depth > 0 && depth <= 64) {
+			st[depth - 1].els = i;
+			st[depth - 1].els_eod = eod;
+		} else if (all_kw(f, d, WK_endif) && depth > 0) {
+			if (depth <= 64) {
+				Open *o = &st[depth - 1];
+				int c0 = (int)f->all[o->cond].num, c1 = o->els >= 0 ? (int)f->all[o->els].num : 0;
+				int c2 = (int)f->all[i].num;
+				if (o->els >= 0 && !o->inner && o->k == COND_AMD)
+					pair_branch(f, c0, c1, c1, c2);
+				else if (o->els >= 0 && !o->inner && o->k == COND_CUDA)
+					pair_branch(f, c1, c2, c0, c1);
+			}
+			depth--;
+		} else if (depth > 0 && depth <= 64) {
+			st[depth - 1].inner = 1;  /* a #define or #include inside: not compared */
+		}
+		i = eod;
+	}
+}
+
+/* A width constant chosen per target in code: "constexpr int kWarpSize =
+ * 32;" under #if __AMDGCN_WAVEFRONT_SIZE == 32u, "= 64;" in its #else.
+ * When the value the host pass sees differs from what some chip compiles,
+ * host code that uses the name is wrong for that chip (rule_arch.c, H8),
+ * as for a #define under a per-target macro: the name gets the same fact,
+ * which a header's summary carries to the files that include it. */
+typedef struct { uint32_t id, target; uint64_t v; WcPasses maybe; } TargetDef;
+
+static void target_consts(WcFile *f)
+{
+	TargetDef defs[32];
+	int n = 0;
+	for (int i = 1; i + 3 < f->n && n < (int)TC_COUNT(defs); i++) {
+		uint64_t v;
+		if (f->t[i].kind != WT_IDENT || !(wc_flags(f, i) & WN_WARPISH) || !(wc_flags(f, i - 1) & WN_TYPE) ||
+		    !wc_op(f, i + 1, WP_ASSIGN) || f->t[i + 2].kind != WT_NUMBER || !wc_op(f, i + 3, WP_SEMI) ||
+		    !wc_value(f, i + 2, &v) || (v != 32 && v != 64) || f->t[i].cuda_only)
+			continue;
+		const WcRegion *r = wc_region_at(f, i);
+		if (r && r->amd)
+			defs[n++] = (TargetDef){f->t[i].id, r->target, v, r->maybe};
+	}
+	for (int a = 0; a < n; a++) {
+		if (!(defs[a].maybe & WC_HOST_PASS))
+			continue;
+		uint32_t target = NO_NAME;
+		for (int b = 0; b < n; b++)
+			if (defs[b].id == defs[a].id && defs[b].v != defs[a].v && (defs[b].maybe & ~WC_HOST_PASS))
+				target = defs[b].target != NO_NAME ? defs[b].target : defs[a].target;
+		if (target == NO_NAME)
+			continue;
+		WcName *nm = &f->names->v[defs[a].id];
+		nm->target_stamp = f->stamp;
+		nm->target_macro = target;
+	}
+}
+
 /* A directive starts at a '#' that opens a preprocessor line. */
 static bool directive_start(const WcFile *f, int i)
 {
@@ -1013,12 +1193,12 @@ static bool directive_start(const WcFile *f, int i)
 static void add_region(PP *pp, int at)
 {
 	WcFile *f = pp->f;
-	WcRegion r = {.from = at};
+	WcRegion r = {.from = at, .target = in_target_or_wave(pp)};
 	r.amd = in_passes(pp, &r.def, &r.maybe);
 	if (f->nregions && f->regions[f->nregions - 1].from == at)
 		f->nregions--;
 	if (f->nregions && f->regions[f->nregions - 1].def == r.def && f->regions[f->nregions - 1].maybe == r.maybe &&
-	    f->regions[f->nregions - 1].amd == r.amd)
+	    f->regions[f->nregions - 1].amd == r.amd && f->regions[f->nregions - 1].target == r.target)
 		return;
 	if (f->nregions == f->regions_cap) {
 		f->regions_cap = f->regions_cap ? f->regions_cap * 2 : 16;
@@ -1051,7 +1231,8 @@ void wc_preprocess(WcFile *f)
 {
 	PP *pp = base_malloc(sizeof *pp);
 	pp->f = f;
-	pp->depth = 0;
+	pp->depth = pp->cap = 0;
+	pp->st = NULL;
 	pp->all = wc_config_passes(f->cfg);
 	f->nregions = 0;
 	add_region(pp, 0);
@@ -1075,11 +1256,12 @@ void wc_preprocess(WcFile *f)
 	}
 	mark_region(f, code, f->n, cuda, amd_wide);
 	for (int k = pp->depth - 1; k >= 0; k--) {
-		if (k < MAX_DEPTH) {
-			diag_at(f->diag, DIAG_ERROR, &f->src, f->all[pp->st[k].tok].off, "unterminated #if (no matching #endif)");
-			f->errors++;
-		}
+		diag_at(f->diag, DIAG_ERROR, &f->src, f->all[pp->st[k].tok].off, "unterminated #if (no matching #endif)");
+		f->errors++;
 	}
+	free(pp->st);
 	free(pp);
 	code_consts(f);
+	target_consts(f);
+	branch_pairs(f);
 }

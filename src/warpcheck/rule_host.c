@@ -238,6 +238,45 @@ static int launch_block_arg(const WcFile *f, int i)
 	return -1;
 }
 
+/* The condition of the if whose ")" is at close names a warp size
+ * (bnb_host_warp_size() == 64, prop.warpSize == 32). */
+static bool width_condition(const WcFile *f, int close)
+{
+	int open = wc_op(f, close, WP_RPAREN) ? wc_match_back(f, close) : -1;
+	if (open < 1 || !wc_kw(f, open - 1, WK_if))
+		return false;
+	for (int k = open + 1; k < close; k++)
+		if (wc_ident(f, k) && (wc_flags(f, k) & WN_WARP_SIZE))
+			return true;
+	return false;
+}
+
+/* Token i lies in a branch of an if on the warp size (its body or its
+ * else): the host chose the block size for the width it found. */
+static bool under_width_test(const WcFile *f, int i)
+{
+	int depth = 0;
+	for (int k = i - 1; k >= 0; k--) {
+		if (wc_op(f, k, WP_RBRACE)) {
+			depth++;
+		} else if (wc_op(f, k, WP_LBRACE) && depth > 0) {
+			depth--;
+		} else if (wc_op(f, k, WP_LBRACE)) {
+			if (width_condition(f, k - 1))
+				return true;
+			if (wc_kw(f, k - 1, WK_else) && wc_op(f, k - 2, WP_RBRACE)) {
+				int ob = wc_match_back(f, k - 2);
+				if (ob > 0 && width_condition(f, ob - 1))
+					return true;
+			}
+			int fn = wc_func_at(f, i);
+			if (fn >= 0 && k <= f->fns[fn].open)
+				return false;
+		}
+	}
+	return false;
+}
+
 /* <<<grid, 96>>> and __launch_bounds__(288) */
 static void check_block(WcFile *f, int i)
 {
@@ -250,7 +289,7 @@ static void check_block(WcFile *f, int i)
 	if (arg < 0 || arg >= f->n || f->t[arg].kind != WT_NUMBER || !wc_value(f, arg, &v) ||
 	    !(wc_op(f, arg + 1, WP_COMMA) || wc_op(f, arg + 1, WP_RPAREN) || wc_op(f, arg + 1, WP_LAUNCH_CLOSE)))
 		return;
-	if (v % 32 == 0 && v % 64 != 0)
+	if (v % 32 == 0 && v % 64 != 0 && !under_width_test(f, i))
 		wc_find(f, arg, "H12", "block-size", "use a multiple of 64 (or of the queried warp size)",
 			"block size %llu is a multiple of 32 but not of 64: its last wavefront is half empty",
 			(unsigned long long)v);
@@ -281,11 +320,43 @@ static bool declares_warp_size(const WcFile *f, const WcFunc *fn)
 	return false;
 }
 
+/* warp_size = (n < 32) ? n : 32; in a host function: a variable named for
+ * the warp size set from a literal 32 (with no 64 in the statement: a
+ * choice between the two widths is fine). PyTorch's softmax caps its
+ * per-row warp at C10_WARP_SIZE; ports that wrote 32 there cap CDNA at
+ * half a wavefront. */
+static void check_host_assign(WcFile *f, int i)
+{
+	if (!(wc_flags(f, i) & WN_WARP_SIZE) || wc_kw(f, i, WK_warpSize) || !wc_op(f, i + 1, WP_ASSIGN) ||
+	    wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW) || f->t[i].cuda_only)
+		return;
+	int at32 = -1, depth = 0;
+	for (int k = i + 2; k < f->n && k < i + 64; k++) {
+		if (wc_op(f, k, WP_LPAREN))
+			depth++;
+		else if (wc_op(f, k, WP_RPAREN) && --depth < 0)
+			return;
+		else if (depth == 0 && (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_COMMA)))
+			break;
+		else if (f->t[k].kind == WT_NUMBER && wc_value_is(f, k, 64))
+			return;
+		else if (f->t[k].kind == WT_NUMBER && wc_value_is(f, k, 32) && at32 < 0)
+			at32 = k;
+		else if (wc_warp_size_expr(f, k) || wc_op(f, k, WP_LBRACE))
+			return;
+	}
+	if (at32 >= 0)
+		wc_find(f, at32, "H6", "host-warp-size",
+			"query the device: hipDeviceAttributeWarpSize (cudaDevAttrWarpSize), or accept 32 and 64",
+			"%.*s is set to 32 in host code; AMD CDNA devices run 64-lane wavefronts",
+			(int)f->t[i].len, f->src.text + f->t[i].off);
+}
+
 /* Host code that names the device's width: warpSize is device-only in HIP
  * 7, and was 64 for every AMD target before (RDNA runs 32). A macro whose
  * body uses it counts at its first call in each host function. Lambdas
  * marked __device__ inside a host function are device code. */
-static void check_host_width(WcFile *f)
+static void check_host_width(WcFile *f, bool widths)
 {
 	for (int k = 0; k < f->nfns; k++) {
 		const WcFunc *fn = &f->fns[k];
@@ -303,6 +374,9 @@ static void check_host_width(WcFile *f)
 				continue;
 			}
 			if (!wc_ident(f, i) || wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW))
+				continue;
+			check_host_assign(f, i);
+			if (!widths)
 				continue;
 			const WcName *nm = &f->names->v[f->t[i].id];
 			if (wc_warp_size_expr(f, i)) {
@@ -379,6 +453,5 @@ void wc_rule_host(WcFile *f)
 		}
 	}
 	check_amdgcn_directives(f);
-	if (widths)
-		check_host_width(f);
+	check_host_width(f, widths);
 }

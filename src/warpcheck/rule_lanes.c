@@ -129,6 +129,13 @@ static void check_shared(WcFile *f, int i)
 			"wavefront write past it", f->t[use].line);
 }
 
+/* A name for the warp's width (kWarpSize, WARP_WIDTH). */
+static bool wide_name(const WcFile *f, int i)
+{
+	uint16_t fl = wc_flags(f, i);
+	return wc_ident(f, i) && ((fl & WN_WARP_SIZE) || ((fl & WN_WARPISH) && (fl & WN_WIDTHISH)));
+}
+
 /* H5: lane < 16, lane < 24 on a lane of the physical wavefront, in a
  * function that shuffles: a fraction of a 32-lane warp taken for the same
  * fraction of the wavefront. */
@@ -162,13 +169,29 @@ static void check_lane_fraction(WcFile *f, int close_if, int op)
 		if (n > off && e0[off] == s0[off] + 1 && wc_value(f, s0[off], &c) && (c >= v || v + c >= 32))
 			shuffles = true;
 	}
+	/* Or a shuffle before it over the whole wavefront (no width, or the
+	 * device's) from a computed lane: data packed across the warp, whose
+	 * first 16 or 24 lanes then hold what 32 lanes gave. */
+	for (int k = f->fns[fn].open; k < start && !shuffles; k++) {
+		bool wrap = wc_is_shuffle_wrapper(f, k) || wc_is_shuffle_macro(f, k);
+		if (!(wc_is_shuffle(f, k) || wrap) || !wc_op(f, k + 1, WP_LPAREN))
+			continue;
+		int s0[8], e0[8];
+		int n = wc_call_args(f, k + 1, s0, e0, 8);
+		int off = !wrap && (wc_flags(f, k) & WN_SYNC) ? 2 : 1;  /* wrappers: (value, lane, width) */
+		if (n <= off || (e0[off] == s0[off] + 1 && f->t[s0[off]].kind == WT_NUMBER))
+			continue;
+		int w = s0[off + 1];
+		shuffles = n == off + 1 || (n == off + 2 && e0[off + 1] == w + 1 &&
+		                            (wc_warp_size_expr(f, w) || (wide_name(f, w) && !wc_value_is(f, w, 32))));
+	}
 	if (!shuffles)
 		return;
 	const char *frac = v == 8 ? "a quarter" : v == 16 ? "half" : "three quarters";
 	wc_find(f, c, "H5", "lane-fraction", v == 8 ? "use warpSize / 4" : v == 16 ? "use warpSize / 2" :
 		"use warpSize * 3 / 4",
-		"'%.*s %.*s' is %s of a 32-lane warp; on a 64-lane wavefront the shuffles that follow reach lanes it leaves "
-		"out", (int)f->t[op].len, f->src.text + f->t[op].off, (int)f->t[c].len, f->src.text + f->t[c].off, frac);
+		"'%.*s %.*s' is %s of a 32-lane warp; on a 64-lane wavefront the shuffles across "
+		"the wavefront reach lanes it leaves out", (int)f->t[op].len, f->src.text + f->t[op].off, (int)f->t[c].len, f->src.text + f->t[c].off, frac);
 }
 
 /* "first warp" tests in an if: tid < 32, tid <= 31, tid >= 32, tid > 31,

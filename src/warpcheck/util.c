@@ -268,14 +268,14 @@ bool wc_lib_width(const WcFile *f, int i)
 {
 	const WcName *nm = &f->names->v[f->t[i].id];
 	const char *s = f->names->chars + nm->off;
-	if (s[0] == 'C')   /* C10_WARP_SIZE: warpSize on ROCm */
-		return nm->const_stamp != f->stamp && nm->macro_stamp != f->stamp;
-	/* The others are constants per target in device code: the device's
-	 * width only where the host reads them. */
+	/* PyTorch's C10_WARP_SIZE (C10_WARP_SIZE_INTERNAL(): a constexpr 64
+	 * under __GFX9__, else 32, in the device pass; at::cuda::warp_size() on
+	 * the host) and the others are constants per target in device code:
+	 * the device's width only where the host reads them. */
 	int fn = f->nfns ? wc_func_at(f, i) : -1;
 	if (fn < 0 || f->fns[fn].kind != WF_HOST)
 		return false;
-	if (s[0] == 'H')
+	if (s[0] == 'H' || s[0] == 'C')
 		return nm->const_stamp != f->stamp && nm->macro_stamp != f->stamp;
 	if (!wc_op(f, i + 1, WP_LPAREN) || !wc_op(f, i + 2, WP_RPAREN))
 		return false;

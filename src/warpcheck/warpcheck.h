@@ -293,6 +293,7 @@ typedef struct WcRegion {
 	int from;
 	WcPasses def, maybe;
 	bool amd;                 /* some enclosing condition is about AMD, a chip or the wave size */
+	uint32_t target;          /* the innermost per-target macro (or __AMDGCN_WAVEFRONT_SIZE) tested, or UINT32_MAX */
 } WcRegion;
 
 typedef enum { WF_HOST, WF_DEVICE, WF_KERNEL, WF_HOST_DEVICE, WF_UNKNOWN } WcFuncKind;

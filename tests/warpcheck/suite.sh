@@ -167,6 +167,26 @@ printf 'int x;\n#endif\n' >"$tmp/endif.cu"
 bad_case bad-stray-endif "$tmp/endif.cu" "#endif without #if"
 printf '// caf\351 latin-1\n__global__ void k() {}\n' >"$tmp/latin1.cu"
 bad_case bad-non-utf8 "$tmp/latin1.cu" "invalid UTF-8"
+# #if nesting has no fixed depth: a CUDA-only branch 3000 levels down is
+# still not read as HIP code, and two #endifs short, the two
+# outermost #ifs are errors at their lines.
+awk 'BEGIN { for (i = 0; i < 3000; i++) print "#if defined(A" i ")"
+	print "#ifndef __HIP_PLATFORM_AMD__"; print "__device__ float f(float v) { return __shfl_xor_sync(0xffffffff, v, 1); }"
+	print "#else"; print "__device__ unsigned g() { unsigned m = __ballot(1); return m; }"; print "#endif"
+	for (i = 0; i < 3000; i++) print "#endif" }' >"$tmp/deep.cu"
+"$WC" "$tmp/deep.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c ': warning: ' "$tmp/out")" -eq 1 ] && grep -q '^.*deep.cu:3004:27: warning: .*H4' "$tmp/out"; then
+	pass deep-if-nesting
+else
+	fail deep-if-nesting "status $rc, want only the H4 at 3004:27: $(head -2 "$tmp/out" | tr '\n' ' ')"
+fi
+sed '$d' "$tmp/deep.cu" | sed '$d' >"$tmp/deep_open.cu"
+bad_case deep-if-unterminated "$tmp/deep_open.cu" "unterminated #if"
+if grep -q 'deep_open.cu:1:1: error: unterminated #if' "$tmp/err" && grep -q 'deep_open.cu:2:1: error: unterminated #if' "$tmp/err"; then
+	pass deep-if-unterminated-located
+else
+	fail deep-if-unterminated-located "$(head -2 "$tmp/err" | tr '\n' ' ')"
+fi
 "$WC" "$tmp/missing.cu" "$CASES/seed_bad.cu" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 2 ] && grep -q "missing.cu: No such file" "$tmp/err" && grep -q 'seed_bad.cu:4:32: warning' "$tmp/out"; then
@@ -398,9 +418,9 @@ fi
 [ $rc -eq 2 ] && pass cli-baseline-missing || fail cli-baseline-missing "status $rc, want 2"
 
 # --cache: a second run takes the reports from the cache (the same bytes);
-# a header that changes makes its includers be checked again.
+# a header that changes makes its includers be checked again. The first
+# run makes the cache folder.
 cp -R tests/warpcheck/trees/suffix "$tmp/cached"
-mkdir -p "$tmp/cache"
 (cd "$tmp/cached" && "$WC" --cache "$tmp/cache" .) >"$tmp/c1" 2>&1
 (cd "$tmp/cached" && "$WC" --cache "$tmp/cache" .) >"$tmp/c2" 2>&1
 sed 's/PROJ_WARP_SIZE 32/PROJ_WARP_SIZE 64/' "$tmp/cached/lib/include/proj/width.h" >"$tmp/w.h"
