@@ -132,6 +132,21 @@ if "$BIN/tritonc" compile "$tmp/many.py" -s "$sig,i32:16" -D BLOCK=512 --num-war
 else
 	echo "FAIL cli a :16 hint on argument 66: $(head -2 "$tmp/err")"
 fi
+"$BIN/tritonc" compile "$tmp/many.py" -s "$sig,i32:8" -D BLOCK=512 -o "$tmp/many8.cu" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "signature entry 66 'i32:8': a hint must be ':16'" "$tmp/err" && [ ! -e "$tmp/many8.cu" ]; then
+	echo "PASS cli a bad hint on argument 66 is named"
+else
+	echo "FAIL cli a bad hint on argument 66: $(head -1 "$tmp/err")"
+fi
+# A descriptor's entry stands for several arguments (pointer, extents,
+# strides): a hint after it is counted from the arguments, not the entries.
+printf 'import triton\nimport triton.language as tl\n\n@triton.jit\ndef after_desc(d, n, out_ptr):\n    tl.store(out_ptr, n * 2)\n' >"$tmp/desc.py"
+if "$BIN/tritonc" compile "$tmp/desc.py" -s 'tensordesc<fp32[16,32]>,i32:16,*i32' --dump passes -o "$tmp/desc.txt" 2>"$tmp/err" &&
+	grep -q 'mul .*div=32' "$tmp/desc.txt"; then
+	echo "PASS cli a :16 hint after a descriptor's arguments"
+else
+	echo "FAIL cli a :16 hint after a descriptor: $(head -1 "$tmp/err")"
+fi
 # Limits that remain say so, with the limit and the place.
 {
 	printf 'import triton\n@triton.jit\ndef k(x):\n    y = '
