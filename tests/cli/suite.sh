@@ -147,6 +147,19 @@ if "$BIN/tritonc" compile "$tmp/desc.py" -s 'tensordesc<fp32[16,32]>,i32:16,*i32
 else
 	echo "FAIL cli a :16 hint after a descriptor: $(head -1 "$tmp/err")"
 fi
+# A comparison chain of any length parses (the parser's array grows); the
+# specializer then says what it does not support.
+{
+	printf 'import triton\nimport triton.language as tl\n@triton.jit\ndef k(o, a):\n    tl.store(o, (0 < a'
+	i=0; while [ $i -lt 100 ]; do printf ' < %d' $((i + 5)); i=$((i + 1)); done
+	printf ').to(tl.int32))\n'
+} >"$tmp/chain.py"
+"$BIN/tritonc" compile "$tmp/chain.py" -s '*i32,i32' -o "$tmp/chain.cu" 2>"$tmp/err"
+if [ $? -eq 1 ] && head -1 "$tmp/err" | grep -q "chain.py:5:18: error: chained comparisons are not supported"; then
+	echo "PASS cli a comparison chain of 101 parses"
+else
+	echo "FAIL cli a comparison chain of 101: $(head -1 "$tmp/err")"
+fi
 # Limits that remain say so, with the limit and the place.
 {
 	printf 'import triton\n@triton.jit\ndef k(x):\n    y = '
