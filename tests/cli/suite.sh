@@ -92,8 +92,7 @@ if "$BIN/tritonc" run tests/heldout/cumsum_bf16.py --arg xnumel=1024 --arg r0_nu
 else
 	echo "FAIL cli run of an Inductor split scan: $(head -3 "$tmp/err") $(head -5 "$tmp/out")"
 fi
-# The driver's stages: --dump takes any of them, several in order under their names;
-# plan is an error (the lowering has no plan stage yet), not an empty text.
+# The driver's stages: --dump takes any of them, several in order under their names.
 SEEDARGS='examples/rmsnorm.py -s *fp32,*fp32,*fp32,i32,i32:16 -D XBLOCK=2'
 # shellcheck disable=SC2086
 if "$BIN/tritonc" compile $SEEDARGS --dump code,kernels,passes -o "$tmp/stages" 2>"$tmp/err" &&
@@ -109,8 +108,8 @@ fi
 if [ $? -eq 0 ] && [ -s "$tmp/ast" ] && grep -q 'xnumel' "$tmp/ast"; then echo "PASS cli --dump ast"; else echo "FAIL cli --dump ast"; fi
 # shellcheck disable=SC2086
 "$BIN/tritonc" compile $SEEDARGS --dump plan -o "$tmp/plan" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q '^frame 1: blocked<' "$tmp/plan"; then
-	echo "PASS cli --dump plan: frames and their layouts"
+if [ $? -eq 0 ] && grep -q '^frame 1: blocked<' "$tmp/plan" && grep -q "load 'x': .* vector 4" "$tmp/plan"; then
+	echo "PASS cli --dump plan: frames and their layouts, the loads' vector widths"
 else
 	echo "FAIL cli --dump plan: $(head -2 "$tmp/err")"
 fi
