@@ -135,13 +135,13 @@ static bool strip_hints(Driver *d)
 	const char *sig = d->opt.signature;
 	if (!sig)
 		return true;
-	d->nhints = 1;
-	for (const char *p = sig; *p; p++)
-		d->nhints += *p == ',';
-	d->hints = arena_alloc(d->arena, sizeof *d->hints * (size_t)d->nhints);
+	d->nhints = spec_signature_args(sig);
+	d->hints = arena_alloc(d->arena, sizeof *d->hints * (size_t)(d->nhints + 1));
 	char *out = arena_alloc(d->arena, strlen(sig) + 1);
-	if (!spec_strip_hints(sig, out, d->hints, d->nhints)) {
-		diag_plain(d->diag, DIAG_ERROR, "a signature hint must be ':16' (divisible by 16)");
+	SigEntry bad;
+	if (!spec_strip_hints(sig, out, d->hints, &bad)) {
+		diag_plain(d->diag, DIAG_ERROR, "signature entry %d '%.*s': a hint must be ':16' (divisible by 16)", bad.number,
+			   bad.len, bad.text);
 		return false;
 	}
 	d->signature = out;

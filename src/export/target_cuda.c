@@ -161,7 +161,7 @@ static void write_cu(Buf *c, const ExKernel *k, int t)
 	for (int i = 0; i < k->nv; i++) {
 		const ExCode *code = &k->v[i].code[t];
 		buf_printf(c, "\tcase %d:\n", i);
-		if (code->dynamic_bytes > 48 * 1024)
+		if (code->dynamic_bytes > code->target.static_shared_bytes)   /* past the default a block must opt in */
 			buf_printf(c, "\t\tif (cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %d) != "
 				      "cudaSuccess)\n\t\t\treturn TRITONC_ERROR_SHARED_MEMORY;\n", k->v[i].fn, code->dynamic_bytes);
 		buf_printf(c, "\t\t%s<<<tcx_grid, %d, %d, tcx_cu_stream>>>(", k->v[i].fn, code->threads, code->dynamic_bytes);

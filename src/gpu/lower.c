@@ -159,37 +159,13 @@ static void lower_elementwise(Lower *L, const TValue *v)
 	lower_set_reg(L, v, r, vary);
 }
 
-/* Consecutive elements along the frame's last dim that a thread loads
- * from one address (the constancy of the pointer, the mask and the fill):
- * loaded once and copied, as an index read by every element of an
- * embedding row is. */
-static int splat_width(Lower *L, const TValue *v, unsigned vary)
-{
-	const TValue *ptr = v->args[0];
-	int last = L->rank - 1, d = ptr->type.rank - 1;
-	if (L->rank == 0 || d < 0 || !(vary & (1u << last)) || L->vp[ptr->id].map[d] != last)
-		return 1;
-	int64_t k = ptr->axis.constancy[d];
-	for (int i = 1; i < v->nargs; i++) {
-		int64_t c = v->args[i]->type.rank == ptr->type.rank ? v->args[i]->axis.constancy[d] : 1;
-		k = tir_gcd(k, c);   /* runs aligned to both */
-	}
-	int w = 1;
-	while (w * 2 <= k && w * 2 <= L->frame.size_per_thread[last])
-		w *= 2;
-	return w;
-}
-
 static void lower_load(Lower *L, const TValue *v)
 {
 	const TValue *ptr = v->args[0];
 	const TValue *mask = v->nargs > 1 ? v->args[1] : NULL;
 	const TValue *other = v->nargs > 2 ? v->args[2] : NULL;
 	unsigned vary = lower_vary_of(L, ptr) | lower_vary_of(L, mask) | lower_vary_of(L, other);
-	int vec = lower_access_width(L, ptr, mask, vary);
-	if (other && L->rank > 0 && (lower_vary_of(L, other) & (1u << (L->rank - 1))))
-		vec = 1;
-	int same = vec == 1 ? splat_width(L, v, vary) : 1;
+	int vec = L->vp[v->id].vector, same = L->vp[v->id].splat;   /* the plan's (plan_access_widths) */
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
 	Nest n = lower_nest_over(L, vary, vec * same);
 	SStmt *s = simt_stmt(L->k, SS_LOAD, v->line);
@@ -234,7 +210,7 @@ static void lower_store(Lower *L, const TValue *v)
 	const TValue *ptr = v->args[0];
 	const TValue *mask = v->nargs > 2 ? v->args[2] : NULL;
 	unsigned present = L->vp[ptr->id].present;
-	int vec = lower_access_width(L, ptr, mask, present);
+	int vec = L->vp[v->id].vector;   /* the plan's */
 	Nest n = lower_nest_over(L, present, vec);
 	SStmt *s = simt_stmt(L->k, SS_STORE, v->line);
 	lower_set_loops(L, s, &n);

@@ -594,14 +594,12 @@ static bool zero_const(const TValue *x)
 	return x->op == TOP_CONST && (dtype_is_float(x->type.dtype) ? x->fconst == 0 : x->iconst == 0);
 }
 
-/* Elements a thread copies at a time: what the pointers' contiguity and
- * the mask's constancy allow along the frame's last dim (either of the
- * tile's), within the elements it holds there; as a load's vectors. */
+/* Elements a thread copies at a time along the frame's last dim (either
+ * of the tile's): the load's vector width (plan.c, plan_access_widths). */
 static int copy_width(Lower *L, const TValue *x)
 {
-	const TValue *mask = x->nargs > 1 ? x->args[1] : NULL;
 	lower_use_frame(L, L->vp[x->id].frame);
-	return lower_access_width(L, x->args[0], mask, L->vp[x->id].present);
+	return L->vp[x->id].vector;
 }
 
 /* A load the dot can take by asynchronous copy: only the dot reads it, it

@@ -3,8 +3,8 @@
  * Index arithmetic on integer expressions (folded where constant), the
  * frame in use and the loop nests over a thread's local elements, the tile
  * coordinate of a local index and whether it is a wrapped copy, reading
- * and setting a value's registers, the expression of an element-wise op,
- * the guard of a write and the vector width of an access. lower.c,
+ * and setting a value's registers, the expression of an element-wise op
+ * and the guard of a write (an access's vector width is the plan's). lower.c,
  * lower_dot.c, lower_scan.c and lower_convert.c call it; it calls none of
  * them (lower_index.h).
  */
@@ -374,24 +374,6 @@ SExpr *lower_elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 }
 
 /* ---- accesses ---- */
-
-/* Elements per access along the last frame dim: from the pointer's
- * contiguity and alignment (axis analysis) along the tile dim that lies on
- * it, the mask's constancy, the target's widest access and what one thread
- * holds consecutively. */
-int lower_access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary)
-{
-	int last = L->rank - 1;
-	if (L->rank == 0 || !(vary & (1u << last)) || !(lower_vary_of(L, ptr) & (1u << last)))
-		return 1;
-	int k = ptr->type.rank - 1;
-	while (k >= 0 && L->vp[ptr->id].map[k] != last)
-		k--;
-	if (k < 0)
-		return 1;
-	int w = tir_vector_width_along(ptr, mask, k, L->target->max_vector_bytes);
-	return imin(w, L->frame.size_per_thread[last]);
-}
 
 /* The guard of a write: `mask`, and each element once (no wrapped copy,
  * coordinate 0 along the frame dimensions the tile does not span). */

@@ -52,8 +52,6 @@ SExpr *lower_elementwise_expr(Lower *L, const TValue *v, const Nest *n);
 
 /* The frame dims the registers of `v` are indexed by (0 for none). */
 unsigned lower_vary_of(Lower *L, const TValue *v);
-/* The vector width of an access: elements along the frame's last dim. */
-int lower_access_width(Lower *L, const TValue *ptr, const TValue *mask, unsigned vary);
 /* A comment with the source line of `v`, before its first statement. */
 void lower_comment_line(Lower *L, const TValue *v);
 

@@ -71,6 +71,28 @@ static const char *result_name(const Scan *sc, int i)
 	return scan_name(sc, "scanned");
 }
 
+/* The scan (or tl.reduce) `v` of its tensors along tile axis `axis` of
+ * `spread` (the value whose frame dims it runs over), its combine's body
+ * counted: how often each value is read, whether it divides integers. */
+static Scan scan_of(Lower *L, const TValue *v, int axis, const TValue *spread, const char *what)
+{
+	Scan sc = {.v = v, .n = v->nargs, .axis = axis};
+	if (sc.n > TIR_MAX_SCAN)
+		lower_error(L, v, "too many tensors in one %s (limit is %d)", what, TIR_MAX_SCAN);
+	sc.d = L->vp[spread->id].map[axis];
+	sc.present = L->vp[spread->id].present;
+	sc.uses = arena_alloc(L->arena, sizeof *sc.uses * (size_t)(L->nvalues + 1));
+	sc.temp = arena_alloc(L->arena, sizeof *sc.temp * (size_t)(L->nvalues + 1));
+	for (const TValue *op = v->body->first; op; op = op->next) {
+		for (int i = 0; i < op->nargs; i++)
+			sc.uses[op->args[i]->id]++;
+		sc.divides |= (op->op == TOP_IDIV || op->op == TOP_MOD) && !dtype_is_float(op->type.dtype);
+	}
+	for (int i = 0; i < sc.n; i++)
+		sc.dt[i] = v->args[i]->type.dtype;
+	return sc;
+}
+
 /* Registers of each carried value. */
 static void value_regs(Lower *L, const Scan *sc, SReg **r, SRegKind kind, int count, const char *what)
 {
@@ -523,23 +545,11 @@ static bool fast_layout(Lower *L, const Scan *sc)
 
 void lower_scan(Lower *L, const TValue *v)
 {
-	Scan sc = {.v = v, .n = v->nargs, .axis = v->aux, .reverse = v->aux2 != 0};
-	if (sc.n > TIR_MAX_SCAN)
-		lower_error(L, v, "too many tensors in one scan (limit is %d)", TIR_MAX_SCAN);
-	sc.d = L->vp[v->id].map[sc.axis];
-	sc.present = L->vp[v->id].present;
-	sc.uses = arena_alloc(L->arena, sizeof *sc.uses * (size_t)(L->nvalues + 1));
-	sc.temp = arena_alloc(L->arena, sizeof *sc.temp * (size_t)(L->nvalues + 1));
-	for (const TValue *op = v->body->first; op; op = op->next) {
-		for (int i = 0; i < op->nargs; i++)
-			sc.uses[op->args[i]->id]++;
-		sc.divides |= (op->op == TOP_IDIV || op->op == TOP_MOD) && !dtype_is_float(op->type.dtype);
-	}
+	Scan sc = scan_of(L, v, v->aux, v, "scan");
+	sc.reverse = v->aux2 != 0;
 	SReg **res = arena_alloc(L->arena, sizeof *res * (size_t)sc.n);
-	for (int i = 0; i < sc.n; i++) {
-		sc.dt[i] = v->args[i]->type.dtype;
+	for (int i = 0; i < sc.n; i++)
 		res[i] = simt_reg(L->k, SR_THREAD, sc.dt[i], sc.dt[i], lower_count_of(L, sc.present), result_name(&sc, i));
-	}
 	if (sc.d >= 0 && !fast_layout(L, &sc)) {
 		scan_shared(L, &sc, res);
 	} else {
@@ -693,47 +703,39 @@ static void combine_warps(Lower *L, Scan *sc, const Geometry *g, SReg **acc, SRe
 		simt_stmt(k, SS_BARRIER, line);
 }
 
+/* 2 and 3. Across the lanes the tile needs along d, then its warps. */
+static void combine_across(Lower *L, Scan *sc, SReg **acc, unsigned vary)
+{
+	int d = sc->d, count = lower_count_of(L, vary);
+	Geometry g = geometry_of(L, sc);
+	/* the low log2(lanes) masks, the highest first, in the order of
+	 * Triton's shuffles (its rounding) */
+	int masks[8];
+	int nmasks_all = layout_lane_masks(&L->frame, d, masks), nmasks = nmasks_all;
+	while (nmasks > 0 && (1 << (nmasks - 1)) >= g.lanes)
+		nmasks--;
+	SReg *got[TIR_MAX_SCAN];
+	if (g.lanes > 1 || (g.warps > 1 && g.warps <= L->frame.threads_per_warp[d]))
+		value_regs(L, sc, got, SR_THREAD, count, "lane");
+	butterfly(L, sc, acc, got, masks, nmasks, vary);
+	if (g.warps > 1)
+		combine_warps(L, sc, &g, acc, got, masks, nmasks_all, vary);
+}
+
 void lower_reduce_combine(Lower *L, const TValue *v)
 {
-	const TValue *x = v->args[0];
-	Scan sc = {.v = v, .n = v->nargs, .axis = v->aux2};
-	if (sc.n > TIR_MAX_SCAN)
-		lower_error(L, v, "too many tensors in one reduction (limit is %d)", TIR_MAX_SCAN);
-	sc.d = L->vp[x->id].map[sc.axis];
-	sc.present = L->vp[x->id].present;
-	sc.uses = arena_alloc(L->arena, sizeof *sc.uses * (size_t)(L->nvalues + 1));
-	sc.temp = arena_alloc(L->arena, sizeof *sc.temp * (size_t)(L->nvalues + 1));
-	for (const TValue *op = v->body->first; op; op = op->next) {
-		for (int i = 0; i < op->nargs; i++)
-			sc.uses[op->args[i]->id]++;
-		sc.divides |= (op->op == TOP_IDIV || op->op == TOP_MOD) && !dtype_is_float(op->type.dtype);
-	}
+	Scan sc = scan_of(L, v, v->aux2, v->args[0], "reduction");
 	int d = sc.d;
 	unsigned vary = sc.present & ~(d >= 0 ? 1u << d : 0);
 	int count = lower_count_of(L, vary);
 	SReg *in[TIR_MAX_SCAN], **acc = arena_alloc(L->arena, sizeof *acc * (size_t)sc.n);
 	for (int i = 0; i < sc.n; i++) {
-		sc.dt[i] = v->args[i]->type.dtype;
 		in[i] = input_regs(L, v->args[i], sc.present);
 		acc[i] = simt_reg(L->k, SR_THREAD, sc.dt[i], sc.dt[i], count, result_name(&sc, i));
 	}
 	combine_in_thread(L, &sc, acc, in, vary);
-	if (d >= 0) {
-		Geometry g = geometry_of(L, &sc);
-		/* 2. Across the lanes the tile needs along d: the low log2(lanes)
-		 * masks, the highest first, in the order of Triton's shuffles (its
-		 * rounding). */
-		int masks[8];
-		int nmasks_all = layout_lane_masks(&L->frame, d, masks), nmasks = nmasks_all;
-		while (nmasks > 0 && (1 << (nmasks - 1)) >= g.lanes)
-			nmasks--;
-		SReg *got[TIR_MAX_SCAN];
-		if (g.lanes > 1 || (g.warps > 1 && g.warps <= L->frame.threads_per_warp[d]))
-			value_regs(L, &sc, got, SR_THREAD, count, "lane");
-		butterfly(L, &sc, acc, got, masks, nmasks, vary);
-		if (g.warps > 1)
-			combine_warps(L, &sc, &g, acc, got, masks, nmasks_all, vary);
-	}
+	if (d >= 0)
+		combine_across(L, &sc, acc, vary);
 	lower_set_reg(L, v, acc[0], vary);
 	L->place[v->id].results = acc;
 }

@@ -90,6 +90,86 @@ static void plan_layouts(Lower *L)
 	}
 }
 
+/* ---- access widths ---- */
+
+/* The tile dim of `v` that lies on the last dim of the frame in use, or -1
+ * (none, or the tile does not span it). */
+static int dim_on_last(const Lower *L, const TValue *v)
+{
+	int last = L->rank - 1;
+	if (L->rank == 0 || !v || !(L->vp[v->id].present & (1u << last)))
+		return -1;
+	int k = v->type.rank - 1;
+	while (k >= 0 && L->vp[v->id].map[k] != last)
+		k--;
+	return k;
+}
+
+/* Elements per access along the last frame dim: from the pointer's
+ * contiguity and alignment (axis analysis) along the tile dim that lies on
+ * it, the mask's constancy, the target's widest access and what one thread
+ * holds consecutively. */
+static int access_width(const Lower *L, const TValue *ptr, const TValue *mask)
+{
+	int k = dim_on_last(L, ptr);
+	if (k < 0)
+		return 1;
+	int w = tir_vector_width_along(ptr, mask, k, L->target->max_vector_bytes);
+	return imin(w, L->frame.size_per_thread[L->rank - 1]);
+}
+
+/* Whether `x` (a load's `other`) may differ along the last frame dim: a
+ * vector load fills its masked-off elements with one `other`. */
+static bool varies_on_last(const Lower *L, const TValue *x)
+{
+	int k = dim_on_last(L, x);
+	return k >= 0 && x->axis.constancy[k] < x->type.shape[k];
+}
+
+/* Consecutive elements along the frame's last dim that a thread loads
+ * from one address (the constancy of the pointer, the mask and the fill):
+ * loaded once and copied, as an index read by every element of an
+ * embedding row is. */
+static int splat_width(const Lower *L, const TValue *v)
+{
+	const TValue *ptr = v->args[0];
+	int last = L->rank - 1, d = ptr->type.rank - 1;
+	if (L->rank == 0 || d < 0 || L->vp[ptr->id].map[d] != last)
+		return 1;
+	int64_t k = ptr->axis.constancy[d];
+	for (int i = 1; i < v->nargs; i++) {
+		int64_t c = v->args[i]->type.rank == ptr->type.rank ? v->args[i]->axis.constancy[d] : 1;
+		k = tir_gcd(k, c);   /* runs aligned to both */
+	}
+	int w = 1;
+	while (w * 2 <= k && w * 2 <= L->frame.size_per_thread[last])
+		w *= 2;
+	return w;
+}
+
+/* The vector width of every load and store (and of a load copied ahead
+ * into a pipeline's operand, which has no `other` but zeros). */
+static void plan_access_widths(Lower *L, const TBlock *b)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		plan_access_widths(L, v->body);
+		if (v->op == TOP_IF)
+			plan_access_widths(L, v->orelse);
+		ValuePlan *vp = &L->vp[v->id];
+		vp->vector = vp->splat = 1;
+		if (v->op != TOP_LOAD && v->op != TOP_STORE)
+			continue;
+		lower_use_frame(L, vp->frame);
+		const TValue *mask = v->op == TOP_LOAD ? (v->nargs > 1 ? v->args[1] : NULL) : (v->nargs > 2 ? v->args[2] : NULL);
+		vp->vector = access_width(L, v->args[0], mask);
+		const TValue *other = v->op == TOP_LOAD && v->nargs > 2 ? v->args[2] : NULL;
+		if (other && varies_on_last(L, other))
+			vp->vector = 1;
+		if (v->op == TOP_LOAD && vp->vector == 1)
+			vp->splat = splat_width(L, v);
+	}
+}
+
 /* ---- shared memory, before there is any ---- */
 
 static int elem_bytes(DType dt)
@@ -230,6 +310,7 @@ static void plan_kernel(Lower *L)
 	lower_place(L);   /* (each round a new L->vp) */
 	lower_plan_dots(L);
 	plan_layouts(L);
+	plan_access_widths(L, tk->body);
 	plan_pipelines(L, tk->body, 0, false);
 	lower_plan_operands(L, tk->body);
 	p->frames = L->frames;   /* place.c sized them */
@@ -278,6 +359,15 @@ static const char *unit_name(MatrixUnit u)
 	}
 }
 
+/* An access's widths, where it moves more than one element at a time. */
+static void dump_width(Buf *b, const ValuePlan *vp)
+{
+	if (vp->vector > 1)
+		buf_printf(b, " vector %d", vp->vector);
+	if (vp->splat > 1)
+		buf_printf(b, " splat %d", vp->splat);
+}
+
 static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 {
 	const ValuePlan *vp = &p->values[v->id];
@@ -295,6 +385,8 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 			buf_printf(b, "%s%d", k ? "," : "", v->type.shape[k] > 1 ? vp->map[k] : -1);
 		buf_puts(b, "]");
 	}
+	if (v->op == TOP_LOAD || v->op == TOP_STORE)
+		dump_width(b, vp);
 	if (v->op == TOP_DOT)
 		buf_printf(b, " %s%s", vp->wgmma ? "wgmma" : vp->matrix ? "matrix" : "fma", vp->in_place ? " in place" : "");
 	if (vp->staged)

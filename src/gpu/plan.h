@@ -2,7 +2,8 @@
  *
  * simt_plan places every value of a kernel on a frame (place.c), gives
  * each frame its layout (plan.c: Triton's coalescing, or a matrix
- * instruction's accumulator layout, lower_dot.c), chooses each tl.dot's
+ * instruction's accumulator layout, lower_dot.c) and each load and store
+ * its vector width (plan.c), chooses each tl.dot's
  * strategy and plans the pipeline of every loop of matrix dots with a
  * shared-memory estimate of the whole kernel. simt_emit then lowers each op
  * by that plan and decides nothing of layouts or stages; simt_allocate
@@ -55,6 +56,10 @@ typedef struct ValuePlan {
 	int frame;                 /* which of the kernel's frames the tile is spread by */
 	int8_t map[TC_MAX_RANK];   /* frame dimension of each tile dimension of extent > 1, else -1 */
 	unsigned present;          /* frame dims of the tile's extents > 1 */
+	/* TOP_LOAD, TOP_STORE: elements per access along the frame's last dim
+	 * (a vector), and for a load, elements along it loaded once from one
+	 * address and copied (plan.c, plan_access_widths); 1: one at a time */
+	int vector, splat;
 	bool matrix;               /* TOP_DOT: lowered to its frame's matrix instruction */
 	bool wgmma;                /* TOP_DOT: by wgmma, operands copied in its layout */
 	bool in_place;             /* TOP_DOT: accumulates in its accumulator's (loop-carried) registers */

@@ -685,10 +685,13 @@ void spec_exec_runtime_if(Spec *s, const Node *n, TValue *cond)
 
 /* ---- inlining the module's @triton.jit functions ---- */
 
+#define MAX_INLINE_DEPTH 32   /* calls inlined one inside another */
+
 SVal *spec_inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, int nargs, const char **kwnames, int nkw)
 {
-	if (s->depth >= 32)
-		spec_error(s, site, "calls of '%s' nest too deeply (recursion is not supported)", fn->name);
+	if (s->depth >= MAX_INLINE_DEPTH)
+		spec_error(s, site, "too many nested calls of @triton.jit functions at '%s' (limit is %d; recursion is not supported)",
+			   fn->name, MAX_INLINE_DEPTH);
 	Binding *env = s->env;
 	const Node *func = s->func;
 	SVal *ret = s->ret;

@@ -1217,14 +1217,33 @@ static int entry_args(const char *e, size_t len)
 	return 2 * rank;
 }
 
-bool spec_strip_hints(const char *sig, char *out, int64_t *div, int max)
+/* The length of the signature entry at `r`: to the next comma outside brackets. */
+static size_t entry_len(const char *r)
+{
+	size_t len = 0;
+	for (int depth = 0; r[len] && (depth > 0 || r[len] != ','); len++)
+		depth += r[len] == '[' || r[len] == '<' ? 1 : r[len] == ']' || r[len] == '>' ? -1 : 0;
+	return len;
+}
+
+int spec_signature_args(const char *sig)
+{
+	int n = 0;
+	for (const char *r = sig; *r; r += *r == ',') {
+		size_t len = entry_len(r);
+		const char *colon = memchr(r, ':', len);
+		n += entry_args(r, colon ? (size_t)(colon - r) : len);
+		r += len;
+	}
+	return n;
+}
+
+bool spec_strip_hints(const char *sig, char *out, int64_t *div, SigEntry *bad)
 {
 	int n = 0;                 /* the kernel argument the entry starts at */
 	const char *r = sig;
-	while (*r) {
-		size_t len = 0;
-		for (int depth = 0; r[len] && (depth > 0 || r[len] != ','); len++)
-			depth += r[len] == '[' || r[len] == '<' ? 1 : r[len] == ']' || r[len] == '>' ? -1 : 0;
+	for (int entry = 1; *r; entry++) {
+		size_t len = entry_len(r);
 		const char *colon = memchr(r, ':', len);
 		size_t keep = colon ? (size_t)(colon - r) : len;
 		memcpy(out, r, keep);
@@ -1232,8 +1251,10 @@ bool spec_strip_hints(const char *sig, char *out, int64_t *div, int max)
 		if (colon) {
 			char *end;
 			long v = strtol(colon + 1, &end, 10);
-			if (v != 16 || end != r + len || n >= max)
+			if (v != 16 || end != r + len) {
+				*bad = (SigEntry){entry, r, (int)len};
 				return false;
+			}
 			div[n] = v;
 		}
 		n += entry_args(r, keep);

@@ -531,17 +531,21 @@ static Node *comparison(Parser *P)
 		return first;
 	Node *n = new_node(P, ND_COMPARE, first->offset);
 	ast_nodelist_push(P->arena, &n->items, first);
-	Op ops[64];
-	int nops = 0;
+	Op *ops = NULL;
+	int nops = 0, cap = 0;
 	while (op != OP_NONE) {
-		if (nops == (int)TC_COUNT(ops))
-			error_tok(P, tok(P), "comparison chain too long");
+		if (nops == cap) {   /* a chain of any length: the array grows */
+			cap = cap ? 2 * cap : 4;
+			Op *grown = arena_alloc(P->arena, sizeof *grown * (size_t)cap);
+			if (nops)
+				memcpy(grown, ops, sizeof *ops * (size_t)nops);
+			ops = grown;
+		}
 		ops[nops++] = op;
 		ast_nodelist_push(P->arena, &n->items, bitor(P));
 		op = comp_op(P);
 	}
-	n->ops = arena_alloc(P->arena, sizeof(Op) * (size_t)nops);
-	memcpy(n->ops, ops, sizeof(Op) * (size_t)nops);
+	n->ops = ops;
 	return n;
 }
 

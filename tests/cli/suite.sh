@@ -92,8 +92,7 @@ if "$BIN/tritonc" run tests/heldout/cumsum_bf16.py --arg xnumel=1024 --arg r0_nu
 else
 	echo "FAIL cli run of an Inductor split scan: $(head -3 "$tmp/err") $(head -5 "$tmp/out")"
 fi
-# The driver's stages: --dump takes any of them, several in order under their names;
-# plan is an error (the lowering has no plan stage yet), not an empty text.
+# The driver's stages: --dump takes any of them, several in order under their names.
 SEEDARGS='examples/rmsnorm.py -s *fp32,*fp32,*fp32,i32,i32:16 -D XBLOCK=2'
 # shellcheck disable=SC2086
 if "$BIN/tritonc" compile $SEEDARGS --dump code,kernels,passes -o "$tmp/stages" 2>"$tmp/err" &&
@@ -109,8 +108,8 @@ fi
 if [ $? -eq 0 ] && [ -s "$tmp/ast" ] && grep -q 'xnumel' "$tmp/ast"; then echo "PASS cli --dump ast"; else echo "FAIL cli --dump ast"; fi
 # shellcheck disable=SC2086
 "$BIN/tritonc" compile $SEEDARGS --dump plan -o "$tmp/plan" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q '^frame 1: blocked<' "$tmp/plan"; then
-	echo "PASS cli --dump plan: frames and their layouts"
+if [ $? -eq 0 ] && grep -q '^frame 1: blocked<' "$tmp/plan" && grep -q "load 'x': .* vector 4" "$tmp/plan"; then
+	echo "PASS cli --dump plan: frames and their layouts, the loads' vector widths"
 else
 	echo "FAIL cli --dump plan: $(head -2 "$tmp/err")"
 fi
@@ -131,6 +130,34 @@ if "$BIN/tritonc" compile "$tmp/many.py" -s "$sig,i32:16" -D BLOCK=512 --num-war
 	echo "PASS cli a :16 hint on argument 66 gives 16-byte stores"
 else
 	echo "FAIL cli a :16 hint on argument 66: $(head -2 "$tmp/err")"
+fi
+"$BIN/tritonc" compile "$tmp/many.py" -s "$sig,i32:8" -D BLOCK=512 -o "$tmp/many8.cu" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "signature entry 66 'i32:8': a hint must be ':16'" "$tmp/err" && [ ! -e "$tmp/many8.cu" ]; then
+	echo "PASS cli a bad hint on argument 66 is named"
+else
+	echo "FAIL cli a bad hint on argument 66: $(head -1 "$tmp/err")"
+fi
+# A descriptor's entry stands for several arguments (pointer, extents,
+# strides): a hint after it is counted from the arguments, not the entries.
+printf 'import triton\nimport triton.language as tl\n\n@triton.jit\ndef after_desc(d, n, out_ptr):\n    tl.store(out_ptr, n * 2)\n' >"$tmp/desc.py"
+if "$BIN/tritonc" compile "$tmp/desc.py" -s 'tensordesc<fp32[16,32]>,i32:16,*i32' --dump passes -o "$tmp/desc.txt" 2>"$tmp/err" &&
+	grep -q 'mul .*div=32' "$tmp/desc.txt"; then
+	echo "PASS cli a :16 hint after a descriptor's arguments"
+else
+	echo "FAIL cli a :16 hint after a descriptor: $(head -1 "$tmp/err")"
+fi
+# A comparison chain of any length parses (the parser's array grows); the
+# specializer then says what it does not support.
+{
+	printf 'import triton\nimport triton.language as tl\n@triton.jit\ndef k(o, a):\n    tl.store(o, (0 < a'
+	i=0; while [ $i -lt 100 ]; do printf ' < %d' $((i + 5)); i=$((i + 1)); done
+	printf ').to(tl.int32))\n'
+} >"$tmp/chain.py"
+"$BIN/tritonc" compile "$tmp/chain.py" -s '*i32,i32' -o "$tmp/chain.cu" 2>"$tmp/err"
+if [ $? -eq 1 ] && head -1 "$tmp/err" | grep -q "chain.py:5:18: error: chained comparisons are not supported"; then
+	echo "PASS cli a comparison chain of 101 parses"
+else
+	echo "FAIL cli a comparison chain of 101: $(head -1 "$tmp/err")"
 fi
 # Limits that remain say so, with the limit and the place.
 {
