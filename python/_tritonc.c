@@ -1091,6 +1091,25 @@ typedef union Slot {
 	void *ptr;
 } Slot;
 
+/* The last no-op launch, for _last_launch(): its grid, stream and packed arguments. */
+static struct {
+	int grid[3];
+	void *stream;
+	int cuda, nargs;
+	Pack pack[ARGS_ON_STACK];
+	Slot slots[ARGS_ON_STACK];
+} dry_last;
+
+static void dry_record(const KernelObject *ko, const int grid[3], const Slot *slots, void *stream)
+{
+	memcpy(dry_last.grid, grid, sizeof dry_last.grid);
+	dry_last.stream = stream;
+	dry_last.cuda = ko->cuda;
+	dry_last.nargs = ko->nargs < ARGS_ON_STACK ? ko->nargs : ARGS_ON_STACK;
+	memcpy(dry_last.pack, ko->pack, (size_t)dry_last.nargs * sizeof *ko->pack);
+	memcpy(dry_last.slots, slots, (size_t)dry_last.nargs * sizeof *slots);
+}
+
 static int same_name(PyObject *a, PyObject *b)
 {
 	return a == b || PyUnicode_Compare(a, b) == 0;
@@ -1377,6 +1396,7 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 		void *stream = NULL;
 		if (!ko->cuda || current_stream(&stream) == 0) {
 			dry_launches++;
+			dry_record(ko, grid, slots, stream);
 			rc = 0;
 		}
 	} else if (ko->cuda) {
@@ -1624,6 +1644,35 @@ static PyObject *py_dry_run(PyObject *self, PyObject *args)
 	return PyLong_FromUnsignedLongLong(dry_launches);
 }
 
+/* _last_launch() -> (grid, stream, device, values): the last no-op launch's
+ * packed arguments as the kernel receives them (pointers as ints). */
+static PyObject *py_last_launch(PyObject *self, PyObject *unused)
+{
+	PyObject *values = PyTuple_New(dry_last.nargs);
+	for (int j = 0; values && j < dry_last.nargs; j++) {
+		const Slot *sl = &dry_last.slots[j];
+		PyObject *v = NULL;
+		switch (dry_last.pack[j]) {
+		case PK_PTR: v = PyLong_FromUnsignedLongLong((unsigned long long)(uintptr_t)sl->ptr); break;
+		case PK_I8: v = PyLong_FromLong(sl->i8); break;
+		case PK_I16: v = PyLong_FromLong(sl->i16); break;
+		case PK_I32: v = PyLong_FromLong(sl->i32); break;
+		case PK_I64: v = PyLong_FromLongLong(sl->i64); break;
+		case PK_F32: v = PyFloat_FromDouble(sl->f32); break;
+		case PK_F64: v = PyFloat_FromDouble(sl->f64); break;
+		}
+		if (!v) {
+			Py_CLEAR(values);
+			break;
+		}
+		PyTuple_SET_ITEM(values, j, v);
+	}
+	if (!values)
+		return NULL;
+	return Py_BuildValue("(iii)KsN", dry_last.grid[0], dry_last.grid[1], dry_last.grid[2],
+			     (unsigned long long)(uintptr_t)dry_last.stream, dry_last.cuda ? "cuda" : "cpu", values);
+}
+
 /* ---- module ---- */
 
 /* configure(dtype_names, dtype_resolver, stream_getter, constexpr_type, no_default) */
@@ -1659,6 +1708,8 @@ static PyMethodDef module_methods[] = {
 	{"_launch_floor", py_launch_floor, METH_VARARGS, "_launch_floor(kernel, grid, stream, values, n) -> ns a launch"},
 	{"_dry_run", py_dry_run, METH_VARARGS, "_dry_run([mode]) -> no-op launches so far (0: off, 1: no-op launches, "
 	 "2: also every pointer in CUDA memory)"},
+	{"_last_launch", py_last_launch, METH_NOARGS, "_last_launch() -> (grid, stream, device, packed values) of the "
+	 "last no-op launch"},
 	{"_time_calls", py_time_calls, METH_VARARGS, "_time_calls(callable, args, kwargs, n) -> ns a call"},
 	{NULL},
 };
