@@ -441,6 +441,8 @@ class JITFunction(_tritonc.Dispatcher):
         lang = "c" if device == "cpu" else "cuda"
         kernel.asm = {lang: info["code"], "tir": info["tir"], "simt": info["simt"], "source": source}
         regs, local = kernel.resources() if hasattr(kernel, "resources") else (0, 0)
+        if device == "cpu" or regs == 0:   # no register count (the CPU, or a dry run): a nominal 32, so that
+            regs = 32                      # occupancy formulas written for GPUs (tutorial 02's) still divide
         kernel.metadata = _Metadata(name=self.fn.__name__, num_warps=num_warps, num_stages=num_stages,
                                     shared=info["shared"], threads=info["threads"], warp_size=info["warp_size"],
                                     target=target, signature=",".join(sig), constants=defines, n_regs=regs,
