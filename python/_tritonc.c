@@ -37,6 +37,14 @@ static PyObject *s_key_none, *s_key_one, *s_i1, *s_i32, *s_i32_16, *s_i64, *s_i6
 	*s_typestr, *s_miss, *s_num_warps, *s_num_stages, *s_cpu, *s_cuda;
 
 static PyObject *CompileError;
+static PyObject *small_ints[33];   /* 0 to 32: num_warps and num_stages in keys */
+
+/* _dry_run(mode), for measuring the launch path where there is no GPU: 1
+ * makes every launch a no-op (counted), 2 also takes every pointer argument
+ * as CUDA memory, so that the CUDA path runs, its kernels compiled to CUDA
+ * source but not loaded. */
+static int dry_run;
+static unsigned long long dry_launches;
 
 /* ---- compile_variant: the one place that calls the compiler ---- */
 
@@ -242,6 +250,8 @@ static PyObject *py_load(PyObject *self, PyObject *args)
 	tritonc_load_options lo = {.target = target, .name = name, .threads = threads, .shared_bytes = shared,
 				   .run_width = run_width, .cpu_threads = cpu_threads, .cache_dir = cache_dir};
 	char *diag = NULL;
+	if (dry_run && ko->cuda)   /* nothing to load it into: launches are no-ops */
+		return (PyObject *)ko;
 	Py_BEGIN_ALLOW_THREADS
 	ko->k = tritonc_load(code, &lo, &diag);
 	Py_END_ALLOW_THREADS
@@ -302,15 +312,14 @@ static PyTypeObject KernelType = {
 enum { DEV_NONE, DEV_CPU, DEV_CUDA };
 
 typedef struct Arg {
-	PyObject *key;       /* borrowed or owned (owned_key) */
-	int owned_key;
+	PyObject *key;       /* borrowed: key strings live as long as the module (interned, or in key_pairs) */
 	int device;
 	int is_ptr;
 	int64_t i;           /* ints and bools; pointers */
 	double f;
-	Py_buffer view;      /* numpy and other buffers, released after the launch */
 	int has_view;
 	PyObject *keep;      /* a DLPack capsule, dropped after the launch */
+	Py_buffer view;      /* numpy and other buffers, released after the launch */
 } Arg;
 
 static void arg_release(Arg *a)
@@ -319,9 +328,39 @@ static void arg_release(Arg *a)
 		PyBuffer_Release(&a->view);
 	a->has_view = 0;
 	Py_CLEAR(a->keep);
-	if (a->owned_key)
-		Py_CLEAR(a->key);
-	a->owned_key = 0;
+}
+
+/* The key strings of a pointer to one element type, ("*fp32", "*fp32:16"):
+ * by name (key_pairs), by dtype object (dtype_pairs, filled as dtypes are
+ * met), and for the names the C code knows itself (known_pairs). */
+static PyObject *key_pairs;     /* dict: "fp32" -> ("*fp32", "*fp32:16") */
+static PyObject *dtype_pairs;   /* dict: dtype object -> the same pair */
+
+enum { EL_I1, EL_I8, EL_U8, EL_I16, EL_U16, EL_I32, EL_U32, EL_I64, EL_U64, EL_FP16, EL_BF16, EL_FP32, EL_FP64, EL_COUNT };
+static const char *const known_names[EL_COUNT] = {"i1", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64",
+						  "fp16", "bf16", "fp32", "fp64"};
+static PyObject *known_pairs[EL_COUNT];
+
+/* The pair for element type `name` (borrowed: key_pairs keeps it). */
+static PyObject *pair_of_name(PyObject *name)
+{
+	PyObject *pair = PyDict_GetItemWithError(key_pairs, name);
+	if (pair || PyErr_Occurred())
+		return pair;
+	PyObject *plain = PyUnicode_FromFormat("*%U", name);
+	PyObject *hinted = PyUnicode_FromFormat("*%U:16", name);
+	if (plain)
+		PyUnicode_InternInPlace(&plain);
+	if (hinted)
+		PyUnicode_InternInPlace(&hinted);
+	pair = plain && hinted ? PyTuple_Pack(2, plain, hinted) : NULL;
+	Py_XDECREF(plain);
+	Py_XDECREF(hinted);
+	if (!pair)
+		return NULL;
+	int rc = PyDict_SetItem(key_pairs, name, pair);
+	Py_DECREF(pair);   /* key_pairs keeps it */
+	return rc < 0 ? NULL : pair;
 }
 
 /* The tritonc dtype name of `dtype` (a torch, numpy or Triton dtype, or a string). New reference or NULL. */
@@ -337,67 +376,62 @@ static PyObject *dtype_name_of(PyObject *dtype)
 		return NULL;
 	}
 	name = PyObject_CallOneArg(dtype_resolver, dtype);
+	if (name && !PyUnicode_Check(name)) {
+		PyErr_Format(PyExc_TypeError, "the dtype resolver gave %.100s, not a str", Py_TYPE(name)->tp_name);
+		Py_CLEAR(name);
+	}
 	if (name && PyDict_SetItem(dtype_names, dtype, name) < 0)
 		PyErr_Clear();
 	return name;
 }
 
-static PyObject *ptr_keys;          /* dict: dtype name -> ("*fp32", "*fp32:16") */
-
-/* "*fp32" or "*fp32:16" for a pointer to `dtype_name` at `ptr`. New reference. */
-static PyObject *ptr_key(PyObject *dtype_name, int64_t ptr, int align)
+/* The pair for a dtype object (borrowed), through dtype_pairs. */
+static PyObject *pair_of_dtype(PyObject *dtype)
 {
-	PyObject *pair = PyDict_GetItemWithError(ptr_keys, dtype_name);
-	if (!pair) {
-		if (PyErr_Occurred())
-			return NULL;
-		PyObject *plain = PyUnicode_FromFormat("*%U", dtype_name);
-		PyObject *hinted = PyUnicode_FromFormat("*%U:16", dtype_name);
-		pair = plain && hinted ? PyTuple_Pack(2, plain, hinted) : NULL;
-		Py_XDECREF(plain);
-		Py_XDECREF(hinted);
-		if (!pair || PyDict_SetItem(ptr_keys, dtype_name, pair) < 0) {
-			Py_XDECREF(pair);
-			return NULL;
-		}
-		Py_DECREF(pair);   /* the dict keeps it */
-	}
-	return Py_NewRef(PyTuple_GET_ITEM(pair, align && ptr % 16 == 0));
+	PyObject *pair = PyDict_GetItemWithError(dtype_pairs, dtype);
+	if (pair)
+		return pair;
+	int hashable = !PyErr_Occurred();
+	PyErr_Clear();
+	PyObject *name = dtype_name_of(dtype);
+	if (!name)
+		return NULL;
+	pair = pair_of_name(name);
+	Py_DECREF(name);
+	if (pair && hashable && PyDict_SetItem(dtype_pairs, dtype, pair) < 0)
+		PyErr_Clear();
+	return pair;
 }
 
-static const char *format_dtype(const char *f)
+static int format_dtype(const char *f)
 {
 	while (*f == '<' || *f == '=' || *f == '@' || *f == '!' || *f == '>')
 		f++;
 	if (!f[0] || f[1])
-		return NULL;
+		return -1;
 	switch (f[0]) {
-	case '?': return "i1";
-	case 'b': return "i8";
-	case 'B': return "u8";
-	case 'h': return "i16";
-	case 'H': return "u16";
-	case 'i': return "i32";
-	case 'I': return "u32";
-	case 'l': case 'q': return "i64";
-	case 'L': case 'Q': return "u64";
-	case 'e': return "fp16";
-	case 'f': return "fp32";
-	case 'd': return "fp64";
+	case '?': return EL_I1;
+	case 'b': return EL_I8;
+	case 'B': return EL_U8;
+	case 'h': return EL_I16;
+	case 'H': return EL_U16;
+	case 'i': return EL_I32;
+	case 'I': return EL_U32;
+	case 'l': case 'q': return EL_I64;
+	case 'L': case 'Q': return EL_U64;
+	case 'e': return EL_FP16;
+	case 'f': return EL_FP32;
+	case 'd': return EL_FP64;
 	}
-	return NULL;
+	return -1;
 }
 
-static int set_ptr(Arg *a, PyObject *dtype_name, int64_t ptr, int align, int device)
+static void set_ptr(Arg *a, PyObject *pair, int64_t ptr, int align, int device)
 {
-	a->key = ptr_key(dtype_name, ptr, align);
-	if (!a->key)
-		return -1;
-	a->owned_key = 1;
+	a->key = PyTuple_GET_ITEM(pair, align && ptr % 16 == 0);
 	a->is_ptr = 1;
 	a->i = ptr;
-	a->device = device;
-	return 0;
+	a->device = dry_run == 2 ? DEV_CUDA : device;
 }
 
 /* A DLPack capsule's DLManagedTensor, as the DLPack C header lays it out. */
@@ -410,19 +444,19 @@ typedef struct {
 	uint64_t byte_offset;
 } DLTensorView;
 
-static const char *dlpack_dtype(int code, int bits)
+static int dlpack_dtype(int code, int bits)
 {
 	switch (code) {
-	case 0: return bits == 8 ? "i8" : bits == 16 ? "i16" : bits == 32 ? "i32" : bits == 64 ? "i64" : NULL;
-	case 1: return bits == 8 ? "u8" : bits == 32 ? "u32" : bits == 64 ? "u64" : NULL;
-	case 2: return bits == 16 ? "fp16" : bits == 32 ? "fp32" : bits == 64 ? "fp64" : NULL;
-	case 4: return bits == 16 ? "bf16" : NULL;
-	case 6: return bits == 8 ? "i1" : NULL;
+	case 0: return bits == 8 ? EL_I8 : bits == 16 ? EL_I16 : bits == 32 ? EL_I32 : bits == 64 ? EL_I64 : -1;
+	case 1: return bits == 8 ? EL_U8 : bits == 16 ? EL_U16 : bits == 32 ? EL_U32 : bits == 64 ? EL_U64 : -1;
+	case 2: return bits == 16 ? EL_FP16 : bits == 32 ? EL_FP32 : bits == 64 ? EL_FP64 : -1;
+	case 4: return bits == 16 ? EL_BF16 : -1;
+	case 6: return bits == 8 ? EL_I1 : -1;
 	}
-	return NULL;
+	return -1;
 }
 
-static int classify_dlpack(Arg *a, PyObject *obj, PyObject *fn, int align)
+static int classify_dlpack(Arg *a, PyObject *fn, int align)
 {
 	PyObject *cap = PyObject_CallNoArgs(fn);
 	if (!cap)
@@ -432,31 +466,233 @@ static int classify_dlpack(Arg *a, PyObject *obj, PyObject *fn, int align)
 		Py_DECREF(cap);
 		return -1;
 	}
-	const char *dt = dlpack_dtype(t->dtype.code, t->dtype.bits);
+	int dt = dlpack_dtype(t->dtype.code, t->dtype.bits);
 	int dev = t->device.device_type == 2 ? DEV_CUDA
 		  : t->device.device_type == 1 || t->device.device_type == 3 ? DEV_CPU : DEV_NONE;
-	if (!dt || !dev) {
+	if (dt < 0 || !dev || t->dtype.lanes != 1) {
 		PyErr_Format(PyExc_TypeError, "DLPack tensor of dtype code %d, %d bits, on device type %d is not supported",
 			     t->dtype.code, t->dtype.bits, t->device.device_type);
 		Py_DECREF(cap);
 		return -1;
 	}
-	PyObject *name = PyUnicode_FromString(dt);
-	int rc = name ? set_ptr(a, name, (int64_t)((uintptr_t)t->data + t->byte_offset), align, dev) : -1;
-	Py_XDECREF(name);
+	set_ptr(a, known_pairs[dt], (int64_t)((uintptr_t)t->data + t->byte_offset), align, dev);
 	a->keep = cap;
-	return rc;
+	return 0;
 }
 
-static int type_has(PyObject *obj, PyObject *name)
+/* How objects of one type give their pointer, dtype and device, found
+ * once a type: the types with data_ptr() (torch tensors, Triton's duck
+ * type) call the type's own `dtype` and `is_cuda` descriptors directly when
+ * they are data descriptors (which no instance attribute can hide), the
+ * buffer, CUDA array interface and DLPack types skip the probing. An entry
+ * holds while the type's version tag is the one it was made under. */
+enum { TK_OTHER, TK_DATA_PTR, TK_CAI, TK_BUFFER, TK_DLPACK };
+
+typedef struct {
+	PyTypeObject *type;      /* strong */
+	unsigned int version;
+	int kind;
+	PyObject *dtype_get;     /* strong: the type's `dtype` data descriptor, or NULL (getattr) */
+	PyObject *is_cuda_get;   /* strong: the `is_cuda` data descriptor, or NULL (getattr, where the type has one) */
+	int has_is_cuda;
+} TypeInfo;
+
+#define TYPE_INFOS 16
+static TypeInfo type_infos[TYPE_INFOS];
+static int n_type_infos;
+
+static int type_has_name(PyTypeObject *t, PyObject *name)
 {
-	return _PyType_Lookup(Py_TYPE(obj), name) != NULL;
+	return _PyType_Lookup(t, name) != NULL;
+}
+
+static PyObject *data_descriptor(PyTypeObject *t, PyObject *name)
+{
+	PyObject *d = _PyType_Lookup(t, name);
+	if (d && Py_TYPE(d)->tp_descr_get && Py_TYPE(d)->tp_descr_set)
+		return Py_NewRef(d);
+	return NULL;
+}
+
+static void type_info_fill(TypeInfo *ti, PyObject *obj)
+{
+	PyTypeObject *t = Py_TYPE(obj);
+	Py_CLEAR(ti->dtype_get);
+	Py_CLEAR(ti->is_cuda_get);
+	ti->kind = TK_OTHER;
+	if (type_has_name(t, s_data_ptr)) {
+		ti->kind = TK_DATA_PTR;
+		ti->dtype_get = data_descriptor(t, s_dtype);
+		ti->is_cuda_get = data_descriptor(t, s_is_cuda);
+		ti->has_is_cuda = type_has_name(t, s_is_cuda);
+	} else if (type_has_name(t, s_cai)) {
+		ti->kind = TK_CAI;
+	} else if (PyObject_CheckBuffer(obj) && !PyBytes_Check(obj)) {
+		ti->kind = TK_BUFFER;
+	} else if (type_has_name(t, s_dlpack)) {
+		ti->kind = TK_DLPACK;
+	}
+	ti->version = t->tp_version_tag;
+}
+
+/* The entry of obj's type, or NULL where none can be kept (then probe). */
+static TypeInfo *type_info(PyObject *obj)
+{
+	PyTypeObject *t = Py_TYPE(obj);
+	for (int i = 0; i < n_type_infos; i++) {
+		TypeInfo *ti = &type_infos[i];
+		if (ti->type != t)
+			continue;
+		if (ti->version != t->tp_version_tag || !t->tp_version_tag)
+			type_info_fill(ti, obj);
+		return ti->version ? ti : NULL;
+	}
+	if (n_type_infos == TYPE_INFOS)
+		return NULL;
+	TypeInfo *ti = &type_infos[n_type_infos];
+	memset(ti, 0, sizeof *ti);
+	type_info_fill(ti, obj);
+	if (!ti->version) {   /* no version tag to check it by */
+		Py_CLEAR(ti->dtype_get);
+		Py_CLEAR(ti->is_cuda_get);
+		return NULL;
+	}
+	ti->type = (PyTypeObject *)Py_NewRef(t);
+	n_type_infos++;
+	return ti;
+}
+
+static PyObject *get_through(PyObject *descr, PyObject *obj, PyObject *name)
+{
+	if (descr)
+		return Py_TYPE(descr)->tp_descr_get(descr, obj, (PyObject *)Py_TYPE(obj));
+	return PyObject_GetAttr(obj, name);
+}
+
+/* torch tensors and Triton's duck type: data_ptr() and dtype */
+static int classify_data_ptr(Arg *a, PyObject *obj, const TypeInfo *ti, int align)
+{
+	PyObject *p = PyObject_CallMethodNoArgs(obj, s_data_ptr);
+	if (!p)
+		return -1;
+	unsigned long long ptr = PyLong_AsUnsignedLongLongMask(p);
+	Py_DECREF(p);
+	if (ptr == (unsigned long long)-1 && PyErr_Occurred())
+		return -1;
+	PyObject *dtype = get_through(ti ? ti->dtype_get : NULL, obj, s_dtype);
+	if (!dtype) {
+		PyErr_Clear();
+		PyErr_Format(PyExc_TypeError, "an object with data_ptr() needs a dtype (got %.100s)", Py_TYPE(obj)->tp_name);
+		return -1;
+	}
+	PyObject *pair = pair_of_dtype(dtype);
+	Py_DECREF(dtype);
+	if (!pair)
+		return -1;
+	int dev = DEV_CUDA;   /* Triton's duck type is GPU memory */
+	PyObject *is_cuda;
+	if (ti && ti->is_cuda_get)
+		is_cuda = get_through(ti->is_cuda_get, obj, s_is_cuda);
+	else if (ti ? ti->has_is_cuda : type_has_name(Py_TYPE(obj), s_is_cuda))
+		is_cuda = PyObject_GetAttr(obj, s_is_cuda);
+	else   /* an instance attribute, if any */
+		is_cuda = PyObject_HasAttr(obj, s_is_cuda) ? PyObject_GetAttr(obj, s_is_cuda) : NULL;
+	if (is_cuda) {
+		int t = PyObject_IsTrue(is_cuda);
+		Py_DECREF(is_cuda);
+		if (t < 0)
+			return -1;
+		dev = t ? DEV_CUDA : DEV_CPU;
+	} else {
+		PyErr_Clear();
+		PyObject *device = PyObject_GetAttr(obj, s_device);
+		if (device) {
+			PyObject *text = PyObject_Str(device);
+			if (text && PyUnicode_CompareWithASCIIString(text, "cpu") == 0)
+				dev = DEV_CPU;
+			Py_XDECREF(text);
+			Py_DECREF(device);
+		}
+		PyErr_Clear();
+	}
+	set_ptr(a, pair, (int64_t)ptr, align, dev);
+	return 0;
+}
+
+static int classify_cai(Arg *a, PyObject *cai, int align)
+{
+	PyObject *data = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, s_data) : NULL;
+	PyObject *typestr = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, s_typestr) : NULL;
+	if (!data || !typestr || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1) {
+		if (!PyErr_Occurred())
+			PyErr_Format(PyExc_TypeError, "__cuda_array_interface__ lacks data or typestr");
+		return -1;
+	}
+	unsigned long long ptr = PyLong_AsUnsignedLongLongMask(PyTuple_GET_ITEM(data, 0));
+	if (ptr == (unsigned long long)-1 && PyErr_Occurred())
+		return -1;
+	PyObject *pair = pair_of_dtype(typestr);
+	if (!pair)
+		return -1;
+	set_ptr(a, pair, (int64_t)ptr, align, DEV_CUDA);
+	return 0;
+}
+
+static int classify_buffer(Arg *a, PyObject *obj, int align)
+{
+	if (PyObject_GetBuffer(obj, &a->view, PyBUF_RECORDS_RO) < 0)
+		return -1;
+	a->has_view = 1;
+	int dt = format_dtype(a->view.format ? a->view.format : "B");
+	if (dt < 0) {
+		PyErr_Format(PyExc_TypeError, "arrays of format '%s' are not supported", a->view.format);
+		return -1;
+	}
+	set_ptr(a, known_pairs[dt], (int64_t)(uintptr_t)a->view.buf, align, DEV_CPU);
+	return 0;
+}
+
+static int classify_int(Arg *a, PyObject *obj, int specialize, int align)
+{
+	int overflow = 0;
+	long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+	if (overflow > 0) {
+		unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+		if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+			PyErr_Clear();
+			PyErr_Format(PyExc_OverflowError, "the integer %R does not fit in 64 bits", obj);
+			return -1;
+		}
+		a->i = (int64_t)u;
+		a->key = align && specialize && u % 16 == 0 ? s_u64_16 : s_u64;
+		return 0;
+	}
+	if (overflow < 0) {
+		PyErr_Format(PyExc_OverflowError, "the integer %R does not fit in 64 bits", obj);
+		return -1;
+	}
+	if (v == -1 && PyErr_Occurred())
+		return -1;
+	a->i = v;
+	if (specialize && v == 1)
+		a->key = s_key_one;
+	else if (v >= INT32_MIN && v <= INT32_MAX)
+		a->key = align && specialize && v % 16 == 0 ? s_i32_16 : s_i32;
+	else
+		a->key = align && specialize && v % 16 == 0 ? s_i64_16 : s_i64;
+	return 0;
 }
 
 /* Fills `a` for `obj`; the caller names the argument in a message. */
 static int classify(Arg *a, PyObject *obj, int specialize, int align)
 {
-	memset(a, 0, sizeof *a);
+	a->key = NULL;
+	a->device = DEV_NONE;
+	a->is_ptr = 0;
+	a->i = 0;
+	a->f = 0;
+	a->has_view = 0;
+	a->keep = NULL;
 	if (obj == Py_None) {
 		a->key = s_key_none;
 		return 0;
@@ -466,37 +702,32 @@ static int classify(Arg *a, PyObject *obj, int specialize, int align)
 		a->i = obj == Py_True;
 		return 0;
 	}
-	if (PyLong_CheckExact(obj) || PyLong_Check(obj)) {
-		int overflow = 0;
-		long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-		if (overflow > 0) {
-			unsigned long long u = PyLong_AsUnsignedLongLong(obj);
-			if (u == (unsigned long long)-1 && PyErr_Occurred()) {
-				PyErr_Clear();
-				PyErr_Format(PyExc_OverflowError, "the integer %R does not fit in 64 bits", obj);
-				return -1;
-			}
-			a->i = (int64_t)u;
-			a->key = align && u % 16 == 0 ? s_u64_16 : s_u64;
-			return 0;
-		}
-		if (overflow < 0) {
-			PyErr_Format(PyExc_OverflowError, "the integer %R does not fit in 64 bits", obj);
-			return -1;
-		}
-		a->i = v;
-		if (specialize && v == 1)
-			a->key = s_key_one;
-		else if (v >= INT32_MIN && v <= INT32_MAX)
-			a->key = align && specialize && v % 16 == 0 ? s_i32_16 : s_i32;
-		else
-			a->key = align && specialize && v % 16 == 0 ? s_i64_16 : s_i64;
-		return 0;
-	}
+	if (PyLong_Check(obj))
+		return classify_int(a, obj, specialize, align);
 	if (PyFloat_Check(obj)) {
 		a->key = s_fp32;
 		a->f = PyFloat_AS_DOUBLE(obj);
 		return 0;
+	}
+	align = align && specialize;
+	TypeInfo *ti = type_info(obj);
+	if (ti) {
+		switch (ti->kind) {
+		case TK_DATA_PTR:
+			return classify_data_ptr(a, obj, ti, align);
+		case TK_BUFFER:
+			return classify_buffer(a, obj, align);
+		case TK_CAI: {
+			PyObject *cai = PyObject_GetAttr(obj, s_cai);
+			if (!cai)
+				return -1;
+			int rc = classify_cai(a, cai, align);
+			Py_DECREF(cai);
+			return rc;
+		}
+		default:
+			break;
+		}
 	}
 	if (constexpr_type && PyObject_TypeCheck(obj, (PyTypeObject *)constexpr_type)) {
 		PyObject *v = PyObject_GetAttr(obj, s_value);
@@ -506,94 +737,36 @@ static int classify(Arg *a, PyObject *obj, int specialize, int align)
 		Py_DECREF(v);
 		return rc;
 	}
-	align = align && specialize;
-	/* torch tensors and Triton's duck type: data_ptr() and dtype */
 	/* what the type offers, looked up without raising (a failed getattr costs an exception) */
-	int has_data_ptr = type_has(obj, s_data_ptr), has_cai = !has_data_ptr && type_has(obj, s_cai);
+	PyTypeObject *t = Py_TYPE(obj);
+	int has_data_ptr = type_has_name(t, s_data_ptr), has_cai = !has_data_ptr && type_has_name(t, s_cai);
 	int has_buffer = !has_data_ptr && !has_cai && PyObject_CheckBuffer(obj) && !PyBytes_Check(obj);
-	int has_dlpack = !has_data_ptr && !has_cai && !has_buffer && type_has(obj, s_dlpack);
-	if (!has_data_ptr && !has_cai && !has_buffer && !has_dlpack)   /* duck types with instance attributes */
+	int has_dlpack = !has_data_ptr && !has_cai && !has_buffer && type_has_name(t, s_dlpack);
+	if (!has_data_ptr && !has_cai && !has_buffer && !has_dlpack) {   /* duck types with instance attributes */
 		has_data_ptr = PyObject_HasAttr(obj, s_data_ptr);
-	if (has_data_ptr) {
-		PyObject *p = PyObject_CallMethodNoArgs(obj, s_data_ptr);
-		if (!p)
-			return -1;
-		unsigned long long ptr = PyLong_AsUnsignedLongLongMask(p);
-		Py_DECREF(p);
-		if (PyErr_Occurred())
-			return -1;
-		PyObject *dtype = PyObject_GetAttr(obj, s_dtype);
-		if (!dtype) {
-			PyErr_Clear();
-			PyErr_Format(PyExc_TypeError, "an object with data_ptr() needs a dtype (got %.100s)",
-				     Py_TYPE(obj)->tp_name);
-			return -1;
-		}
-		PyObject *name = dtype_name_of(dtype);
-		Py_DECREF(dtype);
-		if (!name)
-			return -1;
-		int dev = DEV_CUDA;   /* Triton's duck type is GPU memory */
-		PyObject *is_cuda = type_has(obj, s_is_cuda) || PyObject_HasAttr(obj, s_is_cuda)
-					    ? PyObject_GetAttr(obj, s_is_cuda) : NULL;
-		if (is_cuda) {
-			dev = PyObject_IsTrue(is_cuda) ? DEV_CUDA : DEV_CPU;
-			Py_DECREF(is_cuda);
-		} else {
-			PyErr_Clear();
-			PyObject *device = PyObject_GetAttr(obj, s_device);
-			if (device) {
-				PyObject *text = PyObject_Str(device);
-				if (text && PyUnicode_CompareWithASCIIString(text, "cpu") == 0)
-					dev = DEV_CPU;
-				Py_XDECREF(text);
-				Py_DECREF(device);
-			}
-			PyErr_Clear();
-		}
-		int rc = set_ptr(a, name, (int64_t)ptr, align, dev);
-		Py_DECREF(name);
-		return rc;
+		has_cai = !has_data_ptr && PyObject_HasAttr(obj, s_cai);
+		has_dlpack = !has_data_ptr && !has_cai && PyObject_HasAttr(obj, s_dlpack);
 	}
-	PyObject *cai = has_cai || (!has_buffer && !has_dlpack && PyObject_HasAttr(obj, s_cai))
-				? PyObject_GetAttr(obj, s_cai) : NULL;
-	if (cai) {
-		PyObject *data = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, s_data) : NULL;
-		PyObject *typestr = PyDict_Check(cai) ? PyDict_GetItemWithError(cai, s_typestr) : NULL;
-		int rc = -1;
-		if (data && typestr && PyTuple_Check(data) && PyTuple_GET_SIZE(data) >= 1) {
-			unsigned long long ptr = PyLong_AsUnsignedLongLongMask(PyTuple_GET_ITEM(data, 0));
-			PyObject *name = PyErr_Occurred() ? NULL : dtype_name_of(typestr);
-			rc = name ? set_ptr(a, name, (int64_t)ptr, align, DEV_CUDA) : -1;
-			Py_XDECREF(name);
-		} else if (!PyErr_Occurred()) {
-			PyErr_Format(PyExc_TypeError, "__cuda_array_interface__ lacks data or typestr");
-		}
+	if (has_data_ptr)
+		return classify_data_ptr(a, obj, NULL, align);
+	if (has_buffer)
+		return classify_buffer(a, obj, align);
+	if (has_cai) {
+		PyObject *cai = PyObject_GetAttr(obj, s_cai);
+		if (!cai)
+			return -1;
+		int rc = classify_cai(a, cai, align);
 		Py_DECREF(cai);
 		return rc;
 	}
-	PyErr_Clear();
-	if (has_buffer) {
-		if (PyObject_GetBuffer(obj, &a->view, PyBUF_RECORDS_RO) < 0)
+	if (has_dlpack) {
+		PyObject *dl = PyObject_GetAttr(obj, s_dlpack);
+		if (!dl)
 			return -1;
-		a->has_view = 1;
-		const char *dt = format_dtype(a->view.format ? a->view.format : "B");
-		if (!dt) {
-			PyErr_Format(PyExc_TypeError, "arrays of format '%s' are not supported", a->view.format);
-			return -1;
-		}
-		PyObject *name = PyUnicode_FromString(dt);
-		int rc = name ? set_ptr(a, name, (int64_t)(uintptr_t)a->view.buf, align, DEV_CPU) : -1;
-		Py_XDECREF(name);
-		return rc;
-	}
-	PyObject *dl = PyObject_GetAttr(obj, s_dlpack);
-	if (dl) {
-		int rc = classify_dlpack(a, obj, dl, align);
+		int rc = classify_dlpack(a, dl, align);
 		Py_DECREF(dl);
 		return rc;
 	}
-	PyErr_Clear();
 	PyErr_Format(PyExc_TypeError,
 		     "cannot pass an object of type %.100s (expected a tensor or array, an int, a float, a bool "
 		     "or None)", Py_TYPE(obj)->tp_name);
@@ -603,6 +776,16 @@ static int classify(Arg *a, PyObject *obj, int specialize, int align)
 /* ---- Dispatcher ---- */
 
 #define ARGS_ON_STACK 32
+#define EXTRA_ON_STACK 16
+
+/* One compiled kernel of a dispatcher: its key (the device, num_warps,
+ * num_stages, then one part a parameter: a key string or a constexpr's
+ * value) and the Kernel. The cache is an open-addressed table of these. */
+typedef struct {
+	Py_hash_t hash;
+	PyObject **parts;   /* owned, nparams + 3 */
+	PyObject *kernel;   /* owned; NULL marks an empty slot */
+} Entry;
 
 typedef struct {
 	PyObject_HEAD
@@ -610,11 +793,127 @@ typedef struct {
 	PyObject *name;          /* the kernel's name */
 	PyObject *params;        /* tuple of names */
 	PyObject *defaults;      /* tuple; no_default where none */
-	PyObject *cache;         /* dict: key -> Kernel */
 	int nparams;
 	char *constexpr_flags, *dns, *dnsa;
+	Entry *table;
+	Py_ssize_t capacity;     /* a power of 2, or 0 */
+	Py_ssize_t used;
+	unsigned long generation;   /* changes whenever the table does */
 	PyObject *weakrefs;
 } DispatcherObject;
+
+static void cache_clear(DispatcherObject *self)
+{
+	Entry *table = self->table;
+	Py_ssize_t capacity = self->capacity;
+	int nparts = self->nparams + 3;
+	self->table = NULL;
+	self->capacity = self->used = 0;
+	self->generation++;
+	for (Py_ssize_t i = 0; i < capacity; i++) {
+		if (!table[i].kernel)
+			continue;
+		for (int j = 0; j < nparts; j++)
+			Py_DECREF(table[i].parts[j]);
+		free(table[i].parts);
+		Py_DECREF(table[i].kernel);
+	}
+	free(table);
+}
+
+static int part_equal(PyObject *a, PyObject *b)
+{
+	if (a == b)
+		return 1;
+	if (Py_TYPE(a) != Py_TYPE(b))   /* 1 and True are different constexprs */
+		return 0;
+	if (PyLong_CheckExact(a) || PyUnicode_CheckExact(a) || PyFloat_CheckExact(a))
+		return PyObject_RichCompareBool(a, b, Py_EQ);
+	/* other values run Python code to compare, which may change the table: hold both */
+	Py_INCREF(a);
+	Py_INCREF(b);
+	int eq = PyObject_RichCompareBool(a, b, Py_EQ);
+	Py_DECREF(a);
+	Py_DECREF(b);
+	return eq;
+}
+
+/* The entry of key `parts` (hash h), or NULL: *err set on an error. */
+static Entry *cache_find(DispatcherObject *self, PyObject *const *parts, Py_hash_t h, int *err)
+{
+	int nparts = self->nparams + 3;
+	*err = 0;
+restart:
+	if (!self->capacity)
+		return NULL;
+	size_t mask = (size_t)self->capacity - 1;
+	unsigned long generation = self->generation;
+	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+		Entry *e = &self->table[i];
+		if (!e->kernel)
+			return NULL;
+		if (e->hash != h)
+			continue;
+		int eq = 1;
+		for (int j = 0; j < nparts && eq == 1; j++)
+			eq = part_equal(e->parts[j], parts[j]);
+		if (eq < 0) {
+			*err = 1;
+			return NULL;
+		}
+		if (self->generation != generation)
+			goto restart;
+		if (eq)
+			return e;
+	}
+}
+
+static int cache_insert(DispatcherObject *self, PyObject *const *parts, Py_hash_t h, PyObject *kernel)
+{
+	int nparts = self->nparams + 3;
+	if ((self->used + 1) * 2 > self->capacity) {
+		Py_ssize_t capacity = self->capacity ? self->capacity * 2 : 8;
+		Entry *table = calloc((size_t)capacity, sizeof *table);
+		if (!table) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		for (Py_ssize_t i = 0; i < self->capacity; i++) {
+			Entry *e = &self->table[i];
+			if (!e->kernel)
+				continue;
+			size_t j = (size_t)e->hash & (size_t)(capacity - 1);
+			while (table[j].kernel)
+				j = (j + 1) & (size_t)(capacity - 1);
+			table[j] = *e;
+		}
+		free(self->table);
+		self->table = table;
+		self->capacity = capacity;
+	}
+	PyObject **copy = malloc((size_t)nparts * sizeof *copy);
+	if (!copy) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (int j = 0; j < nparts; j++)
+		copy[j] = Py_NewRef(parts[j]);
+	size_t mask = (size_t)self->capacity - 1, i = (size_t)h & mask;
+	while (self->table[i].kernel)
+		i = (i + 1) & mask;
+	self->table[i] = (Entry){.hash = h, .parts = copy, .kernel = Py_NewRef(kernel)};
+	self->used++;
+	self->generation++;
+	return 0;
+}
+
+static PyObject *key_tuple(PyObject *const *parts, int nparts)
+{
+	PyObject *t = PyTuple_New(nparts);
+	for (int j = 0; t && j < nparts; j++)
+		PyTuple_SET_ITEM(t, j, Py_NewRef(parts[j]));
+	return t;
+}
 
 static void dispatcher_dealloc(DispatcherObject *self)
 {
@@ -625,7 +924,7 @@ static void dispatcher_dealloc(DispatcherObject *self)
 	Py_CLEAR(self->name);
 	Py_CLEAR(self->params);
 	Py_CLEAR(self->defaults);
-	Py_CLEAR(self->cache);
+	cache_clear(self);
 	free(self->constexpr_flags);
 	free(self->dns);
 	free(self->dnsa);
@@ -636,7 +935,14 @@ static int dispatcher_traverse(DispatcherObject *self, visitproc visit, void *ar
 {
 	Py_VISIT(self->dict);
 	Py_VISIT(self->defaults);
-	Py_VISIT(self->cache);
+	int nparts = self->nparams + 3;
+	for (Py_ssize_t i = 0; i < self->capacity; i++) {
+		if (!self->table[i].kernel)
+			continue;
+		for (int j = 0; j < nparts; j++)
+			Py_VISIT(self->table[i].parts[j]);
+		Py_VISIT(self->table[i].kernel);
+	}
 	Py_VISIT(Py_TYPE(self));
 	return 0;
 }
@@ -645,7 +951,7 @@ static int dispatcher_clear(DispatcherObject *self)
 {
 	Py_CLEAR(self->dict);
 	Py_CLEAR(self->defaults);
-	Py_CLEAR(self->cache);
+	cache_clear(self);
 	return 0;
 }
 
@@ -676,61 +982,68 @@ static PyObject *dispatcher_setup(DispatcherObject *self, PyObject *args)
 		PyErr_SetString(PyExc_ValueError, "_setup: tuples of different lengths");
 		return NULL;
 	}
+	for (int i = 0; i < n; i++)
+		if (!PyUnicode_Check(PyTuple_GET_ITEM(params, i))) {
+			PyErr_SetString(PyExc_TypeError, "_setup: parameter names must be str");
+			return NULL;
+		}
+	char *f_cf = flags_from(cf, n), *f_dns = flags_from(dns, n), *f_dnsa = flags_from(dnsa, n);
+	if (!f_cf || !f_dns || !f_dnsa) {
+		free(f_cf);
+		free(f_dns);
+		free(f_dnsa);
+		return NULL;
+	}
+	cache_clear(self);   /* its keys have the old parameter count */
 	free(self->constexpr_flags);
 	free(self->dns);
 	free(self->dnsa);
-	self->constexpr_flags = flags_from(cf, n);
-	self->dns = flags_from(dns, n);
-	self->dnsa = flags_from(dnsa, n);
-	if (!self->constexpr_flags || !self->dns || !self->dnsa)
-		return NULL;
+	self->constexpr_flags = f_cf;
+	self->dns = f_dns;
+	self->dnsa = f_dnsa;
 	Py_XSETREF(self->name, Py_NewRef(name));
 	Py_XSETREF(self->params, Py_NewRef(params));
 	Py_XSETREF(self->defaults, Py_NewRef(defaults));
-	if (!self->cache)
-		self->cache = PyDict_New();
 	self->nparams = n;
 	Py_RETURN_NONE;
+}
+
+static int grid_dim(PyObject *item, Py_ssize_t i, PyObject *name, int *out)
+{
+	long long v = PyLong_AsLongLong(item);
+	if (v == -1 && PyErr_Occurred()) {
+		PyErr_Clear();
+		PyErr_Format(PyExc_TypeError, "kernel '%U': grid dimension %zd is %.100s, not an int", name, i,
+			     Py_TYPE(item)->tp_name);
+		return -1;
+	}
+	if (v < 0 || v > INT32_MAX) {
+		PyErr_Format(PyExc_ValueError, "kernel '%U': grid dimension %zd is %lld", name, i, v);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
 }
 
 static int grid_from(PyObject *g, int grid[3], PyObject *name)
 {
 	grid[0] = grid[1] = grid[2] = 1;
-	if (PyLong_Check(g)) {
-		long v = PyLong_AsLong(g);
-		if (v == -1 && PyErr_Occurred())
-			return -1;
-		grid[0] = (int)v;
-		return 0;
-	}
-	PyObject *seq = PySequence_Fast(g, "the grid must be a tuple of 1 to 3 ints or a function returning one");
+	if (PyLong_Check(g))
+		return grid_dim(g, 0, name, &grid[0]);
+	PyObject *seq = PyTuple_CheckExact(g) ? Py_NewRef(g)
+			: PySequence_Fast(g, "the grid must be a tuple of 1 to 3 ints or a function returning one");
 	if (!seq)
 		return -1;
 	Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+	int rc = 0;
 	if (n < 1 || n > 3) {
 		PyErr_Format(PyExc_ValueError, "kernel '%U': the grid has %zd dimensions (1 to 3 are allowed)", name, n);
-		Py_DECREF(seq);
-		return -1;
+		rc = -1;
 	}
-	for (Py_ssize_t i = 0; i < n; i++) {
-		PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-		long long v = PyLong_AsLongLong(item);
-		if (v == -1 && PyErr_Occurred()) {
-			PyErr_Clear();
-			PyErr_Format(PyExc_TypeError, "kernel '%U': grid dimension %zd is %.100s, not an int", name, i,
-				     Py_TYPE(item)->tp_name);
-			Py_DECREF(seq);
-			return -1;
-		}
-		if (v < 0 || v > INT32_MAX) {
-			PyErr_Format(PyExc_ValueError, "kernel '%U': grid dimension %zd is %lld", name, i, v);
-			Py_DECREF(seq);
-			return -1;
-		}
-		grid[i] = (int)v;
-	}
+	for (Py_ssize_t i = 0; rc == 0 && i < n; i++)
+		rc = grid_dim(PySequence_Fast_GET_ITEM(seq, i), i, name, &grid[i]);
 	Py_DECREF(seq);
-	return 0;
+	return rc;
 }
 
 static int is_ignored_option(PyObject *key)
@@ -778,8 +1091,58 @@ typedef union Slot {
 	void *ptr;
 } Slot;
 
+/* The last no-op launch, for _last_launch(): its grid, stream and packed arguments. */
+static struct {
+	int grid[3];
+	void *stream;
+	int cuda, nargs;
+	Pack pack[ARGS_ON_STACK];
+	Slot slots[ARGS_ON_STACK];
+} dry_last;
+
+static void dry_record(const KernelObject *ko, const int grid[3], const Slot *slots, void *stream)
+{
+	memcpy(dry_last.grid, grid, sizeof dry_last.grid);
+	dry_last.stream = stream;
+	dry_last.cuda = ko->cuda;
+	dry_last.nargs = ko->nargs < ARGS_ON_STACK ? ko->nargs : ARGS_ON_STACK;
+	memcpy(dry_last.pack, ko->pack, (size_t)dry_last.nargs * sizeof *ko->pack);
+	memcpy(dry_last.slots, slots, (size_t)dry_last.nargs * sizeof *slots);
+}
+
+static int same_name(PyObject *a, PyObject *b)
+{
+	return a == b || PyUnicode_Compare(a, b) == 0;
+}
+
+/* The keyword options that are not parameters, as a dict (new reference). */
+static PyObject *extra_dict(PyObject *const *keys, PyObject *const *values, int n)
+{
+	PyObject *d = PyDict_New();
+	for (int i = 0; d && i < n; i++)
+		if (PyDict_SetItem(d, keys[i], values[i]) < 0)
+			Py_CLEAR(d);
+	return d;
+}
+
+/* Rewrites the pending exception's message as "kernel 'K', argument 'A': message". */
+static void name_argument(DispatcherObject *self, int i)
+{
+	PyObject *type, *value, *tb;
+	PyErr_Fetch(&type, &value, &tb);
+	PyErr_NormalizeException(&type, &value, &tb);
+	PyObject *msg = PyUnicode_FromFormat("kernel '%U', argument '%U': %S", self->name, PyTuple_GET_ITEM(self->params, i),
+					     value ? value : Py_None);
+	if (msg)
+		PyErr_SetObject(type, msg);
+	Py_XDECREF(msg);
+	Py_XDECREF(type);
+	Py_XDECREF(value);
+	Py_XDECREF(tb);
+}
+
 /* Binds the call's arguments, finds or compiles the kernel, and launches it when `launch`.
- * Returns the Kernel (new reference) or NULL. */
+ * Returns the Kernel (new reference), None where the Python layer ran it, or NULL. */
 static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *const *args, Py_ssize_t npos,
 			  PyObject *kwnames, PyObject *const *kwvalues, PyObject *kwdict, int launch)
 {
@@ -788,15 +1151,22 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 		PyErr_SetString(PyExc_RuntimeError, "the kernel is not set up");
 		return NULL;
 	}
-	PyObject *stack_vals[ARGS_ON_STACK];
+	PyObject *stack_vals[ARGS_ON_STACK], *stack_parts[ARGS_ON_STACK + 3], *stack_owned[ARGS_ON_STACK];
 	Arg stack_info[ARGS_ON_STACK];
-	PyObject **vals = n <= ARGS_ON_STACK ? stack_vals : calloc((size_t)n, sizeof *vals);
-	Arg *info = n <= ARGS_ON_STACK ? stack_info : calloc((size_t)n, sizeof *info);
-	PyObject *extra = NULL;      /* keyword options that are not parameters, for a grid function */
-	PyObject *result = NULL, *key = NULL, *kernel = NULL;
-	int nclassified = 0;
+	int big = n > ARGS_ON_STACK;
+	PyObject **vals = big ? calloc((size_t)n, sizeof *vals) : stack_vals;
+	PyObject **parts = big ? calloc((size_t)n + 3, sizeof *parts) : stack_parts;
+	PyObject **owned = big ? calloc((size_t)n, sizeof *owned) : stack_owned;   /* constexpr values unwrapped */
+	Arg *info = big ? calloc((size_t)n, sizeof *info) : stack_info;
+	PyObject *extra_keys[EXTRA_ON_STACK], *extra_values[EXTRA_ON_STACK];
+	int nextra = 0, nowned = 0, nclassified = 0;
+	PyObject *result = NULL, *kernel = NULL, *extra = NULL;
 	int num_warps = 4, num_stages = 3;
 	PyObject *warps_obj = NULL, *stages_obj = NULL;
+	if (!vals || !parts || !owned || !info) {
+		PyErr_NoMemory();
+		goto done;
+	}
 	for (int i = 0; i < n; i++)
 		vals[i] = NULL;
 	if (npos > n) {
@@ -815,14 +1185,17 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 		} else if (!PyDict_Next(kwdict, &pos, &k, &v)) {
 			break;
 		}
-		int found = -1;
-		for (int i = 0; i < n; i++) {
-			PyObject *p = PyTuple_GET_ITEM(self->params, i);
-			if (p == k || PyUnicode_Compare(p, k) == 0) {
-				found = i;
-				break;
-			}
+		if (!PyUnicode_Check(k)) {
+			PyErr_Format(PyExc_TypeError, "kernel '%U': keywords must be strings", self->name);
+			goto done;
 		}
+		int found = -1;
+		for (int i = 0; i < n && found < 0; i++)   /* the names are interned: identity first */
+			if (PyTuple_GET_ITEM(self->params, i) == k)
+				found = i;
+		for (int i = 0; i < n && found < 0; i++)
+			if (PyUnicode_Compare(PyTuple_GET_ITEM(self->params, i), k) == 0)
+				found = i;
 		if (found >= 0) {
 			if (vals[found]) {
 				PyErr_Format(PyExc_TypeError, "kernel '%U' got multiple values for argument '%U'", self->name, k);
@@ -831,18 +1204,20 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 			vals[found] = v;
 			continue;
 		}
-		if (PyUnicode_Compare(k, s_num_warps) == 0)
+		if (same_name(k, s_num_warps))
 			warps_obj = v;
-		else if (PyUnicode_Compare(k, s_num_stages) == 0)
+		else if (same_name(k, s_num_stages))
 			stages_obj = v;
 		else if (!is_ignored_option(k)) {
 			PyErr_Format(PyExc_TypeError, "kernel '%U' got an unexpected keyword argument '%U'", self->name, k);
 			goto done;
 		}
-		if (!extra && !(extra = PyDict_New()))
+		if (nextra == EXTRA_ON_STACK) {
+			PyErr_Format(PyExc_TypeError, "kernel '%U': more than %d launch options", self->name, EXTRA_ON_STACK);
 			goto done;
-		if (PyDict_SetItem(extra, k, v) < 0)
-			goto done;
+		}
+		extra_keys[nextra] = k;
+		extra_values[nextra++] = v;
 	}
 	if (warps_obj && warps_obj != Py_None) {
 		num_warps = (int)PyLong_AsLong(warps_obj);
@@ -873,80 +1248,76 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 		}
 		vals[i] = d;
 	}
-	/* the key: device, warps, stages, then each parameter's part */
-	key = PyTuple_New(n + 3);
-	if (!key)
-		goto done;
+	/* the key: device, warps, stages, then each parameter's part; its hash as it is built */
 	int device = DEV_NONE, device_param = -1;
+	Py_uhash_t h = 0x345678u;
 	for (int i = 0; i < n; i++) {
 		PyObject *part;
 		if (self->constexpr_flags[i]) {
 			part = vals[i];
-			if (constexpr_type && PyObject_TypeCheck(part, (PyTypeObject *)constexpr_type)) {
+			if (constexpr_type && !PyLong_CheckExact(part) && PyObject_TypeCheck(part, (PyTypeObject *)constexpr_type)) {
 				part = PyObject_GetAttr(part, s_value);
 				if (!part)
 					goto done;
-			} else {
-				Py_INCREF(part);
+				owned[nowned++] = part;
 			}
-			if (PyObject_Hash(part) == -1) {
-				PyErr_Clear();
-				PyErr_Format(PyExc_TypeError, "kernel '%U': constexpr '%U' is %.100s, which cannot be a key",
-					     self->name, PyTuple_GET_ITEM(self->params, i), Py_TYPE(part)->tp_name);
-				Py_DECREF(part);
-				goto done;
-			}
-			PyTuple_SET_ITEM(key, i + 3, part);
-			memset(&info[i], 0, sizeof info[i]);
+			info[i].has_view = 0;
+			info[i].keep = NULL;
 			nclassified = i + 1;
-			continue;
-		}
-		int rc = classify(&info[i], vals[i], !self->dns[i], !self->dnsa[i]);
-		nclassified = i + 1;
-		if (rc < 0) {   /* name the argument in the message */
-			PyObject *type, *value, *tb;
-			PyErr_Fetch(&type, &value, &tb);
-			PyErr_NormalizeException(&type, &value, &tb);
-			PyObject *msg = PyUnicode_FromFormat("kernel '%U', argument '%U': %S", self->name,
-							     PyTuple_GET_ITEM(self->params, i), value ? value : Py_None);
-			if (msg)
-				PyErr_SetObject(type, msg);
-			Py_XDECREF(msg);
-			Py_XDECREF(type);
-			Py_XDECREF(value);
-			Py_XDECREF(tb);
-			goto done;
-		}
-		if (info[i].device) {
-			if (device && info[i].device != device) {
-				PyErr_Format(PyExc_ValueError,
-					     "kernel '%U': argument '%U' is in %s memory but argument '%U' is in %s memory",
-					     self->name, PyTuple_GET_ITEM(self->params, i),
-					     info[i].device == DEV_CUDA ? "CUDA" : "CPU", PyTuple_GET_ITEM(self->params, device_param),
-					     device == DEV_CUDA ? "CUDA" : "CPU");
+		} else {
+			int rc = classify(&info[i], vals[i], !self->dns[i], !self->dnsa[i]);
+			nclassified = i + 1;
+			if (rc < 0) {
+				name_argument(self, i);
 				goto done;
 			}
-			device = info[i].device;
-			device_param = i;
+			if (info[i].device) {
+				if (device && info[i].device != device) {
+					PyErr_Format(PyExc_ValueError,
+						     "kernel '%U': argument '%U' is in %s memory but argument '%U' is in %s memory",
+						     self->name, PyTuple_GET_ITEM(self->params, i),
+						     info[i].device == DEV_CUDA ? "CUDA" : "CPU",
+						     PyTuple_GET_ITEM(self->params, device_param), device == DEV_CUDA ? "CUDA" : "CPU");
+					goto done;
+				}
+				device = info[i].device;
+				device_param = i;
+			}
+			part = info[i].key;
 		}
-		PyTuple_SET_ITEM(key, i + 3, Py_NewRef(info[i].key));
+		Py_hash_t ph = PyObject_Hash(part);
+		if (ph == -1) {
+			PyErr_Clear();
+			PyErr_Format(PyExc_TypeError, "kernel '%U': constexpr '%U' is %.100s, which cannot be a key", self->name,
+				     PyTuple_GET_ITEM(self->params, i), Py_TYPE(part)->tp_name);
+			goto done;
+		}
+		parts[i + 3] = part;
+		h = (h ^ (Py_uhash_t)ph) * 1000003u;
 	}
-	PyTuple_SET_ITEM(key, 0, Py_NewRef(device == DEV_CUDA ? s_cuda : device == DEV_CPU ? s_cpu : Py_None));
-	PyTuple_SET_ITEM(key, 1, PyLong_FromLong(num_warps));
-	PyTuple_SET_ITEM(key, 2, PyLong_FromLong(num_stages));
-	kernel = PyDict_GetItemWithError(self->cache, key);
-	if (kernel) {
-		Py_INCREF(kernel);
+	parts[0] = device == DEV_CUDA ? s_cuda : device == DEV_CPU ? s_cpu : Py_None;
+	parts[1] = small_ints[num_warps];
+	parts[2] = small_ints[num_stages];
+	h = (h ^ (Py_uhash_t)PyObject_Hash(parts[0])) * 1000003u;
+	h = (h ^ (Py_uhash_t)num_warps * 31u ^ (Py_uhash_t)num_stages) * 1000003u;
+	h ^= h >> 29;
+	int err;
+	Entry *e = cache_find(self, parts, (Py_hash_t)h, &err);
+	if (err)
+		goto done;
+	if (e) {
+		kernel = Py_NewRef(e->kernel);
 	} else {
-		if (PyErr_Occurred())
-			goto done;
-		PyObject *tuple = PyTuple_New(n);
-		if (!tuple)
-			goto done;
-		for (int i = 0; i < n; i++)
+		PyObject *key = key_tuple(parts, n + 3);
+		PyObject *tuple = key ? PyTuple_New(n) : NULL;
+		for (int i = 0; tuple && i < n; i++)
 			PyTuple_SET_ITEM(tuple, i, Py_NewRef(vals[i]));
-		kernel = PyObject_CallMethodObjArgs((PyObject *)self, s_miss, key, tuple, extra ? extra : Py_None, NULL);
-		Py_DECREF(tuple);
+		if (tuple && nextra && !(extra = extra_dict(extra_keys, extra_values, nextra)))
+			Py_CLEAR(tuple);
+		if (tuple)
+			kernel = PyObject_CallMethodObjArgs((PyObject *)self, s_miss, key, tuple, extra ? extra : Py_None, NULL);
+		Py_XDECREF(key);
+		Py_XDECREF(tuple);
 		if (!kernel)
 			goto done;
 		if (kernel == Py_None) {   /* the Python layer ran it another way (TRITONC_TARGET=c on CUDA memory) */
@@ -958,7 +1329,7 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 			PyErr_SetString(PyExc_TypeError, "_miss must return a Kernel");
 			goto done;
 		}
-		if (PyDict_SetItem(self->cache, key, kernel) < 0)
+		if (!cache_find(self, parts, (Py_hash_t)h, &err) && (err || cache_insert(self, parts, (Py_hash_t)h, kernel) < 0))
 			goto done;
 	}
 	if (!launch) {
@@ -968,25 +1339,21 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 	}
 	/* the grid */
 	int grid[3];
-	if (PyCallable_Check(grid_obj)) {
+	if (PyTuple_CheckExact(grid_obj) || PyLong_Check(grid_obj) || !PyCallable_Check(grid_obj)) {
+		if (grid_from(grid_obj, grid, self->name) < 0)
+			goto done;
+	} else {
 		PyObject *meta = PyDict_New();
 		for (int i = 0; meta && i < n; i++)
 			if (PyDict_SetItem(meta, PyTuple_GET_ITEM(self->params, i), vals[i]) < 0)
 				Py_CLEAR(meta);
-		if (meta && extra && PyDict_Update(meta, extra) < 0)
+		for (int i = 0; meta && i < nextra; i++)
+			if (PyDict_SetItem(meta, extra_keys[i], extra_values[i]) < 0)
+				Py_CLEAR(meta);
+		if (meta && !warps_obj && PyDict_SetItem(meta, s_num_warps, small_ints[num_warps]) < 0)
 			Py_CLEAR(meta);
-		if (meta && !warps_obj) {
-			PyObject *w = PyLong_FromLong(num_warps);
-			if (PyDict_SetItem(meta, s_num_warps, w) < 0)
-				Py_CLEAR(meta);
-			Py_DECREF(w);
-		}
-		if (meta && !stages_obj) {
-			PyObject *st = PyLong_FromLong(num_stages);
-			if (PyDict_SetItem(meta, s_num_stages, st) < 0)
-				Py_CLEAR(meta);
-			Py_DECREF(st);
-		}
+		if (meta && !stages_obj && PyDict_SetItem(meta, s_num_stages, small_ints[num_stages]) < 0)
+			Py_CLEAR(meta);
 		if (!meta)
 			goto done;
 		PyObject *g = PyObject_CallOneArg(grid_obj, meta);
@@ -997,15 +1364,13 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 		Py_DECREF(g);
 		if (rc < 0)
 			goto done;
-	} else if (grid_from(grid_obj, grid, self->name) < 0) {
-		goto done;
 	}
 	KernelObject *ko = (KernelObject *)kernel;
 	Slot stack_slots[ARGS_ON_STACK];
 	void *stack_ptrs[ARGS_ON_STACK];
 	Slot *slots = ko->nargs <= ARGS_ON_STACK ? stack_slots : calloc((size_t)ko->nargs, sizeof *slots);
 	void **ptrs = ko->nargs <= ARGS_ON_STACK ? stack_ptrs : calloc((size_t)ko->nargs, sizeof *ptrs);
-	int bad = 0;
+	int bad = !slots || !ptrs;
 	for (int j = 0; j < ko->nargs && !bad; j++) {
 		const Arg *a = &info[ko->param[j]];
 		Slot *s = &slots[j];
@@ -1027,6 +1392,13 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 	int rc = -1;
 	if (bad) {
 		PyErr_SetString(PyExc_TypeError, "argument kinds changed under a cached kernel");
+	} else if (dry_run) {
+		void *stream = NULL;
+		if (!ko->cuda || current_stream(&stream) == 0) {
+			dry_launches++;
+			dry_record(ko, grid, slots, stream);
+			rc = 0;
+		}
 	} else if (ko->cuda) {
 		void *stream = NULL;
 		if (current_stream(&stream) == 0 && (rc = tritonc_launch(ko->k, grid, stream, ptrs)) != 0)
@@ -1049,13 +1421,16 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 done:
 	for (int i = 0; i < nclassified; i++)
 		arg_release(&info[i]);
-	Py_XDECREF(key);
+	for (int i = 0; i < nowned; i++)
+		Py_DECREF(owned[i]);
 	Py_XDECREF(kernel);
 	Py_XDECREF(extra);
-	if (vals != stack_vals)
+	if (big) {
 		free(vals);
-	if (info != stack_info)
+		free(parts);
+		free(owned);
 		free(info);
+	}
 	return result;
 }
 
@@ -1069,12 +1444,30 @@ static PyObject *dispatcher_py_dispatch(DispatcherObject *self, PyObject *args)
 	return dispatch(self, grid, &PyTuple_GET_ITEM(pos, 0), PyTuple_GET_SIZE(pos), NULL, NULL, kw, launch);
 }
 
+/* _kernels: key tuple -> Kernel, a new dict each time */
 static PyObject *dispatcher_get_cache(DispatcherObject *self, void *closure)
 {
-	return Py_NewRef(self->cache ? self->cache : Py_None);
+	PyObject *d = PyDict_New();
+	for (Py_ssize_t i = 0; d && i < self->capacity; i++) {
+		Entry *e = &self->table[i];
+		if (!e->kernel)
+			continue;
+		PyObject *key = key_tuple(e->parts, self->nparams + 3);
+		if (!key || PyDict_SetItem(d, key, e->kernel) < 0)
+			Py_CLEAR(d);
+		Py_XDECREF(key);
+	}
+	return d;
 }
 
-/* kernel[grid]: a launcher bound to the grid */
+static PyObject *dispatcher_forget(DispatcherObject *self, PyObject *unused)
+{
+	cache_clear(self);
+	Py_RETURN_NONE;
+}
+
+/* kernel[grid]: a launcher bound to the grid. Launchers are made for one
+ * call and dropped, so a few freed ones are kept for the next. */
 typedef struct {
 	PyObject_HEAD
 	DispatcherObject *d;
@@ -1084,20 +1477,25 @@ typedef struct {
 
 static PyTypeObject LauncherType;
 
+#define LAUNCHERS_KEPT 8
+static LauncherObject *free_launchers[LAUNCHERS_KEPT];
+static int n_free_launchers;
+
 static PyObject *launcher_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
 	LauncherObject *l = (LauncherObject *)self;
 	Py_ssize_t npos = PyVectorcall_NARGS(nargsf);
-	PyObject *k = dispatch(l->d, l->grid, args, npos, kwnames, kwnames ? args + npos : NULL, NULL, 1);
-	if (!k)
-		return NULL;
-	return k;
+	return dispatch(l->d, l->grid, args, npos, kwnames, kwnames ? args + npos : NULL, NULL, 1);
 }
 
 static void launcher_dealloc(LauncherObject *self)
 {
-	Py_XDECREF(self->d);
-	Py_XDECREF(self->grid);
+	Py_CLEAR(self->d);
+	Py_CLEAR(self->grid);
+	if (Py_IS_TYPE(self, &LauncherType) && n_free_launchers < LAUNCHERS_KEPT) {
+		free_launchers[n_free_launchers++] = self;
+		return;
+	}
 	PyObject_Free(self);
 }
 
@@ -1114,9 +1512,15 @@ static PyTypeObject LauncherType = {
 
 static PyObject *dispatcher_subscript(DispatcherObject *self, PyObject *grid)
 {
-	LauncherObject *l = PyObject_New(LauncherObject, &LauncherType);
-	if (!l)
-		return NULL;
+	LauncherObject *l;
+	if (n_free_launchers) {
+		l = free_launchers[--n_free_launchers];
+		(void)PyObject_Init((PyObject *)l, &LauncherType);
+	} else {
+		l = PyObject_New(LauncherObject, &LauncherType);
+		if (!l)
+			return NULL;
+	}
 	l->d = (DispatcherObject *)Py_NewRef(self);
 	l->grid = Py_NewRef(grid);
 	l->vectorcall = launcher_vectorcall;
@@ -1128,6 +1532,7 @@ static PyMappingMethods dispatcher_mapping = {.mp_subscript = (binaryfunc)dispat
 static PyMethodDef dispatcher_methods[] = {
 	{"_setup", (PyCFunction)dispatcher_setup, METH_VARARGS, "binds the parameter table"},
 	{"_dispatch", (PyCFunction)dispatcher_py_dispatch, METH_VARARGS, "_dispatch(grid, args, kwargs, launch)"},
+	{"_forget", (PyCFunction)dispatcher_forget, METH_NOARGS, "drops every compiled kernel from the memory cache"},
 	{NULL},
 };
 
@@ -1221,6 +1626,53 @@ static PyObject *py_time_calls(PyObject *self, PyObject *args)
 	return PyFloat_FromDouble(ns);
 }
 
+/* _dry_run(mode) -> the no-op launches so far: 0 launches for real, 1 makes
+ * every launch a no-op, 2 also takes every pointer as CUDA memory (the CUDA
+ * path without a GPU: kernels compiled to CUDA source, not loaded). For
+ * tests and for measuring the launch path alone. */
+static PyObject *py_dry_run(PyObject *self, PyObject *args)
+{
+	int mode = -1;
+	if (!PyArg_ParseTuple(args, "|i", &mode))
+		return NULL;
+	if (mode < -1 || mode > 2) {
+		PyErr_SetString(PyExc_ValueError, "_dry_run: mode 0, 1 or 2");
+		return NULL;
+	}
+	if (mode >= 0)
+		dry_run = mode;
+	return PyLong_FromUnsignedLongLong(dry_launches);
+}
+
+/* _last_launch() -> (grid, stream, device, values): the last no-op launch's
+ * packed arguments as the kernel receives them (pointers as ints). */
+static PyObject *py_last_launch(PyObject *self, PyObject *unused)
+{
+	PyObject *values = PyTuple_New(dry_last.nargs);
+	for (int j = 0; values && j < dry_last.nargs; j++) {
+		const Slot *sl = &dry_last.slots[j];
+		PyObject *v = NULL;
+		switch (dry_last.pack[j]) {
+		case PK_PTR: v = PyLong_FromUnsignedLongLong((unsigned long long)(uintptr_t)sl->ptr); break;
+		case PK_I8: v = PyLong_FromLong(sl->i8); break;
+		case PK_I16: v = PyLong_FromLong(sl->i16); break;
+		case PK_I32: v = PyLong_FromLong(sl->i32); break;
+		case PK_I64: v = PyLong_FromLongLong(sl->i64); break;
+		case PK_F32: v = PyFloat_FromDouble(sl->f32); break;
+		case PK_F64: v = PyFloat_FromDouble(sl->f64); break;
+		}
+		if (!v) {
+			Py_CLEAR(values);
+			break;
+		}
+		PyTuple_SET_ITEM(values, j, v);
+	}
+	if (!values)
+		return NULL;
+	return Py_BuildValue("(iii)KsN", dry_last.grid[0], dry_last.grid[1], dry_last.grid[2],
+			     (unsigned long long)(uintptr_t)dry_last.stream, dry_last.cuda ? "cuda" : "cpu", values);
+}
+
 /* ---- module ---- */
 
 /* configure(dtype_names, dtype_resolver, stream_getter, constexpr_type, no_default) */
@@ -1230,6 +1682,7 @@ static PyObject *py_configure(PyObject *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O!OOOO", &PyDict_Type, &names, &resolver, &stream, &cexpr, &nodef))
 		return NULL;
 	Py_XSETREF(dtype_names, Py_NewRef(names));
+	PyDict_Clear(dtype_pairs);
 	Py_XSETREF(dtype_resolver, Py_NewRef(resolver));
 	Py_XSETREF(stream_getter, Py_NewRef(stream));
 	Py_XSETREF(constexpr_type, cexpr == Py_None ? NULL : Py_NewRef(cexpr));
@@ -1253,6 +1706,10 @@ static PyMethodDef module_methods[] = {
 	{"set_stream_getter", py_set_stream_getter, METH_O,
 	 "the current CUDA stream: a function, or (device function, stream function of a device)"},
 	{"_launch_floor", py_launch_floor, METH_VARARGS, "_launch_floor(kernel, grid, stream, values, n) -> ns a launch"},
+	{"_dry_run", py_dry_run, METH_VARARGS, "_dry_run([mode]) -> no-op launches so far (0: off, 1: no-op launches, "
+	 "2: also every pointer in CUDA memory)"},
+	{"_last_launch", py_last_launch, METH_NOARGS, "_last_launch() -> (grid, stream, device, packed values) of the "
+	 "last no-op launch"},
 	{"_time_calls", py_time_calls, METH_VARARGS, "_time_calls(callable, args, kwargs, n) -> ns a call"},
 	{NULL},
 };
@@ -1299,7 +1756,17 @@ PyMODINIT_FUNC PyInit__tritonc(void)
 	s_cpu = intern("cpu");
 	s_cuda = intern("cuda");
 	dtype_names = PyDict_New();
-	ptr_keys = PyDict_New();
+	key_pairs = PyDict_New();
+	dtype_pairs = PyDict_New();
+	for (int i = 0; i <= 32; i++)
+		small_ints[i] = PyLong_FromLong(i);
+	for (int i = 0; i < EL_COUNT; i++) {
+		PyObject *name = intern(known_names[i]);
+		known_pairs[i] = name ? pair_of_name(name) : NULL;
+		Py_XDECREF(name);
+		if (!known_pairs[i])
+			return NULL;
+	}
 	no_default = Py_NewRef(Py_None);
 	CompileError = PyErr_NewException("tritonc.CompilationError", PyExc_RuntimeError, NULL);
 	Py_INCREF(&KernelType);

@@ -78,7 +78,8 @@ def main():
         many = lambda: mod.many_args[grid](a, b, c, M, N, 16, N, 1, N, 1, N, 1, 0.5, BM=32, BN=32)
         rows.append((label, per_launch_us(add_tuple), per_launch_us(many)))
     # where tritonc's time goes: the same launches called from C (no Python loop), the stream lookup, and
-    # tritonc_launch alone on arguments packed once (cuLaunchKernel and the driver)
+    # tritonc_launch alone on arguments packed once (cuLaunchKernel and the driver), and the host path with
+    # the launch call a no-op (_dry_run(1): binding, key, cache lookup, grid, packing, the stream lookup)
     from tritonc import _tritonc
     out = outs["tritonc"]
     kernel = next(iter(ours.tiny_add._kernels.values()))
@@ -90,8 +91,14 @@ def main():
             times.append(_tritonc._time_calls(fn, args, kwargs, 200) / 1e3)
             torch.cuda.synchronize()
         return statistics.median(times)
+    _tritonc._dry_run(1)   # everything but the driver's launch call: the host path alone
+    dry = c_loop(ours.tiny_add[(4,)], (x, y, out, n), {"BLOCK": 1024})
+    dry_many = c_loop(ours.many_args[grid], (a, b, cs["tritonc"], M, N, 16, N, 1, N, 1, N, 1, 0.5), {"BM": 32, "BN": 32})
+    _tritonc._dry_run(0)
     parts = {
         "tritonc kernel[grid](...) called from C": c_loop(ours.tiny_add[(4,)], (x, y, out, n), {"BLOCK": 1024}),
+        "tritonc, the launch a no-op (host path alone)": dry,
+        "tritonc 13 args, the launch a no-op": dry_many,
         "triton kernel[grid](...) called from C": c_loop(real.tiny_add[(4,)], (x, y, outs["triton"], n),
                                                          {"BLOCK": 1024}),
         "torch's current stream (2 calls)": c_loop(lambda: torch._C._cuda_getCurrentRawStream(

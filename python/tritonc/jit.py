@@ -168,12 +168,15 @@ def _kernel_source(fn):
                 break
     if not found:
         raise RuntimeError(f"cannot find the source of kernel '{fn.__name__}' in {filename}")
-    for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            keep_node(node, 0)
-        elif isinstance(node, ast.FunctionDef) and node.name != fn.__name__ and \
-                _is_kernel_object(fn.__globals__.get(node.name)):
-            keep_function(node)
+    kept = [node]
+    for top in tree.body:
+        if isinstance(top, (ast.Import, ast.ImportFrom)):
+            keep_node(top, 0)
+        elif isinstance(top, ast.FunctionDef) and top.name != fn.__name__ and \
+                _is_kernel_object(fn.__globals__.get(top.name)):
+            keep_function(top)
+            kept.append(top)
+    lines = _substitute_globals(list(lines), kept, fn.__globals__, filename, 0 if first is None else first - 1)
     out = []
     for line, col in zip(lines, keep):
         if col is None:
@@ -183,6 +186,103 @@ def _kernel_source(fn):
         else:
             out.append(line[col:] if line[:col].strip() == "" else line.lstrip())
     return "".join(out), filename
+
+
+def _local_names(node):
+    """The names a function binds itself (parameters, assignments, loop and with targets, imports)."""
+    names = set()
+    a = node.args
+    for arg in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
+        names.add(arg.arg)
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+            names.add(sub.id)
+        elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and sub is not node:
+            names.add(sub.name)
+        elif isinstance(sub, (ast.Import, ast.ImportFrom)):
+            names.update((x.asname or x.name).split(".")[0] for x in sub.names)
+    return names
+
+
+def _language_alias(g):
+    for name, value in g.items():
+        if isinstance(value, types.ModuleType) and value.__name__ in ("triton.language", "tritonc.language"):
+            return name
+    return None
+
+
+def _global_text(value, alias):
+    """The source text of a constexpr global's value, or None where it has none."""
+    if isinstance(value, _tl.constexpr):
+        value = value.value
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value) if value >= 0 else f"({value})"
+    if isinstance(value, float):
+        text = repr(value)
+        return None if text in ("inf", "-inf", "nan") else (text if value >= 0 else f"({text})")
+    if isinstance(value, str) and "'" not in value and "\\" not in value and "\n" not in value:
+        return "'" + value + "'"
+    if isinstance(value, _tl.dtype) or type(value).__name__ == "dtype" and hasattr(value, "name"):
+        name = getattr(value, "name", None)
+        if alias and isinstance(name, str):
+            return f"{alias}.{_tl._LONG.get(name, name)}"
+    return None
+
+
+def _substitute_globals(lines, functions, g, filename, line_base):
+    """Writes the value of each module-level constexpr global that the kept
+    functions read (``BLOCK = tl.constexpr(128)``, a dtype, None; with
+    TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1 any int, float or bool; in a
+    parameter's default any of those) in place of its name, padded to the
+    name's width so that columns stay. A plain int or float read without
+    being a constexpr is Triton's error."""
+    alias = _language_alias(g)
+    allow = os.environ.get("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "0") == "1"
+    by_name = {f.name: f for f in functions}
+    reached, todo = set(), [functions[0].name]   # the kernel and what it calls: only they raise
+    while todo:
+        name = todo.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        todo.extend(c.func.id for c in ast.walk(by_name[name])
+                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in by_name)
+    annotations = g.get("__annotations__", {}) or {}
+    edits = {}   # line index -> [(start byte, end byte, text)]
+    for node in functions:
+        local = _local_names(node)
+        defaults = set()
+        for d in node.args.defaults + [x for x in node.args.kw_defaults if x is not None]:
+            defaults.update(id(sub) for sub in ast.walk(d))
+        for sub in ast.walk(node):
+            if not isinstance(sub, ast.Name) or not isinstance(sub.ctx, ast.Load) or sub.id in local or \
+                    sub.id not in g or sub.lineno != sub.end_lineno:
+                continue
+            value = g[sub.id]
+            if isinstance(value, (types.ModuleType, type)) or callable(value) and not isinstance(value, _tl.constexpr):
+                continue
+            plain = isinstance(value, (int, float)) and not isinstance(value, _tl.constexpr)
+            if plain and node.name in reached and not (allow or id(sub) in defaults or _is_constexpr_annotation(annotations.get(sub.id,
+                                                                                                inspect.Parameter.empty))):
+                line = lines[sub.lineno - 1]
+                col = len(line.encode()[:sub.col_offset].decode(errors="replace"))
+                raise _tritonc.CompilationError(
+                    f"{filename}:{sub.lineno + line_base}:{col + 1}: error: cannot access global variable "
+                    f"'{sub.id}' from within @jit'ed function: Triton kernels can only access global variables "
+                    f"that are instantiated as constexpr (`{sub.id} = triton.language.constexpr({value!r})`); or set "
+                    f"TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1\n{line.rstrip()}\n{' ' * col}^")
+            text = _global_text(value, alias)
+            if text is not None:
+                edits.setdefault(sub.lineno - 1, []).append((sub.col_offset, sub.end_col_offset, text))
+    for i, spans in edits.items():
+        raw = lines[i].encode()
+        for start, end, text in sorted(spans, reverse=True):
+            text = text.ljust(end - start)
+            raw = raw[:start] + text.encode() + raw[end:]
+        lines[i] = raw.decode()
+    return lines
 
 
 class _Metadata(types.SimpleNamespace):
@@ -318,8 +418,17 @@ class JITFunction(_tritonc.Dispatcher):
         if self._source is None:
             self._source = _kernel_source(self.fn)
         source, filename = self._source
-        info = _tritonc.compile(source, filename, self.fn.__name__, ",".join(sig), defines, num_warps, num_stages,
-                                target)
+        try:
+            info = _tritonc.compile(source, filename, self.fn.__name__, ",".join(sig), defines, num_warps,
+                                    num_stages, target)
+        except _tritonc.CompilationError as e:
+            fp8 = [(p.name, key[i + 3]) for i, p in enumerate(self.params)
+                   if isinstance(key[i + 3], str) and key[i + 3].startswith("*fp8")]
+            if fp8:   # name the argument: the compiler only sees a type in the signature
+                name, part = fp8[0]
+                raise TypeError(f"kernel '{self.__name__}', argument '{name}': {part.split(':')[0][1:]} tensors "
+                                f"are not supported by this compiler ({str(e).splitlines()[0]})") from e
+            raise
         index = {name: i for i, name in enumerate(self.arg_names)}
         for name in info["arg_names"]:
             if name not in index:
@@ -332,6 +441,8 @@ class JITFunction(_tritonc.Dispatcher):
         lang = "c" if device == "cpu" else "cuda"
         kernel.asm = {lang: info["code"], "tir": info["tir"], "simt": info["simt"], "source": source}
         regs, local = kernel.resources() if hasattr(kernel, "resources") else (0, 0)
+        if device == "cpu" or regs == 0:   # no register count (the CPU, or a dry run): a nominal 32, so that
+            regs = 32                      # occupancy formulas written for GPUs (tutorial 02's) still divide
         kernel.metadata = _Metadata(name=self.fn.__name__, num_warps=num_warps, num_stages=num_stages,
                                     shared=info["shared"], threads=info["threads"], warp_size=info["warp_size"],
                                     target=target, signature=",".join(sig), constants=defines, n_regs=regs,

@@ -145,3 +145,46 @@ def _drop_big_blocks(configs, named_args, **kwargs):
 def pruned_copy(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(dst_ptr + offs, tl.load(src_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+# module-level constexpr globals, as Triton takes them: a tl.constexpr value,
+# a dtype, and (only with TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1) a plain int
+GLOBAL_BLOCK = tl.constexpr(64)
+GLOBAL_SHIFT = tl.constexpr(-1.5)
+GLOBAL_DTYPE = tl.float32
+GLOBAL_ON = tl.constexpr(True)
+PLAIN_SCALE = 3
+
+
+@triton.jit
+def _times_shift(x):
+    return x * 2.0 + GLOBAL_SHIFT
+
+
+@triton.jit
+def uses_globals(x_ptr, out_ptr, n, B: tl.constexpr = GLOBAL_BLOCK):
+    offs = tl.program_id(0) * GLOBAL_BLOCK + tl.arange(0, GLOBAL_BLOCK)
+    m = offs < n
+    v = _times_shift(tl.load(x_ptr + offs, mask=m)).to(GLOBAL_DTYPE)
+    if GLOBAL_ON:
+        v = v + B
+    tl.store(out_ptr + offs, v, mask=m)
+
+
+@triton.jit
+def uses_plain_global(out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, offs * PLAIN_SCALE, mask=offs < n)
+
+
+@triton.jit
+def uses_plain_global_allowed(out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, offs * PLAIN_SCALE, mask=offs < n)
+
+
+@triton.jit
+def widen(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m).to(tl.float32) * 2.0, mask=m)

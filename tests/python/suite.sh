@@ -2,8 +2,9 @@
 # The Python package (python/): builds the extension in place for a Python
 # with numpy, then runs test_api.py on numpy arrays at warp width 32 and 64,
 # a script with `import triton` through `python3 -m tritonc` (as a file and
-# with -m), and `python3 -m tritonc` without arguments. A missing numpy or
-# Python headers is a failure, not a skip.
+# with -m), a pytest file through `python3 -m tritonc -m pytest`, and
+# `python3 -m tritonc` without arguments. A missing numpy, pytest or Python
+# headers is a failure, not a skip.
 cd "$(dirname "$0")/../.." || exit 2
 BUILD=${BUILD:-build}
 pick_python() {
@@ -37,6 +38,16 @@ out=$(PYTHONPATH=python "$py" -m tritonc tests/python/triton_script.py 777 2>&1)
 if [ "$out" = "ok 777" ]; then echo "PASS python -m tritonc SCRIPT.py (import triton)"; else echo "FAIL python -m tritonc SCRIPT.py: $out"; status=1; fi
 out=$(cd tests/python && PYTHONPATH=../../python TRITONC_WARP_SIZE=64 "$py" -m tritonc -m triton_script 1234 2>&1)
 if [ "$out" = "ok 1234" ]; then echo "PASS python -m tritonc -m MODULE (W=64)"; else echo "FAIL python -m tritonc -m MODULE: $out"; status=1; fi
+# pytest through tritonc: a test file with `import triton` (python3-pytest)
+out=$(cd "$work" && PYTHONPATH="$OLDPWD/python" "$py" -m tritonc -m pytest -q -p no:cacheprovider "$OLDPWD/tests/python/pytest_case" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && echo "$out" | grep -q "^4 passed"; then
+	echo "PASS python -m tritonc -m pytest (import triton in a test file)"
+else
+	echo "FAIL python -m tritonc -m pytest: status $rc"
+	echo "$out" | tail -20
+	status=1
+fi
 PYTHONPATH=python "$py" -m tritonc >"$work/usage" 2>&1
 rc=$?
 if [ $rc -eq 2 ] && grep -q usage "$work/usage"; then echo "PASS python -m tritonc without a script: usage, status 2"; else echo "FAIL python -m tritonc without a script: status $rc"; status=1; fi

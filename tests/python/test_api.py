@@ -60,6 +60,24 @@ def load_kernels(name, use_tritonc):
     return module
 
 
+def load_module(name, file):
+    """A file of this folder as a module, with `import triton` giving tritonc."""
+    saved = {k: v for k, v in sys.modules.items() if k == "triton" or k.startswith("triton.")}
+    for k in saved:
+        del sys.modules[k]
+    tc_main.install()
+    try:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, tc_main.TritonFinder)]
+        for k in [k for k in sys.modules if k == "triton" or k.startswith("triton.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+    return module
+
+
 class Numpy:
     """Arrays in CPU memory."""
     name = "numpy"
@@ -406,6 +424,171 @@ def bad_arguments(K, R, B):
 
 
 @case
+def constexpr_globals(K, R, B):
+    x = B.randn(100)
+    out = B.zeros(100)
+    K.uses_globals[(2,)](x, out, 100)
+    want = B.np(x).astype(np.float64) * 2.0 - 1.5 + 64
+    ok, why = close(B.np(out), want, 1e-6)
+    report("module-level tl.constexpr globals (value, dtype, bool, in a helper and a default)", ok, why)
+    if R is not None:
+        theirs = B.zeros(100)
+        R.uses_globals[(2,)](x, theirs, 100)
+        report("module-level constexpr globals equal Triton's", same(B.np(out), B.np(theirs))[0], "")
+    o = B.zeros(64, dtype=np.int32)
+    try:
+        K.uses_plain_global[(1,)](o, 64, BLOCK=64)
+        report("a plain int global is Triton's error", False, "no exception")
+    except tritonc.CompilationError as e:
+        text = str(e)
+        report("a plain int global is Triton's error", "global variable 'PLAIN_SCALE'" in text and
+               "kernels.py:" in text and "^" in text, text)
+    os.environ["TRITON_ALLOW_NON_CONSTEXPR_GLOBALS"] = "1"
+    try:
+        K.uses_plain_global_allowed[(1,)](o, 50, BLOCK=64)
+    finally:
+        del os.environ["TRITON_ALLOW_NON_CONSTEXPR_GLOBALS"]
+    want = np.where(np.arange(64) < 50, np.arange(64) * K.PLAIN_SCALE, 0)
+    report("a plain int global with TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1", np.array_equal(B.np(o), want),
+           str(B.np(o)[:8]))
+
+
+@case
+def element_types(K, R, B):
+    """fp16 arrays, bf16 through the duck type (numpy has no bf16), fp8: computed, or an error naming it."""
+    n = 77
+    h = B.randn(n, dtype=np.float16)
+    out = B.zeros(n)
+    K.widen[(2,)](h, out, n, BLOCK=64)
+    report("fp16 arrays", np.array_equal(B.np(out), B.np(h).astype(np.float32) * 2), "")
+    if B.name != "numpy":
+        return
+    rng = np.random.default_rng(5)
+    vals = rng.standard_normal(n).astype(np.float32)
+    bits = (vals.view(np.uint32) >> 16).astype(np.uint16)   # bf16: the top half of fp32
+    want = (bits.astype(np.uint32) << 16).view(np.float32) * 2
+
+    class BF16Dtype:
+        name = "bfloat16"
+
+        def __str__(self):
+            return "torch.bfloat16"
+
+    class Tensor:   # Triton's duck type: data_ptr() and dtype, in CPU memory
+        def __init__(self, a, dtype):
+            self.a, self.dtype, self.is_cuda = a, dtype, False
+
+        def data_ptr(self):
+            return self.a.ctypes.data
+    out[:] = 0
+    K.widen[(2,)](Tensor(bits, BF16Dtype()), out, n, BLOCK=64)
+    report("bf16 through the duck type (a dtype named bfloat16)", np.array_equal(out, want), str(out[:4]))
+    e5m2 = np.array([0x3c, 0x40, 0xc4, 0x38, 0x3e, 0x00, 0xbc, 0x42], np.uint8)   # 1, 2, -4, .5, 1.5, 0, -1, 3
+    o8 = np.zeros(8, np.float32)
+    try:
+        K.widen[(1,)](Tensor(e5m2, "float8_e5m2"), o8, 8, BLOCK=8)
+        report("fp8 e5m2 tensors: computed", np.array_equal(o8, np.array([1, 2, -4, .5, 1.5, 0, -1, 3], np.float32) * 2),
+               str(o8))
+    except TypeError as e:
+        report("fp8 e5m2 tensors: an error naming the argument", "argument 'x_ptr'" in str(e) and "fp8" in str(e),
+               str(e))
+
+
+@case
+def cuda_path_dry_run(K, R, B):
+    """The CUDA launch path without a GPU: _dry_run(2) takes every pointer as CUDA memory, compiles to CUDA
+    source and makes the launch a no-op whose packed arguments _last_launch() shows; TRITONC_DUMP writes .cu."""
+    from tritonc import _tritonc
+    import tempfile
+    x = B.randn(300)
+    out = B.zeros(300)
+    before = _tritonc._dry_run(2)
+    dump = tempfile.mkdtemp()
+    os.environ["TRITONC_DUMP"] = dump
+    try:
+        k = K.add_bias.warmup(x, None, out, 300, BLOCK=128, grid=(3,))
+        K.add_bias[(3,)](x, None, out, 300, BLOCK=128)
+        grid, stream, device, values = _tritonc._last_launch()
+        launches = _tritonc._dry_run() - before
+    finally:
+        _tritonc._dry_run(0)
+        del os.environ["TRITONC_DUMP"]
+    asm = k.asm
+    report("asm of a CUDA kernel: cuda source, tir, simt", "__global__" in asm.get("cuda", "") and "tir" in asm and
+           "simt" in asm and "c" not in asm, str(list(asm)))
+    report("a no-op CUDA launch packs the arguments", launches == 1 and grid == (3, 1, 1) and device == "cuda" and
+           values[0] == x.ctypes.data and values[1] == out.ctypes.data and 300 in values, str((grid, device, values)))
+    report("the CUDA output is left unrun", not np.any(out), "")
+    dumped = [f for f in os.listdir(dump) if f.startswith("add_bias-") and f.endswith(".cu")]
+    report("TRITONC_DUMP writes CUDA source (.cu)", len(dumped) >= 1 and
+           "__global__" in open(os.path.join(dump, dumped[0])).read(), str(os.listdir(dump)))
+
+
+@case
+def foreign_objects(K, R, B):
+    """__cuda_array_interface__ and DLPack objects in CUDA memory (fakes: the launch is a no-op, its packed
+    arguments are checked), and a kernel decorated by another package's jit given to tritonc.jit."""
+    import ctypes
+    from tritonc import _tritonc
+
+    class CAI:
+        def __init__(self, ptr, typestr):
+            self.__cuda_array_interface__ = {"data": (ptr, False), "typestr": typestr, "shape": (256,),
+                                             "version": 3}
+
+    class DLTensor(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32),
+                    ("ndim", ctypes.c_int32), ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                    ("lanes", ctypes.c_uint16), ("shape", ctypes.c_void_p), ("strides", ctypes.c_void_p),
+                    ("byte_offset", ctypes.c_uint64)]
+
+    class DLPack:   # a CUDA tensor of DLPack (device type 2)
+        def __init__(self, ptr, code, bits, offset=0):
+            self.shape = (ctypes.c_int64 * 1)(256)
+            self.t = DLTensor(ptr, 2, 0, 1, code, bits, 1, ctypes.addressof(self.shape), None, offset)
+
+        def __dlpack__(self, stream=None):
+            new = ctypes.pythonapi.PyCapsule_New
+            new.restype = ctypes.py_object
+            new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+            return new(ctypes.addressof(self.t), b"dltensor", None)
+
+        def __dlpack_device__(self):
+            return (2, 0)
+    if B.name == "numpy":
+        before = _tritonc._dry_run(1)
+        try:
+            K.add_bias[(2,)](CAI(0x7f0000100000, "<f4"), None, DLPack(0x7f0000200000, 2, 32, 4), 256, BLOCK=128)
+            grid, stream, device, values = _tritonc._last_launch()
+            keys = [k for k in K.add_bias._kernels if k[0] == "cuda"]
+            ok = _tritonc._dry_run() - before == 1 and device == "cuda" and values[0] == 0x7f0000100000 and \
+                values[1] == 0x7f0000200004 and values[2] == 256
+            report("__cuda_array_interface__ and DLPack CUDA objects: CUDA, their pointers packed", ok,
+                   str((device, [hex(v) for v in values])))
+            report("their pointer keys: aligned, and unaligned by the DLPack byte offset",
+                   any(k[3] == "*fp32:16" and k[5] == "*fp32" for k in keys), str(keys))
+            K.widen[(2,)](DLPack(0x7f0000300000, 4, 16), CAI(0x7f0000400000, "<f4"), 256, BLOCK=128)
+            keys = [k for k in K.widen._kernels if k[0] == "cuda"]
+            report("a bf16 DLPack tensor (type code 4)", any(k[3] == "*bf16:16" for k in keys), str(keys))
+            try:
+                K.add_bias[(2,)](CAI(0x7f0000100000, "<f4"), None, B.zeros(256), 256, BLOCK=128)
+                report("a CUDA array interface object with a numpy array: an error", False, "no exception")
+            except ValueError as e:
+                report("a CUDA array interface object with a numpy array: an error",
+                       "argument 'out_ptr'" in str(e) and "CUDA" in str(e), str(e))
+        finally:
+            _tritonc._dry_run(0)
+    F = load_module("foreign_jit", "foreign_jit.py")
+    kernel = tritonc.jit(F.foreign_square_add)
+    x = B.randn(90)
+    out = B.zeros(90)
+    kernel[(2,)](x, out, 90, 0.25, BLOCK=64)
+    want = B.np(x).astype(np.float64) ** 2 + 0.25
+    ok, why = close(B.np(out), want, 1e-6)
+    report("a kernel of another package's jit (its .fn) given to tritonc.jit", ok, why)
+
+
+@case
 def cuda_extras(K, R, B):
     """What only a machine with a GPU shows: torch CPU tensors, streams, cupy, DLPack, TRITONC_TARGET=c."""
     import subprocess
@@ -471,10 +654,12 @@ def main():
     K = load_kernels("kernels_tritonc", True)
     R = load_kernels("kernels_triton", False) if args.triton else None
     for test in (rmsnorm, softmax, gemm, autotune, do_not_specialize, none_and_alignment, heuristics, string_constexpr, strided_view,
-                 warmup_and_asm, bad_arguments):
+                 warmup_and_asm, bad_arguments, constexpr_globals, element_types, foreign_objects):
         test(K, R, B)
     if args.device == "cuda":
         cuda_extras(K, R, B)
+    else:
+        cuda_path_dry_run(K, R, B)
     return 1 if failures else 0
 
 
