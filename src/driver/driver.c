@@ -138,6 +138,7 @@ static bool strip_hints(Driver *d)
 	d->nhints = 1;
 	for (const char *p = sig; *p; p++)
 		d->nhints += *p == ',';
+	d->nhints *= 2 * TC_MAX_RANK;   /* by kernel argument: a descriptor entry stands for up to 2 x rank */
 	d->hints = arena_alloc(d->arena, sizeof *d->hints * (size_t)d->nhints);
 	char *out = arena_alloc(d->arena, strlen(sig) + 1);
 	if (!spec_strip_hints(sig, out, d->hints, d->nhints)) {
