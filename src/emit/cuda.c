@@ -213,9 +213,41 @@ static const char cuda_copies[] =
 	"#define tc_copy_commit() asm volatile(\"cp.async.commit_group;\" ::: \"memory\")\n"
 	"#define tc_copy_wait(n) asm volatile(\"cp.async.wait_group %0;\" :: \"n\"(n) : \"memory\")\n";
 
+/* A copy whose source size is run-time: the first n bytes, zeros after. */
+static const char cuda_copy_n[] =
+	"TC_DEVICE void tc_copy_async16n(void *dst, const void *src, int n)\n"
+	"{\n"
+	"\tasm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\"l\"(src), \"r\"(n) : \"memory\");\n"
+	"}\n"
+	"TC_DEVICE void tc_copy_async8n(void *dst, const void *src, int n)\n"
+	"{\n"
+	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 8, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\"l\"(src), \"r\"(n) : \"memory\");\n"
+	"}\n"
+	"TC_DEVICE void tc_copy_async4n(void *dst, const void *src, int n)\n"
+	"{\n"
+	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 4, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\"l\"(src), \"r\"(n) : \"memory\");\n"
+	"}\n";
+
+static bool uses_copy_n(const SKernel *k)
+{
+	for (const SStmt *s = k->first; s; s = s->next)
+		if (s->kind == SS_COPY_ASYNC && s->other)
+			return true;
+	return false;
+}
+
 static void cuda_copy_async(Buf *b, int bytes, const char *dst, const char *ptr, const char *mask)
 {
 	buf_printf(b, "tc_copy_async%d(%s, %s, %s);\n", bytes, dst, ptr, mask ? mask : "true");
+}
+
+static void cuda_copy_async_n(Buf *b, int bytes, const char *dst, const char *ptr, const char *mask, const char *count,
+			      int elem)
+{
+	buf_printf(b, "tc_copy_async%dn(%s, %s, %s ? (int)(%s) * %d : 0);\n", bytes, dst, ptr, mask, count, elem);
 }
 
 static void cuda_copy_commit(Buf *b)
@@ -243,6 +275,8 @@ static void cuda_head(Buf *b, const SKernel *k)
 		buf_puts(b, cuda_copies);
 	if (emit_uses_runtime_shift(k))
 		buf_puts(b, emit_prelude_shifts);
+	if (uses_copy_n(k))
+		buf_puts(b, cuda_copy_n);
 	if (simt_uses(k, SS_MMA)) {
 		for (int nmat = 1; nmat <= 4; nmat *= 2)
 			for (int trans = 0; trans < 2; trans++)
@@ -340,6 +374,7 @@ const Printer emit_cuda_printer = {
 	.load_words = cuda_load_words,
 	.store_words = cuda_store_words,
 	.copy_async = cuda_copy_async,
+	.copy_async_n = cuda_copy_async_n,
 	.copy_commit = cuda_copy_commit,
 	.copy_wait = cuda_copy_wait,
 	.fdiv = "tc_fdiv",

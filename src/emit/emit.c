@@ -980,6 +980,7 @@ static void mma_stmt(Emit *E, const SStmt *s)
 static void copy_async_stmt(Emit *E, const SStmt *s)
 {
 	char *dst = expr_str(E, s->dst), *ptr = expr_str(E, s->ptr), *mask = s->mask ? expr_str(E, s->mask) : NULL;
+	char *count = s->other ? expr_str(E, s->other) : NULL;
 	const char *type = simt_mem_ctype(s->dst->reg->dtype);
 	if (s->guard) {
 		char *guard = expr_str(E, s->guard);
@@ -987,11 +988,28 @@ static void copy_async_stmt(Emit *E, const SStmt *s)
 		free(guard);
 		E->depth++;
 	}
-	if (E->P->copy_async) {
+	if (count && E->P->copy_async_n) {
+		char *at = str_printf("&%s", dst);
+		buf_indent(E->b, E->depth);
+		E->P->copy_async_n(E->b, s->vec * dtype_bytes(s->dst->reg->dtype), at, ptr, mask ? mask : "true", count,
+				   dtype_bytes(s->dst->reg->dtype));
+		free(at);
+	} else if (E->P->copy_async && !count) {
 		char *at = str_printf("&%s", dst);
 		buf_indent(E->b, E->depth);
 		E->P->copy_async(E->b, s->vec * dtype_bytes(s->dst->reg->dtype), at, ptr, mask);
 		free(at);
+	} else if (count) {   /* element j where mask and j < count: no read past the first count */
+		line(E, "{");
+		E->depth++;
+		line(E, "int tc_n = %s ? (int)(%s) : 0;", mask ? mask : "1", count);
+		for (int j = 0; j < s->vec; j++) {
+			char *elem = elem_str(E, s->dst, j);
+			line(E, "%s = %d < tc_n ? ((const %s *)%s)[%d] : 0;", elem, j, type, ptr, j);
+			free(elem);
+		}
+		E->depth--;
+		line(E, "}");
 	} else {
 		for (int j = 0; j < s->vec; j++) {
 			char *elem = elem_str(E, s->dst, j);
@@ -1009,6 +1027,7 @@ static void copy_async_stmt(Emit *E, const SStmt *s)
 	free(dst);
 	free(ptr);
 	free(mask);
+	free(count);
 }
 
 static void other_stmt(Emit *E, const SStmt *s)

@@ -26,6 +26,9 @@ typedef struct Printer {
 	 * all but `pending` groups. NULL: the copy is an ordinary one and the
 	 * commit and the wait are nothing. */
 	void (*copy_async)(Buf *b, int bytes, const char *dst, const char *ptr, const char *mask);
+	/* the first `count` elements of `elem` bytes where mask, the rest zeros */
+	void (*copy_async_n)(Buf *b, int bytes, const char *dst, const char *ptr, const char *mask, const char *count,
+			     int elem);
 	void (*copy_commit)(Buf *b);
 	void (*copy_wait)(Buf *b, int pending);
 	/* fp32 x / y as a call fdiv(x, y), NULL: the C operator */

@@ -595,11 +595,25 @@ static bool zero_const(const TValue *x)
 }
 
 /* Elements a thread copies at a time along the frame's last dim (either
- * of the tile's): the load's vector width (plan.c, plan_access_widths). */
+ * of the tile's): the load's copy width (plan.c, plan_access_widths). A
+ * mask true on a prefix of each copy does not narrow it: such a copy takes
+ * that many elements and zeros after them (the source size of cp.async);
+ * *x and *n, when given, get the compare x < n that cuts it (NULL: the
+ * mask is constant over each copy). */
+static int copy_width_split(Lower *L, const TValue *v, const TValue **x, const TValue **n)
+{
+	const ValuePlan *vp = &L->vp[v->id];
+	lower_use_frame(L, vp->frame);
+	if (x) {
+		*x = vp->cut_x;
+		*n = vp->cut_n;
+	}
+	return vp->copy_vector;
+}
+
 static int copy_width(Lower *L, const TValue *x)
 {
-	lower_use_frame(L, L->vp[x->id].frame);
-	return L->vp[x->id].vector;
+	return copy_width_split(L, x, NULL, NULL);
 }
 
 /* A load the dot can take by asynchronous copy: only the dot reads it, it
@@ -618,6 +632,17 @@ static bool copyable(Lower *L, const TBlock *body, const TValue *x)
 	int width = copy_width(L, x);   /* (uses x's frame) */
 	int last = L->rank - 1;   /* along a row of the copy: either of its dims */
 	return (L->vp[x->id].map[1] == last || L->vp[x->id].map[0] == last) && width >= 2;
+}
+
+/* The load a dot operand `x` copies: x itself, or the load under x =
+ * tl.trans(load) (tutorial 09's `a @ b.T` of descriptor blocks), which
+ * only x reads; the copy then writes the tile with its dims swapped. */
+static const TValue *copied_load(Lower *L, const TBlock *body, const TValue *x)
+{
+	if (x->op == TOP_TRANS && x->type.rank == 2 && x->perm[0] == 1 && in_block(body, x) && L->uses &&
+	    L->uses[x->id] == 1 && L->vp[x->id].frame == L->vp[x->args[0]->id].frame)
+		return x->args[0];
+	return x;
 }
 
 static bool is_consumer(Lower *L, const TValue *x)
@@ -788,7 +813,8 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 	for (const TValue *v = body->first; v; v = v->next) {
 		if (v->op != TOP_DOT || !L->vp[v->id].matrix)
 			continue;
-		if (!copyable(L, body, v->args[0]) || !copyable(L, body, v->args[1])) {
+		const TValue *la = copied_load(L, body, v->args[0]), *lb = copied_load(L, body, v->args[1]);
+		if (!copyable(L, body, la) || !copyable(L, body, lb)) {
 			unplan(L, body);
 			L->plan->noperands = first_operand;
 			return NULL;
@@ -801,6 +827,8 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 		int wm = p->wgmma ? fr->wm : 0;
 		p->staged = L->vp[v->args[0]->id].staged = copy_target(L, v->args[0], pp, dot_name(L, v, "a"), wm);
 		p->staged_b = L->vp[v->args[1]->id].staged = copy_target(L, v->args[1], pp, dot_name(L, v, "b"), -(wm > 0));
+		L->vp[la->id].staged = p->staged;
+		L->vp[lb->id].staged = p->staged_b;
 	}
 	if (!split_body(L, body, yield)) {
 		unplan(L, body);
@@ -882,12 +910,18 @@ void lower_copy_async(Lower *L, const TValue *v)
 	const Operand *o = L->vp[v->id].staged;
 	const TValue *ptr = v->args[0], *mask = v->nargs > 1 ? v->args[1] : NULL;
 	unsigned present = L->vp[v->id].present;
-	int vec = copy_width(L, v);
+	const TValue *px, *pn;
+	int vec = copy_width_split(L, v, &px, &pn);
 	Nest n = lower_nest_over(L, present, vec);
 	SExpr *at[2];
 	for (int k = 0; k < 2; k++) {
 		int d = L->vp[v->id].map[k];
 		at[k] = lower_coord(L, d, lower_local_index(L, &n, d));
+	}
+	if (o->tile != v) {   /* the operand is tl.trans of this load */
+		SExpr *t = at[0];
+		at[0] = at[1];
+		at[1] = t;
 	}
 	SStmt *s = simt_stmt(L->k, SS_COPY_ASYNC, v->line);
 	lower_set_loops(L, s, &n);
@@ -895,6 +929,12 @@ void lower_copy_async(Lower *L, const TValue *v)
 			  operand_index(L, o, simt_ref(L->k, L->pipe_regs[o->pipe->id].load_slot, NULL), at[0], at[1]));
 	s->ptr = lower_read_value(L, &n, ptr);
 	s->mask = mask ? lower_read_value(L, &n, mask) : NULL;
+	if (px) {   /* where the mask holds at the first element, min(n - x, vec) of them */
+		DType dt = px->type.dtype;
+		SExpr *left = simt_binary(L->k, TOP_SUB, dt, lower_read_value(L, &n, pn), lower_read_value(L, &n, px));
+		SExpr *cnt = simt_binary(L->k, TOP_MINIMUM, dt, left, simt_cast(L->k, DT_I32, dt, lower_ic(L, vec)));
+		s->other = dt == DT_I32 ? cnt : simt_cast(L->k, dt, DT_I32, cnt);
+	}
 	s->guard = lower_write_guard(L, &n, present, NULL);
 	s->vec = vec;
 	L->place[v->id].lowered = true;

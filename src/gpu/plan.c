@@ -147,6 +147,56 @@ static int splat_width(const Lower *L, const TValue *v)
 	return w;
 }
 
+/* Whether mask `m` holds on a prefix of every aligned run of `vec`
+ * elements along tile dim k: an and of parts constant over each run and
+ * at most one x < n with x consecutive over it and n constant (a
+ * descriptor's bound, or K's in tutorial 03's `offs_k < K - k * BK`, when
+ * what divides it is not known). *x and *n: that compare's operands. */
+static bool prefix_mask(const TValue *m, int k, int vec, const TValue **x, const TValue **n)
+{
+	if (m->axis.constancy[k] % vec == 0)
+		return true;
+	switch (m->op) {
+	case TOP_AND:
+		return prefix_mask(m->args[0], k, vec, x, n) && prefix_mask(m->args[1], k, vec, x, n);
+	case TOP_BROADCAST:
+		return m->args[0]->type.rank == m->type.rank && m->args[0]->type.shape[k] == m->type.shape[k] &&
+		       prefix_mask(m->args[0], k, vec, x, n);
+	case TOP_CMP: {
+		const TValue *a = m->args[0], *b = m->args[1];
+		if (m->aux != CMP_LT || *x || a->axis.contiguity[k] % vec || b->axis.constancy[k] % vec ||
+		    dtype_is_float(a->type.dtype))
+			return false;
+		*x = a;
+		*n = b;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* A load's width as an asynchronous copy (ValuePlan.copy_vector): its
+ * vector, or the width its pointers allow when the mask holds on a prefix
+ * of each copy (prefix_mask), which then records the compare that cuts it. */
+static void plan_copy_width(Lower *L, const TValue *v, ValuePlan *vp)
+{
+	const TValue *mask = v->nargs > 1 ? v->args[1] : NULL;
+	vp->copy_vector = vp->vector;
+	vp->cut_x = vp->cut_n = NULL;
+	if (!mask || vp->vector >= 2)
+		return;
+	int whole = access_width(L, v->args[0], NULL);
+	int k = dim_on_last(L, v);
+	const TValue *px = NULL, *pn = NULL;
+	if (whole < 2 || k < 0 || mask->type.rank != v->type.rank || !prefix_mask(mask, k, whole, &px, &pn) || !px ||
+	    L->vp[px->id].frame != vp->frame || L->vp[pn->id].frame != vp->frame)
+		return;
+	vp->copy_vector = whole;
+	vp->cut_x = px;
+	vp->cut_n = pn;
+}
+
 /* The vector width of every load and store (and of a load copied ahead
  * into a pipeline's operand, which has no `other` but zeros). */
 static void plan_access_widths(Lower *L, const TBlock *b)
@@ -156,7 +206,8 @@ static void plan_access_widths(Lower *L, const TBlock *b)
 		if (v->op == TOP_IF)
 			plan_access_widths(L, v->orelse);
 		ValuePlan *vp = &L->vp[v->id];
-		vp->vector = vp->splat = 1;
+		vp->vector = vp->splat = vp->copy_vector = 1;
+		vp->cut_x = vp->cut_n = NULL;
 		if (v->op != TOP_LOAD && v->op != TOP_STORE)
 			continue;
 		lower_use_frame(L, vp->frame);
@@ -167,6 +218,8 @@ static void plan_access_widths(Lower *L, const TBlock *b)
 			vp->vector = 1;
 		if (v->op == TOP_LOAD && vp->vector == 1)
 			vp->splat = splat_width(L, v);
+		if (v->op == TOP_LOAD)
+			plan_copy_width(L, v, vp);
 	}
 }
 

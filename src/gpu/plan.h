@@ -60,6 +60,12 @@ typedef struct ValuePlan {
 	 * (a vector), and for a load, elements along it loaded once from one
 	 * address and copied (plan.c, plan_access_widths); 1: one at a time */
 	int vector, splat;
+	/* TOP_LOAD: elements a thread copies at a time when the load is copied
+	 * ahead into a pipeline's operand: the vector, or wider where the mask
+	 * holds on a prefix of each copy, cut by cut_x < cut_n (plan.c,
+	 * prefix_mask); cut_x NULL: not cut */
+	int copy_vector;
+	const TValue *cut_x, *cut_n;
 	bool matrix;               /* TOP_DOT: lowered to its frame's matrix instruction */
 	bool wgmma;                /* TOP_DOT: by wgmma, operands copied in its layout */
 	bool in_place;             /* TOP_DOT: accumulates in its accumulator's (loop-carried) registers */

@@ -449,6 +449,10 @@ static void dump_stmt(Buf *b, const SStmt *s)
 			buf_puts(b, " where ");
 			dump_expr(b, s->mask);
 		}
+		if (s->other) {
+			buf_puts(b, " first ");
+			dump_expr(b, s->other);
+		}
 		if (s->guard) {
 			buf_puts(b, " if ");
 			dump_expr(b, s->guard);

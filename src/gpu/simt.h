@@ -157,7 +157,9 @@ struct SStmt {
 	SExpr *value;                   /* ASSIGN; STORE: the first element (REF) */
 	SExpr *guard;                   /* ASSIGN, STORE, LOAD: the mask, or NULL */
 	SExpr *ptr;                     /* LOAD, STORE: the first element's address */
-	SExpr *other;                   /* LOAD: the value of masked-off elements, or NULL */
+	SExpr *other;                   /* LOAD: the value of masked-off elements, or NULL; COPY_ASYNC:
+					 * NULL, or how many leading elements (i32) are copied where
+					 * mask holds, the others zeros */
 	SExpr *mask;                    /* COPY_ASYNC: elements where it is false are zeros (NULL: none) */
 	int vec;                        /* LOAD, STORE: consecutive elements per access */
 	int value_stride;               /* STORE: element j of the access is value's index + j * value_stride */

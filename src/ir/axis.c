@@ -172,12 +172,17 @@ static void infer(TValue *v, const int64_t *arg_div)
 		set_scalar(r, &v->type, a->divisibility[0]);
 		return;
 	case TOP_EXPAND: {
+		/* along the new dim every element is a run of its own: what
+		 * divides them all, a run [x, x+1, ...] counting 1 (Triton's rule) */
 		int axis = v->aux;
+		int64_t every = a->divisibility[0];
+		for (int d = 0; d < v->args[0]->type.rank; d++)
+			every = tir_gcd(every, a->contiguity[d] > 1 ? 1 : a->divisibility[d]);
 		for (int d = rank - 1; d >= 0; d--) {
 			int s = d < axis ? d : d > axis ? d - 1 : -1;
 			r->contiguity[d] = s < 0 ? 1 : a->contiguity[s];
 			r->constancy[d] = s < 0 ? 1 : a->constancy[s];
-			r->divisibility[d] = s < 0 ? a->divisibility[0] : a->divisibility[s];
+			r->divisibility[d] = s < 0 ? every : a->divisibility[s];
 		}
 		return;
 	}
@@ -229,7 +234,11 @@ static void infer(TValue *v, const int64_t *arg_div)
 			return;
 		}
 		for (int d = 0; d < rank; d++) {
-			int64_t m = a->divisibility[d] * b->divisibility[d];
+			/* a run [x, x+1, ...] times anything: only its first element
+			 * is known divisible (Triton's rule), so its divisor counts 1 */
+			int64_t da = a->contiguity[d] > 1 ? 1 : a->divisibility[d];
+			int64_t db = b->contiguity[d] > 1 ? 1 : b->divisibility[d];
+			int64_t m = da * db;
 			r->contiguity[d] = 1;
 			r->constancy[d] = (int)tir_gcd(a->constancy[d], b->constancy[d]);
 			r->divisibility[d] = m > DIV_MAX || m <= 0 ? DIV_MAX : m;
@@ -272,6 +281,21 @@ static void infer(TValue *v, const int64_t *arg_div)
 		 * remainders. Index arithmetic is not negative (Triton's analysis
 		 * assumes the same). */
 		int64_t c;
+		if (v->op == TOP_MOD && !spec_const_int(v->args[1], &c)) {
+			/* x % n, n a run-time value constant along d (a splat of a
+			 * scalar argument): n's known divisor plays c's part, so
+			 * tutorial 03's (pid_m * BM + arange) % M stays contiguous
+			 * in runs of what divides M (Triton's rule, gcd of the
+			 * run with n's divisibility) */
+			for (int d = 0; d < rank; d++) {
+				int64_t run = tir_gcd(tir_gcd(a->contiguity[d], b->divisibility[d]), a->divisibility[d]);
+				run = tir_gcd(run, b->constancy[d]);
+				r->constancy[d] = (int)tir_gcd(a->constancy[d], b->constancy[d]);
+				r->contiguity[d] = (int)run;
+				r->divisibility[d] = tir_gcd(a->divisibility[d], b->divisibility[d]);
+			}
+			return;
+		}
 		if (!spec_const_int(v->args[1], &c) || c <= 0) {
 			set_unknown(r);
 			for (int d = 0; d < rank; d++)

@@ -90,9 +90,19 @@ bool spec_desc_arg(Spec *s, const Node *param, const char *ty)
 	Type i32 = {.dtype = DT_I32}, i64 = {.dtype = DT_I64};
 	for (int k = 0; k < rank; k++)
 		desc_shape(d)[k] = spec_sv_value(s, param, tir_arg(&s->b, arena_printf(s->a, "%s_shape%d", param->name, k), i32));
-	for (int k = 0; k < rank; k++)
-		desc_strides(d)[k] = k == rank - 1 ? spec_sv_int(s, 1) :
-			spec_sv_value(s, param, tir_arg(&s->b, arena_printf(s->a, "%s_stride%d", param->name, k), i64));
+	/* the host's descriptor (cuTensorMapEncodeTiled, Triton's TensorDescriptor)
+	 * has its strides in multiples of 16 bytes: said as tl.multiple_of, so
+	 * rows of the block are 16-byte aligned for the copies */
+	int64_t row_align[TC_MAX_RANK] = {0};
+	row_align[0] = dtype_bytes(elem) < 16 ? 16 / dtype_bytes(elem) : 1;
+	for (int k = 0; k < rank; k++) {
+		if (k == rank - 1) {
+			desc_strides(d)[k] = spec_sv_int(s, 1);
+			continue;
+		}
+		TValue *st = tir_arg(&s->b, arena_printf(s->a, "%s_stride%d", param->name, k), i64);
+		desc_strides(d)[k] = spec_sv_value(s, param, tir_hint(&s->b, st, HINT_MULTIPLE_OF, row_align));
+	}
 	for (int k = 0; k < rank; k++) {
 		if (!power_of_two(block[k]))
 			spec_error(s, param, "a descriptor's block extents must be powers of two; %lld is not",

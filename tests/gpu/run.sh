@@ -75,6 +75,24 @@ make -s units >/dev/null || exit 2
 			done
 		done
 	done
+	# hand-written GEMM forms on the pipeline (tests/exec/gemm_tiles.py): % M / % N, a tile loop with
+	# tl.where and hints (3 programs, 4 tiles), descriptor blocks; K = 77 cuts copies inside (cp.async
+	# of a copy's leading bytes, zeros after)
+	for arch in sm_90a sm_90; do
+		W="--arg M=208 --arg N=144 --arg K=77 --arg s_am=80 --arg s_bk=144 --arg s_cm=144 --arg a_ptr=16640
+			--arg b_ptr=11088 --arg c_ptr=29952"
+		for k in "wrapped --grid 4" "tile_loop -D PROGRAMS=3 --grid 3"; do
+			TARGET=cuda:$arch run "gemm_tiles $arch ${k%% *}" tests/exec/gemm_tiles.py -k $k \
+				-s '*fp16,*fp16,*fp16,i32:16,i32:16,i32,i32:16,i32:16,i32:16' -D s_ak=1 -D s_bn=1 -D s_cn=1 \
+				-D BM=128 -D BN=128 -D BK=64 -D GROUP=2 --num-stages 3 $W
+		done
+		TARGET=cuda:$arch run "gemm_tiles $arch blocks (descriptors)" tests/exec/gemm_tiles.py -k blocks \
+			-s 'tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,tensordesc<fp16[128,128]>,i32,i32,i32' \
+			-D BM=128 -D BN=128 -D BK=64 --num-stages 3 --arg M=200 --arg N=136 --arg K=77 \
+			--arg a_desc_shape0=200 --arg a_desc_shape1=77 --arg a_desc_stride0=80 --arg b_desc_shape0=136 \
+			--arg b_desc_shape1=77 --arg b_desc_stride0=80 --arg c_desc_shape0=200 --arg c_desc_shape1=136 \
+			--arg c_desc_stride0=136 --arg a_desc=16000 --arg b_desc=10880 --arg c_desc=27200 --grid 2,2
+	done
 	# argmax / argmin with NaNs, tl.reduce with jitted combines, run-time while, break / continue
 	run "reduce: argmax/argmin, axis=None, NaNs" tests/exec/reduce.py -k indices -s '*fp32,*i32,*fp32,*i32' \
 		-D ROWS=64 -D COLS=64 -D NANS=1 --num-warps 8 --int-range 5 --arg x_ptr=12288 --arg k_ptr=12288 \

@@ -147,7 +147,7 @@ static void test_gemm(void)
 		{512, 512, 512, 0, 0, 0, 0, 0, "fp16", true, false, false},
 		/* operands contiguous along their first dimension: x @ w.T, x.T @ w, both; masked edges */
 		{200, 136, 96, 0, 0, 0, 0, 0, "fp16", true, false, true},
-		{200, 136, 96, 0, 0, 0, 0, 0, "bf16", true, true, false},    /* M % 8: A's m mask, no copies */
+		{200, 136, 96, 0, 0, 0, 0, 0, "bf16", true, true, false},    /* M % 8: A's m mask cuts copies along M (their leading elements) */
 		{192, 144, 96, 0, 0, 0, 0, 0, "bf16", true, true, false},
 		{128, 192, 128, 0, 0, 0, 0, 0, "fp16", true, true, true},
 	};
@@ -175,8 +175,9 @@ static void test_gemm(void)
 					 g.stages, w == 1 ? 64 : 32, r.wgmma ? "wgmma" : w == 1 ? "MFMA" : "mma.sync",
 					 r.pipelined ? " async copies" : "",
 					 r.rel_err);
-				/* copies need 16-byte rows and masks constant over 8 elements along them */
-				bool copies = g.aligned && g.k % 16 == 0 && (!g.at || g.m % 16 == 0) && (g.bt || g.n % 16 == 0);
+				/* copies need 16-byte rows; a mask along them that cuts a copy (K, or M and N
+				 * where they run along rows, not multiples of 8) leaves it its leading elements */
+				bool copies = g.aligned;
 				/* wgmma reads copied operands; a warpgroup's rows come in 64s */
 				bool wgmma = w == 2 && copies && g.bm % (16 * g.warps) == 0;
 				CHECK(name, r.ran && r.matrix && r.pipelined == copies && r.wgmma == wgmma && r.rel_err < 1e-2);
@@ -242,8 +243,183 @@ static void test_ieee(void)
 	}
 }
 
+/* ---- tests/exec/gemm_tiles.py: the GEMMs of hand-written Triton ----
+ *
+ * `wrapped` (rows % M, columns % N, tutorial 03's form), `tile_loop` (a
+ * loop over tiles around the K loop, tl.where and tl.multiple_of /
+ * max_contiguous on the offsets, tutorial 09's persistent form, with fewer
+ * programs than tiles) and `blocks` (tensor-descriptor loads, a @ b.T).
+ * Each must keep its K loop pipelined (asynchronous copies into num_stages
+ * slots) on every matrix unit the C target models, wgmma included, and
+ * compute the product: sizes no block divides, and K not a multiple of 8
+ * in most, so the copies at K's edge take only the elements before it
+ * (a copy's leading elements, zeros after: cp.async's source size). */
+typedef struct TileCase {
+	const char *kernel, *signature;
+	int m, n, k;
+	int lda, ldb, ldc;          /* row strides in elements */
+	bool bt;                    /* B stored N x K (the descriptor kernel's) */
+	int bm, bn, bk, warps, stages, programs;
+	bool pipelined;             /* what the K loop must be */
+	bool counted;               /* copies of a run-time number of leading elements */
+} TileCase;
+
+static Result run_tiles(const TileCase *c, const char *target, bool *counted)
+{
+	Result r = {0};
+	Diag d = {.out = stderr};
+	size_t len;
+	char *text = file_read("tests/exec/gemm_tiles.py", &len);
+	if (!text)
+		return r;
+	Source *src = arena_alloc(&arena, sizeof *src);
+	*src = (Source){.name = "tests/exec/gemm_tiles.py", .text = arena_strndup(&arena, text, len), .len = len};
+	free(text);
+	KernelList kl = {0};
+	const Kernel *kern = NULL;
+	if (discover_kernels(&arena, &d, src, &kl) > 0)
+		for (int i = 0; i < kl.len; i++)
+			if (!strcmp(kl.items[i]->name, c->kernel))
+				kern = kl.items[i];
+	char defs[8][32];
+	const char *defines[8];
+	int nd = 0;
+	snprintf(defs[nd++], 32, "BM=%d", c->bm);
+	snprintf(defs[nd++], 32, "BN=%d", c->bn);
+	snprintf(defs[nd++], 32, "BK=%d", c->bk);
+	if (strcmp(c->kernel, "blocks")) {
+		snprintf(defs[nd++], 32, "GROUP=2");
+		snprintf(defs[nd++], 32, "s_ak=1");
+		snprintf(defs[nd++], 32, "s_bn=1");
+		snprintf(defs[nd++], 32, "s_cn=1");
+	}
+	if (!strcmp(c->kernel, "tile_loop"))
+		snprintf(defs[nd++], 32, "PROGRAMS=%d", c->programs);
+	for (int i = 0; i < nd; i++)
+		defines[i] = defs[i];
+	int64_t hint[32] = {0};
+	char sig[256];
+	if (!kern || !spec_strip_hints(c->signature, sig, hint, 32))
+		return r;
+	SpecOptions opt = {.signature = sig, .defines = defines, .ndefines = nd, .num_warps = c->warps,
+			   .num_stages = c->stages};
+	TKernel *tk = spec_kernel(&arena, &d, kern, &opt);
+	Target t;
+	char err[4096];
+	if (!tk || !target_parse(target, &t, err, sizeof err))
+		return r;
+	int64_t div[32];
+	for (int i = 0; i < tk->nargs && i < 32; i++)
+		div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : hint[i] ? hint[i] : 1;
+	driver_passes(&arena, tk, div);
+	SKernel *sk = simt_lower(&arena, &d, kern->src, tk, &t);
+	if (!sk)
+		return r;
+	Buf source = {0};
+	emit_kernel(&source, sk);
+	const char *cs = buf_str(&source);
+	r.wgmma = strstr(cs, "tc_wgmma(") != NULL;
+	r.matrix = r.wgmma || strstr(cs, t.warp_size == 32 ? "tc_mma_m16n8k16(" : "tc_mfma_16x16x16(");
+	r.pipelined = strstr(cs, "load_slot") != NULL;
+	*counted = strstr(cs, "tc_n = ") != NULL;
+
+	size_t na = (size_t)c->m * c->lda, nb = (size_t)(c->bt ? c->n : c->k) * c->ldb, nc = (size_t)c->m * c->ldc;
+	size_t counts[3] = {na, nb, nc};
+	RunArg args[32] = {0};
+	void *bufs[3];
+	for (int i = 0; i < 3; i++) {
+		bufs[i] = base_malloc(counts[i] * 2);
+		run_fill(bufs[i], DT_F16, counts[i], i + 11, 16);   /* random, never zeros */
+	}
+	int n = 0;
+	if (c->bt) {   /* three descriptors (base, both extents, the row stride), then M, N, K */
+		int64_t ext[3][3] = {{c->m, c->k, c->lda}, {c->n, c->k, c->ldb}, {c->m, c->n, c->ldc}};
+		for (int i = 0; i < 3; i++) {
+			args[n].host = bufs[i];
+			args[n++].bytes = counts[i] * 2;
+			for (int j = 0; j < 3; j++)
+				args[n++].i = ext[i][j];
+		}
+		args[n++].i = c->m;
+		args[n++].i = c->n;
+		args[n++].i = c->k;
+	} else {
+		for (int i = 0; i < 3; i++) {
+			args[n].host = bufs[i];
+			args[n++].bytes = counts[i] * 2;
+		}
+		int64_t sc[6] = {c->m, c->n, c->k, c->lda, c->ldb, c->ldc};
+		for (int i = 0; i < 6; i++)
+			args[n++].i = sc[i];
+	}
+	int tiles_m = (c->m + c->bm - 1) / c->bm, tiles_n = (c->n + c->bn - 1) / c->bn;
+	RunOptions ro = {.device = DEVICE_CPU, .cpu_threads = 2, .cache_dir = ""};
+	ro.grid[0] = c->bt ? tiles_m : c->programs ? c->programs : tiles_m * tiles_n;
+	ro.grid[1] = c->bt ? tiles_n : 1;
+	ro.grid[2] = 1;
+	RunResult res;
+	r.ran = n == tk->nargs && run_kernel(sk, cs, args, &ro, &res, err, sizeof err) == 0;
+	if (!r.ran)
+		snprintf(r.err, sizeof r.err, "%.500s", n == tk->nargs ? err : "argument count");
+	double max_ref = 0, max_diff = 0;
+	for (int i = 0; r.ran && i < c->m; i++)
+		for (int j = 0; j < c->n; j++) {
+			double ref = 0;
+			for (int kk = 0; kk < c->k; kk++)
+				ref += run_element(bufs[0], DT_F16, (size_t)i * c->lda + kk) *
+				       run_element(bufs[1], DT_F16, c->bt ? (size_t)j * c->ldb + kk : (size_t)kk * c->ldb + j);
+			double got = run_element(bufs[2], DT_F16, (size_t)i * c->ldc + j);
+			max_ref = fmax(max_ref, fabs(ref));
+			max_diff = isnan(got) ? INFINITY : fmax(max_diff, fabs(got - ref));
+		}
+	r.rel_err = max_ref > 0 ? max_diff / max_ref : INFINITY;
+	for (int i = 0; i < 3; i++)
+		free(bufs[i]);
+	buf_free(&source);
+	return r;
+}
+
+static void test_tiles(void)
+{
+	static const char *const ptr_sig = "*fp16,*fp16,*fp16,i32:16,i32:16,i32,i32:16,i32:16,i32:16";
+	static const char *const ptr_sig_k16 = "*fp16,*fp16,*fp16,i32,i32:16,i32:16,i32:16,i32:16,i32:16";
+	static const char *const desc_sig = "tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,tensordesc<fp16[128,128]>,i32,i32,i32";
+	static const char *const desc_sig_small = "tensordesc<fp16[64,32]>,tensordesc<fp16[64,32]>,tensordesc<fp16[64,64]>,i32,i32,i32";
+	static const TileCase cases[] = {
+		/* % M and % N, K's edge inside a copy; then M not a multiple of 16 (rows wrap anywhere), K hinted */
+		{"wrapped", NULL, 208, 144, 77, 80, 144, 144, false, 128, 128, 64, 4, 3, 0, true, true},
+		{"wrapped", NULL, 200, 144, 96, 96, 144, 144, false, 64, 64, 32, 4, 2, 0, true, false},
+		/* three programs walk nine (then four) tiles, each K loop pipelined */
+		{"tile_loop", NULL, 208, 144, 77, 80, 144, 144, false, 64, 64, 32, 4, 3, 3, true, true},
+		{"tile_loop", NULL, 208, 144, 77, 80, 144, 144, false, 128, 128, 64, 4, 3, 3, true, true},
+		/* descriptors: rows padded to 16 bytes, extents anywhere */
+		{"blocks", NULL, 200, 136, 77, 80, 80, 136, true, 128, 128, 64, 4, 3, 0, true, true},
+		{"blocks", NULL, 200, 136, 77, 80, 80, 136, true, 64, 64, 32, 4, 2, 0, true, true},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		TileCase c = cases[i];
+		c.signature = c.bt ? (c.bm == 128 ? desc_sig : desc_sig_small) : c.counted ? ptr_sig : ptr_sig_k16;
+		for (int w = 0; w < 3; w++) {
+			static const char *const targets[] = {"c", "c:wave64", "c:wgmma"};
+			bool counted = false;
+			Result r = run_tiles(&c, targets[w], &counted);
+			bool wgmma = w == 2 && c.bm % (16 * c.warps) == 0;
+			char name[200];
+			snprintf(name, sizeof name, "gemm_tiles %s %dx%dx%d blocks %dx%dx%d stages=%d %s: %s%s%s, rel err %.2e",
+				 c.kernel, c.m, c.n, c.k, c.bm, c.bn, c.bk, c.stages, targets[w],
+				 r.wgmma ? "wgmma" : w == 1 ? "MFMA" : "mma.sync", r.pipelined ? " async copies" : "",
+				 counted ? " (counted at K's edge)" : "", r.rel_err);
+			CHECK(name, r.ran && r.matrix && r.pipelined == c.pipelined && r.wgmma == wgmma &&
+				    counted == c.counted && r.rel_err < 1e-2);
+			if (!r.ran)
+				printf("  %s\n", r.err);
+		}
+	}
+}
+
 int main(void)
 {
+	test_tiles();
 	test_gemm();
 	test_ieee();
 	arena_free(&arena);

@@ -1,0 +1,73 @@
+# Matrix products written the ways hand-written Triton GEMMs are: rows and
+# columns wrapped with % M and % N (in bounds by construction), a tile loop
+# around the K loop with tl.where and tl.multiple_of / tl.max_contiguous on
+# the offsets, and tensor-descriptor blocks multiplied as a @ b.T. Each must
+# keep its K loop on the pipelined matrix path (tests/unit/test_gemm.c).
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def swizzle(t, per_group, tiles_m, GROUP: tl.constexpr):
+    first = (t // per_group) * GROUP
+    rows = min(tiles_m - first, GROUP)
+    return first + (t % per_group) % rows, (t % per_group) // rows
+
+
+@triton.jit
+def wrapped(a_ptr, b_ptr, c_ptr, M, N, K, s_am, s_ak, s_bk, s_bn, s_cm, s_cn,
+            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
+    tiles_m = tl.cdiv(M, BM)
+    tm, tn = swizzle(tl.program_id(0), GROUP * tl.cdiv(N, BN), tiles_m, GROUP)
+    rows = (tm * BM + tl.arange(0, BM)) % M
+    cols = (tn * BN + tl.arange(0, BN)) % N
+    ks = tl.arange(0, BK)
+    pa = a_ptr + rows[:, None] * s_am + ks[None, :] * s_ak
+    pb = b_ptr + ks[:, None] * s_bk + cols[None, :] * s_bn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for i in range(0, tl.cdiv(K, BK)):
+        x = tl.load(pa, mask=ks[None, :] < K - i * BK, other=0.0)
+        y = tl.load(pb, mask=ks[:, None] < K - i * BK, other=0.0)
+        acc = tl.dot(x, y, acc)
+        pa += BK * s_ak
+        pb += BK * s_bk
+    cm = tm * BM + tl.arange(0, BM)
+    cn = tn * BN + tl.arange(0, BN)
+    tl.store(c_ptr + cm[:, None] * s_cm + cn[None, :] * s_cn, acc.to(tl.float16),
+             mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+@triton.jit
+def tile_loop(a_ptr, b_ptr, c_ptr, M, N, K, s_am, s_ak, s_bk, s_bn, s_cm, s_cn,
+              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr, PROGRAMS: tl.constexpr):
+    tiles_m = tl.cdiv(M, BM)
+    per_group = GROUP * tl.cdiv(N, BN)
+    ks0 = tl.arange(0, BK)
+    for t in tl.range(tl.program_id(0), tiles_m * tl.cdiv(N, BN), PROGRAMS):
+        tm, tn = swizzle(t, per_group, tiles_m, GROUP)
+        rows = tm * BM + tl.arange(0, BM)
+        cols = tn * BN + tl.arange(0, BN)
+        rows = tl.max_contiguous(tl.multiple_of(tl.where(rows < M, rows, 0), BM), BM)
+        cols = tl.max_contiguous(tl.multiple_of(tl.where(cols < N, cols, 0), BN), BN)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for i in range(tl.cdiv(K, BK)):
+            ks = i * BK + tl.arange(0, BK)
+            x = tl.load(a_ptr + rows[:, None] * s_am + ks[None, :] * s_ak, mask=ks0[None, :] < K - i * BK, other=0.0)
+            y = tl.load(b_ptr + ks[:, None] * s_bk + cols[None, :] * s_bn, mask=ks0[:, None] < K - i * BK, other=0.0)
+            acc = tl.dot(x, y, acc)
+        cm = tm * BM + tl.arange(0, BM)
+        cn = tn * BN + tl.arange(0, BN)
+        tl.store(c_ptr + cm[:, None] * s_cm + cn[None, :] * s_cn, acc.to(tl.float16),
+                 mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+@triton.jit
+def blocks(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    tm = tl.program_id(0)
+    tn = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for i in range(tl.cdiv(K, BK)):
+        x = a_desc.load([tm * BM, i * BK])
+        y = b_desc.load([tn * BN, i * BK])
+        acc = tl.dot(x, y.T, acc)
+    c_desc.store([tm * BM, tn * BN], acc.to(tl.float16))
