@@ -170,6 +170,28 @@ static void plan_access_widths(Lower *L, const TBlock *b)
 	}
 }
 
+/* ---- scans ---- */
+
+/* A scan takes the fast path (lower_scan.c) along a blocked frame whose
+ * thread runs tile the scanned row evenly; any other goes through shared
+ * memory, one thread a row. */
+static void plan_scans(Lower *L, const TBlock *b)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		plan_scans(L, v->body);
+		if (v->op == TOP_IF)
+			plan_scans(L, v->orelse);
+		ValuePlan *vp = &L->vp[v->id];
+		int d = v->op == TOP_SCAN ? vp->map[v->aux] : -1;
+		if (d < 0)
+			continue;
+		const Frame *fr = &L->frames[vp->frame];
+		int spt = fr->layout.size_per_thread[d];
+		bool fast = fr->layout.kind == LAYOUT_BLOCKED && spt <= fr->shape[d] && fr->shape[d] % spt == 0;
+		vp->scan_shared = lower_scan_in_shared_memory || !fast;
+	}
+}
+
 /* ---- shared memory, before there is any ---- */
 
 static int elem_bytes(DType dt)
@@ -311,6 +333,7 @@ static void plan_kernel(Lower *L)
 	lower_plan_dots(L);
 	plan_layouts(L);
 	plan_access_widths(L, tk->body);
+	plan_scans(L, tk->body);
 	plan_pipelines(L, tk->body, 0, false);
 	lower_plan_operands(L, tk->body);
 	p->frames = L->frames;   /* place.c sized them */
@@ -387,6 +410,8 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 	}
 	if (v->op == TOP_LOAD || v->op == TOP_STORE)
 		dump_width(b, vp);
+	if (vp->scan_shared)
+		buf_puts(b, " in shared memory");
 	if (v->op == TOP_DOT)
 		buf_printf(b, " %s%s", vp->wgmma ? "wgmma" : vp->matrix ? "matrix" : "fma", vp->in_place ? " in place" : "");
 	if (vp->staged)

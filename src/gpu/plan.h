@@ -60,6 +60,7 @@ typedef struct ValuePlan {
 	 * (a vector), and for a load, elements along it loaded once from one
 	 * address and copied (plan.c, plan_access_widths); 1: one at a time */
 	int vector, splat;
+	bool scan_shared;          /* TOP_SCAN: through shared memory, one thread a row (lower_scan.c) */
 	bool matrix;               /* TOP_DOT: lowered to its frame's matrix instruction */
 	bool wgmma;                /* TOP_DOT: by wgmma, operands copied in its layout */
 	bool in_place;             /* TOP_DOT: accumulates in its accumulator's (loop-carried) registers */
