@@ -129,19 +129,6 @@ static void lower_alias(Lower *L, const TValue *v)
 	p->lowered = true;
 }
 
-/* The thread's run along the last frame dim (size_per_thread) when `v` is
- * known the same over each aligned run (axis analysis: constancy), else 1. */
-static int constant_run(Lower *L, const TValue *v, unsigned vary)
-{
-	int last = L->rank - 1, spt = L->rank ? L->frame.size_per_thread[last] : 1;
-	if (spt == 1 || !(vary & (1u << last)))
-		return 1;
-	for (int k = 0; k < v->type.rank; k++)
-		if (v->type.shape[k] > 1 && L->vp[v->id].map[k] == last)
-			return v->axis.constancy[k] % spt == 0 ? spt : 1;
-	return 1;
-}
-
 static void lower_elementwise(Lower *L, const TValue *v)
 {
 	unsigned vary = 0;
@@ -154,7 +141,7 @@ static void lower_elementwise(Lower *L, const TValue *v)
 	 * of the run the same expression, which the C++ compiler computes once,
 	 * as Triton's index arithmetic is computed once per run. */
 	Nest from = n;
-	from.run = constant_run(L, v, vary);
+	from.run = L->vp[v->id].run;   /* the plan's (plan.c, plan_runs) */
 	lower_assign_value(L, v, &n, r, vary, lower_elementwise_expr(L, v, &from));
 	lower_set_reg(L, v, r, vary);
 }

@@ -170,6 +170,34 @@ static void plan_access_widths(Lower *L, const TBlock *b)
 	}
 }
 
+/* ---- runs ---- */
+
+/* The thread's run along the last frame dim (size_per_thread) when `v` is
+ * known the same over each aligned run of it (axis analysis: constancy),
+ * else 1. As Triton computes index arithmetic once per run, the C++
+ * compiler then computes each run's elements once. */
+static void plan_runs(Lower *L, const TBlock *b)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		plan_runs(L, v->body);
+		if (v->op == TOP_IF)
+			plan_runs(L, v->orelse);
+		ValuePlan *vp = &L->vp[v->id];
+		vp->run = 1;
+		if (vp->frame < 0)
+			continue;
+		const Frame *fr = &L->frames[vp->frame];
+		int last = fr->rank - 1, spt = fr->rank ? fr->layout.size_per_thread[last] : 1;
+		if (spt == 1 || !(vp->present & (1u << last)))
+			continue;
+		for (int k = 0; k < v->type.rank; k++)
+			if (v->type.shape[k] > 1 && vp->map[k] == last) {
+				vp->run = v->axis.constancy[k] % spt == 0 ? spt : 1;
+				break;
+			}
+	}
+}
+
 /* ---- scans ---- */
 
 /* A scan takes the fast path (lower_scan.c) along a blocked frame whose
@@ -334,6 +362,7 @@ static void plan_kernel(Lower *L)
 	plan_layouts(L);
 	plan_access_widths(L, tk->body);
 	plan_scans(L, tk->body);
+	plan_runs(L, tk->body);
 	plan_pipelines(L, tk->body, 0, false);
 	lower_plan_operands(L, tk->body);
 	p->frames = L->frames;   /* place.c sized them */
@@ -382,6 +411,13 @@ static const char *unit_name(MatrixUnit u)
 	}
 }
 
+/* Ops whose value is their operand's, indexed anew: their runs are the operand's. */
+static bool is_alias(TOp op)
+{
+	return op == TOP_SPLAT || op == TOP_BROADCAST || op == TOP_EXPAND || op == TOP_TRANS || op == TOP_HINT ||
+	       op == TOP_RESHAPE;
+}
+
 /* An access's widths, where it moves more than one element at a time. */
 static void dump_width(Buf *b, const ValuePlan *vp)
 {
@@ -412,6 +448,8 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 		dump_width(b, vp);
 	if (vp->scan_shared)
 		buf_puts(b, " in shared memory");
+	if (vp->run > 1 && !is_alias(v->op))
+		buf_printf(b, " run %d", vp->run);
 	if (v->op == TOP_DOT)
 		buf_printf(b, " %s%s", vp->wgmma ? "wgmma" : vp->matrix ? "matrix" : "fma", vp->in_place ? " in place" : "");
 	if (vp->staged)

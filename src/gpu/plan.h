@@ -61,6 +61,10 @@ typedef struct ValuePlan {
 	 * address and copied (plan.c, plan_access_widths); 1: one at a time */
 	int vector, splat;
 	bool scan_shared;          /* TOP_SCAN: through shared memory, one thread a row (lower_scan.c) */
+	/* the same over each aligned run of this many elements along the
+	 * frame's last dim (the thread's run there, or 1): an element-wise op
+	 * computes it from its operands' elements at the run's start */
+	int run;
 	bool matrix;               /* TOP_DOT: lowered to its frame's matrix instruction */
 	bool wgmma;                /* TOP_DOT: by wgmma, operands copied in its layout */
 	bool in_place;             /* TOP_DOT: accumulates in its accumulator's (loop-carried) registers */
