@@ -141,7 +141,7 @@ static void lower_elementwise(Lower *L, const TValue *v)
 	 * of the run the same expression, which the C++ compiler computes once,
 	 * as Triton's index arithmetic is computed once per run. */
 	Nest from = n;
-	from.run = L->vp[v->id].run;   /* the plan's (plan.c, plan_runs) */
+	from.run = L->vp[v->id].run;   /* the plan's (plan.c, plan_run) */
 	lower_assign_value(L, v, &n, r, vary, lower_elementwise_expr(L, v, &from));
 	lower_set_reg(L, v, r, vary);
 }
@@ -152,7 +152,7 @@ static void lower_load(Lower *L, const TValue *v)
 	const TValue *mask = v->nargs > 1 ? v->args[1] : NULL;
 	const TValue *other = v->nargs > 2 ? v->args[2] : NULL;
 	unsigned vary = lower_vary_of(L, ptr) | lower_vary_of(L, mask) | lower_vary_of(L, other);
-	int vec = L->vp[v->id].vector, same = L->vp[v->id].splat;   /* the plan's (plan_access_widths) */
+	int vec = L->vp[v->id].vector, same = L->vp[v->id].splat;   /* the plan's (plan_access_width) */
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
 	Nest n = lower_nest_over(L, vary, vec * same);
 	SStmt *s = simt_stmt(L->k, SS_LOAD, v->line);

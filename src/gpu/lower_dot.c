@@ -595,7 +595,7 @@ static bool zero_const(const TValue *x)
 }
 
 /* Elements a thread copies at a time along the frame's last dim (either
- * of the tile's): the load's vector width (plan.c, plan_access_widths). */
+ * of the tile's): the load's vector width (plan.c, plan_access_width). */
 static int copy_width(Lower *L, const TValue *x)
 {
 	lower_use_frame(L, L->vp[x->id].frame);

@@ -542,7 +542,7 @@ void lower_scan(Lower *L, const TValue *v)
 	SReg **res = arena_alloc(L->arena, sizeof *res * (size_t)sc.n);
 	for (int i = 0; i < sc.n; i++)
 		res[i] = simt_reg(L->k, SR_THREAD, sc.dt[i], sc.dt[i], lower_count_of(L, sc.present), result_name(&sc, i));
-	if (sc.d >= 0 && L->vp[v->id].scan_shared) {   /* the plan's choice (plan.c, plan_scans) */
+	if (sc.d >= 0 && L->vp[v->id].scan_shared) {   /* the plan's choice (plan.c, plan_scan_path) */
 		scan_shared(L, &sc, res);
 	} else {
 		Nest n = lower_nest_over(L, sc.present, 1);

@@ -58,7 +58,7 @@ typedef struct ValuePlan {
 	unsigned present;          /* frame dims of the tile's extents > 1 */
 	/* TOP_LOAD, TOP_STORE: elements per access along the frame's last dim
 	 * (a vector), and for a load, elements along it loaded once from one
-	 * address and copied (plan.c, plan_access_widths); 1: one at a time */
+	 * address and copied (plan.c, plan_access_width); 1: one at a time */
 	int vector, splat;
 	bool scan_shared;          /* TOP_SCAN: through shared memory, one thread a row (lower_scan.c) */
 	/* the same over each aligned run of this many elements along the
