@@ -129,19 +129,6 @@ static void lower_alias(Lower *L, const TValue *v)
 	p->lowered = true;
 }
 
-/* The thread's run along the last frame dim (size_per_thread) when `v` is
- * known the same over each aligned run (axis analysis: constancy), else 1. */
-static int constant_run(Lower *L, const TValue *v, unsigned vary)
-{
-	int last = L->rank - 1, spt = L->rank ? L->frame.size_per_thread[last] : 1;
-	if (spt == 1 || !(vary & (1u << last)))
-		return 1;
-	for (int k = 0; k < v->type.rank; k++)
-		if (v->type.shape[k] > 1 && L->vp[v->id].map[k] == last)
-			return v->axis.constancy[k] % spt == 0 ? spt : 1;
-	return 1;
-}
-
 static void lower_elementwise(Lower *L, const TValue *v)
 {
 	unsigned vary = 0;
@@ -154,7 +141,7 @@ static void lower_elementwise(Lower *L, const TValue *v)
 	 * of the run the same expression, which the C++ compiler computes once,
 	 * as Triton's index arithmetic is computed once per run. */
 	Nest from = n;
-	from.run = constant_run(L, v, vary);
+	from.run = L->vp[v->id].run;   /* the plan's (plan.c, plan_run) */
 	lower_assign_value(L, v, &n, r, vary, lower_elementwise_expr(L, v, &from));
 	lower_set_reg(L, v, r, vary);
 }
@@ -165,7 +152,7 @@ static void lower_load(Lower *L, const TValue *v)
 	const TValue *mask = v->nargs > 1 ? v->args[1] : NULL;
 	const TValue *other = v->nargs > 2 ? v->args[2] : NULL;
 	unsigned vary = lower_vary_of(L, ptr) | lower_vary_of(L, mask) | lower_vary_of(L, other);
-	int vec = L->vp[v->id].vector, same = L->vp[v->id].splat;   /* the plan's (plan_access_widths) */
+	int vec = L->vp[v->id].vector, same = L->vp[v->id].splat;   /* the plan's (plan_access_width) */
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
 	Nest n = lower_nest_over(L, vary, vec * same);
 	SStmt *s = simt_stmt(L->k, SS_LOAD, v->line);

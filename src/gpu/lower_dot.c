@@ -595,7 +595,7 @@ static bool zero_const(const TValue *x)
 }
 
 /* Elements a thread copies at a time along the frame's last dim (either
- * of the tile's): the load's copy width (plan.c, plan_access_widths). A
+ * of the tile's): the load's copy width (plan.c, plan_access_width). A
  * mask true on a prefix of each copy does not narrow it: such a copy takes
  * that many elements and zeros after them (the source size of cp.async);
  * *x and *n, when given, get the compare x < n that cuts it (NULL: the

@@ -535,14 +535,6 @@ static void scan_pieces(Lower *L, Scan *sc, const Geometry *g, SReg **res)
 }
 
 /* Whether the fast path knows the layout: blocked, whole runs along the axis. */
-static bool fast_layout(Lower *L, const Scan *sc)
-{
-	const Layout *f = &L->frame;
-	int spt = f->size_per_thread[sc->d];
-	return !lower_scan_in_shared_memory && f->kind == LAYOUT_BLOCKED && spt <= L->frame_shape[sc->d] &&
-	       L->frame_shape[sc->d] % spt == 0;
-}
-
 void lower_scan(Lower *L, const TValue *v)
 {
 	Scan sc = scan_of(L, v, v->aux, v, "scan");
@@ -550,7 +542,7 @@ void lower_scan(Lower *L, const TValue *v)
 	SReg **res = arena_alloc(L->arena, sizeof *res * (size_t)sc.n);
 	for (int i = 0; i < sc.n; i++)
 		res[i] = simt_reg(L->k, SR_THREAD, sc.dt[i], sc.dt[i], lower_count_of(L, sc.present), result_name(&sc, i));
-	if (sc.d >= 0 && !fast_layout(L, &sc)) {
+	if (sc.d >= 0 && L->vp[v->id].scan_shared) {   /* the plan's choice (plan.c, plan_scan_path) */
 		scan_shared(L, &sc, res);
 	} else {
 		Nest n = lower_nest_over(L, sc.present, 1);

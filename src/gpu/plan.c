@@ -90,7 +90,7 @@ static void plan_layouts(Lower *L)
 	}
 }
 
-/* ---- access widths ---- */
+/* ---- what each value's emission reads: access widths, scan paths, runs ---- */
 
 /* The tile dim of `v` that lies on the last dim of the frame in use, or -1
  * (none, or the tile does not span it). */
@@ -197,29 +197,72 @@ static void plan_copy_width(Lower *L, const TValue *v, ValuePlan *vp)
 	vp->cut_n = pn;
 }
 
-/* The vector width of every load and store (and of a load copied ahead
- * into a pipeline's operand, which has no `other` but zeros). */
-static void plan_access_widths(Lower *L, const TBlock *b)
+/* The vector width of a load or store (and of a load copied ahead into a
+ * pipeline's operand, which has no `other` but zeros). */
+static void plan_access_width(Lower *L, const TValue *v, ValuePlan *vp)
+{
+	vp->vector = vp->splat = vp->copy_vector = 1;
+	vp->cut_x = vp->cut_n = NULL;
+	if (v->op != TOP_LOAD && v->op != TOP_STORE)
+		return;
+	lower_use_frame(L, vp->frame);
+	const TValue *mask = v->op == TOP_LOAD ? (v->nargs > 1 ? v->args[1] : NULL) : (v->nargs > 2 ? v->args[2] : NULL);
+	vp->vector = access_width(L, v->args[0], mask);
+	const TValue *other = v->op == TOP_LOAD && v->nargs > 2 ? v->args[2] : NULL;
+	if (other && varies_on_last(L, other))
+		vp->vector = 1;
+	if (v->op == TOP_LOAD && vp->vector == 1)
+		vp->splat = splat_width(L, v);
+	if (v->op == TOP_LOAD)
+		plan_copy_width(L, v, vp);
+}
+
+/* The thread's run along the last frame dim (size_per_thread) when `v` is
+ * known the same over each aligned run of it (axis analysis: constancy),
+ * else 1. As Triton computes index arithmetic once per run, the C++
+ * compiler then computes each run's elements once. */
+static void plan_run(Lower *L, const TValue *v, ValuePlan *vp)
+{
+	const Frame *fr = &L->frames[vp->frame];
+	int last = fr->rank - 1, spt = fr->rank ? fr->layout.size_per_thread[last] : 1;
+	vp->run = 1;
+	if (spt == 1 || !(vp->present & (1u << last)))
+		return;
+	for (int k = 0; k < v->type.rank; k++)
+		if (v->type.shape[k] > 1 && vp->map[k] == last) {
+			vp->run = v->axis.constancy[k] % spt == 0 ? spt : 1;
+			return;
+		}
+}
+
+/* A scan takes the fast path (lower_scan.c) along a blocked frame whose
+ * thread runs tile the scanned row evenly; any other goes through shared
+ * memory, one thread a row. */
+static void plan_scan_path(Lower *L, const TValue *v, ValuePlan *vp)
+{
+	int d = v->op == TOP_SCAN ? vp->map[v->aux] : -1;
+	if (d < 0)
+		return;
+	const Frame *fr = &L->frames[vp->frame];
+	int spt = fr->layout.size_per_thread[d];
+	bool fast = fr->layout.kind == LAYOUT_BLOCKED && spt <= fr->shape[d] && fr->shape[d] % spt == 0;
+	vp->scan_shared = lower_scan_in_shared_memory || !fast;
+}
+
+/* What each value's emission reads of its frame's layout: access widths,
+ * the scan's path, the run. */
+static void plan_values(Lower *L, const TBlock *b)
 {
 	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
-		plan_access_widths(L, v->body);
+		plan_values(L, v->body);
 		if (v->op == TOP_IF)
-			plan_access_widths(L, v->orelse);
+			plan_values(L, v->orelse);
 		ValuePlan *vp = &L->vp[v->id];
-		vp->vector = vp->splat = vp->copy_vector = 1;
-		vp->cut_x = vp->cut_n = NULL;
-		if (v->op != TOP_LOAD && v->op != TOP_STORE)
+		if (vp->frame < 0)
 			continue;
-		lower_use_frame(L, vp->frame);
-		const TValue *mask = v->op == TOP_LOAD ? (v->nargs > 1 ? v->args[1] : NULL) : (v->nargs > 2 ? v->args[2] : NULL);
-		vp->vector = access_width(L, v->args[0], mask);
-		const TValue *other = v->op == TOP_LOAD && v->nargs > 2 ? v->args[2] : NULL;
-		if (other && varies_on_last(L, other))
-			vp->vector = 1;
-		if (v->op == TOP_LOAD && vp->vector == 1)
-			vp->splat = splat_width(L, v);
-		if (v->op == TOP_LOAD)
-			plan_copy_width(L, v, vp);
+		plan_access_width(L, v, vp);
+		plan_scan_path(L, v, vp);
+		plan_run(L, v, vp);
 	}
 }
 
@@ -363,7 +406,7 @@ static void plan_kernel(Lower *L)
 	lower_place(L);   /* (each round a new L->vp) */
 	lower_plan_dots(L);
 	plan_layouts(L);
-	plan_access_widths(L, tk->body);
+	plan_values(L, tk->body);
 	plan_pipelines(L, tk->body, 0, false);
 	lower_plan_operands(L, tk->body);
 	p->frames = L->frames;   /* place.c sized them */
@@ -412,6 +455,13 @@ static const char *unit_name(MatrixUnit u)
 	}
 }
 
+/* Ops whose value is their operand's, indexed anew: their runs are the operand's. */
+static bool is_alias(TOp op)
+{
+	return op == TOP_SPLAT || op == TOP_BROADCAST || op == TOP_EXPAND || op == TOP_TRANS || op == TOP_HINT ||
+	       op == TOP_RESHAPE;
+}
+
 /* An access's widths, where it moves more than one element at a time. */
 static void dump_width(Buf *b, const ValuePlan *vp)
 {
@@ -440,6 +490,10 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 	}
 	if (v->op == TOP_LOAD || v->op == TOP_STORE)
 		dump_width(b, vp);
+	if (vp->scan_shared)
+		buf_puts(b, " in shared memory");
+	if (vp->run > 1 && !is_alias(v->op))
+		buf_printf(b, " run %d", vp->run);
 	if (v->op == TOP_DOT)
 		buf_printf(b, " %s%s", vp->wgmma ? "wgmma" : vp->matrix ? "matrix" : "fma", vp->in_place ? " in place" : "");
 	if (vp->staged)

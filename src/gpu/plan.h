@@ -58,7 +58,7 @@ typedef struct ValuePlan {
 	unsigned present;          /* frame dims of the tile's extents > 1 */
 	/* TOP_LOAD, TOP_STORE: elements per access along the frame's last dim
 	 * (a vector), and for a load, elements along it loaded once from one
-	 * address and copied (plan.c, plan_access_widths); 1: one at a time */
+	 * address and copied (plan.c, plan_access_width); 1: one at a time */
 	int vector, splat;
 	/* TOP_LOAD: elements a thread copies at a time when the load is copied
 	 * ahead into a pipeline's operand: the vector, or wider where the mask
@@ -66,6 +66,11 @@ typedef struct ValuePlan {
 	 * prefix_mask); cut_x NULL: not cut */
 	int copy_vector;
 	const TValue *cut_x, *cut_n;
+	bool scan_shared;          /* TOP_SCAN: through shared memory, one thread a row (lower_scan.c) */
+	/* the same over each aligned run of this many elements along the
+	 * frame's last dim (the thread's run there, or 1): an element-wise op
+	 * computes it from its operands' elements at the run's start */
+	int run;
 	bool matrix;               /* TOP_DOT: lowered to its frame's matrix instruction */
 	bool wgmma;                /* TOP_DOT: by wgmma, operands copied in its layout */
 	bool in_place;             /* TOP_DOT: accumulates in its accumulator's (loop-carried) registers */

@@ -258,10 +258,12 @@ static void command_free(Command *c)
 
 /* ---- compiler ---- */
 
-/* Reads `fd` to its end, keeping the first OUTPUT_MAX_BYTES. */
+/* Reads `fd` to its end, keeping the first OUTPUT_MAX_BYTES (and saying
+ * so when there was more). */
 static void read_output(int fd, Buf *out)
 {
 	char chunk[4096];
+	bool cut = false;
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof chunk);
 		if (n < 0 && errno == EINTR)
@@ -270,9 +272,13 @@ static void read_output(int fd, Buf *out)
 			break;
 		if (out->len < OUTPUT_MAX_BYTES)
 			buf_putn(out, chunk, (size_t)n);
+		else
+			cut = true;
 	}
 	while (out->len > 0 && out->data[out->len - 1] == '\n')
 		out->data[--out->len] = '\0';
+	if (cut)
+		buf_printf(out, "\n[the rest cut: the compiler's output is kept up to %zu bytes]", OUTPUT_MAX_BYTES);
 }
 
 /* Starts argv with stdin from /dev/null and stdout and stderr into `fd`. */

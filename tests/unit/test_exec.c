@@ -92,9 +92,11 @@ static Outcome run_case(const Case *c)
 	int ndef = 0;
 	while (ndef < 5 && c->defines[ndef])
 		ndef++;
-	int64_t hint[16] = {0};
+	int nhints = c->signature ? spec_signature_args(c->signature) : 0;
+	int64_t *hint = base_calloc((size_t)nhints + 1, sizeof *hint);
 	char *sig = c->signature ? base_strdup(c->signature) : NULL;
-	if (sig && !spec_strip_hints(c->signature, sig, hint, 16))
+	SigEntry bad;
+	if (sig && !spec_strip_hints(c->signature, sig, hint, &bad))
 		k = NULL;
 	SpecOptions opt = {.signature = sig, .defines = (const char **)c->defines, .ndefines = ndef,
 			   .num_warps = c->num_warps};
@@ -102,8 +104,10 @@ static Outcome run_case(const Case *c)
 	free(sig);
 	Target t;
 	char err[4096];
-	if (!tk || !target_parse(c->target, &t, err, sizeof err))
+	if (!tk || !target_parse(c->target, &t, err, sizeof err)) {
+		free(hint);
 		return o;
+	}
 	int n = tk->nargs, si = 0, pi = 0;
 	RunArg *args = base_calloc((size_t)n, sizeof *args);
 	TArgValue *targs = base_calloc((size_t)n, sizeof *targs);
@@ -130,7 +134,8 @@ static Outcome run_case(const Case *c)
 	}
 	int64_t *div = base_calloc((size_t)n + 1, sizeof *div);   /* what the hints say, as the CLI passes it */
 	for (int i = 0; i < n; i++)
-		div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : i < 16 && hint[i] ? hint[i] : 1;
+		div[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : i < nhints && hint[i] ? hint[i] : 1;
+	free(hint);
 	lower_scan_in_shared_memory = c->scans_in_shared;
 	driver_passes(&arena, tk, div);
 	SKernel *sk = simt_lower(&arena, &d, k->src, tk, &t);

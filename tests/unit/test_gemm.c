@@ -299,7 +299,8 @@ static Result run_tiles(const TileCase *c, const char *target, bool *counted)
 		defines[i] = defs[i];
 	int64_t hint[32] = {0};
 	char sig[256];
-	if (!kern || !spec_strip_hints(c->signature, sig, hint, 32))
+	SigEntry bad;
+	if (!kern || spec_signature_args(c->signature) > 32 || !spec_strip_hints(c->signature, sig, hint, &bad))
 		return r;
 	SpecOptions opt = {.signature = sig, .defines = defines, .ndefines = nd, .num_warps = c->warps,
 			   .num_stages = c->stages};
