@@ -418,6 +418,19 @@ def bad_arguments(K, R, B):
         d = np.zeros(64, np.float32)
         K.add_bias[(1,)](DLPackOnly(x), None, DLPackOnly(d), 64, BLOCK=64)
         report("DLPack arguments", np.array_equal(d, x), "")
+    class Forgetful(int):   # a constexpr whose comparison empties the kernel's cache
+        def __eq__(self, other):
+            k._forget()
+            return int(self) == int(other)
+        __hash__ = int.__hash__
+    k._forget()
+    k[(1,)](x, None, out, 64, BLOCK=Forgetful(64))
+    out2 = B.zeros(64)
+    k[(1,)](x, None, out2, 64, BLOCK=Forgetful(64))
+    keys = list(k._kernels)   # comparing the keys runs its __eq__ too
+    report("a constexpr whose __eq__ empties the cache mid-lookup", np.array_equal(B.np(out2), B.np(x)) and
+           len(keys) <= 1, str(keys))
+    k._forget()
     # after all of that, the kernel still runs
     k[(1,)](x, None, out, 64, BLOCK=64)
     report("kernel still runs after the bad calls", np.array_equal(B.np(out), B.np(x)), "")
