@@ -591,6 +591,29 @@ def foreign_objects(K, R, B):
                        "argument 'out_ptr'" in str(e) and "CUDA" in str(e), str(e))
         finally:
             _tritonc._dry_run(0)
+    if B.name == "numpy":   # what a type offers is kept a type, and found again when the type changes
+        class Duck:
+            is_cuda = False
+
+            def __init__(self, a):
+                self.a = a
+
+            @property
+            def dtype(self):
+                return "float32"
+
+            def data_ptr(self):
+                return self.a.ctypes.data
+        src = B.randn(64)
+        dst = B.zeros(64)
+        K.widen[(1,)](Duck(src), dst, 64, BLOCK=64)
+        first = np.array_equal(dst, src * 2)
+        Duck.dtype = property(lambda self: "float16")   # a class-level change: the type's version tag moves
+        half = B.randn(64, dtype=np.float16)
+        K.widen[(1,)](Duck(half), dst, 64, BLOCK=64)
+        keys = sorted(k[3] for k in K.widen._kernels if k[0] == "cpu")
+        report("a duck type's dtype property replaced on the class is seen", first and
+               np.array_equal(dst, half.astype(np.float32) * 2) and "*fp16:16" in keys, str(keys))
     F = load_module("foreign_jit", "foreign_jit.py")
     kernel = tritonc.jit(F.foreign_square_add)
     x = B.randn(90)
