@@ -855,14 +855,15 @@ restart:
 		if (e->hash != h)
 			continue;
 		int eq = 1;
-		for (int j = 0; j < nparts && eq == 1; j++)
+		for (int j = 0; j < nparts && eq == 1; j++) {
 			eq = part_equal(e->parts[j], parts[j]);
-		if (eq < 0) {
-			*err = 1;
-			return NULL;
+			if (eq < 0) {
+				*err = 1;
+				return NULL;
+			}
+			if (self->generation != generation)   /* a comparison changed the table: e is gone */
+				goto restart;
 		}
-		if (self->generation != generation)
-			goto restart;
 		if (eq)
 			return e;
 	}
@@ -1444,19 +1445,30 @@ static PyObject *dispatcher_py_dispatch(DispatcherObject *self, PyObject *args)
 	return dispatch(self, grid, &PyTuple_GET_ITEM(pos, 0), PyTuple_GET_SIZE(pos), NULL, NULL, kw, launch);
 }
 
-/* _kernels: key tuple -> Kernel, a new dict each time */
+/* _kernels: key tuple -> Kernel, a new dict each time. The pairs are taken
+ * first: filling the dict compares keys, which may run Python code that
+ * changes the table. */
 static PyObject *dispatcher_get_cache(DispatcherObject *self, void *closure)
 {
-	PyObject *d = PyDict_New();
-	for (Py_ssize_t i = 0; d && i < self->capacity; i++) {
+	PyObject *pairs = PyList_New(0);
+	for (Py_ssize_t i = 0; pairs && i < self->capacity; i++) {
 		Entry *e = &self->table[i];
 		if (!e->kernel)
 			continue;
 		PyObject *key = key_tuple(e->parts, self->nparams + 3);
-		if (!key || PyDict_SetItem(d, key, e->kernel) < 0)
-			Py_CLEAR(d);
+		PyObject *pair = key ? PyTuple_Pack(2, key, e->kernel) : NULL;
+		if (!pair || PyList_Append(pairs, pair) < 0)
+			Py_CLEAR(pairs);
 		Py_XDECREF(key);
+		Py_XDECREF(pair);
 	}
+	PyObject *d = pairs ? PyDict_New() : NULL;
+	for (Py_ssize_t i = 0; d && i < PyList_GET_SIZE(pairs); i++) {
+		PyObject *pair = PyList_GET_ITEM(pairs, i);
+		if (PyDict_SetItem(d, PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1)) < 0)
+			Py_CLEAR(d);
+	}
+	Py_XDECREF(pairs);
 	return d;
 }
 

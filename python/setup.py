@@ -9,7 +9,7 @@ from setuptools import Extension, setup
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
-parts = ("base", "triton", "ir", "gpu", "emit", "runtime", "api")
+parts = ("base", "triton", "ir", "gpu", "emit", "driver", "runtime", "api")   # what the extension calls (not export)
 sources = [os.path.join(here, "_tritonc.c")]
 for part in parts:
     sources += sorted(glob.glob(os.path.join(root, "src", part, "*.c")))

@@ -173,10 +173,10 @@ class Autotuner(KernelInterface):
                 self._reset(nargs)
         config = self.cache[key]
         self.best_config = config
-        full = {**nargs, **kwargs, **config.all_kwargs()}
+        options = config.all_kwargs()
         if config.pre_hook:
-            config.pre_hook(full)
-        return self.fn.run(*args, grid=grid, warmup=warmup, **kwargs, **config.all_kwargs())
+            config.pre_hook({**nargs, **kwargs, **options})
+        return self.fn.run(*args, grid=grid, warmup=warmup, **kwargs, **options)
 
     def warmup(self, *args, grid, **kwargs):
         return [self.fn.warmup(*args, grid=grid, **kwargs, **c.all_kwargs()) for c in self.prune_configs(kwargs, dict(

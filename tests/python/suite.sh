@@ -2,7 +2,7 @@
 # The Python package (python/): builds the extension in place for a Python
 # with numpy, then runs test_api.py on numpy arrays at warp width 32 and 64,
 # a script with `import triton` through `python3 -m tritonc` (as a file and
-# with -m), a pytest file through `python3 -m tritonc -m pytest`, and
+# with -m), a pytest file through `python3 -m tritonc -m pytest`, `pip install ./python`, and
 # `python3 -m tritonc` without arguments. A missing numpy, pytest or Python
 # headers is a failure, not a skip.
 cd "$(dirname "$0")/../.." || exit 2
@@ -46,6 +46,19 @@ if [ $rc -eq 0 ] && echo "$out" | grep -q "^4 passed"; then
 else
 	echo "FAIL python -m tritonc -m pytest: status $rc"
 	echo "$out" | tail -20
+	status=1
+fi
+# pip install ./python (from a copy of the sources: the build writes beside them), then a Triton
+# script run by the installed package alone
+mkdir -p "$work/pkg" && cp -r python src include "$work/pkg/" && rm -f "$work/pkg"/python/tritonc/_tritonc*.so
+if "$py" -m pip install --no-build-isolation --no-deps --target "$work/site" "$work/pkg/python" >"$work/pip.log" 2>&1; then
+	out=$(cd "$work" && PYTHONPATH="$work/site" "$py" -m tritonc "$OLDPWD/tests/python/triton_script.py" 321 2>&1)
+	where=$(cd "$work" && PYTHONPATH="$work/site" "$py" -c 'import tritonc; print(tritonc.__file__)' 2>&1)
+	case "$where" in "$work/site/"*) ;; *) out="imported from $where";; esac
+	if [ "$out" = "ok 321" ]; then echo "PASS python pip install ./python, then a Triton script"; else echo "FAIL python pip install ./python: $out"; status=1; fi
+else
+	echo "FAIL python pip install ./python:"
+	tail -15 "$work/pip.log"
 	status=1
 fi
 PYTHONPATH=python "$py" -m tritonc >"$work/usage" 2>&1

@@ -418,6 +418,19 @@ def bad_arguments(K, R, B):
         d = np.zeros(64, np.float32)
         K.add_bias[(1,)](DLPackOnly(x), None, DLPackOnly(d), 64, BLOCK=64)
         report("DLPack arguments", np.array_equal(d, x), "")
+    class Forgetful(int):   # a constexpr whose comparison empties the kernel's cache
+        def __eq__(self, other):
+            k._forget()
+            return int(self) == int(other)
+        __hash__ = int.__hash__
+    k._forget()
+    k[(1,)](x, None, out, 64, BLOCK=Forgetful(64))
+    out2 = B.zeros(64)
+    k[(1,)](x, None, out2, 64, BLOCK=Forgetful(64))
+    keys = list(k._kernels)   # comparing the keys runs its __eq__ too
+    report("a constexpr whose __eq__ empties the cache mid-lookup", np.array_equal(B.np(out2), B.np(x)) and
+           len(keys) <= 1, str(keys))
+    k._forget()
     # after all of that, the kernel still runs
     k[(1,)](x, None, out, 64, BLOCK=64)
     report("kernel still runs after the bad calls", np.array_equal(B.np(out), B.np(x)), "")
@@ -578,6 +591,29 @@ def foreign_objects(K, R, B):
                        "argument 'out_ptr'" in str(e) and "CUDA" in str(e), str(e))
         finally:
             _tritonc._dry_run(0)
+    if B.name == "numpy":   # what a type offers is kept a type, and found again when the type changes
+        class Duck:
+            is_cuda = False
+
+            def __init__(self, a):
+                self.a = a
+
+            @property
+            def dtype(self):
+                return "float32"
+
+            def data_ptr(self):
+                return self.a.ctypes.data
+        src = B.randn(64)
+        dst = B.zeros(64)
+        K.widen[(1,)](Duck(src), dst, 64, BLOCK=64)
+        first = np.array_equal(dst, src * 2)
+        Duck.dtype = property(lambda self: "float16")   # a class-level change: the type's version tag moves
+        half = B.randn(64, dtype=np.float16)
+        K.widen[(1,)](Duck(half), dst, 64, BLOCK=64)
+        keys = sorted(k[3] for k in K.widen._kernels if k[0] == "cpu")
+        report("a duck type's dtype property replaced on the class is seen", first and
+               np.array_equal(dst, half.astype(np.float32) * 2) and "*fp16:16" in keys, str(keys))
     F = load_module("foreign_jit", "foreign_jit.py")
     kernel = tritonc.jit(F.foreign_square_add)
     x = B.randn(90)
