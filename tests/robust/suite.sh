@@ -510,6 +510,16 @@ done <<'CASES'
 --arg n=128 --arg x_ptr=128 --arg y_ptr=124|the kernel accessed y_ptr\[124\], past its 124 elements
 --arg n=128 --arg x_ptr=100000000000000 --arg y_ptr=128|out of memory: the buffers need about
 CASES
+# A split scan on one worker thread (reported to crash; its programs wait
+# for those before them along the row, so one thread must run them in order).
+TRITONC_CACHE="$tmp/cache" timeout 300 "$TC" run tests/heldout/cumsum_bf16.py --threads 1 --check --arg xnumel=1024 \
+	--arg r0_numel=512 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^check out_ptr0: 524288 elements .*: ok$' "$tmp/out"; then
+	pass "run a split scan with --threads 1: the interpreter's results"
+else
+	fail "run a split scan with --threads 1" "status $rc: $(grep -v ': ok$' "$tmp/out" | head -2) $(tail -1 "$tmp/err")"
+fi
 # Out of memory anywhere: a message and status 1, never an abort.
 gen lines 100000 "$tmp/big.py"
 # AddressSanitizer reserves terabytes of shadow memory, so a build with it
