@@ -39,6 +39,10 @@ for f in "$logs"/asan.* "$logs"/ubsan.*; do
 	echo "FAIL sanitize: a report ($(grep -m1 'SUMMARY: \|runtime error: ' "$f")):"
 	head -30 "$f" | sed 's/^/    /'
 done
+if [ ! -c /dev/null ]; then
+	echo "FAIL sanitize: /dev/null is no longer a character device: a test wrote over it"
+	status=1
+fi
 if [ $reports -eq 0 ]; then
 	echo "PASS sanitize: no AddressSanitizer, LeakSanitizer or UBSan report"
 else

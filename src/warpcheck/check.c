@@ -176,6 +176,7 @@ bool wc_check_path(WcFile *f, Diag *d, const char *path, WcWork *w)
 	}
 	wc_lex(f);
 	wc_preprocess(f);
+	wc_match_table(f);
 	wc_functions(f);
 	wc_dataflow(f);
 	wc_rule_loops(f);
@@ -210,6 +211,7 @@ void wc_file_free(WcFile *f)
 		free(f->all);
 		free(f->t);
 	}
+	free(f->match);
 	free(f->sup);
 	free(f->finds);
 	free(f->fns);

@@ -205,9 +205,11 @@ uint64_t wc_fingerprint(const WcFile *f, int i)
 	for (uint32_t k = a; k < e; k++)
 		if (s[k] != ' ' && s[k] != '\t' && s[k] != '\r')
 			h = base_hash_fnv1a(s + k, 1, h);
+	/* the findings are in source order: those on the same line come just
+	 * before (a scan of all of them was quadratic in the findings) */
 	int n = 0;
-	for (int k = 0; k < i; k++)
-		n += strcmp(f->finds[k].id, fd->id) == 0 && f->finds[k].line == fd->line;
+	for (int k = i - 1; k >= 0 && f->finds[k].line == fd->line; k--)
+		n += strcmp(f->finds[k].id, fd->id) == 0;
 	return base_hash_fnv1a(&n, sizeof n, h);
 }
 

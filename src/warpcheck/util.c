@@ -2,6 +2,7 @@
  * made (so the CUDA-only exemption cannot be forgotten by a rule). */
 #include "warpcheck/warpcheck.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 bool wc_is_open(const WcFile *f, int i)
@@ -19,10 +20,44 @@ static WcPunct closer(WcPunct open)
 	return open == WP_LPAREN ? WP_RPAREN : open == WP_LBRACK ? WP_RBRACK : WP_RBRACE;
 }
 
+/* Each bracket's partner, once the code tokens are final: a scan per
+ * bracket was quadratic in deeply nested code. Brackets of one kind pair
+ * up among themselves, as the scans below count them. */
+void wc_match_table(WcFile *f)
+{
+	free(f->match);
+	f->match = base_malloc(((size_t)f->n + 1) * sizeof *f->match);
+	f->nmatch = f->n;
+	int *stack[3], depth[3] = {0, 0, 0};
+	for (int k = 0; k < 3; k++)
+		stack[k] = base_malloc(((size_t)f->n + 1) * sizeof *stack[k]);
+	for (int i = 0; i < f->n; i++) {
+		f->match[i] = -1;
+		if (f->t[i].kind != WT_PUNCT)
+			continue;
+		WcPunct op = f->t[i].op;
+		int k = op == WP_LPAREN || op == WP_RPAREN ? 0 : op == WP_LBRACK || op == WP_RBRACK ? 1 :
+			op == WP_LBRACE || op == WP_RBRACE ? 2 : -1;
+		if (k < 0)
+			continue;
+		if (op == WP_LPAREN || op == WP_LBRACK || op == WP_LBRACE) {
+			stack[k][depth[k]++] = i;
+		} else if (depth[k] > 0) {
+			int open = stack[k][--depth[k]];
+			f->match[open] = i;
+			f->match[i] = open;
+		}
+	}
+	for (int k = 0; k < 3; k++)
+		free(stack[k]);
+}
+
 int wc_match(const WcFile *f, int open)
 {
 	if (!wc_is_open(f, open))
 		return -1;
+	if (f->match && f->nmatch == f->n)
+		return f->match[open];
 	WcPunct o = f->t[open].op, c = closer(o);
 	int depth = 0;
 	for (int i = open; i < f->n; i++) {
@@ -40,6 +75,8 @@ int wc_match_back(const WcFile *f, int close)
 {
 	if (!wc_is_close(f, close))
 		return -1;
+	if (f->match && f->nmatch == f->n)
+		return f->match[close];
 	WcPunct c = f->t[close].op;
 	WcPunct o = c == WP_RPAREN ? WP_LPAREN : c == WP_RBRACK ? WP_LBRACK : WP_LBRACE;
 	int depth = 0;

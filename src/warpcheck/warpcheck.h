@@ -333,6 +333,7 @@ typedef struct WcFile {
 	uint32_t stamp;             /* this file's (and its includes') facts */
 	WcTok *all; int nall;       /* every token, directives included */
 	WcTok *t; int n;            /* code tokens only, what rules read */
+	int *match; int nmatch;     /* each bracket's partner in t, -1 if none (wc_match_table; nmatch == n) */
 	WcSuppress *sup; int nsup;
 	WcFinding *finds; int nfinds;
 	WcFunc *fns; int nfns;
@@ -399,6 +400,7 @@ static inline bool wc_same_ident(const WcFile *f, int a, int b)
 }
 bool wc_is_open(const WcFile *f, int i);           /* ( [ { */
 bool wc_is_close(const WcFile *f, int i);          /* ) ] } */
+void wc_match_table(WcFile *f);                      /* fills f->match once the code tokens are final */
 int wc_match(const WcFile *f, int open);            /* index of the closing bracket or -1 */
 int wc_match_back(const WcFile *f, int close);      /* index of the opening bracket or -1 */
 int wc_call_args(const WcFile *f, int open, int *starts, int *ends, int max);

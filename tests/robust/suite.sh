@@ -286,6 +286,37 @@ for kind in parens blocks; do
 	rc=$?
 	if [ $rc -le 2 ]; then pass "warpcheck on deeply nested $kind: status $rc"; else fail "warpcheck on deeply nested $kind" "status $rc"; fi
 done
+# Found by fuzz_warpcheck: a macro with an empty body (UB in the
+# preprocessor, seen by UBSan); 20000 findings in one file (SARIF and JSON
+# fingerprints counted every earlier finding: quadratic, 3 s here).
+printf '#define EMPTY\n__global__ void k(int *p) { p[0] = __shfl_sync(0xffffffff, 1, 0); }\n' >"$tmp/empty_macro.cu"
+"$WC" "$tmp/empty_macro.cu" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'H2 lane-mask' "$tmp/out" "$tmp/err" && ! grep -q 'runtime error' "$tmp/err"; then
+	pass "warpcheck: a macro with an empty body"
+else
+	fail "warpcheck: a macro with an empty body" "status $rc: $(head -1 "$tmp/err")"
+fi
+awk 'BEGIN { print "__global__ void k(int *p) {\n  int lane = threadIdx.x % 32;"
+	for (i = 0; i < 20000; i++) printf "  p[lane] += __shfl_xor_sync(0xffffffff, lane, %d);\n", i % 32; print "}" }' >"$tmp/shuffles.cu"
+wc_scale=1
+nm "$WC" 2>/dev/null | grep -q __asan_init && wc_scale=4
+for spec in 'sarif|"warpcheck/v1": "' 'json|"fingerprint": "'; do
+	format=${spec%%|*}
+	key=${spec#*|}
+	cpu=$( (timeout 300 "$WC" --format $format "$tmp/shuffles.cu" >"$tmp/out" 2>"$tmp/err"; echo "rc $?"; times) | awk '
+		/^rc / { rc = $2 } END { n = split($0, f, " "); t = 0
+		for (i = 1; i <= n; i++) { split(f[i], ms, "m"); t += ms[1] * 60 + ms[2] }
+		printf "%d %.2f\n", rc, t }')
+	rc=${cpu%% *}
+	secs=${cpu#* }
+	if [ "$rc" -eq 1 ] && [ "$(grep -c "$key" "$tmp/out")" -ge 20000 ] &&
+		awk -v t="$secs" -v max="$((2 * wc_scale))" 'BEGIN { exit !(t <= max) }'; then
+		pass "warpcheck --format $format, 20000 findings: $secs s of processor time (at most $((2 * wc_scale)))"
+	else
+		fail "warpcheck --format $format, 20000 findings" "status $rc, $(grep -c "$key" "$tmp/out") fingerprints, $secs s"
+	fi
+done
 
 # ---- arithmetic at the edges ----
 # Constant folding: Python's integers, and a located error where the result
@@ -479,6 +510,16 @@ done <<'CASES'
 --arg n=128 --arg x_ptr=128 --arg y_ptr=124|the kernel accessed y_ptr\[124\], past its 124 elements
 --arg n=128 --arg x_ptr=100000000000000 --arg y_ptr=128|out of memory: the buffers need about
 CASES
+# A split scan on one worker thread (reported to crash; its programs wait
+# for those before them along the row, so one thread must run them in order).
+TRITONC_CACHE="$tmp/cache" timeout 300 "$TC" run tests/heldout/cumsum_bf16.py --threads 1 --check --arg xnumel=1024 \
+	--arg r0_numel=512 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^check out_ptr0: 524288 elements .*: ok$' "$tmp/out"; then
+	pass "run a split scan with --threads 1: the interpreter's results"
+else
+	fail "run a split scan with --threads 1" "status $rc: $(grep -v ': ok$' "$tmp/out" | head -2) $(tail -1 "$tmp/err")"
+fi
 # Out of memory anywhere: a message and status 1, never an abort.
 gen lines 100000 "$tmp/big.py"
 # AddressSanitizer reserves terabytes of shadow memory, so a build with it
