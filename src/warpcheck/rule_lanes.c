@@ -107,6 +107,65 @@ static int warp32_index_use(const WcFile *f, int name, int from)
 	return -1;
 }
 
+/* The parameter token of function fn (of the file) at position arg, or -1:
+ * the last name before the top-level "," or ")" that ends it. */
+static int param_at(const WcFile *f, const WcFunc *fn, int arg)
+{
+	int open = fn->name + 1;
+	if (!wc_op(f, open, WP_LPAREN))
+		return -1;
+	int close = wc_match(f, open), depth = 0, n = 0, last = -1;
+	for (int k = open + 1; k < close; k++) {
+		if (wc_op(f, k, WP_LPAREN) || wc_op(f, k, WP_LBRACK) || wc_op(f, k, WP_LT))
+			depth++;
+		else if (wc_op(f, k, WP_RPAREN) || wc_op(f, k, WP_RBRACK) || wc_op(f, k, WP_GT))
+			depth--;
+		else if (depth == 0 && wc_op(f, k, WP_COMMA)) {
+			if (n++ == arg)
+				return last;
+			last = -1;
+		} else if (depth == 0 && wc_ident(f, k) && !(wc_flags(f, k) & (WN_TYPE | WN_QUALIFIER))) {
+			last = k;
+		}
+	}
+	return n == arg ? last : -1;
+}
+
+/* The array `name` passed whole to a function of the file (put(slots, v))
+ * that indexes that parameter by a lane of the wavefront: the use there,
+ * or -1. One level deep. */
+static int lane_index_in_callee(const WcFile *f, int name, int from)
+{
+	int depth = 0;
+	for (int k = from; k + 1 < f->n && depth >= 0; k++) {
+		depth += wc_op(f, k, WP_LBRACE) - wc_op(f, k, WP_RBRACE);
+		if (!wc_same_ident(f, k, name) || !(wc_op(f, k - 1, WP_LPAREN) || wc_op(f, k - 1, WP_COMMA)) ||
+		    !(wc_op(f, k + 1, WP_COMMA) || wc_op(f, k + 1, WP_RPAREN)))
+			continue;
+		int open = k - 1, arg = 0, pd = 0;  /* the call's "(" and the argument's position */
+		for (; open > from; open--) {
+			if (wc_op(f, open, WP_RPAREN) || wc_op(f, open, WP_RBRACK))
+				pd++;
+			else if ((wc_op(f, open, WP_LPAREN) || wc_op(f, open, WP_LBRACK)) && pd-- == 0)
+				break;
+			else if (pd == 0 && wc_op(f, open, WP_COMMA))
+				arg++;
+		}
+		if (!wc_op(f, open, WP_LPAREN) || !wc_ident(f, open - 1))
+			continue;
+		for (int g = 0; g < f->nfns; g++) {
+			const WcFunc *fn = &f->fns[g];
+			if (fn->name < 0 || f->t[fn->name].id != f->t[open - 1].id || fn->open <= fn->name)
+				continue;
+			int prm = param_at(f, fn, arg);
+			int use = prm < 0 ? -1 : lane_index_use(f, prm, fn->open + 1);
+			if (use >= 0)
+				return use;
+		}
+	}
+	return -1;
+}
+
 /* __shared__ T s[32] whose index is a 32-lane warp id. */
 static void check_shared(WcFile *f, int i)
 {
@@ -123,6 +182,8 @@ static void check_shared(WcFile *f, int i)
 		return;
 	}
 	use = lane_index_use(f, j - 1, j + 3);
+	if (use < 0)
+		use = lane_index_in_callee(f, j - 1, j + 3);
 	if (use >= 0)
 		wc_find(f, j + 1, "H3", "lane-storage", "size the array by warpSize's largest value (64)",
 			"array of 32 slots indexed by a lane of the wavefront (line %d): lanes 32..63 of a 64-lane "
