@@ -14,6 +14,8 @@
 #ifndef TRITONC_H
 #define TRITONC_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -219,6 +221,14 @@ TRITONC_API int tritonc_kernel_cached(const tritonc_kernel *kernel);
 
 /* CUDA: the registers a thread uses and its local (spill) memory in bytes; 0 and 0 for C. */
 TRITONC_API void tritonc_kernel_resources(const tritonc_kernel *kernel, int *registers, int *local_bytes);
+
+/* What the load made of the code besides the loaded kernel: "ptx" (PTX
+ * text, NUL-terminated) or "cubin" (an ELF image) of a CUDA kernel, as
+ * NVRTC made them or as the disk cache kept them. *size (when not NULL)
+ * gets the bytes, the PTX's NUL left out. NULL (and 0) for C kernels, an
+ * unknown name, or a PTX the cache did not keep. Lives as long as the
+ * kernel. */
+TRITONC_API const void *tritonc_kernel_asm(const tritonc_kernel *kernel, const char *what, size_t *size);
 
 /* Unloads the kernel. NULL is ignored. */
 TRITONC_API void tritonc_unload(tritonc_kernel *kernel);

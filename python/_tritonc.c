@@ -281,7 +281,27 @@ static PyObject *kernel_resources(KernelObject *self, PyObject *unused)
 	return Py_BuildValue("(ii)", regs, local);
 }
 
+/* kernel.image("ptx") -> str, image("cubin") -> bytes, None when the load made none (C kernels) */
+static PyObject *kernel_image(KernelObject *self, PyObject *what)
+{
+	const char *name = PyUnicode_AsUTF8(what);
+	if (!name)
+		return NULL;
+	if (strcmp(name, "ptx") && strcmp(name, "cubin")) {
+		PyErr_Format(PyExc_ValueError, "image: 'ptx' or 'cubin', not '%s'", name);
+		return NULL;
+	}
+	size_t size = 0;
+	const char *data = self->k ? tritonc_kernel_asm(self->k, name, &size) : NULL;
+	if (!data)
+		Py_RETURN_NONE;
+	if (name[0] == 'p')
+		return PyUnicode_DecodeUTF8(data, (Py_ssize_t)size, "replace");
+	return PyBytes_FromStringAndSize(data, (Py_ssize_t)size);
+}
+
 static PyMethodDef kernel_methods[] = {
+	{"image", (PyCFunction)kernel_image, METH_O, "image('ptx') -> str, image('cubin') -> bytes; None when not made"},
 	{"resources", (PyCFunction)kernel_resources, METH_NOARGS, "(registers a thread, local bytes a thread)"},
 	{NULL},
 };

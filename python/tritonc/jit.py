@@ -440,6 +440,10 @@ class JITFunction(_tritonc.Dispatcher):
                                width if device == "cpu" else 0, cpu_threads, None, info["arg_types"], params)
         lang = "c" if device == "cpu" else "cuda"
         kernel.asm = {lang: info["code"], "tir": info["tir"], "simt": info["simt"], "source": source}
+        for what in ("ptx", "cubin"):   # CUDA: what NVRTC made (or the disk cache kept)
+            image = kernel.image(what)
+            if image is not None:
+                kernel.asm[what] = image
         regs, local = kernel.resources() if hasattr(kernel, "resources") else (0, 0)
         if device == "cpu" or regs == 0:   # no register count (the CPU, or a dry run): a nominal 32, so that
             regs = 32                      # occupancy formulas written for GPUs (tutorial 02's) still divide

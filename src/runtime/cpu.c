@@ -4,7 +4,8 @@
  *   command        the compiler's argv and the cache key hashed from it
  *   compiler       running it with posix_spawnp, its output through a pipe
  *   compile        cache lookup, build in a temporary folder, rename, dlopen
- *   run            the grid in contiguous chunks over big-stack workers
+ *   run            the grid in contiguous chunks over big-stack workers, kept
+ *                  from launch to launch
  *
  * Workers pull chunk numbers from an atomic counter, so the grid still runs
  * to the end when fewer threads than asked for could be started.
@@ -40,6 +41,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -500,26 +502,65 @@ static long chunk_first(const GridRun *r, int i)
 /* ---- faults in a kernel ----
  * A kernel that reads or writes past a buffer (the runtimes' buffers have
  * PROT_NONE pages on both sides, see cpu_buffer_alloc), overflows its
- * worker's stack or divides by zero must not take the tool down: while a
- * grid runs, SIGSEGV, SIGBUS and SIGFPE on a worker (on an alternate
- * stack) jump back to the worker, which stops; the run fails with a
- * message naming the buffer and element. A fault on any other thread is
- * not ours: the default action runs. */
+ * worker's stack or divides by zero must not take the tool down: SIGSEGV,
+ * SIGBUS and SIGFPE on a worker running a grid (on its alternate stack)
+ * jump back to the worker, which stops; the run fails with a message naming
+ * the buffer and element. The handler is installed at the first launch and
+ * stays; a fault on any other thread is not ours: the handler installed
+ * before ours (else the default action) runs. */
 
 static _Thread_local sigjmp_buf *fault_jump;
 static _Thread_local void *fault_addr_seen;
 static _Thread_local int fault_sig_seen;
 
+static const int fault_sigs[3] = {SIGSEGV, SIGBUS, SIGFPE};
+static struct sigaction fault_previous[3];   /* what was installed before on_fault */
+
+/* Not a worker's fault: the handler that was there before takes over (the
+ * default action when there was none), and returning re-runs the
+ * instruction, which now reaches it (a signal someone sent is sent again). */
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	if (!fault_jump) {
-		signal(sig, SIG_DFL);   /* returning re-runs the instruction, which now ends the process */
+		for (int i = 0; i < 3; i++) {
+			if (fault_sigs[i] != sig)
+				continue;
+			struct sigaction prev = fault_previous[i];
+			if (!(prev.sa_flags & SA_SIGINFO) && prev.sa_handler == SIG_IGN)
+				prev.sa_handler = SIG_DFL;
+			sigaction(sig, &prev, NULL);
+			if (si && si->si_code <= 0)   /* sent (kill, raise), not a fault: re-running sends nothing */
+				raise(sig);
+			return;
+		}
+		signal(sig, SIG_DFL);
 		return;
 	}
 	fault_addr_seen = si->si_addr;
 	fault_sig_seen = sig;
 	siglongjmp(*fault_jump, 1);
+}
+
+/* Puts on_fault in place: once, and again when a program (Python's
+ * faulthandler, say) installed its own SIGSEGV handler over it since; that
+ * one is then what a fault outside the workers reaches. One sigaction
+ * query a launch; called with run_lock held. */
+static void install_fault_handlers(void)
+{
+	struct sigaction cur;
+	if (sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_fault)
+		return;
+	struct sigaction sa = {0};
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++) {
+		if (sigaction(fault_sigs[i], NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+		    cur.sa_sigaction == on_fault)
+			continue;
+		sigaction(fault_sigs[i], &sa, &fault_previous[i]);
+	}
 }
 
 typedef struct GuardedBuf {
@@ -621,20 +662,16 @@ static void describe_fault(const GridRun *r, char *err, size_t errlen)
 }
 
 /* Takes the next chunk until none is left; programs in order (see the top). */
-static void *worker_main(void *arg)
+static void run_chunks(GridRun *r)
 {
-	GridRun *r = arg;
-	size_t altlen = 1 << 16;
-	stack_t alt = {.ss_sp = malloc(altlen), .ss_size = altlen}, old_alt;
-	bool have_alt = alt.ss_sp && sigaltstack(&alt, &old_alt) == 0;
 	sigjmp_buf jb;
-	if (sigsetjmp(jb, 1)) {
+	if (sigsetjmp(jb, 0)) {   /* no mask to restore: SA_NODEFER and an empty sa_mask leave it as it was */
 		fault_jump = NULL;
 		if (atomic_fetch_add(&r->faulted, 1) == 0) {
 			r->fault_addr = fault_addr_seen;
 			r->fault_sig = fault_sig_seen;
 		}
-		goto out;
+		return;
 	}
 	fault_jump = &jb;
 	for (;;) {
@@ -645,13 +682,209 @@ static void *worker_main(void *arg)
 		r->fn(r->args, r->grid, first, chunk_first(r, i + 1) - first);
 	}
 	fault_jump = NULL;
-out:
+}
+
+/* ---- the workers ----
+ * Made on first need, each with a big stack and an alternate signal stack,
+ * and kept for the process's life: a launch hands its GridRun to the first
+ * `wanted` workers, runs chunks itself (caller_run) and waits until they
+ * are done. One grid runs at a time
+ * (run_lock); the workers block the asynchronous signals, which go to the
+ * program's own threads. At exit (or when the library is unloaded) idle
+ * workers are stopped and joined; a child after fork() starts with none. */
+typedef struct Pool {
+	pthread_mutex_t lock;
+	pthread_cond_t work, done;
+	pthread_t *threads;
+	int nthreads, cap;
+	GridRun *job;
+	unsigned long generation;   /* one more for every grid handed out */
+	int wanted;                 /* workers 0 .. wanted-1 run this grid */
+	int active;                 /* of those, the ones not finished yet */
+	bool stop;
+} Pool;
+
+static Pool pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER,
+		    .done = PTHREAD_COND_INITIALIZER};
+static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;   /* one grid at a time */
+
+typedef struct WorkerArg {
+	int index;
+	unsigned long seen;   /* the generation at its start: earlier grids are not its */
+} WorkerArg;
+
+static void *worker_main(void *arg)
+{
+	WorkerArg a = *(WorkerArg *)arg;
+	free(arg);
+	sigset_t mask;
+	sigfillset(&mask);
+	static const int sync_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS};
+	for (size_t i = 0; i < sizeof sync_sigs / sizeof sync_sigs[0]; i++)
+		sigdelset(&mask, sync_sigs[i]);
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+	size_t altlen = 1 << 16;
+	stack_t alt = {.ss_sp = malloc(altlen), .ss_size = altlen};
+	bool have_alt = alt.ss_sp && sigaltstack(&alt, NULL) == 0;
+	pthread_mutex_lock(&pool.lock);
+	for (;;) {
+		while (!pool.stop && (pool.generation == a.seen || a.index >= pool.wanted))
+			pthread_cond_wait(&pool.work, &pool.lock);
+		if (pool.stop)
+			break;
+		a.seen = pool.generation;
+		GridRun *r = pool.job;
+		pthread_mutex_unlock(&pool.lock);
+		run_chunks(r);
+		pthread_mutex_lock(&pool.lock);
+		if (--pool.active == 0)
+			pthread_cond_signal(&pool.done);
+	}
+	pthread_mutex_unlock(&pool.lock);
 	if (have_alt) {
 		stack_t off = {.ss_flags = SS_DISABLE};
 		sigaltstack(&off, NULL);
 	}
 	free(alt.ss_sp);
 	return NULL;
+}
+
+/* The launching thread runs chunks too, on a big stack of its own (its own
+ * may be small: a Python thread's), switched to with swapcontext; then a
+ * grid of one program wakes no worker. One such stack serves every caller,
+ * since one grid runs at a time. It has a guard page at its low end, and
+ * the caller's alternate signal stack is ours while it runs there. */
+static struct {
+	char *map;            /* guard page, then the stack */
+	size_t maplen;
+	char alt[1 << 16];
+	GridRun *job;
+	ucontext_t back, on_stack;
+	bool broken;          /* the stack could not be made: workers alone */
+} caller;
+
+/* AddressSanitizer does not follow swapcontext onto another stack (it warns
+ * and may report false errors): under it the workers run every program. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CALLER_RUNS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CALLER_RUNS 0
+#endif
+#endif
+#ifndef CALLER_RUNS
+#define CALLER_RUNS 1
+#endif
+
+static void caller_entry(void)
+{
+	run_chunks(caller.job);
+}
+
+/* Runs chunks of `r` on the calling thread; run_lock held. false when the
+ * big stack is not available (the workers then do it all). */
+static bool caller_run(GridRun *r)
+{
+	if (!CALLER_RUNS)
+		return false;
+	size_t pg = page_size();
+	if (!caller.map && !caller.broken) {
+		size_t len = WORKER_STACK_BYTES + pg;
+		char *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (map == MAP_FAILED || mprotect(map, pg, PROT_NONE) != 0) {
+			if (map != MAP_FAILED)
+				munmap(map, len);
+			caller.broken = true;
+		} else {
+			caller.map = map;
+			caller.maplen = len;
+		}
+	}
+	if (!caller.map || getcontext(&caller.on_stack) != 0)
+		return false;
+	caller.on_stack.uc_stack.ss_sp = caller.map + pg;
+	caller.on_stack.uc_stack.ss_size = caller.maplen - pg;
+	caller.on_stack.uc_link = &caller.back;
+	makecontext(&caller.on_stack, caller_entry, 0);
+	caller.job = r;
+	stack_t alt = {.ss_sp = caller.alt, .ss_size = sizeof caller.alt}, old_alt;
+	bool have_alt = sigaltstack(&alt, &old_alt) == 0;
+	bool ok = swapcontext(&caller.back, &caller.on_stack) == 0;
+	if (have_alt) {
+		if (old_alt.ss_flags & SS_DISABLE)
+			old_alt = (stack_t){.ss_flags = SS_DISABLE};
+		sigaltstack(&old_alt, NULL);
+	}
+	caller.job = NULL;
+	return ok;
+}
+
+/* Starts workers until there are `n` (or as many as could be started);
+ * pool.lock held. 0, or the error of the first failed pthread_create. */
+static int pool_grow(int n)
+{
+	if (pool.nthreads >= n)
+		return 0;
+	if (n > pool.cap) {
+		pool.cap = n;
+		pool.threads = base_realloc(pool.threads, sizeof *pool.threads * (size_t)n);
+	}
+	pthread_attr_t attr;
+	int rc = pthread_attr_init(&attr);
+	if (rc == 0 && (rc = pthread_attr_setstacksize(&attr, WORKER_STACK_BYTES)) != 0)
+		pthread_attr_destroy(&attr);
+	if (rc != 0)
+		return rc;
+	while (pool.nthreads < n) {
+		WorkerArg *a = base_malloc(sizeof *a);
+		*a = (WorkerArg){.index = pool.nthreads, .seen = pool.generation};
+		rc = pthread_create(&pool.threads[pool.nthreads], &attr, worker_main, a);
+		if (rc != 0) {
+			free(a);
+			break;
+		}
+		pool.nthreads++;
+	}
+	pthread_attr_destroy(&attr);
+	return rc;
+}
+
+__attribute__((destructor)) static void pool_stop(void)
+{
+	pthread_mutex_lock(&pool.lock);
+	if (pool.job || !pool.nthreads) {   /* a grid still runs (exit from another thread): leave it be */
+		pthread_mutex_unlock(&pool.lock);
+		return;
+	}
+	pool.stop = true;
+	pthread_cond_broadcast(&pool.work);
+	pthread_mutex_unlock(&pool.lock);
+	for (int i = 0; i < pool.nthreads; i++)
+		pthread_join(pool.threads[i], NULL);
+	free(pool.threads);
+	pool.threads = NULL;
+	pool.nthreads = pool.cap = 0;
+	pool.stop = false;
+}
+
+/* fork() copies only the calling thread: the child's pool starts empty. */
+static void pool_after_fork(void)
+{
+	pthread_mutex_init(&pool.lock, NULL);
+	pthread_cond_init(&pool.work, NULL);
+	pthread_cond_init(&pool.done, NULL);
+	pthread_mutex_init(&run_lock, NULL);
+	pool.threads = NULL;   /* the parent's threads do not exist here */
+	pool.nthreads = pool.cap = pool.wanted = pool.active = 0;
+	pool.job = NULL;
+	pool.stop = false;
+}
+
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+static void pool_init(void)
+{
+	pthread_atfork(NULL, NULL, pool_after_fork);
 }
 
 /* The number of programs in `grid`, or -1 (with `err` set). */
@@ -685,32 +918,44 @@ static int worker_count(int asked, long programs)
 	return (int)(n < programs ? n : programs);
 }
 
-/* Starts up to r->chunks workers and joins them. Since workers take chunks
- * until none is left, one started worker is enough to finish the grid. */
+/* Runs the grid on the calling thread and up to r->chunks - 1 workers;
+ * run_lock held. Since everyone takes chunks until none is left, one of
+ * them is enough to finish the grid. */
 static bool run_workers(GridRun *r, char *err, size_t errlen)
 {
-	pthread_attr_t attr;
-	int rc = pthread_attr_init(&attr);
-	if (rc == 0 && (rc = pthread_attr_setstacksize(&attr, WORKER_STACK_BYTES)) != 0)
-		pthread_attr_destroy(&attr);
-	if (rc != 0) {
-		set_err(err, errlen, "cannot set up worker threads: %s", strerror(rc));
+	pthread_mutex_lock(&pool.lock);
+	int helpers = r->chunks - 1;
+	int rc = pool_grow(helpers);
+	if (helpers > pool.nthreads)
+		helpers = pool.nthreads;
+	pool.job = r;
+	pool.wanted = pool.active = helpers;
+	if (helpers > 0) {
+		pool.generation++;
+		pthread_cond_broadcast(&pool.work);
+	}
+	pthread_mutex_unlock(&pool.lock);
+	bool ran = caller_run(r);
+	pthread_mutex_lock(&pool.lock);
+	if (!ran && helpers == 0) {   /* no big stack here: one worker does it all */
+		rc = pool_grow(1);
+		if (pool.nthreads > 0) {
+			pool.wanted = pool.active = 1;
+			pool.generation++;
+			pthread_cond_broadcast(&pool.work);
+			helpers = 1;
+		}
+	}
+	while (pool.active > 0)
+		pthread_cond_wait(&pool.done, &pool.lock);
+	pool.job = NULL;
+	pool.wanted = 0;
+	pthread_mutex_unlock(&pool.lock);
+	if (!ran && helpers == 0) {
+		set_err(err, errlen, "cannot start a worker thread: %s", strerror(rc));
 		return false;
 	}
-	pthread_t *workers = base_malloc((size_t)r->chunks * sizeof *workers);
-	int started = 0;
-	for (; started < r->chunks; started++) {
-		rc = pthread_create(&workers[started], &attr, worker_main, r);
-		if (rc != 0)
-			break;
-	}
-	for (int i = 0; i < started; i++)
-		pthread_join(workers[i], NULL);
-	pthread_attr_destroy(&attr);
-	free(workers);
-	if (started == 0)
-		set_err(err, errlen, "cannot start a worker thread: %s", strerror(rc));
-	return started > 0;
+	return true;
 }
 
 int cpu_run(const CpuKernel *k, void **args, const int grid[3], int threads, char *err,
@@ -734,18 +979,10 @@ int cpu_run(const CpuKernel *k, void **args, const int grid[3], int threads, cha
 	r.chunks = worker_count(threads, programs);
 	atomic_init(&r.next_chunk, 0);
 	atomic_init(&r.faulted, 0);
-	static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;   /* one grid at a time owns the handlers */
+	pthread_once(&pool_once, pool_init);
 	pthread_mutex_lock(&run_lock);
-	struct sigaction sa = {0}, old[3];
-	sa.sa_sigaction = on_fault;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	static const int sigs[3] = {SIGSEGV, SIGBUS, SIGFPE};
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
+	install_fault_handlers();
 	bool ok = run_workers(&r, err, errlen);
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
 	pthread_mutex_unlock(&run_lock);
 	if (ok && atomic_load(&r.faulted)) {
 		describe_fault(&r, err, errlen);

@@ -66,14 +66,16 @@ void cpu_buffer_free(void *p);
 /* Runs every program of `grid` once, spread over `threads` worker threads
  * (0: the number of online CPUs, at most 64; never more than 1024 or than
  * there are programs). Each worker has a 64 MiB stack, since generated
- * kernels keep whole tiles on the stack. The programs are split into one
- * contiguous chunk per worker. An empty grid runs nothing. 0 on success. */
+ * kernels keep whole tiles on the stack; the workers are started on first
+ * need and kept for later runs (stopped at exit). Runs from several
+ * threads take turns. The programs are split into one contiguous chunk per
+ * worker. An empty grid runs nothing. 0 on success. */
 int cpu_run(const CpuKernel *k, void **args, const int grid[3], int threads, char *err,
 	size_t errlen);
 
 /* Runs the whole grid `warmup` times untimed, then `reps` times timed:
  * ms[i] = wall-clock milliseconds (CLOCK_MONOTONIC) of timed run i, which
- * include starting and joining the workers. 0 on success. */
+ * include handing the grid to the workers and waiting for them. 0 on success. */
 int cpu_time(const CpuKernel *k, void **args, const int grid[3], int threads, int warmup,
 	int reps, double *ms, char *err, size_t errlen);
 

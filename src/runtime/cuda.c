@@ -94,6 +94,8 @@ typedef struct Nvrtc {
 	nvrtcResult (*nvrtcCompileProgram)(nvrtcProgram program, int option_count, const char *const *options);
 	nvrtcResult (*nvrtcGetProgramLogSize)(nvrtcProgram program, size_t *size);
 	nvrtcResult (*nvrtcGetProgramLog)(nvrtcProgram program, char *log);
+	nvrtcResult (*nvrtcGetPTXSize)(nvrtcProgram program, size_t *size);
+	nvrtcResult (*nvrtcGetPTX)(nvrtcProgram program, char *ptx);
 	nvrtcResult (*nvrtcGetCUBINSize)(nvrtcProgram program, size_t *size);
 	nvrtcResult (*nvrtcGetCUBIN)(nvrtcProgram program, char *cubin);
 	nvrtcResult (*nvrtcDestroyProgram)(nvrtcProgram *program);
@@ -118,6 +120,7 @@ struct CudaKernel {
 	CUfunction function;
 	int shared_limit;              /* dynamic shared memory the function allows now */
 	bool from_cache;
+	CudaImages images;             /* what NVRTC made (the cubin and, when kept, the PTX) */
 };
 
 /* ---- libraries ---- */
@@ -280,6 +283,8 @@ static bool load_nvrtc(Nvrtc *rtc, char *err, size_t errlen)
 	BIND(lib, &rtc->nvrtcCompileProgram, &missing, "nvrtcCompileProgram");
 	BIND(lib, &rtc->nvrtcGetProgramLogSize, &missing, "nvrtcGetProgramLogSize");
 	BIND(lib, &rtc->nvrtcGetProgramLog, &missing, "nvrtcGetProgramLog");
+	BIND(lib, &rtc->nvrtcGetPTXSize, &missing, "nvrtcGetPTXSize");
+	BIND(lib, &rtc->nvrtcGetPTX, &missing, "nvrtcGetPTX");
 	BIND(lib, &rtc->nvrtcGetCUBINSize, &missing, "nvrtcGetCUBINSize");
 	BIND(lib, &rtc->nvrtcGetCUBIN, &missing, "nvrtcGetCUBIN");
 	BIND(lib, &rtc->nvrtcDestroyProgram, &missing, "nvrtcDestroyProgram");
@@ -489,18 +494,37 @@ static char *cubin_cache_path(const CudaRuntime *rt, const char *source, const c
 	return buf_detach(&path);
 }
 
-/* Loads the cached cubin at `path`; false when there is none or the driver refuses it. */
-static bool load_cached_module(CudaRuntime *rt, const char *path, CUmodule *module)
+/* The cache's PTX file beside `cubin_path` (KEY.cubin -> KEY.ptx). Caller frees. */
+static char *ptx_path_of(const char *cubin_path)
+{
+	size_t n = strlen(cubin_path);
+	char *p = base_malloc(n + 1);
+	memcpy(p, cubin_path, n + 1);
+	if (n > 6 && !strcmp(p + n - 6, ".cubin"))
+		memcpy(p + n - 6, ".ptx", 5);
+	return p;
+}
+
+/* Loads the cached cubin at `path`, keeping it (and the PTX beside it, when
+ * there) in *images; false when there is none or the driver refuses it. */
+static bool load_cached_module(CudaRuntime *rt, const char *path, CUmodule *module, CudaImages *images)
 {
 	size_t len = 0;
 	char *cubin = path ? file_read(path, &len) : NULL;
 	bool is_elf = cubin && len > 4 && memcmp(cubin, "\177ELF", 4) == 0;
 	CUmodule loaded = NULL;
 	bool ok = is_elf && rt->drv.cuModuleLoadData(&loaded, cubin) == CUDA_SUCCESS;
-	if (ok)
-		*module = loaded;
-	free(cubin);
-	return ok;
+	if (!ok) {
+		free(cubin);
+		return false;
+	}
+	*module = loaded;
+	images->cubin = cubin;
+	images->cubin_len = len;
+	char *ptx_path = ptx_path_of(path);
+	images->ptx = file_read(ptx_path, &images->ptx_len);
+	free(ptx_path);
+	return true;
 }
 
 /* The program's log, without its trailing newlines, into err; the result's
@@ -528,58 +552,101 @@ static void report_compile_error(const Nvrtc *rtc, nvrtcProgram program, nvrtcRe
 	free(log);
 }
 
-static char *fetch_cubin(const Nvrtc *rtc, nvrtcProgram program, size_t *cubin_len, char *err, size_t errlen)
+/* One of NVRTC's outputs (the PTX or the cubin) into *data, NUL-terminated
+ * (*len leaves the NUL out). */
+static bool fetch_output(const Nvrtc *rtc, nvrtcProgram program, bool ptx, char **data, size_t *len,
+                         char *err, size_t errlen)
 {
 	size_t size = 0;
-	if (!rtc_ok(rtc, rtc->nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize", err, errlen))
-		return NULL;
+	const char *what = ptx ? "nvrtcGetPTX" : "nvrtcGetCUBIN";
+	if (!rtc_ok(rtc, (ptx ? rtc->nvrtcGetPTXSize : rtc->nvrtcGetCUBINSize)(program, &size),
+	            ptx ? "nvrtcGetPTXSize" : "nvrtcGetCUBINSize", err, errlen))
+		return false;
 	if (size == 0) {
-		set_error(err, errlen, "nvrtcGetCUBIN: NVRTC made no cubin (is -arch a real sm_XX?)");
-		return NULL;
+		set_error(err, errlen, "%s: NVRTC made none (is -arch a real sm_XX?)", what);
+		return false;
 	}
-	char *cubin = base_malloc(size);
-	if (!rtc_ok(rtc, rtc->nvrtcGetCUBIN(program, cubin), "nvrtcGetCUBIN", err, errlen)) {
-		free(cubin);
-		return NULL;
+	char *out = base_malloc(size + 1);
+	if (!rtc_ok(rtc, (ptx ? rtc->nvrtcGetPTX : rtc->nvrtcGetCUBIN)(program, out), what, err, errlen)) {
+		free(out);
+		return false;
 	}
-	*cubin_len = size;
-	return cubin;
+	out[size] = '\0';
+	if (ptx)
+		size = strlen(out);   /* NVRTC counts the PTX's NUL */
+	*data = out;
+	*len = size;
+	return true;
 }
 
-/* Compiles `source` with NVRTC: the cubin (caller frees), or NULL with the log in err. */
-static char *nvrtc_compile(const Nvrtc *rtc, const char *source, const char *const *opts, int nopts,
-                           size_t *cubin_len, char *err, size_t errlen)
+/* Compiles `source` with NVRTC into *images (PTX and cubin; free with
+ * cuda_images_free), or false with the log in err. */
+static bool nvrtc_compile(const Nvrtc *rtc, const char *source, const char *const *opts, int nopts,
+                          CudaImages *images, char *err, size_t errlen)
 {
+	*images = (CudaImages){0};
 	nvrtcProgram program = NULL;
 	if (!rtc_ok(rtc, rtc->nvrtcCreateProgram(&program, source, "kernel.cu", 0, NULL, NULL),
 	            "nvrtcCreateProgram", err, errlen))
-		return NULL;
-	char *cubin = NULL;
+		return false;
+	bool ok = false;
 	nvrtcResult result = rtc->nvrtcCompileProgram(program, nopts, opts);
 	if (result == NVRTC_SUCCESS)
-		cubin = fetch_cubin(rtc, program, cubin_len, err, errlen);
+		ok = fetch_output(rtc, program, false, &images->cubin, &images->cubin_len, err, errlen) &&
+		     fetch_output(rtc, program, true, &images->ptx, &images->ptx_len, err, errlen);
 	else
 		report_compile_error(rtc, program, result, err, errlen);
 	rtc->nvrtcDestroyProgram(&program);
-	return cubin;
+	if (!ok)
+		cuda_images_free(images);
+	return ok;
 }
 
-/* Compiles, stores the cubin in the cache (when `cache_path`; a failed write
- * is no error) and loads it. */
-static bool compile_and_load(CudaRuntime *rt, const char *source, const char *const *opts, int nopts,
-                             const char *cache_path, CUmodule *module, char *err, size_t errlen)
+void cuda_images_free(CudaImages *images)
 {
-	size_t cubin_len = 0;
-	char *cubin = nvrtc_compile(&rt->rtc, source, opts, nopts, &cubin_len, err, errlen);
-	if (!cubin)
+	free(images->ptx);
+	free(images->cubin);
+	*images = (CudaImages){0};
+}
+
+/* Compiles, stores the cubin and the PTX in the cache (when `cache_path`; a
+ * failed write is no error) and loads the cubin, keeping both in *images. */
+static bool compile_and_load(CudaRuntime *rt, const char *source, const char *const *opts, int nopts,
+                             const char *cache_path, CUmodule *module, CudaImages *images, char *err,
+                             size_t errlen)
+{
+	if (!nvrtc_compile(&rt->rtc, source, opts, nopts, images, err, errlen))
 		return false;
-	if (cache_path)
-		(void)file_write_atomic(cache_path, cubin, cubin_len);
+	if (cache_path) {
+		char *ptx_path = ptx_path_of(cache_path);
+		(void)file_write_atomic(ptx_path, images->ptx, images->ptx_len);   /* first: a cubin finds its PTX */
+		(void)file_write_atomic(cache_path, images->cubin, images->cubin_len);
+		free(ptx_path);
+	}
 	CUmodule loaded = NULL;
-	bool ok = cu_ok(&rt->drv, rt->drv.cuModuleLoadData(&loaded, cubin), "cuModuleLoadData", err, errlen);
+	bool ok = cu_ok(&rt->drv, rt->drv.cuModuleLoadData(&loaded, images->cubin), "cuModuleLoadData", err, errlen);
 	if (ok)
 		*module = loaded;
-	free(cubin);
+	return ok;
+}
+
+bool cuda_nvrtc_images(const char *source, const char *arch, CudaImages *images, char *err, size_t errlen)
+{
+	set_error(err, errlen, "%s", "");
+	*images = (CudaImages){0};
+	Nvrtc rtc = {0};
+	if (!source || !arch || !load_nvrtc(&rtc, err, errlen)) {
+		if (!source || !arch)
+			set_error(err, errlen, "cuda_nvrtc_images: no source or arch");
+		if (rtc.lib)
+			dlclose(rtc.lib);
+		return false;
+	}
+	char arch_opt[64];
+	snprintf(arch_opt, sizeof arch_opt, "-arch=%s", arch);
+	const char *opts[] = {arch_opt, "-std=c++17", "-default-device"};
+	bool ok = nvrtc_compile(&rtc, source, opts, 3, images, err, errlen);
+	dlclose(rtc.lib);
 	return ok;
 }
 
@@ -616,8 +683,9 @@ CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
 	CudaKernel *k = base_calloc(1, sizeof *k);
 	k->rt = rt;
 	k->shared_limit = DEFAULT_SHARED_LIMIT;
-	k->from_cache = load_cached_module(rt, cache_path, &k->module);
-	bool ok = k->from_cache || compile_and_load(rt, source, opts, nopts, cache_path, &k->module, err, errlen);
+	k->from_cache = load_cached_module(rt, cache_path, &k->module, &k->images);
+	bool ok = k->from_cache ||
+	          compile_and_load(rt, source, opts, nopts, cache_path, &k->module, &k->images, err, errlen);
 	if (ok) {
 		char call[256];
 		snprintf(call, sizeof call, "cuModuleGetFunction(\"%.200s\")", name);
@@ -637,6 +705,11 @@ bool cuda_kernel_from_cache(const CudaKernel *k)
 	return k && k->from_cache;
 }
 
+const CudaImages *cuda_kernel_images(const CudaKernel *k)
+{
+	return k ? &k->images : NULL;
+}
+
 void cuda_kernel_resources(const CudaKernel *k, int *regs, int *local_bytes)
 {
 	*regs = *local_bytes = 0;
@@ -653,6 +726,7 @@ void cuda_kernel_free(CudaKernel *k)
 		return;
 	if (k->module && make_current(k->rt, NULL, 0))
 		k->rt->drv.cuModuleUnload(k->module);
+	cuda_images_free(&k->images);
 	free(k);
 }
 

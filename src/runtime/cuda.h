@@ -18,6 +18,16 @@
 typedef struct CudaRuntime CudaRuntime;
 typedef struct CudaKernel CudaKernel;
 
+/* What NVRTC made of a kernel: the PTX (text) and the cubin (an ELF image),
+ * each NUL-terminated past its length; NULL when not made or not kept. */
+typedef struct CudaImages {
+	char *ptx;
+	size_t ptx_len;
+	char *cubin;
+	size_t cubin_len;
+} CudaImages;
+void cuda_images_free(CudaImages *images);
+
 /* Loads the driver and NVRTC, initializes device 0 and makes its primary
  * context current. NULL and a message in err when there is none. */
 CudaRuntime *cuda_open(char *err, size_t errlen);
@@ -45,6 +55,13 @@ CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
                          char *err, size_t errlen);
 /* true when the cubin came from the cache */
 bool cuda_kernel_from_cache(const CudaKernel *k);
+/* The kernel's PTX and cubin, kept as long as the kernel (from the disk
+ * cache: the cubin, and the PTX when the cache has it). */
+const CudaImages *cuda_kernel_images(const CudaKernel *k);
+/* Compiles `source` with NVRTC alone (no driver, no device) for `arch`
+ * ("sm_90") with cuda_compile's options, into *images (free with
+ * cuda_images_free); false with the log, or what is missing, in err. */
+bool cuda_nvrtc_images(const char *source, const char *arch, CudaImages *images, char *err, size_t errlen);
 /* Registers a thread and local (spill) memory bytes a thread the kernel uses. */
 void cuda_kernel_resources(const CudaKernel *k, int *regs, int *local_bytes);
 /* Unloads the kernel's module. NULL is ignored. */

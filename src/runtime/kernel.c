@@ -124,6 +124,23 @@ const char *tritonc_kernel_error(const tritonc_kernel *k)
 	return k ? k->error : "no kernel";
 }
 
+const void *tritonc_kernel_asm(const tritonc_kernel *k, const char *what, size_t *size)
+{
+	const CudaImages *images = k && what ? cuda_kernel_images(k->gpu) : NULL;
+	const char *data = NULL;
+	size_t len = 0;
+	if (images && !strcmp(what, "ptx")) {
+		data = images->ptx;
+		len = images->ptx_len;
+	} else if (images && !strcmp(what, "cubin")) {
+		data = images->cubin;
+		len = images->cubin_len;
+	}
+	if (size)
+		*size = data ? len : 0;
+	return data;
+}
+
 int tritonc_kernel_cached(const tritonc_kernel *k)
 {
 	return k && k->cached;

@@ -336,6 +336,19 @@ def warmup_and_asm(K, R, B):
     lang = "c" if B.name == "numpy" else "cuda"
     ok = lang in k.asm and "tir" in k.asm and "simt" in k.asm and "add_bias" in k.asm[lang]
     report("warmup compiles; asm has the code, tir and simt", ok, str(list(k.asm)))
+    if lang == "c":   # the C output is built by the system compiler: NVRTC made nothing
+        report("asm of a C kernel has no ptx or cubin", "ptx" not in k.asm and "cubin" not in k.asm and
+               k._kernel.image("ptx") is None and k._kernel.image("cubin") is None, str(list(k.asm)))
+    else:             # NVRTC compiled the loaded kernel: its PTX (text) and cubin (an ELF image)
+        ptx, cubin = k.asm.get("ptx"), k.asm.get("cubin")
+        report("asm of a CUDA kernel has NVRTC's ptx (str) and cubin (bytes)", isinstance(ptx, str) and
+               ".entry add_bias" in ptx and isinstance(cubin, bytes) and cubin[:4] == b"\x7fELF",
+               str(list(k.asm)))
+    try:
+        k._kernel.image("sass")
+        report("image() of an unknown name raises ValueError", False, "no exception")
+    except ValueError as e:
+        report("image() of an unknown name raises ValueError", "'ptx' or 'cubin'" in str(e), str(e))
     k[(1,)](x, None, out, 64, 64)
     report("warmup's kernel launches with all arguments", np.array_equal(B.np(out), B.np(x)), "")
 
@@ -529,6 +542,8 @@ def cuda_path_dry_run(K, R, B):
     asm = k.asm
     report("asm of a CUDA kernel: cuda source, tir, simt", "__global__" in asm.get("cuda", "") and "tir" in asm and
            "simt" in asm and "c" not in asm, str(list(asm)))
+    report("a dry run loads nothing, so NVRTC made no ptx or cubin", "ptx" not in asm and "cubin" not in asm,
+           str(list(asm)))
     report("a no-op CUDA launch packs the arguments", launches == 1 and grid == (3, 1, 1) and device == "cuda" and
            values[0] == x.ctypes.data and values[1] == out.ctypes.data and 300 in values, str((grid, device, values)))
     report("the CUDA output is left unrun", not np.any(out), "")

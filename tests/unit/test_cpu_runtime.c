@@ -5,6 +5,8 @@
 #include "check.h"
 
 #include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +236,153 @@ static void test_grid_3d(void)
 	cpu_kernel_free(k);
 }
 
+/* Kernels that fault: `mode` 0 reads in[n] (one past the end) in program
+ * `bad`, 1 divides by a zero read from memory, 2 recurses without end;
+ * every other program copies its element. */
+static const char fault_source[] =
+	"#include <stdint.h>\n"
+	"static int deep(volatile char *p, int n) { volatile char pad[4096]; pad[0] = p[0]; "
+	"return n + deep(pad, n + 1) + pad[1]; }\n"
+	"void fault_launch(void **args, const int grid[3], long first, long count)\n"
+	"{\n"
+	"	int32_t *out = *(int32_t **)args[0];\n"
+	"	const int32_t *in = *(const int32_t **)args[1];\n"
+	"	int32_t mode = *(const int32_t *)args[2], bad = *(const int32_t *)args[3];\n"
+	"	int32_t n = *(const int32_t *)args[4];\n"
+	"	for (long p = first; p < first + count; p++) {\n"
+	"		if (p != bad) { out[p] = in[p] + 1; continue; }\n"
+	"		if (mode == 0) out[p] = in[n];\n"
+	"		else if (mode == 1) { volatile const int32_t *v = in; out[p] = in[p] / (v[p] - v[p]); }\n"
+	"		else out[p] = deep((volatile char *)&out[p], 0);\n"
+	"	}\n"
+	"}\n";
+
+static volatile sig_atomic_t own_handler_ran;
+
+static void own_handler(int sig)
+{
+	(void)sig;
+	own_handler_ran = 1;
+}
+
+typedef struct FaultRun {
+	const CpuKernel *k;
+	int32_t *out, *in;
+	int32_t n;
+	int threads;
+	int launches;
+	bool ok;
+} FaultRun;
+
+/* Runs the copying grid (no program faults) `launches` times; ok when every result is right. */
+static void *clean_runs(void *arg)
+{
+	FaultRun *f = arg;
+	int32_t mode = 0, bad = -1;
+	void *args[] = {&f->out, &f->in, &mode, &bad, &f->n};
+	char err[512];
+	f->ok = true;
+	for (int i = 0; i < f->launches && f->ok; i++) {
+		memset(f->out, 0, (size_t)f->n * sizeof *f->out);
+		if (cpu_run(f->k, args, (int[3]){f->n, 1, 1}, f->threads, err, sizeof err) != 0) {
+			printf("note: %s\n", err);
+			f->ok = false;
+		}
+		for (int j = 0; j < f->n && f->ok; j++)
+			f->ok = f->out[j] == f->in[j] + 1;
+	}
+	return NULL;
+}
+
+/* Faults on the launching thread (1 thread) and on workers (3), the runs
+ * after them, a handler the program installed (it gets faults outside a
+ * run), and launches from several threads at once. */
+static void test_faults(void)
+{
+	char err[1024];
+	const char *no_flags[] = {NULL};
+	CpuKernel *k = cpu_compile(fault_source, "fault", no_flags, "", err, sizeof err);
+	CHECK("compile the faulting kernels", k != NULL);
+	if (!k) {
+		printf("note: %s\n", err);
+		return;
+	}
+	enum { FN = 40 };
+	int32_t *in = cpu_buffer_alloc(FN * sizeof *in, sizeof *in, "in_ptr", err, sizeof err);
+	int32_t *out = cpu_buffer_alloc(FN * sizeof *out, sizeof *out, "out_ptr", err, sizeof err);
+	CHECK("guarded buffers", in && out);
+	if (!in || !out) {
+		cpu_kernel_free(k);
+		return;
+	}
+	for (int i = 0; i < FN; i++)
+		in[i] = (int32_t)(hash_input((uint32_t)i, 3) * 1000.0f) + 1001;
+	FaultRun clean = {.k = k, .out = out, .in = in, .n = FN, .threads = 1, .launches = 3};
+	for (int threads = 1; threads <= 3; threads += 2) {
+		int32_t n = FN, bad = 17, mode = 0;
+		void *args[] = {&out, &in, &mode, &bad, &n};
+		char what[96];
+		int rc = cpu_run(k, args, (int[3]){FN, 1, 1}, threads, err, sizeof err);
+		snprintf(what, sizeof what, "a read past a buffer on %d thread(s) names it", threads);
+		CHECK(what, rc != 0 && strstr(err, "in_ptr[40], past its 40 elements") != NULL);
+		if (rc == 0 || !strstr(err, "in_ptr[40]"))
+			printf("note: %s\n", err);
+		mode = 1;
+		rc = cpu_run(k, args, (int[3]){FN, 1, 1}, threads, err, sizeof err);
+		snprintf(what, sizeof what, "a division by zero on %d thread(s) is SIGFPE", threads);
+		CHECK(what, rc != 0 && strstr(err, "SIGFPE") != NULL);
+		mode = 2;
+		rc = cpu_run(k, args, (int[3]){FN, 1, 1}, threads, err, sizeof err);
+		snprintf(what, sizeof what, "unbounded recursion on %d thread(s) stops with a fault", threads);
+		CHECK(what, rc != 0 && strstr(err, "stack overflowed") != NULL);
+		clean.threads = threads;
+		clean_runs(&clean);
+		snprintf(what, sizeof what, "runs on %d thread(s) after the faults are right", threads);
+		CHECK(what, clean.ok);
+	}
+	/* a SIGSEGV handler of the program's own, installed over ours: ours goes
+	 * back in at the next run and hands it signals that are not our faults */
+	struct sigaction own = {0}, saved;
+	own.sa_handler = own_handler;
+	sigemptyset(&own.sa_mask);
+	sigaction(SIGSEGV, &own, &saved);
+	clean_runs(&clean);
+	struct sigaction now;
+	sigaction(SIGSEGV, NULL, &now);
+	CHECK("the next run puts the fault handler back", clean.ok && now.sa_handler != own_handler);
+	raise(SIGSEGV);
+	CHECK("a SIGSEGV outside a run reaches the program's own handler", own_handler_ran == 1);
+	int32_t n = FN, bad = 3, mode = 0;
+	void *args[] = {&out, &in, &mode, &bad, &n};
+	int rc = cpu_run(k, args, (int[3]){FN, 1, 1}, 2, err, sizeof err);
+	CHECK("faults are caught again after that", rc != 0 && strstr(err, "in_ptr[40]") != NULL);
+	sigaction(SIGSEGV, &saved, NULL);
+
+	/* four threads launching at once, each on its own buffers */
+	enum { CALLERS = 4 };
+	FaultRun runs[CALLERS];
+	pthread_t tid[CALLERS];
+	bool all = true;
+	for (int t = 0; t < CALLERS; t++) {
+		runs[t] = (FaultRun){.k = k, .n = 64 + 13 * t, .threads = 1 + t, .launches = 200};
+		runs[t].in = malloc((size_t)runs[t].n * sizeof(int32_t));
+		runs[t].out = malloc((size_t)runs[t].n * sizeof(int32_t));
+		for (int i = 0; i < runs[t].n; i++)
+			runs[t].in[i] = (int32_t)(hash_input((uint32_t)i, 10 + (uint32_t)t) * 1000.0f) + 1001;
+		all = all && pthread_create(&tid[t], NULL, clean_runs, &runs[t]) == 0;
+	}
+	for (int t = 0; t < CALLERS; t++) {
+		pthread_join(tid[t], NULL);
+		all = all && runs[t].ok;
+		free(runs[t].in);
+		free(runs[t].out);
+	}
+	CHECK("200 launches from each of 4 threads at once are right", all);
+	cpu_buffer_free(in);
+	cpu_buffer_free(out);
+	cpu_kernel_free(k);
+}
+
 int main(void)
 {
 	char cache[] = "/tmp/tc-cpu-runtime-XXXXXX";
@@ -244,6 +393,7 @@ int main(void)
 	test_run_and_cache(cache);
 	test_errors(cache);
 	test_grid_3d();
+	test_faults();
 	CHECK("cache removed", remove_cache(cache));
 	return failures ? 1 : 0;
 }

@@ -1,9 +1,11 @@
 /* test_cuda_runtime.c: the CUDA runtime (src/runtime/cuda.c).
  *
- * Without a GPU only one thing is checked: cuda_open fails cleanly and says
- * what is missing. With one: an axpy kernel's results, the cubin cache, a
- * compile error's log, a launch with more than 48 KiB of dynamic shared
- * memory and cuda_time. */
+ * Without a GPU: cuda_open fails cleanly and says what is missing, and
+ * NVRTC alone (where the CUDA toolkit is installed) makes the PTX and the
+ * cubin of a kernel, or says it is missing. With a GPU also: an axpy
+ * kernel's results, the cubin cache (with its PTX), the PTX and cubin kept
+ * on a loaded kernel, a compile error's log, a launch with more than 48 KiB
+ * of dynamic shared memory and cuda_time. */
 #include "runtime/cuda.h"
 #include "check.h"
 
@@ -41,6 +43,36 @@ static void test_without_gpu(const char *err)
 	printf("note: no usable GPU, so only cuda_open's failure is checked: %s\n", err);
 	CHECK("cuda_open without a GPU: NULL and a message naming what is missing",
 	      err[0] && names_what_is_missing && !again && !silent && strlen(tiny) == sizeof tiny - 1);
+}
+
+/* True when `images` hold axpy's PTX (text with its .entry) and a cubin (an ELF image). */
+static bool axpy_images(const CudaImages *im)
+{
+	return im && im->ptx && im->ptx_len == strlen(im->ptx) && strstr(im->ptx, ".entry axpy") &&
+	       strstr(im->ptx, ".target sm_") && im->cubin && im->cubin_len > 64 &&
+	       memcmp(im->cubin, "\177ELF", 4) == 0;
+}
+
+/* NVRTC without a driver or device: where libnvrtc loads, the PTX and cubin
+ * of axpy and a compile error's log; where it does not, a message naming it. */
+static void test_nvrtc_alone(void)
+{
+	char err[4096] = "";
+	CudaImages im;
+	bool ok = cuda_nvrtc_images(axpy_source, "sm_90", &im, err, sizeof err);
+	if (!ok) {
+		printf("note: NVRTC is not usable here: %s\n", err);
+		CHECK("without NVRTC, cuda_nvrtc_images fails naming libnvrtc",
+		      strstr(err, "libnvrtc") != NULL && !im.ptx && !im.cubin);
+		return;
+	}
+	CHECK("NVRTC alone: axpy's PTX (.entry axpy, .target sm_90) and cubin (ELF)",
+	      axpy_images(&im) && strstr(im.ptx, ".target sm_90") != NULL);
+	cuda_images_free(&im);
+	CHECK("cuda_images_free clears", !im.ptx && !im.cubin && !im.ptx_len && !im.cubin_len);
+	ok = cuda_nvrtc_images(broken_source, "sm_90", &im, err, sizeof err);
+	CHECK("NVRTC alone: a syntax error gives the log and no images", !ok && strstr(err, "error") && !im.ptx &&
+	      !im.cubin);
 }
 
 static void remove_folder(const char *path)
@@ -101,6 +133,7 @@ static void test_kernels(CudaRuntime *rt, const char *cache)
 		printf("note: %s\n", err);
 		return;
 	}
+	CHECK("the compiled kernel keeps its PTX and cubin", axpy_images(cuda_kernel_images(k)));
 	uint64_t dx = 0, dy = 0;
 	CHECK("cuda_alloc", cuda_alloc(rt, N * sizeof(float), &dx, err, sizeof err) == 0 &&
 	                    cuda_alloc(rt, N * sizeof(float), &dy, err, sizeof err) == 0 && dx && dy);
@@ -109,6 +142,9 @@ static void test_kernels(CudaRuntime *rt, const char *cache)
 	CudaKernel *cached = cuda_compile(rt, axpy_source, "axpy", extra_opts, cache, err, sizeof err);
 	CHECK("the second compile comes from the cache", cached && cuda_kernel_from_cache(cached));
 	CHECK("the cached kernel's results are exact", cached && axpy_matches(rt, cached, dy, dx, 0));
+	CHECK("the cached kernel has the same PTX and cubin", cached && axpy_images(cuda_kernel_images(cached)) &&
+	      cuda_kernel_images(cached)->cubin_len == cuda_kernel_images(k)->cubin_len &&
+	      !strcmp(cuda_kernel_images(cached)->ptx, cuda_kernel_images(k)->ptx));
 	cuda_kernel_free(cached);
 
 	if (atoi(cuda_arch(rt) + 3) >= 70)
@@ -144,6 +180,7 @@ static void test_errors(CudaRuntime *rt, const char *cache)
 int main(void)
 {
 	char err[1024];
+	test_nvrtc_alone();
 	CudaRuntime *rt = cuda_open(err, sizeof err);
 	if (!rt) {
 		test_without_gpu(err);
