@@ -144,7 +144,22 @@ static void ref(Emit *E, const SReg *r, const SExpr *index)
 
 static const char *round_fn(DType dt)
 {
-	return dt == DT_BF16 ? "tc_round_bf16" : dt == DT_F16 ? "tc_round_f16" : NULL;
+	switch (dt) {
+	case DT_BF16: return "tc_round_bf16";
+	case DT_F16: return "tc_round_f16";
+	case DT_F8E4NV: return "tc_round_fp8e4nv";
+	case DT_F8E5: return "tc_round_fp8e5";
+	case DT_F8E4B15: return "tc_round_fp8e4b15";
+	case DT_F8E4B8: return "tc_round_fp8e4b8";
+	case DT_F8E5B16: return "tc_round_fp8e5b16";
+	default: return NULL;
+	}
+}
+
+/* fp16, bf16 and the fp8 formats: held in fp32 registers */
+static bool held_in_f32(DType dt)
+{
+	return dt == DT_F16 || dt == DT_BF16 || dtype_is_fp8(dt);
 }
 
 /* The unsigned type that integer +, - and * of dtype dt are computed in,
@@ -321,6 +336,9 @@ static void math(Emit *E, const SExpr *e)
 	buf_putc(b, ')');
 }
 
+static const char *from_memory(DType dt);
+static const char *to_memory(DType dt);
+
 static void cast(Emit *E, const SExpr *e)
 {
 	Buf *b = E->b;
@@ -332,16 +350,23 @@ static void cast(Emit *E, const SExpr *e)
 		buf_puts(b, ") != 0)");
 		return;
 	}
-	if (to == DT_F16 || to == DT_BF16) {
+	if (from == DT_F8E5 && to == DT_BF16) {   /* Triton's bit trick (ir/fp.c) */
+		buf_puts(b, "tc_fp8e5_to_bf16(tc_f32_to_fp8e5(");
+		expr(E, e->a[0]);
+		buf_puts(b, "))");
+		return;
+	}
+	if (held_in_f32(to)) {
 		/* Registers hold fp32; only the precision changes. */
-		bool exact = from == to || (to == DT_F16 && from == DT_I1);
+		bool exact = from == to || (to == DT_F16 && from == DT_I1) ||
+			     (dtype_is_fp8(from) && (to == DT_F16 || to == DT_BF16));
 		buf_printf(b, exact ? "(" : "%s(", round_fn(to));
 		buf_puts(b, from_fl ? "" : "(float)");
 		expr(E, e->a[0]);
 		buf_putc(b, ')');
 		return;
 	}
-	if (to_fl && from_fl && to == DT_F32 && (from == DT_F16 || from == DT_BF16)) {
+	if (to_fl && from_fl && to == DT_F32 && held_in_f32(from)) {
 		expr(E, e->a[0]);   /* already held as fp32 */
 		return;
 	}
@@ -369,6 +394,10 @@ static void bitcast(Emit *E, const SExpr *e)
 		buf_printf(b, "((%s)%s(", t, from == DT_BF16 ? "tc_f32_to_bf16" : "tc_f32_to_f16");
 	else if (to == DT_F16 || to == DT_BF16)
 		buf_printf(b, "%s((tc_u16)(", to == DT_BF16 ? "tc_bf16_to_f32" : "tc_f16_to_f32");
+	else if (dtype_is_fp8(from))
+		buf_printf(b, "((%s)%s(", t, to_memory(from));
+	else if (dtype_is_fp8(to))
+		buf_printf(b, "%s((tc_u8)(", from_memory(to));
 	else if (from == DT_F64 && E->P->lockstep) {
 		buf_printf(b, "((%s)((union { double d; tc_u64 u; }){.d = ", t);
 		post = "}).u)";
@@ -516,6 +545,11 @@ static const char *from_memory(DType dt)
 	switch (dt) {
 	case DT_F16: return "tc_f16_to_f32";
 	case DT_BF16: return "tc_bf16_to_f32";
+	case DT_F8E4NV: return "tc_fp8e4nv_to_f32";
+	case DT_F8E5: return "tc_fp8e5_to_f32";
+	case DT_F8E4B15: return "tc_fp8e4b15_to_f32";
+	case DT_F8E4B8: return "tc_fp8e4b8_to_f32";
+	case DT_F8E5B16: return "tc_fp8e5b16_to_f32";
 	case DT_I1: return "0 != ";
 	default: return "";
 	}
@@ -526,6 +560,11 @@ static const char *to_memory(DType dt)
 	switch (dt) {
 	case DT_F16: return "tc_f32_to_f16";
 	case DT_BF16: return "tc_f32_to_bf16";
+	case DT_F8E4NV: return "tc_f32_to_fp8e4nv";
+	case DT_F8E5: return "tc_f32_to_fp8e5";
+	case DT_F8E4B15: return "tc_f32_to_fp8e4b15";
+	case DT_F8E4B8: return "tc_f32_to_fp8e4b8";
+	case DT_F8E5B16: return "tc_f32_to_fp8e5b16";
 	case DT_I1: return "(tc_i8)";
 	default: return "";
 	}

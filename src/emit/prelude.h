@@ -3,5 +3,6 @@
 #define TC_PRELUDE_H
 
 extern const char emit_prelude_common[];
+extern const char emit_prelude_fp8[];   /* after the common part, where the kernel has fp8 values */
 
 #endif

@@ -905,7 +905,7 @@ static int moved_bytes(const TValue *x)
 	for (int i = 0; i < wide; i++)
 		n *= x->type.shape[dims[i]] + (i == wide - 1 && wide >= 2 ? 1 : 0);
 	DType dt = x->type.dtype;
-	return n * (dt == DT_F16 || dt == DT_BF16 ? 4 : dtype_bytes(dt));
+	return n * (dt == DT_F16 || dt == DT_BF16 || dtype_is_fp8(dt) ? 4 : dtype_bytes(dt));
 }
 
 /* The first load or store that its frame makes one element at a time

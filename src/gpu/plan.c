@@ -94,7 +94,7 @@ static void plan_layouts(Lower *L)
 
 static int elem_bytes(DType dt)
 {
-	return dt == DT_F16 || dt == DT_BF16 ? 4 : dtype_bytes(dt);   /* as simt_shared_elem_bytes, unpacked */
+	return dt == DT_F16 || dt == DT_BF16 || dtype_is_fp8(dt) ? 4 : dtype_bytes(dt);   /* as simt_shared_elem_bytes, unpacked */
 }
 
 static int64_t tile_elems(const TValue *v)

@@ -12,7 +12,7 @@
 
 bool dtype_is_float(DType t)
 {
-	return t == DT_F16 || t == DT_BF16 || t == DT_F32 || t == DT_F64;
+	return t == DT_F16 || t == DT_BF16 || t == DT_F32 || t == DT_F64 || dtype_is_fp8(t);
 }
 
 bool dtype_is_signed(DType t)
@@ -69,6 +69,10 @@ bool tir_promote(DType x, bool x_weak, DType y, bool y_weak, bool div_or_mod, DT
 		*out = div_or_mod ? DT_F32 : DT_F16;
 	else if (x == DT_BF16 || y == DT_BF16)
 		*out = div_or_mod || x != y ? DT_F32 : DT_BF16;
+	else if (dtype_is_fp8(x) && dtype_is_fp8(y))   /* two fp8 formats meet in fp16 */
+		*out = x == y ? x : DT_F16;
+	else if (dtype_is_fp8(x) || dtype_is_fp8(y))   /* fp8 and an integer tensor: Triton has no rule */
+		return false;
 	else {
 		if (div_or_mod && dtype_is_signed(x) != dtype_is_signed(y) && x != DT_I1 && y != DT_I1)
 			return false;
@@ -122,6 +126,8 @@ static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
 {
 	if (t.rank > 0)
 		check_shape(b, &t);
+	if (dtype_is_fp8(t.dtype) || (t.dtype == DT_PTR && dtype_is_fp8(t.elem)))
+		b->kernel->uses_fp8 = true;
 	TValue *v = arena_alloc(b->arena, sizeof *v);
 	v->id = b->next_id++;
 	v->op = op;
@@ -741,13 +747,22 @@ TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p)
 		b->error = "tl.dot: the first operand's columns must equal the second's rows";
 		return NULL;
 	}
+	if (dtype_is_fp8(tx->dtype) && dtype_is_fp8(ty->dtype)) {
+		/* fp8 operands (any two formats, as Hopper's wgmma takes them):
+		 * every fp8 value is an fp16 one, so an fp16 dot of them gives
+		 * the same products, summed in fp32 */
+		x = tir_cast(b, x, DT_F16);
+		y = tir_cast(b, y, DT_F16);
+		tx = &x->type;
+		ty = &y->type;
+	}
 	if (tx->dtype != ty->dtype) {
 		b->error = "tl.dot: both operands must have the same dtype";
 		return NULL;
 	}
 	DType in = tx->dtype;
 	if (in != DT_F16 && in != DT_BF16 && in != DT_F32 && in != DT_I8) {
-		b->error = "tl.dot supports fp16, bf16, fp32 and int8 operands";
+		b->error = "tl.dot supports fp8, fp16, bf16, fp32 and int8 operands";
 		return NULL;
 	}
 	Type rt = {.dtype = in == DT_I8 ? DT_I32 : DT_F32, .rank = 2, .shape = {tx->shape[0], ty->shape[1]}};

@@ -53,7 +53,7 @@ static double round_to(DType dt, double x)
 	case DT_F32: return (float)x;
 	case DT_F16: return dtype_fp16_to_float(dtype_fp16_from_float((float)x));
 	case DT_BF16: return dtype_bf16_to_float(dtype_bf16_from_float((float)x));
-	default: return x;
+	default: return dtype_is_fp8(dt) ? dtype_fp8_round(dt, (float)x) : x;
 	}
 }
 
@@ -384,7 +384,7 @@ static double load_elem(DType dt, const void *p)
 	case DT_F64: { double f; memcpy(&f, p, 8); return f; }
 	case DT_F16: { uint16_t h; memcpy(&h, p, 2); return dtype_fp16_to_float(h); }
 	case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return dtype_bf16_to_float(h); }
-	default: return 0;
+	default: return dtype_is_fp8(dt) ? dtype_fp8_to_float(dt, *(const uint8_t *)p) : 0;
 	}
 }
 
@@ -407,7 +407,12 @@ static void store_elem(DType dt, void *p, double f, int64_t i)
 	case DT_F64: memcpy(p, &f, 8); break;
 	case DT_F16: { uint16_t h = dtype_fp16_from_float((float)f); memcpy(p, &h, 2); break; }
 	case DT_BF16: { uint16_t h = dtype_bf16_from_float((float)f); memcpy(p, &h, 2); break; }
-	default: memcpy(p, &i, (size_t)dtype_bytes(dt)); break;
+	default:
+		if (dtype_is_fp8(dt))
+			*(uint8_t *)p = dtype_fp8_from_float(dt, (float)f);
+		else
+			memcpy(p, &i, (size_t)dtype_bytes(dt));
+		break;
 	}
 }
 
@@ -480,6 +485,8 @@ static uint64_t elem_bits(const Tile *t, DType dt, int k)
 	case DT_F64: { uint64_t u; memcpy(&u, &t->f[k], 8); return u; }
 	case DT_F16: return dtype_fp16_from_float((float)t->f[k]);
 	case DT_BF16: return dtype_bf16_from_float((float)t->f[k]);
+	case DT_F8E4NV: case DT_F8E5: case DT_F8E4B15: case DT_F8E4B8: case DT_F8E5B16:
+		return dtype_fp8_from_float(dt, (float)t->f[k]);
 	default: {
 		int bytes = dtype_bytes(dt);
 		uint64_t u = (uint64_t)t->i[k];
@@ -495,6 +502,9 @@ static void bits_to_elem(Tile *out, DType dt, int k, uint64_t u)
 	case DT_F64: memcpy(&out->f[k], &u, 8); break;
 	case DT_F16: out->f[k] = dtype_fp16_to_float((uint16_t)u); break;
 	case DT_BF16: out->f[k] = dtype_bf16_to_float((uint16_t)u); break;
+	case DT_F8E4NV: case DT_F8E5: case DT_F8E4B15: case DT_F8E4B8: case DT_F8E5B16:
+		out->f[k] = dtype_fp8_to_float(dt, (uint8_t)u);
+		break;
 	default: out->i[k] = wrap_int(dt, (int64_t)u); break;
 	}
 }
@@ -937,9 +947,14 @@ static void spec_eval(Interp *in, TValue *v)
 			put(out, dt, k, getf(a, k), geti(a, k));
 		break;
 	case TOP_CAST: {
-		bool from_u64 = v->args[0]->type.dtype == DT_U64;
+		DType from = v->args[0]->type.dtype;
+		bool from_u64 = from == DT_U64;
 		for (int k = 0; k < out->n; k++) {
 			double f = getf(a, k);
+			if (from == DT_F8E5 && dt == DT_BF16)   /* Triton's bit trick */
+				f = dtype_fp8e5_to_bf16(dtype_fp8_from_float(DT_F8E5, (float)f));
+			else if (dtype_is_fp8(dt) && from == DT_F64)   /* through fp32, as the C code */
+				f = (float)f;
 			if (!out->f && a->f && (isnan(f) || fabs(f) >= 9.2e18))
 				fail(in, v, "float to integer conversion out of range");
 			if (out->f && a->i && dt == DT_F32)   /* one rounding, not via double */

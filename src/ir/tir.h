@@ -33,6 +33,13 @@ typedef enum {
 	DT_F32,
 	DT_F64,
 	DT_PTR,   /* a pointer; the pointee is Type.elem */
+	/* the fp8 formats (fp.c says how each converts), held in fp32 like
+	 * fp16 and bf16, one byte in memory */
+	DT_F8E4NV,   /* tl.float8e4nv: e4m3fn, bias 7 */
+	DT_F8E5,     /* tl.float8e5: e5m2, bias 15 */
+	DT_F8E4B15,  /* tl.float8e4b15: e4m3, bias 15, no inf or NaN */
+	DT_F8E4B8,   /* tl.float8e4b8: e4m3fnuz, bias 8 */
+	DT_F8E5B16,  /* tl.float8e5b16: e5m2fnuz, bias 16 */
 } DType;
 
 typedef struct Type {
@@ -299,6 +306,7 @@ typedef struct TKernel {
 	TBlock *body;
 	int num_warps;
 	int num_stages;
+	bool uses_fp8;         /* some value is of an fp8 dtype or points to one (the printers add its conversions) */
 	Arena *arena;
 } TKernel;
 
@@ -447,6 +455,11 @@ uint16_t dtype_fp16_from_float(float f);
 float dtype_fp16_to_float(uint16_t h);
 uint16_t dtype_bf16_from_float(float f);
 float dtype_bf16_to_float(uint16_t h);
+bool dtype_is_fp8(DType t);
+uint8_t dtype_fp8_from_float(DType dt, float x);   /* Triton's conversion from fp32 (fp.c) */
+float dtype_fp8_to_float(DType dt, uint8_t b);
+float dtype_fp8_round(DType dt, float x);          /* x converted to dt and back */
+float dtype_fp8e5_to_bf16(uint8_t b);              /* Triton's fp8e5 -> bf16 (exponent 31 finite) */
 
 int dtype_bytes(DType t);
 const char *dtype_name(DType t);   /* Triton's spelling: fp32, bf16, i1, ... */

@@ -60,7 +60,11 @@ desc_from_host|tests/exec/descriptors.py|-k from_host -s tensordesc<fp32[16,32]>
 desc_cube|tests/exec/descriptors.py|-k cube -s *fp32,*fp32,i32,i32,i32 -D BA=2 -D BB=4 -D BC=8 --num-warps 2
 shapes_halves|tests/exec/shapes.py|-k halves -s *fp32,*fp32,*fp32,i32,i32 -D BM=16 -D BN=32
 shapes_mix|tests/exec/shapes.py|-k mix -s *fp32,*fp32,*fp32,*fp32,*fp32,i32 -D B=64 --num-warps 2
-shapes_flat|tests/exec/shapes.py|-k flat -s *fp32,*fp32,*fp32 -D R=8 -D C=16'
+shapes_flat|tests/exec/shapes.py|-k flat -s *fp32,*fp32,*fp32 -D R=8 -D C=16
+fp8_widen|tests/exec/fp8.py|-k widen -s *fp8e5,*fp32,*fp16,*bf16,i32 -D B=256
+fp8_narrow|tests/exec/fp8.py|-k narrow -s *fp32,*fp8e4nv,*fp32,i32 -D DT=tl.float8e4nv -D SCALE=600.0 -D B=256
+fp8_narrow16|tests/exec/fp8.py|-k narrow16 -s *fp16,*u8,i32 -D DT=tl.float8e4b15 -D B=128
+fp8_dot|tests/exec/fp8.py|-k fp8_dot -s *fp8e4nv,*fp8e5,*fp32,i32,i32,i32 -D BM=64 -D BN=64 -D BK=32'
 
 # One case for a target: $out is its output, or the case fails here.
 emit_one() { # name file opts target ext
