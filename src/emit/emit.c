@@ -779,6 +779,46 @@ static char *c_string(const char *text)
 	return buf_detach(&b);
 }
 
+/* printf(text, items...): the format's % kept, each item cast to what
+ * its conversion reads. */
+static void print_stmt(Emit *E, const SStmt *s)
+{
+	Buf b = {0};
+	buf_puts(&b, "printf(\"");
+	for (const unsigned char *p = (const unsigned char *)s->text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_printf(&b, "\\%c", *p);
+		else if (*p == '\n')
+			buf_puts(&b, "\\n");
+		else if (*p < 0x20 || *p >= 0x7f)
+			buf_printf(&b, "\\%03o", *p);
+		else
+			buf_putc(&b, (char)*p);
+	}
+	buf_putc(&b, '"');
+	for (int i = 0; i < s->nitems; i++) {
+		const SExpr *e = s->items[i];
+		DType dt = e->dtype;
+		char *x = expr_str(E, e);
+		const char *cast = dtype_is_float(dt) ? "(double)" : dt == DT_PTR ? "(void *)" :
+				   dtype_bytes(dt) == 8 ? (dtype_is_signed(dt) ? "(long long)" : "(unsigned long long)") :
+				   dtype_is_signed(dt) ? "(int)" : "(unsigned)";
+		buf_printf(&b, ", %s(%s)", cast, x);
+		free(x);
+	}
+	buf_puts(&b, ");");
+	if (s->guard) {
+		char *guard = expr_str(E, s->guard);
+		line(E, "if (%s)", guard);
+		free(guard);
+		E->depth++;
+	}
+	line(E, "%s", buf_str(&b));
+	if (s->guard)
+		E->depth--;
+	buf_free(&b);
+}
+
 static void assert_stmt(Emit *E, const SStmt *s)
 {
 	char *guard = expr_str(E, s->guard), *msg = c_string(s->text);
@@ -1036,6 +1076,7 @@ static void other_stmt(Emit *E, const SStmt *s)
 	case SS_MMA_COMMIT:
 	case SS_MMA_WAIT: wgmma_sync_stmt(E, s); return;
 	case SS_ASSERT: assert_stmt(E, s); return;
+	case SS_PRINT: print_stmt(E, s); return;
 	case SS_ATOMIC: atomic_stmt(E, s); return;
 	case SS_LOAD: load_stmt(E, s); return;
 	case SS_STORE: store_stmt(E, s); return;

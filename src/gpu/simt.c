@@ -495,6 +495,9 @@ static void dump_stmt(Buf *b, const SStmt *s)
 	case SS_BREAK:
 		buf_puts(b, "break");
 		break;
+	case SS_PRINT:
+		buf_printf(b, "print %d values", s->nitems);
+		break;
 	case SS_COMMENT:
 		break;
 	}

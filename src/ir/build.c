@@ -250,6 +250,97 @@ TValue *tir_reshape(TBuilder *b, TValue *x, int rank, const int *shape)
 	return append(b, TOP_RESHAPE, t, 1, &x);
 }
 
+TValue *tir_print(TBuilder *b, int n, TValue **values, const char *prefix, bool hex)
+{
+	for (int i = 0; i < n; i++) {
+		DType dt = values[i]->type.dtype;
+		if (hex && (dtype_is_float(dt) || dt == DT_PTR)) {
+			b->error = "tl.device_print(..., hex=True) prints integers only";
+			return NULL;
+		}
+	}
+	Type none = {.dtype = DT_I32};
+	TValue *v = append(b, TOP_PRINT, none, n, values);
+	v->text = arena_strdup(b->arena, prefix);
+	v->aux = hex;
+	return v;
+}
+
+/* '%' doubled, for a printf format */
+static void put_escaped(Buf *f, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '%')
+			buf_putc(f, '%');
+		buf_putc(f, *p);
+	}
+}
+
+char *tir_print_format(const TValue *v, int operand)
+{
+	Buf f = {0};
+	buf_puts(&f, "pid (%d, %d, %d)");
+	if (v->nargs == 0) {
+		put_escaped(&f, v->text);
+		buf_putc(&f, '\n');
+		return buf_detach(&f);
+	}
+	const TValue *x = v->args[operand];
+	buf_puts(&f, " idx (");
+	for (int d = 0; d < x->type.rank; d++) {
+		int width = (int)ceil(log10((double)x->type.shape[d]));
+		buf_printf(&f, "%s%%%dd", d ? ", " : "", width);
+	}
+	buf_putc(&f, ')');
+	put_escaped(&f, v->text);
+	if (v->nargs > 1)
+		buf_printf(&f, "(operand %d) ", operand);
+	DType dt = x->type.dtype;
+	int bits = dt == DT_I1 ? 1 : 8 * dtype_bytes(dt);
+	if (v->aux)
+		buf_printf(&f, bits > 32 ? "0x%%0%dllx" : "0x%%0%dx", bits < 4 ? 1 : bits / 4);
+	else if (dtype_is_float(dt))
+		buf_puts(&f, "%f");
+	else if (dt == DT_PTR)
+		buf_puts(&f, "%p");
+	else if (dtype_is_signed(dt))
+		buf_puts(&f, bits > 32 ? "%lld" : "%d");
+	else
+		buf_puts(&f, bits > 32 ? "%llu" : "%u");
+	buf_putc(&f, '\n');
+	return buf_detach(&f);
+}
+
+TValue *tir_gather(TBuilder *b, TValue *src, TValue *index, int axis)
+{
+	const Type *s = &src->type, *ix = &index->type;
+	if (s->rank < 1 || ix->rank != s->rank) {
+		b->error = "tl.gather: the index must have the source's rank (at least 1)";
+		return NULL;
+	}
+	if (axis < 0 || axis >= s->rank) {
+		b->error = "tl.gather: the axis is outside the source's dims";
+		return NULL;
+	}
+	if (dtype_is_float(ix->dtype) || ix->dtype == DT_PTR || ix->dtype == DT_I1) {
+		b->error = "tl.gather: the index must be an integer tile";
+		return NULL;
+	}
+	for (int d = 0; d < s->rank; d++) {
+		if (d != axis && ix->shape[d] != s->shape[d]) {
+			b->error = "tl.gather: the index must have the source's extents in every dim but the axis";
+			return NULL;
+		}
+	}
+	Type t = *ix;
+	t.dtype = s->dtype;
+	t.elem = s->elem;
+	TValue *args[2] = {src, index};
+	TValue *v = append(b, TOP_GATHER, t, 2, args);
+	v->aux = axis;
+	return v;
+}
+
 TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape)
 {
 	if (x->type.rank == 0 && rank > 0) {

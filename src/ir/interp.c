@@ -160,6 +160,80 @@ static int trans_index(const TValue *v, int k)
 	return idx;
 }
 
+/* tl.gather: each element of the index's shape reads the source at its
+ * own coordinates but the axis's, which the index gives. */
+static void eval_gather(Interp *in, TValue *v, Tile *out)
+{
+	const Type *st = &v->args[0]->type, *it = &v->type;
+	const Tile *src = &in->tiles[v->args[0]->id], *ix = &in->tiles[v->args[1]->id];
+	int axis = v->aux;
+	for (int k = 0; k < out->n; k++) {
+		int rest = k, at = 0, stride = 1;
+		for (int d = it->rank - 1; d >= 0; d--) {
+			int c = rest % it->shape[d];
+			rest /= it->shape[d];
+			if (d == axis) {
+				int64_t j = ix->i[k];
+				if (j < 0 || j >= st->shape[d])
+					fail(in, v, "tl.gather: an index outside the source");
+				c = (int)j;
+			}
+			at += c * stride;
+			stride *= st->shape[d];
+		}
+		put(out, v->type.dtype, k, getf(src, at), geti(src, at));
+	}
+}
+
+/* tl.device_print: every element of every value, in row-major order. */
+static void eval_print(Interp *in, TValue *v)
+{
+	if (v->nargs == 0) {
+		char *f = tir_print_format(v, 0);
+		printf(f, in->pid[0], in->pid[1], in->pid[2]);
+		free(f);
+	}
+	for (int i = 0; i < v->nargs; i++) {
+		const TValue *x = v->args[i];
+		const Tile *t = &in->tiles[x->id];
+		char *f = tir_print_format(v, i);
+		for (int k = 0; k < t->n; k++) {
+			int idx[TC_MAX_RANK] = {0}, rest = k;
+			for (int d = x->type.rank - 1; d >= 0; d--) {
+				idx[d] = rest % x->type.shape[d];
+				rest /= x->type.shape[d];
+			}
+			/* the format's conversions in order: 3 pids, rank indices, the value */
+			char line[512];
+			int n = snprintf(line, sizeof line, "pid (%d, %d, %d)", in->pid[0], in->pid[1], in->pid[2]);
+			const char *p = strchr(f, ')') + 1;      /* past "pid (...)" */
+			for (int d = 0; d < x->type.rank; d++) {
+				const char *c = strchr(p, '%'), *e = c + 1;
+				while (*e >= '0' && *e <= '9')
+					e++;
+				char one[64];
+				snprintf(one, sizeof one, "%.*s", (int)(e + 1 - p), p);
+				n += snprintf(line + n, sizeof line - (size_t)n, one, idx[d]);
+				p = e + 1;
+			}
+			char rest_f[256];
+			snprintf(rest_f, sizeof rest_f, "%s", p);
+			DType dt = x->type.dtype;
+			if (dtype_is_float(dt))
+				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, getf(t, k));
+			else if (dt == DT_PTR)
+				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (void *)(uintptr_t)geti(t, k));
+			else if (strstr(rest_f, "ll"))
+				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (long long)geti(t, k));
+			else
+				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (int)geti(t, k));
+			fputs(line, stdout);
+		}
+		free(f);
+	}
+	fflush(stdout);
+}
+
 /* The inverse error function, which C's libm lacks: Giles' single-precision
  * approximation ("Approximating the erfinv function", GPU Computing Gems,
  * 2011), then two Newton steps on erf(y) = x in double. */
@@ -945,6 +1019,12 @@ static void spec_eval(Interp *in, TValue *v)
 	case TOP_RESHAPE:
 		for (int k = 0; k < out->n; k++)
 			put(out, dt, k, getf(a, k), geti(a, k));
+		break;
+	case TOP_GATHER:
+		eval_gather(in, v, out);
+		break;
+	case TOP_PRINT:
+		eval_print(in, v);
 		break;
 	case TOP_CAST: {
 		DType from = v->args[0]->type.dtype;

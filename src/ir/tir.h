@@ -103,6 +103,8 @@ typedef enum {
 	TOP_CONVERT,    /* args[0] unchanged, in another layout (inserted by the lowering) */
 	TOP_WHILE,      /* init...; body block, a TOP_CONDITION in it; results = carried values */
 	TOP_CONDITION,  /* in a TOP_WHILE's body: the loop ends here unless args[0] */
+	TOP_GATHER,     /* tl.gather: src, index; aux: axis */
+	TOP_PRINT,      /* tl.device_print / print: the values; text: the prefix; aux: hex; no value */
 } TOp;
 
 typedef enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } CmpKind;
@@ -263,6 +265,22 @@ typedef struct AxisInfo {
  *              dim i is operand dim perm[i]: shape[i] = operand shape[perm[i]]
  *              and result[c] = operand[e] where e[perm[i]] = c[i]. Never the
  *              identity: the builder returns the operand then.
+ * TOP_GATHER   args[0] = src, args[1] = index (an integer tile of src's rank,
+ *              src's extents in every dim but aux, the axis); the result has
+ *              index's shape and src's dtype: result[c] = src[c with c[aux]
+ *              replaced by index[c]]. An index outside [0, src extent) is
+ *              an error in the interpreter (Triton leaves it undefined); the
+ *              lowering reads it modulo the extent.
+ * TOP_PRINT    args: the values printed (scalars or tiles, any shapes); text:
+ *              the prefix as Triton 3.6 shapes it (" x: "); aux: 1 for hex.
+ *              Each program prints a line for every element of every value,
+ *              Triton's format: "pid (X, Y, Z) idx (I, J)" then the prefix,
+ *              "(operand N) " when there are several values, and the value
+ *              (%f, %d, %u; 0x%0Nx for hex), the indices padded to the
+ *              digits of their extents; with no values one line,
+ *              "pid (X, Y, Z)" and the prefix. A scalar is printed once a
+ *              program (Triton prints it from every thread), a tile element
+ *              once (Triton: from every thread that holds a copy).
  * TOP_CONVERT  args[0]; the value is args[0]'s. Never built from source: the
  *              lowering inserts it where a tile is needed in two layouts
  *              (Triton's convert_layout); the interpreter copies. */
@@ -339,6 +357,10 @@ TValue *tir_expand(TBuilder *b, TValue *x, int axis);
 TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape);
 /* The elements of x in row-major order, in a tile of `shape` (as many of them). */
 TValue *tir_reshape(TBuilder *b, TValue *x, int rank, const int *shape);
+TValue *tir_gather(TBuilder *b, TValue *src, TValue *index, int axis);
+TValue *tir_print(TBuilder *b, int n, TValue **values, const char *prefix, bool hex);
+/* The printf format of element `operand` of TOP_PRINT `v` (of `n`): pid, indices, prefix, value (ir/build.c). */
+char *tir_print_format(const TValue *v, int operand);
 /* Permutes the dims of x: result dim i is x's dim perm[i] (n == x's rank).
  * x itself for the identity. */
 TValue *tir_trans(TBuilder *b, TValue *x, int n, const int *perm);

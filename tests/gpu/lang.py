@@ -95,7 +95,8 @@ def compare(name, path, kernel, grid, make_args, outputs, tol=0.0, **meta):
         report(name, False, f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
 
 
-FILES = ["tests/exec/fp8.py"]
+FILES = ["tests/exec/fp8.py", "tests/exec/rank.py", "tests/exec/sorting.py", "tests/exec/twoway.py",
+         "tests/exec/printing.py"]
 TC = {p: load(p, True) for p in FILES}
 TR = {p: load(p, False) for p in FILES}
 dev = "cuda"
@@ -146,6 +147,87 @@ def fp8_cases():
         # max_num_imprecise_acc; tritonc sums them in fp32)
 
 
+def rank_cases():
+    f = "tests/exec/rank.py"
+    compare("rank 5: reshape, permute, sum, max", f, "five", (4,),
+            lambda: [torch.randn(1000, device=dev), torch.empty(1000, device=dev), torch.empty(500, device=dev),
+                     1000], [1, 2], tol=1e-6, B=256)
+    compare("rank 8: permute of every dim, a sum", f, "eight", (2,),
+            lambda: [torch.randn(1000, device=dev), torch.empty(1000, device=dev), 1000], [1], tol=1e-6,
+            B=512, num_warps=8)
+
+
+def sorting_cases():
+    f = "tests/exec/sorting.py"
+    for dt in (torch.float32, torch.float16):
+        compare(f"flip, sort up and down, topk of rows ({dt})", f, "rows", (8,),
+                lambda: [torch.randn(30, 64, device=dev).to(dt)] + [torch.empty(30, 64, device=dev, dtype=dt)
+                         for _ in range(3)] + [torch.empty(30, 8, device=dev, dtype=dt), 30], [1, 2, 3, 4],
+                N=64, BM=4, K=8)
+    compare("gather, flip, sort along dim 0 (int32)", f, "columns", (4,),
+            lambda: [torch.randint(-1000, 1000, (32, 50), device=dev, dtype=torch.int32),
+                     torch.randint(0, 1 << 20, (32, 50), device=dev, dtype=torch.int32)] +
+                    [torch.empty(32, 50, device=dev, dtype=torch.int32) for _ in range(3)] + [50], [2, 3, 4],
+            BM=32, BN=16)
+    compare("histogram with a mask", f, "hist", (8,),
+            lambda: [torch.randint(0, 16, (1000,), device=dev, dtype=torch.int32),
+                     torch.zeros(16, device=dev, dtype=torch.int32), 1000], [1], BINS=16, B=128)
+    compare("gather of table rows", f, "gather_rows", (4,),
+            lambda: [torch.randn(32, 8, device=dev), torch.randint(0, 32, (50, 8), device=dev, dtype=torch.int32),
+                     torch.empty(50, 8, device=dev), 50], [2], B=32, C=8)
+
+
+def twoway_cases():
+    f = "tests/exec/twoway.py"
+    compare("one tile broadcast two ways (attention backward's m)", f, "twoway", (5,),
+            lambda: [torch.randn(300, 32, device=dev).half(), torch.randn(300, 32, device=dev).half(),
+                     torch.randn(300, 32, device=dev).half(), torch.randn(300, device=dev),
+                     torch.empty(300, 32, device=dev, dtype=torch.float16), 300], [4], tol=2e-3, BM=64, BN=32, D=32)
+    compare("attention backward's dk pattern (masked halves)", f, "twoway_t", (5,),
+            lambda: [torch.randn(300, 32, device=dev).half(), torch.randn(300, 32, device=dev).half(),
+                     torch.randn(300, 32, device=dev).half(), torch.randn(300, device=dev),
+                     torch.randn(300, device=dev), torch.empty(300, 32, device=dev, dtype=torch.float16), 300],
+            [5], tol=2e-3, BN=64, BM=32, D=32)
+
+
+def printed(module, *args, **meta):
+    """The lines a launch prints (the GPU's printf goes to file descriptor 1)."""
+    import tempfile
+    sys.stdout.flush()
+    with tempfile.TemporaryFile(mode="w+") as f:
+        saved = os.dup(1)
+        os.dup2(f.fileno(), 1)
+        try:
+            module.show[(2,)](*args, **meta)
+            torch.cuda.synchronize()
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+        f.seek(0)
+        return [line for line in f.read().splitlines() if line.startswith("pid ")]
+
+
+def print_cases():
+    # Triton prints a scalar from every thread and an element from each thread holding a copy;
+    # tritonc once: the sets of lines must be equal
+    f = "tests/exec/printing.py"
+    for b, n in ((16, 20), (64, 100)):
+        try:
+            x = torch.randn(n, device=dev)
+            mine = printed(TC[f], x, torch.empty(n, device=dev), n, B=b)
+            theirs = printed(TR[f], x, torch.empty(n, device=dev), n, B=b)
+            ok = set(mine) == set(theirs) and len(set(mine)) == (4 * b + 4) * 2
+            report(f"device_print B={b}", ok, f"{len(set(mine))} distinct lines against Triton's "
+                   f"{len(set(theirs))}; first differences {sorted(set(mine) ^ set(theirs))[:3]}")
+        except Exception as e:
+            report(f"device_print B={b}", False, f"{type(e).__name__}: {e}")
+
+
 fp8_cases()
+rank_cases()
+sorting_cases()
+twoway_cases()
+print_cases()
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
