@@ -21,6 +21,7 @@ ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import tritonc.__main__ as tc_main  # noqa: E402
+import tritonc.language as tc_lang  # noqa: E402
 
 failures = 0
 
@@ -82,7 +83,9 @@ def compare(name, path, kernel, grid, make_args, outputs, tol=0.0, **meta):
         args = make_args()
         mine = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
         theirs = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
-        getattr(TC[path], kernel)[grid](*mine, **meta)
+        # a dtype constexpr goes to each as its own language's dtype of that name
+        tc_meta = {k: tc_lang.dtype(v.name) if type(v).__name__ == "dtype" else v for k, v in meta.items()}
+        getattr(TC[path], kernel)[grid](*mine, **tc_meta)
         getattr(TR[path], kernel)[grid](*theirs, **meta)
         torch.cuda.synchronize()
         for i in outputs:
