@@ -225,6 +225,8 @@ static void c_head(Buf *b, const SKernel *k)
 	buf_puts(b, emit_prelude_shifts);
 	buf_puts(b, c_erfinv);
 	buf_puts(b, emit_prelude_common);
+	if (k->tile->uses_fp8)
+		buf_puts(b, emit_prelude_fp8);
 	if (simt_uses(k, SS_MMA))
 		buf_puts(b, c_matrix);
 	if (simt_uses(k, SS_MMA_FENCE))

@@ -264,6 +264,8 @@ static void cuda_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, cuda_types);
 	buf_puts(b, emit_prelude_common);
+	if (k->tile->uses_fp8)
+		buf_puts(b, emit_prelude_fp8);
 	for (int words = 1; words <= 4; words *= 2) {
 		for (int ev = EVICT_NORMAL; ev <= EVICT_LAST; ev++) {
 			load_function(b, words, (EvictionPolicy)ev, false);

@@ -180,7 +180,22 @@ static void ref(Emit *E, const SReg *r, const SExpr *index)
 
 static const char *round_fn(DType dt)
 {
-	return dt == DT_BF16 ? "tc_round_bf16" : dt == DT_F16 ? "tc_round_f16" : NULL;
+	switch (dt) {
+	case DT_BF16: return "tc_round_bf16";
+	case DT_F16: return "tc_round_f16";
+	case DT_F8E4NV: return "tc_round_fp8e4nv";
+	case DT_F8E5: return "tc_round_fp8e5";
+	case DT_F8E4B15: return "tc_round_fp8e4b15";
+	case DT_F8E4B8: return "tc_round_fp8e4b8";
+	case DT_F8E5B16: return "tc_round_fp8e5b16";
+	default: return NULL;
+	}
+}
+
+/* fp16, bf16 and the fp8 formats: held in fp32 registers */
+static bool held_in_f32(DType dt)
+{
+	return dt == DT_F16 || dt == DT_BF16 || dtype_is_fp8(dt);
 }
 
 /* The unsigned type that integer +, - and * of dtype dt are computed in,
@@ -357,6 +372,9 @@ static void math(Emit *E, const SExpr *e)
 	buf_putc(b, ')');
 }
 
+static const char *from_memory(DType dt);
+static const char *to_memory(DType dt);
+
 static void cast(Emit *E, const SExpr *e)
 {
 	Buf *b = E->b;
@@ -368,16 +386,23 @@ static void cast(Emit *E, const SExpr *e)
 		buf_puts(b, ") != 0)");
 		return;
 	}
-	if (to == DT_F16 || to == DT_BF16) {
+	if (from == DT_F8E5 && to == DT_BF16) {   /* Triton's bit trick (ir/fp.c) */
+		buf_puts(b, "tc_fp8e5_to_bf16(tc_f32_to_fp8e5(");
+		expr(E, e->a[0]);
+		buf_puts(b, "))");
+		return;
+	}
+	if (held_in_f32(to)) {
 		/* Registers hold fp32; only the precision changes. */
-		bool exact = from == to || (to == DT_F16 && from == DT_I1);
+		bool exact = from == to || (to == DT_F16 && from == DT_I1) ||
+			     (dtype_is_fp8(from) && (to == DT_F16 || to == DT_BF16));
 		buf_printf(b, exact ? "(" : "%s(", round_fn(to));
 		buf_puts(b, from_fl ? "" : "(float)");
 		expr(E, e->a[0]);
 		buf_putc(b, ')');
 		return;
 	}
-	if (to_fl && from_fl && to == DT_F32 && (from == DT_F16 || from == DT_BF16)) {
+	if (to_fl && from_fl && to == DT_F32 && held_in_f32(from)) {
 		expr(E, e->a[0]);   /* already held as fp32 */
 		return;
 	}
@@ -405,6 +430,10 @@ static void bitcast(Emit *E, const SExpr *e)
 		buf_printf(b, "((%s)%s(", t, from == DT_BF16 ? "tc_f32_to_bf16" : "tc_f32_to_f16");
 	else if (to == DT_F16 || to == DT_BF16)
 		buf_printf(b, "%s((tc_u16)(", to == DT_BF16 ? "tc_bf16_to_f32" : "tc_f16_to_f32");
+	else if (dtype_is_fp8(from))
+		buf_printf(b, "((%s)%s(", t, to_memory(from));
+	else if (dtype_is_fp8(to))
+		buf_printf(b, "%s((tc_u8)(", from_memory(to));
 	else if (from == DT_F64 && E->P->lockstep) {
 		buf_printf(b, "((%s)((union { double d; tc_u64 u; }){.d = ", t);
 		post = "}).u)";
@@ -552,6 +581,11 @@ static const char *from_memory(DType dt)
 	switch (dt) {
 	case DT_F16: return "tc_f16_to_f32";
 	case DT_BF16: return "tc_bf16_to_f32";
+	case DT_F8E4NV: return "tc_fp8e4nv_to_f32";
+	case DT_F8E5: return "tc_fp8e5_to_f32";
+	case DT_F8E4B15: return "tc_fp8e4b15_to_f32";
+	case DT_F8E4B8: return "tc_fp8e4b8_to_f32";
+	case DT_F8E5B16: return "tc_fp8e5b16_to_f32";
 	case DT_I1: return "0 != ";
 	default: return "";
 	}
@@ -562,6 +596,11 @@ static const char *to_memory(DType dt)
 	switch (dt) {
 	case DT_F16: return "tc_f32_to_f16";
 	case DT_BF16: return "tc_f32_to_bf16";
+	case DT_F8E4NV: return "tc_f32_to_fp8e4nv";
+	case DT_F8E5: return "tc_f32_to_fp8e5";
+	case DT_F8E4B15: return "tc_f32_to_fp8e4b15";
+	case DT_F8E4B8: return "tc_f32_to_fp8e4b8";
+	case DT_F8E5B16: return "tc_f32_to_fp8e5b16";
 	case DT_I1: return "(tc_i8)";
 	default: return "";
 	}
@@ -774,6 +813,46 @@ static char *c_string(const char *text)
 	}
 	buf_putc(&b, '"');
 	return buf_detach(&b);
+}
+
+/* printf(text, items...): the format's % kept, each item cast to what
+ * its conversion reads. */
+static void print_stmt(Emit *E, const SStmt *s)
+{
+	Buf b = {0};
+	buf_puts(&b, "printf(\"");
+	for (const unsigned char *p = (const unsigned char *)s->text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_printf(&b, "\\%c", *p);
+		else if (*p == '\n')
+			buf_puts(&b, "\\n");
+		else if (*p < 0x20 || *p >= 0x7f)
+			buf_printf(&b, "\\%03o", *p);
+		else
+			buf_putc(&b, (char)*p);
+	}
+	buf_putc(&b, '"');
+	for (int i = 0; i < s->nitems; i++) {
+		const SExpr *e = s->items[i];
+		DType dt = e->dtype;
+		char *x = expr_str(E, e);
+		const char *cast = dtype_is_float(dt) ? "(double)" : dt == DT_PTR ? "(void *)" :
+				   dtype_bytes(dt) == 8 ? (dtype_is_signed(dt) ? "(long long)" : "(unsigned long long)") :
+				   dtype_is_signed(dt) ? "(int)" : "(unsigned)";
+		buf_printf(&b, ", %s(%s)", cast, x);
+		free(x);
+	}
+	buf_puts(&b, ");");
+	if (s->guard) {
+		char *guard = expr_str(E, s->guard);
+		line(E, "if (%s)", guard);
+		free(guard);
+		E->depth++;
+	}
+	line(E, "%s", buf_str(&b));
+	if (s->guard)
+		E->depth--;
+	buf_free(&b);
 }
 
 static void assert_stmt(Emit *E, const SStmt *s)
@@ -1052,6 +1131,7 @@ static void other_stmt(Emit *E, const SStmt *s)
 	case SS_MMA_COMMIT:
 	case SS_MMA_WAIT: wgmma_sync_stmt(E, s); return;
 	case SS_ASSERT: assert_stmt(E, s); return;
+	case SS_PRINT: print_stmt(E, s); return;
 	case SS_ATOMIC: atomic_stmt(E, s); return;
 	case SS_LOAD: load_stmt(E, s); return;
 	case SS_STORE: store_stmt(E, s); return;

@@ -69,6 +69,8 @@ static void hip_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, hip_types);
 	buf_puts(b, emit_prelude_common);
+	if (k->tile->uses_fp8)
+		buf_puts(b, emit_prelude_fp8);
 	if (simt_uses(k, SS_MMA))
 		buf_puts(b, hip_matrix);
 	if (emit_uses_runtime_shift(k))

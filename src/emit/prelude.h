@@ -4,5 +4,6 @@
 
 extern const char emit_prelude_common[];
 extern const char emit_prelude_shifts[];
+extern const char emit_prelude_fp8[];   /* after the common part, where the kernel has fp8 values */
 
 #endif

@@ -24,7 +24,7 @@
 
 #include <stdbool.h>
 
-#define TC_MAX_RANK 4
+#define TC_MAX_RANK 8   /* dims of a tile, as Triton's shape operations allow */
 
 typedef enum {
 	LAYOUT_BLOCKED,    /* the general distributed layout above */

@@ -273,6 +273,49 @@ static void lower_assert(Lower *L, const TValue *v)
 	s->text = v->text ? v->text : "";
 }
 
+/* The frame dims `x`'s wide dims lie on. */
+static unsigned wide_dims_of(Lower *L, const TValue *x)
+{
+	unsigned dims = 0;
+	for (int k = 0; k < x->type.rank; k++)
+		if (x->type.shape[k] > 1 && L->vp[x->id].map[k] >= 0)
+			dims |= 1u << L->vp[x->id].map[k];
+	return dims;
+}
+
+/* tl.device_print: each element of each value printed once, by the thread
+ * that holds it (not a wrapped copy), with its program id and indices; a
+ * scalar by thread 0. */
+static void lower_print(Lower *L, const TValue *v)
+{
+	SKernel *k = L->k;
+	for (int i = 0; i < (v->nargs ? v->nargs : 1); i++) {
+		const TValue *x = v->nargs ? v->args[i] : NULL;
+		if (x)
+			lower_use_frame(L, L->vp[x->id].frame);
+		unsigned wide = x ? wide_dims_of(L, x) : 0;
+		Nest n = lower_nest_over(L, wide, 1);
+		SStmt *s = simt_stmt(k, SS_PRINT, v->line);
+		lower_set_loops(L, s, &n);
+		s->text = tir_print_format(v, i);
+		int rank = x ? x->type.rank : 0;
+		s->items = arena_alloc(L->arena, sizeof *s->items * (size_t)(4 + rank));
+		for (int a = 0; a < 3; a++)
+			s->items[s->nitems++] = simt_leaf(k, SE_PROGRAM_ID, DT_I32, a);
+		for (int d = 0; d < rank; d++) {
+			int fd = L->vp[x->id].map[d];
+			s->items[s->nitems++] = x->type.shape[d] > 1 && fd >= 0 ? lower_coord(L, fd, lower_local_index(L, &n, fd))
+								     : lower_ic(L, 0);
+		}
+		if (x)
+			s->items[s->nitems++] = lower_read_value(L, &n, x);
+		if (x && x->type.rank > 0)
+			s->guard = lower_write_guard(L, &n, wide, NULL);
+		else
+			s->guard = simt_cmp(k, CMP_EQ, DT_I32, simt_leaf(k, SE_THREAD, DT_I32, 0), lower_ic(L, 0));
+	}
+}
+
 /* ---- control flow: uniform in every program, as Triton's is ---- */
 
 static void lower_value(Lower *L, const TValue *v);
@@ -575,6 +618,7 @@ static void lower_value(Lower *L, const TValue *v)
 		lower_alias(L, v);
 		return;
 	case TOP_CONVERT: lower_convert(L, v); return;
+	case TOP_GATHER: lower_gather(L, v); return;
 	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_DIV: case TOP_IDIV: case TOP_MOD: case TOP_FMOD:
 	case TOP_AND: case TOP_OR: case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_NEG: case TOP_NOT:
 	case TOP_CMP: case TOP_WHERE: case TOP_CAST: case TOP_MATH: case TOP_MAXIMUM: case TOP_MINIMUM:
@@ -607,6 +651,7 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_BARRIER: simt_stmt(L->k, SS_BARRIER, v->line); return;
 	case TOP_ATOMIC: lower_atomic(L, v); return;
 	case TOP_ASSERT: lower_assert(L, v); return;
+	case TOP_PRINT: lower_print(L, v); return;
 	case TOP_DOT: lower_dot(L, v); return;
 	case TOP_SCAN: lower_scan(L, v); return;
 	default:

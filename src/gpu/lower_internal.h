@@ -60,6 +60,7 @@ typedef struct Lower {
 	int *parent;                     /* place.c: union-find over value ids */
 	int *uses;                       /* how many live ops read each value; -1: dead (the plan's) */
 	bool linking;                    /* place.c: unify only links values into frames */
+	int refits;                      /* place.c: times tiles broadcast two ways were split apart */
 	SReg *lane, *warp;               /* per-thread scalars */
 	int line;                        /* of the last comment */
 	int loop_depth;                  /* run-time loops around the op being lowered */

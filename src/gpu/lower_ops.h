@@ -17,6 +17,7 @@ void lower_convert(Lower *L, const TValue *v);
  * of its operand); any other moves elements through shared memory. */
 bool lower_reshape_is_alias(const TValue *v);
 void lower_reshape(Lower *L, const TValue *v);
+void lower_gather(Lower *L, const TValue *v);   /* tl.gather, through shared memory */
 
 /* ---- lower_dot.c: tl.dot ---- */
 

@@ -94,3 +94,53 @@ void lower_reshape(Lower *L, const TValue *v)
 	lower_assign_value(L, v, &nv, r, vary, simt_ref(k, smem, row_major(L, v, &nv)))->uniform = false;
 	lower_set_reg(L, v, r, vary);
 }
+
+/* tl.gather (TOP_GATHER): the source crosses through shared memory as a
+ * reshape's operand does (row-major, each element written once); each
+ * element of the result, placed as the index, then reads the source at its
+ * own coordinates but the axis's, which the index gives (modulo the
+ * extent: Triton leaves an index outside it undefined). */
+void lower_gather(Lower *L, const TValue *v)
+{
+	const TValue *x = v->args[0], *ix = v->args[1];
+	SKernel *k = L->k;
+	int axis = v->aux;
+	int64_t count = 1;
+	for (int i = 0; i < x->type.rank; i++)
+		count *= x->type.shape[i];
+	if (L->loop_depth)
+		simt_stmt(k, SS_BARRIER, v->line);
+	lower_use_frame(L, L->vp[x->id].frame);
+	const char *name = arena_printf(L->arena, "%s_gathered", v->name ? v->name : "t");
+	SReg *smem = simt_reg(k, SR_SHARED, x->type.dtype, x->type.elem, (int)count, name);
+	unsigned wide = wide_frame_dims(L, x);
+	Nest nx = lower_nest_over(L, wide, 1);
+	SStmt *st = simt_stmt(k, SS_ASSIGN, v->line);
+	lower_set_loops(L, st, &nx);
+	st->dst = simt_ref(k, smem, row_major(L, x, &nx));
+	st->value = lower_read_value(L, &nx, x);
+	st->guard = lower_write_guard(L, &nx, wide, NULL);
+	simt_stmt(k, SS_BARRIER, v->line);
+
+	lower_use_frame(L, L->vp[v->id].frame);
+	unsigned vary = wide_frame_dims(L, v) | lower_vary_of(L, ix);
+	Nest nv = lower_nest_over(L, vary, 1);
+	const int8_t *map = L->vp[v->id].map;
+	SExpr *at = lower_ic(L, 0);
+	int64_t stride = 1;
+	for (int d = v->type.rank - 1; d >= 0; d--) {
+		SExpr *c = NULL;
+		if (d == axis) {
+			c = simt_cast(k, ix->type.dtype, DT_I32, lower_read_value(L, &nv, ix));
+			c = lower_ibin(L, TOP_AND, c, lower_ic(L, x->type.shape[d] - 1));
+		} else if (v->type.shape[d] > 1) {
+			c = lower_coord(L, map[d], lower_local_index(L, &nv, map[d]));
+		}
+		if (c)
+			at = lower_iadd(L, at, lower_imul(L, c, lower_ic(L, stride)));
+		stride *= x->type.shape[d];
+	}
+	SReg *r = simt_reg(k, SR_THREAD, x->type.dtype, x->type.elem, lower_count_of(L, vary), v->name);
+	lower_assign_value(L, v, &nv, r, vary, simt_ref(k, smem, at))->uniform = false;
+	lower_set_reg(L, v, r, vary);
+}

@@ -250,6 +250,7 @@ static bool propagate(Lower *L, const TValue *v, bool *changed, Cut *cut)
 {
 	switch (v->op) {
 	case TOP_CONVERT:   /* through shared memory: no place shared, nor a frame */
+	case TOP_PRINT:     /* each value printed in its own frame (lower.c) */
 		return true;
 	case TOP_RESHAPE:   /* one that moves elements goes through shared memory (lower_shape.c) */
 		if (!lower_reshape_is_alias(v))
@@ -257,6 +258,8 @@ static bool propagate(Lower *L, const TValue *v, bool *changed, Cut *cut)
 		return unify_wide(L, v, v->args[0], changed) || cut_at(cut, v, 0);
 	case TOP_EXPAND:
 		return unify_wide(L, v, v->args[0], changed) || cut_at(cut, v, 0);
+	case TOP_GATHER:   /* placed as its index; the source crosses through shared memory (lower_shape.c) */
+		return unify_same(L, v, v->args[1], changed) || cut_at(cut, v, 1);
 	case TOP_REDUCE:
 		for (int i = 1; i < v->nargs; i++)   /* an index, or more inputs: shaped as the first */
 			if (!L->linking && !unify_same(L, v->args[0], v->args[i], changed))
@@ -905,7 +908,7 @@ static int moved_bytes(const TValue *x)
 	for (int i = 0; i < wide; i++)
 		n *= x->type.shape[dims[i]] + (i == wide - 1 && wide >= 2 ? 1 : 0);
 	DType dt = x->type.dtype;
-	return n * (dt == DT_F16 || dt == DT_BF16 ? 4 : dtype_bytes(dt));
+	return n * (dt == DT_F16 || dt == DT_BF16 || dtype_is_fp8(dt) ? 4 : dtype_bytes(dt));
 }
 
 /* The first load or store that its frame makes one element at a time
@@ -953,6 +956,62 @@ static void split_access(Lower *L, TValue *v)
  * of placement cuts one conflict or splits one access. */
 #define MAX_ROUNDS 256
 
+/* Whether every tile's wide dims have the extents of the frame dims they
+ * lie on (check_place without the error). */
+static void fit_one(Lower *L, const TValue *v, void *ctx)
+{
+	const int8_t *m = L->vp[v->id].map;
+	const Frame *f = &L->frames[L->vp[v->id].frame];
+	place_default(L, v);
+	for (int k = 0; k < v->type.rank; k++)
+		if (v->type.shape[k] > 1 && (m[k] < 0 || m[k] >= f->rank || f->shape[m[k]] != v->type.shape[k]))
+			*(bool *)ctx = false;
+}
+
+/* The broadcasts of a tile that others broadcast to another shape before
+ * them (in program order), to be cut from it. */
+static void find_two_way(const TBlock *b, const TValue **first, Vec *cuts)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		find_two_way(v->body, first, cuts);
+		if (v->op == TOP_IF)
+			find_two_way(v->orelse, first, cuts);
+		if (v->op != TOP_BROADCAST || v->dead || v->args[0]->type.rank == 0)
+			continue;
+		const TValue *x = v->args[0], *f = first[x->id];
+		if (!f)
+			first[x->id] = v;
+		else if (f->type.rank != v->type.rank ||
+			 memcmp(f->type.shape, v->type.shape, sizeof(int) * (size_t)v->type.rank))
+			vec_push(cuts, (void *)v);
+	}
+}
+
+/* Tiles of one connected part with two extents along one frame dim: a
+ * tile broadcast to BLOCK_N columns in one place and to BLOCK_N / 2 in
+ * another (the row maxima `m` of the attention backward's masked and
+ * unmasked steps). Each broadcast after the first of another shape reads
+ * its own copy (cheap) or a conversion of the tile, which splits the part
+ * where it joined; kernels that fit are placed as before. */
+static bool refit(Lower *L)
+{
+	bool fits = true;
+	each_value(L, L->tk->body, measure_shape, NULL);
+	each_value(L, L->tk->body, fit_one, &fits);
+	if (fits || L->refits >= 4)
+		return false;
+	L->refits++;
+	const TValue **first = base_calloc((size_t)L->nvalues + 1, sizeof *first);
+	Vec cuts = {0};
+	find_two_way(L->tk->body, first, &cuts);
+	for (int i = 0; i < cuts.len; i++)
+		cut_edge(L, (Cut){.user = cuts.data[i], .arg = 0});
+	bool any = cuts.len > 0;
+	vec_free(&cuts);
+	free(first);
+	return any;
+}
+
 void lower_place(Lower *L)
 {
 	const TBlock *body = L->tk->body;
@@ -966,9 +1025,12 @@ void lower_place(Lower *L)
 			orient_frames(L);
 			TValue *split = NULL;
 			each_access(L, body, 0, find_uncoalesced, &split);
-			if (!split || round >= MAX_ROUNDS)
-				break;
-			split_access(L, split);
+			if (!split || round >= MAX_ROUNDS) {
+				if (!refit(L))
+					break;
+			} else {
+				split_access(L, split);
+			}
 		}
 		count_live(L);
 	}

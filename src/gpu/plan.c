@@ -270,7 +270,7 @@ static void plan_values(Lower *L, const TBlock *b)
 
 static int elem_bytes(DType dt)
 {
-	return dt == DT_F16 || dt == DT_BF16 ? 4 : dtype_bytes(dt);   /* as simt_shared_elem_bytes, unpacked */
+	return dt == DT_F16 || dt == DT_BF16 || dtype_is_fp8(dt) ? 4 : dtype_bytes(dt);   /* as simt_shared_elem_bytes, unpacked */
 }
 
 static int64_t tile_elems(const TValue *v)

@@ -176,6 +176,7 @@ const char *simt_reg_ctype(DType dt)
 	case DT_U32: return "tc_u32";
 	case DT_U64: return "tc_u64";
 	case DT_F16: case DT_BF16: case DT_F32: return "float";
+	case DT_F8E4NV: case DT_F8E5: case DT_F8E4B15: case DT_F8E4B8: case DT_F8E5B16: return "float";
 	case DT_F64: return "double";
 	case DT_PTR: return "void *";
 	}
@@ -187,6 +188,7 @@ const char *simt_mem_ctype(DType dt)
 	switch (dt) {
 	case DT_I1: return "tc_i8";
 	case DT_F16: case DT_BF16: return "tc_u16";
+	case DT_F8E4NV: case DT_F8E5: case DT_F8E4B15: case DT_F8E4B8: case DT_F8E5B16: return "tc_u8";
 	default: return simt_reg_ctype(dt);
 	}
 }
@@ -497,6 +499,9 @@ static void dump_stmt(Buf *b, const SStmt *s)
 	case SS_BREAK:
 		buf_puts(b, "break");
 		break;
+	case SS_PRINT:
+		buf_printf(b, "print %d values", s->nitems);
+		break;
 	case SS_COMMENT:
 		break;
 	}
@@ -507,7 +512,7 @@ int simt_shared_elem_bytes(const SReg *r)
 {
 	if (r->packed)
 		return 2;
-	return r->dtype == DT_F16 || r->dtype == DT_BF16 ? 4 : dtype_bytes(r->dtype);
+	return r->dtype == DT_F16 || r->dtype == DT_BF16 || dtype_is_fp8(r->dtype) ? 4 : dtype_bytes(r->dtype);
 }
 
 int simt_shared_align(const SReg *r)

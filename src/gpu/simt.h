@@ -103,6 +103,7 @@ typedef enum {
 	SS_END,       /* } */
 	SS_WHILE,     /* for (;;) {  (uniform; left by SS_BREAK) */
 	SS_BREAK,     /* if (guard) break;  out of the innermost SS_WHILE (uniform) */
+	SS_PRINT,     /* where guard: printf(text, items[0 .. nitems)) (device_print) */
 } SStmtKind;
 
 /* Which lane an SS_SHUFFLE reads. All lanes of the warp take part. */
@@ -183,6 +184,8 @@ struct SStmt {
 	DType operand;                  /* DT_F16 or DT_BF16 */
 	SExpr *frag_a, *frag_b;         /* the first word of each operand */
 	SExpr *acc[4];                  /* the fp32 accumulators, in the instruction's order */
+	SExpr **items;                  /* SS_PRINT: the format's arguments */
+	int nitems;
 	/* SS_ATOMIC */
 	AtomicOp atomic;
 	MemSem sem;

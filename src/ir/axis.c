@@ -17,6 +17,15 @@
 
 #define DIV_MAX ((int64_t)1 << 30)
 
+/* Whether `x` holds consecutive values along a dim other than d. */
+static bool moving_elsewhere(const AxisInfo *x, int rank, int d)
+{
+	for (int e = 0; e < rank; e++)
+		if (e != d && x->contiguity[e] > 1)
+			return true;
+	return false;
+}
+
 int64_t tir_gcd(int64_t a, int64_t b)
 {
 	while (b) {
@@ -252,7 +261,12 @@ static void infer(TValue *v, const int64_t *arg_div)
 		for (int d = 0; d < rank; d++) {
 			int64_t run = tir_gcd(a->constancy[d], b->constancy[d]);
 			if ((v->aux == CMP_LT || v->aux == CMP_GE) && b->constancy[d] > 1 && a->contiguity[d] > 1) {
-				int64_t c = tir_gcd(a->divisibility[d], b->divisibility[d]);
+				/* an operand counting up along another dim (rows[:, None]
+				 * against cols[None, :]) starts its runs along d at
+				 * consecutive values: their divisibility is 1, whatever the
+				 * expand_dims of rows carried (Triton's expand_dims says 1) */
+				int64_t c = tir_gcd(moving_elsewhere(a, rank, d) ? 1 : a->divisibility[d],
+						    moving_elsewhere(b, rank, d) ? 1 : b->divisibility[d]);
 				c = c < a->contiguity[d] ? c : a->contiguity[d];
 				run = c > run ? c : run;
 			}

@@ -12,7 +12,7 @@
 
 bool dtype_is_float(DType t)
 {
-	return t == DT_F16 || t == DT_BF16 || t == DT_F32 || t == DT_F64;
+	return t == DT_F16 || t == DT_BF16 || t == DT_F32 || t == DT_F64 || dtype_is_fp8(t);
 }
 
 bool dtype_is_signed(DType t)
@@ -69,6 +69,10 @@ bool tir_promote(DType x, bool x_weak, DType y, bool y_weak, bool div_or_mod, DT
 		*out = div_or_mod ? DT_F32 : DT_F16;
 	else if (x == DT_BF16 || y == DT_BF16)
 		*out = div_or_mod || x != y ? DT_F32 : DT_BF16;
+	else if (dtype_is_fp8(x) && dtype_is_fp8(y))   /* two fp8 formats meet in fp16 */
+		*out = x == y ? x : DT_F16;
+	else if (dtype_is_fp8(x) || dtype_is_fp8(y))   /* fp8 and an integer tensor: Triton has no rule */
+		return false;
 	else {
 		if (div_or_mod && dtype_is_signed(x) != dtype_is_signed(y) && x != DT_I1 && y != DT_I1)
 			return false;
@@ -122,6 +126,8 @@ static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
 {
 	if (t.rank > 0)
 		check_shape(b, &t);
+	if (dtype_is_fp8(t.dtype) || (t.dtype == DT_PTR && dtype_is_fp8(t.elem)))
+		b->kernel->uses_fp8 = true;
 	TValue *v = arena_alloc(b->arena, sizeof *v);
 	v->id = b->next_id++;
 	v->op = op;
@@ -242,6 +248,97 @@ TValue *tir_reshape(TBuilder *b, TValue *x, int rank, const int *shape)
 	t.rank = rank;
 	memcpy(t.shape, shape, sizeof(int) * (size_t)rank);
 	return append(b, TOP_RESHAPE, t, 1, &x);
+}
+
+TValue *tir_print(TBuilder *b, int n, TValue **values, const char *prefix, bool hex)
+{
+	for (int i = 0; i < n; i++) {
+		DType dt = values[i]->type.dtype;
+		if (hex && (dtype_is_float(dt) || dt == DT_PTR)) {
+			b->error = "tl.device_print(..., hex=True) prints integers only";
+			return NULL;
+		}
+	}
+	Type none = {.dtype = DT_I32};
+	TValue *v = append(b, TOP_PRINT, none, n, values);
+	v->text = arena_strdup(b->arena, prefix);
+	v->aux = hex;
+	return v;
+}
+
+/* '%' doubled, for a printf format */
+static void put_escaped(Buf *f, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '%')
+			buf_putc(f, '%');
+		buf_putc(f, *p);
+	}
+}
+
+char *tir_print_format(const TValue *v, int operand)
+{
+	Buf f = {0};
+	buf_puts(&f, "pid (%d, %d, %d)");
+	if (v->nargs == 0) {
+		put_escaped(&f, v->text);
+		buf_putc(&f, '\n');
+		return buf_detach(&f);
+	}
+	const TValue *x = v->args[operand];
+	buf_puts(&f, " idx (");
+	for (int d = 0; d < x->type.rank; d++) {
+		int width = (int)ceil(log10((double)x->type.shape[d]));
+		buf_printf(&f, "%s%%%dd", d ? ", " : "", width);
+	}
+	buf_putc(&f, ')');
+	put_escaped(&f, v->text);
+	if (v->nargs > 1)
+		buf_printf(&f, "(operand %d) ", operand);
+	DType dt = x->type.dtype;
+	int bits = dt == DT_I1 ? 1 : 8 * dtype_bytes(dt);
+	if (v->aux)
+		buf_printf(&f, bits > 32 ? "0x%%0%dllx" : "0x%%0%dx", bits < 4 ? 1 : bits / 4);
+	else if (dtype_is_float(dt))
+		buf_puts(&f, "%f");
+	else if (dt == DT_PTR)
+		buf_puts(&f, "%p");
+	else if (dtype_is_signed(dt))
+		buf_puts(&f, bits > 32 ? "%lld" : "%d");
+	else
+		buf_puts(&f, bits > 32 ? "%llu" : "%u");
+	buf_putc(&f, '\n');
+	return buf_detach(&f);
+}
+
+TValue *tir_gather(TBuilder *b, TValue *src, TValue *index, int axis)
+{
+	const Type *s = &src->type, *ix = &index->type;
+	if (s->rank < 1 || ix->rank != s->rank) {
+		b->error = "tl.gather: the index must have the source's rank (at least 1)";
+		return NULL;
+	}
+	if (axis < 0 || axis >= s->rank) {
+		b->error = "tl.gather: the axis is outside the source's dims";
+		return NULL;
+	}
+	if (dtype_is_float(ix->dtype) || ix->dtype == DT_PTR || ix->dtype == DT_I1) {
+		b->error = "tl.gather: the index must be an integer tile";
+		return NULL;
+	}
+	for (int d = 0; d < s->rank; d++) {
+		if (d != axis && ix->shape[d] != s->shape[d]) {
+			b->error = "tl.gather: the index must have the source's extents in every dim but the axis";
+			return NULL;
+		}
+	}
+	Type t = *ix;
+	t.dtype = s->dtype;
+	t.elem = s->elem;
+	TValue *args[2] = {src, index};
+	TValue *v = append(b, TOP_GATHER, t, 2, args);
+	v->aux = axis;
+	return v;
 }
 
 TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape)
@@ -741,13 +838,22 @@ TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p)
 		b->error = "tl.dot: the first operand's columns must equal the second's rows";
 		return NULL;
 	}
+	if (dtype_is_fp8(tx->dtype) && dtype_is_fp8(ty->dtype)) {
+		/* fp8 operands (any two formats, as Hopper's wgmma takes them):
+		 * every fp8 value is an fp16 one, so an fp16 dot of them gives
+		 * the same products, summed in fp32 */
+		x = tir_cast(b, x, DT_F16);
+		y = tir_cast(b, y, DT_F16);
+		tx = &x->type;
+		ty = &y->type;
+	}
 	if (tx->dtype != ty->dtype) {
 		b->error = "tl.dot: both operands must have the same dtype";
 		return NULL;
 	}
 	DType in = tx->dtype;
 	if (in != DT_F16 && in != DT_BF16 && in != DT_F32 && in != DT_I8) {
-		b->error = "tl.dot supports fp16, bf16, fp32 and int8 operands";
+		b->error = "tl.dot supports fp8, fp16, bf16, fp32 and int8 operands";
 		return NULL;
 	}
 	Type rt = {.dtype = in == DT_I8 ? DT_I32 : DT_F32, .rank = 2, .shape = {tx->shape[0], ty->shape[1]}};

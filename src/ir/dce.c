@@ -16,7 +16,7 @@ bool tir_pure(const TValue *v)
 {
 	switch (v->op) {
 	case TOP_STORE: case TOP_ATOMIC: case TOP_ASSERT: case TOP_BARRIER: case TOP_FOR: case TOP_IF:
-	case TOP_WHILE: case TOP_CONDITION:
+	case TOP_WHILE: case TOP_CONDITION: case TOP_PRINT:
 	case TOP_YIELD: case TOP_RESULT: case TOP_ARG:
 		return false;
 	default:

@@ -25,7 +25,7 @@ static const char *op_names[] = {
 	[TOP_SCAN] = "scan", [TOP_DOT] = "dot", [TOP_FOR] = "for", [TOP_IF] = "if", [TOP_YIELD] = "yield",
 	[TOP_ASSERT] = "assert", [TOP_BARRIER] = "barrier", [TOP_RESULT] = "result", [TOP_PARAM] = "param",
 	[TOP_HINT] = "hint", [TOP_PHILOX] = "philox", [TOP_CONVERT] = "convert_layout",
-	[TOP_WHILE] = "while", [TOP_CONDITION] = "condition",
+	[TOP_WHILE] = "while", [TOP_CONDITION] = "condition", [TOP_GATHER] = "gather", [TOP_PRINT] = "print",
 };
 
 static const char *cmp_names[] = {"lt", "le", "gt", "ge", "eq", "ne"};
@@ -60,7 +60,8 @@ void tir_format_type(Buf *b, const Type *t)
 
 static bool has_value(TOp op)
 {
-	return op != TOP_STORE && op != TOP_ASSERT && op != TOP_BARRIER && op != TOP_YIELD && op != TOP_CONDITION;
+	return op != TOP_STORE && op != TOP_ASSERT && op != TOP_BARRIER && op != TOP_YIELD && op != TOP_CONDITION &&
+	       op != TOP_PRINT;
 }
 
 static void dump_block(Buf *b, const TBlock *blk, int depth, bool axis);

@@ -53,7 +53,7 @@ static double round_to(DType dt, double x)
 	case DT_F32: return (float)x;
 	case DT_F16: return dtype_fp16_to_float(dtype_fp16_from_float((float)x));
 	case DT_BF16: return dtype_bf16_to_float(dtype_bf16_from_float((float)x));
-	default: return x;
+	default: return dtype_is_fp8(dt) ? dtype_fp8_round(dt, (float)x) : x;
 	}
 }
 
@@ -158,6 +158,80 @@ static int trans_index(const TValue *v, int k)
 		k /= to->shape[i];
 	}
 	return idx;
+}
+
+/* tl.gather: each element of the index's shape reads the source at its
+ * own coordinates but the axis's, which the index gives. */
+static void eval_gather(Interp *in, TValue *v, Tile *out)
+{
+	const Type *st = &v->args[0]->type, *it = &v->type;
+	const Tile *src = &in->tiles[v->args[0]->id], *ix = &in->tiles[v->args[1]->id];
+	int axis = v->aux;
+	for (int k = 0; k < out->n; k++) {
+		int rest = k, at = 0, stride = 1;
+		for (int d = it->rank - 1; d >= 0; d--) {
+			int c = rest % it->shape[d];
+			rest /= it->shape[d];
+			if (d == axis) {
+				int64_t j = ix->i[k];
+				if (j < 0 || j >= st->shape[d])
+					fail(in, v, "tl.gather: an index outside the source");
+				c = (int)j;
+			}
+			at += c * stride;
+			stride *= st->shape[d];
+		}
+		put(out, v->type.dtype, k, getf(src, at), geti(src, at));
+	}
+}
+
+/* tl.device_print: every element of every value, in row-major order. */
+static void eval_print(Interp *in, TValue *v)
+{
+	if (v->nargs == 0) {
+		char *f = tir_print_format(v, 0);
+		printf(f, in->pid[0], in->pid[1], in->pid[2]);
+		free(f);
+	}
+	for (int i = 0; i < v->nargs; i++) {
+		const TValue *x = v->args[i];
+		const Tile *t = &in->tiles[x->id];
+		char *f = tir_print_format(v, i);
+		for (int k = 0; k < t->n; k++) {
+			int idx[TC_MAX_RANK] = {0}, rest = k;
+			for (int d = x->type.rank - 1; d >= 0; d--) {
+				idx[d] = rest % x->type.shape[d];
+				rest /= x->type.shape[d];
+			}
+			/* the format's conversions in order: 3 pids, rank indices, the value */
+			char line[512];
+			int n = snprintf(line, sizeof line, "pid (%d, %d, %d)", in->pid[0], in->pid[1], in->pid[2]);
+			const char *p = strchr(f, ')') + 1;      /* past "pid (...)" */
+			for (int d = 0; d < x->type.rank; d++) {
+				const char *c = strchr(p, '%'), *e = c + 1;
+				while (*e >= '0' && *e <= '9')
+					e++;
+				char one[64];
+				snprintf(one, sizeof one, "%.*s", (int)(e + 1 - p), p);
+				n += snprintf(line + n, sizeof line - (size_t)n, one, idx[d]);
+				p = e + 1;
+			}
+			char rest_f[256];
+			snprintf(rest_f, sizeof rest_f, "%s", p);
+			DType dt = x->type.dtype;
+			if (dtype_is_float(dt))
+				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, getf(t, k));
+			else if (dt == DT_PTR)
+				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (void *)(uintptr_t)geti(t, k));
+			else if (strstr(rest_f, "ll"))
+				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (long long)geti(t, k));
+			else
+				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (int)geti(t, k));
+			fputs(line, stdout);
+		}
+		free(f);
+	}
+	fflush(stdout);
 }
 
 /* The inverse error function, which C's libm lacks: Giles' single-precision
@@ -384,7 +458,7 @@ static double load_elem(DType dt, const void *p)
 	case DT_F64: { double f; memcpy(&f, p, 8); return f; }
 	case DT_F16: { uint16_t h; memcpy(&h, p, 2); return dtype_fp16_to_float(h); }
 	case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return dtype_bf16_to_float(h); }
-	default: return 0;
+	default: return dtype_is_fp8(dt) ? dtype_fp8_to_float(dt, *(const uint8_t *)p) : 0;
 	}
 }
 
@@ -407,7 +481,12 @@ static void store_elem(DType dt, void *p, double f, int64_t i)
 	case DT_F64: memcpy(p, &f, 8); break;
 	case DT_F16: { uint16_t h = dtype_fp16_from_float((float)f); memcpy(p, &h, 2); break; }
 	case DT_BF16: { uint16_t h = dtype_bf16_from_float((float)f); memcpy(p, &h, 2); break; }
-	default: memcpy(p, &i, (size_t)dtype_bytes(dt)); break;
+	default:
+		if (dtype_is_fp8(dt))
+			*(uint8_t *)p = dtype_fp8_from_float(dt, (float)f);
+		else
+			memcpy(p, &i, (size_t)dtype_bytes(dt));
+		break;
 	}
 }
 
@@ -480,6 +559,8 @@ static uint64_t elem_bits(const Tile *t, DType dt, int k)
 	case DT_F64: { uint64_t u; memcpy(&u, &t->f[k], 8); return u; }
 	case DT_F16: return dtype_fp16_from_float((float)t->f[k]);
 	case DT_BF16: return dtype_bf16_from_float((float)t->f[k]);
+	case DT_F8E4NV: case DT_F8E5: case DT_F8E4B15: case DT_F8E4B8: case DT_F8E5B16:
+		return dtype_fp8_from_float(dt, (float)t->f[k]);
 	default: {
 		int bytes = dtype_bytes(dt);
 		uint64_t u = (uint64_t)t->i[k];
@@ -495,6 +576,9 @@ static void bits_to_elem(Tile *out, DType dt, int k, uint64_t u)
 	case DT_F64: memcpy(&out->f[k], &u, 8); break;
 	case DT_F16: out->f[k] = dtype_fp16_to_float((uint16_t)u); break;
 	case DT_BF16: out->f[k] = dtype_bf16_to_float((uint16_t)u); break;
+	case DT_F8E4NV: case DT_F8E5: case DT_F8E4B15: case DT_F8E4B8: case DT_F8E5B16:
+		out->f[k] = dtype_fp8_to_float(dt, (uint8_t)u);
+		break;
 	default: out->i[k] = wrap_int(dt, (int64_t)u); break;
 	}
 }
@@ -936,10 +1020,21 @@ static void spec_eval(Interp *in, TValue *v)
 		for (int k = 0; k < out->n; k++)
 			put(out, dt, k, getf(a, k), geti(a, k));
 		break;
+	case TOP_GATHER:
+		eval_gather(in, v, out);
+		break;
+	case TOP_PRINT:
+		eval_print(in, v);
+		break;
 	case TOP_CAST: {
-		bool from_u64 = v->args[0]->type.dtype == DT_U64;
+		DType from = v->args[0]->type.dtype;
+		bool from_u64 = from == DT_U64;
 		for (int k = 0; k < out->n; k++) {
 			double f = getf(a, k);
+			if (from == DT_F8E5 && dt == DT_BF16)   /* Triton's bit trick */
+				f = dtype_fp8e5_to_bf16(dtype_fp8_from_float(DT_F8E5, (float)f));
+			else if (dtype_is_fp8(dt) && from == DT_F64)   /* through fp32, as the C code */
+				f = (float)f;
 			if (!out->f && a->f && (isnan(f) || fabs(f) >= 9.2e18))
 				fail(in, v, "float to integer conversion out of range");
 			if (out->f && a->i && dt == DT_F32)   /* one rounding, not via double */

@@ -242,12 +242,40 @@ SVal *spec_parse_define(Spec *s, const char *name, const char *text)
 	return v;
 }
 
-/* print(...) and tl.device_print(prefix, *values) print from every
- * program at run time; the lowering has no printf yet, so they are a
- * located error rather than a silent no-op. */
-SVal *spec_device_print(Spec *s, const Node *call, const char *prefix)
+/* print(prefix, *values) and tl.device_print(prefix, *values, hex=False)
+ * print from every program at run time (TOP_PRINT), as Triton 3.6 maps
+ * Python's print: the prefix a string, made to start with a space and end
+ * with ": " when there are values. */
+SVal *spec_device_print(Spec *s, const Node *call, const char *unused)
 {
-	(void)prefix;
-	spec_error(s, call, "print() / tl.device_print in a kernel is not supported yet (tl.static_print prints "
-		   "compile-time values)");
+	(void)unused;
+	SVal *p = call->items.len ? spec_eval(s, call->items.items[0]) : spec_arg(s, call, -1, "prefix");
+	if (!p || p->kind != SV_STR)
+		spec_error(s, call, "print() / tl.device_print: the first argument must be a string (the prefix)");
+	int n = call->items.len ? call->items.len - 1 : 0;
+	TValue **vals = arena_alloc(s->a, sizeof *vals * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		vals[i] = spec_to_value(s, call->items.items[i + 1], spec_eval(s, call->items.items[i + 1]));
+	Buf b = {0};
+	buf_puts(&b, p->str);
+	if (n) {
+		size_t len = strlen(buf_str(&b));
+		if (!len || buf_str(&b)[len - 1] != ' ')
+			buf_putc(&b, ' ');
+		len = strlen(buf_str(&b));
+		if (len < 2 || strcmp(buf_str(&b) + len - 2, ": ")) {
+			char *t = buf_detach(&b);
+			t[strlen(t) - 1] = 0;
+			buf_printf(&b, "%s: ", t);
+			free(t);
+		}
+	}
+	char *text = buf_detach(&b);
+	if (!text)
+		text = base_strdup("");
+	const char *prefix = strlen(text) > 2 && text[0] != ' ' ? arena_printf(s->a, " %s", text) : arena_strdup(s->a, text);
+	free(text);
+	SVal *hex = spec_arg(s, call, -1, "hex");
+	spec_checked(s, call, tir_print(&s->b, n, vals, prefix, hex && hex->kind == SV_INT && hex->i));
+	return spec_sv_new(s, SV_NONE);
 }

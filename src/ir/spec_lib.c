@@ -512,6 +512,8 @@ SVal *spec_call_tl_lib(Spec *s, const Node *call, const char *fn)
 		return call_reduction(s, call, fn);
 	if (!strcmp(fn, "device_assert"))
 		return call_device_assert(s, call);
+	if (!strcmp(fn, "device_print"))
+		return spec_device_print(s, call, NULL);
 	if (!strcmp(fn, "static_assert"))
 		return call_static_assert(s, call);
 	if (!strcmp(fn, "debug_barrier")) {

@@ -329,7 +329,7 @@ SVal *spec_eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y)
  * compare their pointees too. */
 static bool same_dtype(const SVal *x, const SVal *y)
 {
-	bool named = x->str || y->str;   /* the fp8 formats, and x.type of a block */
+	bool named = x->str || y->str;   /* x.type of a block */
 	if (named && !(x->str && y->str && !strcmp(x->str, y->str)))
 		return false;
 	return x->dtype == y->dtype && (x->dtype != DT_PTR || x->i == y->i);
@@ -403,8 +403,6 @@ static DType need_dtype(Spec *s, const Node *n, SVal *v)
 {
 	if (!v || v->kind != SV_DTYPE)
 		spec_error(s, n, "expected a dtype such as tl.float32");
-	if (v->str && strncmp(v->str, "fp8", 3) == 0)
-		spec_error(s, n, "fp8 tensors (%s) are not supported yet", v->str);
 	return v->dtype;
 }
 
@@ -608,7 +606,7 @@ static bool is_member_fn(const char *fn)
 {
 	static const char *const members[] = {
 		"sum", "max", "min", "argmax", "argmin", "reduce", "associative_scan", "cumsum", "cumprod",
-		"reshape", "view", "expand_dims", "split",
+		"reshape", "view", "expand_dims", "split", "flip", "sort", "topk", "histogram", "gather",
 	};
 	for (size_t i = 0; i < TC_COUNT(members); i++)
 		if (!strcmp(fn, members[i]))
@@ -640,13 +638,16 @@ static SVal *dtype_method(Spec *s, const Node *call, SVal *self, const char *fn)
 		{"is_fp16", DT_F16}, {"is_bf16", DT_BF16}, {"is_fp32", DT_F32}, {"is_fp64", DT_F64},
 		{"is_bool", DT_I1}, {"is_int1", DT_I1}, {"is_int8", DT_I8}, {"is_int16", DT_I16},
 		{"is_int32", DT_I32}, {"is_int64", DT_I64}, {"is_uint8", DT_U8}, {"is_uint32", DT_U32},
-		{"is_uint64", DT_U64}, {"is_ptr", DT_PTR},
+		{"is_uint64", DT_U64}, {"is_ptr", DT_PTR}, {"is_fp8e4nv", DT_F8E4NV}, {"is_fp8e5", DT_F8E5},
+		{"is_fp8e4b15", DT_F8E4B15}, {"is_fp8e4b8", DT_F8E4B8}, {"is_fp8e5b16", DT_F8E5B16},
 	};
 	for (size_t i = 0; i < TC_COUNT(exact); i++)
 		if (!strcmp(fn, exact[i].name))
 			return spec_sv_int(s, t == exact[i].dt);
 	if (!strcmp(fn, "is_floating"))
 		return spec_sv_int(s, fl);
+	if (!strcmp(fn, "is_fp8"))
+		return spec_sv_int(s, dtype_is_fp8(t));
 	if (!strcmp(fn, "is_int"))
 		return spec_sv_int(s, !fl && !ptr);
 	if (!strcmp(fn, "is_int_signed"))
@@ -679,6 +680,10 @@ static SVal *call_method(Spec *s, const Node *call, SVal *self, const char *fn)
 				   "int64, and only an int64 to a pointer; this is %s to %s", dtype_name(x->type.dtype),
 				   dtype_name(dt));
 		}
+		SVal *rounding = spec_arg(s, call, 1, "fp_downcast_rounding");
+		if (rounding && rounding->kind != SV_NONE && !(rounding->kind == SV_STR && !strcmp(rounding->str, "rtne")))
+			spec_error(s, spec_arg_node(call, 1, "fp_downcast_rounding"),
+				   "fp_downcast_rounding other than 'rtne' (round to nearest even) is not supported yet");
 		SVal *bitcast = spec_arg(s, call, -1, "bitcast");
 		if (bitcast && bitcast->kind == SV_INT && bitcast->i)
 			return spec_sv_value(s, call, tir_bitcast(&s->b, x, dt));
@@ -840,21 +845,9 @@ static SVal *eval_attr(Spec *s, const Node *n)
 			{"int1", DT_I1}, {"int8", DT_I8}, {"int16", DT_I16}, {"int32", DT_I32}, {"int64", DT_I64},
 			{"uint8", DT_U8}, {"uint32", DT_U32}, {"uint64", DT_U64},
 			{"bool", DT_I1}, {"float", DT_F32}, {"half", DT_F16}, {"double", DT_F64},
+			{"float8e4nv", DT_F8E4NV}, {"float8e5", DT_F8E5}, {"float8e4b15", DT_F8E4B15},
+			{"float8e4b8", DT_F8E4B8}, {"float8e5b16", DT_F8E5B16},
 		};
-		/* the fp8 formats: compile-time dtypes only so far (no value of them
-		 * is built; need_dtype says so), one byte wide */
-		static const char *const fp8[][2] = {
-			{"float8e4nv", "fp8e4nv"}, {"float8e5", "fp8e5"}, {"float8e4b15", "fp8e4b15"},
-			{"float8e4b8", "fp8e4b8"}, {"float8e5b16", "fp8e5b16"},
-		};
-		for (size_t i = 0; i < TC_COUNT(fp8); i++) {
-			if (!strcmp(n->name, fp8[i][0])) {
-				SVal *v = spec_sv_new(s, SV_DTYPE);
-				v->dtype = DT_U8;
-				v->str = fp8[i][1];
-				return v;
-			}
-		}
 		for (size_t i = 0; i < TC_COUNT(types); i++) {
 			if (!strcmp(n->name, types[i].name)) {
 				SVal *v = spec_sv_new(s, SV_DTYPE);

@@ -33,6 +33,13 @@ typedef enum {
 	DT_F32,
 	DT_F64,
 	DT_PTR,   /* a pointer; the pointee is Type.elem */
+	/* the fp8 formats (fp.c says how each converts), held in fp32 like
+	 * fp16 and bf16, one byte in memory */
+	DT_F8E4NV,   /* tl.float8e4nv: e4m3fn, bias 7 */
+	DT_F8E5,     /* tl.float8e5: e5m2, bias 15 */
+	DT_F8E4B15,  /* tl.float8e4b15: e4m3, bias 15, no inf or NaN */
+	DT_F8E4B8,   /* tl.float8e4b8: e4m3fnuz, bias 8 */
+	DT_F8E5B16,  /* tl.float8e5b16: e5m2fnuz, bias 16 */
 } DType;
 
 typedef struct Type {
@@ -96,6 +103,8 @@ typedef enum {
 	TOP_CONVERT,    /* args[0] unchanged, in another layout (inserted by the lowering) */
 	TOP_WHILE,      /* init...; body block, a TOP_CONDITION in it; results = carried values */
 	TOP_CONDITION,  /* in a TOP_WHILE's body: the loop ends here unless args[0] */
+	TOP_GATHER,     /* tl.gather: src, index; aux: axis */
+	TOP_PRINT,      /* tl.device_print / print: the values; text: the prefix; aux: hex; no value */
 } TOp;
 
 typedef enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } CmpKind;
@@ -256,6 +265,22 @@ typedef struct AxisInfo {
  *              dim i is operand dim perm[i]: shape[i] = operand shape[perm[i]]
  *              and result[c] = operand[e] where e[perm[i]] = c[i]. Never the
  *              identity: the builder returns the operand then.
+ * TOP_GATHER   args[0] = src, args[1] = index (an integer tile of src's rank,
+ *              src's extents in every dim but aux, the axis); the result has
+ *              index's shape and src's dtype: result[c] = src[c with c[aux]
+ *              replaced by index[c]]. An index outside [0, src extent) is
+ *              an error in the interpreter (Triton leaves it undefined); the
+ *              lowering reads it modulo the extent.
+ * TOP_PRINT    args: the values printed (scalars or tiles, any shapes); text:
+ *              the prefix as Triton 3.6 shapes it (" x: "); aux: 1 for hex.
+ *              Each program prints a line for every element of every value,
+ *              Triton's format: "pid (X, Y, Z) idx (I, J)" then the prefix,
+ *              "(operand N) " when there are several values, and the value
+ *              (%f, %d, %u; 0x%0Nx for hex), the indices padded to the
+ *              digits of their extents; with no values one line,
+ *              "pid (X, Y, Z)" and the prefix. A scalar is printed once a
+ *              program (Triton prints it from every thread), a tile element
+ *              once (Triton: from every thread that holds a copy).
  * TOP_CONVERT  args[0]; the value is args[0]'s. Never built from source: the
  *              lowering inserts it where a tile is needed in two layouts
  *              (Triton's convert_layout); the interpreter copies. */
@@ -299,6 +324,7 @@ typedef struct TKernel {
 	TBlock *body;
 	int num_warps;
 	int num_stages;
+	bool uses_fp8;         /* some value is of an fp8 dtype or points to one (the printers add its conversions) */
 	Arena *arena;
 } TKernel;
 
@@ -331,6 +357,10 @@ TValue *tir_expand(TBuilder *b, TValue *x, int axis);
 TValue *tir_broadcast_to(TBuilder *b, TValue *x, int rank, const int *shape);
 /* The elements of x in row-major order, in a tile of `shape` (as many of them). */
 TValue *tir_reshape(TBuilder *b, TValue *x, int rank, const int *shape);
+TValue *tir_gather(TBuilder *b, TValue *src, TValue *index, int axis);
+TValue *tir_print(TBuilder *b, int n, TValue **values, const char *prefix, bool hex);
+/* The printf format of element `operand` of TOP_PRINT `v` (of `n`): pid, indices, prefix, value (ir/build.c). */
+char *tir_print_format(const TValue *v, int operand);
 /* Permutes the dims of x: result dim i is x's dim perm[i] (n == x's rank).
  * x itself for the identity. */
 TValue *tir_trans(TBuilder *b, TValue *x, int n, const int *perm);
@@ -447,6 +477,11 @@ uint16_t dtype_fp16_from_float(float f);
 float dtype_fp16_to_float(uint16_t h);
 uint16_t dtype_bf16_from_float(float f);
 float dtype_bf16_to_float(uint16_t h);
+bool dtype_is_fp8(DType t);
+uint8_t dtype_fp8_from_float(DType dt, float x);   /* Triton's conversion from fp32 (fp.c) */
+float dtype_fp8_to_float(DType dt, uint8_t b);
+float dtype_fp8_round(DType dt, float x);          /* x converted to dt and back */
+float dtype_fp8e5_to_bf16(uint8_t b);              /* Triton's fp8e5 -> bf16 (exponent 31 finite) */
 
 int dtype_bytes(DType t);
 const char *dtype_name(DType t);   /* Triton's spelling: fp32, bf16, i1, ... */

@@ -205,6 +205,9 @@ void run_fill(void *buf, DType dt, size_t count, int arg, int64_t int_range)
 		case DT_I32: case DT_U32: ((int32_t *)buf)[i] = (int32_t)n; break;
 		case DT_I64: case DT_U64: ((int64_t *)buf)[i] = n; break;
 		case DT_PTR: break;
+		case DT_F8E4NV: case DT_F8E5: case DT_F8E4B15: case DT_F8E4B8: case DT_F8E5B16:
+			((uint8_t *)buf)[i] = (uint8_t)(h >> 24);   /* every code, NaNs and infinities too */
+			break;
 		}
 	}
 }
@@ -224,6 +227,8 @@ double run_element(const void *p, DType dt, size_t i)
 	case DT_I64: return (double)((const int64_t *)p)[i];
 	case DT_U64: return (double)((const uint64_t *)p)[i];
 	case DT_PTR: return 0;
+	case DT_F8E4NV: case DT_F8E5: case DT_F8E4B15: case DT_F8E4B8: case DT_F8E5B16:
+		return dtype_fp8_to_float(dt, ((const uint8_t *)p)[i]);
 	}
 	return 0;
 }
@@ -243,6 +248,7 @@ double run_tolerance(DType dt)
 	switch (dt) {
 	case DT_F32: case DT_F64: return 1e-5;
 	case DT_F16: case DT_BF16: return 1e-2;
+	case DT_F8E4NV: case DT_F8E5: case DT_F8E4B15: case DT_F8E4B8: case DT_F8E5B16: return 0.13;   /* 2 mantissa bits */
 	default: return 0;
 	}
 }

@@ -63,7 +63,18 @@ desc_from_host|tests/exec/descriptors.py|-k from_host -s tensordesc<fp32[16,32]>
 desc_cube|tests/exec/descriptors.py|-k cube -s *fp32,*fp32,i32,i32,i32 -D BA=2 -D BB=4 -D BC=8 --num-warps 2
 shapes_halves|tests/exec/shapes.py|-k halves -s *fp32,*fp32,*fp32,i32,i32 -D BM=16 -D BN=32
 shapes_mix|tests/exec/shapes.py|-k mix -s *fp32,*fp32,*fp32,*fp32,*fp32,i32 -D B=64 --num-warps 2
-shapes_flat|tests/exec/shapes.py|-k flat -s *fp32,*fp32,*fp32 -D R=8 -D C=16'
+shapes_flat|tests/exec/shapes.py|-k flat -s *fp32,*fp32,*fp32 -D R=8 -D C=16
+fp8_widen|tests/exec/fp8.py|-k widen -s *fp8e5,*fp32,*fp16,*bf16,i32 -D B=256
+fp8_narrow|tests/exec/fp8.py|-k narrow -s *fp32,*fp8e4nv,*fp32,i32 -D DT=tl.float8e4nv -D SCALE=600.0 -D B=256
+fp8_narrow16|tests/exec/fp8.py|-k narrow16 -s *fp16,*u8,i32 -D DT=tl.float8e4b15 -D B=128
+fp8_dot|tests/exec/fp8.py|-k fp8_dot -s *fp8e4nv,*fp8e5,*fp32,i32,i32,i32 -D BM=64 -D BN=64 -D BK=32
+rank_five|tests/exec/rank.py|-k five -s *fp32,*fp32,*fp32,i32 -D B=256
+rank_eight|tests/exec/rank.py|-k eight -s *fp32,*fp32,i32 -D B=512 --num-warps 8
+sort_rows|tests/exec/sorting.py|-k rows -s *fp32,*fp32,*fp32,*fp32,*fp32,i32 -D N=64 -D BM=4 -D K=8
+sort_columns|tests/exec/sorting.py|-k columns -s *i32,*i32,*i32,*i32,*i32,i32 -D BM=32 -D BN=16
+histogram|tests/exec/sorting.py|-k hist -s *i32,*i32,i32 -D BINS=16 -D B=128
+twoway_dk|tests/exec/twoway.py|-k twoway_t -s *fp16,*fp16,*fp16,*fp32,*fp32,*fp16,i32 -D BN=64 -D BM=32 -D D=32
+device_print|tests/exec/printing.py|-k show -s *fp32,*fp32,i32 -D B=64'
 
 # One case for a target: $out is its output, or the case fails here.
 emit_one() { # name file opts target ext

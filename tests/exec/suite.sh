@@ -31,3 +31,5 @@ for f in tests/exec/*.py; do
 		done
 	done <"$tmp/runs"
 done
+# device_print's lines, against the interpreter's
+sh tests/exec/print.sh

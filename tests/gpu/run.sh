@@ -185,6 +185,8 @@ make -s units >/dev/null || exit 2
 	# the Python package on torch CUDA tensors, each result against real Triton's on the same inputs
 	if make -s python PYTHON=python3 >"$log/python-build" 2>&1; then
 		python3 tests/python/test_api.py --device cuda --triton 2>&1 | sed 's/^\(PASS\|FAIL\) python/\1 gpu python/'
+		# the language tests' kernels (fp8 ...) against real Triton on the same inputs
+		python3 tests/gpu/lang.py 2>&1
 	else
 		echo "FAIL gpu python: make python failed:"
 		tail -20 "$log/python-build"

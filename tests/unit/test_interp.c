@@ -1265,6 +1265,59 @@ static void test_int_division_edges(void)
 	CHECK("x // 0 is all ones, x % 0 is x, INT_MIN // -1 is INT_MIN and % is 0, in every integer dtype", bad == 0);
 }
 
+/* The fp8 conversions (src/ir/fp.c) against values worked out by hand from
+ * the formats and Triton 3.6's rules: ties to even, saturation, NaN codes,
+ * subnormals, fp8e4b15's clamp and half-away rounding, fnuz zeros. */
+static void test_fp8_values(void)
+{
+	static const struct { DType dt; float x; int code; } enc[] = {
+		{DT_F8E4NV, 1.0f, 0x38}, {DT_F8E4NV, -2.0f, 0xc0}, {DT_F8E4NV, 448.0f, 0x7e},
+		{DT_F8E4NV, 464.0f, 0x7e}, {DT_F8E4NV, 1000.0f, 0x7e}, {DT_F8E4NV, -INFINITY, 0xfe},
+		{DT_F8E4NV, NAN, 0x7f}, {DT_F8E4NV, 0x1p-9f, 0x01}, {DT_F8E4NV, 0x1p-10f, 0x00},
+		{DT_F8E4NV, 0x3p-10f, 0x02}, {DT_F8E4NV, 1.0625f, 0x38}, {DT_F8E4NV, 1.1875f, 0x3a},
+		{DT_F8E4NV, -0.0f, 0x80}, {DT_F8E4NV, 0x1.fp-7f, 0x08},
+		{DT_F8E5, 1.0f, 0x3c}, {DT_F8E5, 57344.0f, 0x7b}, {DT_F8E5, INFINITY, 0x7b},
+		{DT_F8E5, 0x1p-16f, 0x01}, {DT_F8E5, 0x1p-17f, 0x00}, {DT_F8E5, 1.125f, 0x3c},
+		{DT_F8E5, 1.375f, 0x3e}, {DT_F8E5, NAN, 0x7f},
+		{DT_F8E4B15, 1.0f, 0x78}, {DT_F8E4B15, 1.8f, 0x7e}, {DT_F8E4B15, 1.0625f, 0x79},
+		{DT_F8E4B15, NAN, 0x7e}, {DT_F8E4B15, -INFINITY, 0xfe}, {DT_F8E4B15, 0x1p-17f, 0x01},
+		{DT_F8E4B15, 1.0f + 0x1p-12f, 0x78},
+		{DT_F8E4B8, 1.0f, 0x40}, {DT_F8E4B8, 240.0f, 0x7f}, {DT_F8E4B8, 1e6f, 0x7f},
+		{DT_F8E4B8, -0.0f, 0x00}, {DT_F8E4B8, NAN, 0x80}, {DT_F8E4B8, -0x1p-12f, 0x00},
+		{DT_F8E5B16, 1.0f, 0x40}, {DT_F8E5B16, 57344.0f, 0x7f}, {DT_F8E5B16, NAN, 0x80},
+		{DT_F8E5B16, 0x1p-17f, 0x01},
+	};
+	int bad = 0;
+	for (size_t i = 0; i < sizeof enc / sizeof enc[0]; i++) {
+		int got = dtype_fp8_from_float(enc[i].dt, enc[i].x);
+		if (got != enc[i].code) {
+			printf("  %s(%a): 0x%02x, expected 0x%02x\n", dtype_name(enc[i].dt), enc[i].x, got, enc[i].code);
+			bad++;
+		}
+	}
+	CHECK("fp8: fp32 to each format rounds to nearest even and saturates as Triton 3.6", bad == 0);
+	CHECK("fp8: codes decode", dtype_fp8_to_float(DT_F8E4NV, 0x01) == 0x1p-9f &&
+				   isnan(dtype_fp8_to_float(DT_F8E4NV, 0xff)) &&
+				   dtype_fp8_to_float(DT_F8E4NV, 0x7e) == 448.0f &&
+				   dtype_fp8_to_float(DT_F8E5, 0x7c) == INFINITY && isnan(dtype_fp8_to_float(DT_F8E5, 0x7d)) &&
+				   dtype_fp8_to_float(DT_F8E4B15, 0x7f) == 1.875f &&
+				   dtype_fp8_to_float(DT_F8E4B15, 0xff) == -1.875f &&
+				   isnan(dtype_fp8_to_float(DT_F8E4B8, 0x80)) && dtype_fp8_to_float(DT_F8E4B8, 0x7f) == 240.0f &&
+				   dtype_fp8_to_float(DT_F8E5B16, 0x01) == 0x1p-17f);
+	int trip = 0;
+	for (int dt = DT_F8E4NV; dt <= DT_F8E5B16; dt++)
+		for (int c = 0; c < 256; c++) {
+			float v = dtype_fp8_to_float((DType)dt, (uint8_t)c);
+			if (!isnan(v) && !isinf(v) && dtype_fp8_from_float((DType)dt, v) != c &&
+			    !(dt == DT_F8E4B15 && (c & 0x7f) == 0x7f))   /* 1.875 clamps to 1.75 */
+				trip++;
+		}
+	CHECK("fp8: every finite code converts back to itself", trip == 0);
+	CHECK("fp8: fp8e5 to bf16 as Triton's bit trick", dtype_fp8e5_to_bf16(0x7c) == 65536.0f &&
+		dtype_fp8e5_to_bf16(0xfd) == -81920.0f && dtype_fp8e5_to_bf16(0x3c) == 1.0f &&
+		dtype_fp8e5_to_bf16(0x01) == 0x1p-16f);
+}
+
 int main(void)
 {
 	test_vector_width();
@@ -1293,5 +1346,6 @@ int main(void)
 	test_math_errors();
 	test_int_division_edges();
 	test_dtype_compare();
+	test_fp8_values();
 	return failures ? 1 : 0;
 }

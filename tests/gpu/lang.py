@@ -1,0 +1,236 @@
+"""The language tests' kernels (tests/exec/*.py) on an NVIDIA GPU, each run
+by tritonc's Python package and by real Triton 3.6 on the same torch CUDA
+inputs; the outputs must be equal (bit for bit, fp8 as its bytes, unless a
+case says otherwise). Run from the repository root on a machine with an
+NVIDIA GPU, torch and triton, after `make python`:
+
+    python3 tests/gpu/lang.py
+
+Prints one "PASS gpu lang NAME" or "FAIL gpu lang NAME: why" line per case;
+exits 1 when any failed.
+"""
+import importlib.util
+import os
+import sys
+import traceback
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import tritonc.__main__ as tc_main  # noqa: E402
+import tritonc.language as tc_lang  # noqa: E402
+
+failures = 0
+
+
+def load(path, use_tritonc):
+    """A test file as a module, with `import triton` giving tritonc or real Triton."""
+    saved = {k: v for k, v in sys.modules.items() if k == "triton" or k.startswith("triton.")}
+    if use_tritonc:
+        for k in saved:
+            del sys.modules[k]
+        tc_main.install()
+    name = ("tc_" if use_tritonc else "tr_") + os.path.basename(path)[:-3]
+    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if use_tritonc:
+        sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, tc_main.TritonFinder)]
+        for k in [k for k in sys.modules if k == "triton" or k.startswith("triton.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+    return module
+
+
+def report(name, ok, why=""):
+    global failures
+    if ok:
+        print(f"PASS gpu lang {name}")
+    else:
+        failures += 1
+        print(f"FAIL gpu lang {name}: {why}")
+
+
+def same(a, b, tol):
+    """Equal tensors: bit for bit (fp8 and integers), else within tol of the scale; NaNs equal NaNs."""
+    if a.dtype in (torch.float8_e4m3fn, torch.float8_e5m2):
+        a, b = a.view(torch.uint8), b.view(torch.uint8)
+    if not a.dtype.is_floating_point:
+        bad = (a != b).nonzero()
+        return len(bad) == 0, f"{len(bad)} elements differ, first at {bad[0].tolist() if len(bad) else None}"
+    a, b = a.double(), b.double()
+    nan = torch.isnan(a) | torch.isnan(b)
+    if not torch.equal(torch.isnan(a), torch.isnan(b)):
+        return False, "NaNs in different places"
+    a, b = a[~nan], b[~nan]
+    if tol == 0:
+        bad = (a != b).nonzero()
+        return len(bad) == 0, f"{len(bad)} elements differ, first {a[bad[0]].item() if len(bad) else None} " \
+                              f"vs {b[bad[0]].item() if len(bad) else None}"
+    scale = max(b.abs().max().item() if b.numel() else 0.0, 1e-30)
+    err = (a - b).abs().max().item() / scale if a.numel() else 0.0
+    return err <= tol, f"max error {err:.3g} of the scale (limit {tol})"
+
+
+def compare(name, path, kernel, grid, make_args, outputs, tol=0.0, **meta):
+    """Runs `kernel` of `path` under both; make_args() gives fresh inputs and outputs (a list);
+    `outputs` are the indices of the arguments to compare."""
+    try:
+        torch.manual_seed(20261202)
+        args = make_args()
+        mine = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
+        theirs = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
+        # a dtype constexpr goes to each as its own language's dtype of that name
+        tc_meta = {k: tc_lang.dtype(v.name) if type(v).__name__ == "dtype" else v for k, v in meta.items()}
+        getattr(TC[path], kernel)[grid](*mine, **tc_meta)
+        getattr(TR[path], kernel)[grid](*theirs, **meta)
+        torch.cuda.synchronize()
+        for i in outputs:
+            ok, why = same(mine[i], theirs[i], tol)
+            if not ok:
+                report(name, False, f"argument {i}: {why}")
+                return
+        report(name, True)
+    except Exception as e:
+        report(name, False, f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
+
+
+FILES = ["tests/exec/fp8.py", "tests/exec/rank.py", "tests/exec/sorting.py", "tests/exec/twoway.py",
+         "tests/exec/printing.py"]
+TC = {p: load(p, True) for p in FILES}
+TR = {p: load(p, False) for p in FILES}
+dev = "cuda"
+
+
+def every_byte(n):
+    return torch.arange(n, device=dev, dtype=torch.int32).remainder(256).to(torch.uint8)
+
+
+def fp8_cases():
+    import triton.language as tl
+    f = "tests/exec/fp8.py"
+    n = 300
+    for tname, tdt in (("fp8e4nv", torch.float8_e4m3fn), ("fp8e5", torch.float8_e5m2)):
+        compare(f"fp8 widen {tname} (every byte to fp32, fp16, bf16)", f, "widen", (5,),
+                lambda: [every_byte(n).view(tdt), torch.empty(n, device=dev), torch.empty(n, device=dev,
+                         dtype=torch.float16), torch.empty(n, device=dev, dtype=torch.bfloat16), n], [1, 2, 3], B=64)
+    for dt in ("float8e4b15", "float8e5", "float8e4nv"):
+        compare(f"fp8 widen_bits {dt}", f, "widen_bits", (5,),
+                lambda: [every_byte(600), torch.empty(600, device=dev), torch.empty(600, device=dev,
+                         dtype=torch.bfloat16), 600], [1, 2], DT=getattr(tl, dt), B=128)
+    m = 999
+    for dt, tdt, scale in (("float8e4nv", torch.float8_e4m3fn, 600.0), ("float8e5", torch.float8_e5m2, 70000.0),
+                           ("float8e5", torch.float8_e5m2, 0.0001), ("float8e4nv", torch.float8_e4m3fn, 0.01)):
+        compare(f"fp8 narrow fp32 to {dt} x{scale}", f, "narrow", (16,),
+                lambda: [torch.randn(m, device=dev), torch.empty(m, device=dev, dtype=tdt),
+                         torch.empty(m, device=dev), m], [1, 2], DT=getattr(tl, dt), SCALE=scale, B=64)
+    for src, dt in (("float16", "float8e4nv"), ("bfloat16", "float8e5"), ("float16", "float8e4b15"),
+                    ("float16", "float8e5"), ("bfloat16", "float8e4nv")):
+        compare(f"fp8 narrow16 {src} to {dt}", f, "narrow16", (7,),
+                lambda: [torch.randn(777, device=dev).to(getattr(torch, src)), torch.empty(777, device=dev,
+                         dtype=torch.uint8), 777], [1], DT=getattr(tl, dt), B=128)
+    for dt, step in (("float8e4nv", 1 / 64), ("float8e5", 1 / 32)):
+        tdt = torch.float8_e4m3fn if dt == "float8e4nv" else torch.float8_e5m2
+        compare(f"fp8 ties {dt} (exact halfway values)", f, "ties", (8,),
+                lambda: [torch.empty(2000, device=dev, dtype=tdt), torch.empty(2000, device=dev,
+                         dtype=torch.float16), 2000], [0, 1], DT=getattr(tl, dt), STEP=step, B=256)
+    compare("fp8 mix (where, bitcast to fp8e5)", f, "fp8_mix", (4,),
+            lambda: [torch.randn(199, device=dev).to(torch.float8_e4m3fn),
+                     torch.randn(199, device=dev).to(torch.float8_e5m2), torch.empty(199, device=dev), 199], [2],
+            B=64)
+    for ta, tb in ((torch.float8_e4m3fn, torch.float8_e4m3fn), (torch.float8_e5m2, torch.float8_e5m2),
+                   (torch.float8_e4m3fn, torch.float8_e5m2)):
+        compare(f"fp8 dot {ta} x {tb} 50x50x70", f, "fp8_dot", (2, 2),
+                lambda: [torch.randn(50, 70, device=dev).to(ta), torch.randn(70, 50, device=dev).to(tb),
+                         torch.empty(50, 50, device=dev), 50, 50, 70], [2], tol=5e-3, BM=32, BN=32, BK=32)
+        # (Triton accumulates fp8 products on sm_90 in the matrix unit's reduced precision by default:
+        # max_num_imprecise_acc; tritonc sums them in fp32)
+
+
+def rank_cases():
+    f = "tests/exec/rank.py"
+    compare("rank 5: reshape, permute, sum, max", f, "five", (4,),
+            lambda: [torch.randn(1000, device=dev), torch.empty(1000, device=dev), torch.empty(500, device=dev),
+                     1000], [1, 2], tol=1e-6, B=256)
+    compare("rank 8: permute of every dim, a sum", f, "eight", (2,),
+            lambda: [torch.randn(1000, device=dev), torch.empty(1000, device=dev), 1000], [1], tol=1e-6,
+            B=512, num_warps=8)
+
+
+def sorting_cases():
+    f = "tests/exec/sorting.py"
+    for dt in (torch.float32, torch.float16):
+        compare(f"flip, sort up and down, topk of rows ({dt})", f, "rows", (8,),
+                lambda: [torch.randn(30, 64, device=dev).to(dt)] + [torch.empty(30, 64, device=dev, dtype=dt)
+                         for _ in range(3)] + [torch.empty(30, 8, device=dev, dtype=dt), 30], [1, 2, 3, 4],
+                N=64, BM=4, K=8)
+    compare("gather, flip, sort along dim 0 (int32)", f, "columns", (4,),
+            lambda: [torch.randint(-1000, 1000, (32, 50), device=dev, dtype=torch.int32),
+                     torch.randint(0, 1 << 20, (32, 50), device=dev, dtype=torch.int32)] +
+                    [torch.empty(32, 50, device=dev, dtype=torch.int32) for _ in range(3)] + [50], [2, 3, 4],
+            BM=32, BN=16)
+    compare("histogram with a mask", f, "hist", (8,),
+            lambda: [torch.randint(0, 16, (1000,), device=dev, dtype=torch.int32),
+                     torch.zeros(16, device=dev, dtype=torch.int32), 1000], [1], BINS=16, B=128)
+    compare("gather of table rows", f, "gather_rows", (4,),
+            lambda: [torch.randn(32, 8, device=dev), torch.randint(0, 32, (50, 8), device=dev, dtype=torch.int32),
+                     torch.empty(50, 8, device=dev), 50], [2], B=32, C=8)
+
+
+def twoway_cases():
+    f = "tests/exec/twoway.py"
+    compare("one tile broadcast two ways (attention backward's m)", f, "twoway", (5,),
+            lambda: [torch.randn(300, 32, device=dev).half(), torch.randn(300, 32, device=dev).half(),
+                     torch.randn(300, 32, device=dev).half(), torch.randn(300, device=dev),
+                     torch.empty(300, 32, device=dev, dtype=torch.float16), 300], [4], tol=2e-3, BM=64, BN=32, D=32)
+    compare("attention backward's dk pattern (masked halves)", f, "twoway_t", (5,),
+            lambda: [torch.randn(300, 32, device=dev).half(), torch.randn(300, 32, device=dev).half(),
+                     torch.randn(300, 32, device=dev).half(), torch.randn(300, device=dev),
+                     torch.randn(300, device=dev), torch.empty(300, 32, device=dev, dtype=torch.float16), 300],
+            [5], tol=2e-3, BN=64, BM=32, D=32)
+
+
+def printed(module, *args, **meta):
+    """The lines a launch prints (the GPU's printf goes to file descriptor 1)."""
+    import tempfile
+    sys.stdout.flush()
+    with tempfile.TemporaryFile(mode="w+") as f:
+        saved = os.dup(1)
+        os.dup2(f.fileno(), 1)
+        try:
+            module.show[(2,)](*args, **meta)
+            torch.cuda.synchronize()
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+        f.seek(0)
+        return [line for line in f.read().splitlines() if line.startswith("pid ")]
+
+
+def print_cases():
+    # Triton prints a scalar from every thread and an element from each thread holding a copy;
+    # tritonc once: the sets of lines must be equal
+    f = "tests/exec/printing.py"
+    for b, n in ((16, 20), (64, 100)):
+        try:
+            x = torch.randn(n, device=dev)
+            mine = printed(TC[f], x, torch.empty(n, device=dev), n, B=b)
+            theirs = printed(TR[f], x, torch.empty(n, device=dev), n, B=b)
+            ok = set(mine) == set(theirs) and len(set(mine)) == (4 * b + 4) * 2
+            report(f"device_print B={b}", ok, f"{len(set(mine))} distinct lines against Triton's "
+                   f"{len(set(theirs))}; first differences {sorted(set(mine) ^ set(theirs))[:3]}")
+        except Exception as e:
+            report(f"device_print B={b}", False, f"{type(e).__name__}: {e}")
+
+
+fp8_cases()
+rank_cases()
+sorting_cases()
+twoway_cases()
+print_cases()
+print(f"{failures} failed")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,11 @@
+# expect: 10:48: error: fp_downcast_rounding other than 'rtne' (round to nearest even) is not supported yet
+# args: -s *fp32,*fp8e5,i32 -D BLOCK=16
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    y = x.to(tl.float8e5, fp_downcast_rounding="rtz")
+    tl.store(y_ptr + tl.arange(0, BLOCK), y)
