@@ -94,7 +94,8 @@ static Outcome run_case(const Case *c)
 		ndef++;
 	int64_t hint[16] = {0};
 	char *sig = c->signature ? base_strdup(c->signature) : NULL;
-	if (sig && !spec_strip_hints(c->signature, sig, hint, 16))
+	SigEntry bad;
+	if (sig && !spec_strip_hints(c->signature, sig, hint, &bad))
 		k = NULL;
 	SpecOptions opt = {.signature = sig, .defines = (const char **)c->defines, .ndefines = ndef,
 			   .num_warps = c->num_warps};
