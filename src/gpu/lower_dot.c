@@ -291,8 +291,11 @@ void lower_stage_once(Lower *L, const Pipeline *pp)
 {
 	for (int i = 0; i < L->plan->noperands; i++) {
 		const Operand *o = L->plan->operands[i];
-		if (o->loop == pp && o->once)
-			stage_for_wgmma(L, pp->loop->line, o->tile, o);
+		if (o->loop != pp || !o->once)
+			continue;
+		if (L->loop_depth)   /* every warpgroup's wgmma of the loop's last run has read it */
+			simt_stmt(L->k, SS_BARRIER, pp->loop->line);
+		stage_for_wgmma(L, pp->loop->line, o->tile, o);
 	}
 }
 
