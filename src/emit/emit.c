@@ -1009,6 +1009,10 @@ static void wgmma_sync_stmt(Emit *E, const SStmt *s)
 {
 	if (E->P->lockstep)
 		return;
+	if (s->kind == SS_MMA_FENCE && !s->src) {   /* shared memory written by threads, then read by wgmma */
+		line(E, "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
+		return;
+	}
 	if (s->kind == SS_MMA_WAIT)
 		line(E, "tc_wgmma_wait(%d);", s->vec);
 	if (s->kind != SS_MMA_COMMIT) {

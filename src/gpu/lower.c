@@ -433,7 +433,21 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
 	SKernel *k = L->k;
 	DType dt = body->params[0]->type.dtype;
 	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_GE, dt, ivr, simt_binary(k, TOP_ADD, dt, f->lo, ahead));
+	const TValue *ivv = body->params[0];
+	bool reads_iv = false;   /* then it reads its own iteration's: iv - ahead */
+	for (const TValue *x = body->first; x; x = x->next)
+		for (int i = 0; i < x->nargs; i++)
+			reads_iv |= x->args[i] == ivv && L->vp[x->id].part == PART_CONSUMER;
+	if (reads_iv) {
+		SReg *own = simt_reg(k, SR_UNIFORM, dt, dt, 1, arena_printf(L->arena, "%s_used", ivv->name ? ivv->name : "iv"));
+		SStmt *s = lower_uniform_stmt(L, SS_ASSIGN, v->line);
+		s->dst = simt_ref(k, own, NULL);
+		s->value = simt_binary(k, TOP_SUB, dt, ivr, ahead);
+		lower_set_reg(L, ivv, own, 0);
+	}
 	const TValue *y = lower_part(L, body, PART_CONSUMER);
+	if (reads_iv)
+		lower_set_reg(L, ivv, f->iv, 0);
 	if (y)
 		yield_part(L, y, state, like, PART_CONSUMER);
 	next_slot(L, L->pipe_regs[pp->id].use_slot, pp->stages, v->line);
@@ -503,8 +517,10 @@ static void lower_for(Lower *L, const TValue *v)
 	}
 	const TValue *step = v->args[2];
 	const Pipeline *pp = L->vp[v->id].pipe;
-	if (pp)
+	if (pp) {
 		lower_pipeline_regs(L, pp);
+		lower_stage_once(L, pp);
+	}
 	SStmt *f = simt_stmt(L->k, SS_FOR, v->line);
 	f->uniform = true;
 	f->iv = iv;

@@ -247,6 +247,24 @@ static SExpr *operand_index(Lower *L, const Operand *o, SExpr *slot, SExpr *i, S
 	return o->inner ? stored_index(L, o, slot, i, j) : stored_index(L, o, slot, j, i);
 }
 
+/* Writes the registers of tile x to operand o's packed shared tile
+ * L->operand_smem[o->id] (one slot), each element once. */
+static void write_packed(Lower *L, int line, const TValue *x, const Operand *o)
+{
+	unsigned present = L->vp[x->id].present;
+	Nest n = lower_nest_over(L, present, 1);
+	SExpr *at[2];
+	for (int k = 0; k < 2; k++) {
+		int d = L->vp[x->id].map[k];
+		at[k] = d >= 0 ? lower_coord(L, d, lower_local_index(L, &n, d)) : lower_ic(L, 0);
+	}
+	SStmt *s = simt_stmt(L->k, SS_ASSIGN, line);
+	lower_set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, L->operand_smem[o->id], operand_index(L, o, NULL, at[0], at[1]));
+	s->value = lower_read_value(L, &n, x);
+	s->guard = lower_write_guard(L, &n, present, NULL);
+}
+
 /* Writes the registers of tile x to operand o's packed shared tile (one
  * slot), each element once. */
 static void stage_packed(Lower *L, const TValue *dot, const TValue *x, const Operand *o)
@@ -255,18 +273,30 @@ static void stage_packed(Lower *L, const TValue *dot, const TValue *x, const Ope
 	SReg *smem = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems, o->name);
 	smem->packed = true;
 	L->operand_smem[o->id] = smem;
-	unsigned present = L->vp[x->id].present;
-	Nest n = lower_nest_over(L, present, 1);
-	SExpr *at[2];
-	for (int k = 0; k < 2; k++) {
-		int d = L->vp[x->id].map[k];
-		at[k] = d >= 0 ? lower_coord(L, d, lower_local_index(L, &n, d)) : lower_ic(L, 0);
+	write_packed(L, dot->line, x, o);
+}
+
+/* An operand of a pipelined loop's wgmma dots that the pipeline does not
+ * copy (Operand.loop): tile x written by the threads, then published to
+ * wgmma (the async proxy) and to the block. */
+static void stage_for_wgmma(Lower *L, int line, const TValue *x, const Operand *o)
+{
+	lower_use_frame(L, L->vp[x->id].frame);
+	write_packed(L, line, x, o);
+	simt_stmt(L->k, SS_MMA_FENCE, line)->uniform = true;   /* src NULL: the proxy fence */
+	simt_stmt(L->k, SS_BARRIER, line);
+}
+
+void lower_stage_once(Lower *L, const Pipeline *pp)
+{
+	for (int i = 0; i < L->plan->noperands; i++) {
+		const Operand *o = L->plan->operands[i];
+		if (o->loop != pp || !o->once)
+			continue;
+		if (L->loop_depth)   /* every warpgroup's wgmma of the loop's last run has read it */
+			simt_stmt(L->k, SS_BARRIER, pp->loop->line);
+		stage_for_wgmma(L, pp->loop->line, o->tile, o);
 	}
-	SStmt *s = simt_stmt(L->k, SS_ASSIGN, dot->line);
-	lower_set_loops(L, s, &n);
-	s->dst = simt_ref(L->k, smem, operand_index(L, o, NULL, at[0], at[1]));
-	s->value = lower_read_value(L, &n, x);
-	s->guard = lower_write_guard(L, &n, present, NULL);
 }
 
 /* ---- fragments ---- */
@@ -486,6 +516,15 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 	const TValue *a = v->args[0];
 	const Operand *oa = L->vp[v->id].staged, *ob = L->vp[v->id].staged_b;
 	int M = v->type.shape[0], N = v->type.shape[1], K = a->type.shape[1];
+	bool here = false;   /* an operand the consumer writes every iteration */
+	for (int i = 0; i < 2; i++) {
+		const Operand *o = i ? ob : oa;
+		if (o->pipe || !o->loop || o->once)
+			continue;
+		simt_stmt(L->k, SS_BARRIER, v->line);   /* the wgmma of the iteration before has read it (waited for) */
+		stage_for_wgmma(L, v->line, o->tile, o);
+		here = true;
+	}
 	SReg *acc = result_regs(L, v);
 	const Frame *fr = &L->frames[L->cur];
 	int groups = fr->wm / 4, tiles = M / (64 * groups), lc = lower_extent_of(L, 1);
@@ -517,7 +556,8 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 		s->acc[1] = simt_ref(L->k, acc, lower_iadd(L, lower_imul(L, t, lower_ic(L, 2 * lc)), lower_ic(L, lc)));
 	}
 	lower_mma_group_stmt(L, SS_MMA_COMMIT, v->line, acc, 0);
-	bool overlap = L->vp[v->id].in_place && oa->pipe->stages > 1;
+	const Pipeline *pp = oa->pipe ? oa->pipe : ob->pipe;
+	bool overlap = L->vp[v->id].in_place && pp->stages > 1 && !here;
 	lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, acc, overlap ? 1 : 0);
 	lower_set_reg(L, v, acc, L->vp[v->id].present);
 }
@@ -650,8 +690,39 @@ static bool is_consumer(Lower *L, const TValue *x)
 	return L->vp[x->id].part == PART_CONSUMER;
 }
 
-/* Marks the consumer: the planned dots, what reads a consumer value, and
- * the carried values the consumer yields. False when the parts mix. */
+/* A pure value of the loop's body that reads nothing the loop carries
+ * but its induction variable (the zeros a dot starts from, the columns
+ * `start_n + offs_n` a softmax masks): the consumer may compute it for
+ * its own iteration. */
+static bool invariant(const TBlock *body, const TValue *v)
+{
+	if (!tir_pure(v) || v->op == TOP_LOAD || v->body)
+		return false;
+	for (int i = 0; i < v->nargs; i++) {
+		const TValue *x = v->args[i];
+		if ((is_param(body, x) && x != body->params[0]) || (in_block(body, x) && !invariant(body, x)))
+			return false;
+	}
+	return true;
+}
+
+/* Whether the consumer alone reads body value x. */
+static bool read_by_consumer_alone(Lower *L, const TBlock *body, const TValue *x)
+{
+	bool read = false;
+	for (const TValue *v = body->first; v; v = v->next)
+		for (int i = 0; i < v->nargs; i++)
+			if (v->args[i] == x) {
+				if (v->op == TOP_YIELD || !is_consumer(L, v))
+					return false;
+				read = true;
+			}
+	return read;
+}
+
+/* Marks the consumer: the planned dots, what reads a consumer value,
+ * invariant values only the consumer reads, and the carried values the
+ * consumer yields. False when the parts mix. */
 static bool split_body(Lower *L, const TBlock *body, const TValue *yield)
 {
 	for (bool changed = true; changed;) {
@@ -660,6 +731,7 @@ static bool split_body(Lower *L, const TBlock *body, const TValue *yield)
 			bool c = v->op == TOP_DOT && L->vp[v->id].staged;
 			for (int i = 0; i < v->nargs && !c; i++)
 				c = is_consumer(L, v->args[i]);
+			c = c || (invariant(body, v) && read_by_consumer_alone(L, body, v));
 			if (c && !is_consumer(L, v)) {
 				L->vp[v->id].part = PART_CONSUMER;
 				changed = true;
@@ -685,7 +757,8 @@ static bool split_body(Lower *L, const TBlock *body, const TValue *yield)
 			bool inside = in_block(body, x) || is_param(body, x);
 			if (!consumer && is_consumer(L, x))
 				return false;   /* the producer would wait for a dot */
-			if (consumer && inside && !is_consumer(L, x) && !(v->op == TOP_DOT && i < 2 && L->vp[x->id].staged))
+			if (consumer && inside && !is_consumer(L, x) && x != body->params[0] &&
+			    !(v->op == TOP_DOT && i < 2 && L->vp[x->id].staged))
 				return false;   /* the consumer would read a value of another iteration */
 		}
 	}
@@ -771,15 +844,28 @@ static bool accumulates_in_place(Lower *L, const TBlock *body, const TValue *yie
 	return false;
 }
 
-/* Shared bytes of every stage of a loop's matrix-dot operands. */
-static int stage_bytes(Lower *L, const TBlock *body)
+/* How a pipelined loop's dot gets operand i: streamed by asynchronous
+ * copies (copyable), or, for a wgmma dot only, not copied (Operand.loop):
+ * a 16-bit tile made before the loop, written once before it (`once`:
+ * attention's q), or one of the loop's own values, written by the consumer
+ * before the dot every iteration (attention's p = softmax(q k).to(fp16)). */
+typedef enum { FEED_COPY, FEED_ONCE, FEED_HERE, FEED_NONE } Feed;
+
+static Feed feed_of(Lower *L, const TBlock *body, const TValue *v, int i, bool wgmma)
 {
-	int per_stage = 0;
-	for (const TValue *v = body->first; v; v = v->next)
-		if (v->op == TOP_DOT && L->vp[v->id].matrix)
-			for (int i = 0; i < 2; i++)
-				per_stage += 2 * v->args[i]->type.shape[0] * v->args[i]->type.shape[1];
-	return per_stage;
+	const TValue *x = v->args[i];
+	if (copyable(L, body, copied_load(L, body, x)))
+		return FEED_COPY;
+	if (!wgmma || x->type.rank != 2 || !is_16bit_float(x->type.dtype) || L->vp[x->id].present != 3u)
+		return FEED_NONE;
+	return in_block(body, x) ? FEED_HERE : is_param(body, x) ? FEED_NONE : FEED_ONCE;
+}
+
+/* Whether dot v may go on wgmma, its operands in wgmma's layouts. */
+static bool wgmma_dot(Lower *L, const TValue *v)
+{
+	return L->frames[L->vp[v->id].frame].unit == MATRIX_WGMMA && v->args[0]->type.dtype == v->args[1]->type.dtype &&
+	       wgmma_operand(L, v->args[0], true) && wgmma_operand(L, v->args[1], false);
 }
 
 Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
@@ -799,36 +885,52 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 	}
 	if (!dots)
 		return NULL;
-	/* as many stages as the block's shared memory holds (64 KiB on AMD) */
-	int per_stage = stage_bytes(L, body);
-	if (per_stage * stages > room)
-		stages = room / per_stage;
+	/* the streamed operands' bytes a stage, the others' once; as many
+	 * stages as the block's shared memory holds (64 KiB on AMD) */
+	int per_stage = 0, fixed = 0;
+	for (const TValue *v = body->first; v; v = v->next) {
+		if (v->op != TOP_DOT || !L->vp[v->id].matrix)
+			continue;
+		bool wg = wgmma_dot(L, v);
+		Feed fa = feed_of(L, body, v, 0, wg), fb = feed_of(L, body, v, 1, wg);
+		if (fa == FEED_NONE || fb == FEED_NONE || (fa != FEED_COPY && fb != FEED_COPY))
+			return NULL;   /* (each dot streams at least one operand) */
+		for (int i = 0; i < 2; i++) {
+			int bytes = 2 * v->args[i]->type.shape[0] * v->args[i]->type.shape[1];
+			*((i ? fb : fa) == FEED_COPY ? &per_stage : &fixed) += bytes;
+		}
+	}
+	if (per_stage * stages + fixed > room)
+		stages = (room - fixed) / per_stage;
 	if (stages < 1)
 		return NULL;
 	Pipeline *pp = arena_alloc(L->arena, sizeof *pp);
 	pp->loop = loop;
 	pp->stages = stages;
-	pp->bytes = per_stage * stages;
+	pp->bytes = per_stage * stages + fixed;
 	int first_operand = L->plan->noperands;
 	for (const TValue *v = body->first; v; v = v->next) {
 		if (v->op != TOP_DOT || !L->vp[v->id].matrix)
 			continue;
-		const TValue *la = copied_load(L, body, v->args[0]), *lb = copied_load(L, body, v->args[1]);
-		if (!copyable(L, body, la) || !copyable(L, body, lb)) {
-			unplan(L, body);
-			L->plan->noperands = first_operand;
-			return NULL;
-		}
 		ValuePlan *p = &L->vp[v->id];
 		const Frame *fr = &L->frames[p->frame];
-		p->wgmma = fr->unit == MATRIX_WGMMA && v->args[0]->type.dtype == v->args[1]->type.dtype &&
-			   wgmma_operand(L, v->args[0], true) && wgmma_operand(L, v->args[1], false);
+		p->wgmma = wgmma_dot(L, v);
+		Feed fa = feed_of(L, body, v, 0, p->wgmma), fb = feed_of(L, body, v, 1, p->wgmma);
 		pp->wgmma |= p->wgmma;
 		int wm = p->wgmma ? fr->wm : 0;
-		p->staged = L->vp[v->args[0]->id].staged = copy_target(L, v->args[0], pp, dot_name(L, v, "a"), wm);
-		p->staged_b = L->vp[v->args[1]->id].staged = copy_target(L, v->args[1], pp, dot_name(L, v, "b"), -(wm > 0));
-		L->vp[la->id].staged = p->staged;
-		L->vp[lb->id].staged = p->staged_b;
+		p->staged = L->vp[v->args[0]->id].staged = copy_target(L, v->args[0], fa == FEED_COPY ? pp : NULL, dot_name(L, v, "a"), wm);
+		p->staged_b = L->vp[v->args[1]->id].staged = copy_target(L, v->args[1], fb == FEED_COPY ? pp : NULL, dot_name(L, v, "b"), -(wm > 0));
+		for (int i = 0; i < 2; i++) {
+			Operand *o = i ? p->staged_b : p->staged;
+			Feed f = i ? fb : fa;
+			if (f == FEED_COPY) {
+				L->vp[copied_load(L, body, v->args[i])->id].staged = o;
+			} else {
+				L->vp[v->args[i]->id].staged = NULL;   /* lowered as it is; the dot writes it */
+				o->loop = pp;
+				o->once = f == FEED_ONCE;
+			}
+		}
 	}
 	if (!split_body(L, body, yield)) {
 		unplan(L, body);
@@ -892,10 +994,10 @@ void lower_pipeline_regs(Lower *L, const Pipeline *pp)
 {
 	for (int i = 0; i < L->plan->noperands; i++) {
 		const Operand *o = L->plan->operands[i];
-		if (o->pipe != pp)
+		if (o->pipe != pp && o->loop != pp)
 			continue;
 		const TValue *x = o->tile;
-		SReg *r = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems * pp->stages, o->name);
+		SReg *r = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems * (o->pipe ? pp->stages : 1), o->name);
 		r->packed = true;
 		r->align = o->wgmma ? 1024 : 0;   /* the swizzle is of address bits 4-9 */
 		L->operand_smem[o->id] = r;

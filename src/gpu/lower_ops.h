@@ -37,6 +37,9 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *v, int room);
 void lower_plan_operands(Lower *L, const TBlock *b);
 /* Emission: a pipeline's shared operands and slot registers (before its loop). */
 void lower_pipeline_regs(Lower *L, const Pipeline *pp);
+/* Writes the operands of pipeline pp's wgmma dots made before its loop
+ * (Operand.once) to shared memory, before the loop. */
+void lower_stage_once(Lower *L, const Pipeline *pp);
 /* A pipelined load: its tile copied asynchronously to the operand's slot. */
 void lower_copy_async(Lower *L, const TValue *v);
 

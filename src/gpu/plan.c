@@ -323,7 +323,7 @@ static int64_t op_bytes(Lower *L, const TValue *v)
 	}
 	case TOP_DOT: {
 		const ValuePlan *vp = &L->vp[v->id];
-		if (vp->staged && vp->staged->pipe)
+		if (vp->staged && (vp->staged->pipe || vp->staged->loop))
 			return 0;   /* the pipeline's */
 		int64_t bytes = 0;
 		for (int i = 0; i < 2; i++)
@@ -549,6 +549,9 @@ void plan_dump(Buf *b, const Plan *p)
 			   o->width, o->inner, o->elems, o->wgmma ? ", wgmma layout" : "");
 		if (o->pipe)
 			buf_printf(b, " x %d stages (pipeline %d)", o->pipe->stages, o->pipe->id);
+		else if (o->loop)
+			buf_printf(b, ", %s (pipeline %d)", o->once ? "written once before the loop" : "written every iteration",
+				   o->loop->id);
 		buf_puts(b, "\n");
 	}
 	dump_block(b, p, p->tk->body, 0);

@@ -41,6 +41,12 @@ typedef struct Operand {
 	int width;
 	int elems;                 /* of one slot */
 	const Pipeline *pipe;
+	/* Not streamed (pipe NULL) but read by the wgmma dots of pipelined
+	 * loop `loop`: a tile made before the loop, written once before it
+	 * (`once`), or one the consumer computes, written every iteration
+	 * before its dot (lower_dot.c, "Operands the pipeline does not copy"). */
+	const Pipeline *loop;
+	bool once;
 	/* wgmma's layout: rows cut into blocks of 64 elements (128-byte rows,
 	 * the swizzle the instruction reads), block after block; the result's
 	 * rows permuted (lower_dot.c, wgmma_row) when m_warps > 0. */

@@ -467,7 +467,7 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		buf_printf(b, "copy_wait %d", s->vec);
 		break;
 	case SS_MMA_FENCE:
-		buf_printf(b, "mma_fence %s", s->src->name);
+		buf_printf(b, "mma_fence %s", s->src ? s->src->name : "shared");
 		break;
 	case SS_MMA_COMMIT:
 		buf_puts(b, "mma_commit");

@@ -94,7 +94,8 @@ typedef enum {
 	SS_COPY_ASYNC,/* where guard: shared dst[0 .. vec) = *ptr .. ptr[vec-1] where mask, else 0; lands later */
 	SS_COPY_COMMIT,/* the async copies issued since the last commit form a group */
 	SS_COPY_WAIT, /* wait until at most `vec` groups are still in flight (then a barrier publishes them) */
-	SS_MMA_FENCE, /* before the first asynchronous matrix instruction that reads registers `src` written since */
+	SS_MMA_FENCE, /* before the first asynchronous matrix instruction that reads registers `src` written since
+	                 (src NULL: that reads shared memory the threads wrote since) */
 	SS_MMA_COMMIT,/* the asynchronous matrix instructions issued since the last commit form a group */
 	SS_MMA_WAIT,  /* wait until at most `vec` groups are in flight; then registers `src` may be read */
 	SS_FOR,       /* for (iv = lo; step > 0 ? iv < hi : iv > hi; iv += step) {  (uniform) */

@@ -23,6 +23,7 @@ gemm_wrapped|tests/exec/gemm_tiles.py|-k wrapped -s *fp16,*fp16,*fp16,i32:16,i32
 gemm_tile_loop|tests/exec/gemm_tiles.py|-k tile_loop -s *fp16,*fp16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16 -D s_ak=1 -D s_bn=1 -D s_cn=1 -D BM=128 -D BN=128 -D BK=64 -D GROUP=8 -D PROGRAMS=132
 gemm_blocks|tests/exec/gemm_tiles.py|-k blocks -s tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,tensordesc<fp16[128,128]>,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64
 gemm_bf16_pipelined|tests/corpus/gemm.py|-s *bf16,*bf16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16 -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=64 -D BLOCK_N=128 -D BLOCK_K=32 --num-warps 8 --num-stages 4
+attention|tests/exec/attention.py|-s *fp16,*fp16,*fp16,*fp16,i32,fp32 -D D=64 -D BM=64 -D BN=64 -D CAUSAL=True --num-stages 2
 loops|tests/exec/loops.py|-s *fp32,*fp32,i32 -D BLOCK=256 -D ROWS=2
 gather_assert|tests/exec/gather.py|-k gather -s *i32,*fp32,*fp32,i32 -D LIMIT=16 -D BLOCK=128
 max_argmax_f32|tests/corpus/max_argmax_f32.py|-D XBLOCK=1 -D R0_BLOCK=1024 --num-warps 8

@@ -418,8 +418,111 @@ static void test_tiles(void)
 	}
 }
 
+/* ---- tests/exec/attention.py: online softmax, two dots a K/V block ----
+ *
+ * q @ k.T with q loaded once before the loop, p @ v with p made from the
+ * softmax in registers: on c:wgmma the loop must be pipelined (K and V
+ * copied ahead into num_stages slots, q written to shared memory once, p
+ * every iteration, both in wgmma's layout) and on the other matrix units
+ * stay as it was; the output against float64 attention of the same
+ * fp16 inputs, at sequence lengths no block divides, causal or not. */
+static Result run_attention(int S, bool causal, int stages, const char *target)
+{
+	enum { D = 64, BM = 64, BN = 64 };
+	Result r = {0};
+	Diag d = {.out = stderr};
+	const Kernel *kern = load_kernel("tests/exec/attention.py", &d);
+	if (!kern)
+		return r;
+	const char *defines[] = {"D=64", "BM=64", "BN=64", causal ? "CAUSAL=True" : "CAUSAL=False"};
+	SpecOptions opt = {.signature = "*fp16,*fp16,*fp16,*fp16,i32,fp32", .defines = defines, .ndefines = 4,
+			   .num_warps = 4, .num_stages = stages};
+	TKernel *tk = spec_kernel(&arena, &d, kern, &opt);
+	Target t;
+	char err[4096];
+	if (!tk || !target_parse(target, &t, err, sizeof err))
+		return r;
+	int64_t div[8] = {16, 16, 16, 16, 1, 1, 1, 1};
+	driver_passes(&arena, tk, div);
+	SKernel *sk = simt_lower(&arena, &d, kern->src, tk, &t);
+	if (!sk)
+		return r;
+	Buf source = {0};
+	emit_kernel(&source, sk);
+	const char *cs = buf_str(&source);
+	r.wgmma = strstr(cs, "tc_wgmma(") != NULL;
+	r.matrix = r.wgmma || strstr(cs, t.warp_size == 32 ? "tc_mma_m16n8k16(" : "tc_mfma_16x16x16(");
+	r.pipelined = strstr(cs, "load_slot") != NULL;
+	size_t n = (size_t)S * D;
+	void *bufs[4];
+	RunArg args[6] = {0};
+	for (int i = 0; i < 4; i++) {
+		bufs[i] = base_malloc(n * 2);
+		run_fill(bufs[i], DT_F16, n, i + 21, 16);   /* random, never zeros */
+		args[i].host = bufs[i];
+		args[i].bytes = n * 2;
+	}
+	double scale = 0.125;
+	args[4].i = S;
+	args[5].f = scale;
+	RunOptions ro = {.device = DEVICE_CPU, .cpu_threads = 2, .cache_dir = "", .grid = {(S + BM - 1) / BM, 1, 1}};
+	RunResult res;
+	r.ran = run_kernel(sk, cs, args, &ro, &res, err, sizeof err) == 0;
+	if (!r.ran)
+		snprintf(r.err, sizeof r.err, "%.500s", err);
+	double max_ref = 0, max_diff = 0, *w = base_malloc(sizeof *w * (size_t)S);
+	for (int i = 0; r.ran && i < S; i++) {
+		double top = -INFINITY, sum = 0;
+		int last = causal ? i : S - 1;
+		for (int j = 0; j <= last; j++) {
+			double x = 0;
+			for (int k = 0; k < D; k++)
+				x += run_element(bufs[0], DT_F16, (size_t)i * D + k) * run_element(bufs[1], DT_F16, (size_t)j * D + k);
+			w[j] = x * scale;
+			top = fmax(top, w[j]);
+		}
+		for (int j = 0; j <= last; j++)
+			sum += w[j] = exp(w[j] - top);
+		for (int k = 0; k < D; k++) {
+			double ref = 0;
+			for (int j = 0; j <= last; j++)
+				ref += w[j] * run_element(bufs[2], DT_F16, (size_t)j * D + k);
+			ref /= sum;
+			double got = run_element(bufs[3], DT_F16, (size_t)i * D + k);
+			max_ref = fmax(max_ref, fabs(ref));
+			max_diff = isnan(got) ? INFINITY : fmax(max_diff, fabs(got - ref));
+		}
+	}
+	r.rel_err = max_ref > 0 ? max_diff / max_ref : INFINITY;
+	free(w);
+	for (int i = 0; i < 4; i++)
+		free(bufs[i]);
+	buf_free(&source);
+	return r;
+}
+
+static void test_attention(void)
+{
+	static const struct { int s; bool causal; int stages; } cases[] = {
+		{200, false, 2}, {200, true, 2}, {77, true, 3}, {130, false, 3},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		for (int w = 0; w < 3; w++) {
+			static const char *const targets[] = {"c", "c:wave64", "c:wgmma"};
+			Result r = run_attention(cases[i].s, cases[i].causal, cases[i].stages, targets[w]);
+			char name[200];
+			snprintf(name, sizeof name, "attention S=%d%s stages=%d %s: %s%s, rel err %.2e", cases[i].s,
+				 cases[i].causal ? " causal" : "", cases[i].stages, targets[w],
+				 r.wgmma ? "wgmma" : w == 1 ? "MFMA" : "mma.sync", r.pipelined ? " async copies" : "", r.rel_err);
+			CHECK(name, r.ran && r.matrix && r.wgmma == (w == 2) && r.pipelined == (w == 2) && r.rel_err < 1e-2);
+			if (!r.ran)
+				printf("  %s\n", r.err);
+		}
+}
+
 int main(void)
 {
+	test_attention();
 	test_tiles();
 	test_gemm();
 	test_ieee();
