@@ -52,6 +52,9 @@ static void golden_store(DType dt, void *base, int64_t i, int64_t n, double f)
 	case DT_F64: memcpy(p, &f, 8); break;
 	case DT_F16: { uint16_t h = dtype_fp16_from_float((float)f); memcpy(p, &h, 2); break; }
 	case DT_BF16: { uint16_t h = dtype_bf16_from_float((float)f); memcpy(p, &h, 2); break; }
+	case DT_F8E4NV: case DT_F8E5: case DT_F8E4B15: case DT_F8E4B8: case DT_F8E5B16:
+		*(uint8_t *)p = dtype_fp8_from_float(dt, (float)f);
+		break;
 	case DT_PTR: break;
 	}
 }
