@@ -253,7 +253,7 @@ static bool width_condition(const WcFile *f, int close)
 
 /* Token i lies in a branch of an if on the warp size (its body or its
  * else): the host chose the block size for the width it found. */
-static bool under_width_test(const WcFile *f, int i)
+bool wc_under_width_test(const WcFile *f, int i)
 {
 	int depth = 0;
 	for (int k = i - 1; k >= 0; k--) {
@@ -289,7 +289,7 @@ static void check_block(WcFile *f, int i)
 	if (arg < 0 || arg >= f->n || f->t[arg].kind != WT_NUMBER || !wc_value(f, arg, &v) ||
 	    !(wc_op(f, arg + 1, WP_COMMA) || wc_op(f, arg + 1, WP_RPAREN) || wc_op(f, arg + 1, WP_LAUNCH_CLOSE)))
 		return;
-	if (v % 32 == 0 && v % 64 != 0 && !under_width_test(f, i))
+	if (v % 32 == 0 && v % 64 != 0 && !wc_under_width_test(f, i))
 		wc_find(f, arg, "H12", "block-size", "use a multiple of 64 (or of the queried warp size)",
 			"block size %llu is a multiple of 32 but not of 64: its last wavefront is half empty",
 			(unsigned long long)v);
@@ -352,6 +352,45 @@ static void check_host_assign(WcFile *f, int i)
 			(int)f->t[i].len, f->src.text + f->t[i].off);
 }
 
+/* The name at i says it counts threads: nThreads, threads_per_block. */
+static bool names_threads(const WcFile *f, int i)
+{
+	const WcTok *t = &f->t[i];
+	static const char w[] = "thread";
+	for (uint32_t k = 0; k + 6 <= t->len; k++) {
+		uint32_t j = 0;
+		while (j < 6 && (f->src.text[t->off + k + j] | 0x20) == w[j])
+			j++;
+		if (j == 6)
+			return true;
+	}
+	return false;
+}
+
+/* nThreads / 32, threads.x / WARP_SIZE (32) in a host function: warps per
+ * block counted in 32s, for a device whose wavefront may be 64 wide. Not
+ * where the statement also names 64 or the branch was chosen for the
+ * width the host queried. The message starts as check_launch's, so a
+ * function whose kernels keep to 32-lane groups gets a note (scheme.c). */
+static void check_host_warps(WcFile *f, int i)
+{
+	if (!names_threads(f, i) || wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW) || f->t[i].cuda_only)
+		return;
+	int d = i + 1;
+	if (wc_op(f, d, WP_DOT) && wc_ident(f, d + 1))
+		d += 2;
+	if (!wc_op(f, d, WP_SLASH))
+		return;
+	int c = d + 1;
+	if (!(f->t[c].kind == WT_NUMBER ? wc_value_is(f, c, 32) : warp_size_const(f, c)) || wc_op(f, c + 1, WP_LPAREN))
+		return;
+	if (also_64(f, c) || wc_under_width_test(f, i))
+		return;
+	wc_find(f, c, "H6", "host-warp-size", "query the device: hipDeviceAttributeWarpSize (cudaDevAttrWarpSize)",
+		"launch geometry counts warps as %.*s / %.*s (32) in host code; AMD CDNA wavefronts have 64 lanes",
+		(int)f->t[i].len, f->src.text + f->t[i].off, (int)f->t[c].len, f->src.text + f->t[c].off);
+}
+
 /* Host code that names the device's width: warpSize is device-only in HIP
  * 7, and was 64 for every AMD target before (RDNA runs 32). A macro whose
  * body uses it counts at its first call in each host function. Lambdas
@@ -376,6 +415,7 @@ static void check_host_width(WcFile *f, bool widths)
 			if (!wc_ident(f, i) || wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW))
 				continue;
 			check_host_assign(f, i);
+			check_host_warps(f, i);
 			if (!widths)
 				continue;
 			const WcName *nm = &f->names->v[f->t[i].id];

@@ -36,6 +36,8 @@ enum {
 	S_LANES32 = 4,   /* a lane or warp id in 32s (an H3 finding) */
 	S_CONFINED = 8,  /* a shuffle kept inside 32-lane groups */
 	S_WARP_OPS = 16, /* any warp-level operation: shuffles, votes, __syncwarp, warp collectives */
+	S_IDS = 32,      /* a lane or warp id computed from the thread index (tid & 31, tid / warpSize) */
+	S_TIDX = 64,     /* reads threadIdx.x: with no S_IDS, the thread index is the lane */
 };
 
 static bool piece(const WcFinding *fd)
@@ -185,6 +187,16 @@ static int own_kinds(const WcFile *f, const WcFunc *fn, const NameFn *names, int
 		uint32_t id = f->t[i].id;
 		uint16_t fl = wc_flags(f, i);
 		uint64_t v;
+		int view = f->t[i].view;
+		if (view == WV_LANE32 || view == WV_WARP32 || view == WV_WARP || (view == WV_LANE && id != WK___lane_id))
+			k |= S_IDS;
+		if ((id == WK_threadIdx && wc_op(f, i + 1, WP_DOT) && wc_kw(f, i + 2, WK_x)) || id == WK_hipThreadIdx_x) {
+			int e = id == WK_threadIdx ? i + 3 : i + 1;
+			k |= S_TIDX;
+			/* A header's code has no dataflow: threadIdx.x % w, & m, / w, >> s */
+			if (wc_op(f, e, WP_PERCENT) || wc_op(f, e, WP_AMP) || wc_op(f, e, WP_SLASH) || wc_op(f, e, WP_SHR))
+				k |= S_IDS;
+		}
 		bool call = wc_op(f, i + 1, WP_LPAREN) || wc_op(f, i + 1, WP_LT);
 		if (call && header_call(f, i, names, nnames)) {
 			k |= f->names->v[id].hdr_kinds;
@@ -439,12 +451,126 @@ static bool launches_logical(const WcFile *f, const WcFunc *fn, const int *down,
 	return launches > 0;
 }
 
+/* What the kernel named at token name does, with what it calls: a function
+ * of the file (down) or of an included header; -1 when neither. */
+static int kernel_kinds(const WcFile *f, int name, const int *down, const NameFn *names)
+{
+	uint32_t id = f->t[name].id;
+	int m = first_with(names, f->nfns, id);
+	if (m < f->nfns && names[m].id == id) {
+		int k = 0;
+		for (; m < f->nfns && names[m].id == id; m++)
+			if (f->fns[names[m].fn].kind == WF_KERNEL)
+				k |= down[names[m].fn];
+		return k ? k : -1;
+	}
+	const WcName *nm = &f->names->v[id];
+	return nm->hdr_stamp == f->stamp ? nm->hdr_kinds : -1;
+}
+
+/* The block's x size of the launch argument [a, b): a constant alone, the
+ * first argument of dim3(x, y...) there or in the declaration of the dim3
+ * variable named there (dim3 threads(32, 4);), searched back to lo. *at:
+ * the token of x; *rows: a y size other than 1 is given. */
+static bool block_x(const WcFile *f, int a, int b, int lo, uint64_t *x, int *at, bool *rows)
+{
+	int open = -1;
+	if (b == a + 1 && wc_value(f, a, x)) {
+		*at = a, *rows = false;
+		return true;
+	}
+	if (wc_kw(f, a, WK_dim3) && wc_op(f, a + 1, WP_LPAREN))
+		open = a + 1;
+	else if (b == a + 1 && wc_ident(f, a)) {
+		for (int k = a - 1; k > lo && open < 0; k--) {
+			if (!wc_same_ident(f, k, a) || !wc_kw(f, k - 1, WK_dim3))
+				continue;
+			if (wc_op(f, k + 1, WP_LPAREN) || wc_op(f, k + 1, WP_LBRACE))
+				open = k + 1;
+			else if (wc_op(f, k + 1, WP_ASSIGN) && wc_kw(f, k + 2, WK_dim3) &&
+			         (wc_op(f, k + 3, WP_LPAREN) || wc_op(f, k + 3, WP_LBRACE)))
+				open = k + 3;
+			else
+				return false;
+		}
+	}
+	if (open < 0)
+		return false;
+	int st[3], en[3];
+	int n = wc_call_args(f, open, st, en, 3);
+	if (n < 1 || en[0] != st[0] + 1 || !wc_value(f, st[0], x))
+		return false;
+	uint64_t y = 1;
+	*at = st[0];
+	*rows = n >= 2 && !(en[1] == st[1] + 1 && wc_value(f, st[1], &y) && y == 1);
+	return true;
+}
+
+/* Launches whose block is sized for one width (H6): <<<g, 64>>> of a
+ * kernel that treats its block as one warp (warp-level operations with
+ * threadIdx.x as the lane, no warp id) is two warps on RDNA and NVIDIA;
+ * dim3(32, k) rows of a kernel whose shuffles with threadIdx.x as the lane
+ * reach across the device's width put two rows in one CDNA wavefront. */
+static void check_launch_widths(WcFile *f, const int *down, const NameFn *names)
+{
+	for (int k = 0; k < f->nfns; k++) {
+		const WcFunc *fn = &f->fns[k];
+		if (fn->kind != WF_HOST && fn->kind != WF_UNKNOWN)
+			continue;
+		for (int i = fn->open + 1; i < fn->close; i++) {
+			if (!wc_op(f, i, WP_LAUNCH_OPEN) || f->t[i].cuda_only)
+				continue;
+			int name = launched_name(f, i);
+			int a = -1, b = -1, depth = 0;
+			for (int j = i + 1; j < fn->close && !wc_op(f, j, WP_LAUNCH_CLOSE); j++) {
+				if (wc_is_open(f, j))
+					depth++;
+				else if (wc_is_close(f, j))
+					depth--;
+				else if (depth == 0 && wc_op(f, j, WP_COMMA)) {
+					if (a >= 0) {
+						b = j;
+						break;
+					}
+					a = j + 1;
+				}
+				b = j + 1;
+			}
+			if (name < 0 || a < 0 || b <= a)
+				continue;
+			uint64_t x;
+			int at;
+			bool rows;
+			if (!block_x(f, a, b, fn->open, &x, &at, &rows) || wc_under_width_test(f, i))
+				continue;
+			int kk = kernel_kinds(f, name, down, names);
+			if (kk < 0 || !(kk & S_WARP_OPS) || !(kk & S_TIDX))
+				continue;
+			const char *kn = f->src.text + f->t[name].off;
+			int kl = (int)f->t[name].len;
+			if (x == 64 && !rows && !(kk & S_IDS))
+				wc_find(f, at, "H6", "launch-width",
+					"size the block from the queried warp size (or launch one block per warp of the device)",
+					"a block of 64 threads is two warps on RDNA (wave32) and NVIDIA, but %.*s treats its block "
+					"as one warp (warp-level operations on threadIdx.x, no warp id)", kl, kn);
+			else if (x == 32 && rows && (kk & (S_PHYS | S_CROSS)))
+				wc_find(f, at, "H6", "launch-width",
+					"make the rows a wavefront wide (the queried warp size), or give the shuffles the width 32",
+					"rows of 32 threads: a 64-lane wavefront holds two, and %.*s shuffles across the "
+					"wavefront with threadIdx.x as its lane", kl, kn);
+		}
+	}
+}
+
 void wc_scheme_notes(WcFile *f)
 {
 	int candidates = 0;
 	for (int i = 0; i < f->nfinds; i++)
 		candidates += (piece(&f->finds[i]) || launch_width(&f->finds[i])) && func_at_offset(f, f->finds[i].off) >= 0;
-	if (candidates == 0)
+	bool launches = false;
+	for (int i = 0; i < f->n && !launches; i++)
+		launches = wc_op(f, i, WP_LAUNCH_OPEN);
+	if (candidates == 0 && !launches)
 		return;
 	int n = f->nfns;
 	int *own = base_malloc((size_t)n * sizeof *own), *down = base_malloc((size_t)n * sizeof *down);
@@ -490,6 +616,7 @@ void wc_scheme_notes(WcFile *f)
 		if ((all & S_LANES32) && !(all & S_PHYS) && (all & S_CROSS) && !logical_fix[k])
 			logical_fix[k] = 2;
 	}
+	check_launch_widths(f, down, names);
 	for (int i = 0; i < f->nfinds; i++) {
 		WcFinding *fd = &f->finds[i];
 		int k = launch_width(fd) ? func_at_offset(f, fd->off) : -1;

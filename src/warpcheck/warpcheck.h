@@ -493,6 +493,8 @@ void wc_rule_masks(WcFile *f);    /* H2, H13 */
 void wc_rule_lanes(WcFile *f);    /* H3 (with "first warp" tests), H5 */
 void wc_rule_ballot(WcFile *f);   /* H4 */
 void wc_rule_host(WcFile *f);     /* H6, H7, H12 */
+/* Token i lies in a branch of an if on the warp size (if (host_warp_size() == 64) {...} else {...}). */
+bool wc_under_width_test(const WcFile *f, int i);
 void wc_rule_arch(WcFile *f);     /* H8 */
 void wc_rule_library(WcFile *f);  /* H9 */
 void wc_rule_branch(WcFile *f);   /* H10 */
