@@ -1,8 +1,8 @@
 /* cache.c: results kept by content, for CI runs over a large tree.
  *
  * A file's report (its output bytes and its count of warnings) is stored
- * under a key made of its path, its text, the build flags and the output
- * format, together with the headers it read and a hash of each one's text.
+ * under a key made of its path, its text, the build flags, the output
+ * format and the program's own bytes (rules_id), together with the headers it read and a hash of each one's text.
  * A later run with the same key and the same headers takes the report as it
  * is, without lexing the file: only changed files (or files whose headers
  * changed) are checked again. Entries are written whole or not at all
@@ -12,6 +12,8 @@
 
 #include <sys/stat.h>
 
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,9 +37,33 @@ static uint64_t text_hash(const void *p, size_t len, uint64_t h)
 	return h ^ (h >> 29);
 }
 
+/* The rules that wrote an entry: a hash of the running program's bytes
+ * (a rebuilt warpcheck, whose checks may differ, finds none of the old
+ * entries), or of the build's date where the program cannot be read.
+ * Worker threads may race to compute it; they store the same value. */
+static uint64_t rules_id(void)
+{
+	static _Atomic uint64_t id;
+	uint64_t h = atomic_load(&id);
+	if (h)
+		return h;
+	h = text_hash(__DATE__ " " __TIME__, sizeof __DATE__ " " __TIME__, HASH_SEED);
+	FILE *f = fopen("/proc/self/exe", "rb");
+	if (f) {
+		char buf[1 << 16];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+			h = text_hash(buf, n, h);
+		fclose(f);
+	}
+	h |= 1;   /* never 0, the value for "not yet" */
+	atomic_store(&id, h);
+	return h;
+}
+
 uint64_t wc_cache_key(const char *path, const char *text, size_t len, uint64_t extra)
 {
-	uint64_t h = text_hash(path, strlen(path) + 1, HASH_SEED ^ extra);
+	uint64_t h = text_hash(path, strlen(path) + 1, HASH_SEED ^ extra ^ rules_id());
 	return text_hash(text, len, h);
 }
 

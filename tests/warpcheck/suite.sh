@@ -435,6 +435,17 @@ elif grep -q 'k.cu:8:18: warning' "$tmp/c3"; then
 else
 	pass cli-cache
 fi
+# A rebuilt warpcheck (here: the same program with a byte more, which runs
+# the same) finds none of the entries the old one wrote: its rules may differ.
+cp "$WC" "$tmp/wc-rebuilt" && printf 'x' >>"$tmp/wc-rebuilt"
+before=$(ls "$tmp/cache" | wc -l)
+(cd "$tmp/cached" && "$tmp/wc-rebuilt" --cache "$tmp/cache" .) >"$tmp/c4" 2>&1
+after=$(ls "$tmp/cache" | wc -l)
+if [ "$after" -gt "$before" ] && cmp -s "$tmp/c3" "$tmp/c4"; then
+	pass cli-cache-rebuilt
+else
+	fail cli-cache-rebuilt "entries $before -> $after (want more: a new program must not take old reports), or a different report"
+fi
 
 # Build flags that cannot be used: an error and status 2.
 printf '[{"file": \n' >"$tmp/bad_db.json"
