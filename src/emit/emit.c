@@ -387,9 +387,9 @@ static void cast(Emit *E, const SExpr *e)
 		return;
 	}
 	if (from == DT_F8E5 && to == DT_BF16) {   /* Triton's bit trick (ir/fp.c) */
-		buf_puts(b, "tc_fp8e5_to_bf16(tc_f32_to_fp8e5(");
+		buf_puts(b, "tc_fp8e5_to_bf16(");
 		expr(E, e->a[0]);
-		buf_puts(b, "))");
+		buf_puts(b, ")");
 		return;
 	}
 	if (held_in_f32(to)) {

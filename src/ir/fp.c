@@ -127,8 +127,14 @@ float dtype_fp8_to_float(DType dt, uint8_t b)
 		return NAN;
 	if (dt == DT_F8E4NV && mag == 0x7f)
 		return NAN;
-	if (dt == DT_F8E5 && e == 31)
-		return m ? NAN : neg ? -INFINITY : INFINITY;
+	if (dt == DT_F8E5 && e == 31) {   /* a NaN keeps its mantissa (fp8e5_nan) */
+		if (!m)
+			return neg ? -INFINITY : INFINITY;
+		uint32_t u = (neg ? 0x80000000u : 0) | 0x7fc00000u | (uint32_t)m << 20;
+		float x;
+		memcpy(&x, &u, 4);
+		return x;
+	}
 	float v = e ? ldexpf(1.0f + (float)m / (float)(1 << f.mbits), e - f.bias)
 		    : ldexpf((float)m, 1 - f.bias - f.mbits);
 	return neg ? -v : v;
@@ -188,6 +194,24 @@ uint8_t dtype_fp8_from_float(DType dt, float x)
 float dtype_fp8_round(DType dt, float x)
 {
 	return dtype_fp8_to_float(dt, dtype_fp8_from_float(dt, x));
+}
+
+/* Triton's fp8e5 -> bf16 of a value held in fp32 (as registers hold fp8):
+ * finite values are exact; an infinity, or a NaN with the byte's mantissa
+ * in bits 20-21 of its payload (dtype_fp8_to_float puts it there; a NaN
+ * without one counts as mantissa 3, what fp8e5 encodes a NaN as), gives
+ * the bit trick's (1 + m/4) * 2^16. */
+float dtype_fp8e5_value_to_bf16(float x)
+{
+	uint32_t u;
+	memcpy(&u, &x, 4);
+	uint32_t a = u & 0x7fffffffu, m = a > 0x7f800000u ? (a >> 20) & 3u : 0;
+	if (a < 0x7f800000u)
+		return x;
+	if (a > 0x7f800000u && !m)
+		m = 3;
+	float v = 65536.0f + 16384.0f * (float)m;
+	return u >> 31 ? -v : v;
 }
 
 /* Triton's fp8e5 -> bf16 (the bit trick), as a float */

@@ -1032,7 +1032,7 @@ static void spec_eval(Interp *in, TValue *v)
 		for (int k = 0; k < out->n; k++) {
 			double f = getf(a, k);
 			if (from == DT_F8E5 && dt == DT_BF16)   /* Triton's bit trick */
-				f = dtype_fp8e5_to_bf16(dtype_fp8_from_float(DT_F8E5, (float)f));
+				f = dtype_fp8e5_value_to_bf16((float)f);
 			else if (dtype_is_fp8(dt) && from == DT_F64)   /* through fp32, as the C code */
 				f = (float)f;
 			if (!out->f && a->f && (isnan(f) || fabs(f) >= 9.2e18))

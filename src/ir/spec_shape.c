@@ -192,6 +192,16 @@ static TValue *sort(Spec *s, const Node *call, TValue *x, int d, bool descending
 	return x;
 }
 
+/* Triton 3.6 sorts along the last dim only (its static_assert: "only minor
+ * dimension is currently supported"). */
+static int minor_dim(Spec *s, const Node *call, const TValue *x, int d, const char *fn)
+{
+	if (d != x->type.rank - 1)
+		spec_error(s, call, "tl.%s sorts along the last dimension only (%d here), as Triton does; dim is %d", fn,
+			   x->type.rank - 1, d);
+	return d;
+}
+
 static SVal *call_sorting(Spec *s, const Node *call, const char *fn)
 {
 	TValue *x = spec_need_value(s, call, 0, !strcmp(fn, "histogram") ? "input" : "x");
@@ -200,14 +210,14 @@ static SVal *call_sorting(Spec *s, const Node *call, const char *fn)
 	if (!strcmp(fn, "flip"))
 		return spec_sv_value(s, call, flip(s, call, x, dim_arg(s, call, spec_arg(s, call, 1, "dim"), x->type.rank, "dim")));
 	if (!strcmp(fn, "sort")) {
-		int d = dim_arg(s, call, spec_arg(s, call, 1, "dim"), x->type.rank, "dim");
+		int d = minor_dim(s, call, x, dim_arg(s, call, spec_arg(s, call, 1, "dim"), x->type.rank, "dim"), fn);
 		SVal *desc = spec_arg(s, call, 2, "descending");
 		bool down = desc && spec_const_int(s, call, desc, "descending");
 		return spec_sv_value(s, call, sort(s, call, x, d, down));
 	}
 	if (!strcmp(fn, "topk")) {
 		int64_t k = spec_const_int(s, call, spec_need_arg(s, call, 1, "k"), "k");
-		int d = dim_arg(s, call, spec_arg(s, call, 2, "dim"), x->type.rank, "dim");
+		int d = minor_dim(s, call, x, dim_arg(s, call, spec_arg(s, call, 2, "dim"), x->type.rank, "dim"), fn);
 		if (k < 1 || k > x->type.shape[d] || (k & (k - 1)))
 			spec_error(s, call, "tl.topk: k must be a power of two no larger than the dim (%d); it is %lld",
 				   x->type.shape[d], (long long)k);

@@ -481,6 +481,7 @@ bool dtype_is_fp8(DType t);
 uint8_t dtype_fp8_from_float(DType dt, float x);   /* Triton's conversion from fp32 (fp.c) */
 float dtype_fp8_to_float(DType dt, uint8_t b);
 float dtype_fp8_round(DType dt, float x);          /* x converted to dt and back */
+float dtype_fp8e5_value_to_bf16(float x);        /* the same, of the value held in fp32 */
 float dtype_fp8e5_to_bf16(uint8_t b);              /* Triton's fp8e5 -> bf16 (exponent 31 finite) */
 
 int dtype_bytes(DType t);

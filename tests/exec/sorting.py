@@ -16,14 +16,15 @@ def rows(x_ptr, flip_ptr, up_ptr, down_ptr, top_ptr, M, N: tl.constexpr, BM: tl.
     x = tl.load(x_ptr + r[:, None] * N + c[None, :], mask=m, other=0.0)
     tl.store(flip_ptr + r[:, None] * N + c[None, :], tl.flip(x, 1), mask=m)
     tl.store(up_ptr + r[:, None] * N + c[None, :], tl.sort(x), mask=m)
-    tl.store(down_ptr + r[:, None] * N + c[None, :], x.sort(descending=True), mask=m)
+    tl.store(down_ptr + r[:, None] * N + c[None, :], tl.sort(x, descending=True), mask=m)
     k = tl.arange(0, K)
     tl.store(top_ptr + r[:, None] * K + k[None, :], tl.topk(x, K, dim=1), mask=m)
 
 
 @triton.jit
 def columns(x_ptr, idx_ptr, g_ptr, f_ptr, s_ptr, M, BM: tl.constexpr, BN: tl.constexpr):
-    # along dim 0: a gather by an index tile, a flip, an integer sort
+    # along dim 0: a gather by an index tile, a flip, an integer sort (of the columns, through
+    # transposes: Triton sorts along the last dim only)
     r = tl.arange(0, BM)
     c = tl.program_id(0) * BN + tl.arange(0, BN)
     m = c[None, :] < M
@@ -31,7 +32,7 @@ def columns(x_ptr, idx_ptr, g_ptr, f_ptr, s_ptr, M, BM: tl.constexpr, BN: tl.con
     i = tl.load(idx_ptr + r[:, None] * M + c[None, :], mask=m, other=0) % BM
     tl.store(g_ptr + r[:, None] * M + c[None, :], tl.gather(x, i, 0), mask=m)
     tl.store(f_ptr + r[:, None] * M + c[None, :], x.flip(0), mask=m)
-    tl.store(s_ptr + r[:, None] * M + c[None, :], tl.sort(x, 0), mask=m)
+    tl.store(s_ptr + r[:, None] * M + c[None, :], tl.trans(tl.sort(tl.trans(x))), mask=m)
 
 
 @triton.jit

@@ -1316,6 +1316,12 @@ static void test_fp8_values(void)
 	CHECK("fp8: fp8e5 to bf16 as Triton's bit trick", dtype_fp8e5_to_bf16(0x7c) == 65536.0f &&
 		dtype_fp8e5_to_bf16(0xfd) == -81920.0f && dtype_fp8e5_to_bf16(0x3c) == 1.0f &&
 		dtype_fp8e5_to_bf16(0x01) == 0x1p-16f);
+	/* as registers hold it: the byte's value in fp32, then the trick */
+	int trick = 0;
+	for (int c = 0; c < 256; c++)
+		trick += dtype_fp8e5_value_to_bf16(dtype_fp8_to_float(DT_F8E5, (uint8_t)c)) != dtype_fp8e5_to_bf16((uint8_t)c);
+	CHECK("fp8: fp8e5 held in fp32 to bf16 as Triton's bit trick on its byte (inf and NaN too)", trick == 0 &&
+		dtype_fp8e5_value_to_bf16(NAN) == 114688.0f);
 }
 
 int main(void)

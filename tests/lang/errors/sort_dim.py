@@ -1,0 +1,10 @@
+# expect: 10:79: error: tl.sort sorts along the last dimension only (1 here), as Triton does; dim is 0
+# args: -s *fp32 -D B=16
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, B: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, B)[:, None] * B + tl.arange(0, B)[None, :])
+    tl.store(x_ptr + tl.arange(0, B)[:, None] * B + tl.arange(0, B)[None, :], tl.sort(x, 0))
