@@ -64,11 +64,11 @@ static SExpr *row_major(Lower *L, const TValue *v, const Nest *n)
 	return at;
 }
 
-void lower_reshape(Lower *L, const TValue *v)
+/* x written once into a shared array in row-major order (each element by
+ * the thread holding it), between barriers, for v to read back in its own
+ * placement: a reshape's and a gather's crossing. */
+static SReg *to_shared_row_major(Lower *L, const TValue *v, const TValue *x, const char *suffix)
 {
-	const TValue *x = v->args[0];
-	if (lower_share_uniform(L, v, x))
-		return;
 	SKernel *k = L->k;
 	int64_t count = 1;
 	for (int i = 0; i < x->type.rank; i++)
@@ -76,7 +76,7 @@ void lower_reshape(Lower *L, const TValue *v)
 	if (L->loop_depth)
 		simt_stmt(k, SS_BARRIER, v->line);
 	lower_use_frame(L, L->vp[x->id].frame);
-	const char *name = arena_printf(L->arena, "%s_reshaped", v->name ? v->name : "t");
+	const char *name = arena_printf(L->arena, "%s_%s", v->name ? v->name : "t", suffix);
 	SReg *smem = simt_reg(k, SR_SHARED, x->type.dtype, x->type.elem, (int)count, name);
 	unsigned wide = wide_frame_dims(L, x);
 	Nest nx = lower_nest_over(L, wide, 1);
@@ -86,6 +86,16 @@ void lower_reshape(Lower *L, const TValue *v)
 	st->value = lower_read_value(L, &nx, x);
 	st->guard = lower_write_guard(L, &nx, wide, NULL);
 	simt_stmt(k, SS_BARRIER, v->line);
+	return smem;
+}
+
+void lower_reshape(Lower *L, const TValue *v)
+{
+	const TValue *x = v->args[0];
+	if (lower_share_uniform(L, v, x))
+		return;
+	SKernel *k = L->k;
+	SReg *smem = to_shared_row_major(L, v, x, "reshaped");
 
 	lower_use_frame(L, L->vp[v->id].frame);
 	unsigned vary = wide_frame_dims(L, v);
@@ -105,22 +115,7 @@ void lower_gather(Lower *L, const TValue *v)
 	const TValue *x = v->args[0], *ix = v->args[1];
 	SKernel *k = L->k;
 	int axis = v->aux;
-	int64_t count = 1;
-	for (int i = 0; i < x->type.rank; i++)
-		count *= x->type.shape[i];
-	if (L->loop_depth)
-		simt_stmt(k, SS_BARRIER, v->line);
-	lower_use_frame(L, L->vp[x->id].frame);
-	const char *name = arena_printf(L->arena, "%s_gathered", v->name ? v->name : "t");
-	SReg *smem = simt_reg(k, SR_SHARED, x->type.dtype, x->type.elem, (int)count, name);
-	unsigned wide = wide_frame_dims(L, x);
-	Nest nx = lower_nest_over(L, wide, 1);
-	SStmt *st = simt_stmt(k, SS_ASSIGN, v->line);
-	lower_set_loops(L, st, &nx);
-	st->dst = simt_ref(k, smem, row_major(L, x, &nx));
-	st->value = lower_read_value(L, &nx, x);
-	st->guard = lower_write_guard(L, &nx, wide, NULL);
-	simt_stmt(k, SS_BARRIER, v->line);
+	SReg *smem = to_shared_row_major(L, v, x, "gathered");
 
 	lower_use_frame(L, L->vp[v->id].frame);
 	unsigned vary = wide_frame_dims(L, v) | lower_vary_of(L, ix);
