@@ -658,6 +658,17 @@ static int classify_cai(Arg *a, PyObject *cai, int align)
 	return 0;
 }
 
+/* An object's __cuda_array_interface__, classified. */
+static int classify_cai_of(Arg *a, PyObject *obj, int align)
+{
+	PyObject *cai = PyObject_GetAttr(obj, s_cai);
+	if (!cai)
+		return -1;
+	int rc = classify_cai(a, cai, align);
+	Py_DECREF(cai);
+	return rc;
+}
+
 static int classify_buffer(Arg *a, PyObject *obj, int align)
 {
 	if (PyObject_GetBuffer(obj, &a->view, PyBUF_RECORDS_RO) < 0)
@@ -737,14 +748,8 @@ static int classify(Arg *a, PyObject *obj, int specialize, int align)
 			return classify_data_ptr(a, obj, ti, align);
 		case TK_BUFFER:
 			return classify_buffer(a, obj, align);
-		case TK_CAI: {
-			PyObject *cai = PyObject_GetAttr(obj, s_cai);
-			if (!cai)
-				return -1;
-			int rc = classify_cai(a, cai, align);
-			Py_DECREF(cai);
-			return rc;
-		}
+		case TK_CAI:
+			return classify_cai_of(a, obj, align);
 		default:
 			break;
 		}
@@ -771,14 +776,8 @@ static int classify(Arg *a, PyObject *obj, int specialize, int align)
 		return classify_data_ptr(a, obj, NULL, align);
 	if (has_buffer)
 		return classify_buffer(a, obj, align);
-	if (has_cai) {
-		PyObject *cai = PyObject_GetAttr(obj, s_cai);
-		if (!cai)
-			return -1;
-		int rc = classify_cai(a, cai, align);
-		Py_DECREF(cai);
-		return rc;
-	}
+	if (has_cai)
+		return classify_cai_of(a, obj, align);
 	if (has_dlpack) {
 		PyObject *dl = PyObject_GetAttr(obj, s_dlpack);
 		if (!dl)
