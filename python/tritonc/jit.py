@@ -60,6 +60,21 @@ def _stream_getter():
     return None
 
 
+def _thread_setup():
+    """What a compiling thread runs first: the caller's current CUDA device
+    made current there too (torch's or cupy's), so that tritonc_load puts
+    the kernel in the caller's context; None where there is nothing to do."""
+    torch = sys.modules.get("torch")
+    if torch is not None and hasattr(torch, "cuda") and torch.cuda.is_available() and torch.cuda.is_initialized():
+        device = torch.cuda.current_device()
+        return lambda: torch.cuda.set_device(device)
+    cupy = sys.modules.get("cupy")
+    if cupy is not None:
+        device = cupy.cuda.runtime.getDevice()
+        return lambda: cupy.cuda.runtime.setDevice(device)
+    return None
+
+
 _tritonc.configure({}, _dtype_name, None, _tl.constexpr, _NO_DEFAULT)
 _stream_ready = False
 

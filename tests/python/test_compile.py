@@ -1,0 +1,243 @@
+"""What compiling costs through the Python package, on numpy arrays (the CPU):
+
+- an autotuned kernel with many configurations compiles each of them once,
+  on several threads (TRITONC_COMPILE_THREADS), before any is timed; a
+  configuration that does not compile is timed as infinitely slow, once;
+- a new value of the autotune key re-times the configurations (as Triton
+  does) but compiles nothing when the specialization is the same;
+- a cached key launches without compiling or timing anything;
+- do_bench's repetitions launch the one compiled kernel;
+- a second process finds every compiled kernel in the disk cache, and
+  with TRITON_CACHE_AUTOTUNING=1 (or cache_results=True) the autotuner's
+  choice too, timing nothing;
+- TRITONC_PERF_REPORT_POINTS limits perf_report to its first N sizes.
+
+Prints one "PASS name" or "FAIL name: why" line per case; exits 1 when any failed.
+`test_compile.py --child` is the second process of the disk-cache cases.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import traceback
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PKG = os.path.join(HERE, "..", "..", "python")
+sys.path.insert(0, PKG)
+
+import tritonc as triton  # noqa: E402
+import tritonc.language as tl  # noqa: E402
+from tritonc import _tritonc  # noqa: E402
+
+failures = 0
+
+
+def report(name, ok, why=""):
+    global failures
+    if ok:
+        print(f"PASS python compile: {name}")
+    else:
+        failures += 1
+        print(f"FAIL python compile: {name}: {why}")
+
+
+# BLOCK 48 is no power of 2: tl.arange refuses it, so that configuration does not compile.
+CONFIGS = [triton.Config({"BLOCK": b}, num_warps=w) for b in (32, 64, 128, 256) for w in (1, 2)] + \
+    [triton.Config({"BLOCK": 48}, num_warps=1)]
+
+
+@triton.autotune(configs=CONFIGS, key=["n"], reset_to_zero=["out_ptr"])
+@triton.jit
+def weighted_sum(x_ptr, w_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    w = tl.load(w_ptr + offs, mask=m, other=0.0)
+    tl.atomic_add(out_ptr, tl.sum(x * w, axis=0))
+
+
+@triton.jit
+def shifted_copy(src_ptr, dst_ptr, n, shift, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(dst_ptr + offs, tl.load(src_ptr + offs, mask=m) + shift, mask=m)
+
+
+class Counter:
+    """Counts _tritonc.compile and _tritonc.load calls (the compiler and the loader) and their threads."""
+
+    def __init__(self):
+        self.compiles, self.loads, self.threads = [], [], set()
+        self._compile, self._load = _tritonc.compile, _tritonc.load
+        self._lock = threading.Lock()
+
+    def __enter__(self):
+        def compile_(source, filename, name, sig, defines, warps, stages, target):
+            with self._lock:
+                self.compiles.append((name, sig, tuple(defines), warps, stages))
+                self.threads.add(threading.get_ident())
+            return self._compile(source, filename, name, sig, defines, warps, stages, target)
+
+        def load(*args):
+            with self._lock:
+                self.loads.append(args[2])
+            return self._load(*args)
+        _tritonc.compile, _tritonc.load = compile_, load
+        return self
+
+    def __exit__(self, *exc):
+        _tritonc.compile, _tritonc.load = self._compile, self._load
+
+
+def run_weighted_sum(n, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(n).astype(np.float32)
+    w = rng.standard_normal(n).astype(np.float32)
+    out = np.zeros(1, np.float32)
+    weighted_sum[lambda m: (triton.cdiv(n, m["BLOCK"]),)](x, w, out, n)
+    want = float(x.astype(np.float64) @ w.astype(np.float64))
+    return float(out[0]), want
+
+
+def near(got, want):
+    return abs(got - want) <= 1e-4 * max(1.0, abs(want))
+
+
+def case(fn):
+    def run():
+        try:
+            fn()
+        except Exception as e:  # a case that raises fails with its message
+            report(fn.__name__, False, f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
+    return run
+
+
+@case
+def autotune_compiles():
+    os.environ["TRITONC_COMPILE_THREADS"] = "4"
+    with Counter() as c:
+        got, want = run_weighted_sum(1000, 1)
+    good = len(CONFIGS) - 1
+    report(f"autotuned result right (best {weighted_sum.best_config.kwargs}, "
+           f"num_warps {weighted_sum.best_config.num_warps})", near(got, want), f"got {got}, want {want}")
+    report(f"{len(CONFIGS)} configurations: each compiled once", len(c.compiles) == len(CONFIGS) and
+           len(set(c.compiles)) == len(CONFIGS), f"{len(c.compiles)} compiles: {c.compiles}")
+    report(f"{good} configurations loaded once each (the failing one never)", len(c.loads) == good, str(c.loads))
+    report("compiled on several threads (TRITONC_COMPILE_THREADS=4)", len(c.threads) > 1,
+           f"{len(c.threads)} thread(s)")
+    timings = weighted_sum.configs_timings
+    bad = [cfg for cfg in timings if cfg.kwargs["BLOCK"] == 48]
+    report("the configuration that does not compile is timed as infinitely slow",
+           len(bad) == 1 and timings[bad[0]][0] == float("inf") and
+           all(t[0] < float("inf") for cfg, t in timings.items() if cfg is not bad[0]), str(timings))
+
+    timed = weighted_sum.configs_timings
+    with Counter() as c:
+        got, want = run_weighted_sum(1000, 2)
+    report("a cached key: no compile, no timing", not c.compiles and not c.loads and
+           weighted_sum.configs_timings is timed and near(got, want), f"{c.compiles} {c.loads}")
+
+    with Counter() as c:   # 1000 and 1800 are both i32 without the divisible-by-16 hint: the same kernels
+        got, want = run_weighted_sum(1800, 3)
+    report("a new key value re-times (as Triton) but loads nothing new", not c.loads and
+           weighted_sum.configs_timings is not timed and len(weighted_sum.cache) == 2 and near(got, want),
+           f"loads {c.loads}, cache {weighted_sum.cache}")
+
+    os.environ["TRITONC_COMPILE_THREADS"] = "x"
+    try:
+        run_weighted_sum(64, 4)
+        report("TRITONC_COMPILE_THREADS=x is refused", False, "no error")
+    except ValueError as e:
+        report("TRITONC_COMPILE_THREADS=x is refused", "TRITONC_COMPILE_THREADS" in str(e), str(e))
+    del os.environ["TRITONC_COMPILE_THREADS"]
+
+
+@case
+def do_bench_compiles_once():
+    src = np.random.default_rng(5).standard_normal(4096).astype(np.float32)
+    dst = np.empty_like(src)
+    with Counter() as c:
+        ms = triton.testing.do_bench(lambda: shifted_copy[(32,)](src, dst, 4096, 0.5, BLOCK=128), warmup=5, rep=20)
+    report("do_bench: its repetitions launch one compiled kernel", len(c.compiles) == 1 and len(c.loads) == 1 and
+           ms > 0 and np.allclose(dst, src + 0.5), f"{len(c.compiles)} compiles, {len(c.loads)} loads, {ms} ms")
+
+
+@case
+def perf_report_points():
+    calls = []
+
+    @triton.testing.perf_report(triton.testing.Benchmark(
+        x_names=["size"], x_vals=[10, 20, 30, 40, 50], line_arg="provider", line_vals=["a", "b"],
+        line_names=["A", "B"], plot_name="points", args={"scale": 2}))
+    def bench(size, provider, scale):
+        calls.append((size, provider))
+        return float(size * scale)
+    for points, want in (("2", [(10, "a"), (10, "b"), (20, "a"), (20, "b")]), ("0", []), ("", None), ("9", None)):
+        calls.clear()
+        os.environ["TRITONC_PERF_REPORT_POINTS"] = points
+        rows = bench.run(return_df=True)
+        want = want if want is not None else [(x, p) for x in (10, 20, 30, 40, 50) for p in ("a", "b")]
+        report(f"TRITONC_PERF_REPORT_POINTS={points!r}: {len(want) // 2} sizes measured", calls == want and
+               len(rows) == len(want) // 2 and all(r[1] == r[0] * 2 for r in rows), f"{calls} {rows}")
+    for bad in ("two", "-1"):
+        os.environ["TRITONC_PERF_REPORT_POINTS"] = bad
+        try:
+            bench.run()
+            report(f"TRITONC_PERF_REPORT_POINTS={bad} is refused", False, "no error")
+        except ValueError as e:
+            report(f"TRITONC_PERF_REPORT_POINTS={bad} is refused", "TRITONC_PERF_REPORT_POINTS" in str(e), str(e))
+    del os.environ["TRITONC_PERF_REPORT_POINTS"]
+
+
+def child():
+    """The second process: runs the autotuned kernel and says what came from the disk cache."""
+    with Counter() as c:
+        got, want = run_weighted_sum(1000, 6)
+    kernels = list(weighted_sum.base_fn._kernels.values())
+    print(json.dumps({"ok": near(got, want), "from_disk": [k.from_disk_cache for k in kernels],
+                      "loads": len(c.loads), "timed": weighted_sum.configs_timings is not None,
+                      "best": [weighted_sum.best_config.kwargs["BLOCK"], weighted_sum.best_config.num_warps]}))
+
+
+@case
+def disk_cache_across_processes():
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, TRITONC_CACHE=cache, TRITONC_COMPILE_THREADS="4")
+
+        def run(**extra):
+            r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child"], env=dict(env, **extra),
+                               capture_output=True, text=True, timeout=600)
+            if r.returncode != 0:
+                raise RuntimeError(f"child failed: {r.stdout[-500:]} {r.stderr[-2000:]}")
+            return json.loads(r.stdout.strip().splitlines()[-1])
+        first = run()
+        second = run()
+        good = len(CONFIGS) - 1
+        report("first process: every configuration compiled, none from the disk cache",
+               first["ok"] and first["loads"] == good and not any(first["from_disk"]), str(first))
+        report("second process: every configuration from the disk cache",
+               second["ok"] and len(second["from_disk"]) == good and all(second["from_disk"]), str(second))
+        tuned = run(TRITON_CACHE_AUTOTUNING="1")
+        again = run(TRITON_CACHE_AUTOTUNING="1")
+        report("TRITON_CACHE_AUTOTUNING=1: the first process times the configurations",
+               tuned["ok"] and tuned["timed"], str(tuned))
+        report("TRITON_CACHE_AUTOTUNING=1: the next one takes its choice from the disk, timing and loading "
+               "only the winner", again["ok"] and not again["timed"] and again["best"] == tuned["best"] and
+               again["loads"] == 1, str(again))
+
+
+def main():
+    if sys.argv[1:] == ["--child"]:
+        child()
+        return 0
+    for test in (autotune_compiles, do_bench_compiles_once, perf_report_points, disk_cache_across_processes):
+        test()
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
