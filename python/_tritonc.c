@@ -19,6 +19,7 @@
 #include "gpu/target.h"
 #include "ir/heuristics.h"
 #include "ir/specialize.h"
+#include "runtime/cuda.h"
 #include "triton/triton.h"
 
 #include <stdint.h>
@@ -1704,6 +1705,38 @@ static PyObject *py_last_launch(PyObject *self, PyObject *unused)
 			     (unsigned long long)(uintptr_t)dry_last.stream, dry_last.cuda ? "cuda" : "cpu", values);
 }
 
+/* _nvrtc(code, arch) -> (seconds, processor seconds, ptx bytes, cubin bytes):
+ * CUDA C through NVRTC with the options the loader uses, no driver or device
+ * needed (for measuring what NVRTC costs a kernel on a machine without a
+ * GPU; the processor time is this thread's, NVRTC's work on a loaded
+ * machine). */
+static PyObject *py_nvrtc(PyObject *self, PyObject *args)
+{
+	const char *code, *arch;
+	if (!PyArg_ParseTuple(args, "ss", &code, &arch))
+		return NULL;
+	CudaImages im;
+	char err[2048];
+	struct timespec t0, t1, c0, c1;
+	bool ok;
+	Py_BEGIN_ALLOW_THREADS
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	ok = cuda_nvrtc_images(code, arch, &im, err, sizeof err);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	Py_END_ALLOW_THREADS
+	if (!ok) {
+		PyErr_SetString(CompileError, err);
+		return NULL;
+	}
+	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
+	PyObject *r = Py_BuildValue("(ddnn)", s, cpu, (Py_ssize_t)im.ptx_len, (Py_ssize_t)im.cubin_len);
+	cuda_images_free(&im);
+	return r;
+}
+
 /* ---- module ---- */
 
 /* configure(dtype_names, dtype_resolver, stream_getter, constexpr_type, no_default) */
@@ -1741,6 +1774,7 @@ static PyMethodDef module_methods[] = {
 	 "2: also every pointer in CUDA memory)"},
 	{"_last_launch", py_last_launch, METH_NOARGS, "_last_launch() -> (grid, stream, device, packed values) of the "
 	 "last no-op launch"},
+	{"_nvrtc", py_nvrtc, METH_VARARGS, "_nvrtc(code, arch) -> (seconds, processor seconds, ptx bytes, cubin bytes): NVRTC alone"},
 	{"_time_calls", py_time_calls, METH_VARARGS, "_time_calls(callable, args, kwargs, n) -> ns a call"},
 	{NULL},
 };

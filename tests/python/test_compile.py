@@ -193,6 +193,26 @@ def perf_report_points():
     del os.environ["TRITONC_PERF_REPORT_POINTS"]
 
 
+@case
+def nvrtc_alone():
+    """_tritonc._nvrtc (bench/python/compile_cost.py's NVRTC timer) needs NVRTC, not a GPU."""
+    from tritonc.jit import _kernel_source
+    source, filename = _kernel_source(shifted_copy.fn)
+    info = _tritonc.compile(source, filename, "shifted_copy", "*fp32:16,*fp32:16,i32,fp32", ["BLOCK=128"], 4, 3,
+                            "cuda:sm_80")
+    try:
+        wall, cpu, ptx, cubin = _tritonc._nvrtc(info["code"], "sm_80")
+        report("_nvrtc compiles generated CUDA C without a GPU", wall > 0 and cpu > 0 and ptx > 0 and cubin > 0,
+               f"{wall} {cpu} {ptx} {cubin}")
+    except triton.CompilationError as e:   # no CUDA toolkit: the error names what is missing
+        report("_nvrtc without NVRTC says so", "NVRTC" in str(e) or "nvrtc" in str(e), str(e))
+    try:
+        _tritonc._nvrtc("__global__ void broken( {", "sm_80")
+        report("_nvrtc reports a compile error", False, "no error")
+    except triton.CompilationError as e:
+        report("_nvrtc reports NVRTC's log (or that NVRTC is missing)", "error" in str(e) or "NVRTC" in str(e), str(e))
+
+
 def child():
     """The second process: runs the autotuned kernel and says what came from the disk cache."""
     with Counter() as c:
@@ -234,7 +254,8 @@ def main():
     if sys.argv[1:] == ["--child"]:
         child()
         return 0
-    for test in (autotune_compiles, do_bench_compiles_once, perf_report_points, disk_cache_across_processes):
+    for test in (autotune_compiles, do_bench_compiles_once, perf_report_points, nvrtc_alone,
+                 disk_cache_across_processes):
         test()
     return 1 if failures else 0
 
