@@ -11,7 +11,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from .jit import KernelInterface, _cpu_target, _cuda_target, _kernel_source, _thread_setup
+from .jit import KernelInterface, _compile_stats, _cpu_target, _cuda_target, _kernel_source, _thread_setup
 from . import _tritonc
 
 
@@ -254,9 +254,13 @@ class Autotuner(KernelInterface):
             else:
                 start = time.perf_counter()
                 failed = self._compile_all(args, kwargs, configs, grid)
+                compiled = time.perf_counter()
                 timings = {c: [float("inf")] * 3 if c in failed else self._bench(args, nargs, kwargs, c, grid, device)
                            for c in configs}
                 self.bench_time = time.perf_counter() - start
+                stats = _compile_stats()
+                if stats:
+                    stats.tuning(self.__name__, key, len(configs), compiled - start, time.perf_counter() - compiled)
                 self.cache[key] = builtins.min(timings, key=lambda c: timings[c][0])
                 self.configs_timings = timings
                 self._reset(nargs)

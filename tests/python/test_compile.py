@@ -10,13 +10,15 @@
 - a second process finds every compiled kernel in the disk cache, and
   with TRITON_CACHE_AUTOTUNING=1 (or cache_results=True) the autotuner's
   choice too, timing nothing;
-- TRITONC_PERF_REPORT_POINTS limits perf_report to its first N sizes.
+- TRITONC_PERF_REPORT_POINTS limits perf_report to its first N sizes;
+- TRITONC_COMPILE_STATS=1 prints what compiling cost when the process exits.
 
 Prints one "PASS name" or "FAIL name: why" line per case; exits 1 when any failed.
 `test_compile.py --child` is the second process of the disk-cache cases.
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -213,6 +215,23 @@ def nvrtc_alone():
         report("_nvrtc reports NVRTC's log (or that NVRTC is missing)", "error" in str(e) or "NVRTC" in str(e), str(e))
 
 
+@case
+def stats_on_sigterm():
+    """TRITONC_COMPILE_STATS: a process stopped by SIGTERM (timeout(1)) still prints what compiling cost."""
+    code = ("import sys, time, numpy as np; sys.path.insert(0, %r); import test_compile as t; "
+            "a = np.zeros(256, np.float32); t.shifted_copy[(2,)](a, a, 256, 1.0, BLOCK=128); "
+            "print('ready', flush=True); time.sleep(120)") % HERE
+    with tempfile.TemporaryDirectory() as cache:
+        p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=dict(os.environ, TRITONC_COMPILE_STATS="1", TRITONC_CACHE=cache))
+        ready = p.stdout.readline().strip()
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=120)
+    report("TRITONC_COMPILE_STATS=1: printed when SIGTERM stops the process",
+           ready == "ready" and p.returncode == 128 + signal.SIGTERM and
+           "  shifted_copy: 1 compiled (0 from the disk cache)" in err, f"{ready!r} {p.returncode} {err[-1500:]}")
+
+
 def child():
     """The second process: runs the autotuned kernel and says what came from the disk cache."""
     with Counter() as c:
@@ -236,7 +255,17 @@ def disk_cache_across_processes():
             return json.loads(r.stdout.strip().splitlines()[-1])
         first = run()
         second = run()
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child"], capture_output=True, text=True,
+                           env=dict(env, TRITONC_COMPILE_STATS="1", TRITONC_CACHE=os.path.join(cache, "fresh")),
+                           timeout=600)
         good = len(CONFIGS) - 1
+        lines = r.stderr.splitlines()
+        want = f"  weighted_sum: {good} compiled (0 from the disk cache)"
+        report("TRITONC_COMPILE_STATS=1: compiles and the autotuning summed at exit",
+               r.returncode == 0 and "tritonc compile stats:" in lines and
+               any(x.startswith(want) for x in lines) and
+               any(x.startswith(f"  autotune weighted_sum key (1000,") and f"{len(CONFIGS)} configurations" in x
+                   for x in lines), r.stderr[-2000:])
         report("first process: every configuration compiled, none from the disk cache",
                first["ok"] and first["loads"] == good and not any(first["from_disk"]), str(first))
         report("second process: every configuration from the disk cache",
@@ -254,7 +283,7 @@ def main():
     if sys.argv[1:] == ["--child"]:
         child()
         return 0
-    for test in (autotune_compiles, do_bench_compiles_once, perf_report_points, nvrtc_alone,
+    for test in (autotune_compiles, do_bench_compiles_once, perf_report_points, nvrtc_alone, stats_on_sigterm,
                  disk_cache_across_processes):
         test()
     return 1 if failures else 0
