@@ -133,7 +133,20 @@ def _thread_setup():
 
 
 _tritonc.configure({}, _dtype_name, None, _tl.constexpr, _NO_DEFAULT)
+# the stream getter is picked at the first launch on CUDA memory (torch is imported by then), before the key
+# of that launch is made: it names the current device, so that each device has its own kernels (as in Triton)
 _stream_ready = False
+
+
+def _init_stream():
+    global _stream_ready
+    if not _stream_ready:
+        _stream_ready = True
+        _tritonc.set_stream_init(None)
+        _tritonc.set_stream_getter(_stream_getter())
+
+
+_tritonc.set_stream_init(_init_stream)
 
 
 def _env_target():
@@ -460,17 +473,15 @@ class JITFunction(_tritonc.Dispatcher):
     # ---- the cache miss ----
 
     def _miss(self, key, values, extra):
-        global _stream_ready
         device = key[0]
         forced = _env_target()
         if device is None:   # no pointer arguments: the GPU when there is one
             torch = sys.modules.get("torch")
             device = "cuda" if forced != "c" and torch is not None and torch.cuda.is_available() else "cpu"
-        if device == "cuda" and forced == "c":
+        if device.startswith("cuda") and forced == "c":
             raise RuntimeError("TRITONC_TARGET=c with CUDA memory: launch through kernel[grid] (it copies)")
-        if device == "cuda" and not _stream_ready:
-            _tritonc.set_stream_getter(_stream_getter())
-            _stream_ready = True
+        if device.startswith("cuda"):   # a kernel without pointers launched on the GPU: the stream getter too
+            _init_stream()
         num_warps, num_stages = key[1], key[2]
         sig, defines = [], []
         for i, p in enumerate(self.params):

@@ -11,7 +11,9 @@
   with TRITON_CACHE_AUTOTUNING=1 (or cache_results=True) the autotuner's
   choice too, timing nothing;
 - TRITONC_PERF_REPORT_POINTS limits perf_report to its first N sizes;
-- TRITONC_COMPILE_STATS=1 prints what compiling cost when the process exits.
+- TRITONC_COMPILE_STATS=1 prints what compiling cost when the process exits;
+- each CUDA device has its own compiled kernels and launches on its own stream
+  (under _dry_run, with a stand-in for torch's device and stream functions).
 
 Prints one "PASS name" or "FAIL name: why" line per case; exits 1 when any failed.
 `test_compile.py --child` is the second process of the disk-cache cases.
@@ -232,6 +234,46 @@ def stats_on_sigterm():
            "  shifted_copy: 1 compiled (0 from the disk cache)" in err, f"{ready!r} {p.returncode} {err[-1500:]}")
 
 
+@case
+def one_kernel_a_device():
+    """Several GPUs without one: under _dry_run(2) (every pointer taken as CUDA memory, nothing loaded) a
+    stream getter of two functions, the current device and the stream of a device, as torch gives them.
+    Each device gets its own compiled kernel (the key names the current device, as Triton keeps one cache
+    a device), and each launch goes on the current device's stream."""
+    jit_module = sys.modules["tritonc.jit"]
+    current = [0]
+    src = np.random.default_rng(8).standard_normal(256).astype(np.float32)
+    dst = np.empty_like(src)
+    _tritonc._dry_run(2)
+    jit_module._init_stream()   # as at the first CUDA launch; then the test's getter in place of torch's
+    _tritonc.set_stream_getter((lambda: current[0], lambda d: 0x5000 + 16 * d))
+    try:
+        seen = []
+        with Counter() as c:
+            for dev in (0, 1, 0, 1, 1):
+                current[0] = dev
+                shifted_copy[(2,)](src, dst, 256, 2.0, BLOCK=128)
+                grid, stream, where, values = _tritonc._last_launch()
+                seen.append((stream, where))
+        devices = sorted({key[0] for key in shifted_copy._kernels if key[0] != "cpu"})
+        report("two devices: one compile each, then cache hits", len(c.compiles) == 2 and
+               devices == ["cuda:0", "cuda:1"], f"{len(c.compiles)} compiles, devices {devices}")
+        want = [(0x5000 + 16 * d, "cuda") for d in (0, 1, 0, 1, 1)]
+        report("each launch on the current device's stream", seen == want, f"{seen} != {want}")
+        for bad, kind in (("zero", TypeError), (99, ValueError), (-1, ValueError)):
+            current[0] = bad
+            try:
+                shifted_copy[(2,)](src, dst, 256, 2.0, BLOCK=128)
+                report(f"current device {bad!r} is refused", False, "no error")
+            except kind as e:
+                report(f"current device {bad!r} is refused ({kind.__name__})", "device" in str(e), str(e))
+    finally:
+        _tritonc._dry_run(0)
+        _tritonc.set_stream_getter(None)
+        jit_module._stream_ready = False
+        _tritonc.set_stream_init(jit_module._init_stream)
+
+
 def child():
     """The second process: runs the autotuned kernel and says what came from the disk cache."""
     with Counter() as c:
@@ -284,6 +326,7 @@ def main():
         child()
         return 0
     for test in (autotune_compiles, do_bench_compiles_once, perf_report_points, nvrtc_alone, stats_on_sigterm,
+                 one_kernel_a_device,
                  disk_cache_across_processes):
         test()
     return 1 if failures else 0
