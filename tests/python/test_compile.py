@@ -12,6 +12,8 @@
   choice too, timing nothing;
 - TRITONC_PERF_REPORT_POINTS limits perf_report to its first N sizes;
 - TRITONC_COMPILE_STATS=1 prints what compiling cost when the process exits;
+- the CUDA C of each configuration is the same text in every process (the cubin
+  cache's key), compiled on threads or not;
 - each CUDA device has its own compiled kernels and launches on its own stream
   (under _dry_run, with a stand-in for torch's device and stream functions).
 
@@ -274,6 +276,16 @@ def one_kernel_a_device():
         _tritonc.set_stream_init(jit_module._init_stream)
 
 
+def cuda_child():
+    """A process that compiles the autotuned kernel's configurations to CUDA C (_dry_run(2): nothing loaded)
+    on threads, and prints a hash of each configuration's code."""
+    import hashlib
+    _tritonc._dry_run(2)
+    weighted_sum[(1,)](np.zeros(1024, np.float32), np.zeros(1024, np.float32), np.zeros(1, np.float32), 1024)
+    kernels = weighted_sum.base_fn._kernels.values()
+    print(json.dumps(sorted(hashlib.sha256(k.asm["cuda"].encode()).hexdigest() for k in kernels)))
+
+
 def child():
     """The second process: runs the autotuned kernel and says what came from the disk cache."""
     with Counter() as c:
@@ -282,6 +294,21 @@ def child():
     print(json.dumps({"ok": near(got, want), "from_disk": [k.from_disk_cache for k in kernels],
                       "loads": len(c.loads), "timed": weighted_sum.configs_timings is not None,
                       "best": [weighted_sum.best_config.kwargs["BLOCK"], weighted_sum.best_config.num_warps]}))
+
+
+@case
+def cuda_code_same_across_processes():
+    """The disk cache keys a cubin by its CUDA C (with NVRTC's options, version and the arch): a second
+    process hits it only if it generates the same text, compiling on threads in another order."""
+    runs = []
+    for threads in ("4", "1"):
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--cuda-child"], capture_output=True, text=True,
+                           env=dict(os.environ, TRITONC_COMPILE_THREADS=threads), timeout=600)
+        runs.append(json.loads(r.stdout.strip().splitlines()[-1]) if r.returncode == 0 else r.stderr[-1500:])
+    good = len(CONFIGS) - 1
+    report(f"CUDA C of {good} configurations identical in two processes (4 threads, then 1)",
+           isinstance(runs[0], list) and len(runs[0]) == good and len(set(runs[0])) == good and runs[0] == runs[1],
+           str(runs))
 
 
 @case
@@ -325,8 +352,11 @@ def main():
     if sys.argv[1:] == ["--child"]:
         child()
         return 0
+    if sys.argv[1:] == ["--cuda-child"]:
+        cuda_child()
+        return 0
     for test in (autotune_compiles, do_bench_compiles_once, perf_report_points, nvrtc_alone, stats_on_sigterm,
-                 one_kernel_a_device,
+                 one_kernel_a_device, cuda_code_same_across_processes,
                  disk_cache_across_processes):
         test()
     return 1 if failures else 0
