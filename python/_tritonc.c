@@ -19,6 +19,7 @@
 #include "gpu/target.h"
 #include "ir/heuristics.h"
 #include "ir/specialize.h"
+#include "runtime/cuda.h"
 #include "triton/triton.h"
 
 #include <stdint.h>
@@ -1079,18 +1080,57 @@ static int is_ignored_option(PyObject *key)
 
 /* The device's current stream, from the registered getter: a callable, or
  * (device function, stream function of a device) as torch has them. */
-static int current_stream(void **stream)
+static PyObject *stream_init;   /* called once, at the first CUDA dispatch, before its key is made: sets the getter */
+
+static int getter_has_device(void)
+{
+	return stream_getter && PyTuple_Check(stream_getter) && PyTuple_GET_SIZE(stream_getter) == 2;
+}
+
+/* The current CUDA device (torch's), as the getter's device function gives
+ * it: a new reference, NULL with an exception set. */
+static PyObject *current_device(void)
+{
+	PyObject *dev = PyObject_CallNoArgs(PyTuple_GET_ITEM(stream_getter, 0));
+	if (dev && !PyLong_Check(dev)) {
+		PyErr_Format(PyExc_TypeError, "the current CUDA device is %.100s, not an int", Py_TYPE(dev)->tp_name);
+		Py_CLEAR(dev);
+	}
+	return dev;
+}
+
+#define CUDA_DEVICE_NAMES 64
+static PyObject *cuda_device_names[CUDA_DEVICE_NAMES];   /* "cuda:0" ...: the key's device part, made once */
+
+/* The key's device part for CUDA device `dev` (borrowed), NULL with an exception set. */
+static PyObject *cuda_device_name(PyObject *dev)
+{
+	long i = PyLong_AsLong(dev);
+	if (i == -1 && PyErr_Occurred())
+		return NULL;
+	if (i < 0 || i >= CUDA_DEVICE_NAMES) {
+		PyErr_Format(PyExc_ValueError, "CUDA device %ld: tritonc takes devices 0 to %d", i, CUDA_DEVICE_NAMES - 1);
+		return NULL;
+	}
+	if (!cuda_device_names[i])
+		cuda_device_names[i] = PyUnicode_FromFormat("cuda:%ld", i);
+	return cuda_device_names[i];
+}
+
+/* The current stream: of device `dev` where the getter takes a device
+ * (NULL: the getter's current device), else the getter's only function. */
+static int current_stream_of(PyObject *dev, void **stream)
 {
 	*stream = NULL;
 	if (!stream_getter || stream_getter == Py_None)
 		return 0;
 	PyObject *s;
-	if (PyTuple_Check(stream_getter) && PyTuple_GET_SIZE(stream_getter) == 2) {
-		PyObject *dev = PyObject_CallNoArgs(PyTuple_GET_ITEM(stream_getter, 0));
-		if (!dev)
+	if (getter_has_device()) {
+		PyObject *own = dev ? NULL : current_device();
+		if (!dev && !own)
 			return -1;
-		s = PyObject_CallOneArg(PyTuple_GET_ITEM(stream_getter, 1), dev);
-		Py_DECREF(dev);
+		s = PyObject_CallOneArg(PyTuple_GET_ITEM(stream_getter, 1), dev ? dev : own);
+		Py_XDECREF(own);
 	} else {
 		s = PyObject_CallNoArgs(stream_getter);
 	}
@@ -1183,6 +1223,7 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 	PyObject *result = NULL, *kernel = NULL, *extra = NULL;
 	int num_warps = 4, num_stages = 3;
 	PyObject *warps_obj = NULL, *stages_obj = NULL;
+	PyObject *cuda_dev = NULL;   /* the current CUDA device, where the stream getter knows devices */
 	if (!vals || !parts || !owned || !info) {
 		PyErr_NoMemory();
 		goto done;
@@ -1316,6 +1357,19 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 		h = (h ^ (Py_uhash_t)ph) * 1000003u;
 	}
 	parts[0] = device == DEV_CUDA ? s_cuda : device == DEV_CPU ? s_cpu : Py_None;
+	if (device == DEV_CUDA && stream_init) {   /* the first CUDA launch: the Python layer picks the stream getter */
+		PyObject *init = stream_init, *r;
+		stream_init = NULL;
+		r = PyObject_CallNoArgs(init);
+		Py_DECREF(init);
+		if (!r)
+			goto done;
+		Py_DECREF(r);
+	}
+	if (device == DEV_CUDA && getter_has_device()) {   /* one kernel a device, as Triton: the current one's */
+		if (!(cuda_dev = current_device()) || !(parts[0] = cuda_device_name(cuda_dev)))
+			goto done;
+	}
 	parts[1] = small_ints[num_warps];
 	parts[2] = small_ints[num_stages];
 	h = (h ^ (Py_uhash_t)PyObject_Hash(parts[0])) * 1000003u;
@@ -1414,14 +1468,14 @@ static PyObject *dispatch(DispatcherObject *self, PyObject *grid_obj, PyObject *
 		PyErr_SetString(PyExc_TypeError, "argument kinds changed under a cached kernel");
 	} else if (dry_run) {
 		void *stream = NULL;
-		if (!ko->cuda || current_stream(&stream) == 0) {
+		if (!ko->cuda || current_stream_of(cuda_dev, &stream) == 0) {
 			dry_launches++;
 			dry_record(ko, grid, slots, stream);
 			rc = 0;
 		}
 	} else if (ko->cuda) {
 		void *stream = NULL;
-		if (current_stream(&stream) == 0 && (rc = tritonc_launch(ko->k, grid, stream, ptrs)) != 0)
+		if (current_stream_of(cuda_dev, &stream) == 0 && (rc = tritonc_launch(ko->k, grid, stream, ptrs)) != 0)
 			PyErr_Format(PyExc_RuntimeError, "kernel '%U': %s", self->name, tritonc_kernel_error(ko->k));
 	} else {
 		Py_BEGIN_ALLOW_THREADS
@@ -1445,6 +1499,7 @@ done:
 		Py_DECREF(owned[i]);
 	Py_XDECREF(kernel);
 	Py_XDECREF(extra);
+	Py_XDECREF(cuda_dev);
 	if (big) {
 		free(vals);
 		free(parts);
@@ -1704,6 +1759,38 @@ static PyObject *py_last_launch(PyObject *self, PyObject *unused)
 			     (unsigned long long)(uintptr_t)dry_last.stream, dry_last.cuda ? "cuda" : "cpu", values);
 }
 
+/* _nvrtc(code, arch) -> (seconds, processor seconds, ptx bytes, cubin bytes):
+ * CUDA C through NVRTC with the options the loader uses, no driver or device
+ * needed (for measuring what NVRTC costs a kernel on a machine without a
+ * GPU; the processor time is this thread's, NVRTC's work on a loaded
+ * machine). */
+static PyObject *py_nvrtc(PyObject *self, PyObject *args)
+{
+	const char *code, *arch;
+	if (!PyArg_ParseTuple(args, "ss", &code, &arch))
+		return NULL;
+	CudaImages im;
+	char err[2048];
+	struct timespec t0, t1, c0, c1;
+	bool ok;
+	Py_BEGIN_ALLOW_THREADS
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	ok = cuda_nvrtc_images(code, arch, &im, err, sizeof err);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	Py_END_ALLOW_THREADS
+	if (!ok) {
+		PyErr_SetString(CompileError, err);
+		return NULL;
+	}
+	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
+	PyObject *r = Py_BuildValue("(ddnn)", s, cpu, (Py_ssize_t)im.ptx_len, (Py_ssize_t)im.cubin_len);
+	cuda_images_free(&im);
+	return r;
+}
+
 /* ---- module ---- */
 
 /* configure(dtype_names, dtype_resolver, stream_getter, constexpr_type, no_default) */
@@ -1728,6 +1815,14 @@ static PyObject *py_set_stream_getter(PyObject *self, PyObject *getter)
 	Py_RETURN_NONE;
 }
 
+/* set_stream_init(callable or None): called once at the first dispatch on CUDA memory, before its key
+ * (which names the current device where the stream getter knows devices) is made */
+static PyObject *py_set_stream_init(PyObject *self, PyObject *init)
+{
+	Py_XSETREF(stream_init, init == Py_None ? NULL : Py_NewRef(init));
+	Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
 	{"compile", py_compile, METH_VARARGS,
 	 "compile(source, filename, name, signature, defines, num_warps, num_stages, target) -> dict"},
@@ -1736,11 +1831,14 @@ static PyMethodDef module_methods[] = {
 	{"configure", py_configure, METH_VARARGS, "configure(dtype_names, resolver, stream_getter, constexpr, no_default)"},
 	{"set_stream_getter", py_set_stream_getter, METH_O,
 	 "the current CUDA stream: a function, or (device function, stream function of a device)"},
+	{"set_stream_init", py_set_stream_init, METH_O,
+	 "set_stream_init(callable or None): called once, at the first dispatch on CUDA memory"},
 	{"_launch_floor", py_launch_floor, METH_VARARGS, "_launch_floor(kernel, grid, stream, values, n) -> ns a launch"},
 	{"_dry_run", py_dry_run, METH_VARARGS, "_dry_run([mode]) -> no-op launches so far (0: off, 1: no-op launches, "
 	 "2: also every pointer in CUDA memory)"},
 	{"_last_launch", py_last_launch, METH_NOARGS, "_last_launch() -> (grid, stream, device, packed values) of the "
 	 "last no-op launch"},
+	{"_nvrtc", py_nvrtc, METH_VARARGS, "_nvrtc(code, arch) -> (seconds, processor seconds, ptx bytes, cubin bytes): NVRTC alone"},
 	{"_time_calls", py_time_calls, METH_VARARGS, "_time_calls(callable, args, kwargs, n) -> ns a call"},
 	{NULL},
 };

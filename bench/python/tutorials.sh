@@ -9,8 +9,12 @@
 #   bench/python/tutorials.sh TUTORIAL_DIR
 #
 # Their benchmarks run on the first $POINTS sizes only (default 2; 0 skips
-# them: TRITONC_PERF_REPORT_POINTS). Each tutorial's output is kept in a
-# temporary folder whose name is printed. Exit status 1 when any failed.
+# them: TRITONC_PERF_REPORT_POINTS). Each tutorial may run $TIMEOUT seconds
+# (default 300). The disk cache starts empty unless TRITONC_CACHE names one
+# (a warm run). After the table, what compiling cost each tutorial
+# (TRITONC_COMPILE_STATS: compiles, tritonc's and NVRTC's seconds, each
+# autotuning's compile and timing seconds). Each tutorial's output is kept
+# in a temporary folder whose name is printed. Exit status 1 when any failed.
 set -u
 if [ $# -ne 1 ] || [ ! -d "$1" ]; then
 	echo "usage: bench/python/tutorials.sh TUTORIAL_DIR (the folder with 01-vector-add.py ...)" >&2
@@ -25,7 +29,12 @@ if ! ls python/tritonc/_tritonc*.so >/dev/null 2>&1; then
 fi
 work=$(mktemp -d)
 echo "outputs in $work"
-export TRITONC_CACHE="$work/cache" TRITONC_PERF_REPORT_POINTS="${POINTS:-2}" PYTHONPATH="$root/python"
+export TRITONC_CACHE="${TRITONC_CACHE:-$work/cache}" TRITONC_PERF_REPORT_POINTS="${POINTS:-2}" PYTHONPATH="$root/python"
+export TRITONC_COMPILE_STATS=1
+limit=${TIMEOUT:-300}
+run_limited() {   # the command, stopped after $limit seconds (status 124) where timeout(1) exists
+	if command -v timeout >/dev/null 2>&1; then timeout -k 10 "$limit" "$@"; else "$@"; fi
+}
 "$PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available(), torch.cuda.get_device_name() if torch.cuda.is_available() else "")'
 status=0
 printf '%-30s %-6s %8s  %s\n' tutorial result seconds checks
@@ -38,7 +47,7 @@ for t in 01-vector-add 02-fused-softmax 03-matrix-multiplication 05-layer-norm; 
 	fi
 	mkdir -p "$work/$t"
 	start=$(date +%s)
-	(cd "$work/$t" && "$PY" -m tritonc "$f") >"$work/$t/out.txt" 2>&1
+	(cd "$work/$t" && run_limited "$PY" -m tritonc "$f") >"$work/$t/out.txt" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	out="$work/$t/out.txt"
@@ -59,11 +68,19 @@ for t in 01-vector-add 02-fused-softmax 03-matrix-multiplication 05-layer-norm; 
 	05-*)   # test_layer_norm asserts forward (y) and backward (dx, dw, db) against torch
 		checks="assert torch.allclose: y, dx, db, dw (fp16, 1151 x 8192)" ;;
 	esac
-	if [ $rc -ne 0 ]; then
+	if [ $rc -eq 124 ]; then
 		result=FAIL
-		checks="$checks; exit $rc: $(grep -v '^\s*$' "$out" | tail -1 | cut -c1-160)"
+		checks="$checks; stopped after $limit s"
+	elif [ $rc -ne 0 ]; then
+		result=FAIL
+		checks="$checks; exit $rc: $(grep -v '^\s*$' "$out" | grep -v '^tritonc compile stats:' | grep -v '^  ' | tail -1 | cut -c1-160)"
 	fi
 	[ $result = PASS ] || status=1
 	printf '%-30s %-6s %8s  %s\n' "$t" $result "$secs" "$checks"
+done
+for t in 01-vector-add 02-fused-softmax 03-matrix-multiplication 05-layer-norm; do
+	[ -f "$work/$t/out.txt" ] || continue
+	echo "$t:"
+	sed -n '/^tritonc compile stats:/,$p' "$work/$t/out.txt" | sed 1d | grep '^  ' || echo "  (none printed: no kernel compiled, or it did not exit normally)"
 done
 exit $status

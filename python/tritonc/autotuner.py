@@ -5,9 +5,13 @@ live (CUDA events for CUDA memory, the wall clock for the CPU) and keeps
 the fastest one for each value of its key.
 """
 import builtins
+import hashlib
+import json
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 
-from .jit import KernelInterface
+from .jit import KernelInterface, _compile_stats, _cpu_target, _cuda_target, _kernel_source, _thread_setup
 from . import _tritonc
 
 
@@ -60,6 +64,27 @@ def _restore(dst, src):
         dst[...] = src
 
 
+def compile_threads(n):
+    """How many threads compile n configurations at once: TRITONC_COMPILE_THREADS, else one a processor (at most n)."""
+    text = os.environ.get("TRITONC_COMPILE_THREADS", "")
+    if text:
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError(f"TRITONC_COMPILE_THREADS must be a positive integer (got {text!r})")
+        limit = int(text)
+    else:
+        limit = os.cpu_count() or 1
+    return max(1, min(n, limit))
+
+
+def _cache_folder():
+    """The disk cache's folder, as the library picks it: $TRITONC_CACHE, $XDG_CACHE_HOME/tritonc, ~/.cache/tritonc."""
+    for var, tail in (("TRITONC_CACHE", ""), ("XDG_CACHE_HOME", "tritonc")):
+        if os.environ.get(var):
+            return os.path.join(os.environ[var], tail) if tail else os.environ[var]
+    home = os.environ.get("HOME")
+    return os.path.join(home, ".cache", "tritonc") if home else None
+
+
 def _device_of(values):
     for v in values:
         if getattr(v, "is_cuda", False) or hasattr(v, "__cuda_array_interface__"):
@@ -96,6 +121,7 @@ class Autotuner(KernelInterface):
         self.best_config = None
         self.configs_timings = None
         self.bench_time = 0.0
+        self.cache_results = cache_results
         self.__name__ = fn.__name__
         self.__doc__ = getattr(fn, "__doc__", None)
 
@@ -113,6 +139,42 @@ class Autotuner(KernelInterface):
                 configs = sorted(est, key=est.get)[:top_k]
         return configs
 
+    def _choice_path(self, key, configs, device):
+        """Where the choice for this key is kept on disk (TRITON_CACHE_AUTOTUNING=1 or cache_results=True): a
+        file named by a hash of the kernel's text, the key, the configurations and the target; None when off."""
+        if not (self.cache_results or os.environ.get("TRITON_CACHE_AUTOTUNING", "0") == "1"):
+            return None
+        folder = _cache_folder()
+        fn = getattr(self.base_fn, "fn", None)
+        if folder is None or fn is None:
+            return None
+        try:
+            source = _kernel_source(fn)[0]
+        except (OSError, RuntimeError, SyntaxError):
+            return None
+        target = _cuda_target() if device == "cuda" else _cpu_target()[0]
+        text = repr((source, fn.__name__, key, [str(c) for c in configs], target, _tritonc.__name__))
+        return os.path.join(folder, "autotune", hashlib.sha256(text.encode()).hexdigest()[:32] + ".json")
+
+    def _load_choice(self, path, configs):
+        try:
+            with open(path) as f:
+                saved = json.load(f)
+            return configs[saved["best"]] if str(configs[saved["best"]]) == saved["config"] else None
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            return None
+
+    def _store_choice(self, path, configs, best, timings):
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "w") as f:
+                json.dump({"best": configs.index(best), "config": str(best),
+                           "timings": {str(c): t[0] for c, t in timings.items()}}, f)
+            os.replace(tmp, path)   # whole or not at all, for processes reading it meanwhile
+        except (OSError, TypeError, ValueError):
+            pass
+
     def _reset(self, nargs):
         for name in self.reset_to_zero:
             v = nargs[name]
@@ -120,6 +182,29 @@ class Autotuner(KernelInterface):
                 v.zero_()
             elif hasattr(v, "fill"):
                 v.fill(0)
+
+    def _compile_all(self, args, kwargs, configs, grid):
+        """Compiles every configuration before any is timed, several at once
+        (the compiler and NVRTC run without the GIL). Returns the ones that
+        did not compile, with their error; any other error is left for the
+        timing run to raise."""
+        failed = {}
+
+        def one(config):
+            try:
+                self.fn.warmup(*args, grid=grid, **kwargs, **config.all_kwargs())
+            except _tritonc.CompilationError as e:
+                failed[config] = e
+            except Exception:   # raised again, where it belongs, by the config's timing run
+                pass
+        n = compile_threads(len(configs))
+        if n == 1:
+            for config in configs:
+                one(config)
+        else:
+            with ThreadPoolExecutor(max_workers=n, initializer=_thread_setup()) as pool:
+                list(pool.map(one, configs))
+        return failed
 
     def _bench(self, args, nargs, kwargs, config, grid, device):
         from .testing import do_bench
@@ -161,16 +246,26 @@ class Autotuner(KernelInterface):
         key = tuple(key)
         if key not in self.cache:
             configs = self.prune_configs(kwargs, nargs)
-            if len(configs) == 1:
-                self.cache[key] = configs[0]
+            device = _device_of(all_args.values())
+            path = self._choice_path(key, configs, device) if len(configs) > 1 else None
+            saved = self._load_choice(path, configs) if path else None
+            if len(configs) == 1 or saved is not None:
+                self.cache[key] = saved or configs[0]
             else:
                 start = time.perf_counter()
-                device = _device_of(all_args.values())
-                timings = {c: self._bench(args, nargs, kwargs, c, grid, device) for c in configs}
+                failed = self._compile_all(args, kwargs, configs, grid)
+                compiled = time.perf_counter()
+                timings = {c: [float("inf")] * 3 if c in failed else self._bench(args, nargs, kwargs, c, grid, device)
+                           for c in configs}
                 self.bench_time = time.perf_counter() - start
+                stats = _compile_stats()
+                if stats:
+                    stats.tuning(self.__name__, key, len(configs), compiled - start, time.perf_counter() - compiled)
                 self.cache[key] = builtins.min(timings, key=lambda c: timings[c][0])
                 self.configs_timings = timings
                 self._reset(nargs)
+                if path:
+                    self._store_choice(path, configs, self.cache[key], timings)
         config = self.cache[key]
         self.best_config = config
         options = config.all_kwargs()
@@ -179,8 +274,16 @@ class Autotuner(KernelInterface):
         return self.fn.run(*args, grid=grid, warmup=warmup, **kwargs, **options)
 
     def warmup(self, *args, grid, **kwargs):
-        return [self.fn.warmup(*args, grid=grid, **kwargs, **c.all_kwargs()) for c in self.prune_configs(kwargs, dict(
-            zip(self.arg_names, args)))]
+        """Compiles every configuration (several at once), timing none."""
+        configs = self.prune_configs(kwargs, dict(zip(self.arg_names, args)))
+
+        def one(config):
+            return self.fn.warmup(*args, grid=grid, **kwargs, **config.all_kwargs())
+        n = compile_threads(len(configs))
+        if n == 1:
+            return [one(c) for c in configs]
+        with ThreadPoolExecutor(max_workers=n, initializer=_thread_setup()) as pool:
+            return list(pool.map(one, configs))
 
 
 def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, pre_hook=None,

@@ -12,6 +12,7 @@ import inspect
 import linecache
 import os
 import sys
+import time
 import types
 
 from . import _tritonc
@@ -60,8 +61,92 @@ def _stream_getter():
     return None
 
 
+class _CompileStats:
+    """TRITONC_COMPILE_STATS=1: what compiling cost this process, printed to stderr when it exits: each
+    kernel's compiles, the compiler's and the loader's (NVRTC's, or the C compiler's) seconds, the disk
+    cache's hits, and each autotuning (configurations, seconds compiling them, seconds timing them)."""
+
+    def __init__(self):
+        import threading
+        self.lock = threading.Lock()
+        self.kernels = {}    # name -> [compiles, compiler s, loader s, from the disk cache]
+        self.tunings = []    # (name, key, configurations, compile s, timing s)
+
+    def kernel(self, name, front, load, from_disk):
+        with self.lock:
+            k = self.kernels.setdefault(name, [0, 0.0, 0.0, 0])
+            k[0] += 1
+            k[1] += front
+            k[2] += load
+            k[3] += bool(from_disk)
+
+    def tuning(self, name, key, n, compile_s, timing_s):
+        with self.lock:
+            self.tunings.append((name, key, n, compile_s, timing_s))
+
+    def text(self):
+        lines = ["tritonc compile stats:"]
+        for name, (n, front, load, disk) in self.kernels.items():
+            lines.append(f"  {name}: {n} compiled ({disk} from the disk cache): tritonc {front:.2f} s, "
+                         f"loading (NVRTC or cc) {load:.2f} s, summed over threads")
+        for name, key, n, compile_s, timing_s in self.tunings:
+            lines.append(f"  autotune {name} key {key!r}: {n} configurations, compiling {compile_s:.2f} s, "
+                         f"timing {timing_s:.2f} s")
+        return "\n".join(lines)
+
+
+def _compile_stats():
+    return _stats
+
+
+def _start_stats():
+    """Made at import when TRITONC_COMPILE_STATS is set: printed at exit, and on SIGTERM (a run stopped by
+    timeout(1) is the one worth reading) where nothing else handles that signal."""
+    import atexit
+    import signal
+    stats = _CompileStats()
+    atexit.register(lambda: print(stats.text(), file=sys.stderr, flush=True))
+    try:
+        if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))   # exit runs atexit
+    except ValueError:   # imported outside the main thread
+        pass
+    return stats
+
+
+_stats = _start_stats() if os.environ.get("TRITONC_COMPILE_STATS", "0") not in ("", "0") else None
+
+
+def _thread_setup():
+    """What a compiling thread runs first: the caller's current CUDA device
+    made current there too (torch's or cupy's), so that tritonc_load puts
+    the kernel in the caller's context; None where there is nothing to do."""
+    torch = sys.modules.get("torch")
+    if torch is not None and hasattr(torch, "cuda") and torch.cuda.is_available() and torch.cuda.is_initialized():
+        device = torch.cuda.current_device()
+        return lambda: torch.cuda.set_device(device)
+    cupy = sys.modules.get("cupy")
+    if cupy is not None:
+        device = cupy.cuda.runtime.getDevice()
+        return lambda: cupy.cuda.runtime.setDevice(device)
+    return None
+
+
 _tritonc.configure({}, _dtype_name, None, _tl.constexpr, _NO_DEFAULT)
+# the stream getter is picked at the first launch on CUDA memory (torch is imported by then), before the key
+# of that launch is made: it names the current device, so that each device has its own kernels (as in Triton)
 _stream_ready = False
+
+
+def _init_stream():
+    global _stream_ready
+    if not _stream_ready:
+        _stream_ready = True
+        _tritonc.set_stream_init(None)
+        _tritonc.set_stream_getter(_stream_getter())
+
+
+_tritonc.set_stream_init(_init_stream)
 
 
 def _env_target():
@@ -388,17 +473,15 @@ class JITFunction(_tritonc.Dispatcher):
     # ---- the cache miss ----
 
     def _miss(self, key, values, extra):
-        global _stream_ready
         device = key[0]
         forced = _env_target()
         if device is None:   # no pointer arguments: the GPU when there is one
             torch = sys.modules.get("torch")
             device = "cuda" if forced != "c" and torch is not None and torch.cuda.is_available() else "cpu"
-        if device == "cuda" and forced == "c":
+        if device.startswith("cuda") and forced == "c":
             raise RuntimeError("TRITONC_TARGET=c with CUDA memory: launch through kernel[grid] (it copies)")
-        if device == "cuda" and not _stream_ready:
-            _tritonc.set_stream_getter(_stream_getter())
-            _stream_ready = True
+        if device.startswith("cuda"):   # a kernel without pointers launched on the GPU: the stream getter too
+            _init_stream()
         num_warps, num_stages = key[1], key[2]
         sig, defines = [], []
         for i, p in enumerate(self.params):
@@ -418,6 +501,8 @@ class JITFunction(_tritonc.Dispatcher):
         if self._source is None:
             self._source = _kernel_source(self.fn)
         source, filename = self._source
+        stats = _compile_stats()
+        started = time.perf_counter()
         try:
             info = _tritonc.compile(source, filename, self.fn.__name__, ",".join(sig), defines, num_warps,
                                     num_stages, target)
@@ -436,8 +521,12 @@ class JITFunction(_tritonc.Dispatcher):
                                    "that is not a parameter")
         params = tuple(index[name] for name in info["arg_names"])
         cpu_threads = int(os.environ.get("TRITONC_CPU_THREADS", "0") or 0)
+        compiled = time.perf_counter()
         kernel = _tritonc.load(info["code"], target, self.fn.__name__, info["threads"], info["dynamic_shared"],
                                width if device == "cpu" else 0, cpu_threads, None, info["arg_types"], params)
+        if stats:
+            stats.kernel(self.fn.__name__, compiled - started, time.perf_counter() - compiled,
+                         kernel.from_disk_cache)
         lang = "c" if device == "cpu" else "cuda"
         kernel.asm = {lang: info["code"], "tir": info["tir"], "simt": info["simt"], "source": source}
         for what in ("ptx", "cubin"):   # CUDA: what NVRTC made (or the disk cache kept)

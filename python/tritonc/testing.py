@@ -122,6 +122,16 @@ class Benchmark:
         self.styles = styles
 
 
+def _points():
+    """TRITONC_PERF_REPORT_POINTS: how many sizes a perf_report measures (None: all of them)."""
+    text = os.environ.get("TRITONC_PERF_REPORT_POINTS", "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise ValueError(f"TRITONC_PERF_REPORT_POINTS must be a number of sizes, 0 or more (got {text!r})")
+    return int(text)
+
+
 class Mark:
     def __init__(self, fn, benchmarks):
         self.fn = fn
@@ -129,8 +139,10 @@ class Mark:
 
     def _run(self, bench, save_path, print_data, **kwargs):
         rows = []
-        points = os.environ.get("TRITONC_PERF_REPORT_POINTS", "")   # only the first N x values (a quick run)
-        x_vals = bench.x_vals[:int(points)] if points.isdigit() else bench.x_vals
+        x_vals = list(bench.x_vals)
+        points = _points()
+        if points is not None:   # only the first N x values (a quick run)
+            x_vals = x_vals[:points]
         for x in x_vals:
             xs = x if isinstance(x, (list, tuple)) else [x] * len(bench.x_names)
             xargs = dict(zip(bench.x_names, xs))

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The Python package (python/): builds the extension in place for a Python
 # with numpy, then runs test_api.py on numpy arrays at warp width 32 and 64,
-# a script with `import triton` through `python3 -m tritonc` (as a file and
+# test_compile.py (what compiling costs: autotune configurations, the disk
+# cache across processes), a script with `import triton` through `python3 -m tritonc` (as a file and
 # with -m), a pytest file through `python3 -m tritonc -m pytest`, `pip install ./python`, and
 # `python3 -m tritonc` without arguments. A missing numpy, pytest or Python
 # headers is a failure, not a skip.
@@ -34,6 +35,8 @@ status=0
 for w in 32 64; do
 	TRITONC_WARP_SIZE=$w "$py" tests/python/test_api.py || status=1
 done
+# compiling: autotune configurations once each on several threads, the disk cache across processes
+"$py" tests/python/test_compile.py || status=1
 out=$(PYTHONPATH=python "$py" -m tritonc tests/python/triton_script.py 777 2>&1)
 if [ "$out" = "ok 777" ]; then echo "PASS python -m tritonc SCRIPT.py (import triton)"; else echo "FAIL python -m tritonc SCRIPT.py: $out"; status=1; fi
 out=$(cd tests/python && PYTHONPATH=../../python TRITONC_WARP_SIZE=64 "$py" -m tritonc -m triton_script 1234 2>&1)
