@@ -550,7 +550,8 @@ void plan_dump(Buf *b, const Plan *p)
 		if (o->pipe)
 			buf_printf(b, " x %d stages (pipeline %d)", o->pipe->stages, o->pipe->id);
 		else if (o->loop)
-			buf_printf(b, ", %s (pipeline %d)", o->once ? "written once before the loop" : "written every iteration",
+			buf_printf(b, ", %s (pipeline %d)",
+				   o->once ? "written once before the loop" : o->regs ? "from registers" : "written every iteration",
 				   o->loop->id);
 		buf_puts(b, "\n");
 	}

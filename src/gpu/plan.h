@@ -47,6 +47,10 @@ typedef struct Operand {
 	 * before its dot (lower_dot.c, "Operands the pipeline does not copy"). */
 	const Pipeline *loop;
 	bool once;
+	/* Operand A of such a dot that never goes to shared memory: the
+	 * consumer's tile is in the dot's result layout, so each thread packs
+	 * its own elements into wgmma's A registers (lower_dot.c, FEED_REGS). */
+	bool regs;
 	/* wgmma's layout: rows cut into blocks of 64 elements (128-byte rows,
 	 * the swizzle the instruction reads), block after block; the result's
 	 * rows permuted (lower_dot.c, wgmma_row) when m_warps > 0. */
