@@ -1016,6 +1016,9 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 	}
 	for (const TValue *v = body->first; v; v = v->next) {
 		ValuePlan *p = &L->vp[v->id];
+		const TValue *x = v->op == TOP_DOT && p->staged && p->staged->regs ? v->args[0] : NULL;
+		if (x && L->uses && L->uses[x->id] == 1 && packed_source(L, x) != x)
+			L->uses[x->id] = 0;   /* the rounded tile: the dot packs from its operand */
 		if (v->op != TOP_DOT || !p->wgmma || !accumulates_in_place(L, body, yield, v))
 			continue;
 		p->in_place = true;
