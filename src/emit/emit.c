@@ -1066,7 +1066,7 @@ static void wgmma_sync_stmt(Emit *E, const SStmt *s)
 		line(E, "for (int i0 = 0; i0 < %d; ++i0)", s->src->count);
 		line(E, "	tc_fence_operand(%s[i0]);", s->src->name);
 	}
-	if (s->kind == SS_MMA_FENCE && s->frag_regs) {
+	if (s->kind != SS_MMA_COMMIT && s->frag_regs) {
 		line(E, "#pragma unroll");
 		line(E, "for (int i0 = 0; i0 < %d; ++i0)", s->frag_regs->count);
 		line(E, "	tc_fence_operand(%s[i0]);", s->frag_regs->name);

@@ -608,7 +608,18 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 	lower_mma_group_stmt(L, SS_MMA_COMMIT, v->line, acc, 0);
 	const Pipeline *pp = oa->pipe ? oa->pipe : ob->pipe;
 	bool overlap = L->vp[v->id].in_place && pp->stages > 1 && !here;
-	lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, acc, overlap ? 1 : 0);
+	SStmt *w = lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, acc, overlap ? 1 : 0);
+	for (int i = 0; !overlap && i < pp->nacc; i++) {
+		/* the accumulators left in flight by the iteration before are
+		 * done too: fenced, so that no use of them moves above the wait */
+		SReg *r = L->place[pp->acc[i]->id].reg;
+		if (r == acc || !r)
+			continue;
+		if (!w->frag_regs)
+			w->frag_regs = r;
+		else
+			lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, r, 0);
+	}
 	lower_set_reg(L, v, acc, L->vp[v->id].present);
 }
 
@@ -894,6 +905,38 @@ static bool accumulates_in_place(Lower *L, const TBlock *body, const TValue *yie
 	return false;
 }
 
+/* The dot adds to `carried * s` (attention's `acc * alpha[:, None]`, the
+ * online softmax's rescale), carried a loop-carried value only that
+ * product reads, the product read by the dot alone, the sum yielded back
+ * to carried, all spread alike: the product may be computed in carried's
+ * registers and the dot accumulate there too (in place). Marks the
+ * product; returns carried, or NULL. */
+static const TValue *rescaled_in_place(Lower *L, const TBlock *body, const TValue *yield, const TValue *v)
+{
+	const TValue *c = v->args[2];
+	if (!yield || !L->uses || c->op != TOP_MUL || c->nargs != 2 || !in_block(body, c) || L->uses[c->id] != 1 ||
+	    L->uses[v->id] != 1)
+		return NULL;
+	const ValuePlan *pv = &L->vp[v->id], *pc = &L->vp[c->id];
+	for (int k = 0; k < 2; k++) {
+		const TValue *acc = c->args[k];
+		if (!is_param(body, acc) || acc == body->params[0] || L->uses[acc->id] != 1 || c->args[1 - k] == acc)
+			continue;
+		const ValuePlan *pa = &L->vp[acc->id];
+		if (pa->frame != pv->frame || pc->frame != pv->frame || pa->present != pv->present ||
+		    pc->present != pv->present || pa->map[0] != pv->map[0] || pa->map[1] != pv->map[1] ||
+		    acc->type.dtype != v->type.dtype)
+			continue;
+		for (int i = 1; i < body->nparams; i++)
+			if (body->params[i] == acc && i - 1 < yield->nargs && yield->args[i - 1] == v) {
+				L->vp[c->id].in_place = true;
+				L->vp[c->id].in_place_arg = (int8_t)k;
+				return acc;
+			}
+	}
+	return NULL;
+}
+
 /* How a pipelined loop's dot gets operand i: streamed by asynchronous
  * copies (copyable), or, for a wgmma dot only, not copied (Operand.loop):
  * a 16-bit tile made before the loop, written once before it (`once`:
@@ -1019,13 +1062,13 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 		const TValue *x = v->op == TOP_DOT && p->staged && p->staged->regs ? v->args[0] : NULL;
 		if (x && L->uses && L->uses[x->id] == 1 && packed_source(L, x) != x)
 			L->uses[x->id] = 0;   /* the rounded tile: the dot packs from its operand */
-		if (v->op != TOP_DOT || !p->wgmma || !accumulates_in_place(L, body, yield, v))
+		if (v->op != TOP_DOT || !p->wgmma || pp->nacc == 4)
+			continue;
+		const TValue *carried = accumulates_in_place(L, body, yield, v) ? v->args[2] : rescaled_in_place(L, body, yield, v);
+		if (!carried)
 			continue;
 		p->in_place = true;
-		if (pp->nacc < 4)
-			pp->acc[pp->nacc++] = v->args[2];
-		else
-			p->in_place = false;
+		pp->acc[pp->nacc++] = carried;
 	}
 	Plan *plan = L->plan;
 	if (plan->npipes % 8 == 0) {

@@ -496,6 +496,8 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 		buf_printf(b, " run %d", vp->run);
 	if (v->op == TOP_DOT)
 		buf_printf(b, " %s%s", vp->wgmma ? "wgmma" : vp->matrix ? "matrix" : "fma", vp->in_place ? " in place" : "");
+	else if (vp->in_place)
+		buf_printf(b, " in place of %%%d", v->args[vp->in_place_arg]->id);
 	if (vp->staged)
 		buf_printf(b, " operand %d%s", vp->staged->id, v->op == TOP_DOT ? "" : " (copied ahead)");
 	if (vp->staged_b)

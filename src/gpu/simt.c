@@ -480,7 +480,7 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		buf_puts(b, "mma_commit");
 		break;
 	case SS_MMA_WAIT:
-		buf_printf(b, "mma_wait %d %s", s->vec, s->src->name);
+		buf_printf(b, "mma_wait %d %s%s%s", s->vec, s->src->name, s->frag_regs ? " " : "", s->frag_regs ? s->frag_regs->name : "");
 		break;
 	case SS_FOR:
 		buf_printf(b, "for %s = ", s->iv->name);

@@ -209,7 +209,8 @@ struct SStmt {
 	int n;
 	SReg *smem[2];
 	WgmmaDesc desc[2];
-	SReg *frag_regs;                /* SS_MMA_FENCE: A operand registers fenced too, or NULL */
+	SReg *frag_regs;                /* SS_MMA_FENCE: A operand registers fenced too; SS_MMA_WAIT: other
+	                                   accumulators the wait completes; or NULL */
 	SStmt *next;
 };
 
