@@ -607,7 +607,10 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 	}
 	lower_mma_group_stmt(L, SS_MMA_COMMIT, v->line, acc, 0);
 	const Pipeline *pp = oa->pipe ? oa->pipe : ob->pipe;
-	bool overlap = L->vp[v->id].in_place && pp->stages > 1 && !here;
+	bool carried = false;   /* the result is in a carried value's own registers */
+	for (int i = 0; i < pp->nacc; i++)
+		carried |= L->place[pp->acc[i]->id].reg == acc;
+	bool overlap = L->vp[v->id].in_place && carried && pp->stages > 1 && !here;
 	SStmt *w = lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, acc, overlap ? 1 : 0);
 	for (int i = 0; !overlap && i < pp->nacc; i++) {
 		/* the accumulators left in flight by the iteration before are
