@@ -190,6 +190,39 @@ static const char c_wgmma[] =
 	"\t\t}\n"
 	"}\n";
 
+/* wgmma m64nNk16 with A from registers: thread w0 + 32 w + 4 g + c holds
+ * in its words ai .. ai + 3 the elements (16 w + g + 8 h, 2 c + e + 8 q)
+ * of A at word ai + h + 2 q, half e (mma.sync's A fragment, per warp); B
+ * and the accumulators as tc_wgmma. */
+static const char c_wgmma_ra[] =
+	"static void tc_wgmma_ra(int bf16, int n, const tc_u32 *a, int an, int ai, const tc_u16 *sb, const tc_i32 *b, int bn,\n"
+	"\t\t\tint bi, const int db[4], float *c, int cn, int c0, int c1, int w0)\n"
+	"{\n"
+	"\tfloat A[64][16];\n"
+	"\tfor (int m = 0; m < 64; m++)\n"
+	"\t\tfor (int k = 0; k < 16; k++) {\n"
+	"\t\t\tint t = w0 + 32 * (m / 16) + 4 * (m % 8) + k % 8 / 2;\n"
+	"\t\t\tA[m][k] = tc_half_bits(bf16, a[t * an + ai + m / 8 % 2 + 2 * (k / 8)], k % 2);\n"
+	"\t\t}\n"
+	"\tint b0 = 2 * b[w0 * bn + bi];\n"
+	"\tfor (int m = 0; m < 64; m++)\n"
+	"\t\tfor (int j = 0; j < n; j++) {\n"
+	"\t\t\tint t = w0 + 32 * (m / 16) + 4 * (m % 8) + j % 8 / 2;\n"
+	"\t\t\tfloat *d = &c[t * cn + (m / 8 % 2 ? c1 : c0) + 2 * (j / 8) + j % 2];\n"
+	"\t\t\tfor (int k = 0; k < 16; k++)\n"
+	"\t\t\t\t*d += A[m][k] * tc_wgmma_elem(bf16, sb, b0, db, j, k);\n"
+	"\t\t}\n"
+	"}\n";
+
+/* Whether some wgmma reads its A from registers. */
+static bool uses_wgmma_regs(const SKernel *k)
+{
+	for (const SStmt *s = k->first; s; s = s->next)
+		if (s->kind == SS_MMA && s->mop == WGMMA_M64K16 && !s->smem[0])
+			return true;
+	return false;
+}
+
 /* Whether some shuffle reads the lane a distance up or down. */
 static bool uses_shifts(const SKernel *k)
 {
@@ -231,6 +264,8 @@ static void c_head(Buf *b, const SKernel *k)
 		buf_puts(b, c_matrix);
 	if (simt_uses(k, SS_MMA_FENCE))
 		buf_puts(b, c_wgmma);
+	if (uses_wgmma_regs(k))
+		buf_puts(b, c_wgmma_ra);
 	buf_printf(b, "#define TC_THREADS %d\n#ifndef TC_RUN_W\n#define TC_RUN_W %d\n#endif\n", k->threads, k->warp_size);
 	buf_puts(b, "/* A failed device_assert: the first message, for the runtime to report. */\n"
 		    "char tc_assertion[512];\n"

@@ -165,6 +165,28 @@ static void wgmma_function(Buf *b, int n, DType operand, bool ta, bool tb)
 	buf_puts(b, "\n\t\t     : \"l\"(a), \"l\"(b), \"r\"(1));\n}\n");
 }
 
+/* tc_wgmma_m64nNk16_{f16,bf16}_rB(a0, a1, a2, a3, b, d0 .. dN/2-1): the
+ * same with A from registers, the four words of the thread's fragment (no
+ * transpose bit for A). */
+static void wgmma_regs_function(Buf *b, int n, DType operand, bool tb)
+{
+	const char *dt = operand == DT_BF16 ? "bf16" : "f16";
+	int regs = n / 2;
+	buf_printf(b, "TC_DEVICE void tc_wgmma_m64n%dk16_%s_r%d(tc_u32 a0, tc_u32 a1, tc_u32 a2, tc_u32 a3, tc_u64 b", n, dt, tb);
+	for (int i = 0; i < regs; i++)
+		buf_printf(b, ", float &d%d", i);
+	buf_printf(b, ")\n{\n\tasm volatile(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.b32 p, %%%d, 0;\\n\\t"
+		      "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {",
+		   regs + 5, n, dt, dt);
+	for (int i = 0; i < regs; i++)
+		buf_printf(b, "%s%%%d", i ? ", " : "", i);
+	buf_printf(b, "}, {%%%d, %%%d, %%%d, %%%d}, %%%d, p, 1, 1, %d;\\n\\t}\"\n\t\t     : ", regs, regs + 1, regs + 2,
+		   regs + 3, regs + 4, tb);
+	for (int i = 0; i < regs; i++)
+		buf_printf(b, "%s\"+f\"(d%d)", i ? ", " : "", i);
+	buf_puts(b, "\n\t\t     : \"r\"(a0), \"r\"(a1), \"r\"(a2), \"r\"(a3), \"l\"(b), \"r\"(1));\n}\n");
+}
+
 /* The descriptor's address field: bits 4-17 of the shared address. */
 static const char cuda_wgmma[] =
 	"TC_DEVICE tc_u64 tc_wgmma_desc(const void *p, tc_u64 fields)\n"
@@ -176,19 +198,27 @@ static const char cuda_wgmma[] =
 	"#define tc_wgmma_commit() asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\")\n"
 	"#define tc_wgmma_wait(n) asm volatile(\"wgmma.wait_group.sync.aligned %0;\" :: \"n\"(n) : \"memory\")\n";
 
-/* One wgmma function for each shape, type and operand order the kernel uses. */
+/* One wgmma function for each shape, type and operand order the kernel
+ * uses, A from shared memory or from registers. */
 static void wgmma_functions(Buf *b, const SKernel *k)
 {
 	buf_puts(b, cuda_wgmma);
+	bool regs = false;
 	for (const SStmt *s = k->first; s; s = s->next) {
 		if (s->kind != SS_MMA || s->mop != WGMMA_M64K16)
 			continue;
 		bool seen = false;
 		for (const SStmt *t = k->first; t != s && !seen; t = t->next)
 			seen = t->kind == SS_MMA && t->mop == WGMMA_M64K16 && t->n == s->n && t->operand == s->operand &&
-			       t->desc[0].trans == s->desc[0].trans && t->desc[1].trans == s->desc[1].trans;
-		if (!seen)
+			       !t->smem[0] == !s->smem[0] && t->desc[0].trans == s->desc[0].trans &&
+			       t->desc[1].trans == s->desc[1].trans;
+		if (!seen && !s->smem[0] && !regs)
+			buf_puts(b, "TC_DEVICE void tc_fence_operand(tc_u32 &r) { asm volatile(\"\" : \"+r\"(r) :: \"memory\"); }\n");
+		regs |= !s->smem[0];
+		if (!seen && s->smem[0])
 			wgmma_function(b, s->n, s->operand, s->desc[0].trans, s->desc[1].trans);
+		else if (!seen)
+			wgmma_regs_function(b, s->n, s->operand, s->desc[1].trans);
 	}
 }
 

@@ -347,6 +347,8 @@ static const char *math_name(int fn, DType dt)
 	};
 	if (fn == MATH_TF32)
 		return "tc_tf32";
+	if (fn == MATH_PACK_F16X2 || fn == MATH_PACK_BF16X2)
+		return fn == MATH_PACK_F16X2 ? "tc_pack_f16x2" : "tc_pack_bf16x2";
 	return dt == DT_F64 ? f64[fn] : f32[fn];
 }
 
@@ -363,7 +365,7 @@ static void math(Emit *E, const SExpr *e)
 		buf_puts(b, "))");
 		return;
 	}
-	int n = e->aux == MATH_TF32 ? 1 : tir_math_arity((MathFn)e->aux);
+	int n = e->aux == MATH_TF32 ? 1 : e->aux == MATH_PACK_F16X2 || e->aux == MATH_PACK_BF16X2 ? 2 : tir_math_arity((MathFn)e->aux);
 	buf_printf(b, "%s(", math_name(e->aux, e->from));
 	for (int i = 0; i < n; i++) {
 		buf_puts(b, i ? ", " : "");
@@ -966,13 +968,59 @@ static unsigned long long wgmma_fields(const WgmmaDesc *d)
 	       mode << 62;
 }
 
+/* The accumulators of a wgmma call, in the instruction's order. */
+static void wgmma_accumulators(Emit *E, const SStmt *s, const char *x, const char *y)
+{
+	const char *acc = s->acc[0]->reg->name;
+	for (int j = 0; j < s->n / 8; j++)
+		line(E, "	%s[%s + %d], %s[%s + %d], %s[%s + %d], %s[%s + %d]%s", acc, x, 2 * j, acc, x, 2 * j + 1, acc, y, 2 * j,
+		     acc, y, 2 * j + 1, j + 1 < s->n / 8 ? "," : ");");
+}
+
+/* wgmma with A from the threads' registers (4 words each, frag_a the
+ * first): on the GPU one call; on the CPU the model gathers the
+ * warpgroup's A from every thread's words as the hardware does. */
+static void wgmma_regs_stmt(Emit *E, const SStmt *s, char *x, char *y)
+{
+	const WgmmaDesc *db = &s->desc[1];
+	if (E->P->lockstep) {
+		char *a = thread_base(s->frag_a->reg), *b = thread_base(s->frag_b->reg), *c = thread_base(s->acc[0]->reg);
+		char *ai = index_str(E, s->frag_a), *bi = index_str(E, s->frag_b);
+		line(E, "for (int w0 = 0; w0 < TC_THREADS; w0 += 128)");
+		line(E, "	tc_wgmma_ra(%d, %d, %s, %d, %s, %s, %s, %d, %s, (const int[4]){%d, %d, %d, %d}, %s, %d, %s, %s, w0);",
+		     s->operand == DT_BF16, s->n, a, s->frag_a->reg->count, ai, s->smem[1]->name, b, s->frag_b->reg->count, bi,
+		     db->lbo, db->sbo, db->swizzle, db->trans, c, s->acc[0]->reg->count, x, y);
+		free(a);
+		free(b);
+		free(c);
+		free(ai);
+		free(bi);
+	} else {
+		char *w[4], *b = expr_str(E, s->frag_b);
+		for (int j = 0; j < 4; j++)
+			w[j] = elem_str(E, s->frag_a, j);
+		line(E, "tc_wgmma_m64n%dk16_%s_r%d(%s, %s, %s, %s, tc_wgmma_desc(&%s[%s], 0x%llxull),", s->n,
+		     s->operand == DT_BF16 ? "bf16" : "f16", db->trans, w[0], w[1], w[2], w[3], s->smem[1]->name, b,
+		     wgmma_fields(db));
+		wgmma_accumulators(E, s, x, y);
+		for (int j = 0; j < 4; j++)
+			free(w[j]);
+		free(b);
+	}
+	free(x);
+	free(y);
+}
+
 /* wgmma: on the GPU one call with the accumulators in the instruction's
  * order; on the CPU the model reads the warpgroup's operands as the
  * descriptors say. */
 static void wgmma_stmt(Emit *E, const SStmt *s)
 {
 	char *x = index_str(E, s->acc[0]), *y = index_str(E, s->acc[1]);
-	const char *acc = s->acc[0]->reg->name;
+	if (!s->smem[0]) {
+		wgmma_regs_stmt(E, s, x, y);
+		return;
+	}
 	if (E->P->lockstep) {
 		char *a = thread_base(s->frag_a->reg), *b = thread_base(s->frag_b->reg), *c = thread_base(s->acc[0]->reg);
 		char *ai = index_str(E, s->frag_a), *bi = index_str(E, s->frag_b);
@@ -993,9 +1041,7 @@ static void wgmma_stmt(Emit *E, const SStmt *s)
 		line(E, "tc_wgmma_m64n%dk16_%s_%d%d(tc_wgmma_desc(&%s[%s], 0x%llxull), tc_wgmma_desc(&%s[%s], 0x%llxull),", s->n,
 		     s->operand == DT_BF16 ? "bf16" : "f16", s->desc[0].trans, s->desc[1].trans, s->smem[0]->name, a,
 		     wgmma_fields(&s->desc[0]), s->smem[1]->name, b, wgmma_fields(&s->desc[1]));
-		for (int j = 0; j < s->n / 8; j++)
-			line(E, "	%s[%s + %d], %s[%s + %d], %s[%s + %d], %s[%s + %d]%s", acc, x, 2 * j, acc, x, 2 * j + 1, acc, y,
-			     2 * j, acc, y, 2 * j + 1, j + 1 < s->n / 8 ? "," : ");");
+		wgmma_accumulators(E, s, x, y);
 		free(a);
 		free(b);
 	}
@@ -1019,6 +1065,11 @@ static void wgmma_sync_stmt(Emit *E, const SStmt *s)
 		line(E, "#pragma unroll");
 		line(E, "for (int i0 = 0; i0 < %d; ++i0)", s->src->count);
 		line(E, "	tc_fence_operand(%s[i0]);", s->src->name);
+	}
+	if (s->kind != SS_MMA_COMMIT && s->frag_regs) {
+		line(E, "#pragma unroll");
+		line(E, "for (int i0 = 0; i0 < %d; ++i0)", s->frag_regs->count);
+		line(E, "	tc_fence_operand(%s[i0]);", s->frag_regs->name);
 	}
 	if (s->kind == SS_MMA_FENCE)
 		line(E, "tc_wgmma_fence();");

@@ -134,7 +134,11 @@ static void lower_elementwise(Lower *L, const TValue *v)
 	unsigned vary = 0;
 	for (int i = 0; i < v->nargs; i++)
 		vary |= lower_vary_of(L, v->args[i]);
-	SReg *r = new_reg(L, v, v->type.dtype, vary);
+	const ValuePlan *vp = &L->vp[v->id];
+	const Place *in = vp->in_place ? &L->place[v->args[vp->in_place_arg]->id] : NULL;
+	/* a wgmma accumulator rescaled in its own registers (lower_dot.c): each
+	 * element reads only itself there */
+	SReg *r = in && in->reg && in->regs_vary == vary ? in->reg : new_reg(L, v, v->type.dtype, vary);
 	Nest n = lower_nest_over(L, vary, 1);
 	/* A value the same over a thread's run (x // 128 of consecutive x) is
 	 * computed from its operands' elements at the run's start: each element

@@ -507,6 +507,51 @@ SStmt *lower_mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int p
 	return s;
 }
 
+/* The tile the A registers are packed from: x, or the fp32 tile x rounds
+ * to 16 bits (`p.to(fp16)`: the pack rounds, and rounding twice is
+ * rounding once), when that one is spread as x is. */
+static const TValue *packed_source(Lower *L, const TValue *x)
+{
+	const TValue *y = x->op == TOP_CAST ? x->args[0] : x;
+	const ValuePlan *px = &L->vp[x->id], *py = &L->vp[y->id];
+	if (y != x && y->type.dtype == DT_F32 && py->frame == px->frame && py->present == px->present &&
+	    py->map[0] == px->map[0] && py->map[1] == px->map[1])
+		return y;
+	return x;
+}
+
+/* wgmma's A registers of operand o (Operand.regs), for all k steps: word
+ * (kk tiles + t) 4 + h + 2 q holds the elements (local row 2 t + h, local
+ * columns 4 kk + 2 q, + 1) of the tile, two 16-bit floats, the lower
+ * column in the low half (regs_feed says why these are the ones wgmma
+ * reads from the thread). Every word is written before the dot's fence
+ * and read by its wgmma only: the group is waited for before the next
+ * iteration writes them again. */
+static SReg *pack_a(Lower *L, const TValue *v, const Operand *o, int tiles)
+{
+	const TValue *x = packed_source(L, o->tile);
+	int K = o->tile->type.shape[1];
+	lower_use_frame(L, L->vp[x->id].frame);
+	SReg *fa = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, K / 16 * tiles * 4, dot_name(L, v, "fa"));
+	Nest n = lower_nest_over(L, 3u, 2);   /* rows, pairs of columns */
+	SExpr *lo = lower_read_value(L, &n, x), *hi = lo;
+	if (lo->kind == SE_REF && (L->place[x->id].regs_vary & 2u))
+		hi = simt_ref(L->k, lo->reg, lower_iadd(L, lo->index, lower_ic(L, 1)));
+	SExpr *r = loop_var(L, 0), *c2 = loop_var(L, 1);
+	SExpr *word = lower_iadd(L, lower_imul(L, lower_ibin(L, TOP_SHR, c2, lower_ic(L, 1)), lower_ic(L, tiles)), lower_ibin(L, TOP_SHR, r, lower_ic(L, 1)));
+	word = lower_iadd(L, lower_imul(L, word, lower_ic(L, 4)), lower_ibin(L, TOP_AND, r, lower_ic(L, 1)));
+	word = lower_iadd(L, word, lower_imul(L, lower_ibin(L, TOP_AND, c2, lower_ic(L, 1)), lower_ic(L, 2)));
+	SExpr *pack = simt_leaf(L->k, SE_MATH, DT_U32, o->tile->type.dtype == DT_BF16 ? MATH_PACK_BF16X2 : MATH_PACK_F16X2);
+	pack->from = DT_F32;
+	pack->a[0] = lo;
+	pack->a[1] = hi;
+	SStmt *s = simt_stmt(L->k, SS_ASSIGN, v->line);
+	lower_set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, fa, word);
+	s->value = pack;
+	return fa;
+}
+
 /* Per k step, each warpgroup's instructions t = 0, 1, ... over rows 64 (G +
  * groups t) of A, all of B's columns; then the group is committed and the
  * one before waited for (in place, pipelined: this one stays in flight
@@ -516,28 +561,32 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 	const TValue *a = v->args[0];
 	const Operand *oa = L->vp[v->id].staged, *ob = L->vp[v->id].staged_b;
 	int M = v->type.shape[0], N = v->type.shape[1], K = a->type.shape[1];
+	int groups = L->frames[L->vp[v->id].frame].wm / 4, tiles = M / (64 * groups);
 	bool here = false;   /* an operand the consumer writes every iteration */
 	for (int i = 0; i < 2; i++) {
 		const Operand *o = i ? ob : oa;
-		if (o->pipe || !o->loop || o->once)
+		if (o->pipe || !o->loop || o->once || o->regs)
 			continue;
 		simt_stmt(L->k, SS_BARRIER, v->line);   /* the wgmma of the iteration before has read it (waited for) */
 		stage_for_wgmma(L, v->line, o->tile, o);
 		here = true;
 	}
+	SReg *fa = oa->regs ? pack_a(L, v, oa, tiles) : NULL;
 	SReg *acc = result_regs(L, v);
-	const Frame *fr = &L->frames[L->cur];
-	int groups = fr->wm / 4, tiles = M / (64 * groups), lc = lower_extent_of(L, 1);
+	int lc = lower_extent_of(L, 1);
 	bool a_k = oa->inner, b_k = !ob->inner;
 	SExpr *group = lower_ibin(L, TOP_SHR, simt_ref(L->k, L->warp, NULL), lower_ic(L, 2));
-	SReg *da = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, tiles, dot_name(L, v, "a_at"));
+	SReg *da = fa ? NULL : simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, tiles, dot_name(L, v, "a_at"));
 	SReg *db = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, 1, dot_name(L, v, "b_at"));
-	lower_mma_group_stmt(L, SS_MMA_FENCE, v->line, acc, 0);
+	lower_mma_group_stmt(L, SS_MMA_FENCE, v->line, acc, 0)->frag_regs = fa;
 	for (int kk = 0; kk < K / 16; kk++) {
 		SExpr *t = loop_var(L, 0);
-		SStmt *s = warp_stmt(L, v, SS_ASSIGN, tiles);
-		s->dst = simt_ref(L->k, da, t);
-		s->value = wgmma_start(L, oa, a_k, lower_iadd(L, lower_imul(L, t, lower_ic(L, 64 * groups)), lower_imul(L, group, lower_ic(L, 64))), kk * 16);
+		SStmt *s;
+		if (!fa) {
+			s = warp_stmt(L, v, SS_ASSIGN, tiles);
+			s->dst = simt_ref(L->k, da, t);
+			s->value = wgmma_start(L, oa, a_k, lower_iadd(L, lower_imul(L, t, lower_ic(L, 64 * groups)), lower_imul(L, group, lower_ic(L, 64))), kk * 16);
+		}
 		s = simt_stmt(L->k, SS_ASSIGN, v->line);
 		s->dst = simt_ref(L->k, db, NULL);
 		s->value = wgmma_start(L, ob, b_k, lower_ic(L, 0), kk * 16);
@@ -546,9 +595,10 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 		s->mop = WGMMA_M64K16;
 		s->operand = a->type.dtype;
 		s->n = N;
-		s->frag_a = simt_ref(L->k, da, t);
+		s->frag_a = fa ? simt_ref(L->k, fa, lower_imul(L, lower_iadd(L, lower_ic(L, kk * tiles), t), lower_ic(L, 4)))
+			       : simt_ref(L->k, da, t);
 		s->frag_b = simt_ref(L->k, db, NULL);
-		s->smem[0] = L->operand_smem[oa->id];
+		s->smem[0] = fa ? NULL : L->operand_smem[oa->id];
 		s->smem[1] = L->operand_smem[ob->id];
 		s->desc[0] = wgmma_desc(oa, a_k);
 		s->desc[1] = wgmma_desc(ob, b_k);
@@ -557,8 +607,22 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 	}
 	lower_mma_group_stmt(L, SS_MMA_COMMIT, v->line, acc, 0);
 	const Pipeline *pp = oa->pipe ? oa->pipe : ob->pipe;
-	bool overlap = L->vp[v->id].in_place && pp->stages > 1 && !here;
-	lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, acc, overlap ? 1 : 0);
+	bool carried = false;   /* the result is in a carried value's own registers */
+	for (int i = 0; i < pp->nacc; i++)
+		carried |= L->place[pp->acc[i]->id].reg == acc;
+	bool overlap = L->vp[v->id].in_place && carried && pp->stages > 1 && !here;
+	SStmt *w = lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, acc, overlap ? 1 : 0);
+	for (int i = 0; !overlap && i < pp->nacc; i++) {
+		/* the accumulators left in flight by the iteration before are
+		 * done too: fenced, so that no use of them moves above the wait */
+		SReg *r = L->place[pp->acc[i]->id].reg;
+		if (r == acc || !r)
+			continue;
+		if (!w->frag_regs)
+			w->frag_regs = r;
+		else
+			lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, r, 0);
+	}
 	lower_set_reg(L, v, acc, L->vp[v->id].present);
 }
 
@@ -844,12 +908,67 @@ static bool accumulates_in_place(Lower *L, const TBlock *body, const TValue *yie
 	return false;
 }
 
+/* The dot adds to `carried * s` (attention's `acc * alpha[:, None]`, the
+ * online softmax's rescale), carried a loop-carried value only that
+ * product reads, the product read by the dot alone, the sum yielded back
+ * to carried, all spread alike: the product may be computed in carried's
+ * registers and the dot accumulate there too (in place). Marks the
+ * product; returns carried, or NULL. */
+static const TValue *rescaled_in_place(Lower *L, const TBlock *body, const TValue *yield, const TValue *v)
+{
+	const TValue *c = v->args[2];
+	if (!yield || !L->uses || c->op != TOP_MUL || c->nargs != 2 || !in_block(body, c) || L->uses[c->id] != 1 ||
+	    L->uses[v->id] != 1)
+		return NULL;
+	const ValuePlan *pv = &L->vp[v->id], *pc = &L->vp[c->id];
+	for (int k = 0; k < 2; k++) {
+		const TValue *acc = c->args[k];
+		if (!is_param(body, acc) || acc == body->params[0] || L->uses[acc->id] != 1 || c->args[1 - k] == acc)
+			continue;
+		const ValuePlan *pa = &L->vp[acc->id];
+		if (pa->frame != pv->frame || pc->frame != pv->frame || pa->present != pv->present ||
+		    pc->present != pv->present || pa->map[0] != pv->map[0] || pa->map[1] != pv->map[1] ||
+		    acc->type.dtype != v->type.dtype)
+			continue;
+		for (int i = 1; i < body->nparams; i++)
+			if (body->params[i] == acc && i - 1 < yield->nargs && yield->args[i - 1] == v) {
+				L->vp[c->id].in_place = true;
+				L->vp[c->id].in_place_arg = (int8_t)k;
+				return acc;
+			}
+	}
+	return NULL;
+}
+
 /* How a pipelined loop's dot gets operand i: streamed by asynchronous
  * copies (copyable), or, for a wgmma dot only, not copied (Operand.loop):
  * a 16-bit tile made before the loop, written once before it (`once`:
  * attention's q), or one of the loop's own values, written by the consumer
- * before the dot every iteration (attention's p = softmax(q k).to(fp16)). */
-typedef enum { FEED_COPY, FEED_ONCE, FEED_HERE, FEED_NONE } Feed;
+ * before the dot every iteration (`here`), or, when that value is A and
+ * already in the dot's result layout, packed from its registers into
+ * wgmma's A registers (`regs`: attention's p = softmax(q k).to(fp16)). */
+typedef enum { FEED_COPY, FEED_ONCE, FEED_HERE, FEED_REGS, FEED_NONE } Feed;
+
+/* Whether A = x of wgmma dot v can come from the threads' registers: x's
+ * frame is the blocked layout of wgmma's result (spt [1, 2], tpw [8, 4])
+ * with the dot's warps along its rows, its rows the dot's M and its
+ * columns K. Then thread (warp w, lane 4 g + c) holds, for each 16 k, the
+ * elements of A that wgmma reads from it: rows 16 (w % 4) + g and + 8 of
+ * each instruction's 64 are the thread's local rows 2 t and 2 t + 1, as
+ * in the result, and the k 2 c, 2 c + 1 and + 8 are local columns 4 kk ..
+ * 4 kk + 3 (docs/lowering.md section 7). */
+static bool regs_feed(Lower *L, const TValue *v, const TValue *x)
+{
+	const ValuePlan *px = &L->vp[x->id];
+	const Frame *fx = &L->frames[px->frame], *fv = &L->frames[L->vp[v->id].frame];
+	const Layout *l = &fx->layout;
+	return fx->unit == MATRIX_WGMMA && fx->wm == fv->wm && fx->wn == 1 && px->present == 3u && px->map[0] == 0 &&
+	       px->map[1] == 1 && fx->rank == 2 && fx->shape[0] == x->type.shape[0] && fx->shape[1] == x->type.shape[1] &&
+	       x->type.shape[0] == v->type.shape[0] && x->type.shape[1] % 16 == 0 && l->kind == LAYOUT_BLOCKED &&
+	       l->size_per_thread[0] == 1 && l->size_per_thread[1] == 2 && l->threads_per_warp[0] == 8 &&
+	       l->threads_per_warp[1] == 4 && l->warps_per_cta[0] == fv->wm && l->warps_per_cta[1] == 1 &&
+	       l->order[0] == 1 && L->k->warp_size == 32;
+}
 
 static Feed feed_of(Lower *L, const TBlock *body, const TValue *v, int i, bool wgmma)
 {
@@ -858,7 +977,9 @@ static Feed feed_of(Lower *L, const TBlock *body, const TValue *v, int i, bool w
 		return FEED_COPY;
 	if (!wgmma || x->type.rank != 2 || !is_16bit_float(x->type.dtype) || L->vp[x->id].present != 3u)
 		return FEED_NONE;
-	return in_block(body, x) ? FEED_HERE : is_param(body, x) ? FEED_NONE : FEED_ONCE;
+	if (!in_block(body, x))
+		return is_param(body, x) ? FEED_NONE : FEED_ONCE;
+	return i == 0 && regs_feed(L, v, x) ? FEED_REGS : FEED_HERE;
 }
 
 /* Whether dot v may go on wgmma, its operands in wgmma's layouts. */
@@ -897,7 +1018,8 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 			return NULL;   /* (each dot streams at least one operand) */
 		for (int i = 0; i < 2; i++) {
 			int bytes = 2 * v->args[i]->type.shape[0] * v->args[i]->type.shape[1];
-			*((i ? fb : fa) == FEED_COPY ? &per_stage : &fixed) += bytes;
+			Feed f = i ? fb : fa;
+			*(f == FEED_COPY ? &per_stage : &fixed) += f == FEED_REGS ? 0 : bytes;
 		}
 	}
 	if (per_stage * stages + fixed > room)
@@ -929,6 +1051,7 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 				L->vp[v->args[i]->id].staged = NULL;   /* lowered as it is; the dot writes it */
 				o->loop = pp;
 				o->once = f == FEED_ONCE;
+				o->regs = f == FEED_REGS;
 			}
 		}
 	}
@@ -939,13 +1062,16 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 	}
 	for (const TValue *v = body->first; v; v = v->next) {
 		ValuePlan *p = &L->vp[v->id];
-		if (v->op != TOP_DOT || !p->wgmma || !accumulates_in_place(L, body, yield, v))
+		const TValue *x = v->op == TOP_DOT && p->staged && p->staged->regs ? v->args[0] : NULL;
+		if (x && L->uses && L->uses[x->id] == 1 && packed_source(L, x) != x)
+			L->uses[x->id] = 0;   /* the rounded tile: the dot packs from its operand */
+		if (v->op != TOP_DOT || !p->wgmma || pp->nacc == 4)
+			continue;
+		const TValue *carried = accumulates_in_place(L, body, yield, v) ? v->args[2] : rescaled_in_place(L, body, yield, v);
+		if (!carried)
 			continue;
 		p->in_place = true;
-		if (pp->nacc < 4)
-			pp->acc[pp->nacc++] = v->args[2];
-		else
-			p->in_place = false;
+		pp->acc[pp->nacc++] = carried;
 	}
 	Plan *plan = L->plan;
 	if (plan->npipes % 8 == 0) {
@@ -994,7 +1120,7 @@ void lower_pipeline_regs(Lower *L, const Pipeline *pp)
 {
 	for (int i = 0; i < L->plan->noperands; i++) {
 		const Operand *o = L->plan->operands[i];
-		if (o->pipe != pp && o->loop != pp)
+		if ((o->pipe != pp && o->loop != pp) || o->regs)
 			continue;
 		const TValue *x = o->tile;
 		SReg *r = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems * (o->pipe ? pp->stages : 1), o->name);

@@ -496,6 +496,8 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 		buf_printf(b, " run %d", vp->run);
 	if (v->op == TOP_DOT)
 		buf_printf(b, " %s%s", vp->wgmma ? "wgmma" : vp->matrix ? "matrix" : "fma", vp->in_place ? " in place" : "");
+	else if (vp->in_place)
+		buf_printf(b, " in place of %%%d", v->args[vp->in_place_arg]->id);
 	if (vp->staged)
 		buf_printf(b, " operand %d%s", vp->staged->id, v->op == TOP_DOT ? "" : " (copied ahead)");
 	if (vp->staged_b)
@@ -550,7 +552,8 @@ void plan_dump(Buf *b, const Plan *p)
 		if (o->pipe)
 			buf_printf(b, " x %d stages (pipeline %d)", o->pipe->stages, o->pipe->id);
 		else if (o->loop)
-			buf_printf(b, ", %s (pipeline %d)", o->once ? "written once before the loop" : "written every iteration",
+			buf_printf(b, ", %s (pipeline %d)",
+				   o->once ? "written once before the loop" : o->regs ? "from registers" : "written every iteration",
 				   o->loop->id);
 		buf_puts(b, "\n");
 	}

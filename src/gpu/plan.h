@@ -47,6 +47,10 @@ typedef struct Operand {
 	 * before its dot (lower_dot.c, "Operands the pipeline does not copy"). */
 	const Pipeline *loop;
 	bool once;
+	/* Operand A of such a dot that never goes to shared memory: the
+	 * consumer's tile is in the dot's result layout, so each thread packs
+	 * its own elements into wgmma's A registers (lower_dot.c, FEED_REGS). */
+	bool regs;
 	/* wgmma's layout: rows cut into blocks of 64 elements (128-byte rows,
 	 * the swizzle the instruction reads), block after block; the result's
 	 * rows permuted (lower_dot.c, wgmma_row) when m_warps > 0. */
@@ -79,7 +83,10 @@ typedef struct ValuePlan {
 	int run;
 	bool matrix;               /* TOP_DOT: lowered to its frame's matrix instruction */
 	bool wgmma;                /* TOP_DOT: by wgmma, operands copied in its layout */
-	bool in_place;             /* TOP_DOT: accumulates in its accumulator's (loop-carried) registers */
+	bool in_place;             /* TOP_DOT: accumulates in its accumulator's (loop-carried) registers;
+	                              TOP_MUL: writes its result into the registers of its operand
+	                              args[in_place_arg] (a wgmma accumulator rescaled, lower_dot.c) */
+	int8_t in_place_arg;
 	int8_t part;               /* PART_*: in the body of a pipelined loop */
 	Operand *staged;           /* TOP_LOAD: copied asynchronously to this operand; TOP_DOT: a's */
 	Operand *staged_b;         /* TOP_DOT: b's */

@@ -426,6 +426,12 @@ static void dump_stmt(Buf *b, const SStmt *s)
 			dump_expr(b, s->acc[1]);
 			for (int i = 0; i < 2; i++) {
 				const WgmmaDesc *d = &s->desc[i];
+				if (!s->smem[i]) {   /* A from registers */
+					buf_printf(b, "} += %s[", s->frag_a->reg->name);
+					dump_expr(b, s->frag_a->index);
+					buf_puts(b, " ..+3] (registers)");
+					continue;
+				}
 				buf_printf(b, i ? " * %s[" : "} += %s[", s->smem[i]->name);
 				dump_expr(b, i ? s->frag_b : s->frag_a);
 				buf_printf(b, "] (%s, swizzle %d, lbo %d, sbo %d)", d->trans ? "mn-major" : "k-major", d->swizzle,
@@ -467,13 +473,14 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		buf_printf(b, "copy_wait %d", s->vec);
 		break;
 	case SS_MMA_FENCE:
-		buf_printf(b, "mma_fence %s", s->src ? s->src->name : "shared");
+		buf_printf(b, "mma_fence %s%s%s", s->src ? s->src->name : "shared", s->frag_regs ? " " : "",
+			   s->frag_regs ? s->frag_regs->name : "");
 		break;
 	case SS_MMA_COMMIT:
 		buf_puts(b, "mma_commit");
 		break;
 	case SS_MMA_WAIT:
-		buf_printf(b, "mma_wait %d %s", s->vec, s->src->name);
+		buf_printf(b, "mma_wait %d %s%s%s", s->vec, s->src->name, s->frag_regs ? " " : "", s->frag_regs ? s->frag_regs->name : "");
 		break;
 	case SS_FOR:
 		buf_printf(b, "for %s = ", s->iv->name);

@@ -23,6 +23,11 @@
 /* SE_MATH's one function of the lowering's own: fp32 to tf32 precision,
  * the low 13 mantissa bits dropped (what the tensor cores read). */
 #define MATH_TF32 100
+/* and two 16-bit floats (fp16 or bf16 values in fp32 registers, a[0] and
+ * a[1]) rounded into one u32 word, a[0] in the low half (wgmma's A
+ * registers) */
+#define MATH_PACK_F16X2 101
+#define MATH_PACK_BF16X2 102
 
 typedef enum {
 	SR_THREAD,   /* count elements in every thread */
@@ -58,7 +63,7 @@ typedef enum {
 	SE_CMP,          /* aux: CmpKind; a[0] and a[1] of dtype `from` */
 	SE_SELECT,       /* a[0] ? a[1] : a[2] */
 	SE_CAST,         /* a[0] from `from` to `dtype` */
-	SE_MATH,         /* aux: MathFn, or MATH_TF32; a[0..arity-1] of dtype `from` (ldexp's a[1]: i32) */
+	SE_MATH,         /* aux: MathFn, MATH_TF32 or MATH_PACK_*; a[0..arity-1] of dtype `from` (ldexp's a[1]: i32) */
 	SE_LOGIC_AND,    /* a[0] && a[1] on booleans (guards) */
 	SE_PHILOX,       /* TOP_PHILOX: word `ival` after `aux` rounds; key a[0] (u64), counter (a[1], a[2], 0, 0) */
 	SE_BITCAST,      /* a[0]'s bits (of dtype `from`) as `dtype`, one width; a pointer: the same address,
@@ -94,8 +99,9 @@ typedef enum {
 	SS_COPY_ASYNC,/* where guard: shared dst[0 .. vec) = *ptr .. ptr[vec-1] where mask, else 0; lands later */
 	SS_COPY_COMMIT,/* the async copies issued since the last commit form a group */
 	SS_COPY_WAIT, /* wait until at most `vec` groups are still in flight (then a barrier publishes them) */
-	SS_MMA_FENCE, /* before the first asynchronous matrix instruction that reads registers `src` written since
-	                 (src NULL: that reads shared memory the threads wrote since) */
+	SS_MMA_FENCE, /* before the first asynchronous matrix instruction that reads registers `src` (and
+	                 `frag_regs`, its A operands) written since (src NULL: that reads shared memory the
+	                 threads wrote since) */
 	SS_MMA_COMMIT,/* the asynchronous matrix instructions issued since the last commit form a group */
 	SS_MMA_WAIT,  /* wait until at most `vec` groups are in flight; then registers `src` may be read */
 	SS_FOR,       /* for (iv = lo; step > 0 ? iv < hi : iv > hi; iv += step) {  (uniform) */
@@ -128,6 +134,9 @@ typedef enum {
  *     (g = lane / 4, c = lane % 4) holds for each 8 columns j: (row 16w + g,
  *     col 8j + 2c), (16w + g, 8j + 2c + 1), (16w + g + 8, 8j + 2c), (16w +
  *     g + 8, 8j + 2c + 1): mma.sync's accumulator, once per 8 columns.
+ *     A may instead come from registers (smem[0] NULL): 4 words, the
+ *     elements (16w + g, k 2c..2c+1), (16w + g + 8, 2c), (16w + g, 2c+8),
+ *     (16w + g + 8, 2c+8), mma.sync's A fragment of the warp's 16 rows.
  * A word holds two 16-bit elements, the lower index in the low half. */
 typedef enum {
 	MMA_M16N8K16,
@@ -195,10 +204,13 @@ struct SStmt {
 	/* SS_MMA of WGMMA_M64K16: frag_a and frag_b are the element index in
 	 * smem[0] and smem[1] of the operand tile's first element (the same in
 	 * every thread of a warpgroup); acc[0] is the first register of the row
-	 * g, acc[1] of the row g + 8, and 8 columns later come 2 registers on. */
+	 * g, acc[1] of the row g + 8, and 8 columns later come 2 registers on.
+	 * smem[0] NULL: frag_a is the first of the thread's 4 A words. */
 	int n;
 	SReg *smem[2];
 	WgmmaDesc desc[2];
+	SReg *frag_regs;                /* SS_MMA_FENCE: A operand registers fenced too; SS_MMA_WAIT: other
+	                                   accumulators the wait completes; or NULL */
 	SStmt *next;
 };
 

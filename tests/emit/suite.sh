@@ -129,7 +129,7 @@ compile_bundle() { # target ext pattern header command...
 echo "$cases" | while IFS='|' read -r name file opts; do
 	compile_with "$name" c c cc -std=c11 -O1 -Wall -Werror -Wno-unused-variable -Wno-unused-function -c
 	case $name in   # the C that models wgmma
-	gemm_*) compile_with "$name" c:wgmma c cc -std=c11 -O1 -Wall -Werror -Wno-unused-variable -Wno-unused-function -c ;;
+	gemm_*|attention) compile_with "$name" c:wgmma c cc -std=c11 -O1 -Wall -Werror -Wno-unused-variable -Wno-unused-function -c ;;
 	esac
 done
 for arch in gfx90a gfx940 gfx1030; do
@@ -142,6 +142,7 @@ done
 if [ -n "$NVCC" ]; then
 	compile_bundle cuda:sm_90 cu '*' '#include <cstdio>' "$NVCC" -arch=sm_90 -c
 	compile_bundle cuda:sm_90a cu 'gemm_*' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -c   # tl.dot by wgmma
+	compile_bundle cuda:sm_90a cu 'attention' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -c   # p from registers
 else
 	echo "SKIP emit cuda:sm_90: nvcc is not installed here"
 fi

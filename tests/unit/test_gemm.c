@@ -52,6 +52,7 @@ typedef struct Result {
 	double rel_err;             /* max |C - ref| / max |ref| */
 	bool matrix, pipelined;     /* what the emitted code does */
 	bool wgmma;
+	bool wgmma_regs;            /* some wgmma reads A from registers */
 	char err[512];
 } Result;
 
@@ -422,21 +423,23 @@ static void test_tiles(void)
  *
  * q @ k.T with q loaded once before the loop, p @ v with p made from the
  * softmax in registers: on c:wgmma the loop must be pipelined (K and V
- * copied ahead into num_stages slots, q written to shared memory once, p
- * every iteration, both in wgmma's layout) and on the other matrix units
- * stay as it was; the output against float64 attention of the same
- * fp16 inputs, at sequence lengths no block divides, causal or not. */
-static Result run_attention(int S, bool causal, int stages, const char *target)
+ * copied ahead into num_stages slots, q written to shared memory once in
+ * wgmma's layout, p packed from the softmax's registers into wgmma's A
+ * registers, the model gathering A from every thread's words) and on the
+ * other matrix units stay as it was; the output against float64 attention
+ * of the same fp16 inputs, at sequence lengths no block divides, causal or
+ * not, one warpgroup or two (BM = 128, 8 warps). */
+static Result run_attention(int S, bool causal, int stages, int BM, int warps, const char *target)
 {
-	enum { D = 64, BM = 64, BN = 64 };
+	enum { D = 64, BN = 64 };
 	Result r = {0};
 	Diag d = {.out = stderr};
 	const Kernel *kern = load_kernel("tests/exec/attention.py", &d);
 	if (!kern)
 		return r;
-	const char *defines[] = {"D=64", "BM=64", "BN=64", causal ? "CAUSAL=True" : "CAUSAL=False"};
+	const char *defines[] = {"D=64", BM == 128 ? "BM=128" : "BM=64", "BN=64", causal ? "CAUSAL=True" : "CAUSAL=False"};
 	SpecOptions opt = {.signature = "*fp16,*fp16,*fp16,*fp16,i32,fp32", .defines = defines, .ndefines = 4,
-			   .num_warps = 4, .num_stages = stages};
+			   .num_warps = warps, .num_stages = stages};
 	TKernel *tk = spec_kernel(&arena, &d, kern, &opt);
 	Target t;
 	char err[4096];
@@ -451,6 +454,7 @@ static Result run_attention(int S, bool causal, int stages, const char *target)
 	emit_kernel(&source, sk);
 	const char *cs = buf_str(&source);
 	r.wgmma = strstr(cs, "tc_wgmma(") != NULL;
+	r.wgmma_regs = strstr(cs, "tc_wgmma_ra(") != NULL;
 	r.matrix = r.wgmma || strstr(cs, t.warp_size == 32 ? "tc_mma_m16n8k16(" : "tc_mfma_16x16x16(");
 	r.pipelined = strstr(cs, "load_slot") != NULL;
 	size_t n = (size_t)S * D;
@@ -503,18 +507,21 @@ static Result run_attention(int S, bool causal, int stages, const char *target)
 
 static void test_attention(void)
 {
-	static const struct { int s; bool causal; int stages; } cases[] = {
-		{200, false, 2}, {200, true, 2}, {77, true, 3}, {130, false, 3},
+	static const struct { int s; bool causal; int stages, bm, warps; } cases[] = {
+		{200, false, 2, 64, 4}, {200, true, 2, 64, 4}, {77, true, 3, 64, 4}, {130, false, 3, 64, 4},
+		{300, true, 2, 128, 8},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		for (int w = 0; w < 3; w++) {
 			static const char *const targets[] = {"c", "c:wave64", "c:wgmma"};
-			Result r = run_attention(cases[i].s, cases[i].causal, cases[i].stages, targets[w]);
+			Result r = run_attention(cases[i].s, cases[i].causal, cases[i].stages, cases[i].bm, cases[i].warps, targets[w]);
 			char name[200];
-			snprintf(name, sizeof name, "attention S=%d%s stages=%d %s: %s%s, rel err %.2e", cases[i].s,
-				 cases[i].causal ? " causal" : "", cases[i].stages, targets[w],
-				 r.wgmma ? "wgmma" : w == 1 ? "MFMA" : "mma.sync", r.pipelined ? " async copies" : "", r.rel_err);
-			CHECK(name, r.ran && r.matrix && r.wgmma == (w == 2) && r.pipelined == (w == 2) && r.rel_err < 1e-2);
+			snprintf(name, sizeof name, "attention S=%d%s stages=%d BM=%d %d warps %s: %s%s%s, rel err %.2e", cases[i].s,
+				 cases[i].causal ? " causal" : "", cases[i].stages, cases[i].bm, cases[i].warps, targets[w],
+				 r.wgmma ? "wgmma" : w == 1 ? "MFMA" : "mma.sync", r.wgmma_regs ? " (p from registers)" : "",
+				 r.pipelined ? " async copies" : "", r.rel_err);
+			CHECK(name, r.ran && r.matrix && r.wgmma == (w == 2) && r.wgmma_regs == (w == 2) && r.pipelined == (w == 2) &&
+				    r.rel_err < 1e-2);
 			if (!r.ran)
 				printf("  %s\n", r.err);
 		}
