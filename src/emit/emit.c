@@ -613,7 +613,7 @@ static const char *to_memory(DType dt)
 static bool word_sized(DType dt)
 {
 	return dt == DT_F32 || dt == DT_I32 || dt == DT_U32 || dt == DT_F16 || dt == DT_BF16 || dt == DT_I64 ||
-	       dt == DT_U64 || dt == DT_F64;
+	       dt == DT_U64 || dt == DT_F64 || dtype_is_fp8(dt);   /* fp8: bytes of 4 a word */
 }
 
 /* The 64 bits of 8-byte value `v` as a tc_u64 expression */
@@ -659,6 +659,10 @@ static void load_stmt(Emit *E, const SStmt *s)
 			free(b);
 		} else if (size == 4)
 			bits[0] = str_printf("%s(%s)", dtype_is_float(dt) ? "tc_f32_bits" : "(tc_u32)", other);
+		else if (size == 1 && s->other->kind == SE_FLOAT)
+			bits[0] = str_printf("0x%08xu", dtype_fp8_from_float(dt, (float)s->other->fval) * 0x01010101u);
+		else if (size == 1)
+			bits[0] = str_printf("(tc_u32)%s(%s) * 0x01010101u", to_memory(dt), other);
 		else if (s->other->kind == SE_FLOAT) {   /* a constant the C++ compiler cannot pack through the asm */
 			float f = (float)s->other->fval;
 			unsigned h = dt == DT_BF16 ? dtype_bf16_from_float(f) : dtype_fp16_from_float(f);
@@ -684,6 +688,8 @@ static void load_stmt(Emit *E, const SStmt *s)
 			     dt == DT_F64 ? "__longlong_as_double((tc_i64)" : "", 2 * j, 2 * j + 1, dt == DT_F64 ? ")" : "");
 		else if (size == 4)
 			line(E, "%s = %s(w[%d]);", dst, dtype_is_float(dt) ? "tc_f32_from_bits" : "", j);
+		else if (size == 1)
+			line(E, "%s = %s((tc_u8)(w[%d] >> %d));", dst, from_memory(dt), j / 4, 8 * (j % 4));
 		else if (dt == DT_BF16)
 			line(E, "%s = tc_bf16_%s(w[%d]);", dst, j % 2 ? "hi" : "lo", j / 2);
 		else
@@ -731,6 +737,8 @@ static void store_stmt(Emit *E, const SStmt *s)
 				free(b);
 			} else if (size == 4)
 				line(E, "w[%d] = %s(%s);", j, dtype_is_float(dt) ? "tc_f32_bits" : "(tc_u32)", v);
+			else if (size == 1)
+				line(E, "w[%d] %s (tc_u32)%s(%s) << %d;", j / 4, j % 4 ? "|=" : "=", to_memory(dt), v, 8 * (j % 4));
 			else if (j % 2 == 1) {
 				char *lo = elem_str(E, s->value, (j - 1) * s->value_stride);
 				line(E, "w[%d] = tc_pack_%s(%s, %s);", j / 2, dt == DT_BF16 ? "bf16x2" : "f16x2", lo, v);

@@ -113,3 +113,20 @@ def widen_bits(x_ptr, f32_ptr, bf16_ptr, n, DT: tl.constexpr, B: tl.constexpr):
 
 # run: -k widen_bits -s *u8,*fp32,*bf16,i32 -D DT=tl.float8e4b15 -D B=128 --arg x_ptr=600 --arg f32_ptr=600 --arg bf16_ptr=600 --arg n=600 --grid 5 --int-range 256
 # run: -k widen_bits -s *u8,*fp32,*bf16,i32 -D DT=tl.float8e5 -D B=128 --arg x_ptr=600 --arg f32_ptr=600 --arg bf16_ptr=600 --arg n=600 --grid 5 --int-range 256
+
+
+@triton.jit
+def widen_all(f32_ptr, f16_ptr, back_ptr, DT: tl.constexpr):
+    # every byte as fp8 DT, widened: the fp32 and fp16 bit patterns (NaN
+    # payloads and signs compared exactly) and the byte the fp32 gives back
+    i = tl.arange(0, 256)
+    x = i.to(tl.uint8).to(DT, bitcast=True)
+    tl.store(f32_ptr + i, x.to(tl.float32).to(tl.int32, bitcast=True))
+    tl.store(f16_ptr + i, x.to(tl.float16).to(tl.int16, bitcast=True))
+    tl.store(back_ptr + i, x.to(tl.float32).to(DT).to(tl.uint8, bitcast=True))
+
+# run: -k widen_all -s *i32,*i16,*u8 -D DT=tl.float8e4nv --arg f32_ptr=256 --arg f16_ptr=256 --arg back_ptr=256 --grid 1
+# run: -k widen_all -s *i32,*i16,*u8 -D DT=tl.float8e5 --arg f32_ptr=256 --arg f16_ptr=256 --arg back_ptr=256 --grid 1
+# run: -k widen_all -s *i32,*i16,*u8 -D DT=tl.float8e4b15 --arg f32_ptr=256 --arg f16_ptr=256 --arg back_ptr=256 --grid 1
+# run: -k widen_all -s *i32,*i16,*u8 -D DT=tl.float8e4b8 --arg f32_ptr=256 --arg f16_ptr=256 --arg back_ptr=256 --grid 1
+# run: -k widen_all -s *i32,*i16,*u8 -D DT=tl.float8e5b16 --arg f32_ptr=256 --arg f16_ptr=256 --arg back_ptr=256 --grid 1
