@@ -393,6 +393,146 @@ static void plan_pipelines(Lower *L, const TBlock *b, int64_t outer, bool in_loo
 	}
 }
 
+/* ---- loads issued iterations ahead ----
+ *
+ * As Triton pipelines the loads of a loop without a dot only when the loop
+ * asks for stages itself (`tl.range(..., num_stages=n)`, n >= 2): a load of
+ * the loop's body whose address, mask and `other` depend on nothing but the
+ * induction variable and values from before the loop is issued
+ * min(n - 1, what the registers allow) iterations ahead, into registers, so
+ * it is in flight while the iterations before it compute (tutorial 02's
+ * rows). The C++ compiler does not do it across a loop of a run-time trip
+ * count. Not in a pipelined loop (its copies are), nor where the body
+ * writes through a pointer of the same kernel argument, or of one not
+ * known, or has atomics or barriers (an earlier iteration's effects the
+ * load could have to see). */
+
+/* The kernel argument a pointer is an offset from, or NULL. */
+static const TValue *pointer_root(const TValue *p)
+{
+	while (p) {
+		switch (p->op) {
+		case TOP_ARG:
+			return p;
+		case TOP_PTR_ADD: case TOP_SPLAT: case TOP_BROADCAST: case TOP_EXPAND: case TOP_RESHAPE:
+		case TOP_TRANS: case TOP_HINT: case TOP_CONVERT:
+			p = p->args[0];
+			break;
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Whether block `b` (and what it holds) writes through a pointer of
+ * argument `root` (or of one not known), or has an atomic or a barrier. */
+static bool writes_maybe(const TBlock *b, const TValue *root)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		if (v->op == TOP_ATOMIC || v->op == TOP_BARRIER)
+			return true;
+		if (v->op == TOP_STORE) {
+			const TValue *r = pointer_root(v->args[0]);
+			if (!r || r == root)
+				return true;
+		}
+		if (writes_maybe(v->body, root) || (v->op == TOP_IF && writes_maybe(v->orelse, root)))
+			return true;
+	}
+	return false;
+}
+
+/* Whether `x` depends on nothing of loop body `b` but its induction
+ * variable and ops that may be lowered again (computed anew for another
+ * iteration, element by element, no shared memory): marks those
+ * AHEAD_SLICE in `slice` (by value id). `in_body`: the body's ops. */
+static bool ahead_slice(Lower *L, const TBlock *b, const TValue *x, const bool *in_body, int8_t *slice)
+{
+	if (!x || x == b->params[0])
+		return true;
+	for (int i = 1; i < b->nparams; i++)
+		if (x == b->params[i])
+			return false;   /* a carried value */
+	if (!in_body[x->id] || slice[x->id] == AHEAD_SLICE)
+		return true;    /* from before the loop, or seen */
+	switch (x->op) {
+	case TOP_CONST: case TOP_ARANGE: case TOP_SPLAT: case TOP_BROADCAST: case TOP_EXPAND: case TOP_HINT:
+	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_IDIV: case TOP_MOD: case TOP_AND: case TOP_OR:
+	case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_NEG: case TOP_NOT: case TOP_CMP: case TOP_WHERE:
+	case TOP_CAST: case TOP_MAXIMUM: case TOP_MINIMUM: case TOP_PTR_ADD:
+		break;
+	case TOP_RESHAPE:
+		if (lower_reshape_is_alias(x))
+			break;
+		return false;
+	default:
+		return false;
+	}
+	for (int i = 0; i < x->nargs; i++)
+		if (!ahead_slice(L, b, x->args[i], in_body, slice))
+			return false;
+	slice[x->id] = AHEAD_SLICE;
+	return true;
+}
+
+/* Registers a thread holds of value `v`. */
+static int64_t regs_of(const Lower *L, const TValue *v)
+{
+	const ValuePlan *vp = &L->vp[v->id];
+	return vp->frame < 0 ? 1 : count_in(L, vp->frame, vp->present);
+}
+
+enum { AHEAD_REGS = 32 };   /* registers a thread may hold of the loads ahead, all iterations together */
+
+static void plan_ahead_loop(Lower *L, const TValue *loop)
+{
+	const TBlock *b = loop->body;
+	if (loop->aux < 2 || L->vp[loop->id].pipe)
+		return;
+	bool *in_body = arena_alloc(L->arena, sizeof *in_body * (size_t)(L->nvalues + 1));
+	int8_t *slice = arena_alloc(L->arena, sizeof *slice * (size_t)(L->nvalues + 1));
+	for (const TValue *x = b->first; x; x = x->next)
+		in_body[x->id] = true;
+	int64_t regs = 0;
+	int nloads = 0;
+	for (const TValue *x = b->first; x; x = x->next) {
+		if (x->op != TOP_LOAD || L->vp[x->id].staged || (L->uses && L->uses[x->id] <= 0))
+			continue;
+		const TValue *root = pointer_root(x->args[0]);
+		if (!root || writes_maybe(b, root))
+			continue;
+		int8_t *mine = arena_alloc(L->arena, sizeof *mine * (size_t)(L->nvalues + 1));
+		memcpy(mine, slice, sizeof *mine * (size_t)(L->nvalues + 1));
+		bool ok = true;
+		for (int i = 0; i < x->nargs && ok; i++)
+			ok = ahead_slice(L, b, x->args[i], in_body, mine);
+		if (!ok || regs + regs_of(L, x) > AHEAD_REGS)
+			continue;
+		regs += regs_of(L, x);
+		memcpy(slice, mine, sizeof *mine * (size_t)(L->nvalues + 1));
+		slice[x->id] = AHEAD_LOAD;
+		nloads++;
+	}
+	if (!nloads)
+		return;
+	for (const TValue *x = b->first; x; x = x->next)
+		L->vp[x->id].ahead = slice[x->id];
+	int iters = (int)imin(loop->aux - 1, (int)imax(1, AHEAD_REGS / regs));
+	L->vp[loop->id].ahead_iters = (int8_t)iters;
+}
+
+static void plan_ahead(Lower *L, const TBlock *b)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		plan_ahead(L, v->body);
+		if (v->op == TOP_IF)
+			plan_ahead(L, v->orelse);
+		if (v->op == TOP_FOR)
+			plan_ahead_loop(L, v);
+	}
+}
+
 /* ---- the plan ---- */
 
 static void plan_kernel(Lower *L)
@@ -409,6 +549,7 @@ static void plan_kernel(Lower *L)
 	plan_values(L, tk->body);
 	plan_pipelines(L, tk->body, 0, false);
 	lower_plan_operands(L, tk->body);
+	plan_ahead(L, tk->body);
 	p->frames = L->frames;   /* place.c sized them */
 	p->nframes = L->nframes;
 	p->scalar_frame = L->scalar_frame;
@@ -504,6 +645,10 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 		buf_puts(b, vp->part == PART_PRODUCER ? " producer" : " consumer");
 	if (vp->pipe)
 		buf_printf(b, " pipeline %d", vp->pipe->id);
+	if (vp->ahead_iters)
+		buf_printf(b, " loads %d iteration%s ahead", vp->ahead_iters, vp->ahead_iters > 1 ? "s" : "");
+	if (vp->ahead != AHEAD_NONE)
+		buf_puts(b, vp->ahead == AHEAD_LOAD ? " loaded ahead" : " ahead");
 	buf_puts(b, "\n");
 }
 

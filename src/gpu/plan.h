@@ -54,6 +54,12 @@ typedef struct Operand {
 	int m_warps;
 } Operand;
 
+/* What an op of a loop body has to do with loads issued iterations ahead
+ * (plan.c, plan_ahead): a load whose value is read from registers loaded
+ * before its iteration, or an op that computes the address, mask or
+ * `other` of one (lowered again for the iterations ahead). */
+enum { AHEAD_NONE, AHEAD_LOAD, AHEAD_SLICE };
+
 /* Which part of a pipelined loop's body an op belongs to. */
 enum { PART_NONE, PART_PRODUCER, PART_CONSUMER };
 
@@ -84,6 +90,8 @@ typedef struct ValuePlan {
 	Operand *staged;           /* TOP_LOAD: copied asynchronously to this operand; TOP_DOT: a's */
 	Operand *staged_b;         /* TOP_DOT: b's */
 	Pipeline *pipe;            /* TOP_FOR: pipelined */
+	int8_t ahead;              /* AHEAD_*: in the body of a loop that loads ahead */
+	int8_t ahead_iters;        /* TOP_FOR: its AHEAD_LOADs are issued this many iterations ahead (0: none) */
 } ValuePlan;
 
 /* A blocked layout shared by the tiles of one connected part of a kernel:
