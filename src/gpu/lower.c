@@ -497,12 +497,12 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 		consumer_part(L, v, pp, f, ivr, ahead, state, like);
 }
 
-/* ---- loads issued iterations ahead (plan.c, plan_ahead) ---- */
+/* ---- loads issued an iteration ahead (plan.c, plan_ahead) ---- */
 
 typedef struct Ahead {
-	int iters, nloads;
+	int nloads;
 	const TValue **loads;     /* the body's AHEAD_LOADs, in order */
-	SReg ***slot;             /* [iteration ahead][load]: its registers */
+	SReg **next;              /* [load]: the next iteration's, loaded ahead */
 	SReg **cur;               /* [load]: this iteration's */
 	SReg *at;                 /* uniform: the induction variable of the iteration ahead */
 } Ahead;
@@ -521,12 +521,6 @@ static SExpr *loop_runs(Lower *L, DType dt, SExpr *at, SExpr *hi, SExpr *step)
 	return e;
 }
 
-/* step * j */
-static SExpr *steps(Lower *L, DType dt, SExpr *step, int j)
-{
-	return j == 1 ? step : simt_binary(L->k, TOP_MUL, dt, step, simt_int(L->k, dt, j));
-}
-
 /* dst = src, element by element over `vary` (like's frame) */
 static void copy_regs(Lower *L, const TValue *like, SReg *dst, SReg *src, unsigned vary)
 {
@@ -535,20 +529,19 @@ static void copy_regs(Lower *L, const TValue *like, SReg *dst, SReg *src, unsign
 	lower_assign_value(L, like, &n, dst, vary, simt_ref(L->k, src, lower_index_in(L, &n, vary)));
 }
 
-/* The loads of the iteration at `at` (= `value`) into slot `j`, those that
- * compute their addresses lowered again for it, every access guarded by
- * the loop's running that iteration. */
-static void loads_ahead(Lower *L, const TValue *loop, Ahead *A, SExpr *value, SExpr *hi, SExpr *step, int j)
+/* The loads of the iteration at `at` (= `value`) into A->next, those ops
+ * that compute their addresses lowered again for it, every access guarded
+ * by the loop's running that iteration. */
+static void loads_ahead(Lower *L, const TValue *loop, Ahead *A, SExpr *value, SExpr *hi, SExpr *step)
 {
 	const TBlock *body = loop->body;
 	const TValue *ivv = body->params[0];
-	DType dt = ivv->type.dtype;
 	SStmt *s = lower_uniform_stmt(L, SS_ASSIGN, loop->line);
 	s->dst = simt_ref(L->k, A->at, NULL);
 	s->value = value;
 	lower_set_reg(L, ivv, A->at, 0);
 	L->loading_ahead = true;
-	L->load_guard = loop_runs(L, dt, simt_ref(L->k, A->at, NULL), hi, step);
+	L->load_guard = loop_runs(L, ivv->type.dtype, simt_ref(L->k, A->at, NULL), hi, step);
 	int l = 0;
 	for (const TValue *x = body->first; x; x = x->next) {
 		int8_t ahead = L->vp[x->id].ahead;
@@ -558,58 +551,51 @@ static void loads_ahead(Lower *L, const TValue *loop, Ahead *A, SExpr *value, SE
 		if (ahead != AHEAD_LOAD)
 			continue;
 		const Place *p = &L->place[x->id];
-		if (!A->slot[j][l])
-			A->slot[j][l] = simt_reg(L->k, p->reg->kind, p->reg->dtype, p->reg->elem, p->reg->count,
-						 arena_printf(L->arena, "%s_ahead%d", x->name ? x->name : "t", j));
-		copy_regs(L, x, A->slot[j][l], p->reg, p->regs_vary);
+		if (!A->next[l])
+			A->next[l] = simt_reg(L->k, p->reg->kind, p->reg->dtype, p->reg->elem, p->reg->count,
+					      arena_printf(L->arena, "%s_next", x->name ? x->name : "t"));
+		copy_regs(L, x, A->next[l], p->reg, p->regs_vary);
 		l++;
 	}
 	L->loading_ahead = false;
 	L->load_guard = NULL;
 }
 
-/* Before the loop: the loads of its first `iters` iterations. */
+/* Before the loop: the loads of its first iteration. */
 static Ahead *ahead_before(Lower *L, const TValue *loop, SExpr *lo, SExpr *hi, SExpr *step)
 {
 	Ahead *A = arena_alloc(L->arena, sizeof *A);
 	const TBlock *body = loop->body;
 	const TValue *ivv = body->params[0];
-	DType dt = ivv->type.dtype;
-	A->iters = L->vp[loop->id].ahead_iters;
 	for (const TValue *x = body->first; x; x = x->next)
 		A->nloads += L->vp[x->id].ahead == AHEAD_LOAD && !(L->uses && L->uses[x->id] <= 0);
 	A->loads = arena_alloc(L->arena, sizeof *A->loads * (size_t)(A->nloads + 1));
 	A->cur = arena_alloc(L->arena, sizeof *A->cur * (size_t)(A->nloads + 1));
-	A->slot = arena_alloc(L->arena, sizeof *A->slot * (size_t)A->iters);
-	for (int j = 0; j < A->iters; j++)
-		A->slot[j] = arena_alloc(L->arena, sizeof **A->slot * (size_t)(A->nloads + 1));
+	A->next = arena_alloc(L->arena, sizeof *A->next * (size_t)(A->nloads + 1));
 	int l = 0;
 	for (const TValue *x = body->first; x; x = x->next)
 		if (L->vp[x->id].ahead == AHEAD_LOAD && !(L->uses && L->uses[x->id] <= 0))
 			A->loads[l++] = x;
-	A->at = simt_reg(L->k, SR_UNIFORM, dt, dt, 1, arena_printf(L->arena, "%s_ahead", ivv->name ? ivv->name : "iv"));
-	for (int j = 0; j < A->iters; j++)
-		loads_ahead(L, loop, A, j ? simt_binary(L->k, TOP_ADD, dt, lo, steps(L, dt, step, j)) : lo, hi, step, j);
+	A->at = simt_reg(L->k, SR_UNIFORM, ivv->type.dtype, ivv->type.dtype, 1,
+			 arena_printf(L->arena, "%s_next", ivv->name ? ivv->name : "iv"));
+	loads_ahead(L, loop, A, lo, hi, step);
 	return A;
 }
 
-/* At the top of the body: this iteration's loads from slot 0, the slots
- * moved down one, and the loads of iteration iv + iters * step into the
- * last; the body then reads this iteration's. */
+/* At the top of the body: this iteration's loads from A->next, then the
+ * loads of iteration iv + step into it; the body reads this iteration's.
+ * (One iteration ahead: more would move registers whose loads are still
+ * in flight at every back edge, which waits for them.) */
 static void ahead_in_body(Lower *L, const TValue *loop, Ahead *A, SReg *iv, SExpr *hi, SExpr *step)
 {
 	DType dt = loop->body->params[0]->type.dtype;
 	for (int l = 0; l < A->nloads; l++) {
 		const TValue *x = A->loads[l];
-		SReg *s0 = A->slot[0][l];
-		unsigned vary = L->vp[x->id].present;
-		A->cur[l] = simt_reg(L->k, s0->kind, s0->dtype, s0->elem, s0->count, x->name ? x->name : s0->name);
-		copy_regs(L, x, A->cur[l], s0, vary);
-		for (int j = 0; j + 1 < A->iters; j++)
-			copy_regs(L, x, A->slot[j][l], A->slot[j + 1][l], vary);
+		SReg *n = A->next[l];
+		A->cur[l] = simt_reg(L->k, n->kind, n->dtype, n->elem, n->count, x->name ? x->name : n->name);
+		copy_regs(L, x, A->cur[l], n, L->place[x->id].regs_vary);
 	}
-	SExpr *next = simt_binary(L->k, TOP_ADD, dt, simt_ref(L->k, iv, NULL), steps(L, dt, step, A->iters));
-	loads_ahead(L, loop, A, next, hi, step, A->iters - 1);
+	loads_ahead(L, loop, A, simt_binary(L->k, TOP_ADD, dt, simt_ref(L->k, iv, NULL), step), hi, step);
 	lower_set_reg(L, loop->body->params[0], iv, 0);
 	for (int l = 0; l < A->nloads; l++)
 		lower_set_reg(L, A->loads[l], A->cur[l], L->place[A->loads[l]->id].regs_vary);

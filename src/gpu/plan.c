@@ -398,11 +398,13 @@ static void plan_pipelines(Lower *L, const TBlock *b, int64_t outer, bool in_loo
  * As Triton pipelines the loads of a loop without a dot only when the loop
  * asks for stages itself (`tl.range(..., num_stages=n)`, n >= 2): a load of
  * the loop's body whose address, mask and `other` depend on nothing but the
- * induction variable and values from before the loop is issued
- * min(n - 1, what the registers allow) iterations ahead, into registers, so
- * it is in flight while the iterations before it compute (tutorial 02's
- * rows). The C++ compiler does not do it across a loop of a run-time trip
- * count. Not in a pipelined loop (its copies are), nor where the body
+ * induction variable and values from before the loop is issued one
+ * iteration ahead, into registers, so it is in flight while the iteration
+ * before it computes (tutorial 02's rows). The C++ compiler does not do it
+ * across a loop of a run-time trip count. Not more than one: without
+ * unrolling, a ring of registers moves registers whose loads are still in
+ * flight at every back edge, which waits for them (on the H200, tutorial
+ * 02 three iterations ahead was slower than one). Not in a pipelined loop (its copies are), nor where the body
  * writes through a pointer of the same kernel argument, or of one not
  * known, or has atomics or barriers (an earlier iteration's effects the
  * load could have to see). */
@@ -483,7 +485,7 @@ static int64_t regs_of(const Lower *L, const TValue *v)
 	return vp->frame < 0 ? 1 : count_in(L, vp->frame, vp->present);
 }
 
-enum { AHEAD_REGS = 32 };   /* registers a thread may hold of the loads ahead, all iterations together */
+enum { AHEAD_REGS = 32 };   /* registers a thread may hold of the loads ahead */
 
 static void plan_ahead_loop(Lower *L, const TValue *loop)
 {
@@ -518,8 +520,7 @@ static void plan_ahead_loop(Lower *L, const TValue *loop)
 		return;
 	for (const TValue *x = b->first; x; x = x->next)
 		L->vp[x->id].ahead = slice[x->id];
-	int iters = (int)imin(loop->aux - 1, (int)imax(1, AHEAD_REGS / regs));
-	L->vp[loop->id].ahead_iters = (int8_t)iters;
+	L->vp[loop->id].ahead_iters = 1;
 }
 
 static void plan_ahead(Lower *L, const TBlock *b)

@@ -91,7 +91,7 @@ typedef struct ValuePlan {
 	Operand *staged_b;         /* TOP_DOT: b's */
 	Pipeline *pipe;            /* TOP_FOR: pipelined */
 	int8_t ahead;              /* AHEAD_*: in the body of a loop that loads ahead */
-	int8_t ahead_iters;        /* TOP_FOR: its AHEAD_LOADs are issued this many iterations ahead (0: none) */
+	int8_t ahead_iters;        /* TOP_FOR: 1 when its AHEAD_LOADs are issued an iteration ahead */
 } ValuePlan;
 
 /* A blocked layout shared by the tiles of one connected part of a kernel:
