@@ -123,6 +123,7 @@ typedef struct Plan {
 	Operand **operands;
 	int noperands;
 	int shared_estimate;             /* bytes of shared memory the emitted kernel is planned to need at most */
+	int min_blocks;                  /* CUDA: blocks an SM is to hold at once (__launch_bounds__), 0: not said */
 } Plan;
 
 /* Plans `tk` for `target`: frames, layouts, dots and pipelines. `tk` has
