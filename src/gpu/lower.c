@@ -331,6 +331,8 @@ static const TValue *lower_part(Lower *L, const TBlock *b, int part)
 		}
 		if (part != PART_NONE && L->vp[v->id].part != part)
 			continue;
+		if (L->vp[v->id].ahead == AHEAD_ONLY)
+			continue;   /* lowered for the iteration ahead only (loads_ahead) */
 		if (v->op == TOP_ARG || (lower_pure(v) && L->uses && L->uses[v->id] <= 0))
 			continue;   /* an argument (lowered first), or a value nothing reads */
 		if (!lower_folds_may_wait(L, v))

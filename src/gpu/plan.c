@@ -458,6 +458,8 @@ static bool ahead_slice(Lower *L, const TBlock *b, const TValue *x, const bool *
 			return false;   /* a carried value */
 	if (!in_body[x->id] || slice[x->id] == AHEAD_SLICE)
 		return true;    /* from before the loop, or seen */
+	if (slice[x->id] != AHEAD_NONE)
+		return false;   /* a load ahead */
 	switch (x->op) {
 	case TOP_CONST: case TOP_ARANGE: case TOP_SPLAT: case TOP_BROADCAST: case TOP_EXPAND: case TOP_HINT:
 	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_IDIV: case TOP_MOD: case TOP_AND: case TOP_OR:
@@ -518,6 +520,26 @@ static void plan_ahead_loop(Lower *L, const TValue *loop)
 	}
 	if (!nloads)
 		return;
+	/* the ops that only the loads ahead read, from the last: an op whose
+	 * every live reader is a load ahead or such an op */
+	int n = 0;
+	for (const TValue *x = b->first; x; x = x->next)
+		n++;
+	const TValue **ops = arena_alloc(L->arena, sizeof *ops * (size_t)(n + 1));
+	n = 0;
+	for (const TValue *x = b->first; x; x = x->next)
+		ops[n++] = x;
+	for (int i = n - 1; i >= 0; i--) {
+		const TValue *x = ops[i];
+		if (slice[x->id] != AHEAD_SLICE || !L->uses || L->uses[x->id] <= 0)
+			continue;
+		int readers = 0;
+		for (int j = i + 1; j < n; j++)
+			for (int a = 0; a < ops[j]->nargs; a++)
+				readers += ops[j]->args[a] == x && (slice[ops[j]->id] == AHEAD_LOAD || slice[ops[j]->id] == AHEAD_ONLY);
+		if (readers == L->uses[x->id])
+			slice[x->id] = AHEAD_ONLY;
+	}
 	for (const TValue *x = b->first; x; x = x->next)
 		L->vp[x->id].ahead = slice[x->id];
 	L->vp[loop->id].ahead_iters = 1;
@@ -699,7 +721,7 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 	if (vp->ahead_iters)
 		buf_printf(b, " loads %d iteration%s ahead", vp->ahead_iters, vp->ahead_iters > 1 ? "s" : "");
 	if (vp->ahead != AHEAD_NONE)
-		buf_puts(b, vp->ahead == AHEAD_LOAD ? " loaded ahead" : " ahead");
+		buf_puts(b, vp->ahead == AHEAD_LOAD ? " loaded ahead" : vp->ahead == AHEAD_ONLY ? " ahead only" : " ahead");
 	buf_puts(b, "\n");
 }
 

@@ -54,11 +54,12 @@ typedef struct Operand {
 	int m_warps;
 } Operand;
 
-/* What an op of a loop body has to do with loads issued iterations ahead
+/* What an op of a loop body has to do with loads issued an iteration ahead
  * (plan.c, plan_ahead): a load whose value is read from registers loaded
- * before its iteration, or an op that computes the address, mask or
- * `other` of one (lowered again for the iterations ahead). */
-enum { AHEAD_NONE, AHEAD_LOAD, AHEAD_SLICE };
+ * before its iteration, an op that computes the address, mask or `other`
+ * of one (lowered again for the iteration ahead), and such an op that
+ * nothing else reads (lowered for the iteration ahead only). */
+enum { AHEAD_NONE, AHEAD_LOAD, AHEAD_SLICE, AHEAD_ONLY };
 
 /* Which part of a pipelined loop's body an op belongs to. */
 enum { PART_NONE, PART_PRODUCER, PART_CONSUMER };

@@ -265,23 +265,19 @@ rows_softmax(float *x_ptr, float *y_ptr, tc_i32 n_rows, tc_i32 n_cols, tc_i32 st
 	bool t17;
 	float x18;
 	tc_i32 cols19;
-	tc_i32 t20;
-	float *t21;
-	float *t22;
-	bool t23;
-	float t24;
-	float t24_lane;
-	__shared__ __align__(16) float t24_warps[4];
-	float t27;
+	float t20;
+	float t20_lane;
+	__shared__ __align__(16) float t20_warps[4];
+	float t23;
 	float e;
-	tc_i32 t29;
-	float *t30;
-	float *t31;
-	float t32;
-	float t32_lane;
-	__shared__ __align__(16) float t32_warps[4];
-	float t35;
-	bool t36;
+	tc_i32 t25;
+	float *t26;
+	float *t27;
+	float t28;
+	float t28_lane;
+	__shared__ __align__(16) float t28_warps[4];
+	float t31;
+	bool t32;
 	lane = (tc_i32)(threadIdx.x % 32);
 	warp = (tc_i32)(threadIdx.x / 32);
 	f1_first0 = ((lane & 31) + ((warp & 3) * 32));
@@ -346,94 +342,84 @@ rows_softmax(float *x_ptr, float *y_ptr, tc_i32 n_rows, tc_i32 n_cols, tc_i32 st
 		}
 
 		// 15: x = tl.load(x_ptr + r * stride + cols, mask=cols < n_cols, other=-float("inf"))
-		t20 = (tc_i32)((tc_u32)r * (tc_u32)stride);
-		t21 = (x_ptr + t20);
-		#pragma unroll
-		for (int i0 = 0; i0 < 1; ++i0) {
-			t22 = (t21 + cols19);
-		}
-		#pragma unroll
-		for (int i0 = 0; i0 < 1; ++i0) {
-			t23 = (cols19 < n_cols);
-		}
 
 		// 16: e = tl.exp(x - tl.max(x, 0))
-		t24 = (-TC_INF);
+		t20 = (-TC_INF);
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t24 = tc_maxf(t24, x12);
+			t20 = tc_maxf(t20, x12);
 		}
-		t24_lane = __shfl_xor_sync(0xffffffffu, t24, 16);
-		t24 = tc_maxf(t24, t24_lane);
-		t24_lane = __shfl_xor_sync(0xffffffffu, t24, 8);
-		t24 = tc_maxf(t24, t24_lane);
-		t24_lane = __shfl_xor_sync(0xffffffffu, t24, 4);
-		t24 = tc_maxf(t24, t24_lane);
-		t24_lane = __shfl_xor_sync(0xffffffffu, t24, 2);
-		t24 = tc_maxf(t24, t24_lane);
-		t24_lane = __shfl_xor_sync(0xffffffffu, t24, 1);
-		t24 = tc_maxf(t24, t24_lane);
+		t20_lane = __shfl_xor_sync(0xffffffffu, t20, 16);
+		t20 = tc_maxf(t20, t20_lane);
+		t20_lane = __shfl_xor_sync(0xffffffffu, t20, 8);
+		t20 = tc_maxf(t20, t20_lane);
+		t20_lane = __shfl_xor_sync(0xffffffffu, t20, 4);
+		t20 = tc_maxf(t20, t20_lane);
+		t20_lane = __shfl_xor_sync(0xffffffffu, t20, 2);
+		t20 = tc_maxf(t20, t20_lane);
+		t20_lane = __shfl_xor_sync(0xffffffffu, t20, 1);
+		t20 = tc_maxf(t20, t20_lane);
 		if ((((tc_i32)threadIdx.x & 31) == 0))
-			t24_warps[(((tc_i32)threadIdx.x >> 5) & 3)] = t24;
+			t20_warps[(((tc_i32)threadIdx.x >> 5) & 3)] = t20;
 		__syncthreads();
-		t24 = t24_warps[0];
+		t20 = t20_warps[0];
 		#pragma unroll
 		for (int i0 = 0; i0 < 3; ++i0) {
-			t24 = tc_maxf(t24, t24_warps[(i0 + 1)]);
+			t20 = tc_maxf(t20, t20_warps[(i0 + 1)]);
 		}
 		__syncthreads();
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t27 = (x12 - t24);
+			t23 = (x12 - t20);
 		}
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			e = expf(t27);
+			e = expf(t23);
 		}
 
 		// 17: tl.store(y_ptr + r * stride + cols, e / tl.sum(e, 0), mask=cols < n_cols)
-		t29 = (tc_i32)((tc_u32)r * (tc_u32)stride);
-		t30 = (y_ptr + t29);
+		t25 = (tc_i32)((tc_u32)r * (tc_u32)stride);
+		t26 = (y_ptr + t25);
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t31 = (t30 + cols19);
+			t27 = (t26 + cols19);
 		}
-		t32 = 0.0f;
+		t28 = 0.0f;
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t32 = (t32 + e);
+			t28 = (t28 + e);
 		}
-		t32_lane = __shfl_xor_sync(0xffffffffu, t32, 16);
-		t32 = (t32 + t32_lane);
-		t32_lane = __shfl_xor_sync(0xffffffffu, t32, 8);
-		t32 = (t32 + t32_lane);
-		t32_lane = __shfl_xor_sync(0xffffffffu, t32, 4);
-		t32 = (t32 + t32_lane);
-		t32_lane = __shfl_xor_sync(0xffffffffu, t32, 2);
-		t32 = (t32 + t32_lane);
-		t32_lane = __shfl_xor_sync(0xffffffffu, t32, 1);
-		t32 = (t32 + t32_lane);
+		t28_lane = __shfl_xor_sync(0xffffffffu, t28, 16);
+		t28 = (t28 + t28_lane);
+		t28_lane = __shfl_xor_sync(0xffffffffu, t28, 8);
+		t28 = (t28 + t28_lane);
+		t28_lane = __shfl_xor_sync(0xffffffffu, t28, 4);
+		t28 = (t28 + t28_lane);
+		t28_lane = __shfl_xor_sync(0xffffffffu, t28, 2);
+		t28 = (t28 + t28_lane);
+		t28_lane = __shfl_xor_sync(0xffffffffu, t28, 1);
+		t28 = (t28 + t28_lane);
 		if ((((tc_i32)threadIdx.x & 31) == 0))
-			t32_warps[(((tc_i32)threadIdx.x >> 5) & 3)] = t32;
+			t28_warps[(((tc_i32)threadIdx.x >> 5) & 3)] = t28;
 		__syncthreads();
-		t32 = t32_warps[0];
+		t28 = t28_warps[0];
 		#pragma unroll
 		for (int i0 = 0; i0 < 3; ++i0) {
-			t32 = (t32 + t32_warps[(i0 + 1)]);
+			t28 = (t28 + t28_warps[(i0 + 1)]);
 		}
 		__syncthreads();
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t35 = tc_fdiv(e, t32);
+			t31 = tc_fdiv(e, t28);
 		}
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t36 = (cols19 < n_cols);
+			t32 = (cols19 < n_cols);
 		}
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			if (t36) {
-				((float *)t31)[0] = (t35);
+			if (t32) {
+				((float *)t27)[0] = (t31);
 			}
 		}
 	}
