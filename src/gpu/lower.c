@@ -163,10 +163,10 @@ static void lower_load(Lower *L, const TValue *v)
 	lower_set_loops(L, s, &n);
 	s->dst = simt_ref(L->k, r, lower_index_in(L, &n, vary));
 	s->ptr = lower_read_value(L, &n, ptr);
-	s->guard = mask ? lower_read_value(L, &n, mask) : NULL;
+	s->guard = simt_and(L->k, L->load_guard, mask ? lower_read_value(L, &n, mask) : NULL);
 	if (other)
 		s->other = lower_read_value(L, &n, other);
-	else if (mask)   /* Triton leaves them undefined; zero keeps runs reproducible */
+	else if (s->guard)   /* Triton leaves them undefined; zero keeps runs reproducible */
 		s->other = dtype_is_float(v->type.dtype) ? simt_float(L->k, v->type.dtype, 0)
 							 : simt_int(L->k, v->type.dtype, 0);
 	s->vec = vec;
@@ -335,6 +335,8 @@ static const TValue *lower_part(Lower *L, const TBlock *b, int part)
 		}
 		if (part != PART_NONE && L->vp[v->id].part != part)
 			continue;
+		if (L->vp[v->id].ahead == AHEAD_ONLY)
+			continue;   /* lowered for the iteration ahead only (loads_ahead) */
 		if (v->op == TOP_ARG || (lower_pure(v) && L->uses && L->uses[v->id] <= 0))
 			continue;   /* an argument (lowered first), or a value nothing reads */
 		if (!lower_folds_may_wait(L, v))
@@ -501,6 +503,110 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 		consumer_part(L, v, pp, f, ivr, ahead, state, like);
 }
 
+/* ---- loads issued an iteration ahead (plan.c, plan_ahead) ---- */
+
+typedef struct Ahead {
+	int nloads;
+	const TValue **loads;     /* the body's AHEAD_LOADs, in order */
+	SReg **next;              /* [load]: the next iteration's, loaded ahead */
+	SReg **cur;               /* [load]: this iteration's */
+	SReg *at;                 /* uniform: the induction variable of the iteration ahead */
+} Ahead;
+
+/* Whether the loop runs iteration `at`: step > 0 ? at < hi : at > hi. */
+static SExpr *loop_runs(Lower *L, DType dt, SExpr *at, SExpr *hi, SExpr *step)
+{
+	SKernel *k = L->k;
+	SExpr *lt = simt_cmp(k, CMP_LT, dt, at, hi), *gt = simt_cmp(k, CMP_GT, dt, at, hi);
+	if (step->kind == SE_INT)
+		return step->ival > 0 ? lt : gt;
+	SExpr *e = simt_leaf(k, SE_SELECT, DT_I1, 0);
+	e->a[0] = simt_cmp(k, CMP_GT, dt, step, simt_int(k, dt, 0));
+	e->a[1] = lt;
+	e->a[2] = gt;
+	return e;
+}
+
+/* dst = src, element by element over `vary` (like's frame) */
+static void copy_regs(Lower *L, const TValue *like, SReg *dst, SReg *src, unsigned vary)
+{
+	lower_use_frame(L, L->vp[like->id].frame);
+	Nest n = lower_nest_over(L, vary, 1);
+	lower_assign_value(L, like, &n, dst, vary, simt_ref(L->k, src, lower_index_in(L, &n, vary)));
+}
+
+/* The loads of the iteration at `at` (= `value`) into A->next, those ops
+ * that compute their addresses lowered again for it, every access guarded
+ * by the loop's running that iteration. */
+static void loads_ahead(Lower *L, const TValue *loop, Ahead *A, SExpr *value, SExpr *hi, SExpr *step)
+{
+	const TBlock *body = loop->body;
+	const TValue *ivv = body->params[0];
+	SStmt *s = lower_uniform_stmt(L, SS_ASSIGN, loop->line);
+	s->dst = simt_ref(L->k, A->at, NULL);
+	s->value = value;
+	lower_set_reg(L, ivv, A->at, 0);
+	L->loading_ahead = true;
+	L->load_guard = loop_runs(L, ivv->type.dtype, simt_ref(L->k, A->at, NULL), hi, step);
+	int l = 0;
+	for (const TValue *x = body->first; x; x = x->next) {
+		int8_t ahead = L->vp[x->id].ahead;
+		if (ahead == AHEAD_NONE || (L->uses && L->uses[x->id] <= 0))
+			continue;
+		lower_value(L, x);
+		if (ahead != AHEAD_LOAD)
+			continue;
+		const Place *p = &L->place[x->id];
+		if (!A->next[l])
+			A->next[l] = simt_reg(L->k, p->reg->kind, p->reg->dtype, p->reg->elem, p->reg->count,
+					      arena_printf(L->arena, "%s_next", x->name ? x->name : "t"));
+		copy_regs(L, x, A->next[l], p->reg, p->regs_vary);
+		l++;
+	}
+	L->loading_ahead = false;
+	L->load_guard = NULL;
+}
+
+/* Before the loop: the loads of its first iteration. */
+static Ahead *ahead_before(Lower *L, const TValue *loop, SExpr *lo, SExpr *hi, SExpr *step)
+{
+	Ahead *A = arena_alloc(L->arena, sizeof *A);
+	const TBlock *body = loop->body;
+	const TValue *ivv = body->params[0];
+	for (const TValue *x = body->first; x; x = x->next)
+		A->nloads += L->vp[x->id].ahead == AHEAD_LOAD && !(L->uses && L->uses[x->id] <= 0);
+	A->loads = arena_alloc(L->arena, sizeof *A->loads * (size_t)(A->nloads + 1));
+	A->cur = arena_alloc(L->arena, sizeof *A->cur * (size_t)(A->nloads + 1));
+	A->next = arena_alloc(L->arena, sizeof *A->next * (size_t)(A->nloads + 1));
+	int l = 0;
+	for (const TValue *x = body->first; x; x = x->next)
+		if (L->vp[x->id].ahead == AHEAD_LOAD && !(L->uses && L->uses[x->id] <= 0))
+			A->loads[l++] = x;
+	A->at = simt_reg(L->k, SR_UNIFORM, ivv->type.dtype, ivv->type.dtype, 1,
+			 arena_printf(L->arena, "%s_next", ivv->name ? ivv->name : "iv"));
+	loads_ahead(L, loop, A, lo, hi, step);
+	return A;
+}
+
+/* At the top of the body: this iteration's loads from A->next, then the
+ * loads of iteration iv + step into it; the body reads this iteration's.
+ * (One iteration ahead: more would move registers whose loads are still
+ * in flight at every back edge, which waits for them.) */
+static void ahead_in_body(Lower *L, const TValue *loop, Ahead *A, SReg *iv, SExpr *hi, SExpr *step)
+{
+	DType dt = loop->body->params[0]->type.dtype;
+	for (int l = 0; l < A->nloads; l++) {
+		const TValue *x = A->loads[l];
+		SReg *n = A->next[l];
+		A->cur[l] = simt_reg(L->k, n->kind, n->dtype, n->elem, n->count, x->name ? x->name : n->name);
+		copy_regs(L, x, A->cur[l], n, L->place[x->id].regs_vary);
+	}
+	loads_ahead(L, loop, A, simt_binary(L->k, TOP_ADD, dt, simt_ref(L->k, iv, NULL), step), hi, step);
+	lower_set_reg(L, loop->body->params[0], iv, 0);
+	for (int l = 0; l < A->nloads; l++)
+		lower_set_reg(L, A->loads[l], A->cur[l], L->place[A->loads[l]->id].regs_vary);
+}
+
 /* for iv in range(lo, hi, step) with carried values: the carried values
  * are state registers, set from the initial values before the loop and from
  * the yield at the end of each iteration; the results are those registers. */
@@ -525,13 +631,17 @@ static void lower_for(Lower *L, const TValue *v)
 		lower_pipeline_regs(L, pp);
 		lower_stage_once(L, pp);
 	}
+	SExpr *lo = scalar(L, v->args[0]), *hi = scalar(L, v->args[1]), *st = scalar(L, step);
+	Ahead *A = L->vp[v->id].ahead_iters && !pp ? ahead_before(L, v, lo, hi, st) : NULL;
 	SStmt *f = simt_stmt(L->k, SS_FOR, v->line);
 	f->uniform = true;
 	f->iv = iv;
-	f->lo = scalar(L, v->args[0]);
-	f->hi = scalar(L, v->args[1]);
-	f->step = scalar(L, step);
+	f->lo = lo;
+	f->hi = hi;
+	f->step = st;
 	L->loop_depth++;
+	if (A)
+		ahead_in_body(L, v, A, iv, hi, st);
 	if (pp) {
 		lower_pipelined(L, v, pp, f, iv, state, like);
 	} else {
@@ -646,6 +756,8 @@ static void lower_value(Lower *L, const TValue *v)
 		lower_elementwise(L, v);
 		return;
 	case TOP_LOAD:
+		if (L->vp[v->id].ahead == AHEAD_LOAD && !L->loading_ahead)
+			return;   /* in the registers loaded ahead (loop_ahead) */
 		if (L->vp[v->id].staged)
 			lower_copy_async(L, v);
 		else
@@ -708,6 +820,7 @@ SKernel *simt_emit(Arena *a, Diag *diag, const Source *src, const Plan *plan)
 {
 	Plan *p = (Plan *)plan;   /* read only: the emission's state is its own */
 	SKernel *k = lower_new_kernel(a, p->tk, &p->target);
+	k->min_blocks = p->min_blocks;
 	Lower L = {.arena = a, .diag = diag, .src = src, .tk = p->tk, .target = &p->target, .k = k, .plan = p,
 		   .frames = p->frames, .nframes = p->nframes, .scalar_frame = p->scalar_frame, .vp = p->values,
 		   .nvalues = p->nvalues, .uses = p->uses};

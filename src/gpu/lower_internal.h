@@ -68,6 +68,11 @@ typedef struct Lower {
 	 * barrier that lets every warp read them (lower_reduce.c: one for them all) */
 	struct WarpFold *waiting;
 	int nwaiting;
+	/* emit: while the loads of an iteration ahead are lowered (lower.c,
+	 * loads_ahead): they are, and a guard of all their accesses (the
+	 * iteration is one the loop runs) */
+	bool loading_ahead;
+	SExpr *load_guard;
 } Lower;
 
 /* place.c: gives every value a frame and fills vp[].frame, .map and

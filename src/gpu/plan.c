@@ -393,6 +393,218 @@ static void plan_pipelines(Lower *L, const TBlock *b, int64_t outer, bool in_loo
 	}
 }
 
+/* ---- loads issued iterations ahead ----
+ *
+ * As Triton pipelines the loads of a loop without a dot only when the loop
+ * asks for stages itself (`tl.range(..., num_stages=n)`, n >= 2): a load of
+ * the loop's body whose address, mask and `other` depend on nothing but the
+ * induction variable and values from before the loop is issued one
+ * iteration ahead, into registers, so it is in flight while the iteration
+ * before it computes (tutorial 02's rows). The C++ compiler does not do it
+ * across a loop of a run-time trip count. Not more than one: without
+ * unrolling, a ring of registers moves registers whose loads are still in
+ * flight at every back edge, which waits for them (on the H200, tutorial
+ * 02 three iterations ahead was slower than one). Not in a pipelined loop (its copies are), nor where the body
+ * writes through a pointer of the same kernel argument, or of one not
+ * known, or has atomics or barriers (an earlier iteration's effects the
+ * load could have to see). */
+
+/* The kernel argument a pointer is an offset from, or NULL. */
+static const TValue *pointer_root(const TValue *p)
+{
+	while (p) {
+		switch (p->op) {
+		case TOP_ARG:
+			return p;
+		case TOP_PTR_ADD: case TOP_SPLAT: case TOP_BROADCAST: case TOP_EXPAND: case TOP_RESHAPE:
+		case TOP_TRANS: case TOP_HINT: case TOP_CONVERT:
+			p = p->args[0];
+			break;
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Whether block `b` (and what it holds) writes through a pointer of
+ * argument `root` (or of one not known), or has an atomic or a barrier. */
+static bool writes_maybe(const TBlock *b, const TValue *root)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		if (v->op == TOP_ATOMIC || v->op == TOP_BARRIER)
+			return true;
+		if (v->op == TOP_STORE) {
+			const TValue *r = pointer_root(v->args[0]);
+			if (!r || r == root)
+				return true;
+		}
+		if (writes_maybe(v->body, root) || (v->op == TOP_IF && writes_maybe(v->orelse, root)))
+			return true;
+	}
+	return false;
+}
+
+/* Whether `x` depends on nothing of loop body `b` but its induction
+ * variable and ops that may be lowered again (computed anew for another
+ * iteration, element by element, no shared memory): marks those
+ * AHEAD_SLICE in `slice` (by value id). `in_body`: the body's ops. */
+static bool ahead_slice(Lower *L, const TBlock *b, const TValue *x, const bool *in_body, int8_t *slice)
+{
+	if (!x || x == b->params[0])
+		return true;
+	for (int i = 1; i < b->nparams; i++)
+		if (x == b->params[i])
+			return false;   /* a carried value */
+	if (!in_body[x->id] || slice[x->id] == AHEAD_SLICE)
+		return true;    /* from before the loop, or seen */
+	if (slice[x->id] != AHEAD_NONE)
+		return false;   /* a load ahead */
+	switch (x->op) {
+	case TOP_CONST: case TOP_ARANGE: case TOP_SPLAT: case TOP_BROADCAST: case TOP_EXPAND: case TOP_HINT:
+	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_IDIV: case TOP_MOD: case TOP_AND: case TOP_OR:
+	case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_NEG: case TOP_NOT: case TOP_CMP: case TOP_WHERE:
+	case TOP_CAST: case TOP_MAXIMUM: case TOP_MINIMUM: case TOP_PTR_ADD:
+		break;
+	case TOP_RESHAPE:
+		if (lower_reshape_is_alias(x))
+			break;
+		return false;
+	default:
+		return false;
+	}
+	for (int i = 0; i < x->nargs; i++)
+		if (!ahead_slice(L, b, x->args[i], in_body, slice))
+			return false;
+	slice[x->id] = AHEAD_SLICE;
+	return true;
+}
+
+/* Registers a thread holds of value `v`. */
+static int64_t regs_of(const Lower *L, const TValue *v)
+{
+	const ValuePlan *vp = &L->vp[v->id];
+	return vp->frame < 0 ? 1 : count_in(L, vp->frame, vp->present);
+}
+
+enum { AHEAD_REGS = 32 };   /* registers a thread may hold of the loads ahead */
+
+static void plan_ahead_loop(Lower *L, const TValue *loop)
+{
+	const TBlock *b = loop->body;
+	if (loop->aux < 2 || L->vp[loop->id].pipe)
+		return;
+	bool *in_body = arena_alloc(L->arena, sizeof *in_body * (size_t)(L->nvalues + 1));
+	int8_t *slice = arena_alloc(L->arena, sizeof *slice * (size_t)(L->nvalues + 1));
+	for (const TValue *x = b->first; x; x = x->next)
+		in_body[x->id] = true;
+	int64_t regs = 0;
+	int nloads = 0;
+	for (const TValue *x = b->first; x; x = x->next) {
+		if (x->op != TOP_LOAD || L->vp[x->id].staged || (L->uses && L->uses[x->id] <= 0))
+			continue;
+		const TValue *root = pointer_root(x->args[0]);
+		if (!root || writes_maybe(b, root))
+			continue;
+		int8_t *mine = arena_alloc(L->arena, sizeof *mine * (size_t)(L->nvalues + 1));
+		memcpy(mine, slice, sizeof *mine * (size_t)(L->nvalues + 1));
+		bool ok = true;
+		for (int i = 0; i < x->nargs && ok; i++)
+			ok = ahead_slice(L, b, x->args[i], in_body, mine);
+		if (!ok || regs + regs_of(L, x) > AHEAD_REGS)
+			continue;
+		regs += regs_of(L, x);
+		memcpy(slice, mine, sizeof *mine * (size_t)(L->nvalues + 1));
+		slice[x->id] = AHEAD_LOAD;
+		nloads++;
+	}
+	if (!nloads)
+		return;
+	/* the ops that only the loads ahead read, from the last: an op whose
+	 * every live reader is a load ahead or such an op */
+	int n = 0;
+	for (const TValue *x = b->first; x; x = x->next)
+		n++;
+	const TValue **ops = arena_alloc(L->arena, sizeof *ops * (size_t)(n + 1));
+	n = 0;
+	for (const TValue *x = b->first; x; x = x->next)
+		ops[n++] = x;
+	for (int i = n - 1; i >= 0; i--) {
+		const TValue *x = ops[i];
+		if (slice[x->id] != AHEAD_SLICE || !L->uses || L->uses[x->id] <= 0)
+			continue;
+		int readers = 0;
+		for (int j = i + 1; j < n; j++)
+			for (int a = 0; a < ops[j]->nargs; a++)
+				readers += ops[j]->args[a] == x && (slice[ops[j]->id] == AHEAD_LOAD || slice[ops[j]->id] == AHEAD_ONLY);
+		if (readers == L->uses[x->id])
+			slice[x->id] = AHEAD_ONLY;
+	}
+	for (const TValue *x = b->first; x; x = x->next)
+		L->vp[x->id].ahead = slice[x->id];
+	L->vp[loop->id].ahead_iters = 1;
+}
+
+static void plan_ahead(Lower *L, const TBlock *b)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		plan_ahead(L, v->body);
+		if (v->op == TOP_IF)
+			plan_ahead(L, v->orelse);
+		if (v->op == TOP_FOR)
+			plan_ahead_loop(L, v);
+	}
+}
+
+/* ---- registers ----
+ *
+ * A kernel of element-wise ops, loads, stores and reductions (no dot, no
+ * scan) whose largest tile is 17 to 32 registers a thread
+ * asks ptxas (`__launch_bounds__(threads, blocks)`) for the blocks an SM
+ * holds at 64 registers a thread. Such a kernel may keep a few of those
+ * tiles live, and left to itself ptxas takes a few registers more than 64
+ * (a block fewer an SM) and issues fewer of its loads at once: tutorial
+ * 05's layer norm (tiles of 32 fp32 a thread, 256 threads) took 66
+ * registers and 0.0563 ms on the H200, 64 and 0.0428 ms when asked for 4
+ * blocks. Smaller tiles leave ptxas room below 64 as it is; larger ones
+ * would spill, as would the ops largest_tile refuses. */
+
+/* The registers a thread holds of its largest tile (pointers left out:
+ * their arithmetic is folded into the accesses), or -1 with an op whose
+ * lowering holds more than its tiles (a dot's fragments, a scan's or a
+ * combine's steps, a gather's indices, Philox's rounds: scans of tiles of
+ * 32 elements a thread take 255 registers, and spill at 64). */
+static int64_t largest_tile(const Lower *L, const TBlock *b)
+{
+	int64_t most = 0;
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		if (v->op == TOP_DOT || v->op == TOP_SCAN || v->op == TOP_GATHER || v->op == TOP_PHILOX ||
+		    (v->op == TOP_REDUCE && v->aux == RED_COMBINE))
+			return -1;
+		int64_t in = largest_tile(L, v->body), other = v->op == TOP_IF ? largest_tile(L, v->orelse) : 0;
+		if (in < 0 || other < 0)
+			return -1;
+		most = imax((int)most, (int)imax((int)in, (int)other));
+		const ValuePlan *vp = &L->vp[v->id];
+		if (vp->frame < 0 || (L->uses && L->uses[v->id] < 0) || v->type.dtype == DT_PTR || !v->type.rank)
+			continue;
+		int64_t n = count_in(L, vp->frame, vp->present) * (dtype_bytes(v->type.dtype) == 8 ? 2 : 1);
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
+static void plan_registers(Lower *L)
+{
+	Plan *p = L->plan;
+	if (p->target.kind != TARGET_CUDA)
+		return;
+	int64_t most = largest_tile(L, p->tk->body);
+	int blocks = 65536 / (64 * p->threads);
+	if (most > 16 && most <= 32 && blocks >= 2)
+		p->min_blocks = blocks;
+}
+
 /* ---- the plan ---- */
 
 static void plan_kernel(Lower *L)
@@ -409,6 +621,8 @@ static void plan_kernel(Lower *L)
 	plan_values(L, tk->body);
 	plan_pipelines(L, tk->body, 0, false);
 	lower_plan_operands(L, tk->body);
+	plan_ahead(L, tk->body);
+	plan_registers(L);
 	p->frames = L->frames;   /* place.c sized them */
 	p->nframes = L->nframes;
 	p->scalar_frame = L->scalar_frame;
@@ -506,6 +720,10 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 		buf_puts(b, vp->part == PART_PRODUCER ? " producer" : " consumer");
 	if (vp->pipe)
 		buf_printf(b, " pipeline %d", vp->pipe->id);
+	if (vp->ahead_iters)
+		buf_printf(b, " loads %d iteration%s ahead", vp->ahead_iters, vp->ahead_iters > 1 ? "s" : "");
+	if (vp->ahead != AHEAD_NONE)
+		buf_puts(b, vp->ahead == AHEAD_LOAD ? " loaded ahead" : vp->ahead == AHEAD_ONLY ? " ahead only" : " ahead");
 	buf_puts(b, "\n");
 }
 
@@ -524,8 +742,11 @@ static void dump_block(Buf *b, const Plan *p, const TBlock *blk, int depth)
 
 void plan_dump(Buf *b, const Plan *p)
 {
-	buf_printf(b, "plan %s for %s: %d warps of %d, shared memory at most %d bytes\n", p->tk->name, p->target.spec,
+	buf_printf(b, "plan %s for %s: %d warps of %d, shared memory at most %d bytes", p->tk->name, p->target.spec,
 		   p->num_warps, p->warp_size, p->shared_estimate);
+	if (p->min_blocks)
+		buf_printf(b, ", %d blocks an SM", p->min_blocks);
+	buf_puts(b, "\n");
 	for (int f = 0; f < p->nframes; f++) {
 		const Frame *fr = &p->frames[f];
 		char lay[256];

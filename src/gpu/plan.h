@@ -58,6 +58,13 @@ typedef struct Operand {
 	int m_warps;
 } Operand;
 
+/* What an op of a loop body has to do with loads issued an iteration ahead
+ * (plan.c, plan_ahead): a load whose value is read from registers loaded
+ * before its iteration, an op that computes the address, mask or `other`
+ * of one (lowered again for the iteration ahead), and such an op that
+ * nothing else reads (lowered for the iteration ahead only). */
+enum { AHEAD_NONE, AHEAD_LOAD, AHEAD_SLICE, AHEAD_ONLY };
+
 /* Which part of a pipelined loop's body an op belongs to. */
 enum { PART_NONE, PART_PRODUCER, PART_CONSUMER };
 
@@ -91,6 +98,8 @@ typedef struct ValuePlan {
 	Operand *staged;           /* TOP_LOAD: copied asynchronously to this operand; TOP_DOT: a's */
 	Operand *staged_b;         /* TOP_DOT: b's */
 	Pipeline *pipe;            /* TOP_FOR: pipelined */
+	int8_t ahead;              /* AHEAD_*: in the body of a loop that loads ahead */
+	int8_t ahead_iters;        /* TOP_FOR: 1 when its AHEAD_LOADs are issued an iteration ahead */
 } ValuePlan;
 
 /* A blocked layout shared by the tiles of one connected part of a kernel:
@@ -122,6 +131,7 @@ typedef struct Plan {
 	Operand **operands;
 	int noperands;
 	int shared_estimate;             /* bytes of shared memory the emitted kernel is planned to need at most */
+	int min_blocks;                  /* CUDA: blocks an SM is to hold at once (__launch_bounds__), 0: not said */
 } Plan;
 
 /* Plans `tk` for `target`: frames, layouts, dots and pipelines. `tk` has

@@ -221,6 +221,7 @@ typedef struct SKernel {
 	int warp_size;                  /* the W this code was lowered for */
 	int num_warps;
 	int threads;                    /* per block: warp_size * num_warps */
+	int min_blocks;                 /* CUDA: __launch_bounds__'s blocks an SM holds at once, 0: none (the plan's) */
 	SReg **regs;                    /* every register, in order of definition */
 	int nregs, cap_regs;
 	SStmt *first, *last;

@@ -133,15 +133,19 @@ TC_DEVICE tc_u32 tc_philox(tc_u64 seed, tc_u32 lo, tc_u32 hi, int rounds, int wo
 	return word == 0 ? c0 : word == 1 ? c1 : word == 2 ? c2 : c3;
 }
 
+struct __attribute__((__may_alias__)) __align__(4) tc_w1 { tc_u32 x; };
+struct __attribute__((__may_alias__)) __align__(8) tc_w2 { tc_u32 x, y; };
+struct __attribute__((__may_alias__)) __align__(16) tc_w4 { tc_u32 x, y, z, w; };
 TC_DEVICE void tc_ld1(tc_u32 *w, const void *p)
 {
-	asm volatile("ld.global.b32 %0, [%1];"
-		     : "=r"(w[0]) : "l"(p));
+	tc_w1 v = *(const tc_w1 *)p; w[0] = v.x;
 }
 TC_DEVICE void tc_ld1_if(tc_u32 *w, const void *p, bool pred)
 {
-	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %2, 0;\n\t@p ld.global.b32 %0, [%1];\n\t}"
-		     : "+r"(w[0]) : "l"(p), "r"((int)pred));
+	if (pred) {
+		tc_w1 v = *(const tc_w1 *)p;
+		w[0] = v.x;
+	}
 }
 TC_DEVICE void tc_ld1_evict_first(tc_u32 *w, const void *p)
 {
@@ -169,13 +173,14 @@ TC_DEVICE void tc_st1(void *p, const tc_u32 *w)
 }
 TC_DEVICE void tc_ld2(tc_u32 *w, const void *p)
 {
-	asm volatile("ld.global.v2.b32 {%0, %1}, [%2];"
-		     : "=r"(w[0]), "=r"(w[1]) : "l"(p));
+	tc_w2 v = *(const tc_w2 *)p; w[0] = v.x; w[1] = v.y;
 }
 TC_DEVICE void tc_ld2_if(tc_u32 *w, const void *p, bool pred)
 {
-	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %3, 0;\n\t@p ld.global.v2.b32 {%0, %1}, [%2];\n\t}"
-		     : "+r"(w[0]), "+r"(w[1]) : "l"(p), "r"((int)pred));
+	if (pred) {
+		tc_w2 v = *(const tc_w2 *)p;
+		w[0] = v.x; w[1] = v.y;
+	}
 }
 TC_DEVICE void tc_ld2_evict_first(tc_u32 *w, const void *p)
 {
@@ -203,13 +208,14 @@ TC_DEVICE void tc_st2(void *p, const tc_u32 *w)
 }
 TC_DEVICE void tc_ld4(tc_u32 *w, const void *p)
 {
-	asm volatile("ld.global.v4.b32 {%0, %1, %2, %3}, [%4];"
-		     : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3]) : "l"(p));
+	tc_w4 v = *(const tc_w4 *)p; w[0] = v.x; w[1] = v.y; w[2] = v.z; w[3] = v.w;
 }
 TC_DEVICE void tc_ld4_if(tc_u32 *w, const void *p, bool pred)
 {
-	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %5, 0;\n\t@p ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\n\t}"
-		     : "+r"(w[0]), "+r"(w[1]), "+r"(w[2]), "+r"(w[3]) : "l"(p), "r"((int)pred));
+	if (pred) {
+		tc_w4 v = *(const tc_w4 *)p;
+		w[0] = v.x; w[1] = v.y; w[2] = v.z; w[3] = v.w;
+	}
 }
 TC_DEVICE void tc_ld4_evict_first(tc_u32 *w, const void *p)
 {
