@@ -106,10 +106,10 @@ static void embedded(Arena *a, Diag *d, const Source *src, const Token *name, co
 {
 	Source *inner = arena_alloc(a, sizeof(Source));
 	int line, col;
-	diag_source_linecol(src, body->raw_offset, &line, &col);
+	diag_source_linecol(src, body->s->raw_offset, &line, &col);
 	inner->name = src->name;
-	inner->text = arena_strndup(a, src->text + body->raw_offset, body->raw_len);
-	inner->len = body->raw_len;
+	inner->text = arena_strndup(a, src->text + body->s->raw_offset, body->s->raw_len);
+	inner->len = body->s->raw_len;
 	inner->line_base = line - 1;
 	inner->col_base = col - 1;
 	int ntoks;
@@ -117,12 +117,12 @@ static void embedded(Arena *a, Diag *d, const Source *src, const Token *name, co
 	Node *module = parse_run(a, d, inner, toks, ntoks);
 	for (int i = 0; i < module->body.len; i++) {
 		Node *f = module->body.items[i];
-		if (strlen(f->name) == name->str_len && memcmp(f->name, name->str, name->str_len) == 0) {
+		if (strlen(f->name) == name->s->len && memcmp(f->name, name->s->str, name->s->len) == 0) {
 			push_kernel(a, out, new_kernel(a, module, f, inner, true));
 			return;
 		}
 	}
-	diag_fatal(d, src, name->offset, "kernel '%s' is not defined in its source", name->str);
+	diag_fatal(d, src, name->offset, "kernel '%s' is not defined in its source", name->s->str);
 }
 
 static int discover_run(Arena *a, Diag *d, const Source *src, KernelList *out)

@@ -58,7 +58,7 @@ static void test_lexer(void)
 		switch (t[i].kind) {
 		case TK_INT: buf_printf(&b, "I%lld ", (long long)t[i].ival); break;
 		case TK_FLOAT: buf_printf(&b, "F%g ", t[i].fval); break;
-		case TK_STR: buf_printf(&b, "S<%s> ", t[i].str); break;
+		case TK_STR: buf_printf(&b, "S<%s> ", t[i].s->str); break;
 		case TK_NEWLINE: buf_puts(&b, "NL "); break;
 		case TK_EOF: buf_puts(&b, "EOF"); break;
 		default: buf_printf(&b, "%.*s ", (int)t[i].len, text + t[i].offset); break;
