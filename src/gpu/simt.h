@@ -211,6 +211,8 @@ typedef struct SKernel {
 	int threads;                    /* per block: warp_size * num_warps */
 	SReg **regs;                    /* every register, in order of definition */
 	int nregs, cap_regs;
+	const char **names;             /* the registers' names, a hash set (names_cap a power of two) */
+	int names_cap;
 	SStmt *first, *last;
 	int shared_bytes;               /* shared memory of all SR_SHARED registers, at their offsets */
 	bool shared_reuse;              /* some SR_SHARED registers share bytes: one block, each at its offset */

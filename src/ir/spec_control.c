@@ -225,39 +225,34 @@ static void exposed_reads(const NodeList *body, Names *defined, Names *exposed)
 
 /* ---- the environment around a block ---- */
 
-typedef struct Saved {
-	Binding *b;
-	SVal *val;
-} Saved;
-
+/* A snapshot is a place in the undo log: restoring undoes, newest first,
+ * every binding made since, so each name holds its value at the snapshot
+ * again and names bound since are unbound; in time proportional to what
+ * changed, not to the names there are. */
 typedef struct EnvSnapshot {
-	Saved *items;
-	int len;
+	int mark;
 } EnvSnapshot;
 
 static EnvSnapshot env_save(Spec *s)
 {
-	EnvSnapshot e = {0};
-	for (Binding *b = s->env; b; b = b->next)
-		e.len++;
-	e.items = arena_alloc(s->a, sizeof *e.items * (size_t)(e.len + 1));
-	int i = 0;
-	for (Binding *b = s->env; b; b = b->next, i++)
-		e.items[i] = (Saved){b, b->val};
-	return e;
+	s->snapshots++;
+	return (EnvSnapshot){s->nundo};
 }
 
-/* Every binding back to its value at the snapshot; names bound since are
- * unbound. */
 static void env_restore(Spec *s, const EnvSnapshot *e)
 {
-	for (Binding *b = s->env; b; b = b->next) {
-		SVal *v = NULL;
-		for (int i = 0; i < e->len; i++)
-			if (e->items[i].b == b)
-				v = e->items[i].val;
-		b->val = v;
+	while (s->nundo > e->mark) {
+		Undo *u = &s->undo[--s->nundo];
+		u->b->val = u->val;
 	}
+}
+
+/* The snapshot is no longer restored to. */
+static void env_close(Spec *s, const EnvSnapshot *e)
+{
+	(void)e;
+	if (--s->snapshots == 0)
+		s->nundo = 0;
 }
 
 static bool types_equal(const Type *x, const Type *y)
@@ -425,6 +420,7 @@ void spec_exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *ste
 			tir_truncate(b, mark);
 			continue;
 		}
+		env_close(s, &before);
 		b->block = loop->body;
 		tir_yield(b, nc, next);
 		b->block = outer;
@@ -498,6 +494,7 @@ static void exec_runtime_while(Spec *s, const Node *n)
 			tir_truncate(b, mark);
 			continue;
 		}
+		env_close(s, &before);
 		b->block = loop->body;
 		tir_yield(b, nc, next);
 		b->block = outer;
@@ -670,6 +667,7 @@ void spec_exec_runtime_if(Spec *s, const Node *n, TValue *cond)
 			(branch ? other : then)[i] = spec_lookup(s, names.items[i]);
 		env_restore(s, &before);
 	}
+	env_close(s, &before);
 	b->block = outer;
 	for (int i = 0; i < count; i++)
 		types[i] = branch_type(s, n, names.items[i], then[i], other[i]);
@@ -692,10 +690,10 @@ SVal *spec_inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, i
 	if (s->depth >= MAX_INLINE_DEPTH)
 		spec_error(s, site, "too many nested calls of @triton.jit functions at '%s' (limit is %d; recursion is not supported)",
 			   fn->name, MAX_INLINE_DEPTH);
-	Binding *env = s->env;
+	Env *env = s->env;
 	const Node *func = s->func;
 	SVal *ret = s->ret;
-	s->env = NULL;
+	s->env = spec_env_new(s);
 	spec_bind_modules(s);
 	int npos = nargs - nkw;
 	for (int i = 0; i < fn->params.len; i++) {

@@ -77,9 +77,6 @@ static Kernel *new_kernel(Arena *a, Node *module, Node *func, const Source *src,
 	k->module = module;
 	k->src = src;
 	k->inductor = inductor;
-	for (int i = 0; i < module->body.len; i++)
-		if (module->body.items[i] != func)
-			ast_nodelist_push(a, &k->helpers, module->body.items[i]);
 	read_heuristics(a, k);
 	return k;
 }
@@ -102,11 +99,12 @@ static bool is_async_compile(const Source *src, const Token *t, int i, int n)
 }
 
 /* Parses one embedded kernel module and adds its kernel. */
-static void embedded(Arena *a, Diag *d, const Source *src, const Token *name, const Token *body, KernelList *out)
+static void embedded(Arena *a, Diag *d, const LineTable *lines, const Token *name, const Token *body, KernelList *out)
 {
+	const Source *src = lines->src;
 	Source *inner = arena_alloc(a, sizeof(Source));
 	int line, col;
-	diag_source_linecol(src, body->s->raw_offset, &line, &col);
+	base_line_table_linecol(lines, body->s->raw_offset, &line, &col);
 	inner->name = src->name;
 	inner->text = arena_strndup(a, src->text + body->s->raw_offset, body->s->raw_len);
 	inner->len = body->s->raw_len;
@@ -129,14 +127,15 @@ static int discover_run(Arena *a, Diag *d, const Source *src, KernelList *out)
 {
 	int ntoks;
 	Token *toks = lex_run(a, d, src, &ntoks);
-	bool inductor = false;
+	LineTable *lines = NULL;   /* made at the first embedded module */
 	for (int i = 0; i < ntoks; i++) {
 		if (is_async_compile(src, toks, i, ntoks)) {
-			inductor = true;
-			embedded(a, d, src, &toks[i + 6], &toks[i + 8], out);
+			if (!lines)
+				lines = base_line_table(a, src);
+			embedded(a, d, lines, &toks[i + 6], &toks[i + 8], out);
 		}
 	}
-	if (inductor)
+	if (lines)
 		return out->len;
 	Node *module = parse_run(a, d, src, toks, ntoks);
 	for (int i = 0; i < module->body.len; i++)

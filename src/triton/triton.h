@@ -80,8 +80,9 @@ typedef enum {
 typedef struct Kernel {
 	const char *name;      /* the kernel's function name */
 	Node *func;            /* its ND_FUNCDEF (decorators in func->decorators) */
-	Node *module;          /* the ND_MODULE it was parsed from */
-	NodeList helpers;      /* the module's other @triton.jit functions */
+	Node *module;          /* the ND_MODULE it was parsed from: its other functions are
+	                          the kernel's helpers (a list per kernel was quadratic in
+	                          a module of many kernels) */
 	const Source *src;     /* the Source its offsets refer to */
 	bool inductor;         /* embedded in an Inductor async_compile.triton call */
 	KernelDecor decor;     /* the heuristics decorator kind */
