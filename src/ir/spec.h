@@ -67,6 +67,8 @@ typedef struct Spec {
 	Undo *undo;            /* changes since the oldest open snapshot (none open: not kept) */
 	int nundo, undo_cap;
 	int snapshots;         /* open snapshots */
+	const Node *reads_func;        /* the function `reads` counts the reads of (spec_control.c) */
+	const struct Names *reads;
 	const Node *func;      /* the function whose body runs (the kernel or an inlined helper) */
 	SVal *ret;             /* what its `return` gave */
 	bool returned;         /* a return ran: skip the rest of the function */
