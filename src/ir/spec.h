@@ -69,6 +69,7 @@ typedef struct Spec {
 	int snapshots;         /* open snapshots */
 	const Node *reads_func;        /* the function `reads` counts the reads of (spec_control.c) */
 	const struct Names *reads;
+	struct LoopReads *loop_reads;  /* each loop's reads before its writes, as asked (spec_control.c) */
 	const Node *func;      /* the function whose body runs (the kernel or an inlined helper) */
 	SVal *ret;             /* what its `return` gave */
 	bool returned;         /* a return ran: skip the rest of the function */

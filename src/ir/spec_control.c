@@ -656,9 +656,37 @@ static bool path_to(const NodeList *body, const Node *n, Vec *path)
 	return false;
 }
 
+/* What loop `st` reads in an iteration before it assigns it, made once
+ * per loop (every if in a long loop asked again: quadratic). */
+typedef struct LoopReads {
+	const Node *loop;
+	Names names;
+	struct LoopReads *next;
+} LoopReads;
+
+static const Names *loop_exposed(Spec *s, const Node *st)
+{
+	for (LoopReads *l = s->loop_reads; l; l = l->next)
+		if (l->loop == st)
+			return &l->names;
+	Names defined = {0}, exposed = {0};
+	if (st->kind == ND_FOR)
+		target_names(st->lhs, &defined);
+	else
+		expr_reads(st->cond, &exposed);
+	exposed_reads(&st->body, &defined, &exposed);
+	names_free(&defined);
+	LoopReads *l = arena_alloc(s->a, sizeof *l);
+	l->loop = st;
+	l->names = names_in_arena(s, &exposed);
+	l->next = s->loop_reads;
+	s->loop_reads = l;
+	return &l->names;
+}
+
 /* The names that the loops around `n` read in an iteration before they
  * assign them (the values their next iteration starts from). */
-static void loops_exposed(const NodeList *body, const Node *n, Names *out)
+static void loops_exposed(Spec *s, const NodeList *body, const Node *n, Names *out)
 {
 	Vec path = {0};
 	if (!path_to(body, n, &path))
@@ -666,13 +694,9 @@ static void loops_exposed(const NodeList *body, const Node *n, Names *out)
 	for (int i = 0; i < path.len; i++) {
 		const Node *st = path.data[i];
 		if (st->kind == ND_FOR || st->kind == ND_WHILE) {
-			Names defined = {0};
-			if (st->kind == ND_FOR)
-				target_names(st->lhs, &defined);
-			else
-				expr_reads(st->cond, out);
-			exposed_reads(&st->body, &defined, out);
-			names_free(&defined);
+			const Names *e = loop_exposed(s, st);
+			for (int j = 0; j < e->len; j++)
+				names_add(out, e->items[j]);
 		}
 	}
 	vec_free(&path);
@@ -688,7 +712,7 @@ static Names if_results(Spec *s, const Node *n)
 	block_assigns(&n->body, &all);
 	block_assigns(&n->orelse, &all);
 	Names inside = stmt_reads_all(n);
-	loops_exposed(&s->func->body, n, &outside);
+	loops_exposed(s, &s->func->body, n, &outside);
 	for (int i = 0; i < all.len; i++) {
 		const char *name = all.items[i];
 		bool both = names_has(&then, name) && names_has(&other, name);
