@@ -526,6 +526,17 @@ done <<'CASES'
 --arg n=128 --arg x_ptr=128 --arg y_ptr=124|the kernel accessed y_ptr\[124\], past its 124 elements
 --arg n=128 --arg x_ptr=100000000000000 --arg y_ptr=128|out of memory: the buffers need about
 CASES
+# A store before a buffer's start, into the bytes below a page that the
+# leading guard page does not cover: found after the run, not missed.
+sed 's/tl.store(y_ptr + i, x \* 2)/tl.store(y_ptr + i - 3, x * 2)/' "$tmp/run.py" >"$tmp/under.py"
+TRITONC_CACHE="$tmp/cache" timeout 120 "$TC" run "$tmp/under.py" -s '*fp32,*fp32,i32' -D BLOCK=64 --grid 2 \
+	--arg n=128 --arg x_ptr=128 --arg y_ptr=125 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "error: the kernel wrote y_ptr\[-3\], before its 125 elements" "$tmp/err"; then
+	pass "run: a store before a buffer is reported"
+else
+	fail "run: a store before a buffer" "status $rc: $(head -2 "$tmp/err")"
+fi
 # A split scan on one worker thread (reported to crash; its programs wait
 # for those before them along the row, so one thread must run them in order).
 TRITONC_CACHE="$tmp/cache" timeout 300 "$TC" run tests/heldout/cumsum_bf16.py --threads 1 --check --arg xnumel=1024 \
