@@ -41,6 +41,7 @@ char *base_strdup(const char *s);
 typedef struct ArenaBlock ArenaBlock;
 typedef struct Arena {
 	ArenaBlock *head;
+	size_t reserved;   /* bytes of all its blocks */
 } Arena;
 
 void *arena_alloc(Arena *a, size_t n);            /* zeroed, 16-byte aligned */

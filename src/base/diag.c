@@ -20,11 +20,10 @@ void diag_source_linecol(const Source *src, size_t offset, int *line, int *col)
 		offset = src->len;
 	int l = 1;
 	size_t start = 0;
-	for (size_t i = 0; i < offset; i++) {
-		if (src->text[i] == '\n') {
-			l++;
-			start = i + 1;
-		}
+	for (const char *p = src->text, *end = src->text + offset, *nl; (nl = memchr(p, '\n', (size_t)(end - p)));
+	     p = nl + 1) {   /* memchr: a diagnostic in a long file scans it fast */
+		l++;
+		start = (size_t)(nl + 1 - src->text);
 	}
 	*line = l + src->line_base;
 	*col = (int)(offset - start) + 1 + (l == 1 ? src->col_base : 0);

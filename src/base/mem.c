@@ -1,8 +1,10 @@
 /* mem.c: allocation helpers, the arena, growable buffers and vectors. */
+#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS, madvise */
 #include "base.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void base_die(const char *fmt, ...)
 {
@@ -59,24 +61,56 @@ struct ArenaBlock {
 	ArenaBlock *next;
 	size_t used;
 	size_t cap;
+	size_t mapped;   /* the length of its own mapping, or 0: from calloc */
 	_Alignas(16) unsigned char data[];
 };
 
+/* A new block holds as much as the arena holds already (64 KiB at first,
+ * 8 MiB at most), so a large compile takes few blocks; calloc's memory is
+ * zero already (fresh pages from the system are not written twice), and
+ * no byte of a block is handed out twice, so nothing needs clearing. */
+enum { ARENA_FIRST = 65536, ARENA_MAX = 8 << 20, HUGE = 2 << 20 };
+
+static ArenaBlock *arena_grow(Arena *a, size_t n)
+{
+	size_t cap = a->reserved < ARENA_FIRST ? ARENA_FIRST : a->reserved > ARENA_MAX ? ARENA_MAX : a->reserved;
+	if (cap < n)
+		cap = n;
+	if (cap > SIZE_MAX - sizeof(ArenaBlock) - HUGE)
+		out_of_memory(SIZE_MAX);
+	ArenaBlock *b = NULL;
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+	if (cap + sizeof(ArenaBlock) >= HUGE) {
+		size_t len = (cap + sizeof(ArenaBlock) + HUGE - 1) & ~(size_t)(HUGE - 1);
+		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			out_of_memory(len);
+		madvise(p, len, MADV_HUGEPAGE);
+		b = p;
+		b->mapped = len;
+		cap = len - sizeof(ArenaBlock);
+	}
+#endif
+	if (!b)
+		b = base_calloc(1, sizeof(ArenaBlock) + cap);
+	b->next = a->head;
+	b->used = 0;
+	b->cap = cap;
+	a->head = b;
+	a->reserved += cap;
+	return b;
+}
+
 void *arena_alloc(Arena *a, size_t n)
 {
+	if (n > SIZE_MAX - 15)
+		out_of_memory(n);
 	n = (n + 15) & ~(size_t)15;
 	ArenaBlock *b = a->head;
-	if (!b || b->cap - b->used < n) {
-		size_t cap = n > 65536 ? n : 65536;
-		b = base_malloc(sizeof(ArenaBlock) + cap);
-		b->next = a->head;
-		b->used = 0;
-		b->cap = cap;
-		a->head = b;
-	}
+	if (!b || b->cap - b->used < n)
+		b = arena_grow(a, n);
 	void *p = b->data + b->used;
 	b->used += n;
-	memset(p, 0, n);
 	return p;
 }
 
@@ -110,10 +144,14 @@ void arena_free(Arena *a)
 	ArenaBlock *b = a->head;
 	while (b) {
 		ArenaBlock *next = b->next;
-		free(b);
+		if (b->mapped)
+			munmap(b, b->mapped);
+		else
+			free(b);
 		b = next;
 	}
 	a->head = NULL;
+	a->reserved = 0;
 }
 
 /* ---- buf ---- */

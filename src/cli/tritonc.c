@@ -3,6 +3,7 @@
  * stages for every caller. */
 #include "base/base.h"
 #include "driver/driver.h"
+#include "runtime/cpu.h"
 #include "runtime/cuda.h"
 #include "runtime/run.h"
 #include "ir/heuristics.h"
@@ -521,7 +522,16 @@ static bool check_against_interpreter(const Kernel *k, TKernel *tk, RunArg *args
 	void **ref = base_calloc((size_t)n + 1, sizeof *ref);
 	for (int i = 0; i < n; i++) {
 		if (tk->args[i]->type.dtype == DT_PTR) {
-			ref[i] = base_malloc(args[i].bytes);
+			/* guarded as the run's buffers are: a read before the start
+			 * that the run did not catch stays in mapped bytes, never
+			 * this process's heap */
+			char gerr[256];
+			ref[i] = cpu_buffer_alloc(args[i].bytes, (size_t)dtype_bytes(tk->args[i]->type.elem),
+						  tk->args[i]->name, gerr, sizeof gerr);
+			if (!ref[i]) {
+				fprintf(stderr, "tritonc: error: %s\n", gerr);
+				exit(1);
+			}
 			memcpy(ref[i], inputs[i], args[i].bytes);
 			targs[i].ptr = ref[i];
 		} else {
@@ -588,7 +598,7 @@ static bool check_against_interpreter(const Kernel *k, TKernel *tk, RunArg *args
 		}
 	}
 	for (int i = 0; i < n; i++)
-		free(ref[i]);
+		cpu_buffer_free(ref[i]);
 	free(ref);
 	free(targs);
 	return ok;

@@ -65,10 +65,14 @@ static void print_dict(Buf *b, const Node *dict)
 
 void driver_list_kernels(Buf *b, const Source *src, const KernelList *kl)
 {
+	Arena a = {0};
+	LineTable *lines = NULL;   /* of the last kernel's source: a rescan per kernel was quadratic */
 	for (int i = 0; i < kl->len; i++) {
 		const Kernel *k = kl->items[i];
 		int line, col;
-		diag_source_linecol(k->src, k->func->offset, &line, &col);
+		if (!lines || lines->src != k->src)
+			lines = base_line_table(&a, k->src);
+		base_line_table_linecol(lines, k->func->offset, &line, &col);
 		buf_printf(b, "%s  (%s:%d, %s)\n", k->name, src->name, line, discover_decor_name(k->decor));
 		for (int p = 0; p < k->func->params.len; p++) {
 			const Node *param = k->func->params.items[p];
@@ -84,6 +88,7 @@ void driver_list_kernels(Buf *b, const Source *src, const KernelList *kl)
 	}
 	if (kl->len == 0)
 		buf_printf(b, "no kernels in %s\n", src->name);
+	arena_free(&a);
 }
 
 /* The kernel named by opt.kernel, or the only one. */

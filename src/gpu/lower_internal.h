@@ -42,7 +42,7 @@ typedef struct Lower {
 	const Target *target;
 	SKernel *k;
 	Plan *plan;
-	Frame *frames;                   /* the plan's: frames_cap of them, a frame per connected part at most */
+	Frame *frames;                   /* the plan's: room for frames_cap, a frame per connected part at most */
 	int frames_cap;
 	int nframes;
 	int scalar_frame;                /* the frame of parts with scalars only, or -1 */

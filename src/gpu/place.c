@@ -375,6 +375,12 @@ static void give_frame(Lower *L, const TValue *v, void *ctx)
 		if (rank_of_root[root] == 0 && L->scalar_frame >= 0) {
 			frame_of_root[root] = L->scalar_frame;
 		} else {
+			if (L->nframes == L->frames_cap) {
+				Frame *frames = arena_alloc(L->arena, sizeof *frames * 2 * (size_t)L->frames_cap);
+				memcpy(frames, L->frames, sizeof *frames * (size_t)L->frames_cap);
+				L->frames = frames;
+				L->frames_cap *= 2;
+			}
 			frame_of_root[root] = L->nframes++;
 			if (rank_of_root[root] == 0)
 				L->scalar_frame = frame_of_root[root];
@@ -470,8 +476,8 @@ static bool place_round(Lower *L, Cut *cut)
 		L->parent[i] = (int)i;
 		frame_of_root[i] = -1;
 	}
-	if ((size_t)L->frames_cap < n) {   /* each value is in one part: n frames always suffice */
-		L->frames_cap = (int)(2 * n);
+	if (!L->frames_cap) {   /* grown as give_frame numbers parts: most kernels have few */
+		L->frames_cap = 16;
 		L->frames = arena_alloc(L->arena, sizeof *L->frames * (size_t)L->frames_cap);
 	}
 	memset(L->frames, 0, sizeof *L->frames * (size_t)L->frames_cap);

@@ -374,10 +374,18 @@ static int64_t held_bytes(Lower *L, const TValue *v)
  * top level do not count: simt_allocate gives them the same bytes. */
 static void plan_pipelines(Lower *L, const TBlock *b, int64_t outer, bool in_loop)
 {
+	/* the block's bytes change only when a pipeline is added: summed again
+	 * then, not for each if of a long loop body (quadratic) */
+	int64_t all = 0;
+	int pipes = -1;
 	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
 		if (v->op != TOP_FOR && v->op != TOP_WHILE && v->op != TOP_IF)
 			continue;
-		int64_t siblings = in_loop ? block_bytes(L, b, true) - held_bytes(L, v) : 0;
+		if (in_loop && pipes != L->plan->npipes) {
+			all = block_bytes(L, b, true);
+			pipes = L->plan->npipes;
+		}
+		int64_t siblings = in_loop ? all - held_bytes(L, v) : 0;
 		if (v->op == TOP_IF) {
 			plan_pipelines(L, v->body, outer + siblings, in_loop);
 			plan_pipelines(L, v->orelse, outer + siblings, in_loop);

@@ -23,10 +23,34 @@ static bool name_taken(const SKernel *k, const char *name)
 	for (int i = 0; k->tile && i < k->tile->nargs; i++)
 		if (strcmp(k->tile->args[i]->name, name) == 0)
 			return true;
-	for (int i = 0; i < k->nregs; i++)
-		if (strcmp(k->regs[i]->name, name) == 0)
+	if (!k->names_cap)
+		return false;
+	size_t mask = (size_t)k->names_cap - 1;
+	for (size_t h = (size_t)base_hash_fnv1a(name, strlen(name), 0xcbf29ce484222325ull) & mask; k->names[h];
+	     h = (h + 1) & mask)
+		if (strcmp(k->names[h], name) == 0)
 			return true;
 	return false;
+}
+
+/* Adds a register's name to the set name_taken reads (a scan of every
+ * register was quadratic in a long kernel). */
+static void name_add(SKernel *k, const char *name)
+{
+	if (2 * (k->nregs + 1) > k->names_cap) {
+		const char **old = k->names;
+		int n = k->names_cap;
+		k->names_cap = n ? 2 * n : 128;
+		k->names = arena_alloc(k->arena, sizeof *k->names * (size_t)k->names_cap);
+		for (int i = 0; i < n; i++)
+			if (old[i])
+				name_add(k, old[i]);
+	}
+	size_t mask = (size_t)k->names_cap - 1;
+	size_t h = (size_t)base_hash_fnv1a(name, strlen(name), 0xcbf29ce484222325ull) & mask;
+	while (k->names[h])
+		h = (h + 1) & mask;
+	k->names[h] = name;
 }
 
 SReg *simt_reg(SKernel *k, SRegKind kind, DType dt, DType elem, int count, const char *name)
@@ -55,6 +79,7 @@ SReg *simt_reg(SKernel *k, SRegKind kind, DType dt, DType elem, int count, const
 			memcpy(grown, k->regs, (size_t)k->nregs * sizeof *grown);
 		k->regs = grown;
 	}
+	name_add(k, r->name);
 	k->regs[k->nregs++] = r;
 	return r;
 }

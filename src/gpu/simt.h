@@ -224,6 +224,8 @@ typedef struct SKernel {
 	int min_blocks;                 /* CUDA: __launch_bounds__'s blocks an SM holds at once, 0: none (the plan's) */
 	SReg **regs;                    /* every register, in order of definition */
 	int nregs, cap_regs;
+	const char **names;             /* the registers' names, a hash set (names_cap a power of two) */
+	int names_cap;
 	SStmt *first, *last;
 	int shared_bytes;               /* shared memory of all SR_SHARED registers, at their offsets */
 	bool shared_reuse;              /* some SR_SHARED registers share bytes: one block, each at its offset */

@@ -39,8 +39,22 @@ struct SVal {
 typedef struct Binding {
 	const char *name;
 	SVal *val;             /* NULL: unbound again (a name local to a loop or branch) */
-	struct Binding *next;
+	struct Binding *next;  /* in its hash chain */
 } Binding;
+
+/* The names of one function body: a hash table, so that a kernel of many
+ * names (or a module of many helpers) binds and looks up in O(1). */
+typedef struct Env {
+	Binding **slots;       /* chains by the name's hash; nslots a power of two */
+	int nslots, count;
+} Env;
+
+/* What a binding held before it changed: an if or a loop body puts every
+ * name back as it was by undoing these, newest first (spec_control.c). */
+typedef struct Undo {
+	Binding *b;
+	SVal *val;
+} Undo;
 
 typedef struct Spec {
 	Arena *a;
@@ -49,7 +63,13 @@ typedef struct Spec {
 	const Source *src;
 	LineTable *lines;      /* of src */
 	TBuilder b;
-	Binding *env;
+	Env *env;
+	Undo *undo;            /* changes since the oldest open snapshot (none open: not kept) */
+	int nundo, undo_cap;
+	int snapshots;         /* open snapshots */
+	const Node *reads_func;        /* the function `reads` counts the reads of (spec_control.c) */
+	const struct Names *reads;
+	struct LoopReads *loop_reads;  /* each loop's reads before its writes, as asked (spec_control.c) */
 	const Node *func;      /* the function whose body runs (the kernel or an inlined helper) */
 	SVal *ret;             /* what its `return` gave */
 	bool returned;         /* a return ran: skip the rest of the function */
@@ -66,6 +86,7 @@ SVal *spec_sv_tuple(Spec *s, int n, SVal **items);
 void spec_bind(Spec *s, const char *name, SVal *v);
 SVal *spec_lookup(Spec *s, const char *name);
 void spec_bind_modules(Spec *s);
+Env *spec_env_new(Spec *s);
 
 bool spec_is_const(const SVal *v);
 DType spec_const_dtype(const SVal *v);

@@ -29,28 +29,83 @@
 
 /* ---- sets of names ---- */
 
+/* An ordered set of names with a hash index and, for reads, how often
+ * each was added: a list scanned per name was quadratic in a kernel of
+ * many names. */
 typedef struct Names {
 	const char **items;
+	int *counts;           /* times each item was added */
 	int len, cap;
+	int *slots;            /* item index + 1, or 0; nslots a power of two (NULL: scan items) */
+	int nslots;
 } Names;
+
+static size_t names_hash(const char *name)
+{
+	return (size_t)base_hash_fnv1a(name, strlen(name), 0xcbf29ce484222325ull);
+}
+
+/* The index of `name` in n, or -1. */
+static int names_find(const Names *n, const char *name)
+{
+	if (!n->slots) {
+		for (int i = 0; i < n->len; i++)
+			if (!strcmp(n->items[i], name))
+				return i;
+		return -1;
+	}
+	size_t mask = (size_t)n->nslots - 1;
+	for (size_t h = names_hash(name) & mask; n->slots[h]; h = (h + 1) & mask)
+		if (!strcmp(n->items[n->slots[h] - 1], name))
+			return n->slots[h] - 1;
+	return -1;
+}
 
 static bool names_has(const Names *n, const char *name)
 {
-	for (int i = 0; i < n->len; i++)
-		if (!strcmp(n->items[i], name))
-			return true;
-	return false;
+	return names_find(n, name) >= 0;
+}
+
+/* How often `name` was added to n. */
+static int names_count(const Names *n, const char *name)
+{
+	int i = names_find(n, name);
+	return i < 0 ? 0 : n->counts[i];
+}
+
+static void names_index(Names *n, int i)
+{
+	size_t mask = (size_t)n->nslots - 1;
+	size_t h = names_hash(n->items[i]) & mask;
+	while (n->slots[h])
+		h = (h + 1) & mask;
+	n->slots[h] = i + 1;
 }
 
 static void names_add(Names *n, const char *name)
 {
-	if (names_has(n, name))
+	int at = names_find(n, name);
+	if (at >= 0) {
+		n->counts[at]++;
 		return;
+	}
 	if (n->len == n->cap) {
 		n->cap = n->cap ? 2 * n->cap : 16;
 		n->items = base_realloc(n->items, sizeof *n->items * (size_t)n->cap);
+		n->counts = base_realloc(n->counts, sizeof *n->counts * (size_t)n->cap);
 	}
-	n->items[n->len++] = name;
+	n->items[n->len] = name;
+	n->counts[n->len] = 1;
+	n->len++;
+	if (2 * n->len > n->nslots) {
+		free(n->slots);
+		n->nslots = n->nslots ? 2 * n->nslots : 64;
+		n->slots = base_calloc((size_t)n->nslots, sizeof *n->slots);
+		for (int i = 0; i < n->len; i++)
+			names_index(n, i);
+	} else {
+		names_index(n, n->len - 1);
+	}
 }
 
 static Names names_copy(const Names *n)
@@ -64,6 +119,8 @@ static Names names_copy(const Names *n)
 static void names_free(Names *n)
 {
 	free(n->items);
+	free(n->counts);
+	free(n->slots);
 	memset(n, 0, sizeof *n);
 }
 
@@ -71,11 +128,19 @@ static void names_free(Names *n)
  * (which longjmps past any free) lives there. */
 static Names names_in_arena(Spec *s, Names *n)
 {
-	Names a = *n;
+	Names a = {0};
+	a.len = a.cap = n->len;
 	a.items = arena_alloc(s->a, sizeof *a.items * (size_t)(n->len + 1));
-	if (n->len)
+	a.counts = arena_alloc(s->a, sizeof *a.counts * (size_t)(n->len + 1));
+	if (n->len) {
 		memcpy(a.items, n->items, sizeof *a.items * (size_t)n->len);
-	a.cap = n->len;
+		memcpy(a.counts, n->counts, sizeof *a.counts * (size_t)n->len);
+	}
+	if (n->slots) {
+		a.nslots = n->nslots;
+		a.slots = arena_alloc(s->a, sizeof *a.slots * (size_t)n->nslots);
+		memcpy(a.slots, n->slots, sizeof *a.slots * (size_t)n->nslots);
+	}
 	names_free(n);
 	return a;
 }
@@ -190,6 +255,38 @@ static void block_reads(const NodeList *body, const Node *skip, Names *out)
 	}
 }
 
+/* Every read in the running function's body, counted (made once per
+ * function: a walk of the whole body per if and loop was quadratic). */
+static const Names *func_reads(Spec *s)
+{
+	if (s->reads_func != s->func) {
+		Names all = {0};
+		block_reads(&s->func->body, NULL, &all);
+		Names *kept = arena_alloc(s->a, sizeof *kept);
+		*kept = names_in_arena(s, &all);
+		s->reads = kept;
+		s->reads_func = s->func;
+	}
+	return s->reads;
+}
+
+/* The reads of statement `n` and the blocks in it, counted. */
+static Names stmt_reads_all(const Node *n)
+{
+	Names in = {0};
+	stmt_reads(n, &in);
+	block_reads(&n->body, NULL, &in);
+	block_reads(&n->orelse, NULL, &in);
+	return in;
+}
+
+/* Whether the running function reads `name` outside statement n (whose
+ * reads are `inside`): what block_reads(body, n) would find. */
+static bool read_outside(Spec *s, const Names *inside, const char *name)
+{
+	return names_count(func_reads(s), name) > names_count(inside, name);
+}
+
 /* Names a block reads before it has certainly assigned them, given the
  * names `defined` on entry (updated to those certainly assigned on exit). */
 static void exposed_reads(const NodeList *body, Names *defined, Names *exposed)
@@ -225,39 +322,34 @@ static void exposed_reads(const NodeList *body, Names *defined, Names *exposed)
 
 /* ---- the environment around a block ---- */
 
-typedef struct Saved {
-	Binding *b;
-	SVal *val;
-} Saved;
-
+/* A snapshot is a place in the undo log: restoring undoes, newest first,
+ * every binding made since, so each name holds its value at the snapshot
+ * again and names bound since are unbound; in time proportional to what
+ * changed, not to the names there are. */
 typedef struct EnvSnapshot {
-	Saved *items;
-	int len;
+	int mark;
 } EnvSnapshot;
 
 static EnvSnapshot env_save(Spec *s)
 {
-	EnvSnapshot e = {0};
-	for (Binding *b = s->env; b; b = b->next)
-		e.len++;
-	e.items = arena_alloc(s->a, sizeof *e.items * (size_t)(e.len + 1));
-	int i = 0;
-	for (Binding *b = s->env; b; b = b->next, i++)
-		e.items[i] = (Saved){b, b->val};
-	return e;
+	s->snapshots++;
+	return (EnvSnapshot){s->nundo};
 }
 
-/* Every binding back to its value at the snapshot; names bound since are
- * unbound. */
 static void env_restore(Spec *s, const EnvSnapshot *e)
 {
-	for (Binding *b = s->env; b; b = b->next) {
-		SVal *v = NULL;
-		for (int i = 0; i < e->len; i++)
-			if (e->items[i].b == b)
-				v = e->items[i].val;
-		b->val = v;
+	while (s->nundo > e->mark) {
+		Undo *u = &s->undo[--s->nundo];
+		u->b->val = u->val;
 	}
+}
+
+/* The snapshot is no longer restored to. */
+static void env_close(Spec *s, const EnvSnapshot *e)
+{
+	(void)e;
+	if (--s->snapshots == 0)
+		s->nundo = 0;
 }
 
 static bool types_equal(const Type *x, const Type *y)
@@ -307,24 +399,24 @@ static TValue *bound_value(Spec *s, const Node *n, SVal *v, DType dt)
  * reads them too), in order of first assignment. */
 static Names carried_names(Spec *s, const Node *n)
 {
-	Names assigned = {0}, exposed = {0}, outside = {0}, defined = {0}, carried = {0};
+	Names assigned = {0}, exposed = {0}, defined = {0}, carried = {0};
 	block_assigns(&n->body, &assigned);
 	if (n->kind == ND_FOR)
 		target_names(n->lhs, &defined);
 	else
 		expr_reads(n->cond, &exposed);
 	exposed_reads(&n->body, &defined, &exposed);
-	block_reads(&s->func->body, n, &outside);
+	Names inside = stmt_reads_all(n);
 	for (int i = 0; i < assigned.len; i++) {
 		const char *name = assigned.items[i];
 		if (n->kind == ND_FOR && !strcmp(n->lhs->name, name))
 			continue;
-		if (spec_lookup(s, name) && (names_has(&exposed, name) || names_has(&outside, name)))
+		if (spec_lookup(s, name) && (names_has(&exposed, name) || read_outside(s, &inside, name)))
 			names_add(&carried, name);
 	}
 	names_free(&assigned);
 	names_free(&exposed);
-	names_free(&outside);
+	names_free(&inside);
 	names_free(&defined);
 	return carried;
 }
@@ -425,6 +517,7 @@ void spec_exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *ste
 			tir_truncate(b, mark);
 			continue;
 		}
+		env_close(s, &before);
 		b->block = loop->body;
 		tir_yield(b, nc, next);
 		b->block = outer;
@@ -498,6 +591,7 @@ static void exec_runtime_while(Spec *s, const Node *n)
 			tir_truncate(b, mark);
 			continue;
 		}
+		env_close(s, &before);
 		b->block = loop->body;
 		tir_yield(b, nc, next);
 		b->block = outer;
@@ -562,9 +656,37 @@ static bool path_to(const NodeList *body, const Node *n, Vec *path)
 	return false;
 }
 
+/* What loop `st` reads in an iteration before it assigns it, made once
+ * per loop (every if in a long loop asked again: quadratic). */
+typedef struct LoopReads {
+	const Node *loop;
+	Names names;
+	struct LoopReads *next;
+} LoopReads;
+
+static const Names *loop_exposed(Spec *s, const Node *st)
+{
+	for (LoopReads *l = s->loop_reads; l; l = l->next)
+		if (l->loop == st)
+			return &l->names;
+	Names defined = {0}, exposed = {0};
+	if (st->kind == ND_FOR)
+		target_names(st->lhs, &defined);
+	else
+		expr_reads(st->cond, &exposed);
+	exposed_reads(&st->body, &defined, &exposed);
+	names_free(&defined);
+	LoopReads *l = arena_alloc(s->a, sizeof *l);
+	l->loop = st;
+	l->names = names_in_arena(s, &exposed);
+	l->next = s->loop_reads;
+	s->loop_reads = l;
+	return &l->names;
+}
+
 /* The names that the loops around `n` read in an iteration before they
  * assign them (the values their next iteration starts from). */
-static void loops_exposed(const NodeList *body, const Node *n, Names *out)
+static void loops_exposed(Spec *s, const NodeList *body, const Node *n, Names *out)
 {
 	Vec path = {0};
 	if (!path_to(body, n, &path))
@@ -572,13 +694,9 @@ static void loops_exposed(const NodeList *body, const Node *n, Names *out)
 	for (int i = 0; i < path.len; i++) {
 		const Node *st = path.data[i];
 		if (st->kind == ND_FOR || st->kind == ND_WHILE) {
-			Names defined = {0};
-			if (st->kind == ND_FOR)
-				target_names(st->lhs, &defined);
-			else
-				expr_reads(st->cond, out);
-			exposed_reads(&st->body, &defined, out);
-			names_free(&defined);
+			const Names *e = loop_exposed(s, st);
+			for (int j = 0; j < e->len; j++)
+				names_add(out, e->items[j]);
 		}
 	}
 	vec_free(&path);
@@ -593,18 +711,19 @@ static Names if_results(Spec *s, const Node *n)
 	block_assigns(&n->orelse, &other);
 	block_assigns(&n->body, &all);
 	block_assigns(&n->orelse, &all);
-	block_reads(&s->func->body, n, &outside);
-	loops_exposed(&s->func->body, n, &outside);
+	Names inside = stmt_reads_all(n);
+	loops_exposed(s, &s->func->body, n, &outside);
 	for (int i = 0; i < all.len; i++) {
 		const char *name = all.items[i];
 		bool both = names_has(&then, name) && names_has(&other, name);
-		if ((spec_lookup(s, name) || both) && names_has(&outside, name))
+		if ((spec_lookup(s, name) || both) && (names_has(&outside, name) || read_outside(s, &inside, name)))
 			names_add(&out, name);
 	}
 	names_free(&then);
 	names_free(&other);
 	names_free(&all);
 	names_free(&outside);
+	names_free(&inside);
 	return out;
 }
 
@@ -670,6 +789,7 @@ void spec_exec_runtime_if(Spec *s, const Node *n, TValue *cond)
 			(branch ? other : then)[i] = spec_lookup(s, names.items[i]);
 		env_restore(s, &before);
 	}
+	env_close(s, &before);
 	b->block = outer;
 	for (int i = 0; i < count; i++)
 		types[i] = branch_type(s, n, names.items[i], then[i], other[i]);
@@ -692,10 +812,10 @@ SVal *spec_inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, i
 	if (s->depth >= MAX_INLINE_DEPTH)
 		spec_error(s, site, "too many nested calls of @triton.jit functions at '%s' (limit is %d; recursion is not supported)",
 			   fn->name, MAX_INLINE_DEPTH);
-	Binding *env = s->env;
+	Env *env = s->env;
 	const Node *func = s->func;
 	SVal *ret = s->ret;
-	s->env = NULL;
+	s->env = spec_env_new(s);
 	spec_bind_modules(s);
 	int npos = nargs - nkw;
 	for (int i = 0; i < fn->params.len; i++) {

@@ -74,24 +74,68 @@ TValue *spec_checked(Spec *s, const Node *n, TValue *v)
 	return v;
 }
 
+Env *spec_env_new(Spec *s)
+{
+	Env *e = arena_alloc(s->a, sizeof *e);
+	e->nslots = 64;
+	e->slots = arena_alloc(s->a, sizeof *e->slots * (size_t)e->nslots);
+	return e;
+}
+
+static size_t name_hash(const char *name)
+{
+	return (size_t)base_hash_fnv1a(name, strlen(name), 0xcbf29ce484222325ull);
+}
+
+static Binding **env_slot(Env *e, const char *name)
+{
+	return &e->slots[name_hash(name) & (size_t)(e->nslots - 1)];
+}
+
 void spec_bind(Spec *s, const char *name, SVal *v)
 {
-	for (Binding *b = s->env; b; b = b->next) {
-		if (!strcmp(b->name, name)) {
-			b->val = v;
-			return;
+	Env *e = s->env;
+	Binding *b = *env_slot(e, name);
+	while (b && strcmp(b->name, name))
+		b = b->next;
+	if (!b) {
+		if (e->count >= e->nslots) {   /* grow: chains stay short */
+			Binding **old = e->slots;
+			int n = e->nslots;
+			e->nslots *= 2;
+			e->slots = arena_alloc(s->a, sizeof *e->slots * (size_t)e->nslots);
+			for (int i = 0; i < n; i++)
+				for (Binding *x = old[i], *next; x; x = next) {
+					next = x->next;
+					Binding **slot = env_slot(e, x->name);
+					x->next = *slot;
+					*slot = x;
+				}
 		}
+		b = arena_alloc(s->a, sizeof *b);
+		b->name = name;
+		Binding **slot = env_slot(e, name);
+		b->next = *slot;
+		*slot = b;
+		e->count++;
 	}
-	Binding *b = arena_alloc(s->a, sizeof *b);
-	b->name = name;
+	if (s->snapshots) {
+		if (s->nundo == s->undo_cap) {
+			int cap = s->undo_cap ? 2 * s->undo_cap : 64;
+			Undo *u = arena_alloc(s->a, sizeof *u * (size_t)cap);
+			if (s->nundo)
+				memcpy(u, s->undo, sizeof *u * (size_t)s->nundo);
+			s->undo = u;
+			s->undo_cap = cap;
+		}
+		s->undo[s->nundo++] = (Undo){b, b->val};
+	}
 	b->val = v;
-	b->next = s->env;
-	s->env = b;
 }
 
 SVal *spec_lookup(Spec *s, const char *name)
 {
-	for (Binding *b = s->env; b; b = b->next)
+	for (Binding *b = *env_slot(s->env, name); b; b = b->next)
 		if (!strcmp(b->name, name))
 			return b->val;
 	return NULL;
@@ -1190,9 +1234,12 @@ void spec_bind_modules(Spec *s)
 		m->str = mods[i];
 		spec_bind(s, mods[i], m);
 	}
-	for (int i = 0; i < s->k->helpers.len; i++) {
+	const NodeList *defs = &s->k->module->body;   /* the kernel's helpers: the module's other functions */
+	for (int i = 0; i < defs->len; i++) {
+		if (defs->items[i] == s->k->func)
+			continue;
 		SVal *f = spec_sv_new(s, SV_FUNC);
-		f->fn = s->k->helpers.items[i];
+		f->fn = defs->items[i];
 		spec_bind(s, f->fn->name, f);
 	}
 }
@@ -1263,6 +1310,7 @@ TKernel *spec_kernel(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 {
 	jmp_buf jb, *saved = d->jump;
 	Spec s = {.a = a, .d = d, .k = k, .src = k->src, .func = k->func};
+	s.env = spec_env_new(&s);
 	d->jump = &jb;
 	TKernel *result = NULL;
 	if (setjmp(jb) == 0) {

@@ -12,12 +12,13 @@
  * Values are in SSA form: each op defines at most one value, and a loop's
  * carried values are block arguments, as in MLIR's scf.for, so the lowering
  * can give each its registers once. Nothing here knows the warp width: the
- * layout pass attaches a Layout (gpu/layout.h) to each value afterwards. */
+ * lowering's plan (gpu/plan.h) gives each value a frame and its layout,
+ * beside the IR. */
 #ifndef TC_TIR_H
 #define TC_TIR_H
 
 #include "base/base.h"
-#include "gpu/layout.h"
+#include "gpu/layout.h"   /* TC_MAX_RANK */
 
 typedef enum {
 	DT_I1,    /* bool */
@@ -303,7 +304,6 @@ struct TValue {
 	TBlock *body;          /* TOP_FOR, TOP_IF (then) */
 	TBlock *orelse;        /* TOP_IF */
 	AxisInfo axis;
-	Layout layout;         /* filled by the layout pass */
 	TValue *next;          /* in its block */
 	bool dead;             /* nothing live reads it (tir_dce) */
 	const char *text;      /* TOP_ASSERT: the message */

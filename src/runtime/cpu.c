@@ -572,6 +572,8 @@ typedef struct GuardedBuf {
 	char name[64];
 } GuardedBuf;
 
+#define CANARY 0xa5
+
 static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
 static GuardedBuf *guarded;
 static int nguarded, capguarded;
@@ -604,6 +606,10 @@ void *cpu_buffer_alloc(size_t bytes, size_t esize, const char *name, char *err, 
 	GuardedBuf g = {.map = map, .maplen = maplen, .data = map + maplen - pg - body, .bytes = bytes,
 			.esize = esize ? esize : 1};
 	snprintf(g.name, sizeof g.name, "%s", name ? name : "?");
+	/* the bytes between the leading guard page and the data (less than a
+	 * page) hold a pattern: a store before the buffer changes it, and
+	 * cpu_buffer_check finds it after the run */
+	memset(map + pg, CANARY, (size_t)(g.data - (map + pg)));
 	pthread_mutex_lock(&guard_lock);
 	if (nguarded == capguarded) {
 		capguarded = capguarded ? 2 * capguarded : 16;
@@ -612,6 +618,33 @@ void *cpu_buffer_alloc(size_t bytes, size_t esize, const char *name, char *err, 
 	guarded[nguarded++] = g;
 	pthread_mutex_unlock(&guard_lock);
 	return g.data;
+}
+
+int cpu_buffer_check(const void *p, char *err, size_t errlen)
+{
+	if (!p)
+		return 0;
+	size_t pg = page_size();
+	int rc = 0;
+	pthread_mutex_lock(&guard_lock);
+	for (int i = 0; i < nguarded; i++) {
+		const GuardedBuf *g = &guarded[i];
+		if (g->data != p)
+			continue;
+		for (const unsigned char *b = (const unsigned char *)g->map + pg; b < (const unsigned char *)g->data; b++) {
+			if (*b == CANARY)
+				continue;
+			long long off = (long long)((const char *)b - g->data);
+			long long elem = -((-off + (long long)g->esize - 1) / (long long)g->esize);
+			set_err(err, errlen, "the kernel wrote %s[%lld], before its %zu elements (a store without a "
+					     "mask, or a negative offset)", g->name, elem, g->bytes / g->esize);
+			rc = -1;
+			break;
+		}
+		break;
+	}
+	pthread_mutex_unlock(&guard_lock);
+	return rc;
 }
 
 void cpu_buffer_free(void *p)

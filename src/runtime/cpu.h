@@ -61,6 +61,9 @@ void cpu_kernel_free(CpuKernel *k);
  * message naming `name` and the element (`esize` bytes each) instead of
  * taking the process down. NULL with `err` set when there is no memory. */
 void *cpu_buffer_alloc(size_t bytes, size_t esize, const char *name, char *err, size_t errlen);
+/* 0, or -1 with `err` set when the kernel stored before the buffer's start
+ * into the bytes up to the guard page (fewer than a page: no fault there). */
+int cpu_buffer_check(const void *p, char *err, size_t errlen);
 void cpu_buffer_free(void *p);
 
 /* Runs every program of `grid` once, spread over `threads` worker threads

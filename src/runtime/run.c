@@ -85,6 +85,9 @@ static int run_cpu(const SKernel *k, const char *source, RunArg *args, const Run
 		snprintf(err, errlen, "%s", assertion);
 		rc = -1;
 	}
+	for (int i = 0; rc == 0 && i < tk->nargs; i++)
+		if (tk->args[i]->type.dtype == DT_PTR)
+			rc = cpu_buffer_check(vals[i].host, err, errlen);
 	if (rc == 0 && o->bench_reps > 0) {
 		double *ms = base_calloc((size_t)o->bench_reps, sizeof *ms);
 		rc = cpu_time(ck, argv, o->grid, o->cpu_threads, o->bench_warmup, o->bench_reps, ms, err, errlen);

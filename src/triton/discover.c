@@ -77,9 +77,6 @@ static Kernel *new_kernel(Arena *a, Node *module, Node *func, const Source *src,
 	k->module = module;
 	k->src = src;
 	k->inductor = inductor;
-	for (int i = 0; i < module->body.len; i++)
-		if (module->body.items[i] != func)
-			ast_nodelist_push(a, &k->helpers, module->body.items[i]);
 	read_heuristics(a, k);
 	return k;
 }
@@ -102,14 +99,15 @@ static bool is_async_compile(const Source *src, const Token *t, int i, int n)
 }
 
 /* Parses one embedded kernel module and adds its kernel. */
-static void embedded(Arena *a, Diag *d, const Source *src, const Token *name, const Token *body, KernelList *out)
+static void embedded(Arena *a, Diag *d, const LineTable *lines, const Token *name, const Token *body, KernelList *out)
 {
+	const Source *src = lines->src;
 	Source *inner = arena_alloc(a, sizeof(Source));
 	int line, col;
-	diag_source_linecol(src, body->raw_offset, &line, &col);
+	base_line_table_linecol(lines, body->s->raw_offset, &line, &col);
 	inner->name = src->name;
-	inner->text = arena_strndup(a, src->text + body->raw_offset, body->raw_len);
-	inner->len = body->raw_len;
+	inner->text = arena_strndup(a, src->text + body->s->raw_offset, body->s->raw_len);
+	inner->len = body->s->raw_len;
 	inner->line_base = line - 1;
 	inner->col_base = col - 1;
 	int ntoks;
@@ -117,26 +115,27 @@ static void embedded(Arena *a, Diag *d, const Source *src, const Token *name, co
 	Node *module = parse_run(a, d, inner, toks, ntoks);
 	for (int i = 0; i < module->body.len; i++) {
 		Node *f = module->body.items[i];
-		if (strlen(f->name) == name->str_len && memcmp(f->name, name->str, name->str_len) == 0) {
+		if (strlen(f->name) == name->s->len && memcmp(f->name, name->s->str, name->s->len) == 0) {
 			push_kernel(a, out, new_kernel(a, module, f, inner, true));
 			return;
 		}
 	}
-	diag_fatal(d, src, name->offset, "kernel '%s' is not defined in its source", name->str);
+	diag_fatal(d, src, name->offset, "kernel '%s' is not defined in its source", name->s->str);
 }
 
 static int discover_run(Arena *a, Diag *d, const Source *src, KernelList *out)
 {
 	int ntoks;
 	Token *toks = lex_run(a, d, src, &ntoks);
-	bool inductor = false;
+	LineTable *lines = NULL;   /* made at the first embedded module */
 	for (int i = 0; i < ntoks; i++) {
 		if (is_async_compile(src, toks, i, ntoks)) {
-			inductor = true;
-			embedded(a, d, src, &toks[i + 6], &toks[i + 8], out);
+			if (!lines)
+				lines = base_line_table(a, src);
+			embedded(a, d, lines, &toks[i + 6], &toks[i + 8], out);
 		}
 	}
-	if (inductor)
+	if (lines)
 		return out->len;
 	Node *module = parse_run(a, d, src, toks, ntoks);
 	for (int i = 0; i < module->body.len; i++)

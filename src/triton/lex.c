@@ -6,6 +6,7 @@
  * diag_fatal at the exact byte. */
 #include "triton/triton.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,7 +72,14 @@ static TC_NORETURN void lex_error(Lexer *L, size_t at, const char *msg)
 static Token *push(Lexer *L, TokenKind kind, size_t offset, size_t len)
 {
 	if (L->ntoks == L->cap) {
-		int cap = L->cap ? L->cap * 2 : 256;
+		/* At first room for a token per two bytes: a large array lies in
+		 * pages the system maps only when touched, so room unused costs
+		 * nothing, and most sources need no second array. */
+		if (!L->cap && L->len / 2 + 256 > (size_t)INT_MAX / 2)
+			lex_error(L, offset, "too many tokens");
+		int cap = L->cap ? L->cap * 2 : (int)(L->len / 2 + 256);
+		if (L->cap > INT_MAX / 2)
+			lex_error(L, offset, "too many tokens");
 		Token *t = arena_alloc(L->arena, sizeof(Token) * (size_t)cap);
 		if (L->ntoks)
 			memcpy(t, L->toks, sizeof(Token) * (size_t)L->ntoks);
@@ -224,11 +232,13 @@ static void read_string(Lexer *L, size_t start, bool raw)
 	size_t content_end = L->i;
 	L->i += triple ? 3 : 1;
 	Token *t = push(L, TK_STR, start, L->i - start);
-	t->str = arena_strndup(L->arena, buf_str(&b), b.len);
-	t->str_len = b.len;
-	t->raw_offset = content;
-	t->raw_len = content_end - content;
-	t->triple = triple;
+	TokenStr *ts = arena_alloc(L->arena, sizeof *ts);
+	ts->str = arena_strndup(L->arena, buf_str(&b), b.len);
+	ts->len = b.len;
+	ts->raw_offset = content;
+	ts->raw_len = content_end - content;
+	ts->triple = triple;
+	t->s = ts;
 	buf_free(&b);
 }
 

@@ -114,7 +114,7 @@ static Node *strings(Parser *P)
 	Node *n = new_node(P, ND_STR, tok(P)->offset);
 	Buf b = {0};
 	while (tok(P)->kind == TK_STR) {
-		buf_putn(&b, tok(P)->str, tok(P)->str_len);
+		buf_putn(&b, tok(P)->s->str, tok(P)->s->len);
 		next(P);
 	}
 	n->str = arena_strndup(P->arena, buf_str(&b), b.len);

@@ -21,25 +21,32 @@ typedef enum {
 	TK_PUNCT,    /* an operator or delimiter */
 	TK_INT,      /* ival (overflow set when it does not fit in int64) */
 	TK_FLOAT,    /* fval */
-	TK_STR,      /* str/str_len decoded; raw_offset/raw_len: text between quotes */
+	TK_STR,      /* s: the decoded text and where it lies between the quotes */
 	TK_NEWLINE,  /* end of a logical line */
 	TK_INDENT,   /* indentation increased */
 	TK_DEDENT,   /* indentation decreased by one level */
 	TK_EOF,      /* end of input */
 } TokenKind;
 
+/* A string literal's text, beside its token (few tokens are strings). */
+typedef struct TokenStr {
+	const char *str;     /* decoded contents, NUL-terminated (may hold NULs) */
+	size_t len;
+	size_t raw_offset;   /* offset of the first byte between the quotes */
+	size_t raw_len;      /* bytes between the quotes */
+	bool triple;         /* ''' or """ */
+} TokenStr;
+
 typedef struct Token {
 	TokenKind kind;
+	bool overflow;       /* TK_INT: the literal does not fit in int64 */
 	size_t offset;       /* byte offset into the Source */
 	size_t len;          /* length of the token's text in the Source */
-	int64_t ival;
-	bool overflow;
-	double fval;
-	const char *str;     /* decoded string contents, NUL-terminated */
-	size_t str_len;
-	size_t raw_offset;   /* TK_STR: offset of the first byte between the quotes */
-	size_t raw_len;      /* TK_STR: bytes between the quotes */
-	bool triple;         /* TK_STR: ''' or """ */
+	union {
+		int64_t ival;            /* TK_INT */
+		double fval;             /* TK_FLOAT */
+		const TokenStr *s;       /* TK_STR */
+	};
 } Token;
 
 /* Tokenizes the whole source. Returns the tokens (ending with TK_EOF) and
@@ -73,8 +80,9 @@ typedef enum {
 typedef struct Kernel {
 	const char *name;      /* the kernel's function name */
 	Node *func;            /* its ND_FUNCDEF (decorators in func->decorators) */
-	Node *module;          /* the ND_MODULE it was parsed from */
-	NodeList helpers;      /* the module's other @triton.jit functions */
+	Node *module;          /* the ND_MODULE it was parsed from: its other functions are
+	                          the kernel's helpers (a list per kernel was quadratic in
+	                          a module of many kernels) */
 	const Source *src;     /* the Source its offsets refer to */
 	bool inductor;         /* embedded in an Inductor async_compile.triton call */
 	KernelDecor decor;     /* the heuristics decorator kind */

@@ -58,7 +58,7 @@ static void test_lexer(void)
 		switch (t[i].kind) {
 		case TK_INT: buf_printf(&b, "I%lld ", (long long)t[i].ival); break;
 		case TK_FLOAT: buf_printf(&b, "F%g ", t[i].fval); break;
-		case TK_STR: buf_printf(&b, "S<%s> ", t[i].str); break;
+		case TK_STR: buf_printf(&b, "S<%s> ", t[i].s->str); break;
 		case TK_NEWLINE: buf_puts(&b, "NL "); break;
 		case TK_EOF: buf_puts(&b, "EOF"); break;
 		default: buf_printf(&b, "%.*s ", (int)t[i].len, text + t[i].offset); break;
@@ -365,7 +365,8 @@ static void test_plain_module(void)
 		fail(name, "found %d kernels: %s", n, buf_str(&d.text));
 	else if (strcmp(kl.items[0]->name, "helper") || strcmp(kl.items[1]->name, "kern"))
 		fail(name, "names %s %s", kl.items[0]->name, kl.items[1]->name);
-	else if (kl.items[1]->helpers.len != 1 || kl.items[1]->helpers.items[0] != kl.items[0]->func)
+	else if (kl.items[1]->module->body.len != 2 || kl.items[1]->module != kl.items[0]->module ||
+	         kl.items[1]->module->body.items[0] != kl.items[0]->func)
 		fail(name, "helpers wrong");
 	else if (!kl.items[1]->configs || kl.items[1]->configs->kind != ND_LIST ||
 	         kl.items[1]->func->decorators.len != 2 || kl.items[1]->decor != KDEC_JIT)
@@ -405,7 +406,7 @@ static void test_golden_file(const char *file)
 		int line, col;
 		diag_source_linecol(k->src, k->func->offset, &line, &col);
 		buf_printf(&b, "; kernel %s %s at %d:%d, %d helpers\n", k->name,
-		           discover_decor_name(k->decor), line, col, k->helpers.len);
+		           discover_decor_name(k->decor), line, col, k->module->body.len - 1);
 		ast_dump(&b, k->func);
 	}
 	if (n < 0) {
