@@ -63,6 +63,9 @@ typedef enum {
 	SE_PHILOX,       /* TOP_PHILOX: word `ival` after `aux` rounds; key a[0] (u64), counter (a[1], a[2], 0, 0) */
 	SE_BITCAST,      /* a[0]'s bits (of dtype `from`) as `dtype`, one width; a pointer: the same address,
 	                    to elements of dtype `aux` */
+	SE_ASM,          /* tl.inline_asm_elementwise's result `origin->aux2` (origin: the TOP_ASM value);
+	                    the arguments: a[0], a chain of SE_ASM_ARG */
+	SE_ASM_ARG,      /* in an SE_ASM's arguments: a[0] the value, a[1] the next one (or NULL) */
 } SExprKind;
 
 typedef struct SExpr SExpr;
@@ -77,6 +80,7 @@ struct SExpr {
 	SReg *reg;             /* SE_REF */
 	SExpr *index;          /* SE_REF: an integer expression, NULL for scalars */
 	SExpr *a[3];
+	const TValue *origin;  /* SE_ASM */
 };
 
 typedef enum {
