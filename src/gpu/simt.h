@@ -38,6 +38,8 @@ typedef struct SReg {
 	DType elem;            /* pointee for DT_PTR */
 	int count;             /* elements; 1 for scalars */
 	bool packed;           /* SR_SHARED fp16/bf16: held as 16-bit patterns, 16-byte aligned (matrix operands) */
+	bool local;            /* SR_SHARED: a dot's staged operand, written in full after a barrier (in a loop)
+	                          and read before the next: it lives from that write to its last read */
 	int align;             /* SR_SHARED: bytes its first element is aligned to, when more than 16 (wgmma operands) */
 	int offset;            /* SR_SHARED: its first byte in the block's shared memory (simt_allocate) */
 } SReg;
