@@ -4,7 +4,9 @@
 # bench/tutorials/cpu_cases.txt is compiled with its tutorial's constexprs
 # for cuda:sm_90, hip:gfx90a, hip:gfx1030 and c, and run on c and c:wave64
 # (`tritonc run --check`, small sizes that do not divide the blocks, every
-# buffer compared with the tile-IR interpreter). Prints a table; exit
+# buffer compared with the tile-IR interpreter); where a case gives the
+# tutorial's AMD configuration (its 8th field), the HIP targets compile
+# that. Prints a table; exit
 # status 1 when any step failed. No GPU needed:
 #   sh bench/tutorials/sweep.sh TUTORIAL_DIR
 # CASES=FILE picks another case list, ONLY=NAME one case.
@@ -22,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 echo "| case | cuda:sm_90 | hip:gfx90a | hip:gfx1030 | c | run c | run c:wave64 |"
 echo "|---|---|---|---|---|---|---|"
-grep -v '^#' "$cases" | while IFS='|' read -r name file kernel sig opts values grid; do
+grep -v '^#' "$cases" | while IFS='|' read -r name file kernel sig opts values grid amd; do
 	[ -n "$name" ] || continue
 	[ -z "${ONLY:-}" ] || [ "$ONLY" = "$name" ] || continue
 	runargs=""
@@ -35,7 +37,9 @@ grep -v '^#' "$cases" | while IFS='|' read -r name file kernel sig opts values g
 	row="| $name"
 	notes=""
 	for t in cuda:sm_90 hip:gfx90a hip:gfx1030 c; do
-		if eval "bin/tritonc compile \"$dir/$file\" -k $kernel -s '$sig' $opts --target $t -o \"$tmp/out\"" \
+		o=$opts
+		case $t in hip:*) [ -z "$amd" ] || o=$amd ;; esac   # the tutorial's AMD configuration
+		if eval "bin/tritonc compile \"$dir/$file\" -k $kernel -s '$sig' $o --target $t -o \"$tmp/out\"" \
 			>"$tmp/log" 2>&1 </dev/null; then
 			row="$row | yes"
 		else
