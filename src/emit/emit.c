@@ -535,7 +535,218 @@ static void expr(Emit *E, const SExpr *e)
 		buf_printf(b, "%d, %lld)", e->aux, (long long)e->ival);
 		return;
 	case SE_BITCAST: bitcast(E, e); return;
+	case SE_ASM:
+		buf_printf(b, "tc_asm_%lld(", (long long)e->origin->iconst);
+		for (const SExpr *x = e->a[0]; x; x = x->a[1]) {
+			expr(E, x->a[0]);
+			buf_puts(b, x->a[1] ? ", " : "");
+		}
+		buf_putc(b, ')');
+		if (e->origin->aux > 1)
+			buf_printf(b, ".r%d", e->origin->aux2);
+		return;
+	case SE_ASM_ARG: expr(E, e->a[0]); return;
 	}
+}
+
+/* ---- tl.inline_asm_elementwise: a lambda per asm, at the top of the kernel ----
+ *
+ * Triton hands the asm to LLVM: operands $0 ... (the results, then the
+ * arguments), LLVM constraints separated by commas ("=r,r,~{memory}").
+ * CUDA C's inline asm takes the same PTX with %0 ... and GCC's operand
+ * lists; each value crosses as the register class its constraint names
+ * (r: 32 bits, h: 16, l: 64, f: fp32, d: fp64), bits kept: an fp32 in an
+ * "r" is its bit pattern, an fp16 or bf16 in an "h" its 16 bits. */
+
+typedef struct AsmSeen {
+	const TValue *v[64];
+	int n;
+} AsmSeen;
+
+static void asm_collect_expr(AsmSeen *s, const SExpr *e)
+{
+	if (!e)
+		return;
+	if (e->kind == SE_ASM) {
+		bool have = false;
+		for (int i = 0; i < s->n; i++)
+			have |= s->v[i]->iconst == e->origin->iconst;
+		if (!have && s->n < 64)
+			s->v[s->n++] = e->origin;
+	}
+	if (e->kind == SE_REF)
+		asm_collect_expr(s, e->index);
+	for (int i = 0; i < 3; i++)
+		asm_collect_expr(s, e->a[i]);
+}
+
+static void asm_collect(AsmSeen *seen, const SStmt *s)
+{
+	for (; s; s = s->also) {
+		const SExpr *es[] = {s->dst, s->value, s->guard, s->ptr, s->other, s->mask, s->lo, s->hi, s->step,
+				     s->expected, s->frag_a, s->frag_b, s->acc[0], s->acc[1], s->acc[2], s->acc[3]};
+		for (size_t i = 0; i < sizeof es / sizeof es[0]; i++)
+			asm_collect_expr(seen, es[i]);
+	}
+}
+
+/* The C type of a constraint's register class ('r', 'h', 'l', 'f', 'd'). */
+static const char *asm_ctype(char c)
+{
+	switch (c) {
+	case 'h': return "tc_u16";
+	case 'l': return "tc_u64";
+	case 'f': return "float";
+	case 'd': return "double";
+	default: return "tc_u32";
+	}
+}
+
+/* Value `v` of dtype dt (as held in registers) into class c. */
+static void asm_to_class(Buf *b, char c, DType dt, const char *v)
+{
+	bool f16 = dt == DT_F16 || dt == DT_BF16;
+	if (c == 'f' || c == 'd')
+		buf_printf(b, "(%s)%s", asm_ctype(c), v);
+	else if (f16)
+		buf_printf(b, "(%s)%s(%s)", asm_ctype(c), dt == DT_F16 ? "tc_f32_to_f16" : "tc_f32_to_bf16", v);
+	else if (dt == DT_F32)
+		buf_printf(b, "(%s)tc_f32_bits(%s)", asm_ctype(c), v);
+	else if (dt == DT_F64)
+		buf_printf(b, "(%s)__double_as_longlong(%s)", asm_ctype(c), v);
+	else
+		buf_printf(b, "(%s)(tc_u64)%s", asm_ctype(c), v);
+}
+
+/* Class-c register `r` as a value of dtype dt in registers. */
+static void asm_from_class(Buf *b, char c, DType dt, const char *r)
+{
+	if (c == 'f' || c == 'd')
+		buf_printf(b, "(%s)%s", simt_reg_ctype(dt), r);
+	else if (dt == DT_F16 || dt == DT_BF16)
+		buf_printf(b, "%s((tc_u16)%s)", dt == DT_F16 ? "tc_f16_to_f32" : "tc_bf16_to_f32", r);
+	else if (dt == DT_F32)
+		buf_printf(b, "tc_f32_from_bits((tc_u32)%s)", r);
+	else if (dt == DT_F64)
+		buf_printf(b, "__longlong_as_double((long long)%s)", r);
+	else if (dt == DT_I1)
+		buf_printf(b, "(%s != 0)", r);
+	else
+		buf_printf(b, "(%s)%s", simt_reg_ctype(dt), r);
+}
+
+/* The asm text as a C string of CUDA's syntax: $N -> %N, % -> %%. */
+static void asm_text(Buf *b, const char *p)
+{
+	buf_putc(b, '"');
+	for (; *p; p++) {
+		if (*p == '$' && p[1] >= '0' && p[1] <= '9')
+			buf_putc(b, '%');
+		else if (*p == '%')
+			buf_puts(b, "%%");
+		else if (*p == '"' || *p == '\\')
+			buf_printf(b, "\\%c", *p);
+		else if (*p == '\n')
+			buf_puts(b, "\\n");
+		else if (*p == '\t')
+			buf_puts(b, "\\t");
+		else
+			buf_putc(b, *p);
+	}
+	buf_putc(b, '"');
+}
+
+static void asm_lambda(Emit *E, const TValue *v)
+{
+	Buf *b = E->b;
+	const char *nl = strchr(v->text, '\n');
+	int clen = (int)(nl - v->text);
+	char cons[64][16];
+	int ncons = 0;
+	char clobbers[256] = "";
+	for (int i = 0; i <= clen && ncons < 64;) {
+		int j = i;
+		while (j < clen && v->text[j] != ',')
+			j++;
+		int len = j - i;
+		while (len > 0 && v->text[i] == ' ')
+			i++, len--;
+		if (len > 0 && v->text[i] == '~') {   /* ~{memory} */
+			if (len > 3 && len < 64)
+				snprintf(clobbers + strlen(clobbers), sizeof clobbers - strlen(clobbers), "%s\"%.*s\"",
+					 clobbers[0] ? ", " : "", len - 3, v->text + i + 2);
+		} else if (len > 0 && len < 16) {
+			memcpy(cons[ncons], v->text + i, (size_t)len);
+			cons[ncons++][len] = 0;
+		}
+		i = j + 1;
+	}
+	int nout = v->aux, nargs = v->nargs;
+	long long id = (long long)v->iconst;
+	if (nout > 1) {
+		buf_indent(b, E->depth);
+		buf_printf(b, "struct tc_asm_%lld_t {", id);
+		for (int i = 0; i < nout; i++)
+			buf_printf(b, " %s r%d;", simt_reg_ctype((DType)v->hint[i]), i);
+		buf_puts(b, " };\n");
+	}
+	buf_indent(b, E->depth);
+	buf_printf(b, "auto tc_asm_%lld = [](", id);
+	for (int i = 0; i < nargs; i++)
+		buf_printf(b, "%s%s a%d", i ? ", " : "", simt_reg_ctype(v->args[i]->type.dtype), i);
+	buf_puts(b, ") {\n");
+	E->depth++;
+	for (int i = 0; i < nout; i++) {
+		const char *c = cons[i];
+		while (*c == '=' || *c == '&' || *c == '+')
+			c++;
+		line(E, "%s o%d;", asm_ctype(*c), i);
+	}
+	for (int i = 0; i < nargs; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "a%d", i);
+		buf_indent(b, E->depth);
+		buf_printf(b, "%s i%d = ", asm_ctype(cons[nout + i][0]), i);
+		asm_to_class(b, cons[nout + i][0], v->args[i]->type.dtype, name);
+		buf_puts(b, ";\n");
+	}
+	buf_indent(b, E->depth);
+	buf_printf(b, "asm%s(", v->hint[TC_MAX_RANK - 1] ? "" : " volatile");
+	asm_text(b, nl + 1);
+	buf_puts(b, " :");
+	for (int i = 0; i < nout; i++)
+		buf_printf(b, "%s \"%s\"(o%d)", i ? "," : "", cons[i], i);
+	buf_puts(b, " :");
+	for (int i = 0; i < nargs; i++)
+		buf_printf(b, "%s \"%s\"(i%d)", i ? "," : "", cons[nout + i], i);
+	if (clobbers[0])
+		buf_printf(b, " : %s", clobbers);
+	buf_puts(b, ");\n");
+	buf_indent(b, E->depth);
+	if (nout > 1) {
+		buf_printf(b, "tc_asm_%lld_t r;\n", id);
+		for (int i = 0; i < nout; i++) {
+			const char *c = cons[i];
+			while (*c == '=' || *c == '&' || *c == '+')
+				c++;
+			char o[16];
+			snprintf(o, sizeof o, "o%d", i);
+			buf_indent(b, E->depth);
+			buf_printf(b, "r.r%d = ", i);
+			asm_from_class(b, *c, (DType)v->hint[i], o);
+			buf_puts(b, ";\n");
+		}
+		line(E, "return r;");
+	} else {
+		const char *c = cons[0];
+		while (*c == '=' || *c == '&' || *c == '+')
+			c++;
+		buf_puts(b, "return ");
+		asm_from_class(b, *c, v->type.dtype, "o0");
+		buf_puts(b, ";\n");
+	}
+	E->depth--;
+	line(E, "};");
 }
 
 /* An expression as a string, for the printers' hooks. */
@@ -1352,6 +1563,11 @@ void emit_kernel(Buf *out, const SKernel *k)
 	E.depth = 1;
 	for (int i = 0; i < k->nregs; i++)
 		declare(&E, k->regs[i], &scratch);
+	AsmSeen seen = {.n = 0};
+	for (const SStmt *s = k->first; s; s = s->next)
+		asm_collect(&seen, s);
+	for (int i = 0; i < seen.n; i++)
+		asm_lambda(&E, seen.v[i]);
 	for (const SStmt *s = k->first; s; s = s->next)
 		stmt(&E, s);
 	E.P->tail(out, k);

@@ -9,7 +9,13 @@
  * is done with the first before any writes the second: a barrier between
  * the last access of one and the first of the other that every path
  * passes; only when the block would not hold the arrays otherwise, one
- * inserted at the top level before the second's statement. Arrays go
+ * inserted at the top level before the second's statement. When that is
+ * still too much, two of the dots' staged operands (SReg.local) in loops
+ * share bytes by their own statements rather than their top-level ones:
+ * where a barrier lies between the last access of one and the first of
+ * the other on every path (and each is written after a barrier of its
+ * own in a loop, so the next iteration's write waits for this one's
+ * reads). Kernels that fit without it keep their layout. Arrays go
  * first-fit, in order of definition, each aligned as it asks. When that
  * saves nothing the arrays stay one after another (the printers then
  * declare them as before: separate arrays, or CUDA's dynamic block at the
@@ -27,6 +33,7 @@ typedef struct Flat {
 	int n;
 	bool *barrier_before;   /* by top-level index: a barrier is to be inserted before it */
 	bool may_insert;        /* sharing may ask for barriers of its own */
+	bool local;             /* dots' staged operands share by their own statements (SReg.local) */
 } Flat;
 
 static bool opens(SStmtKind k)
@@ -146,12 +153,36 @@ static bool barrier_between(const Flat *f, int t, int c)
 	return f->depth[c] == 0 && f->barrier_before[c];
 }
 
+/* A barrier statement after statement x that every path from x to c
+ * passes (in a construct that c is in too, before c). */
+static bool barrier_after(const Flat *f, int x, int c)
+{
+	for (int b = x + 1; b < c; b++) {
+		if (f->at[b]->kind != SS_BARRIER)
+			continue;
+		int d = f->depth[b], ok = 1;
+		for (int j = b + 1; j <= c && ok; j++) {
+			SStmtKind k = f->at[j]->kind;
+			if ((k == SS_END || k == SS_ELSE) && f->depth[j] <= d)
+				ok = 0;
+		}
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
 /* Whether `a` and `b` may share bytes; inserts the barrier that lets them
  * (noted in barrier_before) when `insert`. */
 static bool may_share(Flat *f, const Life *a, const Life *b, bool insert)
 {
 	if (a->first < 0 || b->first < 0)
 		return true;   /* one is never touched */
+	if (f->local && a->r->local && b->r->local && f->depth[a->first] > 0 && f->depth[b->first] > 0) {
+		const Life *e = a->first < b->first ? a : b, *l = e == a ? b : a;
+		if (e->last < l->first && barrier_after(f, e->last, l->first))
+			return true;
+	}
 	const Life *early = a, *late = b;
 	if (top_first(f, b) < top_first(f, a)) {
 		early = b;
@@ -253,8 +284,8 @@ bool simt_allocate(Diag *diag, SKernel *k)
 	int peak = sum;
 	/* Sharing where barriers already separate the arrays; where that is
 	 * not enough for the target's block, with barriers of its own. */
-	for (int pass = 0; n > 1 && pass < 2 && !(pass == 1 && sum <= t->shared_bytes && peak <= sum); pass++) {
-		Flat f = {.may_insert = pass == 1};
+	for (int pass = 0; n > 1 && pass < 3 && !(pass >= 1 && sum <= t->shared_bytes && peak <= sum); pass++) {
+		Flat f = {.may_insert = pass >= 1, .local = pass == 2};
 		flatten(k->arena, k, &f);
 		int fit = 0;
 		for (int i = 0; i < n; i++) {
@@ -265,7 +296,10 @@ bool simt_allocate(Diag *diag, SKernel *k)
 			lives[i].offset = first_fit(&f, lives, n, &lives[i]);
 			fit = imax(fit, lives[i].offset + lives[i].bytes);
 		}
-		if (round_up(fit, 16) < round_up(peak, 16) && (pass == 0 || sum > t->shared_bytes)) {
+		/* a layout that saves bytes, and fits or is the last try (passes 1 and 2 when the
+		 * arrays one after another do not fit) */
+		if (round_up(fit, 16) < round_up(peak, 16) && (pass == 0 || sum > t->shared_bytes) &&
+		    (round_up(fit, 16) <= t->shared_bytes || pass == 2)) {
 			peak = fit;
 			insert_barriers(k, &f);
 			k->shared_reuse = true;

@@ -755,6 +755,12 @@ static void lower_value(Lower *L, const TValue *v)
 	case TOP_PTR_ADD: case TOP_BITCAST: case TOP_PHILOX:
 		lower_elementwise(L, v);
 		return;
+	case TOP_ASM:
+		if (L->target->kind != TARGET_CUDA)
+			lower_error(L, v, "tl.inline_asm_elementwise: inline PTX runs on CUDA targets only, not on %s",
+				    L->target->spec);
+		lower_elementwise(L, v);
+		return;
 	case TOP_LOAD:
 		if (L->vp[v->id].ahead == AHEAD_LOAD && !L->loading_ahead)
 			return;   /* in the registers loaded ahead (loop_ahead) */

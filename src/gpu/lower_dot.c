@@ -272,6 +272,7 @@ static void stage_packed(Lower *L, const TValue *dot, const TValue *x, const Ope
 	lower_use_frame(L, L->vp[x->id].frame);
 	SReg *smem = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems, o->name);
 	smem->packed = true;
+	smem->local = true;
 	L->operand_smem[o->id] = smem;
 	write_packed(L, dot->line, x, o);
 }
@@ -1179,6 +1180,7 @@ static SReg *stage_operand(Lower *L, const TValue *dot, const TValue *x, const c
 	int rows = x->type.shape[0], cols = x->type.shape[1];
 	DType dt = x->type.dtype;
 	SReg *smem = simt_reg(L->k, SR_SHARED, dt, dt, rows * cols, name);
+	smem->local = true;
 	unsigned present = L->vp[x->id].present;
 	Nest n = lower_nest_over(L, present, 1);
 	SExpr *coord_of[2];

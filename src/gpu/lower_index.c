@@ -365,6 +365,18 @@ SExpr *lower_elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 		return e;
 	case TOP_PHILOX:
 		return philox_expr(L, v, a, lower_read_value(L, n, v->args[1]));
+	case TOP_ASM: {
+		e = simt_leaf(k, SE_ASM, dt, 0);
+		e->origin = v;
+		SExpr **at = &e->a[0];
+		for (int i = 0; i < v->nargs; i++) {
+			SExpr *arg = simt_leaf(k, SE_ASM_ARG, v->args[i]->type.dtype, 0);
+			arg->a[0] = i ? lower_read_value(L, n, v->args[i]) : a;
+			*at = arg;
+			at = &arg->a[1];
+		}
+		return e;
+	}
 	default:
 		e = simt_binary(k, v->op, dt, a, lower_read_value(L, n, v->args[1]));
 		if (dt == DT_PTR)

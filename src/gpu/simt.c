@@ -313,6 +313,17 @@ static void dump_expr(Buf *b, const SExpr *e)
 		dump_expr(b, e->a[0]);
 		buf_putc(b, ')');
 		return;
+	case SE_ASM:
+		buf_printf(b, "asm%lld.%d(", (long long)e->origin->iconst, e->origin->aux2);
+		for (const SExpr *x = e->a[0]; x; x = x->a[1]) {
+			dump_expr(b, x->a[0]);
+			buf_puts(b, x->a[1] ? ", " : "");
+		}
+		buf_putc(b, ')');
+		return;
+	case SE_ASM_ARG:
+		dump_expr(b, e->a[0]);
+		return;
 	case SE_MATH:
 		buf_printf(b, "math%d(", e->aux);
 		for (int i = 0; i < 3 && e->a[i]; i++) {

@@ -43,6 +43,8 @@ typedef struct SReg {
 	DType elem;            /* pointee for DT_PTR */
 	int count;             /* elements; 1 for scalars */
 	bool packed;           /* SR_SHARED fp16/bf16: held as 16-bit patterns, 16-byte aligned (matrix operands) */
+	bool local;            /* SR_SHARED: a dot's staged operand, written in full after a barrier (in a loop)
+	                          and read before the next: it lives from that write to its last read */
 	int align;             /* SR_SHARED: bytes its first element is aligned to, when more than 16 (wgmma operands) */
 	int offset;            /* SR_SHARED: its first byte in the block's shared memory (simt_allocate) */
 } SReg;
@@ -68,6 +70,9 @@ typedef enum {
 	SE_PHILOX,       /* TOP_PHILOX: word `ival` after `aux` rounds; key a[0] (u64), counter (a[1], a[2], 0, 0) */
 	SE_BITCAST,      /* a[0]'s bits (of dtype `from`) as `dtype`, one width; a pointer: the same address,
 	                    to elements of dtype `aux` */
+	SE_ASM,          /* tl.inline_asm_elementwise's result `origin->aux2` (origin: the TOP_ASM value);
+	                    the arguments: a[0], a chain of SE_ASM_ARG */
+	SE_ASM_ARG,      /* in an SE_ASM's arguments: a[0] the value, a[1] the next one (or NULL) */
 } SExprKind;
 
 typedef struct SExpr SExpr;
@@ -82,6 +87,7 @@ struct SExpr {
 	SReg *reg;             /* SE_REF */
 	SExpr *index;          /* SE_REF: an integer expression, NULL for scalars */
 	SExpr *a[3];
+	const TValue *origin;  /* SE_ASM */
 };
 
 typedef enum {

@@ -69,10 +69,14 @@ static bool parse_c(const char *arch, Target *t, char *err, size_t errlen)
 {
 	int w = 32;
 	bool wgmma = !strcmp(arch, "wgmma");
-	if (!strcmp(arch, "wave64"))
+	/* wave32-64k / wave64-64k: a block of 64 KiB of shared memory, as AMD's
+	 * (the layouts that make a kernel fit there run on the CPU too) */
+	bool small = !strcmp(arch, "wave32-64k") || !strcmp(arch, "wave64-64k");
+	if (!strcmp(arch, "wave64") || !strcmp(arch, "wave64-64k"))
 		w = 64;
-	else if (*arch && strcmp(arch, "wave32") && !wgmma) {
-		snprintf(err, errlen, "unknown C target option '%s' (expected wave32, wave64 or wgmma)", arch);
+	else if (*arch && strcmp(arch, "wave32") && !wgmma && !small) {
+		snprintf(err, errlen, "unknown C target option '%s' (expected wave32, wave64, wgmma, wave32-64k or wave64-64k)",
+			 arch);
 		return false;
 	}
 	t->kind = TARGET_C;
@@ -80,7 +84,7 @@ static bool parse_c(const char *arch, Target *t, char *err, size_t errlen)
 	t->warp_size = w;
 	t->max_vector_bytes = 16;
 	t->max_threads = 1024;
-	t->shared_bytes = 227 * 1024;   /* the most a GPU block may have */
+	t->shared_bytes = small ? 64 * 1024 : 227 * 1024;   /* the most a GPU block may have */
 	/* the CPU runs the matrix instructions of the GPUs of its warp width,
 	 * lane by lane, so that their fragment layouts are tested here (c:wgmma:
 	 * wgmma, its operands read through its descriptors as the GPU reads them) */

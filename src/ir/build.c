@@ -266,6 +266,54 @@ TValue *tir_print(TBuilder *b, int n, TValue **values, const char *prefix, bool 
 	return v;
 }
 
+bool tir_inline_asm(TBuilder *b, const char *asm_text, const char *constraints, int nargs, TValue **args, int nout,
+		    const DType *out, bool pure, TValue **results)
+{
+	if (nout < 1 || nout > TC_MAX_RANK - 1) {
+		b->error = "tl.inline_asm_elementwise: between 1 and 7 results";
+		return false;
+	}
+	Type t = {.dtype = DT_I32};
+	for (int i = 0; i < nargs; i++)
+		if (args[i]->type.rank > t.rank)
+			t = args[i]->type;
+	for (int i = 0; i < nargs; i++) {
+		const Type *a = &args[i]->type;
+		for (int d = 0; d < a->rank; d++)
+			if (a->rank != t.rank || (a->shape[d] != t.shape[d] && a->shape[d] != 1 && t.shape[d] != 1)) {
+				b->error = "tl.inline_asm_elementwise: the arguments' shapes do not broadcast";
+				return false;
+			}
+		for (int d = 0; d < a->rank; d++)
+			if (a->shape[d] > t.shape[d])
+				t.shape[d] = a->shape[d];
+	}
+	TValue **bc = arena_alloc(b->arena, sizeof *bc * (size_t)(nargs + 1));
+	for (int i = 0; i < nargs; i++)
+		bc[i] = t.rank ? tir_broadcast_to(b, args[i], t.rank, t.shape) : args[i];
+	Buf text = {0};
+	buf_printf(&text, "%s\n%s", constraints, asm_text);
+	const char *joined = arena_strdup(b->arena, text.data);
+	buf_free(&text);
+	TValue *first = NULL;
+	for (int i = 0; i < nout; i++) {
+		Type ti = t;
+		ti.dtype = out[i];
+		ti.elem = DT_I32;
+		TValue *v = append(b, TOP_ASM, ti, nargs, bc);
+		v->text = joined;
+		v->aux = nout;
+		v->aux2 = i;
+		v->iconst = first ? first->id : v->id;
+		first = first ? first : v;
+		for (int k = 0; k < nout; k++)
+			v->hint[k] = out[k];
+		v->hint[TC_MAX_RANK - 1] = pure;
+		results[i] = v;
+	}
+	return true;
+}
+
 /* '%' doubled, for a printf format */
 static void put_escaped(Buf *f, const char *text)
 {

@@ -25,7 +25,7 @@ static const char *op_names[] = {
 	[TOP_SCAN] = "scan", [TOP_DOT] = "dot", [TOP_FOR] = "for", [TOP_IF] = "if", [TOP_YIELD] = "yield",
 	[TOP_ASSERT] = "assert", [TOP_BARRIER] = "barrier", [TOP_RESULT] = "result", [TOP_PARAM] = "param",
 	[TOP_HINT] = "hint", [TOP_PHILOX] = "philox", [TOP_CONVERT] = "convert_layout",
-	[TOP_WHILE] = "while", [TOP_CONDITION] = "condition", [TOP_GATHER] = "gather", [TOP_PRINT] = "print",
+	[TOP_WHILE] = "while", [TOP_CONDITION] = "condition", [TOP_GATHER] = "gather", [TOP_PRINT] = "print", [TOP_ASM] = "inline_asm",
 };
 
 static const char *cmp_names[] = {"lt", "le", "gt", "ge", "eq", "ne"};

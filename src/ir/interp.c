@@ -1026,6 +1026,8 @@ static void spec_eval(Interp *in, TValue *v)
 	case TOP_PRINT:
 		eval_print(in, v);
 		break;
+	case TOP_ASM:
+		fail(in, v, "tl.inline_asm_elementwise: inline PTX runs on CUDA targets only; the interpreter cannot run it");
 	case TOP_CAST: {
 		DType from = v->args[0]->type.dtype;
 		bool from_u64 = from == DT_U64;

@@ -151,6 +151,11 @@ SVal *spec_desc_attr(Spec *s, const Node *n, SVal *desc, const char *name);
  * interleave / cat / broadcast / clamp (NULL: none of them) */
 SVal *spec_call_shape(Spec *s, const Node *call, const char *fn);
 
+/* spec_dot_scaled.c: tl.dot_scaled, as upcasts and a tl.dot */
+SVal *spec_call_dot_scaled(Spec *s, const Node *call);
+/* spec_asm.c: tl.inline_asm_elementwise */
+SVal *spec_call_inline_asm(Spec *s, const Node *call);
+
 /* spec_lib.c */
 SVal *spec_call_tl_lib(Spec *s, const Node *call, const char *fn);      /* NULL: not one of its functions */
 SVal *spec_call_helpers_lib(Spec *s, const Node *call, const char *fn); /* NULL: likewise */

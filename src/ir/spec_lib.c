@@ -534,6 +534,10 @@ SVal *spec_call_tl_lib(Spec *s, const Node *call, const char *fn)
 	}
 	if (!strcmp(fn, "dot"))
 		return call_dot(s, call);
+	if (!strcmp(fn, "dot_scaled"))
+		return spec_call_dot_scaled(s, call);
+	if (!strcmp(fn, "inline_asm_elementwise"))
+		return spec_call_inline_asm(s, call);
 	if (!strcmp(fn, "zeros_like")) {
 		TValue *x = spec_need_value(s, call, 0, "input");
 		return spec_sv_value(s, call, tir_broadcast_to(&s->b, inum(s, x, 0), x->type.rank, x->type.shape));

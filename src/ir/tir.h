@@ -106,6 +106,10 @@ typedef enum {
 	TOP_CONDITION,  /* in a TOP_WHILE's body: the loop ends here unless args[0] */
 	TOP_GATHER,     /* tl.gather: src, index; aux: axis */
 	TOP_PRINT,      /* tl.device_print / print: the values; text: the prefix; aux: hex; no value */
+	TOP_ASM,        /* tl.inline_asm_elementwise, one of its results: the arguments (broadcast);
+			   text: the constraints, a newline, the asm; aux: results, aux2: this one;
+			   hint[i]: result i's dtype (i < 7), hint[7]: is_pure; iconst: the id of
+			   result 0 (one asm) */
 } TOp;
 
 typedef enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } CmpKind;
@@ -393,6 +397,10 @@ TValue *tir_int_to_ptr(TBuilder *b, TValue *x, DType elem);
 TValue *tir_ptr_to_int(TBuilder *b, TValue *ptr, DType to);
 TValue *tir_assert(TBuilder *b, TValue *cond, TValue *mask, const char *msg);
 TValue *tir_barrier(TBuilder *b);
+/* tl.inline_asm_elementwise with pack 1: `nout` values, one a result, of
+ * dtypes `out` and the arguments' broadcast shape, into `results`. */
+bool tir_inline_asm(TBuilder *b, const char *asm_text, const char *constraints, int nargs, TValue **args, int nout,
+		    const DType *out, bool pure, TValue **results);
 TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p);
 TValue *tir_philox(TBuilder *b, TValue *seed, TValue *offset, int rounds, int word);
 TValue *tir_hint(TBuilder *b, TValue *x, HintKind kind, const int64_t *values);

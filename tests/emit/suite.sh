@@ -75,7 +75,14 @@ sort_rows|tests/exec/sorting.py|-k rows -s *fp32,*fp32,*fp32,*fp32,*fp32,i32 -D 
 sort_columns|tests/exec/sorting.py|-k columns -s *i32,*i32,*i32,*i32,*i32,i32 -D BM=32 -D BN=16
 histogram|tests/exec/sorting.py|-k hist -s *i32,*i32,i32 -D BINS=16 -D B=128
 twoway_dk|tests/exec/twoway.py|-k twoway_t -s *fp16,*fp16,*fp16,*fp32,*fp32,*fp16,i32 -D BN=64 -D BM=32 -D D=32
-device_print|tests/exec/printing.py|-k show -s *fp32,*fp32,i32 -D B=64'
+device_print|tests/exec/printing.py|-k show -s *fp32,*fp32,i32 -D B=64
+dot_scaled_mx|tests/exec/dot_scaled.py|-k scaled_mm -s *u8,*i32,*u8,*i32,*fp32,i32,i32,i32 -D FA="e2m1" -D FB="e4m3" -D SCALE_A=True -D SCALE_B=True -D NAN_AT=-1 -D FAST=False -D BM=64 -D BN=64 -D BK=64
+dot_scaled_nvfp4|tests/exec/dot_scaled.py|-k scaled_nvfp4 -s *u8,*fp8e4nv,*u8,*fp8e4nv,*fp32,i32,i32,i32 -D BM=32 -D BN=32 -D BK=64
+dots_share|tests/exec/dots_share.py|-k three_dots -s *fp16,*fp16,*fp32,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64'
+# inline PTX: for the CUDA targets only (the others give a located error, tests/lang/suite.sh)
+cuda_cases='asm_rotate|tests/exec/inline_asm.py|-k rotate -s *u32,*u32,*u32,i32 -D SHIFT=7 -D B=256
+asm_min_max|tests/exec/inline_asm.py|-k min_max -s *fp32,*fp32,*fp32,*fp32,i32,i32 -D BM=16 -D BN=64
+asm_halves|tests/exec/inline_asm.py|-k halves -s *fp16,*fp16,*u32,i32 -D B=128'
 
 # One case for a target: $out is its output, or the case fails here.
 emit_one() { # name file opts target ext
@@ -140,6 +147,8 @@ for arch in gfx90a gfx940 gfx1030; do
 	fi
 done
 if [ -n "$NVCC" ]; then
+	cases="$cases
+$cuda_cases"
 	compile_bundle cuda:sm_90 cu '*' '#include <cstdio>' "$NVCC" -arch=sm_90 -c
 	compile_bundle cuda:sm_90a cu 'gemm_*' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -c   # tl.dot by wgmma
 	compile_bundle cuda:sm_90a cu 'attention' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -c   # p from registers

@@ -9,12 +9,15 @@ cd "$(dirname "$0")/../.." || exit 2
 BIN=${BIN:-bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# "# run-64k: ARGS" lines likewise on the C target with AMD's 64 KiB block
+# of shared memory (c:wave32-64k, c:wave64-64k).
 for f in tests/exec/*.py; do
-	sed -n 's/^# run: //p' "$f" >"$tmp/runs"
+	{ sed -n 's/^# run: //p' "$f" | sed 's/^/c c:wave64|/'
+	  sed -n 's/^# run-64k: //p' "$f" | sed 's/^/c:wave32-64k c:wave64-64k|/'; } >"$tmp/runs"
 	n=0
-	while read -r args; do
+	while IFS='|' read -r targets args; do
 		n=$((n + 1))
-		for target in c c:wave64; do
+		for target in $targets; do
 			name="$(basename "$f") run $n on $target"
 			# shellcheck disable=SC2086
 			"$BIN/tritonc" run "$f" $args --target "$target" --check --threads 2 \

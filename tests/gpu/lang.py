@@ -99,7 +99,7 @@ def compare(name, path, kernel, grid, make_args, outputs, tol=0.0, **meta):
 
 
 FILES = ["tests/exec/fp8.py", "tests/exec/rank.py", "tests/exec/sorting.py", "tests/exec/twoway.py",
-         "tests/exec/printing.py"]
+         "tests/exec/printing.py", "tests/exec/dot_scaled.py", "tests/exec/inline_asm.py"]
 TC = {p: load(p, True) for p in FILES}
 TR = {p: load(p, False) for p in FILES}
 dev = "cuda"
@@ -193,6 +193,67 @@ def twoway_cases():
             [5], tol=2e-3, BN=64, BM=32, D=32)
 
 
+def dot_scaled_cases():
+    # the raw scale bytes go through the kernel's own map to [120, 135] (0xFF where NAN_AT)
+    f = "tests/exec/dot_scaled.py"
+
+    def mm(fa, fb, scale_a, scale_b, M, N, K, nan_at=-1, fast=False, BM=32, BN=32, BK=64):
+        pa, pb = (2 if fa == "e2m1" else 1), (2 if fb == "e2m1" else 1)
+
+        def operand(fmt, shape):
+            if fmt in ("bf16", "fp16"):
+                return torch.randn(shape, device=dev).to(torch.bfloat16 if fmt == "bf16" else torch.float16)
+            if fmt == "fp16_e4m3":
+                return torch.randint(0, 120, shape, device=dev, dtype=torch.uint8)
+            return torch.randint(0, 256, shape, device=dev, dtype=torch.uint8)
+        big = "fp16" in (fa, fb)   # fp16 compute: e4m3 bytes below 120 keep the products finite
+        compare(f"dot_scaled {fa} x {fb} {M}x{N}x{K}" + (" NaN scales" if nan_at >= 0 else ""), f, "scaled_mm",
+                (triton_cdiv(M, BM), triton_cdiv(N, BN)),
+                lambda: [operand("fp16_e4m3" if big and fa == "e4m3" else fa, (M, K // pa)),
+                         torch.randint(0, 256, (M, K // 32), device=dev, dtype=torch.int32),
+                         operand("fp16_e4m3" if big and fb == "e4m3" else fb, (K // pb, N)),
+                         torch.randint(0, 256, (N, K // 32), device=dev, dtype=torch.int32),
+                         torch.empty(M, N, device=dev), M, N, K], [4], tol=1e-4,
+                FA=fa, FB=fb, SCALE_A=scale_a, SCALE_B=scale_b, NAN_AT=nan_at, FAST=fast, BM=BM, BN=BN, BK=BK)
+    mm("e2m1", "e2m1", True, True, 45, 37, 160)
+    mm("e4m3", "e2m1", True, True, 40, 50, 96, BM=16)
+    mm("e5m2", "e4m3", True, True, 33, 20, 96, BN=16, BK=32)
+    mm("bf16", "e2m1", False, True, 41, 35, 128)
+    mm("e4m3", "fp16", True, False, 20, 18, 64, BM=16, BN=16, BK=32)
+    mm("e2m1", "e4m3", True, True, 24, 20, 128, nan_at=3, BM=16, BN=16)
+    compare("dot_scaled e2m1 packed along M and N", f, "scaled_mn_packed", (2, 2),
+            lambda: [torch.randint(0, 256, (22, 64), device=dev, dtype=torch.uint8),
+                     torch.randint(0, 256, (44, 2), device=dev, dtype=torch.int32),
+                     torch.randint(0, 256, (64, 18), device=dev, dtype=torch.uint8),
+                     torch.randint(0, 256, (36, 2), device=dev, dtype=torch.int32),
+                     torch.empty(44, 36, device=dev), 44, 36], [4], tol=1e-4, BM=32, BN=32, K=64)
+    compare("dot_scaled nvfp4 (fp8e4nv scales per 16)", f, "scaled_nvfp4", (2, 2),
+            lambda: [torch.randint(0, 256, (40, 48), device=dev, dtype=torch.uint8),
+                     torch.rand(40, 6, device=dev).to(torch.float8_e4m3fn),
+                     torch.randint(0, 256, (48, 30), device=dev, dtype=torch.uint8),
+                     torch.rand(30, 6, device=dev).to(torch.float8_e4m3fn),
+                     torch.empty(40, 30, device=dev), 40, 30, 96], [4], tol=1e-4, BM=32, BN=16, BK=64)
+
+
+def triton_cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def inline_asm_cases():
+    f = "tests/exec/inline_asm.py"
+    n = 1000
+    compare("inline_asm shf.l.wrap (three arguments, a scalar)", f, "rotate", (4,),
+            lambda: [torch.randint(-2**31, 2**31 - 1, (n,), device=dev, dtype=torch.int32),
+                     torch.randint(-2**31, 2**31 - 1, (n,), device=dev, dtype=torch.int32),
+                     torch.empty(n, device=dev, dtype=torch.int32), n], [2], SHIFT=7, B=256)
+    compare("inline_asm two results, a broadcast row", f, "min_max", (4,),
+            lambda: [torch.randn(50, 40, device=dev), torch.randn(40, device=dev), torch.empty(50, 40, device=dev),
+                     torch.empty(50, 40, device=dev), 50, 40], [2, 3], BM=16, BN=64)
+    compare("inline_asm fp16 in 16-bit registers", f, "halves", (8,),
+            lambda: [torch.randn(n, device=dev).half(), torch.empty(n, device=dev, dtype=torch.float16),
+                     torch.empty(n, device=dev, dtype=torch.int32), n], [1, 2], B=128)
+
+
 def printed(module, *args, **meta):
     """The lines a launch prints (the GPU's printf goes to file descriptor 1)."""
     import tempfile
@@ -232,5 +293,7 @@ rank_cases()
 sorting_cases()
 twoway_cases()
 print_cases()
+dot_scaled_cases()
+inline_asm_cases()
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

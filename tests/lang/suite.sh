@@ -21,6 +21,24 @@ for k in scale shift; do
 		echo "FAIL lang $k: $(head -3 "$tmp/err")"
 	fi
 done
+# inline PTX: CUDA compiles it, the other targets say where and why not
+f=tests/exec/inline_asm.py
+if "$BIN/tritonc" compile "$f" -k rotate -s '*u32,*u32,*u32,i32' -D SHIFT=7 -D B=256 --target cuda:sm_90 \
+	-o "$tmp/asm.cu" 2>"$tmp/err" && grep -q 'asm("shf.l.wrap.b32 %0, %1, %2, %3;" : "=r"(o0) : "r"(i0), "r"(i1), "r"(i2))' "$tmp/asm.cu"; then
+	echo "PASS lang inline asm on cuda:sm_90: PTX with CUDA's operands"
+else
+	echo "FAIL lang inline asm on cuda:sm_90: $(head -3 "$tmp/err")"
+fi
+for t in c c:wave64 hip:gfx90a hip:gfx1030; do
+	"$BIN/tritonc" compile "$f" -k halves -s '*fp16,*fp16,*u32,i32' -D B=128 --target $t -o "$tmp/asm.out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "^$f:46:5: error: tl.inline_asm_elementwise: inline PTX runs on CUDA targets only, not on $t\$" &&
+		grep -q '| .*\^' "$tmp/err"; then
+		echo "PASS lang inline asm on $t: a located error"
+	else
+		echo "FAIL lang inline asm on $t: status $rc: $(head -1 "$tmp/err")"
+	fi
+done
 for f in tests/lang/errors/*.py; do
 	name=$(basename "$f" .py)
 	want=$(sed -n 's/^# expect: //p' "$f")

@@ -132,7 +132,7 @@ _BUILTINS = (
     "multiple_of max_contiguous max_constancy assume device_assert static_assert static_print "
     "device_print debug_barrier rand randn randint randint4x umulhi fdiv div_rn sqrt_rn join split "
     "interleave flip ravel histogram make_block_ptr advance static_range range cat xor_sum swizzle2d "
-    "make_tensor_descriptor inline_asm_elementwise gather sort topk"
+    "make_tensor_descriptor inline_asm_elementwise dot_scaled gather sort topk"
 ).split()
 for _b in _BUILTINS:
     globals()[_b] = _builtin(_b)
