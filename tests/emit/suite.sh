@@ -140,8 +140,10 @@ for arch in gfx90a gfx940 gfx1030; do
 	fi
 done
 if [ -n "$NVCC" ]; then
-	compile_bundle cuda:sm_90 cu '*' '#include <cstdio>' "$NVCC" -arch=sm_90 -c
-	compile_bundle cuda:sm_90a cu 'gemm_*' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -c   # tl.dot by wgmma
+	# -cubin: the device pass only (cicc, then ptxas, which checks the inline
+	# PTX); the output is device code, so the host pass has nothing to check.
+	compile_bundle cuda:sm_90 cu '*' '#include <cstdio>' "$NVCC" -arch=sm_90 -cubin
+	compile_bundle cuda:sm_90a cu 'gemm_*' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -cubin   # tl.dot by wgmma
 else
 	echo "SKIP emit cuda:sm_90: nvcc is not installed here"
 fi
