@@ -181,10 +181,12 @@ static bool open_cache_folder(CpuKernel *k, const char *asked, char **dir, char 
 
 /* ---- command ---- */
 
-/* argv for the compiler: the words of $CC, the fixed and extra flags (the
- * part that goes into the cache key), then "-o OUT SRC -lm" and NULL. */
+/* argv for the compiler: the words of $CC, the fixed and extra flags and
+ * the words of $TRITONC_CFLAGS (the part that goes into the cache key), then
+ * "-o OUT SRC -lm" and NULL. */
 typedef struct Command {
 	char *cc_words;        /* a copy of $CC, split in place */
+	char *flag_words;      /* a copy of $TRITONC_CFLAGS, split in place; NULL if unset */
 	const char **argv;
 	int key_words;         /* argv[0 .. key_words-1] are hashed */
 	int argc;
@@ -218,7 +220,10 @@ static void command_init(Command *c, const char *const *extra_flags)
 	size_t extra = 0;
 	while (extra_flags && extra_flags[extra])
 		extra++;
-	size_t cap = strlen(c->cc_words) / 2 + 2 + TC_COUNT(fixed_flags) + extra + 5;
+	const char *flags = env_nonempty("TRITONC_CFLAGS");
+	c->flag_words = flags ? base_strdup(flags) : NULL;
+	size_t cap = strlen(c->cc_words) / 2 + 2 + TC_COUNT(fixed_flags) + extra + 5 +
+		     (flags ? strlen(flags) / 2 + 1 : 0);
 	c->argv = base_malloc(cap * sizeof *c->argv);
 	c->argc = 0;
 	command_add_words(c, c->cc_words);
@@ -228,6 +233,8 @@ static void command_init(Command *c, const char *const *extra_flags)
 		c->argv[c->argc++] = fixed_flags[i];
 	for (size_t i = 0; i < extra; i++)
 		c->argv[c->argc++] = extra_flags[i];
+	if (c->flag_words)
+		command_add_words(c, c->flag_words);   /* last, so "-O1" there wins over -O2 */
 	c->key_words = c->argc;
 	c->argv[c->argc] = NULL;
 }
@@ -255,6 +262,7 @@ static uint64_t command_key(const Command *c, const char *source)
 static void command_free(Command *c)
 {
 	free(c->cc_words);
+	free(c->flag_words);
 	free(c->argv);
 }
 

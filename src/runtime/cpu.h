@@ -27,8 +27,9 @@ typedef void (*CpuLaunchFn)(void **args, const int grid[3], long first, long cou
  *
  * The command is $CC (default "cc"; split at blanks, so "ccache gcc" works)
  * followed by -std=c11 -O2 -fPIC -shared, the NULL-terminated `extra_flags`
- * (may be NULL; e.g. "-DTC_RUN_W=64"), the paths, and -lm. It runs without a
- * shell; its stdout and stderr are captured.
+ * (may be NULL; e.g. "-DTC_RUN_W=64"), the words of $TRITONC_CFLAGS if set
+ * (split at blanks; last, so "-O1" there replaces -O2), the paths, and -lm.
+ * It runs without a shell; its stdout and stderr are captured.
  *
  * Objects are cached in `cache_dir`, created if missing. NULL picks
  * $TRITONC_CACHE, else $XDG_CACHE_HOME/tritonc, else $HOME/.cache/tritonc

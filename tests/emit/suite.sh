@@ -149,9 +149,11 @@ done
 if [ -n "$NVCC" ]; then
 	cases="$cases
 $cuda_cases"
-	compile_bundle cuda:sm_90 cu '*' '#include <cstdio>' "$NVCC" -arch=sm_90 -c
-	compile_bundle cuda:sm_90a cu 'gemm_*' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -c   # tl.dot by wgmma
-	compile_bundle cuda:sm_90a cu 'attention' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -c   # p from registers
+	# -cubin: the device pass only (cicc, then ptxas, which checks the inline
+	# PTX); the output is device code, so the host pass has nothing to check.
+	compile_bundle cuda:sm_90 cu '*' '#include <cstdio>' "$NVCC" -arch=sm_90 -cubin
+	compile_bundle cuda:sm_90a cu 'gemm_*' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -cubin   # tl.dot by wgmma
+	compile_bundle cuda:sm_90a cu 'attention' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -cubin   # p from registers
 else
 	echo "SKIP emit cuda:sm_90: nvcc is not installed here"
 fi

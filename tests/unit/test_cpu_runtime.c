@@ -179,6 +179,17 @@ static void test_run_and_cache(const char *cache)
 	cpu_kernel_free(from_env);
 	unsetenv("TRITONC_CACHE");
 
+	/* $TRITONC_CFLAGS: split at blanks, after the fixed flags, in the key */
+	setenv("TRITONC_CFLAGS", " -DFACTOR=2\t-O1 ", 1);
+	CpuKernel *doubled = cpu_compile(scale_source, "scale", NULL, cache, err, sizeof err);
+	CHECK("$TRITONC_CFLAGS makes a new object", doubled && !cpu_kernel_from_cache(doubled));
+	scale_args_reset(&a);
+	CHECK("$TRITONC_CFLAGS reaches the compiler", doubled &&
+		cpu_run(doubled, a.list, grid, 0, err, sizeof err) == 0 && scale_ok(&a, 2));
+	cpu_kernel_free(doubled);
+	unsetenv("TRITONC_CFLAGS");
+	CHECK("cache holds three objects", count_entries(cache) == 3);
+
 	double ms[3] = {0};
 	CHECK("cpu_time", k && cpu_time(k, a.list, grid, 0, 1, 3, ms, err, sizeof err) == 0 &&
 		ms[0] > 0 && ms[1] > 0 && ms[2] > 0);
@@ -193,7 +204,7 @@ static void test_errors(const char *cache)
 		err, sizeof err);
 	CHECK("syntax error gives NULL", k == NULL);
 	CHECK("syntax error message", strstr(err, "error") != NULL);
-	CHECK("failed compile leaves no temporaries", count_entries(cache) == 2);
+	CHECK("failed compile leaves no temporaries", count_entries(cache) == 3);
 
 	err[0] = '\0';
 	k = cpu_compile(scale_source, "nosuch", NULL, cache, err, sizeof err);

@@ -146,7 +146,7 @@ static Outcome run_case(const Case *c)
 	if (sk) {
 		emit_kernel(&source, sk);
 		RunOptions ro = {.device = DEVICE_CPU, .grid = {grid[0], grid[1], 1}, .run_width = c->run_width, .cpu_threads = 2,
-				 .cache_dir = ""};
+				 .cache_dir = test_cache_dir()};
 		RunResult res;
 		o.kernel_ran = run_kernel(sk, buf_str(&source), args, &ro, &res, err, sizeof err) == 0;
 		o.ran = o.kernel_ran && tir_interpret(tk, targs, grid, err, sizeof err) == 0;

@@ -116,7 +116,7 @@ static Result run_gemm(const Gemm *g, const char *target)
 	for (int i = 0; i < 6; i++)
 		args[3 + i].i = scalars[i];
 	RunOptions ro = {.device = DEVICE_CPU, .grid = {(g->m + g->bm - 1) / g->bm, (g->n + g->bn - 1) / g->bn, 1},
-			 .cpu_threads = 2, .cache_dir = ""};
+			 .cpu_threads = 2, .cache_dir = test_cache_dir()};
 	RunResult res;
 	r.ran = run_kernel(sk, buf_str(&source), args, &ro, &res, err, sizeof err) == 0;
 	if (!r.ran)
@@ -220,7 +220,7 @@ static void test_ieee(void)
 		bool ran = false;
 		if (sk) {
 			emit_kernel(&source, sk);
-			RunOptions ro = {.device = DEVICE_CPU, .grid = {(M + 31) / 32, (N + 31) / 32, 1}, .cpu_threads = 2, .cache_dir = ""};
+			RunOptions ro = {.device = DEVICE_CPU, .grid = {(M + 31) / 32, (N + 31) / 32, 1}, .cpu_threads = 2, .cache_dir = test_cache_dir()};
 			RunResult res;
 			ran = run_kernel(sk, buf_str(&source), args, &ro, &res, err, sizeof err) == 0;
 		}
@@ -355,7 +355,7 @@ static Result run_tiles(const TileCase *c, const char *target, bool *counted)
 			args[n++].i = sc[i];
 	}
 	int tiles_m = (c->m + c->bm - 1) / c->bm, tiles_n = (c->n + c->bn - 1) / c->bn;
-	RunOptions ro = {.device = DEVICE_CPU, .cpu_threads = 2, .cache_dir = ""};
+	RunOptions ro = {.device = DEVICE_CPU, .cpu_threads = 2, .cache_dir = test_cache_dir()};
 	ro.grid[0] = c->bt ? tiles_m : c->programs ? c->programs : tiles_m * tiles_n;
 	ro.grid[1] = c->bt ? tiles_n : 1;
 	ro.grid[2] = 1;
@@ -469,7 +469,7 @@ static Result run_attention(int S, bool causal, int stages, int BM, int warps, c
 	double scale = 0.125;
 	args[4].i = S;
 	args[5].f = scale;
-	RunOptions ro = {.device = DEVICE_CPU, .cpu_threads = 2, .cache_dir = "", .grid = {(S + BM - 1) / BM, 1, 1}};
+	RunOptions ro = {.device = DEVICE_CPU, .cpu_threads = 2, .cache_dir = test_cache_dir(), .grid = {(S + BM - 1) / BM, 1, 1}};
 	RunResult res;
 	r.ran = run_kernel(sk, cs, args, &ro, &res, err, sizeof err) == 0;
 	if (!r.ran)

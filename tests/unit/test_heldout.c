@@ -122,7 +122,7 @@ static const char *check_lowered(Golden *G, const char *name, const char *target
 	Buf source = {0};
 	emit_kernel(&source, sk);
 	RunOptions ro = {.device = device, .grid = {G->grid[0], G->grid[1], G->grid[2]}, .cpu_threads = 0,
-			 .cache_dir = "", .cuda = cuda};
+			 .cache_dir = test_cache_dir(), .cuda = cuda};
 	RunResult res;
 	if (run_kernel(sk, buf_str(&source), args, &ro, &res, err, sizeof err) != 0) {
 		snprintf(why, whylen, "%s: %.300s", target, err);
