@@ -571,13 +571,13 @@ static void define(PP *pp, int i, int eod)
 typedef struct SumEntry {
 	uint32_t id;
 	uint16_t has;             /* bits: which facts */
-	uint8_t nparams, select, hdr_kinds;
+	uint8_t nparams, select, hdr_kinds, pparam, pmax;
 	bool shuffle, wsize_fn, select_amd, conflict;
 	uint32_t used, target, tmacro, body_at, body_len;
 	uint64_t value, select_def;
 } SumEntry;
 
-enum { F_CONST = 1, F_MACRO = 2, F_WSIZE = 4, F_WEXPR = 8, F_TARGET = 16, F_TMACRO = 32, F_BODY = 64, F_HDR = 128 };
+enum { F_CONST = 1, F_MACRO = 2, F_WSIZE = 4, F_WEXPR = 8, F_TARGET = 16, F_TMACRO = 32, F_BODY = 64, F_HDR = 128, F_PBOUND = 256 };
 
 struct WcHeaderSum {
 	char *path;
@@ -659,6 +659,8 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 			x.has |= F_TMACRO, x.tmacro = nm->tmacro_target;
 		if (nm->hdr_stamp == st)
 			x.has |= F_HDR, x.hdr_kinds = nm->hdr_kinds;
+		if (nm->pbound_stamp == st)
+			x.has |= F_PBOUND, x.pparam = nm->pbound_param, x.pmax = nm->pbound_max;
 		if (nm->body_stamp == st) {
 			x.has |= F_BODY;
 			x.body_at = s->ntoks, x.body_len = nm->body_len;
@@ -708,6 +710,8 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 				nm->hdr_stamp = st, nm->hdr_kinds = 0;
 			nm->hdr_kinds |= x->hdr_kinds;
 		}
+		if (x->has & F_PBOUND)
+			nm->pbound_stamp = st, nm->pbound_param = x->pparam, nm->pbound_max = x->pmax;
 		if (x->has & F_BODY) {
 			if (nt->nmt + x->body_len > nt->mtcap) {
 				nt->mtcap = (nt->nmt + x->body_len) * 2 + 64;
@@ -751,6 +755,7 @@ static void read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	wc_preprocess(&sub);
 	wc_functions(&sub);
 	wc_header_kinds(&sub);
+	wc_param_bounds(&sub);
 	if (paths)
 		for (int k = 0; k < sub.hdr_paths.len; k++)
 			vec_push(paths, sub.hdr_paths.data[k]);
