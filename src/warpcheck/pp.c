@@ -415,7 +415,10 @@ static void width_define_at(PP *pp, int name, int value, uint64_t v, WcPasses se
 	WcPasses def, maybe;
 	bool amd = in_passes(pp, &def, &maybe) || sel_amd;
 	def &= sel_def;
-	if (!amd)
+	/* Under no condition at all, 64 is every target's width: RDNA's (and
+	 * NVIDIA's) too. A width under a condition that is not about AMD
+	 * (#ifdef MY_WAVE64) is the project's choice. */
+	if (!amd && (v != 64 || def != pp->all || !(fl & (WN_WARP_SIZE | WN_WIDTHISH))))
 		return;
 	Frame *fr = NULL;
 	for (int k = pp->depth - 1; k >= 0 && !fr; k--)
@@ -862,11 +865,27 @@ static int find_eod(const WcFile *f, int i)
 	return i;
 }
 
+static bool directive_start(const WcFile *f, int i);
+
+/* #ifndef G at d, the next line #define G: an include guard. Its name may
+ * say HIP (GKO_HIP_CONFIG_HPP_) but it is no condition on the platform:
+ * the file's text is read (a second inclusion is skipped as a whole). */
+static bool include_guard(const WcFile *f, int d, int eod)
+{
+	return all_kw(f, d, WK_ifndef) && d + 2 == eod && eod + 3 < f->nall && f->all[d + 1].kind == WT_IDENT &&
+	       directive_start(f, eod + 1) && all_kw(f, eod + 2, WK_define) && f->all[eod + 3].kind == WT_IDENT &&
+	       f->all[eod + 3].id == f->all[d + 1].id;
+}
+
 static void begin_if(PP *pp, int i, int d, int eod)
 {
 	WcFile *f = pp->f;
 	CondKind k;
 	bool ifdef = all_kw(f, d, WK_ifdef);
+	if (include_guard(f, d, eod)) {
+		push_frame(pp, i, d + 1, eod, false, COND_OTHER, pp->all, 0);
+		return;
+	}
 	if (ifdef)
 		k = d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_AMD : COND_OTHER;
 	else if (all_kw(f, d, WK_ifndef))
@@ -1121,7 +1140,8 @@ static void branch_pairs(WcFile *f)
 				st[depth - 1 < 64 ? depth - 1 : 63].inner = 1;
 			if (depth < 64) {
 				CondKind k = ifdef ? (d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_AMD : COND_OTHER)
-				           : ifndef ? (d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_CUDA : COND_OTHER)
+				           : ifndef ? (d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) && !include_guard(f, d, eod)
+				                       ? COND_CUDA : COND_OTHER)
 				                    : classify(f, d + 1, eod);
 				st[depth] = (Open){i, eod, -1, -1, 0, k};
 			}
