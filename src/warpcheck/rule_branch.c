@@ -415,7 +415,7 @@ static int full_mask_sync(const WcFile *f, const WcFunc *fn)
 	for (int i = fn->open; i < fn->close; i++) {
 		int s[8], e[8];
 		bool only32;
-		if (wc_is_sync(f, i) && wc_op(f, i + 1, WP_LPAREN) && !wc_mask_dropped(f, i) &&
+		if (wc_is_sync(f, i) && !f->t[i].cuda_only && wc_op(f, i + 1, WP_LPAREN) && !wc_mask_dropped(f, i) &&
 		    wc_call_args(f, i + 1, s, e, 8) >= 1 && wc_full_mask(f, s[0], e[0], &only32))
 			return i;
 	}
@@ -476,8 +476,8 @@ static void check_function(WcFile *f, const WcFunc *fn, Marks *m, const Callee *
 	paint(m, fn->open, fn->close);
 	const Partial *p = m->p;
 	for (int i = fn->open; i < fn->close; i++) {
-		if (p[i].why < 0)
-			continue;
+		if (p[i].why < 0 || f->t[i].cuda_only)
+			continue;  /* code only CUDA's toolchain compiles: its 32-lane warps are whole */
 		if (wc_is_sync(f, i)) {
 			check_call(f, i, &p[i]);
 		} else if (calls) {
