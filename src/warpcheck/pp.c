@@ -668,7 +668,8 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 			x.has |= F_BODY;
 			x.body_at = s->ntoks, x.body_len = nm->body_len;
 			s->toks = base_realloc(s->toks, (size_t)(s->ntoks + nm->body_len + 1) * sizeof *s->toks);
-			memcpy(s->toks + s->ntoks, nt->mt + nm->body_at, (size_t)nm->body_len * sizeof *s->toks);
+			if (nm->body_len)  /* an empty body may have no token table behind it */
+				memcpy(s->toks + s->ntoks, nt->mt + nm->body_at, (size_t)nm->body_len * sizeof *s->toks);
 			s->ntoks += nm->body_len;
 		}
 		if (!x.has)
@@ -720,7 +721,8 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 				nt->mtcap = (nt->nmt + x->body_len) * 2 + 64;
 				nt->mt = base_realloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
 			}
-			memcpy(nt->mt + nt->nmt, s->toks + x->body_at, (size_t)x->body_len * sizeof *nt->mt);
+			if (x->body_len)
+				memcpy(nt->mt + nt->nmt, s->toks + x->body_at, (size_t)x->body_len * sizeof *nt->mt);
 			nm->body_stamp = st, nm->body_at = nt->nmt, nm->body_len = x->body_len;
 			nt->nmt += x->body_len;
 		}
