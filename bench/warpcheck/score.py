@@ -9,7 +9,7 @@ repository's history, with {owner} and {name} in it (a clone made with
 `git clone --bare https://github.com/OWNER/NAME`). For each fix
 commit C, every C/C++/CUDA file whose diff touches warp-related text is a
 fix site. The top-level folders the sites are in are exported at C's parent
-and at C (git archive, into a temporary folder) and checked whole, with no
+and at C (into a temporary folder; blobs a clone lacks are left out) and checked whole, with no
 build flags, as a new user would run it.
 
   found  a warning within one line of a line the fix removed or changed (for
@@ -58,10 +58,42 @@ def hunks(gitdir, commit, path):
 
 
 def export(gitdir, commit, folders, dest):
+    """The folders' files at commit, written under dest. A blob the clone
+    lacks (snapshots may leave out their largest files) is skipped."""
     os.makedirs(dest, exist_ok=True)
-    tar = subprocess.run(["git", "--git-dir", gitdir, "archive", commit] + folders,
+    listing = subprocess.run(["git", "--git-dir", gitdir, "ls-tree", "-r", "-z", commit, "--"] + folders,
+                             check=True, capture_output=True).stdout
+    entries = []
+    for rec in listing.split(b"\0"):
+        if not rec:
+            continue
+        meta, path = rec.split(b"\t", 1)
+        mode, kind, sha = meta.split()
+        if kind == b"blob":
+            entries.append((mode, sha, path.decode("utf-8", "replace")))
+    cat = subprocess.run(["git", "--git-dir", gitdir, "cat-file", "--batch"],
+                         input=b"".join(sha + b"\n" for _, sha, _ in entries),
                          check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", dest], input=tar, check=True)
+    at = 0
+    for mode, sha, path in entries:
+        nl = cat.index(b"\n", at)
+        head = cat[at:nl].split()
+        at = nl + 1
+        if len(head) < 3 or head[1] != b"blob":
+            continue  # missing
+        size = int(head[2])
+        data = cat[at:at + size]
+        at += size + 1
+        out = os.path.join(dest, path)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        if mode == b"120000":
+            try:
+                os.symlink(data.decode("utf-8", "replace"), out)
+            except OSError:
+                pass
+        else:
+            with open(out, "wb") as fh:
+                fh.write(data)
 
 
 def warpcheck(tool, root, folders):

@@ -415,7 +415,10 @@ static void width_define_at(PP *pp, int name, int value, uint64_t v, WcPasses se
 	WcPasses def, maybe;
 	bool amd = in_passes(pp, &def, &maybe) || sel_amd;
 	def &= sel_def;
-	if (!amd)
+	/* Under no condition at all, 64 is every target's width: RDNA's (and
+	 * NVIDIA's) too. A width under a condition that is not about AMD
+	 * (#ifdef MY_WAVE64) is the project's choice. */
+	if (!amd && (v != 64 || def != pp->all || !(fl & (WN_WARP_SIZE | WN_WIDTHISH))))
 		return;
 	Frame *fr = NULL;
 	for (int k = pp->depth - 1; k >= 0 && !fr; k--)
@@ -571,13 +574,13 @@ static void define(PP *pp, int i, int eod)
 typedef struct SumEntry {
 	uint32_t id;
 	uint16_t has;             /* bits: which facts */
-	uint8_t nparams, select, hdr_kinds;
+	uint8_t nparams, select, hdr_kinds, pparam, pmax;
 	bool shuffle, wsize_fn, select_amd, conflict;
 	uint32_t used, target, tmacro, body_at, body_len;
 	uint64_t value, select_def;
 } SumEntry;
 
-enum { F_CONST = 1, F_MACRO = 2, F_WSIZE = 4, F_WEXPR = 8, F_TARGET = 16, F_TMACRO = 32, F_BODY = 64, F_HDR = 128 };
+enum { F_CONST = 1, F_MACRO = 2, F_WSIZE = 4, F_WEXPR = 8, F_TARGET = 16, F_TMACRO = 32, F_BODY = 64, F_HDR = 128, F_PBOUND = 256 };
 
 struct WcHeaderSum {
 	char *path;
@@ -659,11 +662,14 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 			x.has |= F_TMACRO, x.tmacro = nm->tmacro_target;
 		if (nm->hdr_stamp == st)
 			x.has |= F_HDR, x.hdr_kinds = nm->hdr_kinds;
+		if (nm->pbound_stamp == st)
+			x.has |= F_PBOUND, x.pparam = nm->pbound_param, x.pmax = nm->pbound_max;
 		if (nm->body_stamp == st) {
 			x.has |= F_BODY;
 			x.body_at = s->ntoks, x.body_len = nm->body_len;
 			s->toks = base_realloc(s->toks, (size_t)(s->ntoks + nm->body_len + 1) * sizeof *s->toks);
-			memcpy(s->toks + s->ntoks, nt->mt + nm->body_at, (size_t)nm->body_len * sizeof *s->toks);
+			if (nm->body_len)  /* an empty body may have no token table behind it */
+				memcpy(s->toks + s->ntoks, nt->mt + nm->body_at, (size_t)nm->body_len * sizeof *s->toks);
 			s->ntoks += nm->body_len;
 		}
 		if (!x.has)
@@ -708,12 +714,15 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 				nm->hdr_stamp = st, nm->hdr_kinds = 0;
 			nm->hdr_kinds |= x->hdr_kinds;
 		}
+		if (x->has & F_PBOUND)
+			nm->pbound_stamp = st, nm->pbound_param = x->pparam, nm->pbound_max = x->pmax;
 		if (x->has & F_BODY) {
 			if (nt->nmt + x->body_len > nt->mtcap) {
 				nt->mtcap = (nt->nmt + x->body_len) * 2 + 64;
 				nt->mt = base_realloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
 			}
-			memcpy(nt->mt + nt->nmt, s->toks + x->body_at, (size_t)x->body_len * sizeof *nt->mt);
+			if (x->body_len)
+				memcpy(nt->mt + nt->nmt, s->toks + x->body_at, (size_t)x->body_len * sizeof *nt->mt);
 			nm->body_stamp = st, nm->body_at = nt->nmt, nm->body_len = x->body_len;
 			nt->nmt += x->body_len;
 		}
@@ -751,6 +760,7 @@ static void read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	wc_preprocess(&sub);
 	wc_functions(&sub);
 	wc_header_kinds(&sub);
+	wc_param_bounds(&sub);
 	if (paths)
 		for (int k = 0; k < sub.hdr_paths.len; k++)
 			vec_push(paths, sub.hdr_paths.data[k]);
@@ -857,11 +867,27 @@ static int find_eod(const WcFile *f, int i)
 	return i;
 }
 
+static bool directive_start(const WcFile *f, int i);
+
+/* #ifndef G at d, the next line #define G: an include guard. Its name may
+ * say HIP (GKO_HIP_CONFIG_HPP_) but it is no condition on the platform:
+ * the file's text is read (a second inclusion is skipped as a whole). */
+static bool include_guard(const WcFile *f, int d, int eod)
+{
+	return all_kw(f, d, WK_ifndef) && d + 2 == eod && eod + 3 < f->nall && f->all[d + 1].kind == WT_IDENT &&
+	       directive_start(f, eod + 1) && all_kw(f, eod + 2, WK_define) && f->all[eod + 3].kind == WT_IDENT &&
+	       f->all[eod + 3].id == f->all[d + 1].id;
+}
+
 static void begin_if(PP *pp, int i, int d, int eod)
 {
 	WcFile *f = pp->f;
 	CondKind k;
 	bool ifdef = all_kw(f, d, WK_ifdef);
+	if (include_guard(f, d, eod)) {
+		push_frame(pp, i, d + 1, eod, false, COND_OTHER, pp->all, 0);
+		return;
+	}
 	if (ifdef)
 		k = d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_AMD : COND_OTHER;
 	else if (all_kw(f, d, WK_ifndef))
@@ -1116,7 +1142,8 @@ static void branch_pairs(WcFile *f)
 				st[depth - 1 < 64 ? depth - 1 : 63].inner = 1;
 			if (depth < 64) {
 				CondKind k = ifdef ? (d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_AMD : COND_OTHER)
-				           : ifndef ? (d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) ? COND_CUDA : COND_OTHER)
+				           : ifndef ? (d + 1 < eod && (all_flags(f, d + 1) & WN_AMD) && !include_guard(f, d, eod)
+				                       ? COND_CUDA : COND_OTHER)
 				                    : classify(f, d + 1, eod);
 				st[depth] = (Open){i, eod, -1, -1, 0, k};
 			}

@@ -140,6 +140,9 @@ static const struct {
 		"wavefront. Use multiples of the warp size queried at run time."},
 	{"H13", "mask-overflow", "Mask arithmetic that overflows at 64 (1 << warpSize, (1ull << width) - 1 with "
 		"width 64). Special-case 64 or use ~0ull >> (64 - width)."},
+	{"H14", "sub-warp-width", "A sub-warp helper whose width parameter is bounded by the device's width, given "
+		"the bound as it is with 32 lanes (16 for L <= kWarpSize / 2): on a 64-lane wavefront its widest step "
+		"is never taken. Pass the bound for the device's width or choose it on the warp size."},
 };
 
 const char *wc_rule_help(const char *id)

@@ -28,8 +28,11 @@ static void check_code_width(WcFile *f, int i)
 	if (!wc_op(f, i + 3, WP_SEMI) && !wc_op(f, i + 3, WP_COMMA) && !wc_op(f, i + 3, WP_RBRACE))
 		return;
 	const WcRegion *r = wc_region_at(f, i);
-	if (r && r->amd)
+	WcPasses all = wc_config_passes(f->cfg);
+	if (r && (r->amd || (v == 64 && (fl & WN_WARP_SIZE) && r->def == all)))
 		wc_width_passes(f, &f->t[i + 2], f->src.text + f->t[i].off, (int)f->t[i].len, v, r->def);
+	else if (!r && v == 64 && (fl & WN_WARP_SIZE))
+		wc_width_passes(f, &f->t[i + 2], f->src.text + f->t[i].off, (int)f->t[i].len, v, all);
 }
 
 static const char *name_text(const WcFile *f, uint32_t id, int *len)

@@ -160,26 +160,79 @@ bool wc_condition_splits(const WcFile *f, int lo, int hi)
 	return terms_split(f, lo, hi, 0) != SPLIT_NONE;
 }
 
-/* Marks [from, to] as run by part of a wavefront, because of `why`; a
- * stronger split inside a weaker one wins. */
-static void mark(Partial *p, int from, int to, int why, Split split)
+/* The ranges run by part of a wavefront, collected for one function, then
+ * painted: a token takes the strongest split of the ranges that hold it,
+ * and of those the first marked. Painting the strongest first, each range
+ * in turn, with a skip list past tokens already painted, touches every
+ * token once however deep the branches nest. */
+typedef struct Range {
+	int from, to, why;
+	Split split;
+} Range;
+
+typedef struct Marks {
+	Partial *p;
+	int *next;       /* next unpainted token at or after i (path-halved) */
+	int *encl;       /* the "}" of the block that holds token i, or the function's end */
+	Range *r;
+	int n, cap;
+} Marks;
+
+static void mark(Marks *m, int from, int to, int why, Split split)
 {
-	for (int i = from; i <= to; i++)
-		if (p[i].why < 0 || p[i].split < split)
-			p[i] = (Partial){why, split};
+	if (from > to)
+		return;
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->r = base_realloc(m->r, (size_t)m->cap * sizeof *m->r);
+	}
+	m->r[m->n++] = (Range){from, to, why, split};
 }
 
-/* End of the block that holds token i (its "}"), or the function's end. */
-static int block_end(const WcFile *f, int i, int limit)
+static int unpainted(int *next, int i)
 {
-	int depth = 0;
-	for (; i < limit; i++) {
-		if (wc_op(f, i, WP_LBRACE))
-			depth++;
-		else if (wc_op(f, i, WP_RBRACE) && --depth < 0)
-			return i;
+	while (next[i] != i) {
+		next[i] = next[next[i]];
+		i = next[i];
 	}
-	return limit;
+	return i;
+}
+
+static void paint(Marks *m, int lo, int hi)
+{
+	for (int i = lo; i <= hi + 1; i++) {
+		m->p[i] = (Partial){-1, SPLIT_NONE};
+		m->next[i] = i;
+	}
+	for (Split s = SPLIT_LANES; s > SPLIT_NONE; s--)
+		for (int k = 0; k < m->n; k++) {
+			const Range *r = &m->r[k];
+			if (r->split != s)
+				continue;
+			int to = imin(r->to, hi);
+			for (int i = unpainted(m->next, imax(r->from, lo)); i <= to; i = unpainted(m->next, i + 1)) {
+				m->p[i] = (Partial){r->why, s};
+				m->next[i] = i + 1;
+			}
+		}
+	m->n = 0;
+}
+
+/* encl[i] for the tokens of [lo, hi], as a scan from i would find it: a
+ * "}" is its own, a "{" skips to after its match, hi ends every block. */
+static void enclosing_blocks(const WcFile *f, int lo, int hi, int *encl)
+{
+	encl[hi] = hi;
+	for (int i = hi - 1; i >= lo; i--) {
+		if (wc_op(f, i, WP_RBRACE)) {
+			encl[i] = i;
+		} else if (wc_op(f, i, WP_LBRACE)) {
+			int close = wc_match(f, i);
+			encl[i] = close > i && close < hi ? encl[close + 1] : hi;
+		} else {
+			encl[i] = encl[i + 1];
+		}
+	}
 }
 
 /* The statement at s leaves: return, break, continue (maybe in braces). */
@@ -190,7 +243,7 @@ static bool exits(const WcFile *f, int s)
 	return wc_kw(f, s, WK_return) || wc_kw(f, s, WK_break) || wc_kw(f, s, WK_continue);
 }
 
-static void mark_if(const WcFile *f, int i, int fn_close, Partial *p)
+static void mark_if(const WcFile *f, int i, int fn_close, Marks *p)
 {
 	int open = i + 1, close = wc_match(f, open);
 	if (close < 0 || close >= fn_close)
@@ -205,13 +258,13 @@ static void mark_if(const WcFile *f, int i, int fn_close, Partial *p)
 	end = imin(end, fn_close);
 	mark(p, close + 1, end, i, split);
 	if (!has_else && exits(f, close + 1))
-		mark(p, end + 1, block_end(f, end + 1, fn_close), i, split);
+		mark(p, end + 1, end + 1 < fn_close ? p->encl[end + 1] : fn_close, i, split);
 }
 
 /* for, while, switch: the body after the parenthesised header; do: the
  * body before "while (cond);". A loop whose condition differs between
  * lanes runs its later trips in part of the wavefront. */
-static void mark_loop(const WcFile *f, int i, int fn_close, Partial *p)
+static void mark_loop(const WcFile *f, int i, int fn_close, Marks *p)
 {
 	int lo, hi, body, end;
 	if (wc_kw(f, i, WK_do)) {
@@ -294,7 +347,7 @@ static int choice_end(const WcFile *f, int q, int hi)
 	return i;
 }
 
-static void mark_choice(const WcFile *f, int q, const WcFunc *fn, Partial *p)
+static void mark_choice(const WcFile *f, int q, const WcFunc *fn, Marks *p)
 {
 	int lo = choice_start(f, q, fn->open);
 	Split split = condition_split(f, lo, q);
@@ -362,7 +415,7 @@ static int full_mask_sync(const WcFile *f, const WcFunc *fn)
 	for (int i = fn->open; i < fn->close; i++) {
 		int s[8], e[8];
 		bool only32;
-		if (wc_is_sync(f, i) && wc_op(f, i + 1, WP_LPAREN) && !wc_mask_dropped(f, i) &&
+		if (wc_is_sync(f, i) && !f->t[i].cuda_only && wc_op(f, i + 1, WP_LPAREN) && !wc_mask_dropped(f, i) &&
 		    wc_call_args(f, i + 1, s, e, 8) >= 1 && wc_full_mask(f, s[0], e[0], &only32))
 			return i;
 	}
@@ -401,29 +454,30 @@ static void check_callee(WcFile *f, int i, int sync, const Partial *why)
 		f->t[sync].line);
 }
 
-static void check_function(WcFile *f, const WcFunc *fn, Partial *p, const Callee *cs, int ncs)
+static void check_function(WcFile *f, const WcFunc *fn, Marks *m, const Callee *cs, int ncs)
 {
 	bool calls = false;
 	for (int i = fn->open; i < fn->close && !calls; i++)
 		calls = callee_sync(f, i, cs, ncs) >= 0;
 	if (!calls && !has_sync(f, fn->open, fn->close))
 		return;
-	for (int i = fn->open; i <= fn->close; i++)
-		p[i] = (Partial){-1, SPLIT_NONE};
+	enclosing_blocks(f, fn->open, fn->close, m->encl);
 	for (int i = fn->open; i < fn->close; i++) {
 		if (wc_op(f, i, WP_QUESTION))
-			mark_choice(f, i, fn, p);
+			mark_choice(f, i, fn, m);
 		else if (!wc_ident(f, i))
 			continue;
 		else if (wc_kw(f, i, WK_if) && wc_op(f, i + 1, WP_LPAREN))
-			mark_if(f, i, fn->close, p);
+			mark_if(f, i, fn->close, m);
 		else if (wc_kw(f, i, WK_do) || ((wc_kw(f, i, WK_for) || wc_kw(f, i, WK_while) || wc_kw(f, i, WK_switch)) &&
 		                                wc_op(f, i + 1, WP_LPAREN)))
-			mark_loop(f, i, fn->close, p);
+			mark_loop(f, i, fn->close, m);
 	}
+	paint(m, fn->open, fn->close);
+	const Partial *p = m->p;
 	for (int i = fn->open; i < fn->close; i++) {
-		if (p[i].why < 0)
-			continue;
+		if (p[i].why < 0 || f->t[i].cuda_only)
+			continue;  /* code only CUDA's toolchain compiles: its 32-lane warps are whole */
 		if (wc_is_sync(f, i)) {
 			check_call(f, i, &p[i]);
 		} else if (calls) {
@@ -438,7 +492,8 @@ void wc_rule_branch(WcFile *f)
 {
 	if (f->nfns == 0)
 		return;
-	Partial *p = base_malloc((size_t)f->n * sizeof *p);
+	Marks m = {base_malloc((size_t)(f->n + 2) * sizeof *m.p), base_malloc((size_t)(f->n + 2) * sizeof *m.next),
+	           base_malloc((size_t)(f->n + 2) * sizeof *m.encl), NULL, 0, 0};
 	Callee *cs = base_malloc((size_t)f->nfns * sizeof *cs);
 	bool any = false;
 	for (int k = 0; k < f->nfns; k++) {
@@ -447,7 +502,10 @@ void wc_rule_branch(WcFile *f)
 	}
 	qsort(cs, (size_t)f->nfns, sizeof *cs, by_callee);
 	for (int k = 0; k < f->nfns; k++)
-		check_function(f, &f->fns[k], p, cs, any ? f->nfns : 0);
+		check_function(f, &f->fns[k], &m, cs, any ? f->nfns : 0);
 	free(cs);
-	free(p);
+	free(m.r);
+	free(m.encl);
+	free(m.next);
+	free(m.p);
 }

@@ -166,12 +166,58 @@ static int lane_index_in_callee(const WcFile *f, int name, int from)
 	return -1;
 }
 
+/* The use at `use` of an array sized by the name at `bound` is guarded by
+ * a test on that name: in its statement (lane < NUM_WARPS ? s[lane] : 0)
+ * or in the condition of an if whose body holds it. */
+static bool bound_guarded(const WcFile *f, int bound, int use)
+{
+	int k = use - 1;
+	for (; k >= 0 && !wc_op(f, k, WP_SEMI) && !wc_op(f, k, WP_LBRACE) && !wc_op(f, k, WP_RBRACE); k--)
+		if (wc_same_ident(f, k, bound))
+			return true;
+	int fn = wc_func_at(f, use);
+	if (fn < 0)
+		return false;
+	for (k = f->fns[fn].open; k < use; k++) {
+		if (!wc_kw(f, k, WK_if) || !wc_op(f, k + 1, WP_LPAREN))
+			continue;
+		int close = wc_match(f, k + 1);
+		if (close < 0 || close > use || wc_stmt_end(f, close + 1) < use)
+			continue;
+		for (int c = k + 2; c < close; c++)
+			if (wc_same_ident(f, c, bound))
+				return true;
+	}
+	return false;
+}
+
+/* __shared__ T s[NUM_WARPS], NUM_WARPS a count of warps computed from the
+ * device's width (#define NUM_WARPS (1024 / warpSize): 16 on a 64-lane
+ * wavefront), indexed by a lane of the wavefront with no test on the
+ * count: lanes 16..63 read past it. */
+static void check_warp_count_slots(WcFile *f, int j)
+{
+	int b = j + 1;
+	if (!wc_ident(f, b) || !wc_op(f, b + 1, WP_RBRACK) || wc_warp_size_alias(f, b) || !wc_warp_size_expr(f, b))
+		return;
+	int use = lane_index_use(f, j - 1, j + 3);
+	if (use < 0 || bound_guarded(f, b, use))
+		return;
+	wc_find(f, use + 2, "H3", "lane-storage", "read the slot only in lanes below the count "
+		"(lane < NUM_WARPS ? s[lane] : 0)",
+		"%.*s has a slot per warp (%.*s: fewer on a 64-lane wavefront) but a lane of the wavefront indexes it: "
+		"lanes past the count read past it",
+		(int)f->t[j - 1].len, f->src.text + f->t[j - 1].off, (int)f->t[b].len, f->src.text + f->t[b].off);
+}
+
 /* __shared__ T s[32] whose index is a 32-lane warp id. */
 static void check_shared(WcFile *f, int i)
 {
 	int j = i + 1;
 	while (j < f->n && !wc_op(f, j, WP_LBRACK) && !wc_op(f, j, WP_SEMI) && !wc_op(f, j, WP_ASSIGN))
 		j++;
+	if (wc_op(f, j, WP_LBRACK))
+		check_warp_count_slots(f, j);
 	if (!wc_op(f, j, WP_LBRACK) || !wc_value_is(f, j + 1, 32) || !wc_op(f, j + 2, WP_RBRACK))
 		return;
 	int use = warp32_index_use(f, j - 1, j + 3);

@@ -7,6 +7,8 @@
  * the literal harmless, so such shims are followed. */
 #include "warpcheck/warpcheck.h"
 
+#include <string.h>
+
 static void check_sync(WcFile *f, int i)
 {
 	if (!wc_op(f, i + 1, WP_LPAREN) || wc_mask_dropped(f, i))
@@ -25,6 +27,16 @@ static void check_sync(WcFile *f, int i)
 		wc_edit(fd, f, s[0], e[0] - 1, "~0ull");  /* FULL_MASK: here, not in its #define, which may serve data */
 }
 
+static bool word_in(const WcFile *f, int i, const char *w)
+{
+	size_t n = strlen(w), len = f->t[i].len;
+	const char *s = f->src.text + f->t[i].off;
+	for (size_t k = 0; k + n <= len; k++)
+		if (memcmp(s + k, w, n) == 0)
+			return true;
+	return false;
+}
+
 /* 1 << warpSize, and (1ull << width) - 1 with a width that can be 64. */
 static void check_shift(WcFile *f, int i)
 {
@@ -36,7 +48,9 @@ static void check_shift(WcFile *f, int i)
 			"1 << warpSize is undefined when warpSize is 64 (shift by the full width)");
 		return;
 	}
-	bool width = wc_flags(f, r) & WN_WIDTHISH;
+	/* a width of lanes (width, size), not a count of bits (segbits: a log2, at most 6 lanes' worth) */
+	bool width = (wc_flags(f, r) & WN_WIDTHISH) && !word_in(f, r, "bits") && !word_in(f, r, "BITS") &&
+	             !word_in(f, r, "Bits");
 	if (width && wc_op(f, i - 1, WP_LPAREN) && wc_op(f, r + 1, WP_RPAREN) && wc_op(f, r + 2, WP_MINUS) &&
 	    f->t[r + 3 < f->n ? r + 3 : r].kind == WT_NUMBER && wc_value_is(f, r + 3, 1) && !wc_derived(f, r))
 		wc_find(f, i, "H13", "mask-overflow", "use ~0ull >> (64 - width), or special-case 64",

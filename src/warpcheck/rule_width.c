@@ -19,6 +19,8 @@ static int args_without_width(const WcFile *f, int i)
 	return wc_is_sync(f, i) ? 3 : 2;
 }
 
+static void check_logical(WcFile *f, int i, int n, const int *s, const int *e);
+
 static void check_shuffle(WcFile *f, int i)
 {
 	if (!wc_op(f, i + 1, WP_LPAREN))
@@ -28,6 +30,10 @@ static void check_shuffle(WcFile *f, int i)
 	if (n != args_without_width(f, i))
 		return;
 	int a = n - 1;  /* the lane, delta or xor mask */
+	if (e[a] > s[a] && wc_expr_view(f, s[a], e[a]) != WV_LANE32 && (wc_kw(f, i, WK___shfl) || wc_kw(f, i, WK___shfl_sync))) {
+		check_logical(f, i, n, s, e);
+		return;
+	}
 	if (e[a] <= s[a] || wc_expr_view(f, s[a], e[a]) != WV_LANE32)
 		return;
 	WcFinding *fd = wc_find(f, i, "H11", "shuffle-width",
@@ -36,6 +42,30 @@ static void check_shuffle(WcFile *f, int i)
 		(int)f->t[i].len, f->src.text + f->t[i].off);
 	int close = e[a];  /* the call's ")" */
 	wc_edit(fd, f, close, close, ", 32)");
+}
+
+/* The lane argument [s, e) ends in "% W", W a name for a warp's width
+ * with no value of its own here (a template parameter, WarpSize): a
+ * logical width the shuffle should be given. The token of W, or -1. */
+static int logical_modulo(const WcFile *f, int s, int e)
+{
+	int w = e - 1;
+	uint64_t v;
+	if (w - 1 <= s || !wc_op(f, w - 1, WP_PERCENT) || !wc_ident(f, w) || !(wc_flags(f, w) & WN_WARP_SIZE) ||
+	    wc_warp_size_expr(f, w) || wc_value(f, w, &v))
+		return -1;
+	return w;
+}
+
+static void check_logical(WcFile *f, int i, int n, const int *s, const int *e)
+{
+	int a = n - 1, w = logical_modulo(f, s[a], e[a]);
+	if (w < 0)
+		return;
+	wc_find(f, i, "H11", "shuffle-width", "pass the logical width as the shuffle's width",
+		"%.*s with no width takes a lane modulo %.*s: where %.*s is less than the wavefront, lanes read from "
+		"another group", (int)f->t[i].len, f->src.text + f->t[i].off, (int)f->t[w].len,
+		f->src.text + f->t[w].off, (int)f->t[w].len, f->src.text + f->t[w].off);
 }
 
 /* Wrappers whose third parameter is the width (PyTorch's and apex's
@@ -59,6 +89,10 @@ static void check_wrapper(WcFile *f, int i)
 	if (n != wc_wrapper_plain_args(f, i))
 		return;
 	int a = n - 1;
+	if (e[a] > s[a] && wc_expr_view(f, s[a], e[a]) != WV_LANE32) {
+		check_logical(f, i, n, s, e);
+		return;
+	}
 	if (e[a] <= s[a] || wc_expr_view(f, s[a], e[a]) != WV_LANE32)
 		return;
 	WcFinding *fd = wc_find(f, i, "H11", "shuffle-width",

@@ -192,6 +192,9 @@ typedef struct WcName {
 	uint64_t cdef_value;
 	uint32_t body_stamp;     /* an object-like #define: its body in WcNames.mt */
 	uint32_t body_at, body_len;
+	uint32_t pbound_stamp;   /* a template whose parameter pbound_param a static_assert bounds by the
+	                            device's width: at most pbound_max with 32 lanes (rule_params.c) */
+	uint8_t pbound_param, pbound_max;
 } WcName;
 
 typedef struct WcNames {
@@ -500,6 +503,8 @@ void wc_rule_library(WcFile *f);  /* H9 */
 void wc_rule_branch(WcFile *f);   /* H10 */
 bool wc_condition_splits(const WcFile *f, int lo, int hi);  /* some lanes of a wavefront take it, others not */
 void wc_rule_width(WcFile *f);    /* H11 */
+void wc_rule_params(WcFile *f);   /* H14 */
+void wc_param_bounds(WcFile *f);  /* the templates of f (or of a header) whose width parameter is bounded */
 /* scheme.c: consistent 32-lane logical-warp schemes; run after the rules */
 void wc_scheme_notes(WcFile *f);   /* their H1, H3, H5 findings become notes */
 void wc_header_kinds(WcFile *sub); /* what the functions of an included header do, by name */

@@ -187,6 +187,27 @@ if grep -q 'deep_open.cu:1:1: error: unterminated #if' "$tmp/err" && grep -q 'de
 else
 	fail deep-if-unterminated-located "$(head -2 "$tmp/err" | tr '\n' ' ')"
 fi
+# Branches nested 20000 deep (and 5000 early returns in one block) are
+# read in time linear in their size: the strongest split is the lane test
+# in the middle (line 10003), and after the returns the first (line 40009).
+awk 'BEGIN { print "__global__ void k(float *o, int n) {"; print "    float v = o[threadIdx.x];"
+	for (i = 0; i < 10000; i++) print "    if (threadIdx.x < n) {"
+	print "    if (threadIdx.x % 32 < 16) {"
+	for (i = 0; i < 10000; i++) print "    if (threadIdx.x < n) {"
+	print "    v += __shfl_xor_sync(0xffffffff, v, 1);"
+	for (i = 0; i < 20001; i++) print "    }"
+	print "    o[threadIdx.x] = v;"; print "}"
+	print "__global__ void r(float *o, int n) {"
+	for (i = 0; i < 5000; i++) print "    if (threadIdx.x >= n + " i ") return;"
+	print "    o[threadIdx.x] = __shfl_down_sync(0xffffffff, o[threadIdx.x], 1);"; print "}" }' >"$tmp/deep_branch.cu"
+timeout 60 "$WC" "$tmp/deep_branch.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c ': warning: .*H10' "$tmp/out")" -eq 2 ] &&
+	grep -q 'deep_branch.cu:20004:26: warning: .*only some lanes take (line 10003).*H10' "$tmp/out" &&
+	grep -q 'deep_branch.cu:45009:39: warning: .*run-time bound (line 40009).*H10' "$tmp/out"; then
+	pass deep-branch-nesting
+else
+	fail deep-branch-nesting "status $rc: $(grep ': warning: ' "$tmp/out" | head -3 | cut -c1-160 | tr '\n' ' ')"
+fi
 "$WC" "$tmp/missing.cu" "$CASES/seed_bad.cu" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 2 ] && grep -q "missing.cu: No such file" "$tmp/err" && grep -q 'seed_bad.cu:4:32: warning' "$tmp/out"; then
@@ -384,7 +405,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 run = d["runs"][0]
 rules = run["tool"]["driver"]["rules"]
-assert len(rules) == 13 and all(r["help"]["text"] for r in rules), "rules"
+assert len(rules) == 14 and all(r["help"]["text"] for r in rules), "rules"
 fixed = [r for r in run["results"] if "fixes" in r]
 assert fixed, "no fix objects"
 src = open(sys.argv[2]).read().split("\n")

@@ -8,3 +8,9 @@ __device__ float f(float v, int width) {
     unsigned long long part = (1ull << width) - 1;  // expect: H13
     return v + all + part;
 }
+
+// A count of bits (a log2 of a segment of lanes) is not a width of lanes.
+__device__ int segment(int segbits) {
+    int lane = threadIdx.x % warpSize;
+    return lane & ((1 << segbits) - 1);
+}
