@@ -176,11 +176,9 @@ static const char c_wgmma[] =
 	"\tat ^= (at >> 7 & (swizzle / 16 - 1)) << 4;   /* the 16-byte chunk xor the row */\n"
 	"\treturn bf16 ? tc_bf16_to_f32(s[at / 2]) : tc_f16_to_f32(s[at / 2]);\n"
 	"}\n"
-	"static void tc_wgmma(int bf16, int n, const tc_u16 *sa, const tc_i32 *a, int an, int ai, const int da[4],\n"
-	"\t\t     const tc_u16 *sb, const tc_i32 *b, int bn, int bi, const int db[4], float *c, int cn, int c0, int c1,\n"
-	"\t\t     int w0)\n"
+	"static void tc_wgmma_now(int bf16, int n, const tc_u16 *sa, int a0, const int da[4], const tc_u16 *sb, int b0,\n"
+	"\t\t\t const int db[4], float *c, int cn, int c0, int c1, int w0)\n"
 	"{\n"
-	"\tint a0 = 2 * a[w0 * an + ai], b0 = 2 * b[w0 * bn + bi];\n"
 	"\tfor (int m = 0; m < 64; m++)\n"
 	"\t\tfor (int j = 0; j < n; j++) {\n"
 	"\t\t\tint t = w0 + 32 * (m / 16) + 4 * (m % 8) + j % 8 / 2;\n"
@@ -195,8 +193,9 @@ static const char c_wgmma[] =
  * of A at word ai + h + 2 q, half e (mma.sync's A fragment, per warp); B
  * and the accumulators as tc_wgmma. */
 static const char c_wgmma_ra[] =
-	"static void tc_wgmma_ra(int bf16, int n, const tc_u32 *a, int an, int ai, const tc_u16 *sb, const tc_i32 *b, int bn,\n"
-	"\t\t\tint bi, const int db[4], float *c, int cn, int c0, int c1, int w0)\n"
+	"#define TC_WGMMA_RA 1\n"
+	"static void tc_wgmma_ra_now(int bf16, int n, const tc_u32 *a, int an, int ai, const tc_u16 *sb, int b0,\n"
+	"\t\t\t    const int db[4], float *c, int cn, int c0, int c1, int w0)\n"
 	"{\n"
 	"\tfloat A[64][16];\n"
 	"\tfor (int m = 0; m < 64; m++)\n"
@@ -204,7 +203,6 @@ static const char c_wgmma_ra[] =
 	"\t\t\tint t = w0 + 32 * (m / 16) + 4 * (m % 8) + k % 8 / 2;\n"
 	"\t\t\tA[m][k] = tc_half_bits(bf16, a[t * an + ai + m / 8 % 2 + 2 * (k / 8)], k % 2);\n"
 	"\t\t}\n"
-	"\tint b0 = 2 * b[w0 * bn + bi];\n"
 	"\tfor (int m = 0; m < 64; m++)\n"
 	"\t\tfor (int j = 0; j < n; j++) {\n"
 	"\t\t\tint t = w0 + 32 * (m / 16) + 4 * (m % 8) + j % 8 / 2;\n"
@@ -212,6 +210,81 @@ static const char c_wgmma_ra[] =
 	"\t\t\tfor (int k = 0; k < 16; k++)\n"
 	"\t\t\t\t*d += A[m][k] * tc_wgmma_elem(bf16, sb, b0, db, j, k);\n"
 	"\t\t}\n"
+	"}\n";
+
+/* wgmma is asynchronous, and so is the model: an instruction records what
+ * it reads when issued (its descriptors' start addresses, where its A
+ * registers are) and computes nothing; commit closes a group and wait n
+ * runs every group but the newest n, in order, reading the operands'
+ * shared memory and registers then. So a result read before its wait is
+ * the accumulator as it was, and an operand overwritten before the wait
+ * is read overwritten: the CPU tests check that every wait is where it
+ * must be (a program's groups are all in lockstep: one queue). */
+static const char c_wgmma_queue[] =
+	"typedef struct {\n"
+	"\tint bf16, n, a0, an, ai, b0, cn, c0, c1, w0, da[4], db[4];\n"
+	"\tconst tc_u16 *sa, *sb;\n"
+	"\tconst tc_u32 *ra;\n"
+	"\tfloat *c;\n"
+	"} tc_wgmma_op;\n"
+	"static _Thread_local tc_wgmma_op tc_wgmma_ops[512];\n"
+	"static _Thread_local int tc_wgmma_nops, tc_wgmma_ngroups, tc_wgmma_ends[64];\n"
+	"static tc_wgmma_op *tc_wgmma_push(void)\n"
+	"{\n"
+	"\tif (tc_wgmma_nops == 512) {\n"
+	"\t\tfprintf(stderr, \"tc_wgmma: more than 512 instructions in flight\\n\");\n"
+	"\t\t__builtin_trap();\n"
+	"\t}\n"
+	"\treturn &tc_wgmma_ops[tc_wgmma_nops++];\n"
+	"}\n"
+	"static void tc_wgmma(int bf16, int n, const tc_u16 *sa, const tc_i32 *a, int an, int ai, const int da[4],\n"
+	"\t\t     const tc_u16 *sb, const tc_i32 *b, int bn, int bi, const int db[4], float *c, int cn, int c0, int c1,\n"
+	"\t\t     int w0)\n"
+	"{\n"
+	"\ttc_wgmma_op *o = tc_wgmma_push();\n"
+	"\t*o = (tc_wgmma_op){.bf16 = bf16, .n = n, .a0 = 2 * a[w0 * an + ai], .b0 = 2 * b[w0 * bn + bi], .cn = cn, .c0 = c0,\n"
+	"\t\t\t     .c1 = c1, .w0 = w0, .sa = sa, .sb = sb, .c = c};\n"
+	"\tmemcpy(o->da, da, sizeof o->da);\n"
+	"\tmemcpy(o->db, db, sizeof o->db);\n"
+	"}\n"
+	"#ifdef TC_WGMMA_RA\n"
+	"static void tc_wgmma_ra(int bf16, int n, const tc_u32 *a, int an, int ai, const tc_u16 *sb, const tc_i32 *b, int bn,\n"
+	"\t\t\tint bi, const int db[4], float *c, int cn, int c0, int c1, int w0)\n"
+	"{\n"
+	"\ttc_wgmma_op *o = tc_wgmma_push();\n"
+	"\t*o = (tc_wgmma_op){.bf16 = bf16, .n = n, .an = an, .ai = ai, .b0 = 2 * b[w0 * bn + bi], .cn = cn, .c0 = c0,\n"
+	"\t\t\t     .c1 = c1, .w0 = w0, .sb = sb, .ra = a, .c = c};\n"
+	"\tmemcpy(o->db, db, sizeof o->db);\n"
+	"}\n"
+	"#endif\n"
+	"static void tc_wgmma_commit_model(void)\n"
+	"{\n"
+	"\tif (tc_wgmma_ngroups == 64) {\n"
+	"\t\tfprintf(stderr, \"tc_wgmma: more than 64 groups in flight\\n\");\n"
+	"\t\t__builtin_trap();\n"
+	"\t}\n"
+	"\ttc_wgmma_ends[tc_wgmma_ngroups++] = tc_wgmma_nops;\n"
+	"}\n"
+	"static void tc_wgmma_wait_model(int pending)\n"
+	"{\n"
+	"\tif (tc_wgmma_ngroups <= pending)\n"
+	"\t\treturn;\n"
+	"\tint done = tc_wgmma_ngroups - pending, end = tc_wgmma_ends[done - 1];\n"
+	"\tfor (int i = 0; i < end; i++) {\n"
+	"\t\tconst tc_wgmma_op *o = &tc_wgmma_ops[i];\n"
+	"#ifdef TC_WGMMA_RA\n"
+	"\t\tif (o->ra) {\n"
+	"\t\t\ttc_wgmma_ra_now(o->bf16, o->n, o->ra, o->an, o->ai, o->sb, o->b0, o->db, o->c, o->cn, o->c0, o->c1, o->w0);\n"
+	"\t\t\tcontinue;\n"
+	"\t\t}\n"
+	"#endif\n"
+	"\t\ttc_wgmma_now(o->bf16, o->n, o->sa, o->a0, o->da, o->sb, o->b0, o->db, o->c, o->cn, o->c0, o->c1, o->w0);\n"
+	"\t}\n"
+	"\tmemmove(tc_wgmma_ops, tc_wgmma_ops + end, sizeof *tc_wgmma_ops * (size_t)(tc_wgmma_nops - end));\n"
+	"\ttc_wgmma_nops -= end;\n"
+	"\tfor (int g = done; g < tc_wgmma_ngroups; g++)\n"
+	"\t\ttc_wgmma_ends[g - done] = tc_wgmma_ends[g] - end;\n"
+	"\ttc_wgmma_ngroups = pending;\n"
 	"}\n";
 
 /* Whether some wgmma reads its A from registers. */
@@ -266,6 +339,8 @@ static void c_head(Buf *b, const SKernel *k)
 		buf_puts(b, c_wgmma);
 	if (uses_wgmma_regs(k))
 		buf_puts(b, c_wgmma_ra);
+	if (simt_uses(k, SS_MMA_FENCE))
+		buf_puts(b, c_wgmma_queue);
 	buf_printf(b, "#define TC_THREADS %d\n#ifndef TC_RUN_W\n#define TC_RUN_W %d\n#endif\n", k->threads, k->warp_size);
 	buf_puts(b, "/* A failed device_assert: the first message, for the runtime to report. */\n"
 		    "char tc_assertion[512];\n"

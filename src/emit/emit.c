@@ -1272,8 +1272,13 @@ static void wgmma_stmt(Emit *E, const SStmt *s)
  * both sides so that the compiler moves none of their uses across. */
 static void wgmma_sync_stmt(Emit *E, const SStmt *s)
 {
-	if (E->P->lockstep)
+	if (E->P->lockstep) {   /* the C model's groups (c.c, c_wgmma_queue) */
+		if (s->kind == SS_MMA_COMMIT)
+			line(E, "tc_wgmma_commit_model();");
+		else if (s->kind == SS_MMA_WAIT)
+			line(E, "tc_wgmma_wait_model(%d);", s->vec);
 		return;
+	}
 	if (s->kind == SS_MMA_FENCE && !s->src) {   /* shared memory written by threads, then read by wgmma */
 		line(E, "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
 		return;
