@@ -456,8 +456,11 @@ static bool writes_maybe(const TBlock *b, const TValue *root)
 /* Whether `x` depends on nothing of loop body `b` but its induction
  * variable and ops that may be lowered again (computed anew for another
  * iteration, element by element, no shared memory): marks those
- * AHEAD_SLICE in `slice` (by value id). `in_body`: the body's ops. */
-static bool ahead_slice(Lower *L, const TBlock *b, const TValue *x, const bool *in_body, int8_t *slice)
+ * AHEAD_SLICE in `slice` (by value id), each id it marks also in
+ * marked[(*nmarked)++], so that a load refused can take them back.
+ * `in_body`: the body's ops. */
+static bool ahead_slice(Lower *L, const TBlock *b, const TValue *x, const bool *in_body, int8_t *slice,
+			int *marked, int *nmarked)
 {
 	if (!x || x == b->params[0])
 		return true;
@@ -482,9 +485,10 @@ static bool ahead_slice(Lower *L, const TBlock *b, const TValue *x, const bool *
 		return false;
 	}
 	for (int i = 0; i < x->nargs; i++)
-		if (!ahead_slice(L, b, x->args[i], in_body, slice))
+		if (!ahead_slice(L, b, x->args[i], in_body, slice, marked, nmarked))
 			return false;
 	slice[x->id] = AHEAD_SLICE;
+	marked[(*nmarked)++] = x->id;
 	return true;
 }
 
@@ -506,6 +510,7 @@ static void plan_ahead_loop(Lower *L, const TValue *loop)
 	int8_t *slice = arena_alloc(L->arena, sizeof *slice * (size_t)(L->nvalues + 1));
 	for (const TValue *x = b->first; x; x = x->next)
 		in_body[x->id] = true;
+	int *marked = arena_alloc(L->arena, sizeof *marked * (size_t)(L->nvalues + 1));
 	int64_t regs = 0;
 	int nloads = 0;
 	for (const TValue *x = b->first; x; x = x->next) {
@@ -514,15 +519,16 @@ static void plan_ahead_loop(Lower *L, const TValue *loop)
 		const TValue *root = pointer_root(x->args[0]);
 		if (!root || writes_maybe(b, root))
 			continue;
-		int8_t *mine = arena_alloc(L->arena, sizeof *mine * (size_t)(L->nvalues + 1));
-		memcpy(mine, slice, sizeof *mine * (size_t)(L->nvalues + 1));
+		int nmarked = 0;
 		bool ok = true;
 		for (int i = 0; i < x->nargs && ok; i++)
-			ok = ahead_slice(L, b, x->args[i], in_body, mine);
-		if (!ok || regs + regs_of(L, x) > AHEAD_REGS)
+			ok = ahead_slice(L, b, x->args[i], in_body, slice, marked, &nmarked);
+		if (!ok || regs + regs_of(L, x) > AHEAD_REGS) {
+			while (nmarked)   /* not this load: its slice is not marked */
+				slice[marked[--nmarked]] = AHEAD_NONE;
 			continue;
+		}
 		regs += regs_of(L, x);
-		memcpy(slice, mine, sizeof *mine * (size_t)(L->nvalues + 1));
 		slice[x->id] = AHEAD_LOAD;
 		nloads++;
 	}
@@ -537,16 +543,17 @@ static void plan_ahead_loop(Lower *L, const TValue *loop)
 	n = 0;
 	for (const TValue *x = b->first; x; x = x->next)
 		ops[n++] = x;
+	/* readers[id]: the reads of it by loads ahead and AHEAD_ONLY ops; all
+	 * of an op's readers come after it, so they are counted when it is reached */
+	int *readers = arena_alloc(L->arena, sizeof *readers * (size_t)(L->nvalues + 1));
 	for (int i = n - 1; i >= 0; i--) {
 		const TValue *x = ops[i];
-		if (slice[x->id] != AHEAD_SLICE || !L->uses || L->uses[x->id] <= 0)
-			continue;
-		int readers = 0;
-		for (int j = i + 1; j < n; j++)
-			for (int a = 0; a < ops[j]->nargs; a++)
-				readers += ops[j]->args[a] == x && (slice[ops[j]->id] == AHEAD_LOAD || slice[ops[j]->id] == AHEAD_ONLY);
-		if (readers == L->uses[x->id])
+		if (slice[x->id] == AHEAD_SLICE && L->uses && L->uses[x->id] > 0 && readers[x->id] == L->uses[x->id])
 			slice[x->id] = AHEAD_ONLY;
+		if (slice[x->id] == AHEAD_LOAD || slice[x->id] == AHEAD_ONLY)
+			for (int a = 0; a < x->nargs; a++)
+				if (x->args[a])
+					readers[x->args[a]->id]++;
 	}
 	for (const TValue *x = b->first; x; x = x->next)
 		L->vp[x->id].ahead = slice[x->id];
@@ -577,11 +584,8 @@ static void plan_ahead(Lower *L, const TBlock *b)
  * blocks. Smaller tiles leave ptxas room below 64 as it is; larger ones
  * would spill, as would the ops largest_tile refuses. */
 
-/* The registers a thread holds of its largest tile (pointers left out:
- * their arithmetic is folded into the accesses), or -1 with an op whose
- * lowering holds more than its tiles (a dot's fragments, a scan's or a
- * combine's steps, a gather's indices, Philox's rounds: scans of tiles of
- * 32 elements a thread take 255 registers, and spill at 64). */
+/* The registers a thread holds of tile `v` (0 for scalars and pointers:
+ * their arithmetic is folded into the accesses). */
 static int64_t tile_registers(const Lower *L, const TValue *v)
 {
 	const ValuePlan *vp = &L->vp[v->id];
@@ -603,6 +607,11 @@ static int64_t carried_tiles(const Lower *L, const TValue *loop)
 	return sum;
 }
 
+/* The registers a thread holds of its largest tile, or -1 with an op whose
+ * lowering holds more than its tiles (a dot's fragments, a scan's or a
+ * combine's steps, a gather's indices, Philox's rounds: scans of tiles of
+ * 32 elements a thread take 255 registers, and spill at 64) or a loop that
+ * carries more than 32 registers of tiles. */
 static int64_t largest_tile(const Lower *L, const TBlock *b)
 {
 	int64_t most = 0;
@@ -616,10 +625,9 @@ static int64_t largest_tile(const Lower *L, const TBlock *b)
 		if (in < 0 || other < 0)
 			return -1;
 		most = imax((int)most, (int)imax((int)in, (int)other));
-		const ValuePlan *vp = &L->vp[v->id];
-		if (vp->frame < 0 || (L->uses && L->uses[v->id] < 0) || v->type.dtype == DT_PTR || !v->type.rank)
+		if (L->uses && L->uses[v->id] < 0)
 			continue;
-		int64_t n = count_in(L, vp->frame, vp->present) * (dtype_bytes(v->type.dtype) == 8 ? 2 : 1);
+		int64_t n = tile_registers(L, v);
 		most = n > most ? n : most;
 	}
 	return most;
