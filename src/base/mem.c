@@ -177,7 +177,9 @@ void buf_putn(Buf *b, const char *s, size_t n)
 
 void buf_putc(Buf *b, char c)
 {
-	buf_putn(b, &c, 1);
+	buf_reserve(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
 }
 
 void buf_puts(Buf *b, const char *s)
@@ -187,14 +189,20 @@ void buf_puts(Buf *b, const char *s)
 
 void buf_vprintf(Buf *b, const char *fmt, va_list ap)
 {
+	/* Printed once where it fits in the room left (most calls: a few
+	 * bytes), else measured by that try and printed again. */
+	if (b->cap - b->len < 64)
+		buf_reserve(b, 64);
 	va_list ap2;
 	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
+	int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap2);
 	va_end(ap2);
 	if (n < 0)
 		base_die("bad format string '%s'", fmt);
-	buf_reserve(b, (size_t)n);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= b->cap - b->len) {
+		buf_reserve(b, (size_t)n);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 
@@ -208,8 +216,12 @@ void buf_printf(Buf *b, const char *fmt, ...)
 
 void buf_indent(Buf *b, int depth)
 {
-	for (int i = 0; i < depth; i++)
-		buf_putc(b, '\t');
+	if (depth <= 0)
+		return;
+	buf_reserve(b, (size_t)depth);
+	memset(b->data + b->len, '\t', (size_t)depth);
+	b->len += (size_t)depth;
+	b->data[b->len] = '\0';
 }
 
 const char *buf_str(Buf *b)

@@ -285,6 +285,11 @@ void driver_dump_text(Driver *d, unsigned mask, Buf *out)
 	for (int s = 0; s < STAGE_COUNT; s++) {
 		if (!(mask & (1u << s)) || !d->have[s])
 			continue;
+		if (!several && !out->data) {   /* one stage: its text moves, not a copy of megabytes */
+			*out = d->text[s];
+			d->text[s] = (Buf){0};
+			continue;
+		}
 		if (several)
 			buf_printf(out, "// ---- %s ----\n", stage_names[s]);
 		buf_puts(out, buf_str(&d->text[s]));

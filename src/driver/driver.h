@@ -92,7 +92,8 @@ Stage driver_stage_parse(const char *name, size_t len);
 bool driver_parse_dump(const char *list, unsigned *mask, char *err, size_t errlen);
 
 /* The output of `--dump LIST`: one stage's text alone, several each after a
- * "// ---- NAME ----" line, in stage order. */
+ * "// ---- NAME ----" line, in stage order. One stage's text moves into an
+ * empty `out` (d keeps none of it). */
 void driver_dump_text(Driver *d, unsigned mask, Buf *out);
 
 /* The kernels of a source as `tritonc list` prints them. */
