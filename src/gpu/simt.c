@@ -100,10 +100,17 @@ SExpr *simt_ref(SKernel *k, SReg *r, SExpr *index)
 	return e;
 }
 
+/* Constants are shared (a long kernel made millions of index constants,
+ * most of them 0 and 1). */
 SExpr *simt_int(SKernel *k, DType dt, int64_t v)
 {
+	uint64_t h = ((uint64_t)v * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)dt * 0xff51afd7ed558ccdull);
+	SExpr **slot = &k->ints[(h >> 56) & 255];
+	if (*slot && (*slot)->dtype == dt && (*slot)->ival == v)
+		return *slot;
 	SExpr *e = expr(k, SE_INT, dt);
 	e->ival = v;
+	*slot = e;
 	return e;
 }
 
@@ -116,8 +123,21 @@ SExpr *simt_float(SKernel *k, DType dt, double v)
 
 SExpr *simt_leaf(SKernel *k, SExprKind kind, DType dt, int aux)
 {
+	/* the thread's coordinates and the arguments are shared as constants
+	 * are; the other kinds get their operands after this */
+	bool share = kind >= SE_LOOP && kind <= SE_ARG;
+	SExpr **slot = NULL;
+	if (share) {
+		uint64_t h = ((uint64_t)aux * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)kind * 0xc2b2ae3d27d4eb4full) ^
+			     ((uint64_t)dt * 0xff51afd7ed558ccdull);
+		slot = &k->leaves[(h >> 58) & 63];
+		if (*slot && (*slot)->kind == kind && (*slot)->dtype == dt && (*slot)->aux == aux)
+			return *slot;
+	}
 	SExpr *e = expr(k, kind, dt);
 	e->aux = aux;
+	if (slot)
+		*slot = e;
 	return e;
 }
 

@@ -239,6 +239,9 @@ typedef struct SKernel {
 	int shared_align;               /* the largest alignment an SR_SHARED register asks for (dynamic: the block
 	                                   is laid out from an address rounded up to it, the slack included) */
 	Arena *arena;
+	SExpr *ints[256];               /* simt_int's last constants, by a hash of dtype and value: one node
+	                                   for each (no one changes an SE_INT once made) */
+	SExpr *leaves[64];              /* simt_leaf's last SE_LOOP .. SE_ARG, the same way */
 } SKernel;
 
 /* ---- building (simt.c) ---- */
