@@ -692,6 +692,10 @@ static int cmd_run(int argc, char **argv)
 				"runs on the CPU as --target c:wave64 (or c:wave32 for RDNA)\n");
 		goto done;
 	}
+	/* On the CPU every access is checked against its buffer (named with
+	 * its line when outside); --bench times the code as compiled, with the
+	 * guard pages alone. */
+	target.checked = target.kind == TARGET_C && !o.bench;
 	Loaded l;
 	status = 1;
 	if (!load(&l, o.file))

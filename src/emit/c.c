@@ -324,6 +324,30 @@ static void c_extremum_functions(Buf *b)
 				   types[i], max ? "max" : "min", types[i] + 3, types[i], types[i], types[i], max ? ">" : "<");
 }
 
+/* A checked kernel (tritonc run): each load, store and atomic passes its
+ * address through TC_CHECKED, which lets it by when its bytes lie in one
+ * of the run's buffers (the runtime fills tc_extents with each buffer's
+ * first and end address) and else calls tc_bad_access, which stops the
+ * run and names the access. A masked-off lane checks nothing: its address
+ * is never computed into an access. */
+static void c_checked_accesses(Buf *b, const SKernel *k)
+{
+	buf_printf(b, "__UINTPTR_TYPE__ tc_extents[%d];\n", 2 * k->tile->nargs + 2);
+	buf_puts(b, "int tc_nextents;\n"
+		    "void (*tc_bad_access)(const void *p, long bytes, int line, int write);\n"
+		    "static inline const void *tc_check(const void *p, long bytes, int line, int write)\n"
+		    "{\n"
+		    "\t__UINTPTR_TYPE__ a = (__UINTPTR_TYPE__)p;\n"
+		    "\tfor (int i = 0; i < tc_nextents; i++)\n"
+		    "\t\tif (a >= tc_extents[2 * i] && a <= tc_extents[2 * i + 1] && tc_extents[2 * i + 1] - a >= (__UINTPTR_TYPE__)bytes)\n"
+		    "\t\t\treturn p;\n"
+		    "\tif (tc_bad_access)\n"
+		    "\t\ttc_bad_access(p, bytes, line, write);\n"
+		    "\t__builtin_trap();\n"
+		    "}\n"
+		    "#define TC_CHECKED(p, bytes, line, write) ((__typeof__(p))tc_check((const void *)(p), bytes, line, write))\n");
+}
+
 static void c_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, c_types);
@@ -342,6 +366,8 @@ static void c_head(Buf *b, const SKernel *k)
 	if (simt_uses(k, SS_MMA_FENCE))
 		buf_puts(b, c_wgmma_queue);
 	buf_printf(b, "#define TC_THREADS %d\n#ifndef TC_RUN_W\n#define TC_RUN_W %d\n#endif\n", k->threads, k->warp_size);
+	if (k->target.checked)
+		c_checked_accesses(b, k);
 	buf_puts(b, "/* A failed device_assert: the first message, for the runtime to report. */\n"
 		    "char tc_assertion[512];\n"
 		    "static void tc_assert_failed(const int pid[3], int line, const char *msg)\n"

@@ -833,6 +833,17 @@ static char *bits64(DType dt, const char *v)
 	return dt == DT_F64 ? str_printf("((tc_u64)__double_as_longlong(%s))", v) : str_printf("((tc_u64)(%s))", v);
 }
 
+/* The address of an access of the bytes [ptr, ptr + bytes) as a statement
+ * of source line `at` makes it: in a checked C kernel (tritonc run) through
+ * TC_CHECKED, which stops the run at the first access outside every buffer,
+ * else `ptr` itself. */
+static char *access_ptr(Emit *E, const char *ptr, int bytes, int at, bool write)
+{
+	if (!E->k->target.checked)
+		return str_printf("%s", ptr);
+	return str_printf("TC_CHECKED(%s, %d, %d, %d)", ptr, bytes, at, write);
+}
+
 static void load_stmt(Emit *E, const SStmt *s)
 {
 	DType dt = s->dst->reg->dtype;
@@ -845,11 +856,13 @@ static void load_stmt(Emit *E, const SStmt *s)
 	if (!words) {
 		for (int j = 0; j < s->vec; j++) {
 			char *dst = elem_str(E, s->dst, j);
+			char *at = access_ptr(E, ptr, (j + 1) * size, s->line, false);
 			if (guard)
 				line(E, "%s = %s ? %s(((const %s *)%s)[%d]) : %s;", dst, guard, from_memory(dt),
-				     simt_mem_ctype(dt), ptr, j, other);
+				     simt_mem_ctype(dt), at, j, other);
 			else
-				line(E, "%s = %s(((const %s *)%s)[%d]);", dst, from_memory(dt), simt_mem_ctype(dt), ptr, j);
+				line(E, "%s = %s(((const %s *)%s)[%d]);", dst, from_memory(dt), simt_mem_ctype(dt), at, j);
+			free(at);
 			free(dst);
 		}
 		goto done;
@@ -933,7 +946,9 @@ static void store_stmt(Emit *E, const SStmt *s)
 	if (!words) {
 		for (int j = 0; j < s->vec; j++) {
 			char *v = elem_str(E, s->value, j * s->value_stride);
-			line(E, "((%s *)%s)[%d] = %s(%s);", simt_mem_ctype(dt), ptr, j, to_memory(dt), v);
+			char *at = access_ptr(E, ptr, (j + 1) * size, s->line, true);
+			line(E, "((%s *)%s)[%d] = %s(%s);", simt_mem_ctype(dt), at, j, to_memory(dt), v);
+			free(at);
 			free(v);
 		}
 	} else {
@@ -1108,6 +1123,12 @@ static void atomic_stmt(Emit *E, const SStmt *s)
 {
 	char *dst = s->dst ? expr_str(E, s->dst) : NULL, *ptr = expr_str(E, s->ptr), *value = expr_str(E, s->value);
 	char *expected = s->expected ? expr_str(E, s->expected) : NULL;
+	if (E->k->target.checked) {
+		DType vt = s->value->dtype;
+		char *at = access_ptr(E, ptr, vt == DT_I1 ? 1 : dtype_bytes(vt), s->line, true);
+		free(ptr);
+		ptr = at;
+	}
 	if (s->guard) {
 		char *guard = expr_str(E, s->guard);
 		line(E, parenthesized(guard) ? "if %s" : "if (%s)", guard);
@@ -1363,7 +1384,9 @@ static void copy_async_stmt(Emit *E, const SStmt *s)
 		line(E, "int tc_n = %s ? (int)(%s) : 0;", mask ? mask : "1", count);
 		for (int j = 0; j < s->vec; j++) {
 			char *elem = elem_str(E, s->dst, j);
-			line(E, "%s = %d < tc_n ? ((const %s *)%s)[%d] : 0;", elem, j, type, ptr, j);
+			char *at = access_ptr(E, ptr, (j + 1) * dtype_bytes(s->dst->reg->dtype), s->line, false);
+			line(E, "%s = %d < tc_n ? ((const %s *)%s)[%d] : 0;", elem, j, type, at, j);
+			free(at);
 			free(elem);
 		}
 		E->depth--;
@@ -1371,10 +1394,12 @@ static void copy_async_stmt(Emit *E, const SStmt *s)
 	} else {
 		for (int j = 0; j < s->vec; j++) {
 			char *elem = elem_str(E, s->dst, j);
+			char *at = access_ptr(E, ptr, (j + 1) * dtype_bytes(s->dst->reg->dtype), s->line, false);
 			if (mask)
-				line(E, "%s = %s ? ((const %s *)%s)[%d] : 0;", elem, mask, type, ptr, j);
+				line(E, "%s = %s ? ((const %s *)%s)[%d] : 0;", elem, mask, type, at, j);
 			else
-				line(E, "%s = ((const %s *)%s)[%d];", elem, type, ptr, j);
+				line(E, "%s = ((const %s *)%s)[%d];", elem, type, at, j);
+			free(at);
 			free(elem);
 		}
 	}

@@ -35,6 +35,8 @@ typedef struct Target {
 	int static_shared_align; /* alignment a static array gets; past either, all of it goes in one
 	                            dynamic block (CUDA: 48 KiB, 16); 0: always static */
 	MatrixUnit matrix;
+	bool checked;            /* C, for `tritonc run`: each load, store and atomic checks its bytes lie in
+	                            a buffer of the run (emit/c.c's tc_check), naming the first that does not */
 } Target;
 
 /* Parses "cuda[:sm_NN]", "hip:gfxNNN", "c[:wave32|wave64]", "interp".

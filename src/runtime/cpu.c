@@ -496,7 +496,9 @@ typedef struct GridRun {
 	atomic_int next_chunk;
 	atomic_int faulted;   /* a worker caught a fault: the others stop */
 	void *fault_addr;     /* the first one's */
-	int fault_sig;
+	int fault_sig;        /* 0: a checked access outside every buffer (cpu_bad_access) */
+	long bad_bytes;       /* that access's bytes, source line and direction */
+	int bad_line, bad_write;
 } GridRun;
 
 /* First program of chunk i; chunks differ in size by at most one. */
@@ -520,6 +522,9 @@ static long chunk_first(const GridRun *r, int i)
 static _Thread_local sigjmp_buf *fault_jump;
 static _Thread_local void *fault_addr_seen;
 static _Thread_local int fault_sig_seen;
+/* a checked kernel's bad access (cpu_bad_access): its bytes, line, and 1 for a write */
+static _Thread_local long bad_bytes_seen;
+static _Thread_local int bad_line_seen, bad_write_seen;
 
 static const int fault_sigs[3] = {SIGSEGV, SIGBUS, SIGFPE};
 static struct sigaction fault_previous[3];   /* what was installed before on_fault */
@@ -675,9 +680,62 @@ void cpu_buffer_free(void *p)
 	pthread_mutex_unlock(&guard_lock);
 }
 
+void cpu_bad_access(const void *p, long bytes, int line, int write)
+{
+	if (!fault_jump)
+		abort();   /* not a worker running a grid: nothing to stop */
+	fault_addr_seen = (void *)(uintptr_t)p;
+	fault_sig_seen = 0;
+	bad_bytes_seen = bytes;
+	bad_line_seen = line;
+	bad_write_seen = write;
+	siglongjmp(*fault_jump, 1);
+}
+
+/* A checked access outside every buffer: the buffer it is nearest (the
+ * one it starts in, overlaps or comes closest to) and its element there. */
+static void describe_bad_access(const GridRun *r, char *err, size_t errlen)
+{
+	uintptr_t a = (uintptr_t)r->fault_addr;
+	const GuardedBuf *best = NULL;
+	uintptr_t best_gap = UINTPTR_MAX;
+	pthread_mutex_lock(&guard_lock);
+	for (int i = 0; i < nguarded; i++) {
+		const GuardedBuf *g = &guarded[i];
+		uintptr_t lo = (uintptr_t)g->data, hi = lo + g->bytes;
+		uintptr_t gap = a < lo ? lo - a : a >= hi ? a - hi + 1 : 0;
+		if (gap < best_gap) {
+			best_gap = gap;
+			best = g;
+		}
+	}
+	const char *how = r->bad_write ? "wrote" : "read";
+	char where[48] = "";
+	if (r->bad_line > 0)
+		snprintf(where, sizeof where, " at line %d", r->bad_line);
+	if (best) {
+		long long off = (long long)(a - (uintptr_t)best->data);
+		if (a < (uintptr_t)best->data)
+			off = -(long long)((uintptr_t)best->data - a);
+		long long es = (long long)best->esize;
+		long long elem = off >= 0 ? off / es : -((-off + es - 1) / es);
+		set_err(err, errlen, "the kernel %s %s[%lld]%s, %s its %zu elements (a load or store without a mask, "
+				     "or a buffer given too small with --arg)",
+			how, best->name, elem, where, off < 0 ? "before" : "past", best->bytes / best->esize);
+	} else {
+		set_err(err, errlen, "the kernel %s %ld bytes at %p%s, outside every buffer", how, r->bad_bytes,
+			r->fault_addr, where);
+	}
+	pthread_mutex_unlock(&guard_lock);
+}
+
 /* What a caught fault was, in words. */
 static void describe_fault(const GridRun *r, char *err, size_t errlen)
 {
+	if (r->fault_sig == 0) {
+		describe_bad_access(r, err, errlen);
+		return;
+	}
 	if (r->fault_sig == SIGFPE) {
 		set_err(err, errlen, "the kernel stopped on an arithmetic fault (SIGFPE: an integer division by zero or "
 				     "INT_MIN / -1 in the generated code)");
@@ -711,6 +769,9 @@ static void run_chunks(GridRun *r)
 		if (atomic_fetch_add(&r->faulted, 1) == 0) {
 			r->fault_addr = fault_addr_seen;
 			r->fault_sig = fault_sig_seen;
+			r->bad_bytes = bad_bytes_seen;
+			r->bad_line = bad_line_seen;
+			r->bad_write = bad_write_seen;
 		}
 		return;
 	}

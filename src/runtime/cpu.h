@@ -57,14 +57,23 @@ void *cpu_kernel_symbol(const CpuKernel *k, const char *name);
 void cpu_kernel_free(CpuKernel *k);
 
 /* A buffer of `bytes` for a kernel to run on, with a page that may not be
- * touched on either side (its end abuts the one after it; the start is
- * 16-byte aligned): a kernel that reads or writes past it stops with a
- * message naming `name` and the element (`esize` bytes each) instead of
- * taking the process down. NULL with `err` set when there is no memory. */
+ * touched on either side (16-byte aligned, so up to 15 bytes lie between
+ * its end and the page after it, and less than a page between the page
+ * before it and its start): a kernel that reads or writes past it into
+ * those pages stops with a message naming `name` and the element (`esize`
+ * bytes each) instead of taking the process down; a checked kernel (see
+ * cpu_bad_access) is stopped at any access outside it. NULL with `err` set
+ * when there is no memory. */
 void *cpu_buffer_alloc(size_t bytes, size_t esize, const char *name, char *err, size_t errlen);
 /* 0, or -1 with `err` set when the kernel stored before the buffer's start
  * into the bytes up to the guard page (fewer than a page: no fault there). */
 int cpu_buffer_check(const void *p, char *err, size_t errlen);
+/* What a checked kernel's tc_bad_access points at (emit/c.c, target.checked):
+ * called on a worker running a grid when an access of `bytes` at `p` (of
+ * source line `line`; `write` 1 for a store or an atomic) lies in none of
+ * the run's buffers. It does not return: the run stops and fails with a
+ * message naming the buffer nearest `p` and the element. */
+void cpu_bad_access(const void *p, long bytes, int line, int write);
 void cpu_buffer_free(void *p);
 
 /* Runs every program of `grid` once, spread over `threads` worker threads

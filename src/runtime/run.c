@@ -76,6 +76,22 @@ static int run_cpu(const SKernel *k, const char *source, RunArg *args, const Run
 		}
 		argv[i] = &vals[i];
 	}
+	/* a checked kernel: the extents of its buffers, and who stops it */
+	uintptr_t *extents = cpu_kernel_symbol(ck, "tc_extents");
+	int *nextents = cpu_kernel_symbol(ck, "tc_nextents");
+	void (**bad_access)(const void *, long, int, int) = cpu_kernel_symbol(ck, "tc_bad_access");
+	if (rc == 0 && extents && nextents && bad_access) {
+		int m = 0;
+		for (int i = 0; i < tk->nargs; i++) {
+			if (tk->args[i]->type.dtype != DT_PTR)
+				continue;
+			extents[2 * m] = (uintptr_t)vals[i].host;
+			extents[2 * m + 1] = (uintptr_t)vals[i].host + args[i].bytes;
+			m++;
+		}
+		*nextents = m;
+		*bad_access = cpu_bad_access;
+	}
 	char *assertion = cpu_kernel_symbol(ck, "tc_assertion");
 	if (assertion)
 		assertion[0] = 0;

@@ -522,21 +522,78 @@ done <<'CASES'
 --arg n=128 --arg x_ptr=128 --arg y_ptr=128 --threads 0|--threads takes a count from 1 to 1024, not '0'
 --arg n=128 --arg x_ptr=128 --arg y_ptr=128 -D NOPE=1|-D NOPE: kernel 'twice' has no constexpr parameter
 --arg n=128 --arg x_ptr=128 --arg y_ptr=128 --grid 2147483647,2147483647,2147483647|the grid 2147483647 x 2147483647 x 2147483647 has too many programs
---arg n=128 --arg x_ptr=100 --arg y_ptr=128|the kernel accessed x_ptr\[100\], past its 100 elements
---arg n=128 --arg x_ptr=128 --arg y_ptr=124|the kernel accessed y_ptr\[124\], past its 124 elements
+--arg n=128 --arg x_ptr=100 --arg y_ptr=128|the kernel read x_ptr\[100\] at line 8, past its 100 elements
+--arg n=128 --arg x_ptr=128 --arg y_ptr=124|the kernel wrote y_ptr\[124\] at line 9, past its 124 elements
 --arg n=128 --arg x_ptr=100000000000000 --arg y_ptr=128|out of memory: the buffers need about
 CASES
 # A store before a buffer's start, into the bytes below a page that the
-# leading guard page does not cover: found after the run, not missed.
+# leading guard page does not cover: stopped, not missed.
 sed 's/tl.store(y_ptr + i, x \* 2)/tl.store(y_ptr + i - 3, x * 2)/' "$tmp/run.py" >"$tmp/under.py"
 TRITONC_CACHE="$tmp/cache" timeout 120 "$TC" run "$tmp/under.py" -s '*fp32,*fp32,i32' -D BLOCK=64 --grid 2 \
 	--arg n=128 --arg x_ptr=128 --arg y_ptr=125 >"$tmp/out" 2>"$tmp/err"
 rc=$?
-if [ $rc -eq 1 ] && grep -q "error: the kernel wrote y_ptr\[-3\], before its 125 elements" "$tmp/err"; then
+if [ $rc -eq 1 ] && grep -q "error: the kernel wrote y_ptr\[-3\] at line 9, before its 125 elements" "$tmp/err"; then
 	pass "run: a store before a buffer is reported"
 else
 	fail "run: a store before a buffer" "status $rc: $(head -2 "$tmp/err")"
 fi
+# Every access outside a buffer is stopped and named, also the ones the
+# guard pages miss: reads less than a page before the start, and past
+# the end inside the last page (sizes that end mid-page, for element
+# sizes 1 to 8). Loads and stores; masked-off lanes are never checked.
+cat >"$tmp/stray.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, y_ptr, n, READ: tl.constexpr, WRITE: tl.constexpr, BLOCK: tl.constexpr):
+    i = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + i, mask=i < n, other=1)
+    x = x + tl.load(x_ptr + READ)
+    tl.store(y_ptr + i, x, mask=i < n)
+    tl.store(y_ptr + WRITE + i * 0, x, mask=i == 0)
+PY
+while read -r dt n read write want; do
+	TRITONC_CACHE="$tmp/cache" timeout 120 "$TC" run "$tmp/stray.py" -s "*$dt,*$dt,i32" -D BLOCK=1024 \
+		-D READ="$read" -D WRITE="$write" --grid 1 --arg n="$n" --arg x_ptr="$n" --arg y_ptr="$n" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	what="run, $dt x $n, reading x[$read], writing y[$write]"
+	if [ "$want" = ok ]; then
+		if [ $rc -eq 0 ]; then pass "$what: runs"; else fail "$what" "status $rc: $(head -2 "$tmp/err")"; fi
+	elif [ $rc -eq 1 ] && grep -q "^tritonc: error: the kernel $want" "$tmp/err"; then
+		pass "$what: $want"
+	else
+		fail "$what" "status $rc, wanted 'the kernel $want': $(head -2 "$tmp/err")"
+	fi
+done <<'CASES'
+fp32 100 -1 0 read x_ptr\[-1\] at line 9, before its 100 elements
+fp32 1001 -7 0 read x_ptr\[-7\] at line 9, before its 1001 elements
+fp32 1001 1001 0 read x_ptr\[1001\] at line 9, past its 1001 elements
+fp32 1001 1004 0 read x_ptr\[1004\] at line 9, past its 1001 elements
+fp32 1001 1000 -1 wrote y_ptr\[-1\] at line 11, before its 1001 elements
+fp32 1001 1000 1003 wrote y_ptr\[1003\] at line 11, past its 1001 elements
+fp32 1001 1000 1000 ok
+fp16 999 -1 0 read x_ptr\[-1\] at line 9, before its 999 elements
+fp16 999 -7 0 read x_ptr\[-7\] at line 9, before its 999 elements
+fp16 999 999 0 read x_ptr\[999\] at line 9, past its 999 elements
+fp16 999 1002 0 read x_ptr\[1002\] at line 9, past its 999 elements
+fp16 999 0 999 wrote y_ptr\[999\] at line 11, past its 999 elements
+fp16 999 998 998 ok
+i8 777 -1 0 read x_ptr\[-1\] at line 9, before its 777 elements
+i8 777 -7 0 read x_ptr\[-7\] at line 9, before its 777 elements
+i8 777 777 0 read x_ptr\[777\] at line 9, past its 777 elements
+i8 777 780 0 read x_ptr\[780\] at line 9, past its 777 elements
+i8 777 0 -7 wrote y_ptr\[-7\] at line 11, before its 777 elements
+i8 777 776 0 ok
+i64 3 -1 0 read x_ptr\[-1\] at line 9, before its 3 elements
+i64 3 -7 0 read x_ptr\[-7\] at line 9, before its 3 elements
+i64 3 3 0 read x_ptr\[3\] at line 9, past its 3 elements
+i64 3 6 0 read x_ptr\[6\] at line 9, past its 3 elements
+i64 3 0 3 wrote y_ptr\[3\] at line 11, past its 3 elements
+i64 3 2 2 ok
+CASES
 # A split scan on one worker thread (reported to crash; its programs wait
 # for those before them along the row, so one thread must run them in order).
 TRITONC_CACHE="$tmp/cache" timeout 300 "$TC" run tests/heldout/cumsum_bf16.py --threads 1 --check --arg xnumel=1024 \
