@@ -42,6 +42,11 @@ static const char usage[] =
 	"      --target T            c (default; c:wave64 runs 64-lane layouts) or cuda[:sm_NN]\n"
 	"                            (cuda alone: the device's architecture, sm_90a on sm_90)\n"
 	"      --arg NAME=VALUE      a scalar argument's value, or a buffer's element count\n"
+	"      --arg NAME=V1,V2,...  a buffer holding these values (one: 'V,'); an item @BUF is\n"
+	"                            the address of buffer BUF as the run has it (a table of\n"
+	"                            pointers in an int64 buffer; the interpreter gets its own)\n"
+	"      --buffer NAME=TYPE:COUNT  a buffer no argument names (fp16:4096), for @NAME items;\n"
+	"                            filled and checked as the arguments' are\n"
 	"                            (default: the product of the *numel arguments)\n"
 	"      --grid X[,Y[,Z]]      programs (default: cdiv(xnumel, XBLOCK), and y; for a split\n"
 	"                            scan cdiv(r0_numel, R0_BLOCK),xnumel)\n"
@@ -149,6 +154,8 @@ typedef struct Options {
 	const char *threads_text; /* --threads as given, checked by check_run_args */
 	const char *save;         /* a directory for every buffer, before and after */
 	int64_t int_range;
+	const char **buffers;     /* --buffer "NAME=TYPE:COUNT": buffers no argument names */
+	int nbuffers;
 } Options;
 
 static bool parse_grid(const char *s, int grid[3])
@@ -177,6 +184,7 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 	o->int_range = 16;
 	o->defines = base_calloc((size_t)argc + 1, sizeof *o->defines);
 	o->args = base_calloc((size_t)argc + 1, sizeof *o->args);
+	o->buffers = base_calloc((size_t)argc + 1, sizeof *o->buffers);
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		bool more = i + 1 < argc;
@@ -203,6 +211,8 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 			o->out = argv[++i];
 		else if (!strcmp(a, "--arg") && more && run)
 			o->args[o->nargs++] = argv[++i];
+		else if (!strcmp(a, "--buffer") && more && run)
+			o->buffers[o->nbuffers++] = argv[++i];
 		else if (!strcmp(a, "--grid") && more && run) {
 			if (!parse_grid(argv[++i], o->grid)) {
 				fprintf(stderr, "tritonc: error: --grid takes X[,Y[,Z]] of positive integers, not '%s'\n", argv[i]);
@@ -255,6 +265,7 @@ static void free_options(Options *o)
 {
 	free(o->defines);
 	free(o->args);
+	free(o->buffers);
 }
 
 /* The driver's options for what the command line asked. */
@@ -348,6 +359,145 @@ static bool parse_value(const char *text, bool is_float, int64_t *i, double *f)
 	return *text && !*end && errno != ERANGE;
 }
 
+/* ---- buffers given element by element, tables of addresses ----
+ *
+ * `--arg NAME=V1,V2,...` fills buffer NAME with those values (its element
+ * count is theirs; one value: "V,"); an item "@BUF" is the address of
+ * buffer BUF as the run has it (another argument's, or one made by
+ * `--buffer BUF=TYPE:COUNT`, which no argument names), for tables of
+ * pointers in int64 buffers (tutorial 08's grouped GEMM). */
+
+static bool is_list(const char *v)
+{
+	return strchr(v, ',') || v[0] == '@';
+}
+
+/* The items of a list ("5," has one). */
+static int list_len(const char *v)
+{
+	int n = 1;
+	for (const char *p = v; *p; p++)
+		n += *p == ',' && p[1];
+	return n;
+}
+
+/* Item i of a list, copied into buf. */
+static const char *list_item(const char *v, int i, char *buf, size_t cap)
+{
+	for (; i > 0 && v; i--)
+		v = strchr(v, ',') ? strchr(v, ',') + 1 : NULL;
+	size_t n = v ? strcspn(v, ",") : 0;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(buf, v ? v : "", n);
+	buf[n] = 0;
+	return buf;
+}
+
+/* The buffer that "@NAME" names: a pointer argument's index, or the
+ * argument count plus the --buffer's; -1 if none. */
+static int buffer_named(const Options *o, const TKernel *tk, const char *name)
+{
+	for (int i = 0; i < tk->nargs; i++)
+		if (tk->args[i]->type.dtype == DT_PTR && !strcmp(tk->args[i]->name, name))
+			return i;
+	size_t n = strlen(name);
+	for (int j = 0; j < o->nbuffers; j++)
+		if (!strncmp(o->buffers[j], name, n) && o->buffers[j][n] == '=')
+			return tk->nargs + j;
+	return -1;
+}
+
+/* A --buffer's type and element count; false when it is not NAME=TYPE:COUNT. */
+static bool buffer_spec(const char *spec, DType *dt, long long *count)
+{
+	const char *eq = strchr(spec, '='), *colon = eq ? strchr(eq, ':') : NULL;
+	if (!eq || eq == spec || !colon)
+		return false;
+	char type[32];
+	size_t n = (size_t)(colon - eq - 1);
+	if (n == 0 || n >= sizeof type)
+		return false;
+	memcpy(type, eq + 1, n);
+	type[n] = 0;
+	char *end;
+	*count = strtoll(colon + 1, &end, 10);
+	return dtype_parse(type, dt) && *dt != DT_PTR && colon[1] && !*end && *count >= 1;
+}
+
+/* Checks a --arg list for buffer `a`; false after saying what is wrong. */
+static bool check_list(const Options *o, const TKernel *tk, const TValue *a, const char *v)
+{
+	char item[256];
+	for (int k = 0; k < list_len(v); k++) {
+		list_item(v, k, item, sizeof item);
+		int64_t i;
+		double f;
+		if (item[0] == '@') {
+			if (a->type.elem != DT_I64 && a->type.elem != DT_U64) {
+				fprintf(stderr, "tritonc: error: --arg %s: addresses (%s) go in a buffer of int64, not of %s\n",
+					a->name, item, dtype_name(a->type.elem));
+				return false;
+			}
+			if (buffer_named(o, tk, item + 1) < 0) {
+				fprintf(stderr, "tritonc: error: --arg %s: '%s' names no buffer (a pointer argument, or one "
+						"given with --buffer %s=TYPE:COUNT)\n", a->name, item, item + 1);
+				return false;
+			}
+		} else if (!parse_value(item, dtype_is_float(a->type.elem), &i, &f)) {
+			fprintf(stderr, "tritonc: error: --arg %s: item %d, '%s', is not a number or @BUFFER\n", a->name,
+				k + 1, item);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Every --buffer: NAME=TYPE:COUNT, the name no argument's nor another's. */
+static bool check_buffers(const Options *o, const TKernel *tk)
+{
+	for (int j = 0; j < o->nbuffers; j++) {
+		DType dt;
+		long long count;
+		const char *spec = o->buffers[j], *eq = strchr(spec, '=');
+		if (!buffer_spec(spec, &dt, &count)) {
+			fprintf(stderr, "tritonc: error: --buffer takes NAME=TYPE:COUNT (fp16:4096), not '%s'\n", spec);
+			return false;
+		}
+		char name[256];
+		snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
+		for (int i = 0; i < tk->nargs; i++)
+			if (!strcmp(tk->args[i]->name, name)) {
+				fprintf(stderr, "tritonc: error: --buffer %s: the kernel has an argument of that name\n", name);
+				return false;
+			}
+		if (buffer_named(o, tk, name) != tk->nargs + j) {
+			fprintf(stderr, "tritonc: error: --buffer %s is given twice\n", name);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Element i of a buffer of dt set to a value given as text (checked). */
+static void put_value(void *buf, DType dt, size_t i, const char *text)
+{
+	int64_t v;
+	double f;
+	(void)parse_value(text, dtype_is_float(dt), &v, &f);
+	switch (dt) {
+	case DT_F32: ((float *)buf)[i] = (float)f; break;
+	case DT_F64: ((double *)buf)[i] = f; break;
+	case DT_F16: ((uint16_t *)buf)[i] = dtype_fp16_from_float((float)f); break;
+	case DT_BF16: ((uint16_t *)buf)[i] = dtype_bf16_from_float((float)f); break;
+	case DT_I1: case DT_I8: case DT_U8: ((int8_t *)buf)[i] = (int8_t)v; break;
+	case DT_I16: ((int16_t *)buf)[i] = (int16_t)v; break;
+	case DT_I32: case DT_U32: ((int32_t *)buf)[i] = (int32_t)v; break;
+	case DT_I64: case DT_U64: ((int64_t *)buf)[i] = v; break;
+	default: ((uint8_t *)buf)[i] = (uint8_t)v; break;   /* fp8: the code */
+	}
+}
+
 /* --threads and every --arg: a count of at least 1, NAME=VALUE naming a
  * parameter of the kernel; false after saying what is wrong. */
 static bool check_run_args(Options *o, const TKernel *tk)
@@ -380,6 +530,11 @@ static bool check_run_args(Options *o, const TKernel *tk)
 			fputs(")\n", stderr);
 			return false;
 		}
+		if (a->type.dtype == DT_PTR && is_list(eq + 1)) {
+			if (!check_list(o, tk, a, eq + 1))
+				return false;
+			continue;
+		}
 		int64_t v;
 		double f;
 		bool fl = a->type.dtype != DT_PTR && dtype_is_float(a->type.dtype);
@@ -400,7 +555,7 @@ static bool check_run_args(Options *o, const TKernel *tk)
 			return false;
 		}
 	}
-	return true;
+	return check_buffers(o, tk);
 }
 
 /* The buffers (each held about four times: host, inputs, the run's guarded
@@ -492,7 +647,7 @@ static bool bind_args(const Options *o, const Driver *dr, const Kernel *k, const
 			continue;
 		const char *v = arg_value(o, a->name);
 		int esize = dtype_bytes(a->type.elem);
-		long long n = v ? atoll(v) : any_numel ? numel : 0;
+		long long n = v ? (is_list(v) ? list_len(v) : atoll(v)) : any_numel ? numel : 0;
 		if (!v && inductor_workspace(k, a->name))
 			n = (programs * INDUCTOR_WORKSPACE_BYTES_PER_PROGRAM + esize - 1) / esize;
 		if (n <= 0) {
@@ -516,11 +671,19 @@ static bool bind_args(const Options *o, const Driver *dr, const Kernel *k, const
  * elements they changed; for a split scan, whose programs wait for those
  * before them along axis 0, whole rows of programs. */
 static bool check_against_interpreter(const Kernel *k, TKernel *tk, RunArg *args, void **inputs,
-				      const size_t *counts, const int grid[3])
+				      const size_t *counts, const int grid[3], const RunOptions *ro)
 {
 	int n = tk->nargs;
 	TArgValue *targs = base_calloc((size_t)n + 1, sizeof *targs);
-	void **ref = base_calloc((size_t)n + 1, sizeof *ref);
+	void **ref = base_calloc((size_t)(n + ro->nextra) + 1, sizeof *ref);
+	for (int j = 0; j < ro->nextra; j++) {   /* the --buffer ones, guarded likewise */
+		char gerr[256];
+		if (!(ref[n + j] = cpu_buffer_alloc(args[n + j].bytes, args[n + j].esize, args[n + j].name, gerr, sizeof gerr))) {
+			fprintf(stderr, "tritonc: error: %s\n", gerr);
+			exit(1);
+		}
+		memcpy(ref[n + j], inputs[n + j], args[n + j].bytes);
+	}
 	for (int i = 0; i < n; i++) {
 		if (tk->args[i]->type.dtype == DT_PTR) {
 			/* guarded as the run's buffers are: a read before the start
@@ -540,6 +703,7 @@ static bool check_against_interpreter(const Kernel *k, TKernel *tk, RunArg *args
 			targs[i].f = args[i].f;
 		}
 	}
+	run_apply_fixups(ro->fixups, ro->nfixups, ref, ref);   /* the tables of addresses: the interpreter's copies */
 	int64_t programs = (int64_t)grid[0] * grid[1] * grid[2];
 	bool sampled = programs > 2048;
 	char err[256] = "";
@@ -558,15 +722,17 @@ static bool check_against_interpreter(const Kernel *k, TKernel *tk, RunArg *args
 	bool ok = rc == 0;
 	if (rc)
 		fprintf(stderr, "tritonc: error: the interpreter failed: %s\n", err);
-	for (int i = 0; ok && i < n; i++) {
-		const TValue *a = tk->args[i];
-		if (a->type.dtype != DT_PTR)
+	run_apply_fixups(ro->fixups, ro->nfixups, ref, NULL);
+	for (int i = 0; ok && i < n + ro->nextra; i++) {
+		const TValue *a = i < n ? tk->args[i] : NULL;
+		if (a && a->type.dtype != DT_PTR)
 			continue;
-		if (inductor_workspace(k, a->name)) {
+		const char *name = a ? a->name : args[i].name;
+		if (a && inductor_workspace(k, a->name)) {
 			printf("check %s: the split scan's workspace, not compared\n", a->name);
 			continue;
 		}
-		DType dt = a->type.elem;
+		DType dt = a ? a->type.elem : (DType)args[i].i;   /* an extra buffer's dtype is kept in .i */
 		size_t esize = (size_t)dtype_bytes(dt), compared = 0, bad = 0, first_bad = 0;
 		double worst = 0, sum_sq = 0;
 		/* the elements to compare: those the interpreter wrote when sampled, else all */
@@ -592,13 +758,13 @@ static bool check_against_interpreter(const Kernel *k, TKernel *tk, RunArg *args
 		}
 		free(take);
 		printf("check %s: %zu elements compared with the interpreter%s, max error %.3g (tolerance %g): %s\n",
-		       a->name, compared, sampled ? " (a sample of the programs)" : "", worst, run_tolerance(dt), bad ? "FAIL" : "ok");
+		       name, compared, sampled ? " (a sample of the programs)" : "", worst, run_tolerance(dt), bad ? "FAIL" : "ok");
 		if (bad) {
 			printf("  first wrong element: %zu\n", first_bad);
 			ok = false;
 		}
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n + ro->nextra; i++)
 		cpu_buffer_free(ref[i]);
 	free(ref);
 	free(targs);
@@ -627,10 +793,74 @@ typedef struct Run {
 	Options *o;              /* check_run_args sets --threads */
 	const Driver *driver;
 	int n, grid[3];
-	RunArg *args;
+	RunArg *args;            /* the arguments', then the --buffer ones (nextra) */
 	size_t *counts;
 	void **inputs;           /* each buffer before the run */
+	int nextra;
+	RunFixup *fixups;        /* the @BUF items of --arg lists */
+	int nfixups;
 } Run;
+
+/* The --buffer ones (after the arguments in r->args, their dtype in .i),
+ * filled as an argument of their number would be, and the --arg lists'
+ * values and tables of addresses (0 outside the run, r->fixups). */
+static bool bind_extra(Run *r, const TKernel *tk)
+{
+	int n = tk->nargs;
+	r->nextra = r->o->nbuffers;
+	for (int j = 0; j < r->nextra; j++) {
+		RunArg *e = &r->args[n + j];
+		DType dt;
+		long long count;
+		(void)buffer_spec(r->o->buffers[j], &dt, &count);   /* checked before */
+		const char *eq = strchr(r->o->buffers[j], '=');
+		e->name = arena_printf(tk->arena, "%.*s", (int)(eq - r->o->buffers[j]), r->o->buffers[j]);
+		e->esize = (size_t)dtype_bytes(dt);
+		e->i = dt;
+		if ((unsigned long long)count > SIZE_MAX / 4 / e->esize) {
+			fprintf(stderr, "tritonc: error: out of memory: buffer '%s' of %lld elements is too large\n", e->name, count);
+			return false;
+		}
+		r->counts[n + j] = (size_t)count;
+		e->bytes = (size_t)count * e->esize;
+		e->host = malloc(e->bytes);
+		r->inputs[n + j] = malloc(e->bytes);
+		if (!e->host || !r->inputs[n + j]) {
+			fprintf(stderr, "tritonc: error: out of memory: cannot allocate %zu bytes for buffer '%s'\n", e->bytes, e->name);
+			return false;
+		}
+		run_fill(r->inputs[n + j], dt, r->counts[n + j], n + j, r->o->int_range);
+		memcpy(e->host, r->inputs[n + j], e->bytes);
+	}
+	return true;
+}
+
+/* The values of the --arg lists in the inputs, their @BUF items noted. */
+static void fill_lists(Run *r, const TKernel *tk)
+{
+	char item[256];
+	for (int i = 0; i < tk->nargs; i++) {
+		const TValue *a = tk->args[i];
+		const char *v = a->type.dtype == DT_PTR ? arg_value(r->o, a->name) : NULL;
+		if (!v || !is_list(v))
+			continue;
+		for (int e = 0; e < list_len(v); e++) {
+			list_item(v, e, item, sizeof item);
+			if (item[0] != '@') {
+				put_value(r->inputs[i], a->type.elem, (size_t)e, item);
+				continue;
+			}
+			((int64_t *)r->inputs[i])[e] = 0;
+			r->fixups = realloc(r->fixups, sizeof *r->fixups * (size_t)(r->nfixups + 1));
+			if (!r->fixups) {
+				fputs("tritonc: error: out of memory\n", stderr);
+				exit(1);
+			}
+			r->fixups[r->nfixups++] = (RunFixup){.table = i, .elem = (size_t)e, .target = buffer_named(r->o, tk, item + 1)};
+		}
+		memcpy(r->args[i].host, r->inputs[i], r->args[i].bytes);
+	}
+}
 
 /* The driver's bind step for a run: the arguments' values and buffers,
  * filled with generated inputs; what divides each argument from its value,
@@ -639,11 +869,13 @@ typedef struct Run {
 static bool run_bind(void *ctx, const Kernel *k, const TKernel *tk, int64_t *div)
 {
 	Run *r = ctx;
-	int n = r->n = tk->nargs;
-	r->args = base_calloc((size_t)n + 1, sizeof *r->args);
-	r->counts = base_calloc((size_t)n + 1, sizeof *r->counts);
-	r->inputs = base_calloc((size_t)n + 1, sizeof *r->inputs);
+	int n = r->n = tk->nargs, all = n + r->o->nbuffers;
+	r->args = base_calloc((size_t)all + 1, sizeof *r->args);
+	r->counts = base_calloc((size_t)all + 1, sizeof *r->counts);
+	r->inputs = base_calloc((size_t)all + 1, sizeof *r->inputs);
 	if (!check_run_args(r->o, tk) || !bind_args(r->o, r->driver, k, tk, r->args, r->counts, r->grid))
+		return false;
+	if (!bind_extra(r, tk))
 		return false;
 	for (int i = 0; i < n; i++) {
 		const TValue *a = tk->args[i];
@@ -661,6 +893,7 @@ static bool run_bind(void *ctx, const Kernel *k, const TKernel *tk, int64_t *div
 			run_fill(r->inputs[i], a->type.elem, r->counts[i], i, r->o->int_range);
 		memcpy(r->args[i].host, r->inputs[i], r->args[i].bytes);
 	}
+	fill_lists(r, tk);
 	return true;
 }
 
@@ -719,6 +952,10 @@ static int cmd_run(int argc, char **argv)
 		.bench_reps = o.bench,
 		.bench_warmup = o.bench ? 5 : 0,
 		.cuda = rt,
+		.extra = r.args ? r.args + n : NULL,
+		.nextra = r.nextra,
+		.fixups = r.fixups,
+		.nfixups = r.nfixups,
 	};
 	memcpy(ro.grid, grid, sizeof ro.grid);
 	RunResult res;
@@ -728,7 +965,7 @@ static int cmd_run(int argc, char **argv)
 		printf("ran %s on %s: grid %d,%d,%d, %d threads a block%s\n", sk->name, target.spec, grid[0], grid[1],
 		       grid[2], sk->threads, res.from_cache ? " (cached)" : "");
 		status = 0;
-		if (o.check && !check_against_interpreter(k, tk, args, r.inputs, r.counts, grid))
+		if (o.check && !check_against_interpreter(k, tk, args, r.inputs, r.counts, grid, &ro))
 			status = 1;
 		if (o.save && !save_buffers(o.save, tk, args, r.inputs))
 			status = 1;
@@ -744,10 +981,11 @@ static int cmd_run(int argc, char **argv)
 unload:
 	unload(&l);
 done:
-	for (int i = 0; i < r.n; i++) {
+	for (int i = 0; i < r.n + r.nextra; i++) {
 		free(r.args[i].host);
 		free(r.inputs[i]);
 	}
+	free(r.fixups);
 	free(r.args);
 	free(r.counts);
 	free(r.inputs);

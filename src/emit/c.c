@@ -326,14 +326,15 @@ static void c_extremum_functions(Buf *b)
 
 /* A checked kernel (tritonc run): each load, store and atomic passes its
  * address through TC_CHECKED, which lets it by when its bytes lie in one
- * of the run's buffers (the runtime fills tc_extents with each buffer's
+ * of the run's buffers (the runtime points tc_extents at each buffer's
  * first and end address) and else calls tc_bad_access, which stops the
  * run and names the access. A masked-off lane checks nothing: its address
  * is never computed into an access. */
 static void c_checked_accesses(Buf *b, const SKernel *k)
 {
-	buf_printf(b, "__UINTPTR_TYPE__ tc_extents[%d];\n", 2 * k->tile->nargs + 2);
-	buf_puts(b, "int tc_nextents;\n"
+	(void)k;
+	buf_puts(b, "__UINTPTR_TYPE__ *tc_extents;\n"
+		    "int tc_nextents;\n"
 		    "void (*tc_bad_access)(const void *p, long bytes, int line, int write);\n"
 		    "static inline const void *tc_check(const void *p, long bytes, int line, int write)\n"
 		    "{\n"

@@ -827,6 +827,7 @@ SKernel *simt_emit(Arena *a, Diag *diag, const Source *src, const Plan *plan)
 	Plan *p = (Plan *)plan;   /* read only: the emission's state is its own */
 	SKernel *k = lower_new_kernel(a, p->tk, &p->target);
 	k->min_blocks = p->min_blocks;
+	k->src = src;
 	Lower L = {.arena = a, .diag = diag, .src = src, .tk = p->tk, .target = &p->target, .k = k, .plan = p,
 		   .frames = p->frames, .nframes = p->nframes, .scalar_frame = p->scalar_frame, .vp = p->values,
 		   .nvalues = p->nvalues, .uses = p->uses};

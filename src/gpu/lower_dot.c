@@ -627,11 +627,17 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 	lower_set_reg(L, v, acc, L->vp[v->id].present);
 }
 
+static void lower_dot_matrix_chunks(Lower *L, const TValue *v, int kc);
+
 static void lower_dot_matrix(Lower *L, const TValue *v)
 {
 	const TValue *a = v->args[0], *b = v->args[1];
 	int K = a->type.shape[1];
 	const Operand *oa = L->vp[v->id].staged, *ob = L->vp[v->id].staged_b;
+	if (!oa->pipe && !oa->loop && lower_dot_k_chunk(L, v) < K) {
+		lower_dot_matrix_chunks(L, v, lower_dot_k_chunk(L, v));
+		return;
+	}
 	if (!oa->pipe) {   /* else copied ahead; the pipeline waits for them */
 		if (L->loop_depth)   /* the previous iteration's fragment reads are done */
 			simt_stmt(L->k, SS_BARRIER, v->line);
@@ -660,6 +666,126 @@ static void lower_dot_matrix(Lower *L, const TValue *v)
 			mfma_fragment(L, v, &w, ob, fb, kk, false);
 		}
 		issue(L, v, &w, acc, fa, fb, a->type.dtype);
+	}
+	lower_set_reg(L, v, acc, L->vp[v->id].present);
+}
+
+/* ---- K in chunks ----
+ *
+ * A dot whose operands the threads stage (no pipeline copies them) with a
+ * K so large that A [M, K] and B [K, N] side by side do not fit the
+ * target's block (tutorial 10's block-scaled dots on AMD: 192 KiB of bf16
+ * operands, the block has 64): the dot runs over K in chunks of kc, each
+ * chunk staged in turn (A [M, kc], B [kc, N]: every thread writes its
+ * elements of the chunk), the accumulator carried from chunk to chunk.
+ * kc is K halved until the pair takes at most half the block (the rest
+ * for the arrays live beside it), not below 16 (one matrix instruction's
+ * K). Kernels whose operands fit are lowered as before. */
+
+static int staged_elem_bytes(const Lower *L, const TValue *v, DType dt)
+{
+	if (L->vp[v->id].matrix)
+		return 2;   /* packed 16-bit patterns */
+	return dt == DT_F16 || dt == DT_BF16 || dtype_is_fp8(dt) ? 4 : dtype_bytes(dt);   /* as simt_shared_elem_bytes */
+}
+
+int lower_dot_k_chunk(const Lower *L, const TValue *v)
+{
+	const TValue *a = v->args[0], *b = v->args[1];
+	if (v->op != TOP_DOT || a->type.rank != 2 || b->type.rank != 2)
+		return 0;
+	int M = a->type.shape[0], K = a->type.shape[1], N = b->type.shape[1];
+	int64_t per_k = (int64_t)M * staged_elem_bytes(L, v, a->type.dtype) + (int64_t)N * staged_elem_bytes(L, v, b->type.dtype);
+	int64_t block = L->target->shared_bytes;
+	if (per_k * K <= block)
+		return K;
+	int kc = K;
+	while (kc > 16 && kc % 32 == 0 && per_k * kc > block / 2)
+		kc /= 2;
+	return kc;
+}
+
+/* Whether coordinate c lies in [k0, k0 + kc), and its place in the chunk. */
+static SExpr *chunk_guard(Lower *L, SExpr *guard, SExpr *c, int k0, int kc)
+{
+	SExpr *in = simt_and(L->k, simt_cmp(L->k, CMP_GE, DT_I32, c, lower_ic(L, k0)),
+			     simt_cmp(L->k, CMP_LT, DT_I32, c, lower_ic(L, k0 + kc)));
+	return simt_and(L->k, guard, in);
+}
+
+/* Writes the elements of tile x whose coordinate along dim `kdim` lies in
+ * chunk [k0, k0 + kc) to the shared tile `smem`: packed operand o (its
+ * rows the chunk's), or (o NULL) row-major with rows of `cols`. */
+static void write_chunk(Lower *L, int line, const TValue *dot, const TValue *x, const Operand *o, SReg *smem,
+			int kdim, int k0, int kc, int cols)
+{
+	lower_use_frame(L, L->vp[x->id].frame);
+	unsigned present = L->vp[x->id].present;
+	Nest n = lower_nest_over(L, present, 1);
+	SExpr *at[2];
+	for (int k = 0; k < 2; k++) {
+		int d = L->vp[x->id].map[k];
+		at[k] = d >= 0 ? lower_coord(L, d, lower_local_index(L, &n, d)) : lower_ic(L, 0);
+	}
+	SExpr *guard = chunk_guard(L, lower_write_guard(L, &n, present, NULL), at[kdim], k0, kc);
+	at[kdim] = lower_iadd(L, at[kdim], lower_ic(L, -k0));
+	SExpr *value = lower_read_value(L, &n, x);
+	if (!o && x->type.dtype == DT_F32 && dot->aux == DOT_TF32) {
+		SExpr *t = simt_leaf(L->k, SE_MATH, DT_F32, MATH_TF32);
+		t->from = DT_F32;
+		t->a[0] = value;
+		value = t;
+	}
+	SStmt *s = simt_stmt(L->k, SS_ASSIGN, line);
+	lower_set_loops(L, s, &n);
+	s->dst = simt_ref(L->k, smem, o ? operand_index(L, o, NULL, at[0], at[1])
+				      : lower_iadd(L, lower_imul(L, at[0], lower_ic(L, cols)), at[1]));
+	s->value = value;
+	s->guard = guard;
+}
+
+/* The matrix instructions over K in chunks of kc (the plan's operands
+ * hold one chunk: A's rows kc wide, B kc rows). */
+static void lower_dot_matrix_chunks(Lower *L, const TValue *v, int kc)
+{
+	const TValue *a = v->args[0], *b = v->args[1];
+	int K = a->type.shape[1];
+	const Operand *oa = L->vp[v->id].staged, *ob = L->vp[v->id].staged_b;
+	SReg *sa = simt_reg(L->k, SR_SHARED, a->type.dtype, a->type.dtype, oa->elems, oa->name);
+	SReg *sb = simt_reg(L->k, SR_SHARED, b->type.dtype, b->type.dtype, ob->elems, ob->name);
+	sa->packed = sb->packed = true;
+	sa->local = sb->local = true;
+	L->operand_smem[oa->id] = sa;
+	L->operand_smem[ob->id] = sb;
+	SReg *acc = result_regs(L, v);
+	int cur = L->cur;
+	const Frame *fr = &L->frames[cur];
+	Warp w = {.fr = fr, .lane = simt_ref(L->k, L->lane, NULL)};
+	unit_shape(fr->unit, &w.s);
+	w.tiles_m = v->type.shape[0] / (16 * fr->wm);
+	w.tiles_n = v->type.shape[1] / (w.s.n * fr->wn);
+	bool mma = fr->unit != MATRIX_MFMA;
+	SReg *fa = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, w.tiles_m * (mma ? 4 : 2), dot_name(L, v, "fa"));
+	SReg *fb = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, w.tiles_n * 2, dot_name(L, v, "fb"));
+	for (int k0 = 0; k0 < K; k0 += kc) {
+		if (L->loop_depth || k0 > 0)   /* every fragment read of the chunk before is done */
+			simt_stmt(L->k, SS_BARRIER, v->line);
+		write_chunk(L, v->line, v, a, oa, sa, 1, k0, kc, 0);
+		write_chunk(L, v->line, v, b, ob, sb, 0, k0, kc, 0);
+		simt_stmt(L->k, SS_BARRIER, v->line);
+		lower_use_frame(L, cur);
+		w.wm = warp_along(L, &fr->layout, 0);
+		w.wn = warp_along(L, &fr->layout, 1);
+		for (int kk = 0; kk < kc / 16; kk++) {
+			if (mma) {
+				mma_fragment_a(L, v, &w, oa, fa, kk);
+				mma_fragment_b(L, v, &w, ob, fb, kk);
+			} else {
+				mfma_fragment(L, v, &w, oa, fa, kk, true);
+				mfma_fragment(L, v, &w, ob, fb, kk, false);
+			}
+			issue(L, v, &w, acc, fa, fb, a->type.dtype);
+		}
 	}
 	lower_set_reg(L, v, acc, L->vp[v->id].present);
 }
@@ -1102,6 +1228,11 @@ void lower_plan_operands(Lower *L, const TBlock *b)
 			o->inner = 1;
 			o->width = x->type.shape[1];
 			o->elems = x->type.shape[0] * x->type.shape[1];
+			int kc = lower_dot_k_chunk(L, v);
+			if (kc < x->type.shape[1 - i]) {   /* one chunk of K (K in chunks) */
+				o->width = i ? o->width : kc;
+				o->elems = o->elems / x->type.shape[1 - i] * kc;
+			}
 			*(i ? &p->staged_b : &p->staged) = o;
 		}
 	}
@@ -1205,10 +1336,16 @@ static SReg *stage_operand(Lower *L, const TValue *dot, const TValue *x, const c
 
 /* acc[M,N] + a[M,K] b[K,N]: each thread computes its own elements of the
  * result with a loop over K. */
+static void lower_dot_fma_chunks(Lower *L, const TValue *v, int kc);
+
 static void lower_dot_fma(Lower *L, const TValue *v)
 {
 	const TValue *a = v->args[0], *b = v->args[1];
 	int K = a->type.shape[1], N = b->type.shape[1];
+	if (lower_dot_k_chunk(L, v) < K) {
+		lower_dot_fma_chunks(L, v, lower_dot_k_chunk(L, v));
+		return;
+	}
 	if (L->loop_depth)   /* the previous iteration's reads of the staged operands are done */
 		simt_stmt(L->k, SS_BARRIER, v->line);
 	SReg *sa = stage_operand(L, v, a, dot_name(L, v, "a"));
@@ -1233,6 +1370,45 @@ static void lower_dot_fma(Lower *L, const TValue *v)
 	SStmt *s = lower_assign_value(L, v, &n, r, present, sum);
 	s->uniform = false;
 	s->extent[s->nloops++] = K;
+	lower_set_reg(L, v, r, present);
+}
+
+/* The multiply-adds over K in chunks of kc (K in chunks): A [M, kc] and
+ * B [kc, N] staged row-major for each chunk in turn. */
+static void lower_dot_fma_chunks(Lower *L, const TValue *v, int kc)
+{
+	const TValue *a = v->args[0], *b = v->args[1];
+	int K = a->type.shape[1], M = a->type.shape[0], N = b->type.shape[1];
+	SReg *sa = simt_reg(L->k, SR_SHARED, a->type.dtype, a->type.dtype, M * kc, dot_name(L, v, "a"));
+	SReg *sb = simt_reg(L->k, SR_SHARED, b->type.dtype, b->type.dtype, kc * N, dot_name(L, v, "b"));
+	sa->local = sb->local = true;
+	SReg *r = result_regs(L, v);
+	int cur = L->cur;
+	unsigned present = L->vp[v->id].present;
+	DType dt = v->type.dtype;
+	for (int k0 = 0; k0 < K; k0 += kc) {
+		if (L->loop_depth || k0 > 0)   /* every read of the chunk before is done */
+			simt_stmt(L->k, SS_BARRIER, v->line);
+		write_chunk(L, v->line, v, a, NULL, sa, 1, k0, kc, kc);
+		write_chunk(L, v->line, v, b, NULL, sb, 0, k0, kc, N);
+		simt_stmt(L->k, SS_BARRIER, v->line);
+		lower_use_frame(L, cur);
+		Nest n = lower_nest_over(L, present, 1);
+		SExpr *row = lower_ic(L, 0), *col = lower_ic(L, 0);
+		int dm = L->vp[v->id].map[0], dn = L->vp[v->id].map[1];
+		if (dm >= 0)
+			row = lower_coord(L, dm, lower_local_index(L, &n, dm));
+		if (dn >= 0)
+			col = lower_coord(L, dn, lower_local_index(L, &n, dn));
+		SExpr *k = loop_var(L, n.n);   /* the loop over the chunk's K, innermost */
+		SExpr *x = simt_ref(L->k, sa, lower_iadd(L, lower_imul(L, row, lower_ic(L, kc)), k));
+		SExpr *y = simt_ref(L->k, sb, lower_iadd(L, lower_index_op(simt_binary(L->k, TOP_MUL, DT_I32, k, lower_ic(L, N))), col));
+		SExpr *prod = simt_binary(L->k, TOP_MUL, dt, simt_cast(L->k, a->type.dtype, dt, x), simt_cast(L->k, b->type.dtype, dt, y));
+		SExpr *sum = simt_binary(L->k, TOP_ADD, dt, simt_ref(L->k, r, lower_index_in(L, &n, present)), prod);
+		SStmt *s = lower_assign_value(L, v, &n, r, present, sum);
+		s->uniform = false;
+		s->extent[s->nloops++] = kc;
+	}
 	lower_set_reg(L, v, r, present);
 }
 

@@ -33,6 +33,11 @@ SStmt *lower_mma_group_stmt(Lower *L, SStmtKind kind, int line, SReg *acc, int p
  * it has no matrix dot, num_stages < 1, or its body does not split into
  * copies and their consumers. */
 Pipeline *lower_plan_pipeline(Lower *L, const TValue *v, int room);
+/* K of dot `v`'s operands that the threads stage at a time (not a
+ * pipeline's): the whole K, or, where the two side by side do not fit
+ * the target's block, a power-of-two part of it (chunks one after
+ * another, lower_dot.c "K in chunks"). */
+int lower_dot_k_chunk(const Lower *L, const TValue *v);
 /* The packed shared operands of the matrix dots no pipeline stages. */
 void lower_plan_operands(Lower *L, const TBlock *b);
 /* Emission: a pipeline's shared operands and slot registers (before its loop). */

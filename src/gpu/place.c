@@ -993,12 +993,41 @@ static void find_two_way(const TBlock *b, const TValue **first, Vec *cuts)
 	}
 }
 
+/* The same over the tiles of each frame (connected part): the broadcasts
+ * of any of its tiles to a shape of the same rank other than that of the
+ * part's first broadcast (in program order). Attention forward with
+ * BLOCK_N < HEAD_DIM: the row maxima `m_ij` broadcast to qk's [BLOCK_M,
+ * BLOCK_N] first, then `alpha` (computed from them) and the row sums `l_i`
+ * to the accumulator's [BLOCK_M, HEAD_DIM]: those read a copy or a
+ * conversion, and the accumulator's part splits from qk's. */
+static void find_two_way_parts(Lower *L, const TBlock *b, const TValue **first, Vec *cuts)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		find_two_way_parts(L, v->body, first, cuts);
+		if (v->op == TOP_IF)
+			find_two_way_parts(L, v->orelse, first, cuts);
+		if (v->op != TOP_BROADCAST || v->dead || v->args[0]->type.rank == 0)
+			continue;
+		int part = L->vp[v->id].frame;
+		if (part < 0 || part >= L->nframes)
+			continue;
+		const TValue *f = first[part];
+		if (!f)
+			first[part] = v;
+		else if (f->type.rank == v->type.rank &&
+			 memcmp(f->type.shape, v->type.shape, sizeof(int) * (size_t)v->type.rank))
+			vec_push(cuts, (void *)v);
+	}
+}
+
 /* Tiles of one connected part with two extents along one frame dim: a
  * tile broadcast to BLOCK_N columns in one place and to BLOCK_N / 2 in
  * another (the row maxima `m` of the attention backward's masked and
  * unmasked steps). Each broadcast after the first of another shape reads
  * its own copy (cheap) or a conversion of the tile, which splits the part
- * where it joined; kernels that fit are placed as before. */
+ * where it joined; where no tile is broadcast two ways, the broadcasts of
+ * the part's tiles are (find_two_way_parts). Kernels that fit are placed
+ * as before. */
 static bool refit(Lower *L)
 {
 	bool fits = true;
@@ -1010,6 +1039,11 @@ static bool refit(Lower *L)
 	const TValue **first = base_calloc((size_t)L->nvalues + 1, sizeof *first);
 	Vec cuts = {0};
 	find_two_way(L->tk->body, first, &cuts);
+	if (!cuts.len) {   /* no tile broadcast two ways: the broadcasts of one part (find_two_way_parts) */
+		free(first);
+		first = base_calloc((size_t)L->nframes + 1, sizeof *first);
+		find_two_way_parts(L, L->tk->body, first, &cuts);
+	}
 	for (int i = 0; i < cuts.len; i++)
 		cut_edge(L, (Cut){.user = cuts.data[i], .arg = 0});
 	bool any = cuts.len > 0;

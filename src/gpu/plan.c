@@ -328,7 +328,7 @@ static int64_t op_bytes(Lower *L, const TValue *v)
 		int64_t bytes = 0;
 		for (int i = 0; i < 2; i++)
 			bytes += tile_elems(v->args[i]) * (vp->matrix ? 2 : elem_bytes(v->args[i]->type.dtype));
-		return bytes;
+		return v->type.rank == 2 ? bytes / v->args[0]->type.shape[1] * lower_dot_k_chunk(L, v) : bytes;   /* K in chunks */
 	}
 	case TOP_ATOMIC:
 		return 8;

@@ -238,6 +238,7 @@ typedef struct SKernel {
 	int dynamic_bytes;              /* CUDA beyond 48 KiB: all of them in one dynamic block of this size, 0: static */
 	int shared_align;               /* the largest alignment an SR_SHARED register asks for (dynamic: the block
 	                                   is laid out from an address rounded up to it, the slack included) */
+	const Source *src;              /* the source its statements' lines are of, or NULL (errors of simt_allocate) */
 	Arena *arena;
 	SExpr *ints[256];               /* simt_int's last constants, by a hash of dtype and value: one node
 	                                   for each (no one changes an SE_INT once made) */

@@ -48,6 +48,33 @@ static void summarize(double *ms, int n, RunResult *res)
 	res->ms_median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
 }
 
+void run_apply_fixups(const RunFixup *f, int n, void *const *tables, void *const *addr)
+{
+	for (int i = 0; i < n; i++) {
+		int64_t v = addr ? (int64_t)(intptr_t)addr[f[i].target] : 0;
+		memcpy((char *)tables[f[i].table] + f[i].elem * sizeof v, &v, sizeof v);
+	}
+}
+
+/* The run's copies of the extra buffers (RunOptions.extra), guarded as the
+ * arguments' are, their inputs copied in; the addresses of every buffer,
+ * the arguments' then these, in `addr`. */
+static int cpu_extras(const SKernel *k, ScalarArg *vals, const RunOptions *o, void **extra, void **addr, char *err,
+		      size_t errlen)
+{
+	int n = k->tile->nargs;
+	for (int i = 0; i < n; i++)
+		addr[i] = k->tile->args[i]->type.dtype == DT_PTR ? vals[i].host : NULL;
+	for (int j = 0; j < o->nextra; j++) {
+		const RunArg *e = &o->extra[j];
+		if (!(extra[j] = cpu_buffer_alloc(e->bytes, e->esize, e->name, err, errlen)))
+			return -1;
+		memcpy(extra[j], e->host, e->bytes);
+		addr[n + j] = extra[j];
+	}
+	return 0;
+}
+
 static int run_cpu(const SKernel *k, const char *source, RunArg *args, const RunOptions *o, RunResult *res,
 		   char *err, size_t errlen)
 {
@@ -76,19 +103,35 @@ static int run_cpu(const SKernel *k, const char *source, RunArg *args, const Run
 		}
 		argv[i] = &vals[i];
 	}
-	/* a checked kernel: the extents of its buffers, and who stops it */
-	uintptr_t *extents = cpu_kernel_symbol(ck, "tc_extents");
+	void **extra = base_calloc((size_t)o->nextra + 1, sizeof *extra);
+	void **addr = base_calloc((size_t)(tk->nargs + o->nextra) + 1, sizeof *addr);
+	void **tables = base_calloc((size_t)tk->nargs + 1, sizeof *tables);
+	if (rc == 0 && (rc = cpu_extras(k, vals, o, extra, addr, err, errlen)) == 0) {
+		for (int i = 0; i < tk->nargs; i++)
+			tables[i] = vals[i].host;
+		run_apply_fixups(o->fixups, o->nfixups, tables, addr);
+	}
+	/* a checked kernel: the extents of its buffers and of the extra ones, and who stops it */
+	uintptr_t **extents = cpu_kernel_symbol(ck, "tc_extents");
 	int *nextents = cpu_kernel_symbol(ck, "tc_nextents");
 	void (**bad_access)(const void *, long, int, int) = cpu_kernel_symbol(ck, "tc_bad_access");
+	uintptr_t *spans = NULL;
 	if (rc == 0 && extents && nextents && bad_access) {
+		spans = base_calloc(2 * ((size_t)tk->nargs + (size_t)o->nextra) + 2, sizeof *spans);
 		int m = 0;
 		for (int i = 0; i < tk->nargs; i++) {
 			if (tk->args[i]->type.dtype != DT_PTR)
 				continue;
-			extents[2 * m] = (uintptr_t)vals[i].host;
-			extents[2 * m + 1] = (uintptr_t)vals[i].host + args[i].bytes;
+			spans[2 * m] = (uintptr_t)vals[i].host;
+			spans[2 * m + 1] = (uintptr_t)vals[i].host + args[i].bytes;
 			m++;
 		}
+		for (int j = 0; j < o->nextra; j++) {
+			spans[2 * m] = (uintptr_t)extra[j];
+			spans[2 * m + 1] = (uintptr_t)extra[j] + o->extra[j].bytes;
+			m++;
+		}
+		*extents = spans;
 		*nextents = m;
 		*bad_access = cpu_bad_access;
 	}
@@ -97,6 +140,8 @@ static int run_cpu(const SKernel *k, const char *source, RunArg *args, const Run
 		assertion[0] = 0;
 	if (rc == 0)
 		rc = cpu_run(ck, argv, o->grid, o->cpu_threads, err, errlen);
+	for (int j = 0; rc == 0 && j < o->nextra; j++)
+		rc = cpu_buffer_check(extra[j], err, errlen);
 	if (rc == 0 && assertion && assertion[0]) {
 		snprintf(err, errlen, "%s", assertion);
 		rc = -1;
@@ -118,6 +163,23 @@ static int run_cpu(const SKernel *k, const char *source, RunArg *args, const Run
 			memcpy(args[i].host, vals[i].host, args[i].bytes);
 		cpu_buffer_free(vals[i].host);
 	}
+	for (int j = 0; j < o->nextra; j++) {
+		if (rc == 0 && extra[j])
+			memcpy(o->extra[j].host, extra[j], o->extra[j].bytes);
+		if (extra[j])
+			cpu_buffer_free(extra[j]);
+	}
+	for (int i = 0; i < tk->nargs; i++)
+		tables[i] = args[i].host;
+	run_apply_fixups(o->fixups, o->nfixups, tables, NULL);   /* the tables as given */
+	if (spans) {
+		*nextents = 0;
+		*extents = NULL;
+		free(spans);
+	}
+	free(extra);
+	free(addr);
+	free(tables);
 	free(vals);
 	free(argv);
 	cpu_kernel_free(ck);
@@ -151,9 +213,26 @@ static int run_cuda(const SKernel *k, const char *source, RunArg *args, const Ru
 			continue;
 		}
 		rc = cuda_alloc(rt, args[i].bytes, &vals[i].ptr, err, errlen);
-		if (rc == 0)
-			rc = cuda_upload(rt, vals[i].ptr, args[i].host, args[i].bytes, err, errlen);
 	}
+	/* the extra buffers; the tables hold the device's addresses while uploaded */
+	uint64_t *dextra = base_calloc((size_t)o->nextra + 1, sizeof *dextra);
+	void **addr = base_calloc((size_t)(tk->nargs + o->nextra) + 1, sizeof *addr);
+	void **tables = base_calloc((size_t)tk->nargs + 1, sizeof *tables);
+	for (int j = 0; rc == 0 && j < o->nextra; j++)
+		if ((rc = cuda_alloc(rt, o->extra[j].bytes, &dextra[j], err, errlen)) == 0)
+			rc = cuda_upload(rt, dextra[j], o->extra[j].host, o->extra[j].bytes, err, errlen);
+	for (int i = 0; i < tk->nargs; i++) {
+		addr[i] = (void *)(uintptr_t)vals[i].ptr;
+		tables[i] = args[i].host;
+	}
+	for (int j = 0; j < o->nextra; j++)
+		addr[tk->nargs + j] = (void *)(uintptr_t)dextra[j];
+	if (rc == 0)
+		run_apply_fixups(o->fixups, o->nfixups, tables, addr);
+	for (int i = 0; rc == 0 && i < tk->nargs; i++)
+		if (tk->args[i]->type.dtype == DT_PTR)
+			rc = cuda_upload(rt, vals[i].ptr, args[i].host, args[i].bytes, err, errlen);
+	run_apply_fixups(o->fixups, o->nfixups, tables, NULL);
 	if (rc == 0) {
 		res->from_cache = cuda_kernel_from_cache(ck);
 		rc = cuda_launch(ck, o->grid, k->threads, k->dynamic_bytes, argv, err, errlen);
@@ -161,6 +240,9 @@ static int run_cuda(const SKernel *k, const char *source, RunArg *args, const Ru
 	for (int i = 0; rc == 0 && i < tk->nargs; i++)
 		if (tk->args[i]->type.dtype == DT_PTR)
 			rc = cuda_download(rt, args[i].host, vals[i].ptr, args[i].bytes, err, errlen);
+	for (int j = 0; rc == 0 && j < o->nextra; j++)
+		rc = cuda_download(rt, o->extra[j].host, dextra[j], o->extra[j].bytes, err, errlen);
+	run_apply_fixups(o->fixups, o->nfixups, tables, NULL);   /* the tables as given */
 	if (rc == 0 && o->bench_reps > 0) {
 		float *ms = base_calloc((size_t)o->bench_reps, sizeof *ms);
 		double *msd = base_calloc((size_t)o->bench_reps, sizeof *msd);
@@ -177,6 +259,12 @@ static int run_cuda(const SKernel *k, const char *source, RunArg *args, const Ru
 	for (int i = 0; i < tk->nargs; i++)
 		if (tk->args[i]->type.dtype == DT_PTR && vals[i].ptr)
 			cuda_free(rt, vals[i].ptr);
+	for (int j = 0; j < o->nextra; j++)
+		if (dextra[j])
+			cuda_free(rt, dextra[j]);
+	free(dextra);
+	free(addr);
+	free(tables);
 	free(vals);
 	free(argv);
 	cuda_kernel_free(ck);

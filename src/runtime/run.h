@@ -21,7 +21,21 @@ typedef struct RunArg {
 	size_t bytes;         /* pointers: its size */
 	int64_t i;            /* integer scalars */
 	double f;             /* float scalars */
+	const char *name;     /* buffers that are no argument (RunOptions.extra): the name and */
+	size_t esize;         /* the element size */
 } RunArg;
+
+/* A table of addresses (`tritonc run --arg NAME=@A,@B`): element `elem`
+ * of the int64 buffer of argument `table` holds, while the kernel runs,
+ * the address of buffer `target` as the run has it (the device's or the
+ * guarded copy's): argument `target` when below the kernel's argument
+ * count, else extra buffer target - that count. Outside the run the
+ * element holds 0. */
+typedef struct RunFixup {
+	int table;
+	size_t elem;
+	int target;
+} RunFixup;
 
 typedef struct RunOptions {
 	Device device;
@@ -32,6 +46,10 @@ typedef struct RunOptions {
 	int bench_warmup;
 	const char *cache_dir;/* NULL: the default cache */
 	CudaRuntime *cuda;    /* CUDA: an open runtime to use; NULL: opened and closed here */
+	RunArg *extra;        /* buffers no argument names, reached through tables of addresses */
+	int nextra;
+	const RunFixup *fixups;
+	int nfixups;
 } RunOptions;
 
 typedef struct RunResult {
@@ -44,6 +62,11 @@ typedef struct RunResult {
  * for `k`. */
 int run_kernel(const SKernel *k, const char *source, RunArg *args, const RunOptions *o, RunResult *res,
 	       char *err, size_t errlen);
+
+/* Writes the addresses of a run's buffers (`addr`: the arguments', then
+ * the extra ones') into its copies of the tables (`tables`, by argument),
+ * or with `addr` NULL the 0 that the tables hold outside the run. */
+void run_apply_fixups(const RunFixup *f, int n, void *const *tables, void *const *addr);
 
 /* Fills a buffer of `count` elements of `dt` for argument number `arg`
  * with the golden-input formula: floats in [-1, 1) from a hash of the

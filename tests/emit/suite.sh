@@ -78,7 +78,10 @@ twoway_dk|tests/exec/twoway.py|-k twoway_t -s *fp16,*fp16,*fp16,*fp32,*fp32,*fp1
 device_print|tests/exec/printing.py|-k show -s *fp32,*fp32,i32 -D B=64
 dot_scaled_mx|tests/exec/dot_scaled.py|-k scaled_mm -s *u8,*i32,*u8,*i32,*fp32,i32,i32,i32 -D FA="e2m1" -D FB="e4m3" -D SCALE_A=True -D SCALE_B=True -D NAN_AT=-1 -D FAST=False -D BM=64 -D BN=64 -D BK=64
 dot_scaled_nvfp4|tests/exec/dot_scaled.py|-k scaled_nvfp4 -s *u8,*fp8e4nv,*u8,*fp8e4nv,*fp32,i32,i32,i32 -D BM=32 -D BN=32 -D BK=64
-dots_share|tests/exec/dots_share.py|-k three_dots -s *fp16,*fp16,*fp32,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64'
+dots_share|tests/exec/dots_share.py|-k three_dots -s *fp16,*fp16,*fp32,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64
+fit_tiles_split|tests/exec/fit64k.py|-k tiles_split -s *fp16,*fp16,*fp16,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64 -D PROGRAMS=3 --num-stages 3 --num-warps 8
+fit_wide_k|tests/exec/fit64k.py|-k wide_k -s *fp16,*fp16,*fp32,i32,i32,i32 -D BM=128 -D BN=128 -D BK=256 --num-warps 8
+fit_wide_k_ieee|tests/exec/fit64k.py|-k wide_k_ieee -s *fp32,*fp32,*fp32,i32,i32,i32 -D BM=64 -D BN=128 -D BK=128'
 # inline PTX: for the CUDA targets only (the others give a located error, tests/lang/suite.sh)
 cuda_cases='asm_rotate|tests/exec/inline_asm.py|-k rotate -s *u32,*u32,*u32,i32 -D SHIFT=7 -D B=256
 asm_min_max|tests/exec/inline_asm.py|-k min_max -s *fp32,*fp32,*fp32,*fp32,i32,i32 -D BM=16 -D BN=64
