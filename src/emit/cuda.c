@@ -375,13 +375,6 @@ static void cuda_load_words(Buf *b, int words, EvictionPolicy ev, const char *pt
 		buf_printf(b, "tc_ld%d%s(w, %s);\n", words, names[ev], ptr);
 }
 
-static void cuda_prefetch(Buf *b, const char *ptr, const char *guard)
-{
-	if (guard)
-		buf_printf(b, "if (%s) ", guard);
-	buf_printf(b, "asm volatile(\"prefetch.global.L2 [%%0];\" :: \"l\"(%s));\n", ptr);
-}
-
 static void cuda_store_words(Buf *b, int words, const char *ptr)
 {
 	buf_printf(b, "tc_st%d(%s, w);\n", words, ptr);
@@ -436,7 +429,6 @@ const Printer emit_cuda_printer = {
 	.barrier = cuda_barrier,
 	.load_words = cuda_load_words,
 	.store_words = cuda_store_words,
-	.prefetch = cuda_prefetch,
 	.copy_async = cuda_copy_async,
 	.copy_async_n = cuda_copy_async_n,
 	.copy_commit = cuda_copy_commit,

@@ -1414,15 +1414,6 @@ static void other_stmt(Emit *E, const SStmt *s)
 	case SS_ATOMIC: atomic_stmt(E, s); return;
 	case SS_LOAD: load_stmt(E, s); return;
 	case SS_STORE: store_stmt(E, s); return;
-	case SS_PREFETCH:
-		if (E->P->prefetch) {
-			char *ptr = expr_str(E, s->ptr), *guard = s->guard ? expr_str(E, s->guard) : NULL;
-			buf_indent(E->b, E->depth);
-			E->P->prefetch(E->b, ptr, guard);
-			free(ptr);
-			free(guard);
-		}
-		return;
 	case SS_SHUFFLE: shuffle_stmt(E, s); return;
 	case SS_BARRIER: buf_indent(E->b, E->depth); E->P->barrier(E->b); return;
 	default: return;

@@ -21,8 +21,6 @@ typedef struct Printer {
 	 * NULL: the target loads element by element. */
 	void (*load_words)(Buf *b, int words, EvictionPolicy ev, const char *ptr, const char *guard);
 	void (*store_words)(Buf *b, int words, const char *ptr);
-	/* the line at ptr into L2, where guard holds if not NULL; NULL: nothing */
-	void (*prefetch)(Buf *b, const char *ptr, const char *guard);
 	/* An asynchronous copy of `bytes` from ptr to shared dst (zeros where
 	 * `mask` is false; mask NULL: none), its group commit and the wait for
 	 * all but `pending` groups. NULL: the copy is an ordinary one and the

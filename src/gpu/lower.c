@@ -157,14 +157,6 @@ static void lower_load(Lower *L, const TValue *v)
 	const TValue *other = v->nargs > 2 ? v->args[2] : NULL;
 	unsigned vary = lower_vary_of(L, ptr) | lower_vary_of(L, mask) | lower_vary_of(L, other);
 	int vec = L->vp[v->id].vector, same = L->vp[v->id].splat;   /* the plan's (plan_access_width) */
-	if (L->prefetching) {   /* the lines of an iteration further ahead (prefetch_ahead) */
-		Nest n = lower_nest_over(L, vary, vec * same);
-		SStmt *s = simt_stmt(L->k, SS_PREFETCH, v->line);
-		lower_set_loops(L, s, &n);
-		s->ptr = lower_read_value(L, &n, ptr);
-		s->guard = simt_and(L->k, L->load_guard, mask ? lower_read_value(L, &n, mask) : NULL);
-		return;
-	}
 	SReg *r = new_reg(L, v, v->type.dtype, vary);
 	Nest n = lower_nest_over(L, vary, vec * same);
 	SStmt *s = simt_stmt(L->k, SS_LOAD, v->line);
@@ -550,8 +542,6 @@ typedef struct Ahead {
 	SReg **next;              /* [load]: the next iteration's, loaded ahead */
 	SReg **cur;               /* [load]: this iteration's */
 	SReg *at;                 /* uniform: the induction variable of the iteration ahead */
-	int prefetch;             /* iterations whose lines are prefetched into L2, beyond the one loaded */
-	SReg *prefetch_at;        /* uniform: the induction variable of the iteration prefetched */
 } Ahead;
 
 /* Whether the loop runs iteration `at`: step > 0 ? at < hi : at > hi. */
@@ -608,33 +598,6 @@ static void loads_ahead(Lower *L, const TValue *loop, Ahead *A, SExpr *value, SE
 	L->load_guard = NULL;
 }
 
-/* The lines the loads of iteration `value` read, prefetched into L2 (no
- * registers: a load ahead further than one iteration would move registers
- * whose loads are in flight, prefetch_ahead's lines are waited for by no
- * one). Their addresses depend on no load (plan.c, ahead_slice). */
-static void prefetch_ahead(Lower *L, const TValue *loop, Ahead *A, SExpr *value, SExpr *hi, SExpr *step)
-{
-	const TBlock *body = loop->body;
-	const TValue *ivv = body->params[0];
-	SStmt *s = lower_uniform_stmt(L, SS_ASSIGN, loop->line);
-	s->dst = simt_ref(L->k, A->prefetch_at, NULL);
-	s->value = value;
-	lower_set_reg(L, ivv, A->prefetch_at, 0);
-	L->loading_ahead = L->prefetching = true;
-	L->load_guard = loop_runs(L, ivv->type.dtype, simt_ref(L->k, A->prefetch_at, NULL), hi, step);
-	for (const TValue *x = body->first; x; x = x->next)
-		if (L->vp[x->id].ahead != AHEAD_NONE && !(L->uses && L->uses[x->id] <= 0))
-			lower_value(L, x);
-	L->loading_ahead = L->prefetching = false;
-	L->load_guard = NULL;
-}
-
-/* step * n */
-static SExpr *steps(Lower *L, DType dt, SExpr *step, int n)
-{
-	return simt_binary(L->k, TOP_MUL, dt, step, simt_int(L->k, dt, n));
-}
-
 /* Before the loop: the loads of its first iteration. */
 static Ahead *ahead_before(Lower *L, const TValue *loop, SExpr *lo, SExpr *hi, SExpr *step)
 {
@@ -653,16 +616,6 @@ static Ahead *ahead_before(Lower *L, const TValue *loop, SExpr *lo, SExpr *hi, S
 	A->at = simt_reg(L->k, SR_UNIFORM, ivv->type.dtype, ivv->type.dtype, 1,
 			 arena_printf(L->arena, "%s_next", ivv->name ? ivv->name : "iv"));
 	loads_ahead(L, loop, A, lo, hi, step);
-	/* tl.range's num_stages - 1 iterations ahead: the first one loaded,
-	 * the others' lines prefetched into L2 (CUDA) */
-	A->prefetch = L->target->kind == TARGET_CUDA ? loop->aux - 2 : 0;
-	if (A->prefetch > 0) {
-		A->prefetch_at = simt_reg(L->k, SR_UNIFORM, ivv->type.dtype, ivv->type.dtype, 1,
-					  arena_printf(L->arena, "%s_prefetch", ivv->name ? ivv->name : "iv"));
-		for (int j = 2; j <= A->prefetch; j++)   /* (the first iteration loads lo + step at once) */
-			prefetch_ahead(L, loop, A, simt_binary(L->k, TOP_ADD, ivv->type.dtype, lo, steps(L, ivv->type.dtype, step, j)),
-				       hi, step);
-	}
 	return A;
 }
 
@@ -680,9 +633,6 @@ static void ahead_in_body(Lower *L, const TValue *loop, Ahead *A, SReg *iv, SExp
 		copy_regs(L, x, A->cur[l], n, L->place[x->id].regs_vary);
 	}
 	loads_ahead(L, loop, A, simt_binary(L->k, TOP_ADD, dt, simt_ref(L->k, iv, NULL), step), hi, step);
-	if (A->prefetch > 0)
-		prefetch_ahead(L, loop, A, simt_binary(L->k, TOP_ADD, dt, simt_ref(L->k, iv, NULL), steps(L, dt, step, A->prefetch + 1)),
-			       hi, step);
 	lower_set_reg(L, loop->body->params[0], iv, 0);
 	for (int l = 0; l < A->nloads; l++)
 		lower_set_reg(L, A->loads[l], A->cur[l], L->place[A->loads[l]->id].regs_vary);

@@ -72,7 +72,6 @@ typedef struct Lower {
 	 * loads_ahead): they are, and a guard of all their accesses (the
 	 * iteration is one the loop runs) */
 	bool loading_ahead;
-	bool prefetching;     /* loads ahead lowered as L2 prefetches (SS_PREFETCH) */
 	SExpr *load_guard;
 } Lower;
 

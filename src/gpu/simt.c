@@ -502,10 +502,6 @@ static void dump_stmt(Buf *b, const SStmt *s)
 			dump_expr(b, s->guard);
 		}
 		break;
-	case SS_PREFETCH:
-		buf_puts(b, "prefetch.l2 ");
-		dump_expr(b, s->ptr);
-		break;
 	case SS_COPY_COMMIT:
 		buf_puts(b, "copy_commit");
 		break;

@@ -95,7 +95,6 @@ typedef enum {
 	SS_ASSIGN,    /* dst = value, where guard (or always) */
 	SS_LOAD,      /* dst[0 .. vec) = *ptr .. ptr[vec-1] where mask, else other */
 	SS_STORE,     /* *ptr .. = value[0 .. vec) where mask */
-	SS_PREFETCH,  /* the line at ptr into L2 where guard: no register (CUDA: loads iterations ahead) */
 	SS_SHUFFLE,   /* dst[i] = src[i] of the partner lane (`shuffle`), i < src->count */
 	SS_BARRIER,   /* every thread of the block reaches it before any goes on */
 	SS_ASSERT,    /* where guard: the program fails with `text` (device_assert) */

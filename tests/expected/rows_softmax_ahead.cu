@@ -264,7 +264,7 @@ rows_softmax(float *x_ptr, float *y_ptr, tc_i32 n_rows, tc_i32 n_cols, tc_i32 st
 	bool t9;
 	float x;
 	float x_next;
-	tc_i32 r_prefetch;
+	float x12;
 	tc_i32 cols13;
 	tc_i32 t14;
 	float *t15;
@@ -272,30 +272,19 @@ rows_softmax(float *x_ptr, float *y_ptr, tc_i32 n_rows, tc_i32 n_cols, tc_i32 st
 	bool t17;
 	float x18;
 	tc_i32 cols19;
-	tc_i32 t20;
-	float *t21;
-	float *t22;
-	bool t23;
-	float x24;
-	tc_i32 cols25;
-	tc_i32 t26;
-	float *t27;
-	float *t28;
-	bool t29;
-	tc_i32 cols30;
-	float t31;
-	float t31_lane;
-	__shared__ __align__(16) float t31_warps[4];
-	float t34;
+	float t20;
+	float t20_lane;
+	__shared__ __align__(16) float t20_warps[4];
+	float t23;
 	float e;
-	tc_i32 t36;
-	float *t37;
-	float *t38;
-	float t39;
-	float t39_lane;
-	__shared__ __align__(16) float t39_warps[4];
-	float t42;
-	bool t43;
+	tc_i32 t25;
+	float *t26;
+	float *t27;
+	float t28;
+	float t28_lane;
+	__shared__ __align__(16) float t28_warps[4];
+	float t31;
+	bool t32;
 	lane = (tc_i32)(threadIdx.x % 32);
 	warp = (tc_i32)(threadIdx.x / 32);
 	f1_first0 = ((lane & 31) + ((warp & 3) * 32));
@@ -324,158 +313,120 @@ rows_softmax(float *x_ptr, float *y_ptr, tc_i32 n_rows, tc_i32 n_cols, tc_i32 st
 	for (int i0 = 0; i0 < 1; ++i0) {
 		x_next = x;
 	}
-	r_prefetch = (tc_i32)((tc_u32)(tc_i32)blockIdx.x + (tc_u32)(tc_i32)((tc_u32)(tc_i32)gridDim.x * (tc_u32)2));
-	#pragma unroll
-	for (int i0 = 0; i0 < 1; ++i0) {
-		cols13 = (i0 + f1_first0);
-	}
-	t14 = (tc_i32)((tc_u32)r_prefetch * (tc_u32)stride);
-	t15 = (x_ptr + t14);
-	#pragma unroll
-	for (int i0 = 0; i0 < 1; ++i0) {
-		t16 = (t15 + cols13);
-	}
-	#pragma unroll
-	for (int i0 = 0; i0 < 1; ++i0) {
-		t17 = (cols13 < n_cols);
-	}
-	#pragma unroll
-	for (int i0 = 0; i0 < 1; ++i0) {
-		if (((((tc_i32)gridDim.x > 0) ? (r_prefetch < n_rows) : (r_prefetch > n_rows)) && t17)) asm volatile("prefetch.global.L2 [%0];" :: "l"(t16));
-	}
 	for (r = (tc_i32)blockIdx.x; (tc_i32)gridDim.x > 0 ? r < n_rows : r > n_rows; r += (tc_i32)gridDim.x) {
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			x18 = x_next;
+			x12 = x_next;
 		}
 		r_next = (tc_i32)((tc_u32)r + (tc_u32)(tc_i32)gridDim.x);
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			cols19 = (i0 + f1_first0);
+			cols13 = (i0 + f1_first0);
 		}
-		t20 = (tc_i32)((tc_u32)r_next * (tc_u32)stride);
-		t21 = (x_ptr + t20);
+		t14 = (tc_i32)((tc_u32)r_next * (tc_u32)stride);
+		t15 = (x_ptr + t14);
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t22 = (t21 + cols19);
-		}
-		#pragma unroll
-		for (int i0 = 0; i0 < 1; ++i0) {
-			t23 = (cols19 < n_cols);
+			t16 = (t15 + cols13);
 		}
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			x24 = ((((tc_i32)gridDim.x > 0) ? (r_next < n_rows) : (r_next > n_rows)) && t23) ? (((const float *)t22)[0]) : (-TC_INF);
+			t17 = (cols13 < n_cols);
 		}
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			x_next = x24;
-		}
-		r_prefetch = (tc_i32)((tc_u32)r + (tc_u32)(tc_i32)((tc_u32)(tc_i32)gridDim.x * (tc_u32)3));
-		#pragma unroll
-		for (int i0 = 0; i0 < 1; ++i0) {
-			cols25 = (i0 + f1_first0);
-		}
-		t26 = (tc_i32)((tc_u32)r_prefetch * (tc_u32)stride);
-		t27 = (x_ptr + t26);
-		#pragma unroll
-		for (int i0 = 0; i0 < 1; ++i0) {
-			t28 = (t27 + cols25);
+			x18 = ((((tc_i32)gridDim.x > 0) ? (r_next < n_rows) : (r_next > n_rows)) && t17) ? (((const float *)t16)[0]) : (-TC_INF);
 		}
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t29 = (cols25 < n_cols);
-		}
-		#pragma unroll
-		for (int i0 = 0; i0 < 1; ++i0) {
-			if (((((tc_i32)gridDim.x > 0) ? (r_prefetch < n_rows) : (r_prefetch > n_rows)) && t29)) asm volatile("prefetch.global.L2 [%0];" :: "l"(t28));
+			x_next = x18;
 		}
 
 		// 14: cols = tl.arange(0, BLOCK)
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			cols30 = (i0 + f1_first0);
+			cols19 = (i0 + f1_first0);
 		}
 
 		// 15: x = tl.load(x_ptr + r * stride + cols, mask=cols < n_cols, other=-float("inf"))
 
 		// 16: e = tl.exp(x - tl.max(x, 0))
-		t31 = (-TC_INF);
+		t20 = (-TC_INF);
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t31 = tc_maxf(t31, x18);
+			t20 = tc_maxf(t20, x12);
 		}
-		t31_lane = __shfl_xor_sync(0xffffffffu, t31, 16);
-		t31 = tc_maxf(t31, t31_lane);
-		t31_lane = __shfl_xor_sync(0xffffffffu, t31, 8);
-		t31 = tc_maxf(t31, t31_lane);
-		t31_lane = __shfl_xor_sync(0xffffffffu, t31, 4);
-		t31 = tc_maxf(t31, t31_lane);
-		t31_lane = __shfl_xor_sync(0xffffffffu, t31, 2);
-		t31 = tc_maxf(t31, t31_lane);
-		t31_lane = __shfl_xor_sync(0xffffffffu, t31, 1);
-		t31 = tc_maxf(t31, t31_lane);
+		t20_lane = __shfl_xor_sync(0xffffffffu, t20, 16);
+		t20 = tc_maxf(t20, t20_lane);
+		t20_lane = __shfl_xor_sync(0xffffffffu, t20, 8);
+		t20 = tc_maxf(t20, t20_lane);
+		t20_lane = __shfl_xor_sync(0xffffffffu, t20, 4);
+		t20 = tc_maxf(t20, t20_lane);
+		t20_lane = __shfl_xor_sync(0xffffffffu, t20, 2);
+		t20 = tc_maxf(t20, t20_lane);
+		t20_lane = __shfl_xor_sync(0xffffffffu, t20, 1);
+		t20 = tc_maxf(t20, t20_lane);
 		if ((((tc_i32)threadIdx.x & 31) == 0))
-			t31_warps[(((tc_i32)threadIdx.x >> 5) & 3)] = t31;
+			t20_warps[(((tc_i32)threadIdx.x >> 5) & 3)] = t20;
 		__syncthreads();
-		t31 = t31_warps[0];
+		t20 = t20_warps[0];
 		#pragma unroll
 		for (int i0 = 0; i0 < 3; ++i0) {
-			t31 = tc_maxf(t31, t31_warps[(i0 + 1)]);
+			t20 = tc_maxf(t20, t20_warps[(i0 + 1)]);
 		}
 		__syncthreads();
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t34 = (x18 - t31);
+			t23 = (x12 - t20);
 		}
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			e = expf(t34);
+			e = expf(t23);
 		}
 
 		// 17: tl.store(y_ptr + r * stride + cols, e / tl.sum(e, 0), mask=cols < n_cols)
-		t36 = (tc_i32)((tc_u32)r * (tc_u32)stride);
-		t37 = (y_ptr + t36);
+		t25 = (tc_i32)((tc_u32)r * (tc_u32)stride);
+		t26 = (y_ptr + t25);
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t38 = (t37 + cols30);
+			t27 = (t26 + cols19);
 		}
-		t39 = 0.0f;
+		t28 = 0.0f;
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t39 = (t39 + e);
+			t28 = (t28 + e);
 		}
-		t39_lane = __shfl_xor_sync(0xffffffffu, t39, 16);
-		t39 = (t39 + t39_lane);
-		t39_lane = __shfl_xor_sync(0xffffffffu, t39, 8);
-		t39 = (t39 + t39_lane);
-		t39_lane = __shfl_xor_sync(0xffffffffu, t39, 4);
-		t39 = (t39 + t39_lane);
-		t39_lane = __shfl_xor_sync(0xffffffffu, t39, 2);
-		t39 = (t39 + t39_lane);
-		t39_lane = __shfl_xor_sync(0xffffffffu, t39, 1);
-		t39 = (t39 + t39_lane);
+		t28_lane = __shfl_xor_sync(0xffffffffu, t28, 16);
+		t28 = (t28 + t28_lane);
+		t28_lane = __shfl_xor_sync(0xffffffffu, t28, 8);
+		t28 = (t28 + t28_lane);
+		t28_lane = __shfl_xor_sync(0xffffffffu, t28, 4);
+		t28 = (t28 + t28_lane);
+		t28_lane = __shfl_xor_sync(0xffffffffu, t28, 2);
+		t28 = (t28 + t28_lane);
+		t28_lane = __shfl_xor_sync(0xffffffffu, t28, 1);
+		t28 = (t28 + t28_lane);
 		if ((((tc_i32)threadIdx.x & 31) == 0))
-			t39_warps[(((tc_i32)threadIdx.x >> 5) & 3)] = t39;
+			t28_warps[(((tc_i32)threadIdx.x >> 5) & 3)] = t28;
 		__syncthreads();
-		t39 = t39_warps[0];
+		t28 = t28_warps[0];
 		#pragma unroll
 		for (int i0 = 0; i0 < 3; ++i0) {
-			t39 = (t39 + t39_warps[(i0 + 1)]);
+			t28 = (t28 + t28_warps[(i0 + 1)]);
 		}
 		__syncthreads();
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t42 = tc_fdiv(e, t39);
+			t31 = tc_fdiv(e, t28);
 		}
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			t43 = (cols30 < n_cols);
+			t32 = (cols19 < n_cols);
 		}
 		#pragma unroll
 		for (int i0 = 0; i0 < 1; ++i0) {
-			if (t43) {
-				((float *)t38)[0] = (t42);
+			if (t32) {
+				((float *)t27)[0] = (t31);
 			}
 		}
 	}
