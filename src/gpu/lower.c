@@ -460,6 +460,33 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
 	lower_uniform_stmt(L, SS_END, v->line);
 }
 
+/* Two stages of wgmma dots: the copies of iteration i into the slot that
+ * the dots of iteration i - 2 read go out first, once those dots are done
+ * (waited for: the last group of the consumer before stays in flight over
+ * the back edge) and the copies of iteration i - 1 have landed (one
+ * barrier); then the consumer of iteration i - 1 computes while they fly.
+ * Issued after the consumer, the copies would be waited for at the top of
+ * the next iteration with nothing between to hide them. */
+static void producer_first(Lower *L, const TValue *v, const Pipeline *pp, SStmt *f, SExpr *ivr, SExpr *hi,
+			   SExpr *ahead, SReg **state, const TValue **like)
+{
+	SKernel *k = L->k;
+	DType dt = v->body->params[0]->type.dtype;
+	for (int i = 0; i < pp->nacc; i++)
+		if (L->place[pp->acc[i]->id].reg)
+			lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, L->place[pp->acc[i]->id].reg, 0);
+	lower_uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = 0;
+	lower_uniform_stmt(L, SS_BARRIER, v->line);
+	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, ivr, hi);
+	const TValue *y = lower_part(L, v->body, PART_PRODUCER);
+	if (y)
+		yield_part(L, y, state, like, PART_PRODUCER);
+	next_slot(L, L->pipe_regs[pp->id].load_slot, pp->stages, v->line);
+	lower_uniform_stmt(L, SS_END, v->line);
+	lower_uniform_stmt(L, SS_COPY_COMMIT, v->line);
+	consumer_part(L, v, pp, f, ivr, ahead, state, like);
+}
+
 /* The body of a pipelined loop (lower_dot.c says how it splits): the loop
  * runs stages - 1 more iterations. Iteration i first waits for the copies
  * of iteration i - (stages - 1) and meets the block at a barrier, so those
@@ -479,6 +506,10 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 	SExpr *ivr = simt_ref(k, iv, NULL);
 
 	bool single = pp->stages == 1;   /* copy, wait, compute: two barriers, no overlap */
+	if (pp->wgmma && pp->stages == 2) {
+		producer_first(L, v, pp, f, ivr, hi, ahead, state, like);
+		return;
+	}
 	if (!single)
 		lower_uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = pp->stages - 2;
 	lower_uniform_stmt(L, SS_BARRIER, v->line);

@@ -119,9 +119,16 @@ TC_DEVICE float tc_bf16_hi(tc_u32 w) { return tc_f32_from_bits(w & 0xffff0000u);
 TC_DEVICE float tc_round_bf16(float x) { return tc_bf16_to_f32(tc_f32_to_bf16(x)); }
 TC_DEVICE float tc_round_f16(float x) { return tc_f16_to_f32(tc_f32_to_f16(x)); }
 
-/* maximum and minimum propagate NaN, as the tile interpreter does */
+/* maximum and minimum propagate NaN, as the tile interpreter does (on
+ * sm_80 and later one instruction, max.NaN: a compare, a NaN test and a
+ * select otherwise; its NaN is the canonical one) */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+TC_DEVICE float tc_maxf(float a, float b) { float r; asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
+TC_DEVICE float tc_minf(float a, float b) { float r; asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; }
+#else
 TC_DEVICE float tc_maxf(float a, float b) { return a != a || a > b ? a : b; }
 TC_DEVICE float tc_minf(float a, float b) { return a != a || a < b ? a : b; }
+#endif
 TC_DEVICE double tc_maxd(double a, double b) { return a != a || a > b ? a : b; }
 TC_DEVICE double tc_mind(double a, double b) { return a != a || a < b ? a : b; }
 TC_DEVICE float tc_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
