@@ -3,7 +3,7 @@
 # kernels of tests/exec/gemm_tiles.py), each compiled by tritonc and by real Triton from the same
 # source with the same constexprs, run on the same inputs, outputs compared and both timed, on a
 # machine with an NVIDIA GPU, torch and triton:
-#   TUTORIALS=DIR sh bench/gemm/tiles.sh
+#   TUTORIALS=DIR sh bench/gemm/tiles.sh      (CASES=FILE: another cases file)
 # DIR holds Triton's python/tutorials files (not kept in this repository); the test kernels are
 # copied beside them into a scratch folder. Prints a table last (bench/tutorials/run.sh's).
 set -e
@@ -11,4 +11,4 @@ cd "$(dirname "$0")/../.."
 : "${TUTORIALS:?give the folder of Triton's python/tutorials as TUTORIALS=DIR}"
 dir=$(mktemp -d)
 cp "$TUTORIALS"/*.py tests/exec/gemm_tiles.py "$dir/"
-TUTORIALS=$dir CASES=bench/gemm/tiles_cases.txt sh bench/tutorials/run.sh
+TUTORIALS=$dir CASES=${CASES:-bench/gemm/tiles_cases.txt} sh bench/tutorials/run.sh

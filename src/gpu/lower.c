@@ -460,6 +460,8 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
 	lower_uniform_stmt(L, SS_END, v->line);
 }
 
+static void next_tile_copies(Lower *L, const TValue *v, const Pipeline *pp, SReg *iv, SExpr *lo, SExpr *hi);
+
 /* Two stages of wgmma dots: the copies of iteration i into the slot that
  * the dots of iteration i - 2 read go out first, once those dots are done
  * (waited for: the last group of the consumer before stays in flight over
@@ -467,11 +469,12 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
  * barrier); then the consumer of iteration i - 1 computes while they fly.
  * Issued after the consumer, the copies would be waited for at the top of
  * the next iteration with nothing between to hide them. */
-static void producer_first(Lower *L, const TValue *v, const Pipeline *pp, SStmt *f, SExpr *ivr, SExpr *hi,
+static void producer_first(Lower *L, const TValue *v, const Pipeline *pp, SStmt *f, SReg *iv, SExpr *hi,
 			   SExpr *ahead, SReg **state, const TValue **like)
 {
 	SKernel *k = L->k;
 	DType dt = v->body->params[0]->type.dtype;
+	SExpr *ivr = simt_ref(k, iv, NULL);
 	for (int i = 0; i < pp->nacc; i++)
 		if (L->place[pp->acc[i]->id].reg)
 			lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, L->place[pp->acc[i]->id].reg, 0);
@@ -482,9 +485,92 @@ static void producer_first(Lower *L, const TValue *v, const Pipeline *pp, SStmt 
 	if (y)
 		yield_part(L, y, state, like, PART_PRODUCER);
 	next_slot(L, L->pipe_regs[pp->id].load_slot, pp->stages, v->line);
+	if (pp->tiles) {
+		lower_uniform_stmt(L, SS_ELSE, v->line);
+		next_tile_copies(L, v, pp, iv, f->lo, hi);
+	}
 	lower_uniform_stmt(L, SS_END, v->line);
 	lower_uniform_stmt(L, SS_COPY_COMMIT, v->line);
 	consumer_part(L, v, pp, f, ivr, ahead, state, like);
+}
+
+static SExpr *loop_runs(Lower *L, DType dt, SExpr *at, SExpr *hi, SExpr *step);
+
+/* ---- a pipeline carried across a loop of tiles (plan.c, plan_across_tiles) ---- */
+
+/* Iterations of K loop `v` that one tile runs, times its step (hi - lo > 0). */
+static SExpr *tile_span(Lower *L, const TValue *v, SExpr *lo, SExpr *hi)
+{
+	SKernel *k = L->k;
+	DType dt = v->body->params[0]->type.dtype;
+	int64_t s = v->args[2]->iconst;
+	SExpr *span = simt_binary(k, TOP_SUB, dt, hi, lo);
+	if (s == 1)
+		return span;
+	SExpr *n = simt_binary(k, TOP_IDIV, dt, simt_binary(k, TOP_ADD, dt, span, simt_int(k, dt, s - 1)), simt_int(k, dt, s));
+	return simt_binary(k, TOP_MUL, dt, n, simt_int(k, dt, s));
+}
+
+/* Whether K loop `v` runs at least stages - 1 iterations a tile: then the
+ * drain of one tile issues the next one's first copies. */
+static SExpr *tile_crosses(Lower *L, const TValue *v, const Pipeline *pp, SExpr *lo, SExpr *hi)
+{
+	DType dt = v->body->params[0]->type.dtype;
+	SExpr *span = simt_binary(L->k, TOP_SUB, dt, hi, lo);
+	return simt_cmp(L->k, CMP_GT, dt, span, simt_int(L->k, dt, v->args[2]->iconst * (pp->stages - 2)));
+}
+
+/* Before the tile loop `outer`: the pipeline's slots and shared arrays
+ * (once for all tiles: the slots run on from tile to tile), and the K
+ * loop's start, 0 for the first tile. */
+static void tiles_before(Lower *L, const Pipeline *pp, const TValue *outer, SReg *iv, SExpr *hi, SExpr *step)
+{
+	SKernel *k = L->k;
+	DType dt = outer->body->params[0]->type.dtype, kdt = pp->loop->body->params[0]->type.dtype;
+	lower_pipeline_regs(L, pp);
+	PipeRegs *pr = &L->pipe_regs[pp->id];
+	pr->start = simt_reg(k, SR_UNIFORM, kdt, kdt, 1, "k_start");
+	SStmt *s = lower_uniform_stmt(L, SS_ASSIGN, outer->line);
+	s->dst = simt_ref(k, pr->start, NULL);
+	s->value = simt_int(k, kdt, 0);
+	pr->tile_next = simt_binary(k, TOP_ADD, dt, simt_ref(k, iv, NULL), step);
+	pr->tile_runs = loop_runs(L, dt, pr->tile_next, hi, step);
+}
+
+/* In a drain iteration of K loop `v` (iv past hi): the copies of the next
+ * tile's iteration iv - span, when the next tile runs and this one has
+ * stages - 1 iterations at least, with the ops of the tile loop's body
+ * they read lowered again for the next tile. What the lowering knows of
+ * every value is as it was afterwards. */
+static void next_tile_copies(Lower *L, const TValue *v, const Pipeline *pp, SReg *iv, SExpr *lo, SExpr *hi)
+{
+	SKernel *k = L->k;
+	PipeRegs *pr = &L->pipe_regs[pp->id];
+	const TBlock *ob = pp->tiles->body, *body = v->body;
+	const TValue *tiv = ob->params[0], *kiv = body->params[0];
+	DType dt = kiv->type.dtype, tdt = tiv->type.dtype;
+	lower_uniform_stmt(L, SS_IF, v->line)->guard = tile_crosses(L, v, pp, lo, hi);
+	lower_uniform_stmt(L, SS_IF, v->line)->guard = pr->tile_runs;
+	Place *saved = arena_alloc(L->arena, sizeof *saved * (size_t)(L->nvalues + 1));
+	memcpy(saved, L->place, sizeof *saved * (size_t)(L->nvalues + 1));
+	SReg *tn = simt_reg(k, SR_UNIFORM, tdt, tdt, 1, arena_printf(L->arena, "%s_next", tiv->name ? tiv->name : "tile"));
+	SStmt *s = lower_uniform_stmt(L, SS_ASSIGN, v->line);
+	s->dst = simt_ref(k, tn, NULL);
+	s->value = pr->tile_next;
+	lower_set_reg(L, tiv, tn, 0);
+	for (const TValue *x = ob->first; x && x != v; x = x->next)
+		if (L->vp[x->id].next_tile && !(L->uses && L->uses[x->id] <= 0))
+			lower_value(L, x);
+	SReg *kn = simt_reg(k, SR_UNIFORM, dt, dt, 1, arena_printf(L->arena, "%s_next", kiv->name ? kiv->name : "iv"));
+	s = lower_uniform_stmt(L, SS_ASSIGN, v->line);
+	s->dst = simt_ref(k, kn, NULL);
+	s->value = simt_binary(k, TOP_SUB, dt, simt_ref(k, iv, NULL), tile_span(L, v, lo, hi));
+	lower_set_reg(L, kiv, kn, 0);
+	lower_part(L, body, PART_PRODUCER);   /* it carries nothing (plan_across_loop) */
+	memcpy(L->place, saved, sizeof *saved * (size_t)(L->nvalues + 1));
+	next_slot(L, pr->load_slot, pp->stages, v->line);
+	lower_uniform_stmt(L, SS_END, v->line);
+	lower_uniform_stmt(L, SS_END, v->line);
 }
 
 /* The body of a pipelined loop (lower_dot.c says how it splits): the loop
@@ -507,7 +593,7 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 
 	bool single = pp->stages == 1;   /* copy, wait, compute: two barriers, no overlap */
 	if (pp->wgmma && pp->stages == 2) {
-		producer_first(L, v, pp, f, ivr, hi, ahead, state, like);
+		producer_first(L, v, pp, f, iv, hi, ahead, state, like);
 		return;
 	}
 	if (!single)
@@ -524,6 +610,10 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 	if (y)
 		yield_part(L, y, state, like, PART_PRODUCER);
 	next_slot(L, L->pipe_regs[pp->id].load_slot, pp->stages, v->line);
+	if (pp->tiles) {
+		lower_uniform_stmt(L, SS_ELSE, v->line);
+		next_tile_copies(L, v, pp, iv, f->lo, hi);
+	}
 	lower_uniform_stmt(L, SS_END, v->line);
 	lower_uniform_stmt(L, SS_COPY_COMMIT, v->line);
 	if (single) {
@@ -657,12 +747,18 @@ static void lower_for(Lower *L, const TValue *v)
 		lower_set_reg(L, like[i], state[i], L->vp[like[i]->id].present);
 	}
 	const TValue *step = v->args[2];
-	const Pipeline *pp = L->vp[v->id].pipe;
+	const Pipeline *pp = L->vp[v->id].pipe, *tiles = NULL;
+	for (int i = 0; i < L->plan->npipes; i++)
+		if (L->plan->pipes[i]->tiles == v)
+			tiles = L->plan->pipes[i];
 	if (pp) {
-		lower_pipeline_regs(L, pp);
+		if (!pp->tiles)   /* else made before the tile loop */
+			lower_pipeline_regs(L, pp);
 		lower_stage_once(L, pp);
 	}
 	SExpr *lo = scalar(L, v->args[0]), *hi = scalar(L, v->args[1]), *st = scalar(L, step);
+	if (tiles)
+		tiles_before(L, tiles, v, iv, hi, st);
 	Ahead *A = L->vp[v->id].ahead_iters && !pp ? ahead_before(L, v, lo, hi, st) : NULL;
 	SStmt *f = simt_stmt(L->k, SS_FOR, v->line);
 	f->uniform = true;
@@ -675,6 +771,8 @@ static void lower_for(Lower *L, const TValue *v)
 		ahead_in_body(L, v, A, iv, hi, st);
 	if (pp) {
 		lower_pipelined(L, v, pp, f, iv, state, like);
+		if (pp->tiles)   /* the tile before may have issued the first stages - 1 iterations */
+			f->lo = simt_binary(L->k, TOP_ADD, ivv->type.dtype, lo, simt_ref(L->k, L->pipe_regs[pp->id].start, NULL));
 	} else {
 		const TValue *y = lower_block(L, body);
 		if (y && n)
@@ -684,6 +782,16 @@ static void lower_for(Lower *L, const TValue *v)
 	simt_stmt(L->k, SS_END, v->line)->uniform = true;
 	for (int i = 0; pp && i < pp->nacc; i++)     /* the last wgmma groups in flight */
 		lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, L->place[pp->acc[i]->id].reg, 0);
+	if (pp && pp->tiles) {   /* the next tile's K loop: past the iterations this one's drain issued */
+		DType dt = ivv->type.dtype;
+		SExpr *e = simt_leaf(L->k, SE_SELECT, dt, 0);
+		e->a[0] = tile_crosses(L, v, pp, lo, hi);
+		e->a[1] = simt_int(L->k, dt, v->args[2]->iconst * (pp->stages - 1));
+		e->a[2] = simt_int(L->k, dt, 0);
+		SStmt *s = lower_uniform_stmt(L, SS_ASSIGN, v->line);
+		s->dst = simt_ref(L->k, L->pipe_regs[pp->id].start, NULL);
+		s->value = e;
+	}
 	L->place[v->id].results = state;
 	L->place[v->id].lowered = true;
 }

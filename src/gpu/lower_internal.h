@@ -31,6 +31,12 @@ typedef struct Place {
 /* The registers of a pipeline while its loop is emitted. */
 typedef struct PipeRegs {
 	SReg *load_slot, *use_slot;   /* uniform: the slot the copies write, and the one the dots read */
+	/* carried across tiles (Pipeline.tiles, lower.c): where the K loop
+	 * starts (0, or step * (stages - 1) when the tile before issued the
+	 * first copies), the tile loop's next induction variable and whether
+	 * the loop runs it */
+	SReg *start;
+	SExpr *tile_next, *tile_runs;
 } PipeRegs;
 
 typedef struct Lower {

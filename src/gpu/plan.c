@@ -571,6 +571,145 @@ static void plan_ahead(Lower *L, const TBlock *b)
 	}
 }
 
+/* ---- pipelines carried across a loop of tiles ----
+ *
+ * A persistent kernel (Triton's tutorial 09) walks tiles in an outer loop,
+ * `for tile in tl.range(pid, tiles, NUM_SMS)`, around its pipelined K loop.
+ * Left alone, each tile fills the pipeline (stages - 1 iterations of copies
+ * only) and drains it (stages - 1 iterations of dots only), and the
+ * epilogue's stores wait for nothing but keep the copies of the next tile
+ * from starting. Carried across the tiles, the drain iterations of tile t
+ * issue the copies of tile t + step's first stages - 1 iterations (their
+ * addresses from the tile loop's ops lowered again at t + step), and the
+ * next tile's K loop starts at iteration stages - 1. Triton's `flatten=True`
+ * makes one loop of the two for the same end. The slots and the copy groups
+ * run on from tile to tile as they do from iteration to iteration, so the
+ * waits are the pipeline's own. Planned when the K loop's trip count is the
+ * same for every tile (its bounds computed from nothing the tile loop
+ * changes), its step a constant, it carries nothing but the consumer's
+ * accumulators, its dots stream both operands, and the producer reads of
+ * the tile loop's body only ops that can be lowered again (element-wise,
+ * no load, no shared memory) of its induction variable and of values from
+ * before it; not when the tile loop writes through a pointer of an argument
+ * the copies read (or of one not known), or has atomics or barriers, since
+ * the next tile's copies then start before this tile's stores. At run time
+ * a tile loop whose K loop has fewer than stages - 1 iterations fills and
+ * drains each tile as before. */
+
+/* Whether `x` is the same in every iteration of tile loop body `ob`: from
+ * before the loop, or a pure scalar op of its body on such values. */
+static bool tile_invariant(const TBlock *ob, const bool *in_outer, const TValue *x)
+{
+	if (!x)
+		return true;
+	for (int i = 0; i < ob->nparams; i++)
+		if (x == ob->params[i])
+			return false;
+	if (!in_outer[x->id])
+		return true;
+	if (x->type.rank || !lower_pure(x) || x->op == TOP_LOAD || x->body || x->op == TOP_RESULT)
+		return false;
+	for (int i = 0; i < x->nargs; i++)
+		if (!tile_invariant(ob, in_outer, x->args[i]))
+			return false;
+	return true;
+}
+
+/* Whether `x`, read by the producer, can be computed for the next tile:
+ * marks the ops of tile loop body `ob` it takes in `mark`. */
+static bool next_tile_slice(const TBlock *ob, const bool *in_outer, const TValue *x, bool *mark)
+{
+	if (!x || x == ob->params[0])
+		return true;
+	for (int i = 1; i < ob->nparams; i++)
+		if (x == ob->params[i])
+			return false;   /* carried by the tile loop */
+	if (!in_outer[x->id] || mark[x->id])
+		return true;
+	switch (x->op) {
+	case TOP_CONST: case TOP_ARANGE: case TOP_SPLAT: case TOP_BROADCAST: case TOP_EXPAND: case TOP_HINT:
+	case TOP_ADD: case TOP_SUB: case TOP_MUL: case TOP_IDIV: case TOP_MOD: case TOP_AND: case TOP_OR:
+	case TOP_XOR: case TOP_SHL: case TOP_SHR: case TOP_NEG: case TOP_NOT: case TOP_CMP: case TOP_WHERE:
+	case TOP_CAST: case TOP_MAXIMUM: case TOP_MINIMUM: case TOP_PTR_ADD:
+		break;
+	case TOP_RESHAPE:
+		if (lower_reshape_is_alias(x))
+			break;
+		return false;
+	default:
+		return false;
+	}
+	for (int i = 0; i < x->nargs; i++)
+		if (!next_tile_slice(ob, in_outer, x->args[i], mark))
+			return false;
+	mark[x->id] = true;
+	return true;
+}
+
+/* The pipelines in block `b` and what it holds. */
+static int pipes_in(const Lower *L, const TBlock *b)
+{
+	int n = 0;
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		n += v->op == TOP_FOR && L->vp[v->id].pipe;
+		n += pipes_in(L, v->body) + (v->op == TOP_IF ? pipes_in(L, v->orelse) : 0);
+	}
+	return n;
+}
+
+static void plan_across_loop(Lower *L, const TValue *outer)
+{
+	const TBlock *ob = outer->body;
+	if (L->vp[outer->id].pipe || L->vp[outer->id].ahead_iters || pipes_in(L, ob) != 1)
+		return;
+	const TValue *loop = NULL;
+	for (const TValue *v = ob->first; v; v = v->next)
+		if (v->op == TOP_FOR && L->vp[v->id].pipe)
+			loop = v;
+	Pipeline *pp = loop ? L->vp[loop->id].pipe : NULL;
+	if (!pp || pp->stages < 2 || loop->args[2]->op != TOP_CONST || loop->args[2]->iconst <= 0)
+		return;
+	for (int i = 0; i < L->plan->noperands; i++)
+		if (L->plan->operands[i]->loop == pp)
+			return;   /* an operand written once or every iteration: streamed ones only */
+	const TBlock *body = loop->body;
+	for (int i = 1; i < body->nparams; i++)
+		if (L->vp[body->params[i]->id].part != PART_CONSUMER)
+			return;   /* the producer carries a value (pointers advanced): a tile's own */
+	bool *in_outer = arena_alloc(L->arena, sizeof *in_outer * (size_t)(L->nvalues + 1));
+	bool *mark = arena_alloc(L->arena, sizeof *mark * (size_t)(L->nvalues + 1));
+	for (const TValue *v = ob->first; v; v = v->next)
+		in_outer[v->id] = true;
+	if (!tile_invariant(ob, in_outer, loop->args[0]) || !tile_invariant(ob, in_outer, loop->args[1]))
+		return;   /* the next tile's K loop could run another number of iterations */
+	for (const TValue *x = body->first; x; x = x->next) {
+		if (L->vp[x->id].part != PART_PRODUCER || (L->uses && L->uses[x->id] <= 0))
+			continue;
+		if (x->op == TOP_LOAD) {
+			const TValue *root = pointer_root(x->args[0]);
+			if (!root || writes_maybe(ob, root))
+				return;
+		}
+		for (int i = 0; i < x->nargs; i++)
+			if (!next_tile_slice(ob, in_outer, x->args[i], mark))
+				return;
+	}
+	pp->tiles = outer;
+	for (const TValue *v = ob->first; v; v = v->next)
+		L->vp[v->id].next_tile = mark[v->id];
+}
+
+static void plan_across_tiles(Lower *L, const TBlock *b)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		plan_across_tiles(L, v->body);
+		if (v->op == TOP_IF)
+			plan_across_tiles(L, v->orelse);
+		if (v->op == TOP_FOR)
+			plan_across_loop(L, v);
+	}
+}
+
 /* ---- registers ----
  *
  * A kernel of element-wise ops, loads, stores and reductions (no dot, no
@@ -661,6 +800,7 @@ static void plan_kernel(Lower *L)
 	plan_pipelines(L, tk->body, 0, false);
 	lower_plan_operands(L, tk->body);
 	plan_ahead(L, tk->body);
+	plan_across_tiles(L, tk->body);
 	plan_registers(L);
 	p->frames = L->frames;   /* place.c sized them */
 	p->nframes = L->nframes;
@@ -763,6 +903,8 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 		buf_printf(b, " loads %d iteration%s ahead", vp->ahead_iters, vp->ahead_iters > 1 ? "s" : "");
 	if (vp->ahead != AHEAD_NONE)
 		buf_puts(b, vp->ahead == AHEAD_LOAD ? " loaded ahead" : vp->ahead == AHEAD_ONLY ? " ahead only" : " ahead");
+	if (vp->next_tile)
+		buf_puts(b, " next tile");
 	buf_puts(b, "\n");
 }
 
@@ -803,6 +945,8 @@ void plan_dump(Buf *b, const Plan *p)
 			   pp->wgmma ? ", wgmma" : "");
 		for (int a = 0; a < pp->nacc; a++)
 			buf_printf(b, "%s%%%d", a ? "," : ", in place: ", pp->acc[a]->id);
+		if (pp->tiles)
+			buf_printf(b, ", across the tiles of loop %%%d", pp->tiles->id);
 		buf_puts(b, "\n");
 	}
 	for (int i = 0; i < p->noperands; i++) {

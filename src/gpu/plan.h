@@ -28,6 +28,15 @@ typedef struct Pipeline {
 	bool wgmma;
 	const TValue *acc[4];
 	int nacc;
+	/* Carried across the tiles of loop `tiles`, the loop right around this
+	 * one (plan.c, plan_across_tiles): the iterations that only wait for
+	 * the last copies of a tile (stages - 1 of them) issue the copies of
+	 * the first stages - 1 iterations of the next tile, whose loop then
+	 * starts at its iteration stages - 1; so no iteration goes without
+	 * copies or dots at a tile's edge and the epilogue's stores overlap
+	 * the next tile's copies. NULL: the pipeline fills and drains in each
+	 * run of its loop. */
+	const TValue *tiles;
 } Pipeline;
 
 /* A tl.dot operand in shared memory: 16-bit elements, rows of `width`
@@ -100,6 +109,10 @@ typedef struct ValuePlan {
 	Pipeline *pipe;            /* TOP_FOR: pipelined */
 	int8_t ahead;              /* AHEAD_*: in the body of a loop that loads ahead */
 	int8_t ahead_iters;        /* TOP_FOR: 1 when its AHEAD_LOADs are issued an iteration ahead */
+	/* An op of a tile loop's body (Pipeline.tiles) that the producer of the
+	 * pipelined loop in it reads: lowered again, for the next tile, where
+	 * that loop issues the next tile's first copies */
+	bool next_tile;
 } ValuePlan;
 
 /* A blocked layout shared by the tiles of one connected part of a kernel:

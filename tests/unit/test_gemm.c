@@ -263,18 +263,21 @@ typedef struct TileCase {
 	int bm, bn, bk, warps, stages, programs;
 	bool pipelined;             /* what the K loop must be */
 	bool counted;               /* copies of a run-time number of leading elements */
+	bool across;                /* its pipeline carried across the tile loop (plan.c, plan_across_tiles) */
+	const char *file;           /* NULL: tests/exec/gemm_tiles.py */
 } TileCase;
 
-static Result run_tiles(const TileCase *c, const char *target, bool *counted)
+static Result run_tiles(const TileCase *c, const char *target, bool *counted, bool *across)
 {
 	Result r = {0};
 	Diag d = {.out = stderr};
 	size_t len;
-	char *text = file_read("tests/exec/gemm_tiles.py", &len);
+	const char *file = c->file ? c->file : "tests/exec/gemm_tiles.py";
+	char *text = file_read(file, &len);
 	if (!text)
 		return r;
 	Source *src = arena_alloc(&arena, sizeof *src);
-	*src = (Source){.name = "tests/exec/gemm_tiles.py", .text = arena_strndup(&arena, text, len), .len = len};
+	*src = (Source){.name = file, .text = arena_strndup(&arena, text, len), .len = len};
 	free(text);
 	KernelList kl = {0};
 	const Kernel *kern = NULL;
@@ -288,7 +291,7 @@ static Result run_tiles(const TileCase *c, const char *target, bool *counted)
 	snprintf(defs[nd++], 32, "BM=%d", c->bm);
 	snprintf(defs[nd++], 32, "BN=%d", c->bn);
 	snprintf(defs[nd++], 32, "BK=%d", c->bk);
-	if (strcmp(c->kernel, "blocks")) {
+	if (!c->bt) {
 		snprintf(defs[nd++], 32, "GROUP=2");
 		snprintf(defs[nd++], 32, "s_ak=1");
 		snprintf(defs[nd++], 32, "s_bn=1");
@@ -324,6 +327,7 @@ static Result run_tiles(const TileCase *c, const char *target, bool *counted)
 	r.matrix = r.wgmma || strstr(cs, t.warp_size == 32 ? "tc_mma_m16n8k16(" : "tc_mfma_16x16x16(");
 	r.pipelined = strstr(cs, "load_slot") != NULL;
 	*counted = strstr(cs, "tc_n = ") != NULL;
+	*across = strstr(cs, "k_start") != NULL;
 
 	size_t na = (size_t)c->m * c->lda, nb = (size_t)(c->bt ? c->n : c->k) * c->ldb, nc = (size_t)c->m * c->ldc;
 	size_t counts[3] = {na, nb, nc};
@@ -356,8 +360,8 @@ static Result run_tiles(const TileCase *c, const char *target, bool *counted)
 	}
 	int tiles_m = (c->m + c->bm - 1) / c->bm, tiles_n = (c->n + c->bn - 1) / c->bn;
 	RunOptions ro = {.device = DEVICE_CPU, .cpu_threads = 2, .cache_dir = test_cache_dir()};
-	ro.grid[0] = c->bt ? tiles_m : c->programs ? c->programs : tiles_m * tiles_n;
-	ro.grid[1] = c->bt ? tiles_n : 1;
+	ro.grid[0] = c->programs ? c->programs : c->bt ? tiles_m : tiles_m * tiles_n;
+	ro.grid[1] = c->bt && !c->programs ? tiles_n : 1;
 	ro.grid[2] = 1;
 	RunResult res;
 	r.ran = n == tk->nargs && run_kernel(sk, cs, args, &ro, &res, err, sizeof err) == 0;
@@ -387,32 +391,52 @@ static void test_tiles(void)
 	static const char *const ptr_sig_k16 = "*fp16,*fp16,*fp16,i32,i32:16,i32:16,i32:16,i32:16,i32:16";
 	static const char *const desc_sig = "tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,tensordesc<fp16[128,128]>,i32,i32,i32";
 	static const char *const desc_sig_small = "tensordesc<fp16[64,32]>,tensordesc<fp16[64,32]>,tensordesc<fp16[64,64]>,i32,i32,i32";
+	static const char *const half_sig = "tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,i32,i32,i32";
+	static const char *const half_sig_small = "tensordesc<fp16[64,32]>,tensordesc<fp16[64,32]>,tensordesc<fp16[64,32]>,i32,i32,i32";
+#define P "tests/exec/persistent.py"
+
 	static const TileCase cases[] = {
 		/* % M and % N, K's edge inside a copy; then M not a multiple of 16 (rows wrap anywhere), K hinted */
-		{"wrapped", NULL, 208, 144, 77, 80, 144, 144, false, 128, 128, 64, 4, 3, 0, true, true},
-		{"wrapped", NULL, 200, 144, 96, 96, 144, 144, false, 64, 64, 32, 4, 2, 0, true, false},
-		/* three programs walk nine (then four) tiles, each K loop pipelined */
-		{"tile_loop", NULL, 208, 144, 77, 80, 144, 144, false, 64, 64, 32, 4, 3, 3, true, true},
-		{"tile_loop", NULL, 208, 144, 77, 80, 144, 144, false, 128, 128, 64, 4, 3, 3, true, true},
+		{"wrapped", NULL, 208, 144, 77, 80, 144, 144, false, 128, 128, 64, 4, 3, 0, true, true, false, NULL},
+		{"wrapped", NULL, 200, 144, 96, 96, 144, 144, false, 64, 64, 32, 4, 2, 0, true, false, false, NULL},
+		/* three programs walk nine (then four) tiles, each K loop pipelined, the
+		 * pipeline carried from tile to tile */
+		{"tile_loop", NULL, 208, 144, 77, 80, 144, 144, false, 64, 64, 32, 4, 3, 3, true, true, true, NULL},
+		{"tile_loop", NULL, 208, 144, 77, 80, 144, 144, false, 128, 128, 64, 4, 3, 3, true, true, true, NULL},
 		/* descriptors: rows padded to 16 bytes, extents anywhere */
-		{"blocks", NULL, 200, 136, 77, 80, 80, 136, true, 128, 128, 64, 4, 3, 0, true, true},
-		{"blocks", NULL, 200, 136, 77, 80, 80, 136, true, 64, 64, 32, 4, 2, 0, true, true},
+		{"blocks", NULL, 200, 136, 77, 80, 80, 136, true, 128, 128, 64, 4, 3, 0, true, true, false, NULL},
+		{"blocks", NULL, 200, 136, 77, 80, 80, 136, true, 64, 64, 32, 4, 2, 0, true, true, false, NULL},
+		/* tests/exec/persistent.py: more tiles than programs, partial tiles, the
+		 * tile loop's step num_programs; K of 3, 1 (fewer iterations than
+		 * stages - 1: each tile fills and drains at run time) and 2 steps */
+		{"persistent", NULL, 200, 144, 77, 80, 144, 144, false, 64, 64, 32, 4, 3, 4, true, true, true, P},
+		{"persistent", NULL, 200, 144, 24, 24, 144, 144, false, 64, 64, 32, 4, 3, 4, true, true, true, P},
+		{"persistent", NULL, 72, 200, 40, 40, 200, 200, false, 64, 64, 32, 4, 2, 2, true, true, true, P},
+		{"persistent", NULL, 208, 144, 120, 120, 144, 144, false, 128, 128, 64, 4, 4, 3, true, true, true, P},
+		/* the K loop's bounds are the tile's: filled and drained in every tile */
+		{"rotated", NULL, 200, 144, 77, 80, 144, 144, false, 64, 64, 32, 4, 3, 4, true, true, false, P},
+		/* descriptors, the epilogue in two halves through a reshape */
+		{"persistent_blocks", NULL, 200, 136, 77, 80, 80, 136, true, 64, 64, 32, 4, 3, 5, true, true, true, P},
+		{"persistent_blocks", NULL, 200, 136, 77, 80, 80, 136, true, 128, 128, 64, 4, 2, 1, true, true, true, P},
 	};
+#undef P
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		TileCase c = cases[i];
-		c.signature = c.bt ? (c.bm == 128 ? desc_sig : desc_sig_small) : c.counted ? ptr_sig : ptr_sig_k16;
+		bool halves = c.file && c.bt;   /* persistent_blocks stores its tile in two halves */
+		c.signature = c.bt ? (c.bm == 128 ? (halves ? half_sig : desc_sig) : (halves ? half_sig_small : desc_sig_small))
+				   : c.counted ? ptr_sig : ptr_sig_k16;
 		for (int w = 0; w < 3; w++) {
 			static const char *const targets[] = {"c", "c:wave64", "c:wgmma"};
-			bool counted = false;
-			Result r = run_tiles(&c, targets[w], &counted);
+			bool counted = false, across = false;
+			Result r = run_tiles(&c, targets[w], &counted, &across);
 			bool wgmma = w == 2 && c.bm % (16 * c.warps) == 0;
 			char name[200];
-			snprintf(name, sizeof name, "gemm_tiles %s %dx%dx%d blocks %dx%dx%d stages=%d %s: %s%s%s, rel err %.2e",
+			snprintf(name, sizeof name, "gemm_tiles %s %dx%dx%d blocks %dx%dx%d stages=%d %s: %s%s%s%s, rel err %.2e",
 				 c.kernel, c.m, c.n, c.k, c.bm, c.bn, c.bk, c.stages, targets[w],
 				 r.wgmma ? "wgmma" : w == 1 ? "MFMA" : "mma.sync", r.pipelined ? " async copies" : "",
-				 counted ? " (counted at K's edge)" : "", r.rel_err);
+				 counted ? " (counted at K's edge)" : "", across ? " across tiles" : "", r.rel_err);
 			CHECK(name, r.ran && r.matrix && r.pipelined == c.pipelined && r.wgmma == wgmma &&
-				    counted == c.counted && r.rel_err < 1e-2);
+				    counted == c.counted && across == c.across && r.rel_err < 1e-2);
 			if (!r.ran)
 				printf("  %s\n", r.err);
 		}
@@ -527,8 +551,13 @@ static void test_attention(void)
 		}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "tiles")) {   /* the GEMMs of hand-written Triton alone */
+		test_tiles();
+		arena_free(&arena);
+		return failures ? 1 : 0;
+	}
 	test_attention();
 	test_tiles();
 	test_gemm();
