@@ -560,6 +560,12 @@ static void define(PP *pp, int i, int eod)
 		f->names->v[nt->id].wexpr_stamp = f->stamp;
 		return;
 	}
+	/* #define BNB_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE: a constant per target,
+	 * so no one value (a 32 in another branch does not make it 32) */
+	if (v + 1 == eod && all_kw(f, v, WK___AMDGCN_WAVEFRONT_SIZE)) {
+		wc_set_const(f, nt->id, 0, true);
+		return;
+	}
 	if (v < eod && f->all[v].kind == WT_NUMBER && f->all[v].num_ok) {
 		wc_set_const(f, nt->id, f->all[v].num, false);
 		width_define(pp, i, v, f->all[v].num, ~(WcPasses)0, false);

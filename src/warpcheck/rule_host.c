@@ -4,6 +4,7 @@
  * code that assumes full warps breaks). */
 #include "warpcheck/warpcheck.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static bool warp_size_const(const WcFile *f, int i)
@@ -235,23 +236,18 @@ static bool lib_device_width(const WcFile *f, int i)
  * of 64 when no chip is compiled), so a block size that is right for a
  * wave32 chip fails to build, or a wave64 bound holds for RDNA. Inside a
  * function or under #if __HIP_DEVICE_COMPILE__ it is the chip's own. */
-static void check_host_pass_assert(WcFile *f, int i)
+static void check_host_pass_assert(WcFile *f, int i, int brace)
 {
 	if (f->t[i].cuda_only || (f->nfns && wc_func_at(f, i) >= 0) || !wc_op(f, i + 1, WP_LPAREN))
 		return;
 	/* the innermost "{" around it: a body when a ")" (and qualifiers) comes before it */
-	for (int k = i - 1, depth = 0; k >= 0; k--) {
-		if (wc_op(f, k, WP_RBRACE)) {
-			depth++;
-		} else if (wc_op(f, k, WP_LBRACE) && depth-- == 0) {
-			int b = k - 1;
-			while (b > 0 && wc_ident(f, b) && (wc_flags(f, b) & WN_QUALIFIER || wc_kw(f, b, WK_noexcept) ||
-			                                   wc_kw(f, b, WK_override) || wc_kw(f, b, WK_final)))
-				b--;
-			if (b >= 0 && wc_op(f, b, WP_RPAREN))
-				return;
-			break;
-		}
+	if (brace >= 0) {
+		int b = brace - 1;
+		while (b > 0 && wc_ident(f, b) && (wc_flags(f, b) & WN_QUALIFIER || wc_kw(f, b, WK_noexcept) ||
+		                                   wc_kw(f, b, WK_override) || wc_kw(f, b, WK_final)))
+			b--;
+		if (b >= 0 && wc_op(f, b, WP_RPAREN))
+			return;
 	}
 	const WcRegion *r = wc_region_at(f, i);
 	if (r && !(r->maybe & WC_HOST_PASS) && !(r->def & WC_HOST_PASS))
@@ -565,8 +561,18 @@ void wc_rule_host(WcFile *f)
 		const WcName *nm = &f->names->v[f->t[i].id];
 		widths = wc_warp_size_expr(f, i) || (nm->macro_stamp == f->stamp && nm->macro_wsize);
 	}
+	int *open = NULL, nopen = 0, open_cap = 0;  /* the "{"s around token i */
 	for (int i = 0; i < f->n; i++) {
 		const WcTok *t = &f->t[i];
+		if (t->kind == WT_PUNCT && t->op == WP_LBRACE) {
+			if (nopen == open_cap) {
+				open_cap = open_cap ? open_cap * 2 : 64;
+				open = base_realloc(open, (size_t)open_cap * sizeof *open);
+			}
+			open[nopen++] = i;
+		} else if (t->kind == WT_PUNCT && t->op == WP_RBRACE && nopen > 0) {
+			nopen--;
+		}
 		if (t->kind == WT_PUNCT) {
 			if (t->op == WP_LAUNCH_OPEN) {
 				check_launch(f, i);
@@ -578,7 +584,7 @@ void wc_rule_host(WcFile *f)
 			}
 		} else if (t->kind == WT_IDENT) {
 			if (t->id == WK_static_assert)
-				check_host_pass_assert(f, i);
+				check_host_pass_assert(f, i, nopen ? open[nopen - 1] : -1);
 			if (t->id == WK_dim3)
 				check_launch(f, i);
 			else if (t->id == WK_warpSize)
@@ -603,6 +609,7 @@ void wc_rule_host(WcFile *f)
 				check_parens(f, i, "__launch_bounds__");
 		}
 	}
+	free(open);
 	check_amdgcn_directives(f);
 	check_host_width(f, widths);
 }
