@@ -12,3 +12,9 @@
 #else
 #define PROJ_WARP_SIZE 32
 #endif
+
+// Names for the two widths, not a choice of the device's.
+#define PROJ_WARP_SIZE_32 32u
+#define PROJ_WARP_SIZE_64 64u
+#define PROJ_MAX_WARP_SIZE 64u
+#define PROJ_WAVE_SIZE 64u  // expect: H8 expect-col: 24
