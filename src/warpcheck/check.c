@@ -189,6 +189,7 @@ bool wc_check_path(WcFile *f, Diag *d, const char *path, WcWork *w)
 	wc_rule_branch(f);
 	wc_rule_width(f);
 	wc_rule_params(f);
+	wc_rule_shims(f);
 	wc_scheme_notes(f);
 	finish(f);
 	return true;

@@ -412,6 +412,16 @@ static void width_define_at(PP *pp, int name, int value, uint64_t v, WcPasses se
 		return;
 	if (v == 32 && !(fl & WN_WARP_SIZE) && !(fl & WN_WIDTHISH))
 		return;
+	/* #define ROCPRIM_WARP_SIZE_64 64u: a name for one of the widths, not
+	 * the choice of the device's */
+	const char *nm = f->src.text + f->all[name].off;
+	size_t len = f->all[name].len;
+	if (len > 3 && nm[len - 3] == '_' && (unsigned)(nm[len - 2] - '0') * 10 + (unsigned)(nm[len - 1] - '0') == v)
+		return;
+	/* #define PROJ_MAX_WARP_SIZE 64: an upper bound, right for both widths */
+	for (size_t k = 0; v == 64 && k + 3 <= len; k++)
+		if ((k == 0 || nm[k - 1] == '_') && memcmp(nm + k, "MAX", 3) == 0 && (k + 3 == len || nm[k + 3] == '_'))
+			return;
 	WcPasses def, maybe;
 	bool amd = in_passes(pp, &def, &maybe) || sel_amd;
 	def &= sel_def;
@@ -558,6 +568,12 @@ static void define(PP *pp, int i, int eod)
 	}
 	if (uses_width(f, i + 1, eod)) {
 		f->names->v[nt->id].wexpr_stamp = f->stamp;
+		return;
+	}
+	/* #define BNB_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE: a constant per target,
+	 * so no one value (a 32 in another branch does not make it 32) */
+	if (v + 1 == eod && all_kw(f, v, WK___AMDGCN_WAVEFRONT_SIZE)) {
+		wc_set_const(f, nt->id, 0, true);
 		return;
 	}
 	if (v < eod && f->all[v].kind == WT_NUMBER && f->all[v].num_ok) {

@@ -12,6 +12,9 @@
  *     other branch (usually 32). */
 #include "warpcheck/warpcheck.h"
 
+#include <stdio.h>
+#include <string.h>
+
 static const char fix_host[] =
 	"query hipDeviceAttributeWarpSize on the host; keep per-target macros to device code";
 
@@ -125,8 +128,100 @@ static void check_return_width(WcFile *f, int i)
 		wc_width_passes(f, &f->t[i + 1], f->src.text + f->t[nm].off, (int)f->t[nm].len, v, r->def);
 }
 
+/* A constructor of a class of the file whose parameter is named for the
+ * warp size: DeviceConstants(Index_type warp_size, ...). */
+typedef struct { uint32_t cls; int param, name; } WidthParam;
+
+static bool names_class(const WcFile *f, uint32_t id)
+{
+	for (int i = 1; i < f->n; i++)
+		if ((wc_kw(f, i - 1, WK_struct) || wc_kw(f, i - 1, WK_class)) && f->t[i].kind == WT_IDENT &&
+		    f->t[i].id == id)
+			return true;
+	return false;
+}
+
+static int width_params(const WcFile *f, WidthParam *out, int max)
+{
+	int n = 0;
+	for (int i = 1; i + 1 < f->n && n < max; i++) {
+		if (!wc_ident(f, i) || !wc_op(f, i + 1, WP_LPAREN) || wc_op(f, i - 1, WP_DOT) ||
+		    wc_op(f, i - 1, WP_ARROW) || f->t[i].id < WK__COUNT)
+			continue;
+		int close = wc_match(f, i + 1);
+		if (close < 0)
+			continue;
+		int param = 0, depth = 0, ntok = 0;
+		for (int k = i + 2; k <= close; k++) {
+			if (k < close && (wc_is_open(f, k) || wc_op(f, k, WP_LT)))
+				depth++;
+			else if (k < close && (wc_is_close(f, k) || wc_op(f, k, WP_GT)))
+				depth--;
+			bool end = k == close || (depth == 0 && wc_op(f, k, WP_COMMA));
+			if (!end) {
+				ntok++;
+				continue;
+			}
+			int nm = k - 1;
+			if (ntok >= 2 && wc_ident(f, nm) && (wc_flags(f, nm) & WN_WARP_SIZE) &&
+			    (wc_ident(f, nm - 1) || wc_op(f, nm - 1, WP_GT) || wc_op(f, nm - 1, WP_AMP)) &&
+			    names_class(f, f->t[i].id)) {
+				out[n].cls = f->t[i].id;
+				out[n].param = param;
+				out[n].name = nm;
+				n++;
+				break;
+			}
+			param++;
+			ntok = 0;
+		}
+		i = close;
+	}
+	return n;
+}
+
+/* constexpr DeviceConstants device_constants(64, 1024, 64); under
+ * #if defined(__HIP_PLATFORM_AMD__): the width given to such a parameter,
+ * judged per chip as a #define of it would be. */
+static void check_ctor_widths(WcFile *f)
+{
+	WidthParam wp[8];
+	int nwp = width_params(f, wp, 8);
+	for (int i = 0; nwp && i + 2 < f->n; i++) {
+		if (f->t[i].kind != WT_IDENT)
+			continue;
+		int w = -1;
+		for (int k = 0; k < nwp; k++)
+			if (wp[k].cls == f->t[i].id)
+				w = k;
+		if (w < 0)
+			continue;
+		int open = wc_ident(f, i + 1) ? i + 2 : i + 1;
+		if (!(wc_op(f, open, WP_LPAREN) || wc_op(f, open, WP_LBRACE)))
+			continue;
+		int starts[16], ends[16];
+		int na = wc_call_args(f, open, starts, ends, 16);
+		if (na <= wp[w].param)
+			continue;
+		int a = starts[wp[w].param];
+		uint64_t v;
+		if (a + 1 != ends[wp[w].param] || f->t[a].kind != WT_NUMBER || !wc_value(f, a, &v) || (v != 32 && v != 64) ||
+		    f->t[a].cuda_only)
+			continue;
+		char what[96];
+		snprintf(what, sizeof what, "%.*s's %.*s", (int)f->t[i].len, f->src.text + f->t[i].off,
+			(int)f->t[wp[w].name].len, f->src.text + f->t[wp[w].name].off);
+		const WcRegion *r = wc_region_at(f, i);
+		if (r && r->amd)
+			wc_width_passes(f, &f->t[a], what, (int)strlen(what), v, r->def);
+		else if (v == 64 && (!r || r->def == wc_config_passes(f->cfg)))
+			wc_width_passes(f, &f->t[a], what, (int)strlen(what), v, wc_config_passes(f->cfg));
+	}
+}
+
 void wc_rule_arch(WcFile *f)
 {
+	check_ctor_widths(f);
 	for (int i = 0; i + 2 < f->n; i++)
 		if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_return)
 			check_return_width(f, i);

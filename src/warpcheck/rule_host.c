@@ -4,6 +4,9 @@
  * code that assumes full warps breaks). */
 #include "warpcheck/warpcheck.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static bool warp_size_const(const WcFile *f, int i)
 {
 	return (wc_flags(f, i) & WN_WARP_SIZE) && !wc_kw(f, i, WK_warpSize) && wc_value_is(f, i, 32);
@@ -206,6 +209,106 @@ static void check_parens(WcFile *f, int i, const char *what)
 	int close = wc_match(f, open);
 	if (close > open)
 		width_in_constant(f, open + 1, close, what);
+}
+
+/* A library's per-target name for the device's width, called as a
+ * function (rocPRIM's device_warp_size(), rocprim::warp_size(),
+ * __builtin_amdgcn_wavefrontsize()) or hipCUB's device macro. */
+static bool lib_device_width(const WcFile *f, int i)
+{
+	if (!wc_ident(f, i) || !(wc_flags(f, i) & WN_LIBWIDTH))
+		return false;
+	const char *s = f->src.text + f->t[i].off;
+	size_t n = f->t[i].len;
+	if (n > 7 && memcmp(s, "HIPCUB_", 7) == 0)
+		return true;
+	if (!wc_op(f, i + 1, WP_LPAREN) || !wc_op(f, i + 2, WP_RPAREN))
+		return false;
+	if (s[0] == '_' || (n == 16 && memcmp(s, "device_warp_size", 16) == 0))
+		return true;
+	return n == 9 && wc_op(f, i - 1, WP_SCOPE) && wc_ident(f, i - 2) && f->t[i - 2].len == 7 &&
+	       memcmp(f->src.text + f->t[i - 2].off, "rocprim", 7) == 0;
+}
+
+/* static_assert(BlockSize % ::rocprim::device_warp_size() == 0, ...) at
+ * class or namespace scope, in code the host pass compiles: the host pass
+ * evaluates it too, with the host's idea of the width (rocPRIM's default
+ * of 64 when no chip is compiled), so a block size that is right for a
+ * wave32 chip fails to build, or a wave64 bound holds for RDNA. Inside a
+ * function or under #if __HIP_DEVICE_COMPILE__ it is the chip's own. */
+static void check_host_pass_assert(WcFile *f, int i, int brace)
+{
+	if (f->t[i].cuda_only || (f->nfns && wc_func_at(f, i) >= 0) || !wc_op(f, i + 1, WP_LPAREN))
+		return;
+	/* the innermost "{" around it: a body when a ")" (and qualifiers) comes before it */
+	if (brace >= 0) {
+		int b = brace - 1;
+		while (b > 0 && wc_ident(f, b) && (wc_flags(f, b) & WN_QUALIFIER || wc_kw(f, b, WK_noexcept) ||
+		                                   wc_kw(f, b, WK_override) || wc_kw(f, b, WK_final)))
+			b--;
+		if (b >= 0 && wc_op(f, b, WP_RPAREN))
+			return;
+	}
+	const WcRegion *r = wc_region_at(f, i);
+	if (r && !(r->maybe & WC_HOST_PASS) && !(r->def & WC_HOST_PASS))
+		return;
+	int close = wc_match(f, i + 1);
+	for (int k = i + 2; k < close; k++)
+		if (lib_device_width(f, k)) {
+			wc_find(f, k, "H7", "compile-time-warp-size",
+				"assert it in the device pass only (#if __HIP_DEVICE_COMPILE__), where the width is the chip's",
+				"%.*s in a static_assert outside device code: the host pass evaluates it too, where it is "
+				"not the chip's width (64 for every target; RDNA runs 32)",
+				(int)f->t[k].len, f->src.text + f->t[k].off);
+			return;
+		}
+}
+
+/* regs / (per_wave * (block_size / WarpSize)): a count of warps by a
+ * truncating division, used as a divisor, is 0 for a block smaller than a
+ * wavefront (fewer than 64 threads on CDNA) and divides by zero. Counted
+ * up ((n + WarpSize - 1) / WarpSize) it is at least 1. */
+static void check_zero_divisor(WcFile *f, int i)
+{
+	if (!wc_op(f, i, WP_SLASH) && !wc_op(f, i, WP_PERCENT))
+		return;
+	if (!wc_op(f, i + 1, WP_LPAREN) || f->t[i].cuda_only)
+		return;
+	int close = wc_match(f, i + 1);
+	int depth = 0;
+	for (int k = i + 2; k < close; k++) {
+		if (wc_is_open(f, k))
+			depth++;
+		else if (wc_is_close(f, k))
+			depth--;
+		if (!wc_op(f, k, WP_SLASH))
+			continue;
+		/* the divisor of k: a warp-size name, qualified or not (HIPTraits::WarpSize) */
+		int w = k + 1;
+		while (wc_ident(f, w) && wc_op(f, w + 1, WP_SCOPE))
+			w += 2;
+		if (!wc_ident(f, w) || !(wc_kw(f, w, WK_warpSize) || (wc_flags(f, w) & WN_WARP_SIZE)) ||
+		    wc_op(f, w + 1, WP_LPAREN))
+			continue;
+		/* what it divides: one name (a.b, p->n) right after "(" or "*" */
+		int a = k - 1;
+		while (a > i + 2 && wc_ident(f, a) && (wc_op(f, a - 1, WP_DOT) || wc_op(f, a - 1, WP_ARROW)) &&
+		       wc_ident(f, a - 2))
+			a -= 2;
+		if (!wc_ident(f, a) || !(wc_flags(f, a) & WN_WIDTHISH) || wc_flags(f, a) & WN_WARPISH)
+			continue;
+		if (!(wc_op(f, a - 1, WP_LPAREN) || wc_op(f, a - 1, WP_STAR)))
+			continue;
+		if (!(wc_op(f, w + 1, WP_RPAREN) || wc_op(f, w + 1, WP_STAR)))
+			continue;
+		wc_find(f, a, "H12", "block-size",
+			"count the warps up: (n + warp_size - 1) / warp_size, or assert n >= warp_size",
+			"%.*s / %.*s counts warps by a truncating division and is used as a divisor: it is 0 for a "
+			"block smaller than a wavefront (64 threads on CDNA), a division by zero",
+			(int)f->t[a].len, f->src.text + f->t[a].off, (int)f->t[w].len, f->src.text + f->t[w].off);
+		return;
+	}
+	(void)depth;
 }
 
 static void amdgcn_at(WcFile *f, const WcTok *t)
@@ -458,16 +561,30 @@ void wc_rule_host(WcFile *f)
 		const WcName *nm = &f->names->v[f->t[i].id];
 		widths = wc_warp_size_expr(f, i) || (nm->macro_stamp == f->stamp && nm->macro_wsize);
 	}
+	int *open = NULL, nopen = 0, open_cap = 0;  /* the "{"s around token i */
 	for (int i = 0; i < f->n; i++) {
 		const WcTok *t = &f->t[i];
+		if (t->kind == WT_PUNCT && t->op == WP_LBRACE) {
+			if (nopen == open_cap) {
+				open_cap = open_cap ? open_cap * 2 : 64;
+				open = base_realloc(open, (size_t)open_cap * sizeof *open);
+			}
+			open[nopen++] = i;
+		} else if (t->kind == WT_PUNCT && t->op == WP_RBRACE && nopen > 0) {
+			nopen--;
+		}
 		if (t->kind == WT_PUNCT) {
 			if (t->op == WP_LAUNCH_OPEN) {
 				check_launch(f, i);
 				check_block(f, i);
 			} else if (t->op == WP_LBRACK) {
 				check_bound(f, i);
+			} else if (t->op == WP_SLASH || t->op == WP_PERCENT) {
+				check_zero_divisor(f, i);
 			}
 		} else if (t->kind == WT_IDENT) {
+			if (t->id == WK_static_assert)
+				check_host_pass_assert(f, i, nopen ? open[nopen - 1] : -1);
 			if (t->id == WK_dim3)
 				check_launch(f, i);
 			else if (t->id == WK_warpSize)
@@ -492,6 +609,7 @@ void wc_rule_host(WcFile *f)
 				check_parens(f, i, "__launch_bounds__");
 		}
 	}
+	free(open);
 	check_amdgcn_directives(f);
 	check_host_width(f, widths);
 }

@@ -133,6 +133,12 @@ bool wc_full_mask(const WcFile *f, int s, int e, bool *only32)
 		*only32 = wc_op(f, s, WP_TILDE) && is_unsigned && !f->t[s + 1].num_wide;
 		return true;
 	}
+	/* UINT32_MAX, UINT_MAX: <stdint.h> and <limits.h>, which are not read */
+	if (e == s + 1 && wc_ident(f, s) && ((f->t[s].len == 10 && memcmp(f->src.text + f->t[s].off, "UINT32_MAX", 10) == 0) ||
+	                                     (f->t[s].len == 8 && memcmp(f->src.text + f->t[s].off, "UINT_MAX", 8) == 0))) {
+		*only32 = true;
+		return true;
+	}
 	/* uint32_t(-1), unsigned(-1) */
 	if (e == s + 5 && (wc_kw(f, s, WK_uint32_t) || wc_kw(f, s, WK_unsigned)) && wc_op(f, s + 1, WP_LPAREN) &&
 	    wc_op(f, s + 2, WP_MINUS) && wc_value_is(f, s + 3, 1) && wc_op(f, s + 4, WP_RPAREN)) {

@@ -504,6 +504,7 @@ void wc_rule_branch(WcFile *f);   /* H10 */
 bool wc_condition_splits(const WcFile *f, int lo, int hi);  /* some lanes of a wavefront take it, others not */
 void wc_rule_width(WcFile *f);    /* H11 */
 void wc_rule_params(WcFile *f);   /* H14 */
+void wc_rule_shims(WcFile *f);    /* H2: mask-dropping shims gated on a HIP version */
 void wc_param_bounds(WcFile *f);  /* the templates of f (or of a header) whose width parameter is bounded */
 /* scheme.c: consistent 32-lane logical-warp schemes; run after the rules */
 void wc_scheme_notes(WcFile *f);   /* their H1, H3, H5 findings become notes */
