@@ -266,8 +266,20 @@ TValue *tir_print(TBuilder *b, int n, TValue **values, const char *prefix, bool 
 	return v;
 }
 
+/* Registers an asm operand of dtype dt takes for `pack` elements, as
+ * Triton lowers it: elements narrower than 32 bits share 32-bit registers
+ * (32 / bits of them, at most pack), wider ones take one each. */
+int tir_asm_registers(DType dt, int pack)
+{
+	int bits = dt == DT_PTR ? 64 : dtype_bytes(dt) * 8;
+	int per = bits < 32 ? 32 / bits : 1;
+	if (per > pack)
+		per = pack;
+	return pack / per;
+}
+
 bool tir_inline_asm(TBuilder *b, const char *asm_text, const char *constraints, int nargs, TValue **args, int nout,
-		    const DType *out, bool pure, TValue **results)
+		    const DType *out, bool pure, int pack, TValue **results)
 {
 	if (nout < 1 || nout > TC_MAX_RANK - 1) {
 		b->error = "tl.inline_asm_elementwise: between 1 and 7 results";
@@ -309,6 +321,7 @@ bool tir_inline_asm(TBuilder *b, const char *asm_text, const char *constraints, 
 		for (int k = 0; k < nout; k++)
 			v->hint[k] = out[k];
 		v->hint[TC_MAX_RANK - 1] = pure;
+		v->perm[0] = pack;
 		results[i] = v;
 	}
 	return true;

@@ -82,7 +82,10 @@ dots_share|tests/exec/dots_share.py|-k three_dots -s *fp16,*fp16,*fp32,i32,i32,i
 # inline PTX: for the CUDA targets only (the others give a located error, tests/lang/suite.sh)
 cuda_cases='asm_rotate|tests/exec/inline_asm.py|-k rotate -s *u32,*u32,*u32,i32 -D SHIFT=7 -D B=256
 asm_min_max|tests/exec/inline_asm.py|-k min_max -s *fp32,*fp32,*fp32,*fp32,i32,i32 -D BM=16 -D BN=64
-asm_halves|tests/exec/inline_asm.py|-k halves -s *fp16,*fp16,*u32,i32 -D B=128'
+asm_halves|tests/exec/inline_asm.py|-k halves -s *fp16,*fp16,*u32,i32 -D B=128
+asm_bytes4|tests/exec/inline_asm.py|-k bytes4 -s *u8,*u8,*u8,i32 -D B=1024
+asm_halves2|tests/exec/inline_asm.py|-k halves2 -s *fp16,*fp16,*fp16,*fp16,i32,i32 -D BM=16 -D BN=64
+asm_mixed4|tests/exec/inline_asm.py|-k mixed4 -s *u8,*fp32,*fp32,i32 -D B=1024'
 
 # One case for a target: $out is its output, or the case fails here.
 emit_one() { # name file opts target ext

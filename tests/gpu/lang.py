@@ -275,6 +275,18 @@ def inline_asm_cases():
     compare("inline_asm fp16 in 16-bit registers", f, "halves", (8,),
             lambda: [torch.randn(n, device=dev).half(), torch.empty(n, device=dev, dtype=torch.float16),
                      torch.empty(n, device=dev, dtype=torch.int32), n], [1, 2], B=128)
+    # pack > 1: blocks of 1024 give each of the 128 threads at least 4 elements (Triton needs pack of them)
+    compare("inline_asm pack=4 on uint8 (four bytes a register)", f, "bytes4", (1,),
+            lambda: [torch.randint(0, 256, (n,), device=dev, dtype=torch.uint8),
+                     torch.randint(0, 256, (n,), device=dev, dtype=torch.uint8),
+                     torch.empty(n, device=dev, dtype=torch.uint8), n], [2], B=1024)
+    compare("inline_asm pack=2 on fp16 (f16x2, two results)", f, "halves2", (4,),
+            lambda: [torch.randn(50, 40, device=dev).half(), torch.randn(40, device=dev).half(),
+                     torch.empty(50, 40, device=dev, dtype=torch.float16),
+                     torch.empty(50, 40, device=dev, dtype=torch.float16), 50, 40], [2, 3], BM=16, BN=64)
+    compare("inline_asm pack=4 over uint8 and fp32 operands", f, "mixed4", (1,),
+            lambda: [torch.randint(0, 256, (n,), device=dev, dtype=torch.uint8), torch.randn(n, device=dev),
+                     torch.empty(n, device=dev), n], [2], B=1024)
 
 
 def printed(module, *args, **meta):
