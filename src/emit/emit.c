@@ -155,7 +155,7 @@ static void int_const(Buf *b, DType dt, int64_t v)
 		else
 			buf_printf(b, v < 0 ? "(%lldLL)" : "%lldLL", (long long)v);
 		return;
-	case DT_U32: case DT_U64: case DT_U8:
+	case DT_U32: case DT_U64: case DT_U8: case DT_U16:
 		buf_printf(b, "%lluu%s", (unsigned long long)v, dt == DT_U64 ? "LL" : "");
 		return;
 	default:
@@ -205,7 +205,7 @@ static bool held_in_f32(DType dt)
 static const char *wide_unsigned(DType dt)
 {
 	switch (dt) {
-	case DT_I8: case DT_I16: case DT_U8: case DT_I32: return "tc_u32";
+	case DT_I8: case DT_I16: case DT_U8: case DT_U16: case DT_I32: return "tc_u32";
 	case DT_I64: return "tc_u64";
 	default: return NULL;
 	}

@@ -681,7 +681,7 @@ static SVal *dtype_method(Spec *s, const Node *call, SVal *self, const char *fn)
 	static const struct { const char *name; DType dt; } exact[] = {
 		{"is_fp16", DT_F16}, {"is_bf16", DT_BF16}, {"is_fp32", DT_F32}, {"is_fp64", DT_F64},
 		{"is_bool", DT_I1}, {"is_int1", DT_I1}, {"is_int8", DT_I8}, {"is_int16", DT_I16},
-		{"is_int32", DT_I32}, {"is_int64", DT_I64}, {"is_uint8", DT_U8}, {"is_uint32", DT_U32},
+		{"is_int32", DT_I32}, {"is_int64", DT_I64}, {"is_uint8", DT_U8}, {"is_uint16", DT_U16}, {"is_uint32", DT_U32},
 		{"is_uint64", DT_U64}, {"is_ptr", DT_PTR}, {"is_fp8e4nv", DT_F8E4NV}, {"is_fp8e5", DT_F8E5},
 		{"is_fp8e4b15", DT_F8E4B15}, {"is_fp8e4b8", DT_F8E4B8}, {"is_fp8e5b16", DT_F8E5B16},
 	};
@@ -887,7 +887,7 @@ static SVal *eval_attr(Spec *s, const Node *n)
 		static const struct { const char *name; DType dt; } types[] = {
 			{"float32", DT_F32}, {"float16", DT_F16}, {"bfloat16", DT_BF16}, {"float64", DT_F64},
 			{"int1", DT_I1}, {"int8", DT_I8}, {"int16", DT_I16}, {"int32", DT_I32}, {"int64", DT_I64},
-			{"uint8", DT_U8}, {"uint32", DT_U32}, {"uint64", DT_U64},
+			{"uint8", DT_U8}, {"uint16", DT_U16}, {"uint32", DT_U32}, {"uint64", DT_U64},
 			{"bool", DT_I1}, {"float", DT_F32}, {"half", DT_F16}, {"double", DT_F64},
 			{"float8e4nv", DT_F8E4NV}, {"float8e5", DT_F8E5}, {"float8e4b15", DT_F8E4B15},
 			{"float8e4b8", DT_F8E4B8}, {"float8e5b16", DT_F8E5B16},

@@ -41,6 +41,7 @@ typedef enum {
 	DT_F8E4B15,  /* tl.float8e4b15: e4m3, bias 15, no inf or NaN */
 	DT_F8E4B8,   /* tl.float8e4b8: e4m3fnuz, bias 8 */
 	DT_F8E5B16,  /* tl.float8e5b16: e5m2fnuz, bias 16 */
+	DT_U16,      /* tl.uint16 (after the fp8 formats: the earlier codes keep their values) */
 } DType;
 
 typedef struct Type {

@@ -59,6 +59,8 @@ split_scan_bf16|tests/heldout/cumsum_bf16.py|
 split_scan64|tests/exec/splitscan.py|-k split_scan64 -s *i64,*i64,*u8,i32,i32 -D R0_BLOCK=32 --num-warps 1
 lang_builtins|tests/exec/lang.py|-k builtins -s *fp32,*fp16,*fp32,i32,i32 -D BLOCK=64 -D ACT="leaky" -D OUT=tl.float16 -D BIAS=0.5 -D PAIR=(2,3) --num-warps 2
 lang_pointers|tests/exec/lang.py|-k pointers -s *i64,*fp32,*fp32,i32 -D BLOCK=128
+uint16_mix|tests/exec/uint16.py|-k mix16 -s *u16,*u16,*i16,*u16,*i32,*fp32,i32 -D B=128
+uint16_scale|tests/exec/uint16.py|-k scale16 -s *u16,*u16,i32,i32 -D B=16 --num-warps 2
 desc_tiles|tests/exec/descriptors.py|-k tiles -s *fp32,*fp32,i32,i32 -D BM=16 -D BN=32
 desc_from_host|tests/exec/descriptors.py|-k from_host -s tensordesc<fp32[16,32]>,tensordesc<fp16[16,32]>,i32 -D BK=32
 desc_cube|tests/exec/descriptors.py|-k cube -s *fp32,*fp32,i32,i32,i32 -D BA=2 -D BB=4 -D BC=8 --num-warps 2

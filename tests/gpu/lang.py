@@ -58,6 +58,9 @@ def same(a, b, tol):
     """Equal tensors: bit for bit (fp8 and integers), else within tol of the scale; NaNs equal NaNs."""
     if a.dtype in (torch.float8_e4m3fn, torch.float8_e5m2):
         a, b = a.view(torch.uint8), b.view(torch.uint8)
+    signed = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+    if a.dtype in signed:   # torch's wider unsigned types have few operations: compare their bits
+        a, b = a.view(signed[a.dtype]), b.view(signed[b.dtype])
     if not a.dtype.is_floating_point:
         bad = (a != b).nonzero()
         return len(bad) == 0, f"{len(bad)} elements differ, first at {bad[0].tolist() if len(bad) else None}"
@@ -289,6 +292,22 @@ def inline_asm_cases():
                      torch.empty(n, device=dev), n], [2], B=1024)
 
 
+def uint16_cases():
+    f = "tests/exec/uint16.py"
+    n = 1000
+
+    def u16(count):   # every 16-bit pattern likely, made as int16 (torch has few uint16 operations)
+        return torch.randint(-32768, 32768, (count,), device=dev, dtype=torch.int16).view(torch.uint16)
+    compare("uint16 promotions, unsigned // % >> <, casts, reductions", f, "mix16", (8,),
+            lambda: [u16(n), u16(n), torch.randint(-32768, 32768, (n,), device=dev, dtype=torch.int16),
+                     torch.zeros(7 * n, device=dev, dtype=torch.int16).view(torch.uint16),
+                     torch.zeros(4 * n + 128, device=dev, dtype=torch.int32),
+                     torch.zeros(2 * n, device=dev), n], [3, 4, 5], B=128)
+    compare("uint16 against a run-time scalar, 2-D", f, "scale16", (4,),
+            lambda: [u16(150), torch.zeros(150, device=dev, dtype=torch.int16).view(torch.uint16), 50, 300],
+            [1], B=16)
+
+
 def printed(module, *args, **meta):
     """The lines a launch prints (the GPU's printf goes to file descriptor 1)."""
     import tempfile
@@ -330,5 +349,6 @@ twoway_cases()
 print_cases()
 dot_scaled_cases()
 inline_asm_cases()
+uint16_cases()
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

@@ -965,8 +965,8 @@ static void test_math(void)
 			free_outcome(&o);
 		}
 	}
-	static const char *const ints[] = {"i32", "i64", "i16", "i8", "u8"};
-	for (int t = 0; t < 5; t++) {
+	static const char *const ints[] = {"i32", "i64", "i16", "i8", "u8", "u16", "u32", "u64"};
+	for (int t = 0; t < 8; t++) {
 		for (int w = 0; w < 2; w++) {
 			char sig[64], name[128];
 			snprintf(sig, sizeof sig, "*%s,*%s,*%s,*%s,i32", ints[t], ints[t], ints[t], ints[t]);
@@ -985,6 +985,10 @@ static void test_math(void)
 			if (o.ran && t == 4 && w == 0) {
 				const uint8_t *q = o.bufs[2];
 				CHECK("exec intdiv u8: 0 // 0 = 255", q[1000] == 255);
+			}
+			if (o.ran && t == 5 && w == 0) {
+				const uint16_t *q = o.bufs[2];
+				CHECK("exec intdiv u16: 0 // 0 = 65535", q[1000] == 65535);
 			}
 			free_outcome(&o);
 		}
@@ -1198,6 +1202,12 @@ static void test_lang(void)
 		{.file = "tests/exec/descriptors.py", .kernel = "cube", .signature = "*fp32,*fp32,i32,i32,i32",
 		 .defines = {"BA=2", "BB=4", "BC=8"}, .num_warps = 2, .scalars = {3, 10, 7}, .counts = {210, 105},
 		 .grid = 2, .grid_y = 2},
+		{.file = "tests/exec/uint16.py", .kernel = "mix16", .signature = "*u16,*u16,*i16,*u16,*i32,*fp32,i32",
+		 .defines = {"B=128"}, .num_warps = 4, .int_range = 65536, .scalars = {1000},
+		 .counts = {1000, 1000, 1000, 7000, 4128, 2000}, .grid = 8},
+		{.file = "tests/exec/uint16.py", .kernel = "scale16", .signature = "*u16,*u16,i32,i32",
+		 .defines = {"B=16"}, .num_warps = 2, .int_range = 65536, .scalars = {50, 300}, .counts = {150, 150},
+		 .grid = 4},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		for (int w = 0; w < 2; w++) {
