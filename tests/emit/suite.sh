@@ -61,6 +61,8 @@ lang_builtins|tests/exec/lang.py|-k builtins -s *fp32,*fp16,*fp32,i32,i32 -D BLO
 lang_pointers|tests/exec/lang.py|-k pointers -s *i64,*fp32,*fp32,i32 -D BLOCK=128
 uint16_mix|tests/exec/uint16.py|-k mix16 -s *u16,*u16,*i16,*u16,*i32,*fp32,i32 -D B=128
 uint16_scale|tests/exec/uint16.py|-k scale16 -s *u16,*u16,i32,i32 -D B=16 --num-warps 2
+dot3_fp16|tests/exec/dot3.py|-k bmm -s *fp16,*fp16,*fp32,i32,i32,i32,i32 -D ACC=tl.float32 -D PREC=None -D BB=2 -D BM=16 -D BN=32 -D BK=32
+dot3_once|tests/exec/dot3.py|-k bmm_once -s *fp16,*fp16,*fp16,i32,i32,i32,i32 -D BB=2 -D BM=16 -D BN=32 -D BK=32
 desc_tiles|tests/exec/descriptors.py|-k tiles -s *fp32,*fp32,i32,i32 -D BM=16 -D BN=32
 desc_from_host|tests/exec/descriptors.py|-k from_host -s tensordesc<fp32[16,32]>,tensordesc<fp16[16,32]>,i32 -D BK=32
 desc_cube|tests/exec/descriptors.py|-k cube -s *fp32,*fp32,i32,i32,i32 -D BA=2 -D BB=4 -D BC=8 --num-warps 2

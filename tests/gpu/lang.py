@@ -125,7 +125,8 @@ def compare_cpu(name, path, kernel, grid, make_args, outputs, tol=0.0, **meta):
 
 
 FILES = ["tests/exec/fp8.py", "tests/exec/rank.py", "tests/exec/sorting.py", "tests/exec/twoway.py",
-         "tests/exec/printing.py", "tests/exec/dot_scaled.py", "tests/exec/inline_asm.py"]
+         "tests/exec/printing.py", "tests/exec/dot_scaled.py", "tests/exec/inline_asm.py",
+         "tests/exec/uint16.py", "tests/exec/dot3.py"]
 TC = {p: load(p, True) for p in FILES}
 TR = {p: load(p, False) for p in FILES}
 dev = "cuda"
@@ -308,6 +309,32 @@ def uint16_cases():
             [1], B=16)
 
 
+def dot3_cases():
+    import triton.language as tl
+    f = "tests/exec/dot3.py"
+    NB, M, N, K = 3, 37, 20, 45
+
+    def operands(dt):
+        if dt == torch.int8:
+            return [torch.randint(-100, 100, (NB, M, K), device=dev, dtype=dt),
+                    torch.randint(-100, 100, (NB, K, N), device=dev, dtype=dt)]
+        return [torch.randn(NB, M, K, device=dev).to(dt), torch.randn(NB, K, N, device=dev).to(dt)]
+    # BK=32: Triton's smallest K for 8-bit operands; the sums' order differs from the matrix units' (tol)
+    for dt, acc, prec, tol in [(torch.float16, tl.float32, None, 1e-4),
+                               (torch.bfloat16, tl.float32, None, 1e-4),
+                               (torch.float32, tl.float32, "tf32", 1e-4),
+                               (torch.float32, tl.float32, "ieee", 1e-5),
+                               (torch.int8, tl.int32, None, 0.0)]:
+        out = torch.int32 if dt == torch.int8 else torch.float32
+        compare(f"batched tl.dot {dt} {prec}", f, "bmm", (3, 2),
+                lambda dt=dt, out=out: operands(dt) + [torch.zeros(NB, M, N, device=dev, dtype=out), NB, M, N, K],
+                [2], tol, ACC=acc, PREC=prec, BB=2, BM=16, BN=32, BK=32)
+    compare("batched tl.dot fp16 out, a permuted operand, one K block", f, "bmm_once", (2,),
+            lambda: [torch.randn(3, 13, 30, device=dev).half(), torch.randn(3, 20, 30, device=dev).half(),
+                     torch.zeros(3, 13, 20, device=dev, dtype=torch.float16), 3, 13, 20, 30],
+            [2], 1e-2, BB=2, BM=16, BN=32, BK=32)
+
+
 def printed(module, *args, **meta):
     """The lines a launch prints (the GPU's printf goes to file descriptor 1)."""
     import tempfile
@@ -350,5 +377,6 @@ print_cases()
 dot_scaled_cases()
 inline_asm_cases()
 uint16_cases()
+dot3_cases()
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

@@ -20,7 +20,7 @@ typedef struct Case {
 	const char *file;
 	const char *kernel;         /* NULL: the first in the file */
 	const char *signature;      /* NULL: the Inductor kernel's own; "i32:16" hints a multiple of 16 */
-	const char *defines[5];
+	const char *defines[8];
 	int num_warps;
 	const char *target;         /* "c" or "c:wave64" */
 	int run_width;              /* 0: the lowered width */
@@ -90,7 +90,7 @@ static Outcome run_case(const Case *c)
 	Diag d = {.out = stderr};
 	const Kernel *k = load_kernel(c->file, c->kernel, &d);
 	int ndef = 0;
-	while (ndef < 5 && c->defines[ndef])
+	while (ndef < 8 && c->defines[ndef])
 		ndef++;
 	int nhints = c->signature ? spec_signature_args(c->signature) : 0;
 	int64_t *hint = base_calloc((size_t)nhints + 1, sizeof *hint);
@@ -398,7 +398,7 @@ static void test_scans(void)
 			int len = snprintf(name, sizeof name, "exec %s", strrchr(c.file, '/') + 1);
 			if (c.kernel)
 				len += snprintf(name + len, sizeof name - (size_t)len, " %s", c.kernel);
-			for (int j = 0; j < 5 && c.defines[j]; j++)
+			for (int j = 0; j < 8 && c.defines[j]; j++)
 				len += snprintf(name + len, sizeof name - (size_t)len, " %s", c.defines[j]);
 			snprintf(name + len, sizeof name - (size_t)len, " warps=%d%s W=%d matches the interpreter", c.num_warps,
 				 c.scans_in_shared ? " through shared memory" : "", w ? 64 : 32);
@@ -417,7 +417,7 @@ static void case_name(char *name, size_t size, const Case *c, int w, const char 
 	int len = snprintf(name, size, "exec %s", strrchr(c->file, '/') + 1);
 	if (c->kernel)
 		len += snprintf(name + len, size - (size_t)len, " %s", c->kernel);
-	for (int j = 0; j < 5 && c->defines[j]; j++)
+	for (int j = 0; j < 8 && c->defines[j]; j++)
 		len += snprintf(name + len, size - (size_t)len, " %s", c->defines[j]);
 	snprintf(name + len, size - (size_t)len, " warps=%d W=%d %s", c->num_warps, w ? 64 : 32, what);
 }
@@ -1208,6 +1208,19 @@ static void test_lang(void)
 		{.file = "tests/exec/uint16.py", .kernel = "scale16", .signature = "*u16,*u16,i32,i32",
 		 .defines = {"B=16"}, .num_warps = 2, .int_range = 65536, .scalars = {50, 300}, .counts = {150, 150},
 		 .grid = 4},
+#define BMM(sig, acc, prec)                                                                                       \
+	{.file = "tests/exec/dot3.py", .kernel = "bmm", .signature = sig,                                        \
+	 .defines = {"ACC=" acc, "PREC=" prec, "BB=2", "BM=16", "BN=32", "BK=16"}, .num_warps = 4,             \
+	 .scalars = {3, 37, 20, 45}, .counts = {3 * 37 * 45, 3 * 45 * 20, 3 * 37 * 20}, .grid = 3, .grid_y = 2}
+		BMM("*fp16,*fp16,*fp32,i32,i32,i32,i32", "tl.float32", "None"),
+		BMM("*fp32,*fp32,*fp32,i32,i32,i32,i32", "tl.float32", "'tf32'"),
+		BMM("*fp32,*fp32,*fp32,i32,i32,i32,i32", "tl.float32", "'ieee'"),
+		BMM("*bf16,*bf16,*fp32,i32,i32,i32,i32", "tl.float32", "None"),
+		BMM("*i8,*i8,*i32,i32,i32,i32,i32", "tl.int32", "None"),
+#undef BMM
+		{.file = "tests/exec/dot3.py", .kernel = "bmm_once", .signature = "*fp16,*fp16,*fp16,i32,i32,i32,i32",
+		 .defines = {"BB=2", "BM=16", "BN=32", "BK=32"}, .num_warps = 4, .scalars = {3, 13, 20, 30},
+		 .counts = {3 * 13 * 30, 3 * 20 * 30, 3 * 13 * 20}, .grid = 2},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		for (int w = 0; w < 2; w++) {
