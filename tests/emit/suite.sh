@@ -62,6 +62,9 @@ lang_pointers|tests/exec/lang.py|-k pointers -s *i64,*fp32,*fp32,i32 -D BLOCK=12
 uint16_mix|tests/exec/uint16.py|-k mix16 -s *u16,*u16,*i16,*u16,*i32,*fp32,i32 -D B=128
 uint16_scale|tests/exec/uint16.py|-k scale16 -s *u16,*u16,i32,i32 -D B=16 --num-warps 2
 dot3_fp16|tests/exec/dot3.py|-k bmm -s *fp16,*fp16,*fp32,i32,i32,i32,i32 -D ACC=tl.float32 -D PREC=None -D BB=2 -D BM=16 -D BN=32 -D BK=32
+early_rows|tests/exec/early_return.py|-k rows_early -s *fp32,*fp32,i32,i32 -D B=64 --num-warps 2
+early_find|tests/exec/early_return.py|-k find_first -s *i32,*i32,i32,i32 -D B=32 --num-warps 1
+early_helper|tests/exec/early_return.py|-k helper_return -s *fp32,*fp32,*fp32,i32 -D B=64 --num-warps 2
 dot3_once|tests/exec/dot3.py|-k bmm_once -s *fp16,*fp16,*fp16,i32,i32,i32,i32 -D BB=2 -D BM=16 -D BN=32 -D BK=32
 desc_tiles|tests/exec/descriptors.py|-k tiles -s *fp32,*fp32,i32,i32 -D BM=16 -D BN=32
 desc_from_host|tests/exec/descriptors.py|-k from_host -s tensordesc<fp32[16,32]>,tensordesc<fp16[16,32]>,i32 -D BK=32

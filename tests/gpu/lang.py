@@ -126,7 +126,7 @@ def compare_cpu(name, path, kernel, grid, make_args, outputs, tol=0.0, **meta):
 
 FILES = ["tests/exec/fp8.py", "tests/exec/rank.py", "tests/exec/sorting.py", "tests/exec/twoway.py",
          "tests/exec/printing.py", "tests/exec/dot_scaled.py", "tests/exec/inline_asm.py",
-         "tests/exec/uint16.py", "tests/exec/dot3.py"]
+         "tests/exec/uint16.py", "tests/exec/dot3.py", "tests/exec/early_return.py"]
 TC = {p: load(p, True) for p in FILES}
 TR = {p: load(p, False) for p in FILES}
 dev = "cuda"
@@ -335,6 +335,21 @@ def dot3_cases():
             [2], 1e-2, BB=2, BM=16, BN=32, BK=32)
 
 
+def early_return_cases():
+    f = "tests/exec/early_return.py"
+    # outputs start as random values: what a program that returned early left alone must stay so
+    compare("return in a run-time if: programs past the rows write nothing", f, "rows_early", (8,),
+            lambda: [torch.randn(5 * 50, device=dev), torch.randn(8 * 50, device=dev), 5, 50], [1], B=64,
+            num_warps=2)
+    for n, b in ((300, 32), (100, 16)):
+        compare(f"return in a run-time loop (n={n})", f, "find_first", (16,),
+                lambda n=n: [torch.randint(0, 100, (16 * n,), device=dev, dtype=torch.int32),
+                             torch.randint(0, 100, (16,), device=dev, dtype=torch.int32), n, 98], [1], B=b)
+    compare("return in a helper, and in a while loop on a run-time condition", f, "helper_return", (16,),
+            lambda: [torch.randn(1000, device=dev), torch.randn(128, device=dev), torch.randn(1000, device=dev),
+                     1000], [1, 2], 1e-5, B=64, num_warps=2)
+
+
 def printed(module, *args, **meta):
     """The lines a launch prints (the GPU's printf goes to file descriptor 1)."""
     import tempfile
@@ -378,5 +393,6 @@ dot_scaled_cases()
 inline_asm_cases()
 uint16_cases()
 dot3_cases()
+early_return_cases()
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

@@ -730,6 +730,44 @@ static bool scan_table_direct(const Outcome *o, int n, int limit, int grid)
 
 /* break and continue (tests/exec/jumps.py) in a loop with run-time bounds,
  * a while loop and an unrolled loop, at W=32 and 64. */
+/* tests/exec/early_return.py, computed here: the programs that return
+ * early write nothing after the return. */
+static bool early_return_direct(const Outcome *o, const Case *c)
+{
+	int bad = 0;
+	if (!strcmp(c->kernel, "rows_early")) {   /* y = 2 x + 1 on the rows, the rest untouched */
+		const float *x = o->in[0], *y0 = o->in[1], *y = o->bufs[1];
+		int rows = (int)c->scalars[0], cols = (int)c->scalars[1];
+		for (int k = 0; k < c->grid * cols; k++)
+			bad += k < rows * cols ? y[k] != x[k] * 2.0f + 1.0f : memcmp(&y[k], &y0[k], 4) != 0;
+	} else if (!strcmp(c->kernel, "find_first")) {   /* the first index past LIMIT, or -7 */
+		const int32_t *x = o->in[0], *out = o->bufs[1];
+		int n = (int)c->scalars[0], limit = (int)c->scalars[1], none = 0;
+		for (int r = 0; r < c->grid; r++) {
+			int want = -7;
+			for (int k = n - 1; k >= 0; k--)
+				want = x[r * n + k] > limit ? k : want;
+			bad += out[r] != want;
+			none += want == -7;
+		}
+		printf("# find_first n=%d: %d of %d rows without a value past %d\n", n, none, c->grid, limit);
+	} else {   /* helper_return: y[pid] for odd programs only; y[64 + pid] the while loop's k, but program 3 */
+		const float *x = o->in[0], *y0 = o->in[1], *y = o->bufs[1], *z = o->bufs[2];
+		int n = (int)c->scalars[0], b = atoi(c->defines[0] + 2);
+		for (int p = 0; p < c->grid; p++) {
+			if (p % 2 == 0)
+				bad += memcmp(&y[p], &y0[p], 4) != 0;
+			int k = p;
+			while (k < n && k != 5 * b + 3)
+				k += b;
+			bad += k < n ? memcmp(&y[64 + p], &y0[64 + p], 4) != 0 : y[64 + p] != (float)k;
+		}
+		for (int k = 0; k < n; k++)
+			bad += z[k] != x[k] + 1.0f;
+	}
+	return bad == 0;
+}
+
 static void test_jumps(void)
 {
 	static const Case cases[] = {
@@ -741,6 +779,16 @@ static void test_jumps(void)
 		 .num_warps = 1, .int_range = 100, .scalars = {40}, .counts = {16 * 40, 48}, .grid = 16},
 		{.file = "tests/exec/jumps.py", .kernel = "scan_table", .signature = "*i32,*i32,i32", .defines = {"LIMIT=99"},
 		 .num_warps = 4, .int_range = 100, .scalars = {30}, .counts = {8 * 30, 24}, .grid = 8},
+		{.file = "tests/exec/early_return.py", .kernel = "rows_early", .signature = "*fp32,*fp32,i32,i32",
+		 .defines = {"B=64"}, .num_warps = 2, .scalars = {5, 50}, .counts = {5 * 50, 8 * 50}, .grid = 8},
+		{.file = "tests/exec/early_return.py", .kernel = "find_first", .signature = "*i32,*i32,i32,i32",
+		 .defines = {"B=32"}, .num_warps = 1, .int_range = 100, .scalars = {300, 98}, .counts = {16 * 300, 16},
+		 .grid = 16},
+		{.file = "tests/exec/early_return.py", .kernel = "find_first", .signature = "*i32,*i32,i32,i32",
+		 .defines = {"B=16"}, .num_warps = 4, .int_range = 100, .scalars = {100, 98}, .counts = {16 * 100, 16},
+		 .grid = 16},
+		{.file = "tests/exec/early_return.py", .kernel = "helper_return", .signature = "*fp32,*fp32,*fp32,i32",
+		 .defines = {"B=64"}, .num_warps = 2, .scalars = {1000}, .counts = {1000, 128, 1000}, .grid = 16},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		for (int w = 0; w < 2; w++) {
@@ -757,6 +805,8 @@ static void test_jumps(void)
 				CHECK(name, first_negative_direct(&o, (int)c.scalars[0], atoi(c.defines[0] + 6), c.grid));
 			if (o.ran && !strcmp(c.kernel, "scan_table"))
 				CHECK(name, scan_table_direct(&o, (int)c.scalars[0], atoi(c.defines[0] + 6), c.grid));
+			if (o.ran && !strcmp(c.file, "tests/exec/early_return.py"))
+				CHECK(name, early_return_direct(&o, &c));
 			free_outcome(&o);
 		}
 	}
