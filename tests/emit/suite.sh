@@ -65,6 +65,7 @@ dot3_fp16|tests/exec/dot3.py|-k bmm -s *fp16,*fp16,*fp32,i32,i32,i32,i32 -D ACC=
 early_rows|tests/exec/early_return.py|-k rows_early -s *fp32,*fp32,i32,i32 -D B=64 --num-warps 2
 early_find|tests/exec/early_return.py|-k find_first -s *i32,*i32,i32,i32 -D B=32 --num-warps 1
 early_helper|tests/exec/early_return.py|-k helper_return -s *fp32,*fp32,*fp32,i32 -D B=64 --num-warps 2
+rtz_downcast|tests/exec/rounding.py|-s *i32,*fp16,*bf16,*fp16,i32 -D B=256
 dot3_once|tests/exec/dot3.py|-k bmm_once -s *fp16,*fp16,*fp16,i32,i32,i32,i32 -D BB=2 -D BM=16 -D BN=32 -D BK=32
 desc_tiles|tests/exec/descriptors.py|-k tiles -s *fp32,*fp32,i32,i32 -D BM=16 -D BN=32
 desc_from_host|tests/exec/descriptors.py|-k from_host -s tensordesc<fp32[16,32]>,tensordesc<fp16[16,32]>,i32 -D BK=32

@@ -126,7 +126,8 @@ def compare_cpu(name, path, kernel, grid, make_args, outputs, tol=0.0, **meta):
 
 FILES = ["tests/exec/fp8.py", "tests/exec/rank.py", "tests/exec/sorting.py", "tests/exec/twoway.py",
          "tests/exec/printing.py", "tests/exec/dot_scaled.py", "tests/exec/inline_asm.py",
-         "tests/exec/uint16.py", "tests/exec/dot3.py", "tests/exec/early_return.py"]
+         "tests/exec/uint16.py", "tests/exec/dot3.py", "tests/exec/early_return.py",
+         "tests/exec/rounding.py"]
 TC = {p: load(p, True) for p in FILES}
 TR = {p: load(p, False) for p in FILES}
 dev = "cuda"
@@ -350,6 +351,14 @@ def early_return_cases():
                      1000], [1, 2], 1e-5, B=64, num_warps=2)
 
 
+def rounding_cases():
+    n = 3000
+    compare("fp_downcast_rounding rtz and rtne, fp32 to fp16 and bf16", "tests/exec/rounding.py", "downcast", (12,),
+            lambda: [torch.randint(0, 2**31 - 1, (n,), device=dev, dtype=torch.int32),
+                     torch.empty(n, device=dev, dtype=torch.float16), torch.empty(n, device=dev, dtype=torch.bfloat16),
+                     torch.empty(n, device=dev, dtype=torch.float16), n], [1, 2, 3], B=256)
+
+
 def printed(module, *args, **meta):
     """The lines a launch prints (the GPU's printf goes to file descriptor 1)."""
     import tempfile
@@ -394,5 +403,6 @@ inline_asm_cases()
 uint16_cases()
 dot3_cases()
 early_return_cases()
+rounding_cases()
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

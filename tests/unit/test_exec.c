@@ -1227,6 +1227,47 @@ static void test_split_scans(void)
 	}
 }
 
+/* tests/exec/rounding.py, worked out here: fp32 to fp16 and bf16 toward
+ * zero (cvt.rz), NaNs aside (any NaN will do). */
+static uint16_t f16_rtz(uint32_t u)
+{
+	uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+	if (a >= 0x7f800000u)
+		return (uint16_t)(sign | (a == 0x7f800000u ? 0x7c00u : 0x7e00u));
+	if (a >= 0x477ff000u)   /* 65520 and past: the largest finite */
+		return (uint16_t)(sign | 0x7bffu);
+	int e = (int)(a >> 23) - 127;
+	if (e < -24)
+		return (uint16_t)sign;
+	if (e < -14) {   /* a subnormal half: the mantissa with its implicit bit, shifted */
+		uint32_t m = (a & 0x7fffffu) | 0x800000u;
+		return (uint16_t)(sign | (m >> (13 + (-14 - e))));
+	}
+	return (uint16_t)(sign | (uint32_t)(e + 15) << 10 | ((a >> 13) & 0x3ffu));
+}
+
+static bool rtz_direct(const Outcome *o, int n)
+{
+	const int32_t *in = o->in[0];
+	const uint16_t *h = o->bufs[1], *bf = o->bufs[2];
+	int bad = 0, nans = 0;
+	for (int i = 0; i < n; i++) {
+		uint32_t bits = (uint32_t)in[i];
+		if (i % 4 >= 2)
+			bits = (bits & 0x7fffffu) | (100u + (bits >> 23) % 50u) << 23;
+		if (i % 2)
+			bits ^= 0x80000000u;
+		if ((bits & 0x7fffffffu) > 0x7f800000u) {
+			nans++;
+			bad += (h[i] & 0x7fffu) <= 0x7c00u || (bf[i] & 0x7fffu) <= 0x7f80u;
+			continue;
+		}
+		bad += h[i] != f16_rtz(bits) || bf[i] != (uint16_t)(bits >> 16);
+	}
+	printf("# rtz: %d of %d inputs NaN\n", nans, n);
+	return bad == 0;
+}
+
 /* The language beyond Inductor's (tests/exec/lang.py, descriptors.py):
  * builtins, string / dtype / None / tuple constexprs, tuple helpers,
  * int64 <-> pointer casts, and tensor descriptors, against the
@@ -1268,6 +1309,9 @@ static void test_lang(void)
 		BMM("*bf16,*bf16,*fp32,i32,i32,i32,i32", "tl.float32", "None"),
 		BMM("*i8,*i8,*i32,i32,i32,i32,i32", "tl.int32", "None"),
 #undef BMM
+		{.file = "tests/exec/rounding.py", .kernel = "downcast", .signature = "*i32,*fp16,*bf16,*fp16,i32",
+		 .defines = {"B=256"}, .num_warps = 4, .int_range = 2147483647, .scalars = {3000},
+		 .counts = {3000, 3000, 3000, 3000}, .grid = 12},
 		{.file = "tests/exec/dot3.py", .kernel = "bmm_once", .signature = "*fp16,*fp16,*fp16,i32,i32,i32,i32",
 		 .defines = {"BB=2", "BM=16", "BN=32", "BK=32"}, .num_warps = 4, .scalars = {3, 13, 20, 30},
 		 .counts = {3 * 13 * 30, 3 * 20 * 30, 3 * 13 * 20}, .grid = 2},
@@ -1316,6 +1360,10 @@ static void test_lang(void)
 							bad += y[(a * 5 + b) * 7 + k] != x[(a * 10 + 2 * b) * 7 + k] + 1.0f;
 				case_name(name, sizeof name, &c, w, "reads a strided 3-D view");
 				CHECK(name, bad == 0);
+			}
+			if (o.ran && !strcmp(c.file, "tests/exec/rounding.py")) {
+				case_name(name, sizeof name, &c, w, "rounds toward zero bit by bit");
+				CHECK(name, rtz_direct(&o, (int)c.scalars[0]));
 			}
 			free_outcome(&o);
 		}
