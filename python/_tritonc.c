@@ -195,7 +195,7 @@ static PyTypeObject KernelType;
 static int parse_pack(const char *t, Pack *out)
 {
 	static const struct { const char *name; Pack p; } packs[] = {
-		{"i1", PK_I8}, {"i8", PK_I8}, {"u8", PK_I8}, {"i16", PK_I16}, {"i32", PK_I32}, {"u32", PK_I32},
+		{"i1", PK_I8}, {"i8", PK_I8}, {"u8", PK_I8}, {"i16", PK_I16}, {"u16", PK_I16}, {"i32", PK_I32}, {"u32", PK_I32},
 		{"i64", PK_I64}, {"u64", PK_I64}, {"fp32", PK_F32}, {"fp16", PK_F32}, {"bf16", PK_F32}, {"fp64", PK_F64},
 	};
 	if (t[0] == '*') {

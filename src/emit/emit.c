@@ -155,7 +155,7 @@ static void int_const(Buf *b, DType dt, int64_t v)
 		else
 			buf_printf(b, v < 0 ? "(%lldLL)" : "%lldLL", (long long)v);
 		return;
-	case DT_U32: case DT_U64: case DT_U8:
+	case DT_U32: case DT_U64: case DT_U8: case DT_U16:
 		buf_printf(b, "%lluu%s", (unsigned long long)v, dt == DT_U64 ? "LL" : "");
 		return;
 	default:
@@ -205,7 +205,7 @@ static bool held_in_f32(DType dt)
 static const char *wide_unsigned(DType dt)
 {
 	switch (dt) {
-	case DT_I8: case DT_I16: case DT_U8: case DT_I32: return "tc_u32";
+	case DT_I8: case DT_I16: case DT_U8: case DT_U16: case DT_I32: return "tc_u32";
 	case DT_I64: return "tc_u64";
 	default: return NULL;
 	}
@@ -559,8 +559,7 @@ static void expr(Emit *E, const SExpr *e)
  * "r" is its bit pattern, an fp16 or bf16 in an "h" its 16 bits. */
 
 typedef struct AsmSeen {
-	const TValue *v[64];
-	int n;
+	Vec v;   /* the TOP_ASM values (result 0 of each asm), once each */
 } AsmSeen;
 
 static void asm_collect_expr(AsmSeen *s, const SExpr *e)
@@ -569,10 +568,10 @@ static void asm_collect_expr(AsmSeen *s, const SExpr *e)
 		return;
 	if (e->kind == SE_ASM) {
 		bool have = false;
-		for (int i = 0; i < s->n; i++)
-			have |= s->v[i]->iconst == e->origin->iconst;
-		if (!have && s->n < 64)
-			s->v[s->n++] = e->origin;
+		for (int i = 0; i < s->v.len && !have; i++)
+			have = ((const TValue *)s->v.data[i])->iconst == e->origin->iconst;
+		if (!have)
+			vec_push(&s->v, (void *)e->origin);
 	}
 	if (e->kind == SE_REF)
 		asm_collect_expr(s, e->index);
@@ -589,6 +588,9 @@ static void asm_collect(AsmSeen *seen, const SStmt *s)
 			asm_collect_expr(seen, es[i]);
 	}
 }
+
+static const char *from_memory(DType dt);
+static const char *to_memory(DType dt);
 
 /* The C type of a constraint's register class ('r', 'h', 'l', 'f', 'd'). */
 static const char *asm_ctype(char c)
@@ -614,6 +616,8 @@ static void asm_to_class(Buf *b, char c, DType dt, const char *v)
 		buf_printf(b, "(%s)tc_f32_bits(%s)", asm_ctype(c), v);
 	else if (dt == DT_F64)
 		buf_printf(b, "(%s)__double_as_longlong(%s)", asm_ctype(c), v);
+	else if (dtype_is_fp8(dt))
+		buf_printf(b, "(%s)%s(%s)", asm_ctype(c), to_memory(dt), v);
 	else
 		buf_printf(b, "(%s)(tc_u64)%s", asm_ctype(c), v);
 }
@@ -629,6 +633,8 @@ static void asm_from_class(Buf *b, char c, DType dt, const char *r)
 		buf_printf(b, "tc_f32_from_bits((tc_u32)%s)", r);
 	else if (dt == DT_F64)
 		buf_printf(b, "__longlong_as_double((long long)%s)", r);
+	else if (dtype_is_fp8(dt))
+		buf_printf(b, "%s((tc_u8)%s)", from_memory(dt), r);
 	else if (dt == DT_I1)
 		buf_printf(b, "(%s != 0)", r);
 	else
@@ -656,33 +662,97 @@ static void asm_text(Buf *b, const char *p)
 	buf_putc(b, '"');
 }
 
+/* One constraint of the list: its text, and its register class (the
+ * letter after '=', '&', '+'). */
+typedef struct AsmCons {
+	const char *s;
+	int len;
+	char cls;
+} AsmCons;
+
+/* The operand constraints of the list (the specializer checked there is
+ * one for each operand) and the clobbers, as CUDA C's clobber list. */
+static AsmCons *asm_constraints(const char *text, int clen, Buf *clobbers, int *n)
+{
+	int cap = 1;
+	for (int i = 0; i < clen; i++)
+		cap += text[i] == ',';
+	AsmCons *cons = base_calloc((size_t)cap, sizeof *cons);
+	*n = 0;
+	for (int i = 0; i <= clen;) {
+		int j = i;
+		while (j < clen && text[j] != ',')
+			j++;
+		int len = j - i;
+		while (len > 0 && (text[i] == ' ' || text[i] == '\t'))
+			i++, len--;
+		if (len > 0 && text[i] == '~') {   /* ~{memory} */
+			if (len > 3)
+				buf_printf(clobbers, "%s\"%.*s\"", clobbers->len ? ", " : "", len - 3, text + i + 2);
+		} else if (len > 0) {
+			AsmCons *c = &cons[(*n)++];
+			c->s = text + i;
+			c->len = len;
+			int k = 0;
+			while (k < len && (c->s[k] == '=' || c->s[k] == '&' || c->s[k] == '+'))
+				k++;
+			c->cls = k < len ? c->s[k] : 'r';
+		}
+		i = j + 1;
+	}
+	return cons;
+}
+
+/* The bits of value `v` of dtype dt (narrower than 32 bits) as a tc_u32. */
+static void asm_bits(Buf *b, DType dt, const char *v)
+{
+	if (dt == DT_F16 || dt == DT_BF16 || dtype_is_fp8(dt))
+		buf_printf(b, "(tc_u32)%s(%s)", to_memory(dt), v);
+	else
+		buf_printf(b, "(tc_u32)(%s)%s", dtype_bytes(dt) == 1 ? "tc_u8" : "tc_u16", v);
+}
+
+/* The low bits of register `r` as a value of dtype dt (narrower than 32 bits). */
+static void asm_from_bits(Buf *b, DType dt, const char *r)
+{
+	if (dt == DT_F16 || dt == DT_BF16)
+		buf_printf(b, "%s((tc_u16)%s)", from_memory(dt), r);
+	else if (dtype_is_fp8(dt))
+		buf_printf(b, "%s((tc_u8)%s)", from_memory(dt), r);
+	else
+		buf_printf(b, "(%s)(%s)%s", simt_reg_ctype(dt), dtype_bytes(dt) == 1 ? "tc_u8" : "tc_u16", r);
+}
+
+/* The lambda of one asm. With pack > 1 each element goes through a call
+ * of its own, its value in each of the pack slots (every register of an
+ * argument, every lane of a shared 32-bit register), and its results are
+ * slot 0's: for an asm that acts on each element, as inline_asm_elementwise
+ * asks, the values of Triton's calls on `pack` neighbours. */
 static void asm_lambda(Emit *E, const TValue *v)
 {
 	Buf *b = E->b;
 	const char *nl = strchr(v->text, '\n');
 	int clen = (int)(nl - v->text);
-	char cons[64][16];
+	Buf clobbers = {0};
 	int ncons = 0;
-	char clobbers[256] = "";
-	for (int i = 0; i <= clen && ncons < 64;) {
-		int j = i;
-		while (j < clen && v->text[j] != ',')
-			j++;
-		int len = j - i;
-		while (len > 0 && v->text[i] == ' ')
-			i++, len--;
-		if (len > 0 && v->text[i] == '~') {   /* ~{memory} */
-			if (len > 3 && len < 64)
-				snprintf(clobbers + strlen(clobbers), sizeof clobbers - strlen(clobbers), "%s\"%.*s\"",
-					 clobbers[0] ? ", " : "", len - 3, v->text + i + 2);
-		} else if (len > 0 && len < 16) {
-			memcpy(cons[ncons], v->text + i, (size_t)len);
-			cons[ncons++][len] = 0;
-		}
-		i = j + 1;
-	}
-	int nout = v->aux, nargs = v->nargs;
+	AsmCons *cons = asm_constraints(v->text, clen, &clobbers, &ncons);
+	int nout = v->aux, nargs = v->nargs, pack = v->perm[0] > 1 ? v->perm[0] : 1;
 	long long id = (long long)v->iconst;
+	/* the operands: each result's registers, then each argument's */
+	int first_out[TC_MAX_RANK + 1], nops = 0;
+	for (int i = 0; i < nout; i++) {
+		first_out[i] = nops;
+		nops += tir_asm_registers((DType)v->hint[i], pack);
+	}
+	first_out[nout] = nops;
+	int *first_in = base_calloc((size_t)nargs + 1, sizeof *first_in);
+	for (int i = 0; i < nargs; i++) {
+		first_in[i] = nops;
+		nops += tir_asm_registers(v->args[i]->type.dtype, pack);
+	}
+	first_in[nargs] = nops;
+	if (nops > ncons)   /* the specializer counted them; keep reads inside the list */
+		nops = ncons;
 	if (nout > 1) {
 		buf_indent(b, E->depth);
 		buf_printf(b, "struct tc_asm_%lld_t {", id);
@@ -697,17 +767,31 @@ static void asm_lambda(Emit *E, const TValue *v)
 	buf_puts(b, ") {\n");
 	E->depth++;
 	for (int i = 0; i < nout; i++) {
-		const char *c = cons[i];
-		while (*c == '=' || *c == '&' || *c == '+')
-			c++;
-		line(E, "%s o%d;", asm_ctype(*c), i);
+		if (pack == 1) {
+			line(E, "%s o%d;", asm_ctype(first_out[i] < nops ? cons[first_out[i]].cls : 'r'), i);
+			continue;
+		}
+		int regs = (first_out[i + 1] < nops ? first_out[i + 1] : nops) - first_out[i];
+		if (regs > 0)
+			line(E, "%s o%d[%d];", asm_ctype(cons[first_out[i]].cls), i, regs);
 	}
 	for (int i = 0; i < nargs; i++) {
+		if (first_in[i] >= nops)
+			break;
 		char name[16];
 		snprintf(name, sizeof name, "a%d", i);
+		DType dt = v->args[i]->type.dtype;
+		char c = cons[first_in[i]].cls;
 		buf_indent(b, E->depth);
-		buf_printf(b, "%s i%d = ", asm_ctype(cons[nout + i][0]), i);
-		asm_to_class(b, cons[nout + i][0], v->args[i]->type.dtype, name);
+		buf_printf(b, "%s i%d = ", asm_ctype(c), i);
+		int regs = first_in[i + 1] - first_in[i];
+		if (pack > 1 && regs < pack) {   /* pack / regs elements share each 32-bit register */
+			buf_printf(b, "(%s)(", asm_ctype(c));
+			asm_bits(b, dt, name);
+			buf_printf(b, " * %s)", dtype_bytes(dt) == 1 ? "0x01010101u" : "0x00010001u");
+		} else {
+			asm_to_class(b, c, dt, name);
+		}
 		buf_puts(b, ";\n");
 	}
 	buf_indent(b, E->depth);
@@ -715,38 +799,47 @@ static void asm_lambda(Emit *E, const TValue *v)
 	asm_text(b, nl + 1);
 	buf_puts(b, " :");
 	for (int i = 0; i < nout; i++)
-		buf_printf(b, "%s \"%s\"(o%d)", i ? "," : "", cons[i], i);
+		for (int k = first_out[i]; k < first_out[i + 1] && k < nops; k++) {
+			buf_printf(b, "%s \"%.*s\"", k ? "," : "", cons[k].len, cons[k].s);
+			if (pack == 1)
+				buf_printf(b, "(o%d)", i);
+			else
+				buf_printf(b, "(o%d[%d])", i, k - first_out[i]);
+		}
 	buf_puts(b, " :");
 	for (int i = 0; i < nargs; i++)
-		buf_printf(b, "%s \"%s\"(i%d)", i ? "," : "", cons[nout + i], i);
-	if (clobbers[0])
-		buf_printf(b, " : %s", clobbers);
+		for (int k = first_in[i]; k < first_in[i + 1] && k < nops; k++)
+			buf_printf(b, "%s \"%.*s\"(i%d)", k > first_in[0] ? "," : "", cons[k].len, cons[k].s, i);
+	if (clobbers.len)
+		buf_printf(b, " : %s", clobbers.data);
 	buf_puts(b, ");\n");
-	buf_indent(b, E->depth);
-	if (nout > 1) {
-		buf_printf(b, "tc_asm_%lld_t r;\n", id);
-		for (int i = 0; i < nout; i++) {
-			const char *c = cons[i];
-			while (*c == '=' || *c == '&' || *c == '+')
-				c++;
-			char o[16];
-			snprintf(o, sizeof o, "o%d", i);
-			buf_indent(b, E->depth);
+	for (int i = 0; i < nout; i++) {
+		DType dt = (DType)v->hint[i];
+		char o[24];
+		snprintf(o, sizeof o, pack == 1 ? "o%d" : "o%d[0]", i);
+		char c = first_out[i] < nops ? cons[first_out[i]].cls : 'r';
+		buf_indent(b, E->depth);
+		buf_puts(b, nout > 1 ? "" : "return ");
+		if (nout > 1) {
+			if (i == 0) {
+				buf_printf(b, "tc_asm_%lld_t r;\n", id);
+				buf_indent(b, E->depth);
+			}
 			buf_printf(b, "r.r%d = ", i);
-			asm_from_class(b, *c, (DType)v->hint[i], o);
-			buf_puts(b, ";\n");
 		}
-		line(E, "return r;");
-	} else {
-		const char *c = cons[0];
-		while (*c == '=' || *c == '&' || *c == '+')
-			c++;
-		buf_puts(b, "return ");
-		asm_from_class(b, *c, v->type.dtype, "o0");
+		if (pack > 1 && first_out[i + 1] - first_out[i] < pack)
+			asm_from_bits(b, dt, o);
+		else
+			asm_from_class(b, c, nout > 1 ? dt : v->type.dtype, o);
 		buf_puts(b, ";\n");
 	}
+	if (nout > 1)
+		line(E, "return r;");
 	E->depth--;
 	line(E, "};");
+	buf_free(&clobbers);
+	free(first_in);
+	free(cons);
 }
 
 /* An expression as a string, for the printers' hooks. */
@@ -1593,11 +1686,12 @@ void emit_kernel(Buf *out, const SKernel *k)
 	E.depth = 1;
 	for (int i = 0; i < k->nregs; i++)
 		declare(&E, k->regs[i], &scratch);
-	AsmSeen seen = {.n = 0};
+	AsmSeen seen = {0};
 	for (const SStmt *s = k->first; s; s = s->next)
 		asm_collect(&seen, s);
-	for (int i = 0; i < seen.n; i++)
-		asm_lambda(&E, seen.v[i]);
+	for (int i = 0; i < seen.v.len; i++)
+		asm_lambda(&E, seen.v.data[i]);
+	vec_free(&seen.v);
 	for (const SStmt *s = k->first; s; s = s->next)
 		stmt(&E, s);
 	E.P->tail(out, k);

@@ -218,6 +218,7 @@ const char *simt_reg_ctype(DType dt)
 	case DT_I32: return "tc_i32";
 	case DT_I64: return "tc_i64";
 	case DT_U8: return "tc_u8";
+	case DT_U16: return "tc_u16";
 	case DT_U32: return "tc_u32";
 	case DT_U64: return "tc_u64";
 	case DT_F16: case DT_BF16: case DT_F32: return "float";

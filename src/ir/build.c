@@ -266,8 +266,20 @@ TValue *tir_print(TBuilder *b, int n, TValue **values, const char *prefix, bool 
 	return v;
 }
 
+/* Registers an asm operand of dtype dt takes for `pack` elements, as
+ * Triton lowers it: elements narrower than 32 bits share 32-bit registers
+ * (32 / bits of them, at most pack), wider ones take one each. */
+int tir_asm_registers(DType dt, int pack)
+{
+	int bits = dt == DT_PTR ? 64 : dtype_bytes(dt) * 8;
+	int per = bits < 32 ? 32 / bits : 1;
+	if (per > pack)
+		per = pack;
+	return pack / per;
+}
+
 bool tir_inline_asm(TBuilder *b, const char *asm_text, const char *constraints, int nargs, TValue **args, int nout,
-		    const DType *out, bool pure, TValue **results)
+		    const DType *out, bool pure, int pack, TValue **results)
 {
 	if (nout < 1 || nout > TC_MAX_RANK - 1) {
 		b->error = "tl.inline_asm_elementwise: between 1 and 7 results";
@@ -309,6 +321,7 @@ bool tir_inline_asm(TBuilder *b, const char *asm_text, const char *constraints, 
 		for (int k = 0; k < nout; k++)
 			v->hint[k] = out[k];
 		v->hint[TC_MAX_RANK - 1] = pure;
+		v->perm[0] = pack;
 		results[i] = v;
 	}
 	return true;
@@ -875,14 +888,58 @@ TValue *tir_barrier(TBuilder *b)
 	return append(b, TOP_BARRIER, none, 0, NULL);
 }
 
+/* An fp32 tile as tf32, as tl.dot takes it on Hopper (interp.c's
+ * round_tf32): the low 13 mantissa bits dropped, infinities and NaNs kept. */
+static TValue *truncate_tf32(TBuilder *b, TValue *x)
+{
+	TValue *u = tir_bitcast(b, x, DT_U32);
+	TValue *special = tir_cmp(b, CMP_EQ, tir_binary(b, TOP_AND, u, tir_const_int(b, DT_U32, 0x7f800000)),
+				  tir_const_int(b, DT_U32, 0x7f800000));
+	TValue *cut = tir_binary(b, TOP_AND, u, tir_const_int(b, DT_U32, 0xffffe000u));
+	return tir_bitcast(b, tir_where(b, special, u, cut), DT_F32);
+}
+
+/* A batched tl.dot, a [B, M, K] x [B, K, N] (+ acc [B, M, N]), as Triton
+ * 3.6 allows it: the products a[:, :, :, None] * b[:, None, :, :] in fp32
+ * (i32 for int8), summed over K, added to the accumulator. Every target
+ * and the interpreter run these tile ops; 2-D dots keep TOP_DOT. The
+ * operands are the checked ones of tir_dot (fp8 already widened to fp16). */
+static TValue *dot_batched(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p)
+{
+	DType in = x->type.dtype;
+	DType wide = in == DT_I8 ? DT_I32 : DT_F32;
+	TValue *xw = tir_cast(b, x, wide), *yw = tir_cast(b, y, wide);
+	if (in == DT_F32 && p == DOT_TF32) {
+		xw = truncate_tf32(b, x);
+		yw = truncate_tf32(b, y);
+	}
+	TValue *prod = tir_binary(b, TOP_MUL, tir_expand(b, xw, 3), tir_expand(b, yw, 1));   /* [B, M, K, N] */
+	if (!prod)
+		return NULL;
+	TValue *sum = tir_reduce(b, RED_SUM, prod, 2);
+	if (!sum)
+		return NULL;
+	TValue *r = tir_binary(b, TOP_ADD, tir_cast(b, acc, wide), sum);
+	return r && acc->type.dtype != wide ? tir_cast(b, r, acc->type.dtype) : r;
+}
+
 TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p)
 {
 	const Type *tx = &x->type, *ty = &y->type;
-	if (tx->rank != 2 || ty->rank != 2) {
-		b->error = "tl.dot needs two 2-D tiles";
+	bool batched = tx->rank == 3 && ty->rank == 3;
+	if (batched && tx->shape[0] != ty->shape[0]) {
+		b->error = "tl.dot of 3-D tiles: the operands' batch dimensions (dim 0) must be equal";
 		return NULL;
 	}
-	if (tx->shape[1] != ty->shape[0]) {
+	if (batched && tx->shape[2] != ty->shape[1]) {
+		b->error = "tl.dot: the first operand's columns must equal the second's rows";
+		return NULL;
+	}
+	if (!batched && (tx->rank != 2 || ty->rank != 2)) {
+		b->error = "tl.dot needs two 2-D tiles or two 3-D ones (a batch of dots)";
+		return NULL;
+	}
+	if (!batched && tx->shape[1] != ty->shape[0]) {
 		b->error = "tl.dot: the first operand's columns must equal the second's rows";
 		return NULL;
 	}
@@ -905,12 +962,15 @@ TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p)
 		return NULL;
 	}
 	Type rt = {.dtype = in == DT_I8 ? DT_I32 : DT_F32, .rank = 2, .shape = {tx->shape[0], ty->shape[1]}};
+	if (batched)
+		rt = (Type){.dtype = rt.dtype, .rank = 3, .shape = {tx->shape[0], tx->shape[1], ty->shape[2]}};
 	if (!acc) {
 		acc = in == DT_I8 ? tir_const_int(b, DT_I32, 0) : tir_const_float(b, DT_F32, 0.0);
-		acc = tir_broadcast_to(b, acc, 2, rt.shape);
+		acc = tir_broadcast_to(b, acc, rt.rank, rt.shape);
 	}
-	if (acc->type.rank != 2 || acc->type.shape[0] != rt.shape[0] || acc->type.shape[1] != rt.shape[1]) {
-		b->error = "tl.dot: the accumulator must have shape [M, N]";
+	if (acc->type.rank != rt.rank || memcmp(acc->type.shape, rt.shape, sizeof(int) * (size_t)rt.rank)) {
+		b->error = batched ? "tl.dot: the accumulator must have shape [B, M, N]"
+				   : "tl.dot: the accumulator must have shape [M, N]";
 		return NULL;
 	}
 	bool float_acc = acc->type.dtype == DT_F32 || (in == DT_F16 && acc->type.dtype == DT_F16);
@@ -918,6 +978,8 @@ TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p)
 		b->error = "tl.dot: the accumulator must be fp32 (i32 for int8 operands)";
 		return NULL;
 	}
+	if (batched)
+		return dot_batched(b, x, y, acc, p);
 	TValue *args[3] = {x, y, acc};
 	TValue *v = append(b, TOP_DOT, acc->type, 3, args);
 	v->aux = p;

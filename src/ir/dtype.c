@@ -13,7 +13,7 @@ static const struct {
 	[DT_BF16] = {"bf16", 2}, [DT_F32] = {"fp32", 4},  [DT_F64] = {"fp64", 8},
 	[DT_PTR] = {"ptr", 8},
 	[DT_F8E4NV] = {"fp8e4nv", 1}, [DT_F8E5] = {"fp8e5", 1}, [DT_F8E4B15] = {"fp8e4b15", 1},
-	[DT_F8E4B8] = {"fp8e4b8", 1}, [DT_F8E5B16] = {"fp8e5b16", 1},
+	[DT_F8E4B8] = {"fp8e4b8", 1}, [DT_F8E5B16] = {"fp8e5b16", 1}, [DT_U16] = {"u16", 2},
 };
 
 int dtype_bytes(DType t)

@@ -65,6 +65,7 @@ static int64_t wrap_int(DType dt, int64_t x)
 	case DT_I16: return (int16_t)x;
 	case DT_I32: return (int32_t)x;
 	case DT_U8: return (uint8_t)x;
+	case DT_U16: return (uint16_t)x;
 	case DT_U32: return (uint32_t)x;
 	default: return x;
 	}
@@ -468,6 +469,7 @@ static int64_t load_int(DType dt, const void *p)
 	case DT_I1: case DT_I8: return *(const int8_t *)p;
 	case DT_U8: return *(const uint8_t *)p;
 	case DT_I16: { int16_t x; memcpy(&x, p, 2); return x; }
+	case DT_U16: { uint16_t x; memcpy(&x, p, 2); return x; }
 	case DT_I32: { int32_t x; memcpy(&x, p, 4); return x; }
 	case DT_U32: { uint32_t x; memcpy(&x, p, 4); return x; }
 	default: { int64_t x; memcpy(&x, p, 8); return x; }

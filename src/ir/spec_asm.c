@@ -4,8 +4,11 @@
  * one), the asm run once per element with its results first ($0 ...) and
  * then the arguments. Inline PTX: the CUDA targets lower it
  * (src/gpu/lower_index.c, src/emit/cuda.c); the other targets and the
- * interpreter give a located error. pack > 1 (several elements a call) is
- * a located error for now. */
+ * interpreter give a located error. pack > 1: each call takes `pack`
+ * elements of each argument and gives `pack` of each result, elements
+ * narrower than 32 bits sharing 32-bit registers (tir_asm_registers); the
+ * operands are then result 0's registers, result 1's ..., argument 0's
+ * ..., and the constraints must name each one. */
 #include "ir/spec.h"
 
 #include <string.h>
@@ -16,6 +19,23 @@ static const char *str_arg(Spec *s, const Node *call, int pos, const char *kw)
 	if (v->kind != SV_STR)
 		spec_error(s, call, "tl.inline_asm_elementwise: '%s' must be a string", kw);
 	return v->str;
+}
+
+/* The operand constraints in LLVM's list ("=r,r,~{memory}"): the entries
+ * that are not clobbers (~{...}). */
+static int count_constraints(const char *c)
+{
+	int n = 0;
+	for (const char *p = c;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != '~' && *p != ',' && *p)
+			n++;
+		const char *q = strchr(p, ',');
+		if (!q)
+			return n;
+		p = q + 1;
+	}
 }
 
 SVal *spec_call_inline_asm(Spec *s, const Node *call)
@@ -31,9 +51,8 @@ SVal *spec_call_inline_asm(Spec *s, const Node *call)
 	int64_t p = spec_const_int(s, call, pack, "pack");
 	if (p < 1)
 		spec_error(s, call, "tl.inline_asm_elementwise: pack must be at least 1, not %lld", (long long)p);
-	if (p > 1)
-		spec_error(s, call, "tl.inline_asm_elementwise with pack=%lld (several elements a call) is not supported "
-			   "yet; pack=1 is", (long long)p);
+	if (p > 32 || (p & (p - 1)))
+		spec_error(s, call, "tl.inline_asm_elementwise: pack must be a power of two up to 32, not %lld", (long long)p);
 	int nargs = args->kind == SV_TUPLE ? args->nitems : 1;
 	if (nargs < 1)
 		spec_error(s, call, "tl.inline_asm_elementwise without arguments is not supported yet");
@@ -53,8 +72,25 @@ SVal *spec_call_inline_asm(Spec *s, const Node *call)
 			spec_error(s, call, "tl.inline_asm_elementwise with pointer results is not supported yet");
 		out[i] = d->dtype;
 	}
+	int want = 0;
+	for (int i = 0; i < nout; i++)
+		want += tir_asm_registers(out[i], (int)p);
+	for (int i = 0; i < nargs; i++) {
+		if (p > 1 && (xs[i]->type.dtype == DT_I1 || xs[i]->type.dtype == DT_PTR))
+			spec_error(s, call, "tl.inline_asm_elementwise with pack=%lld: argument %d is a %s; bool and pointer "
+				   "arguments take pack=1", (long long)p, i, xs[i]->type.dtype == DT_I1 ? "bool" : "pointer");
+		want += tir_asm_registers(xs[i]->type.dtype, (int)p);
+	}
+	for (int i = 0; i < nout; i++)
+		if (p > 1 && out[i] == DT_I1)
+			spec_error(s, call, "tl.inline_asm_elementwise with pack=%lld: bool results take pack=1", (long long)p);
+	int have = count_constraints(constraints);
+	if (have != want)
+		spec_error(s, call, "tl.inline_asm_elementwise: %d constraints (clobbers aside) for %d results and %d "
+			   "arguments, which take %d registers%s", have, nout, nargs, want,
+			   p > 1 ? " (elements narrower than 32 bits share 32-bit registers)" : "");
 	TValue *res[TC_MAX_RANK] = {0};
-	if (!tir_inline_asm(&s->b, asm_text, constraints, nargs, xs, nout, out, pure->i != 0, res))
+	if (!tir_inline_asm(&s->b, asm_text, constraints, nargs, xs, nout, out, pure->i != 0, (int)p, res))
 		spec_checked(s, call, NULL);
 	if (!several)
 		return spec_sv_value(s, call, res[0]);

@@ -504,7 +504,7 @@ void spec_exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *ste
 		}
 		spec_exec_block(s, &n->body);
 		if (s->returned)
-			spec_error(s, n, "'return' inside a loop with run-time bounds is not supported");
+			spec_error(s, n, "'return' of a value inside a loop with run-time bounds is not supported (a bare 'return' is)");
 		bool again = false;
 		for (int i = 0; i < nc; i++) {
 			next[i] = carried_next(s, n, carried.items[i], loop->body->params[i + 1], was_const[i] && attempt == 0,
@@ -578,7 +578,7 @@ static void exec_runtime_while(Spec *s, const Node *n)
 		tir_condition(b, while_condition(s, n, c));
 		spec_exec_block(s, &n->body);
 		if (s->returned)
-			spec_error(s, n, "'return' inside a while loop on a run-time condition is not supported");
+			spec_error(s, n, "'return' of a value inside a while loop on a run-time condition is not supported (a bare 'return' is)");
 		bool again = false;
 		for (int i = 0; i < nc; i++) {
 			next[i] = carried_next(s, n, carried.items[i], loop->body->params[i], was_const[i] && attempt == 0,
@@ -784,7 +784,7 @@ void spec_exec_runtime_if(Spec *s, const Node *n, TValue *cond)
 		b->block = branch ? op->orelse : op->body;
 		spec_exec_block(s, branch ? &n->orelse : &n->body);
 		if (s->returned)
-			spec_error(s, n, "'return' inside an if on a run-time condition is not supported");
+			spec_error(s, n, "'return' of a value inside an if on a run-time condition is not supported (a bare 'return' is)");
 		for (int i = 0; i < count; i++)
 			(branch ? other : then)[i] = spec_lookup(s, names.items[i]);
 		env_restore(s, &before);

@@ -224,8 +224,173 @@ static NodeList rewrite_outside(Spec *s, const NodeList *body)
 	return out;
 }
 
+/* ---- `return` without a value inside an if or a loop ----
+ *
+ * The program (or the helper) ends early: rewritten, before the jumps,
+ * into a hidden flag `done`, false at the start. A `return` sets it and
+ * drops the rest of its block; inside a loop it also breaks out of the
+ * loop (and each loop around it breaks when `done` is set), and the
+ * statements after an if or a loop that may have returned run only where
+ * `done` is still false:
+ *
+ *   if pid >= n:                   done = False
+ *       return                     if pid >= n:
+ *   a                                  done = True
+ *                                  if done:
+ *                                      pass
+ *                                  else:
+ *                                      a
+ *
+ * Only functions whose every return is value-less are rewritten (a return
+ * of a value inside an if on a run-time condition stays a located error). */
+
+static bool is_bare_return(const Node *st)
+{
+	return st->kind == ND_RETURN && (!st->lhs || st->lhs->kind == ND_NONE);
+}
+
+/* Whether a block has a return anywhere (bare: only value-less ones
+ * count; otherwise any return). */
+static bool has_return(const NodeList *body, bool bare)
+{
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if (st->kind == ND_RETURN && (!bare || is_bare_return(st)))
+			return true;
+		if ((st->kind == ND_IF || st->kind == ND_FOR || st->kind == ND_WHILE) &&
+		    (has_return(&st->body, bare) || has_return(&st->orelse, bare)))
+			return true;
+	}
+	return false;
+}
+
+/* Whether every return of a block (nested ones too) is value-less. */
+static bool all_returns_bare(const NodeList *body)
+{
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if (st->kind == ND_RETURN && !is_bare_return(st))
+			return false;
+		if ((st->kind == ND_IF || st->kind == ND_FOR || st->kind == ND_WHILE) &&
+		    (!all_returns_bare(&st->body) || !all_returns_bare(&st->orelse)))
+			return false;
+	}
+	return true;
+}
+
+/* Whether some return is nested in an if or a loop. */
+static bool has_nested_return(const NodeList *body)
+{
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if ((st->kind == ND_IF || st->kind == ND_FOR || st->kind == ND_WHILE) &&
+		    (has_return(&st->body, false) || has_return(&st->orelse, false)))
+			return true;
+	}
+	return false;
+}
+
+static NodeList returns_in_loop(Jumps *j, const NodeList *body);
+
+/* A loop whose body may return: its returns set `done` and break. */
+static Node *return_loop(Jumps *j, const Node *st)
+{
+	Node *copy = arena_alloc(j->s->a, sizeof *copy);
+	*copy = *st;
+	copy->body = returns_in_loop(j, &st->body);
+	return copy;
+}
+
+/* A block inside a loop: `return` becomes `done = True; break`; after a
+ * nested loop that may return, `if done: break`. */
+static NodeList returns_in_loop(Jumps *j, const NodeList *body)
+{
+	Arena *a = j->s->a;
+	NodeList out = {0};
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if (st->kind == ND_RETURN) {
+			ast_nodelist_push(a, &out, assign_node(j, j->skip, bool_node(j, true, st->offset)));
+			ast_nodelist_push(a, &out, ast_new(a, ND_BREAK, st->offset));
+			return out;
+		}
+		if ((st->kind == ND_FOR || st->kind == ND_WHILE) && has_return(&st->body, false)) {
+			ast_nodelist_push(a, &out, return_loop(j, st));
+			NodeList brk = {0};
+			ast_nodelist_push(a, &brk, ast_new(a, ND_BREAK, st->offset));
+			ast_nodelist_push(a, &out, if_node(j, name_node(j, j->skip), brk, (NodeList){0}));
+			continue;
+		}
+		if (st->kind == ND_IF && (has_return(&st->body, false) || has_return(&st->orelse, false))) {
+			Node *copy = arena_alloc(a, sizeof *copy);
+			*copy = *st;
+			copy->body = returns_in_loop(j, &st->body);
+			copy->orelse = returns_in_loop(j, &st->orelse);
+			ast_nodelist_push(a, &out, copy);
+			continue;
+		}
+		ast_nodelist_push(a, &out, (Node *)st);
+	}
+	return out;
+}
+
+/* A block outside any loop: `return` sets `done` and ends the block; what
+ * follows an if or a loop that may return is guarded by `done`. */
+static NodeList returns_outside(Jumps *j, const NodeList *body)
+{
+	Arena *a = j->s->a;
+	NodeList out = {0};
+	for (int i = 0; i < body->len; i++) {
+		const Node *st = body->items[i];
+		if (st->kind == ND_RETURN) {
+			ast_nodelist_push(a, &out, assign_node(j, j->skip, bool_node(j, true, st->offset)));
+			return out;
+		}
+		bool loop = st->kind == ND_FOR || st->kind == ND_WHILE;
+		if (!(loop || st->kind == ND_IF) || (!has_return(&st->body, false) && !has_return(&st->orelse, false))) {
+			ast_nodelist_push(a, &out, (Node *)st);
+			continue;
+		}
+		if (loop) {
+			ast_nodelist_push(a, &out, return_loop(j, st));
+		} else {
+			Node *copy = arena_alloc(a, sizeof *copy);
+			*copy = *st;
+			copy->body = returns_outside(j, &st->body);
+			copy->orelse = returns_outside(j, &st->orelse);
+			ast_nodelist_push(a, &out, copy);
+		}
+		NodeList rest_in = {.items = body->items + i + 1, .len = body->len - i - 1};
+		NodeList rest = returns_outside(j, &rest_in);
+		if (rest.len) {
+			NodeList pass = {0};
+			ast_nodelist_push(a, &pass, ast_new(a, ND_PASS, st->offset));
+			ast_nodelist_push(a, &out, if_node(j, name_node(j, j->skip), pass, rest));
+		}
+		return out;
+	}
+	return out;
+}
+
+static const Node *rewrite_returns(Spec *s, const Node *fn)
+{
+	if (!has_nested_return(&fn->body) || !all_returns_bare(&fn->body))
+		return fn;   /* a return of a value anywhere: left as it is */
+	Jumps j = {.s = s, .at = fn->offset};
+	j.skip = arena_printf(s->a, "<done@%zu>", fn->offset);
+	Node *copy = arena_alloc(s->a, sizeof *copy);
+	*copy = *fn;
+	NodeList body = returns_outside(&j, &fn->body);
+	copy->body = (NodeList){0};
+	ast_nodelist_push(s->a, &copy->body, assign_node(&j, j.skip, bool_node(&j, false, fn->offset)));
+	for (int i = 0; i < body.len; i++)
+		ast_nodelist_push(s->a, &copy->body, body.items[i]);
+	return copy;
+}
+
 const Node *spec_rewrite_jumps(Spec *s, const Node *fn)
 {
+	fn = rewrite_returns(s, fn);
 	if (!has_loop_jump(&fn->body))
 		return fn;
 	Node *copy = arena_alloc(s->a, sizeof *copy);

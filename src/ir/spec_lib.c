@@ -424,6 +424,10 @@ static SVal *call_dot(Spec *s, const Node *call)
 			int shape[2] = {x->type.shape[0], y->type.shape[1]};
 			a = tir_broadcast_to(&s->b, tir_const_float(&s->b, DT_F16, 0.0), 2, shape);
 		}
+		if (!a && x->type.rank == 3 && y->type.rank == 3) {
+			int shape[3] = {x->type.shape[0], x->type.shape[1], y->type.shape[2]};
+			a = tir_broadcast_to(&s->b, tir_const_float(&s->b, DT_F16, 0.0), 3, shape);
+		}
 		if (a && a->type.dtype != DT_F16)
 			spec_error(s, call, "tl.dot: the accumulator must be fp16 with out_dtype=tl.float16");
 	}

@@ -672,6 +672,35 @@ static SVal *call_member(Spec *s, const Node *call, SVal *self, const char *fn)
 	return call_tl(s, c, fn);
 }
 
+/* fp32 to fp16 or bf16 rounded toward zero (`fp_downcast_rounding="rtz"`,
+ * cvt.rz on NVIDIA), in tile ops every target and the interpreter run:
+ * the value truncated in fp32 to the narrower type's precision, which the
+ * ordinary conversion then keeps exactly. bf16: the low 16 bits dropped.
+ * fp16: the low 13 bits in its normal range, a multiple of 2^-24 below
+ * 2^-14 (its subnormals), the largest finite (65504) past it; infinities
+ * and NaNs stay. */
+static TValue *cast_rtz(Spec *s, TValue *x, DType to)
+{
+	TBuilder *b = &s->b;
+	TValue *u = tir_bitcast(b, x, DT_U32);
+	TValue *cut = tir_bitcast(b, tir_binary(b, TOP_AND, u, tir_const_int(b, DT_U32, to == DT_BF16 ? 0xffff0000u : 0xffffe000u)),
+				  DT_F32);
+	TValue *a = tir_math(b, MATH_ABS, x);
+	TValue *special = tir_cmp(b, CMP_GE, tir_binary(b, TOP_AND, u, tir_const_int(b, DT_U32, 0x7f800000u)),
+				  tir_const_int(b, DT_U32, 0x7f800000u));   /* inf, NaN */
+	TValue *r = cut;
+	if (to == DT_F16) {
+		TValue *sub = tir_binary(b, TOP_MUL, tir_math(b, MATH_TRUNC, tir_binary(b, TOP_MUL, x, tir_const_float(b, DT_F32, 16777216.0))),
+					 tir_const_float(b, DT_F32, 1.0 / 16777216.0));
+		TValue *big = tir_where(b, tir_cmp(b, CMP_LT, x, tir_const_float(b, DT_F32, 0.0)),
+					tir_const_float(b, DT_F32, -65504.0), tir_const_float(b, DT_F32, 65504.0));
+		r = tir_where(b, tir_cmp(b, CMP_GT, a, tir_const_float(b, DT_F32, 65504.0)), big, r);
+		r = tir_where(b, tir_cmp(b, CMP_LT, a, tir_const_float(b, DT_F32, 6.103515625e-05)), sub, r);
+	}
+	r = tir_where(b, special, x, r);
+	return r ? tir_cast(b, r, to) : NULL;
+}
+
 /* x.dtype.is_floating() and its kin, with Triton's classes: int1 is an
  * unsigned integer. */
 static SVal *dtype_method(Spec *s, const Node *call, SVal *self, const char *fn)
@@ -681,7 +710,7 @@ static SVal *dtype_method(Spec *s, const Node *call, SVal *self, const char *fn)
 	static const struct { const char *name; DType dt; } exact[] = {
 		{"is_fp16", DT_F16}, {"is_bf16", DT_BF16}, {"is_fp32", DT_F32}, {"is_fp64", DT_F64},
 		{"is_bool", DT_I1}, {"is_int1", DT_I1}, {"is_int8", DT_I8}, {"is_int16", DT_I16},
-		{"is_int32", DT_I32}, {"is_int64", DT_I64}, {"is_uint8", DT_U8}, {"is_uint32", DT_U32},
+		{"is_int32", DT_I32}, {"is_int64", DT_I64}, {"is_uint8", DT_U8}, {"is_uint16", DT_U16}, {"is_uint32", DT_U32},
 		{"is_uint64", DT_U64}, {"is_ptr", DT_PTR}, {"is_fp8e4nv", DT_F8E4NV}, {"is_fp8e5", DT_F8E5},
 		{"is_fp8e4b15", DT_F8E4B15}, {"is_fp8e4b8", DT_F8E4B8}, {"is_fp8e5b16", DT_F8E5B16},
 	};
@@ -725,9 +754,21 @@ static SVal *call_method(Spec *s, const Node *call, SVal *self, const char *fn)
 				   dtype_name(dt));
 		}
 		SVal *rounding = spec_arg(s, call, 1, "fp_downcast_rounding");
+		bool rtz = rounding && rounding->kind == SV_STR && !strcmp(rounding->str, "rtz");
+		if (rtz && x->type.dtype == DT_F32 && (dt == DT_F16 || dt == DT_BF16))
+			return spec_sv_value(s, call, spec_checked(s, call, cast_rtz(s, x, dt)));
+		if (rtz && !(dtype_is_float(x->type.dtype) && dtype_is_float(dt) &&
+			     dtype_bytes(x->type.dtype) > dtype_bytes(dt)))
+			spec_error(s, spec_arg_node(call, 1, "fp_downcast_rounding"),
+				   "fp_downcast_rounding applies to float downcasts only, not %s to %s",
+				   dtype_name(x->type.dtype), dtype_name(dt));
+		if (rtz)
+			spec_error(s, spec_arg_node(call, 1, "fp_downcast_rounding"),
+				   "fp_downcast_rounding='rtz' is supported from fp32 to fp16 and bf16, not %s to %s yet",
+				   dtype_name(x->type.dtype), dtype_name(dt));
 		if (rounding && rounding->kind != SV_NONE && !(rounding->kind == SV_STR && !strcmp(rounding->str, "rtne")))
 			spec_error(s, spec_arg_node(call, 1, "fp_downcast_rounding"),
-				   "fp_downcast_rounding other than 'rtne' (round to nearest even) is not supported yet");
+				   "fp_downcast_rounding must be 'rtne' (round to nearest even) or 'rtz' (toward zero)");
 		SVal *bitcast = spec_arg(s, call, -1, "bitcast");
 		if (bitcast && bitcast->kind == SV_INT && bitcast->i)
 			return spec_sv_value(s, call, tir_bitcast(&s->b, x, dt));
@@ -887,7 +928,7 @@ static SVal *eval_attr(Spec *s, const Node *n)
 		static const struct { const char *name; DType dt; } types[] = {
 			{"float32", DT_F32}, {"float16", DT_F16}, {"bfloat16", DT_BF16}, {"float64", DT_F64},
 			{"int1", DT_I1}, {"int8", DT_I8}, {"int16", DT_I16}, {"int32", DT_I32}, {"int64", DT_I64},
-			{"uint8", DT_U8}, {"uint32", DT_U32}, {"uint64", DT_U64},
+			{"uint8", DT_U8}, {"uint16", DT_U16}, {"uint32", DT_U32}, {"uint64", DT_U64},
 			{"bool", DT_I1}, {"float", DT_F32}, {"half", DT_F16}, {"double", DT_F64},
 			{"float8e4nv", DT_F8E4NV}, {"float8e5", DT_F8E5}, {"float8e4b15", DT_F8E4B15},
 			{"float8e4b8", DT_F8E4B8}, {"float8e5b16", DT_F8E5B16},

@@ -41,6 +41,7 @@ typedef enum {
 	DT_F8E4B15,  /* tl.float8e4b15: e4m3, bias 15, no inf or NaN */
 	DT_F8E4B8,   /* tl.float8e4b8: e4m3fnuz, bias 8 */
 	DT_F8E5B16,  /* tl.float8e5b16: e5m2fnuz, bias 16 */
+	DT_U16,      /* tl.uint16 (after the fp8 formats: the earlier codes keep their values) */
 } DType;
 
 typedef struct Type {
@@ -108,8 +109,8 @@ typedef enum {
 	TOP_PRINT,      /* tl.device_print / print: the values; text: the prefix; aux: hex; no value */
 	TOP_ASM,        /* tl.inline_asm_elementwise, one of its results: the arguments (broadcast);
 			   text: the constraints, a newline, the asm; aux: results, aux2: this one;
-			   hint[i]: result i's dtype (i < 7), hint[7]: is_pure; iconst: the id of
-			   result 0 (one asm) */
+			   hint[i]: result i's dtype (i < 7), hint[7]: is_pure; perm[0]: pack;
+			   iconst: the id of result 0 (one asm) */
 } TOp;
 
 typedef enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } CmpKind;
@@ -399,8 +400,9 @@ TValue *tir_assert(TBuilder *b, TValue *cond, TValue *mask, const char *msg);
 TValue *tir_barrier(TBuilder *b);
 /* tl.inline_asm_elementwise with pack 1: `nout` values, one a result, of
  * dtypes `out` and the arguments' broadcast shape, into `results`. */
+int tir_asm_registers(DType dt, int pack);   /* an inline asm operand's registers for `pack` elements */
 bool tir_inline_asm(TBuilder *b, const char *asm_text, const char *constraints, int nargs, TValue **args, int nout,
-		    const DType *out, bool pure, TValue **results);
+		    const DType *out, bool pure, int pack, TValue **results);
 TValue *tir_dot(TBuilder *b, TValue *x, TValue *y, TValue *acc, DotPrecision p);
 TValue *tir_philox(TBuilder *b, TValue *seed, TValue *offset, int rounds, int word);
 TValue *tir_hint(TBuilder *b, TValue *x, HintKind kind, const int64_t *values);

@@ -27,7 +27,7 @@ static void scalar_value(const Type *t, const RunArg *a, ScalarArg *out)
 	memset(out, 0, sizeof *out);
 	switch (t->dtype) {
 	case DT_I1: case DT_I8: case DT_U8: out->i8 = (int8_t)a->i; break;
-	case DT_I16: out->i16 = (int16_t)a->i; break;
+	case DT_I16: case DT_U16: out->i16 = (int16_t)a->i; break;
 	case DT_I32: case DT_U32: out->i32 = (int32_t)a->i; break;
 	case DT_I64: case DT_U64: out->i64 = a->i; break;
 	case DT_F64: out->f64 = a->f; break;
@@ -308,7 +308,7 @@ void run_fill(void *buf, DType dt, size_t count, int arg, int64_t int_range)
 		case DT_BF16: ((uint16_t *)buf)[i] = dtype_bf16_from_float(f); break;
 		case DT_I1: ((int8_t *)buf)[i] = (int8_t)(h >> 31); break;
 		case DT_I8: case DT_U8: ((int8_t *)buf)[i] = (int8_t)n; break;
-		case DT_I16: ((int16_t *)buf)[i] = (int16_t)n; break;
+		case DT_I16: case DT_U16: ((int16_t *)buf)[i] = (int16_t)n; break;
 		case DT_I32: case DT_U32: ((int32_t *)buf)[i] = (int32_t)n; break;
 		case DT_I64: case DT_U64: ((int64_t *)buf)[i] = n; break;
 		case DT_PTR: break;
@@ -329,6 +329,7 @@ double run_element(const void *p, DType dt, size_t i)
 	case DT_I1: case DT_I8: return ((const int8_t *)p)[i];
 	case DT_U8: return ((const uint8_t *)p)[i];
 	case DT_I16: return ((const int16_t *)p)[i];
+	case DT_U16: return ((const uint16_t *)p)[i];
 	case DT_I32: return ((const int32_t *)p)[i];
 	case DT_U32: return ((const uint32_t *)p)[i];
 	case DT_I64: return (double)((const int64_t *)p)[i];

@@ -59,6 +59,14 @@ split_scan_bf16|tests/heldout/cumsum_bf16.py|
 split_scan64|tests/exec/splitscan.py|-k split_scan64 -s *i64,*i64,*u8,i32,i32 -D R0_BLOCK=32 --num-warps 1
 lang_builtins|tests/exec/lang.py|-k builtins -s *fp32,*fp16,*fp32,i32,i32 -D BLOCK=64 -D ACT="leaky" -D OUT=tl.float16 -D BIAS=0.5 -D PAIR=(2,3) --num-warps 2
 lang_pointers|tests/exec/lang.py|-k pointers -s *i64,*fp32,*fp32,i32 -D BLOCK=128
+uint16_mix|tests/exec/uint16.py|-k mix16 -s *u16,*u16,*i16,*u16,*i32,*fp32,i32 -D B=128
+uint16_scale|tests/exec/uint16.py|-k scale16 -s *u16,*u16,i32,i32 -D B=16 --num-warps 2
+dot3_fp16|tests/exec/dot3.py|-k bmm -s *fp16,*fp16,*fp32,i32,i32,i32,i32 -D ACC=tl.float32 -D PREC=None -D BB=2 -D BM=16 -D BN=32 -D BK=32
+early_rows|tests/exec/early_return.py|-k rows_early -s *fp32,*fp32,i32,i32 -D B=64 --num-warps 2
+early_find|tests/exec/early_return.py|-k find_first -s *i32,*i32,i32,i32 -D B=32 --num-warps 1
+early_helper|tests/exec/early_return.py|-k helper_return -s *fp32,*fp32,*fp32,i32 -D B=64 --num-warps 2
+rtz_downcast|tests/exec/rounding.py|-s *i32,*fp16,*bf16,*fp16,i32 -D B=256
+dot3_once|tests/exec/dot3.py|-k bmm_once -s *fp16,*fp16,*fp16,i32,i32,i32,i32 -D BB=2 -D BM=16 -D BN=32 -D BK=32
 desc_tiles|tests/exec/descriptors.py|-k tiles -s *fp32,*fp32,i32,i32 -D BM=16 -D BN=32
 desc_from_host|tests/exec/descriptors.py|-k from_host -s tensordesc<fp32[16,32]>,tensordesc<fp16[16,32]>,i32 -D BK=32
 desc_cube|tests/exec/descriptors.py|-k cube -s *fp32,*fp32,i32,i32,i32 -D BA=2 -D BB=4 -D BC=8 --num-warps 2
@@ -85,7 +93,10 @@ fit_wide_k_ieee|tests/exec/fit64k.py|-k wide_k_ieee -s *fp32,*fp32,*fp32,i32,i32
 # inline PTX: for the CUDA targets only (the others give a located error, tests/lang/suite.sh)
 cuda_cases='asm_rotate|tests/exec/inline_asm.py|-k rotate -s *u32,*u32,*u32,i32 -D SHIFT=7 -D B=256
 asm_min_max|tests/exec/inline_asm.py|-k min_max -s *fp32,*fp32,*fp32,*fp32,i32,i32 -D BM=16 -D BN=64
-asm_halves|tests/exec/inline_asm.py|-k halves -s *fp16,*fp16,*u32,i32 -D B=128'
+asm_halves|tests/exec/inline_asm.py|-k halves -s *fp16,*fp16,*u32,i32 -D B=128
+asm_bytes4|tests/exec/inline_asm.py|-k bytes4 -s *u8,*u8,*u8,i32 -D B=1024
+asm_halves2|tests/exec/inline_asm.py|-k halves2 -s *fp16,*fp16,*fp16,*fp16,i32,i32 -D BM=16 -D BN=64
+asm_mixed4|tests/exec/inline_asm.py|-k mixed4 -s *u8,*fp32,*fp32,i32 -D B=1024'
 
 # One case for a target: $out is its output, or the case fails here.
 emit_one() { # name file opts target ext

@@ -1,5 +1,6 @@
 # tl.inline_asm_elementwise: inline PTX, its results first ($0 ...) and then
-# its arguments (broadcast to one shape), one element a call (pack=1). The
+# its arguments (broadcast to one shape), one element a call (pack=1) or
+# several (pack > 1: elements narrower than 32 bits share a register). The
 # CUDA targets compile it (tests/emit/suite.sh has nvcc accept each
 # kernel); C, HIP and the interpreter cannot run PTX and give a located
 # error (tests/lang/suite.sh); tests/gpu/lang.py compares the results with
@@ -47,3 +48,56 @@ def halves(x_ptr, neg_ptr, bits_ptr, n, B: tl.constexpr):
     bits = tl.inline_asm_elementwise("cvt.u32.u16 $0, $1;", "=r,h", [x], dtype=tl.uint32, is_pure=False, pack=1)
     tl.store(neg_ptr + i, neg, mask=m)
     tl.store(bits_ptr + i, bits, mask=m)
+
+
+@triton.jit
+def bytes4(x_ptr, y_ptr, out_ptr, n, B: tl.constexpr):
+    # pack=4 on uint8: four bytes of each argument in one 32-bit register
+    i = tl.program_id(0) * B + tl.arange(0, B)
+    m = i < n
+    x = tl.load(x_ptr + i, mask=m, other=0)
+    y = tl.load(y_ptr + i, mask=m, other=0)
+    r = tl.inline_asm_elementwise("and.b32 $0, $1, $2;\n\txor.b32 $0, $0, 0x0F3C5AA5;", "=r,r,r", [x, y],
+                                  dtype=tl.uint8, is_pure=True, pack=4)
+    tl.store(out_ptr + i, r, mask=m)
+
+
+@triton.jit
+def halves2(x_ptr, y_ptr, sum_ptr, prod_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # pack=2 on fp16: f16x2 arithmetic, two results, a row broadcast down the columns
+    r = tl.program_id(0) * BM + tl.arange(0, BM)
+    c = tl.arange(0, BN)
+    m = (r[:, None] < M) & (c[None, :] < N)
+    x = tl.load(x_ptr + r[:, None] * N + c[None, :], mask=m, other=1.0)
+    y = tl.load(y_ptr + c, mask=c < N, other=1.0)
+    s, p = tl.inline_asm_elementwise("add.rn.f16x2 $0, $2, $3;\n\tmul.rn.f16x2 $1, $2, $3;", "=r,=r,r,r",
+                                     [x, y[None, :]], dtype=(tl.float16, tl.float16), is_pure=True, pack=2)
+    tl.store(sum_ptr + r[:, None] * N + c[None, :], s, mask=m)
+    tl.store(prod_ptr + r[:, None] * N + c[None, :], p, mask=m)
+
+
+@triton.jit
+def mixed4(x_ptr, y_ptr, out_ptr, n, B: tl.constexpr):
+    # pack=4 over a uint8 (one register for four) and an fp32 (one each):
+    # operands $0-$3 the results, $4 the bytes, $5-$8 the floats
+    i = tl.program_id(0) * B + tl.arange(0, B)
+    m = i < n
+    x = tl.load(x_ptr + i, mask=m, other=0)
+    y = tl.load(y_ptr + i, mask=m, other=0.0)
+    r = tl.inline_asm_elementwise("""{
+    .reg .b32 t;
+    .reg .f32 f;
+    bfe.u32 t, $4, 0, 8;
+    cvt.rn.f32.u32 f, t;
+    fma.rn.f32 $0, f, 0f3E800000, $5;
+    bfe.u32 t, $4, 8, 8;
+    cvt.rn.f32.u32 f, t;
+    fma.rn.f32 $1, f, 0f3E800000, $6;
+    bfe.u32 t, $4, 16, 8;
+    cvt.rn.f32.u32 f, t;
+    fma.rn.f32 $2, f, 0f3E800000, $7;
+    bfe.u32 t, $4, 24, 8;
+    cvt.rn.f32.u32 f, t;
+    fma.rn.f32 $3, f, 0f3E800000, $8;
+    }""", "=f,=f,=f,=f,r,f,f,f,f", [x, y], dtype=tl.float32, is_pure=True, pack=4)
+    tl.store(out_ptr + i, r, mask=m)

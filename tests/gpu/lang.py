@@ -58,6 +58,9 @@ def same(a, b, tol):
     """Equal tensors: bit for bit (fp8 and integers), else within tol of the scale; NaNs equal NaNs."""
     if a.dtype in (torch.float8_e4m3fn, torch.float8_e5m2):
         a, b = a.view(torch.uint8), b.view(torch.uint8)
+    signed = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+    if a.dtype in signed:   # torch's wider unsigned types have few operations: compare their bits
+        a, b = a.view(signed[a.dtype]), b.view(signed[b.dtype])
     if not a.dtype.is_floating_point:
         bad = (a != b).nonzero()
         return len(bad) == 0, f"{len(bad)} elements differ, first at {bad[0].tolist() if len(bad) else None}"
@@ -122,7 +125,9 @@ def compare_cpu(name, path, kernel, grid, make_args, outputs, tol=0.0, **meta):
 
 
 FILES = ["tests/exec/fp8.py", "tests/exec/rank.py", "tests/exec/sorting.py", "tests/exec/twoway.py",
-         "tests/exec/printing.py", "tests/exec/dot_scaled.py", "tests/exec/inline_asm.py"]
+         "tests/exec/printing.py", "tests/exec/dot_scaled.py", "tests/exec/inline_asm.py",
+         "tests/exec/uint16.py", "tests/exec/dot3.py", "tests/exec/early_return.py",
+         "tests/exec/rounding.py"]
 TC = {p: load(p, True) for p in FILES}
 TR = {p: load(p, False) for p in FILES}
 dev = "cuda"
@@ -275,6 +280,83 @@ def inline_asm_cases():
     compare("inline_asm fp16 in 16-bit registers", f, "halves", (8,),
             lambda: [torch.randn(n, device=dev).half(), torch.empty(n, device=dev, dtype=torch.float16),
                      torch.empty(n, device=dev, dtype=torch.int32), n], [1, 2], B=128)
+    # pack > 1: blocks of 1024 give each of the 128 threads at least 4 elements (Triton needs pack of them)
+    compare("inline_asm pack=4 on uint8 (four bytes a register)", f, "bytes4", (1,),
+            lambda: [torch.randint(0, 256, (n,), device=dev, dtype=torch.uint8),
+                     torch.randint(0, 256, (n,), device=dev, dtype=torch.uint8),
+                     torch.empty(n, device=dev, dtype=torch.uint8), n], [2], B=1024)
+    compare("inline_asm pack=2 on fp16 (f16x2, two results)", f, "halves2", (4,),
+            lambda: [torch.randn(50, 40, device=dev).half(), torch.randn(40, device=dev).half(),
+                     torch.empty(50, 40, device=dev, dtype=torch.float16),
+                     torch.empty(50, 40, device=dev, dtype=torch.float16), 50, 40], [2, 3], BM=16, BN=64)
+    compare("inline_asm pack=4 over uint8 and fp32 operands", f, "mixed4", (1,),
+            lambda: [torch.randint(0, 256, (n,), device=dev, dtype=torch.uint8), torch.randn(n, device=dev),
+                     torch.empty(n, device=dev), n], [2], B=1024)
+
+
+def uint16_cases():
+    f = "tests/exec/uint16.py"
+    n = 1000
+
+    def u16(count):   # every 16-bit pattern likely, made as int16 (torch has few uint16 operations)
+        return torch.randint(-32768, 32768, (count,), device=dev, dtype=torch.int16).view(torch.uint16)
+    compare("uint16 promotions, unsigned // % >> <, casts, reductions", f, "mix16", (8,),
+            lambda: [u16(n), u16(n), torch.randint(-32768, 32768, (n,), device=dev, dtype=torch.int16),
+                     torch.zeros(7 * n, device=dev, dtype=torch.int16).view(torch.uint16),
+                     torch.zeros(4 * n + 128, device=dev, dtype=torch.int32),
+                     torch.zeros(2 * n, device=dev), n], [3, 4, 5], B=128)
+    compare("uint16 against a run-time scalar, 2-D", f, "scale16", (4,),
+            lambda: [u16(150), torch.zeros(150, device=dev, dtype=torch.int16).view(torch.uint16), 50, 300],
+            [1], B=16)
+
+
+def dot3_cases():
+    import triton.language as tl
+    f = "tests/exec/dot3.py"
+    NB, M, N, K = 3, 37, 20, 45
+
+    def operands(dt):
+        if dt == torch.int8:
+            return [torch.randint(-100, 100, (NB, M, K), device=dev, dtype=dt),
+                    torch.randint(-100, 100, (NB, K, N), device=dev, dtype=dt)]
+        return [torch.randn(NB, M, K, device=dev).to(dt), torch.randn(NB, K, N, device=dev).to(dt)]
+    # BK=32: Triton's smallest K for 8-bit operands; the sums' order differs from the matrix units' (tol)
+    for dt, acc, prec, tol in [(torch.float16, tl.float32, None, 1e-4),
+                               (torch.bfloat16, tl.float32, None, 1e-4),
+                               (torch.float32, tl.float32, "tf32", 1e-4),
+                               (torch.float32, tl.float32, "ieee", 1e-5),
+                               (torch.int8, tl.int32, None, 0.0)]:
+        out = torch.int32 if dt == torch.int8 else torch.float32
+        compare(f"batched tl.dot {dt} {prec}", f, "bmm", (3, 2),
+                lambda dt=dt, out=out: operands(dt) + [torch.zeros(NB, M, N, device=dev, dtype=out), NB, M, N, K],
+                [2], tol, ACC=acc, PREC=prec, BB=2, BM=16, BN=32, BK=32)
+    compare("batched tl.dot fp16 out, a permuted operand, one K block", f, "bmm_once", (2,),
+            lambda: [torch.randn(3, 13, 30, device=dev).half(), torch.randn(3, 20, 30, device=dev).half(),
+                     torch.zeros(3, 13, 20, device=dev, dtype=torch.float16), 3, 13, 20, 30],
+            [2], 1e-2, BB=2, BM=16, BN=32, BK=32)
+
+
+def early_return_cases():
+    f = "tests/exec/early_return.py"
+    # outputs start as random values: what a program that returned early left alone must stay so
+    compare("return in a run-time if: programs past the rows write nothing", f, "rows_early", (8,),
+            lambda: [torch.randn(5 * 50, device=dev), torch.randn(8 * 50, device=dev), 5, 50], [1], B=64,
+            num_warps=2)
+    for n, b in ((300, 32), (100, 16)):
+        compare(f"return in a run-time loop (n={n})", f, "find_first", (16,),
+                lambda n=n: [torch.randint(0, 100, (16 * n,), device=dev, dtype=torch.int32),
+                             torch.randint(0, 100, (16,), device=dev, dtype=torch.int32), n, 98], [1], B=b)
+    compare("return in a helper, and in a while loop on a run-time condition", f, "helper_return", (16,),
+            lambda: [torch.randn(1000, device=dev), torch.randn(128, device=dev), torch.randn(1000, device=dev),
+                     1000], [1, 2], 1e-5, B=64, num_warps=2)
+
+
+def rounding_cases():
+    n = 3000
+    compare("fp_downcast_rounding rtz and rtne, fp32 to fp16 and bf16", "tests/exec/rounding.py", "downcast", (12,),
+            lambda: [torch.randint(0, 2**31 - 1, (n,), device=dev, dtype=torch.int32),
+                     torch.empty(n, device=dev, dtype=torch.float16), torch.empty(n, device=dev, dtype=torch.bfloat16),
+                     torch.empty(n, device=dev, dtype=torch.float16), n], [1, 2, 3], B=256)
 
 
 def printed(module, *args, **meta):
@@ -318,5 +400,9 @@ twoway_cases()
 print_cases()
 dot_scaled_cases()
 inline_asm_cases()
+uint16_cases()
+dot3_cases()
+early_return_cases()
+rounding_cases()
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

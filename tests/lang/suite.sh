@@ -32,7 +32,7 @@ fi
 for t in c c:wave64 hip:gfx90a hip:gfx1030; do
 	"$BIN/tritonc" compile "$f" -k halves -s '*fp16,*fp16,*u32,i32' -D B=128 --target $t -o "$tmp/asm.out" 2>"$tmp/err"
 	rc=$?
-	if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "^$f:46:5: error: tl.inline_asm_elementwise: inline PTX runs on CUDA targets only, not on $t\$" &&
+	if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "^$f:47:5: error: tl.inline_asm_elementwise: inline PTX runs on CUDA targets only, not on $t\$" &&
 		grep -q '| .*\^' "$tmp/err"; then
 		echo "PASS lang inline asm on $t: a located error"
 	else

@@ -20,7 +20,7 @@ typedef struct Case {
 	const char *file;
 	const char *kernel;         /* NULL: the first in the file */
 	const char *signature;      /* NULL: the Inductor kernel's own; "i32:16" hints a multiple of 16 */
-	const char *defines[5];
+	const char *defines[8];
 	int num_warps;
 	const char *target;         /* "c" or "c:wave64" */
 	int run_width;              /* 0: the lowered width */
@@ -90,7 +90,7 @@ static Outcome run_case(const Case *c)
 	Diag d = {.out = stderr};
 	const Kernel *k = load_kernel(c->file, c->kernel, &d);
 	int ndef = 0;
-	while (ndef < 5 && c->defines[ndef])
+	while (ndef < 8 && c->defines[ndef])
 		ndef++;
 	int nhints = c->signature ? spec_signature_args(c->signature) : 0;
 	int64_t *hint = base_calloc((size_t)nhints + 1, sizeof *hint);
@@ -398,7 +398,7 @@ static void test_scans(void)
 			int len = snprintf(name, sizeof name, "exec %s", strrchr(c.file, '/') + 1);
 			if (c.kernel)
 				len += snprintf(name + len, sizeof name - (size_t)len, " %s", c.kernel);
-			for (int j = 0; j < 5 && c.defines[j]; j++)
+			for (int j = 0; j < 8 && c.defines[j]; j++)
 				len += snprintf(name + len, sizeof name - (size_t)len, " %s", c.defines[j]);
 			snprintf(name + len, sizeof name - (size_t)len, " warps=%d%s W=%d matches the interpreter", c.num_warps,
 				 c.scans_in_shared ? " through shared memory" : "", w ? 64 : 32);
@@ -417,7 +417,7 @@ static void case_name(char *name, size_t size, const Case *c, int w, const char 
 	int len = snprintf(name, size, "exec %s", strrchr(c->file, '/') + 1);
 	if (c->kernel)
 		len += snprintf(name + len, size - (size_t)len, " %s", c->kernel);
-	for (int j = 0; j < 5 && c->defines[j]; j++)
+	for (int j = 0; j < 8 && c->defines[j]; j++)
 		len += snprintf(name + len, size - (size_t)len, " %s", c->defines[j]);
 	snprintf(name + len, size - (size_t)len, " warps=%d W=%d %s", c->num_warps, w ? 64 : 32, what);
 }
@@ -730,6 +730,44 @@ static bool scan_table_direct(const Outcome *o, int n, int limit, int grid)
 
 /* break and continue (tests/exec/jumps.py) in a loop with run-time bounds,
  * a while loop and an unrolled loop, at W=32 and 64. */
+/* tests/exec/early_return.py, computed here: the programs that return
+ * early write nothing after the return. */
+static bool early_return_direct(const Outcome *o, const Case *c)
+{
+	int bad = 0;
+	if (!strcmp(c->kernel, "rows_early")) {   /* y = 2 x + 1 on the rows, the rest untouched */
+		const float *x = o->in[0], *y0 = o->in[1], *y = o->bufs[1];
+		int rows = (int)c->scalars[0], cols = (int)c->scalars[1];
+		for (int k = 0; k < c->grid * cols; k++)
+			bad += k < rows * cols ? y[k] != x[k] * 2.0f + 1.0f : memcmp(&y[k], &y0[k], 4) != 0;
+	} else if (!strcmp(c->kernel, "find_first")) {   /* the first index past LIMIT, or -7 */
+		const int32_t *x = o->in[0], *out = o->bufs[1];
+		int n = (int)c->scalars[0], limit = (int)c->scalars[1], none = 0;
+		for (int r = 0; r < c->grid; r++) {
+			int want = -7;
+			for (int k = n - 1; k >= 0; k--)
+				want = x[r * n + k] > limit ? k : want;
+			bad += out[r] != want;
+			none += want == -7;
+		}
+		printf("# find_first n=%d: %d of %d rows without a value past %d\n", n, none, c->grid, limit);
+	} else {   /* helper_return: y[pid] for odd programs only; y[64 + pid] the while loop's k, but program 3 */
+		const float *x = o->in[0], *y0 = o->in[1], *y = o->bufs[1], *z = o->bufs[2];
+		int n = (int)c->scalars[0], b = atoi(c->defines[0] + 2);
+		for (int p = 0; p < c->grid; p++) {
+			if (p % 2 == 0)
+				bad += memcmp(&y[p], &y0[p], 4) != 0;
+			int k = p;
+			while (k < n && k != 5 * b + 3)
+				k += b;
+			bad += k < n ? memcmp(&y[64 + p], &y0[64 + p], 4) != 0 : y[64 + p] != (float)k;
+		}
+		for (int k = 0; k < n; k++)
+			bad += z[k] != x[k] + 1.0f;
+	}
+	return bad == 0;
+}
+
 static void test_jumps(void)
 {
 	static const Case cases[] = {
@@ -741,6 +779,16 @@ static void test_jumps(void)
 		 .num_warps = 1, .int_range = 100, .scalars = {40}, .counts = {16 * 40, 48}, .grid = 16},
 		{.file = "tests/exec/jumps.py", .kernel = "scan_table", .signature = "*i32,*i32,i32", .defines = {"LIMIT=99"},
 		 .num_warps = 4, .int_range = 100, .scalars = {30}, .counts = {8 * 30, 24}, .grid = 8},
+		{.file = "tests/exec/early_return.py", .kernel = "rows_early", .signature = "*fp32,*fp32,i32,i32",
+		 .defines = {"B=64"}, .num_warps = 2, .scalars = {5, 50}, .counts = {5 * 50, 8 * 50}, .grid = 8},
+		{.file = "tests/exec/early_return.py", .kernel = "find_first", .signature = "*i32,*i32,i32,i32",
+		 .defines = {"B=32"}, .num_warps = 1, .int_range = 100, .scalars = {300, 98}, .counts = {16 * 300, 16},
+		 .grid = 16},
+		{.file = "tests/exec/early_return.py", .kernel = "find_first", .signature = "*i32,*i32,i32,i32",
+		 .defines = {"B=16"}, .num_warps = 4, .int_range = 100, .scalars = {100, 98}, .counts = {16 * 100, 16},
+		 .grid = 16},
+		{.file = "tests/exec/early_return.py", .kernel = "helper_return", .signature = "*fp32,*fp32,*fp32,i32",
+		 .defines = {"B=64"}, .num_warps = 2, .scalars = {1000}, .counts = {1000, 128, 1000}, .grid = 16},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		for (int w = 0; w < 2; w++) {
@@ -757,6 +805,8 @@ static void test_jumps(void)
 				CHECK(name, first_negative_direct(&o, (int)c.scalars[0], atoi(c.defines[0] + 6), c.grid));
 			if (o.ran && !strcmp(c.kernel, "scan_table"))
 				CHECK(name, scan_table_direct(&o, (int)c.scalars[0], atoi(c.defines[0] + 6), c.grid));
+			if (o.ran && !strcmp(c.file, "tests/exec/early_return.py"))
+				CHECK(name, early_return_direct(&o, &c));
 			free_outcome(&o);
 		}
 	}
@@ -965,8 +1015,8 @@ static void test_math(void)
 			free_outcome(&o);
 		}
 	}
-	static const char *const ints[] = {"i32", "i64", "i16", "i8", "u8"};
-	for (int t = 0; t < 5; t++) {
+	static const char *const ints[] = {"i32", "i64", "i16", "i8", "u8", "u16", "u32", "u64"};
+	for (int t = 0; t < 8; t++) {
 		for (int w = 0; w < 2; w++) {
 			char sig[64], name[128];
 			snprintf(sig, sizeof sig, "*%s,*%s,*%s,*%s,i32", ints[t], ints[t], ints[t], ints[t]);
@@ -985,6 +1035,10 @@ static void test_math(void)
 			if (o.ran && t == 4 && w == 0) {
 				const uint8_t *q = o.bufs[2];
 				CHECK("exec intdiv u8: 0 // 0 = 255", q[1000] == 255);
+			}
+			if (o.ran && t == 5 && w == 0) {
+				const uint16_t *q = o.bufs[2];
+				CHECK("exec intdiv u16: 0 // 0 = 65535", q[1000] == 65535);
 			}
 			free_outcome(&o);
 		}
@@ -1173,6 +1227,47 @@ static void test_split_scans(void)
 	}
 }
 
+/* tests/exec/rounding.py, worked out here: fp32 to fp16 and bf16 toward
+ * zero (cvt.rz), NaNs aside (any NaN will do). */
+static uint16_t f16_rtz(uint32_t u)
+{
+	uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+	if (a >= 0x7f800000u)
+		return (uint16_t)(sign | (a == 0x7f800000u ? 0x7c00u : 0x7e00u));
+	if (a >= 0x477ff000u)   /* 65520 and past: the largest finite */
+		return (uint16_t)(sign | 0x7bffu);
+	int e = (int)(a >> 23) - 127;
+	if (e < -24)
+		return (uint16_t)sign;
+	if (e < -14) {   /* a subnormal half: the mantissa with its implicit bit, shifted */
+		uint32_t m = (a & 0x7fffffu) | 0x800000u;
+		return (uint16_t)(sign | (m >> (13 + (-14 - e))));
+	}
+	return (uint16_t)(sign | (uint32_t)(e + 15) << 10 | ((a >> 13) & 0x3ffu));
+}
+
+static bool rtz_direct(const Outcome *o, int n)
+{
+	const int32_t *in = o->in[0];
+	const uint16_t *h = o->bufs[1], *bf = o->bufs[2];
+	int bad = 0, nans = 0;
+	for (int i = 0; i < n; i++) {
+		uint32_t bits = (uint32_t)in[i];
+		if (i % 4 >= 2)
+			bits = (bits & 0x7fffffu) | (100u + (bits >> 23) % 50u) << 23;
+		if (i % 2)
+			bits ^= 0x80000000u;
+		if ((bits & 0x7fffffffu) > 0x7f800000u) {
+			nans++;
+			bad += (h[i] & 0x7fffu) <= 0x7c00u || (bf[i] & 0x7fffu) <= 0x7f80u;
+			continue;
+		}
+		bad += h[i] != f16_rtz(bits) || bf[i] != (uint16_t)(bits >> 16);
+	}
+	printf("# rtz: %d of %d inputs NaN\n", nans, n);
+	return bad == 0;
+}
+
 /* The language beyond Inductor's (tests/exec/lang.py, descriptors.py):
  * builtins, string / dtype / None / tuple constexprs, tuple helpers,
  * int64 <-> pointer casts, and tensor descriptors, against the
@@ -1198,6 +1293,28 @@ static void test_lang(void)
 		{.file = "tests/exec/descriptors.py", .kernel = "cube", .signature = "*fp32,*fp32,i32,i32,i32",
 		 .defines = {"BA=2", "BB=4", "BC=8"}, .num_warps = 2, .scalars = {3, 10, 7}, .counts = {210, 105},
 		 .grid = 2, .grid_y = 2},
+		{.file = "tests/exec/uint16.py", .kernel = "mix16", .signature = "*u16,*u16,*i16,*u16,*i32,*fp32,i32",
+		 .defines = {"B=128"}, .num_warps = 4, .int_range = 65536, .scalars = {1000},
+		 .counts = {1000, 1000, 1000, 7000, 4128, 2000}, .grid = 8},
+		{.file = "tests/exec/uint16.py", .kernel = "scale16", .signature = "*u16,*u16,i32,i32",
+		 .defines = {"B=16"}, .num_warps = 2, .int_range = 65536, .scalars = {50, 300}, .counts = {150, 150},
+		 .grid = 4},
+#define BMM(sig, acc, prec)                                                                                       \
+	{.file = "tests/exec/dot3.py", .kernel = "bmm", .signature = sig,                                        \
+	 .defines = {"ACC=" acc, "PREC=" prec, "BB=2", "BM=16", "BN=32", "BK=16"}, .num_warps = 4,             \
+	 .scalars = {3, 37, 20, 45}, .counts = {3 * 37 * 45, 3 * 45 * 20, 3 * 37 * 20}, .grid = 3, .grid_y = 2}
+		BMM("*fp16,*fp16,*fp32,i32,i32,i32,i32", "tl.float32", "None"),
+		BMM("*fp32,*fp32,*fp32,i32,i32,i32,i32", "tl.float32", "'tf32'"),
+		BMM("*fp32,*fp32,*fp32,i32,i32,i32,i32", "tl.float32", "'ieee'"),
+		BMM("*bf16,*bf16,*fp32,i32,i32,i32,i32", "tl.float32", "None"),
+		BMM("*i8,*i8,*i32,i32,i32,i32,i32", "tl.int32", "None"),
+#undef BMM
+		{.file = "tests/exec/rounding.py", .kernel = "downcast", .signature = "*i32,*fp16,*bf16,*fp16,i32",
+		 .defines = {"B=256"}, .num_warps = 4, .int_range = 2147483647, .scalars = {3000},
+		 .counts = {3000, 3000, 3000, 3000}, .grid = 12},
+		{.file = "tests/exec/dot3.py", .kernel = "bmm_once", .signature = "*fp16,*fp16,*fp16,i32,i32,i32,i32",
+		 .defines = {"BB=2", "BM=16", "BN=32", "BK=32"}, .num_warps = 4, .scalars = {3, 13, 20, 30},
+		 .counts = {3 * 13 * 30, 3 * 20 * 30, 3 * 13 * 20}, .grid = 2},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		for (int w = 0; w < 2; w++) {
@@ -1243,6 +1360,10 @@ static void test_lang(void)
 							bad += y[(a * 5 + b) * 7 + k] != x[(a * 10 + 2 * b) * 7 + k] + 1.0f;
 				case_name(name, sizeof name, &c, w, "reads a strided 3-D view");
 				CHECK(name, bad == 0);
+			}
+			if (o.ran && !strcmp(c.file, "tests/exec/rounding.py")) {
+				case_name(name, sizeof name, &c, w, "rounds toward zero bit by bit");
+				CHECK(name, rtz_direct(&o, (int)c.scalars[0]));
 			}
 			free_outcome(&o);
 		}

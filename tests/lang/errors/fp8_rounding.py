@@ -1,4 +1,4 @@
-# expect: 10:48: error: fp_downcast_rounding other than 'rtne' (round to nearest even) is not supported yet
+# expect: 10:48: error: fp_downcast_rounding='rtz' is supported from fp32 to fp16 and bf16, not fp32 to fp8e5 yet
 # args: -s *fp32,*fp8e5,i32 -D BLOCK=16
 import triton
 import triton.language as tl
