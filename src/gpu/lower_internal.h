@@ -31,6 +31,7 @@ typedef struct Place {
 /* The registers of a pipeline while its loop is emitted. */
 typedef struct PipeRegs {
 	SReg *load_slot, *use_slot;   /* uniform: the slot the copies write, and the one the dots read */
+	SReg *bars, *use_phase;       /* bulk tensor copies: an mbarrier a slot; the parity use_slot's waits for */
 } PipeRegs;
 
 typedef struct Lower {
