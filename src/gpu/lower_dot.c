@@ -1047,6 +1047,17 @@ static bool tma_copyable(const Operand *o, const TValue *x)
 	return !o->m_warps || (o->inner && o->tile == x);
 }
 
+/* Value x is read once less; a pure value nothing reads any more is
+ * dropped (-1: not lowered), and what it reads read once less. */
+static void unuse(Lower *L, const TValue *x)
+{
+	if (!L->uses || L->uses[x->id] <= 0 || --L->uses[x->id] || !lower_pure(x))
+		return;
+	L->uses[x->id] = -1;
+	for (int i = 0; i < x->nargs; i++)
+		unuse(L, x->args[i]);
+}
+
 static void plan_tma(Lower *L, const TBlock *body, Pipeline *pp)
 {
 	if (L->target->matrix != MATRIX_WGMMA || !pp->wgmma)
@@ -1072,6 +1083,12 @@ static void plan_tma(Lower *L, const TBlock *body, Pipeline *pp)
 		o->tma = true;
 		o->tmap = tmap_of(L, x->desc, o->m_warps ? 8 : rows, imin(cols, 64), x->type.dtype);
 		pp->tx_bytes += rows * cols * dtype_bytes(x->type.dtype);
+		/* the copies read the offsets, not the pointer tile and the mask */
+		for (int k = 0; L->uses && k < 2; k++)
+			if (x->desc->offset[k] && L->uses[x->desc->offset[k]->id] >= 0)
+				L->uses[x->desc->offset[k]->id]++;
+		for (int k = 0; k < 2 && k < x->nargs; k++)
+			unuse(L, x->args[k]);
 	}
 }
 
