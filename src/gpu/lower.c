@@ -485,9 +485,10 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 	bool single = pp->stages == 1;   /* copy, wait, compute: two barriers, no overlap */
 	/* bulk tensor copies: the consumer waits on its slot's mbarrier; the
 	 * barrier after it still tells the producer that the slot is read */
-	if (!single && !pp->tma)
+	bool cp_async = !pp->tma || pp->cp_async;   /* some operand by cp.async */
+	if (!single && cp_async)
 		lower_uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = pp->stages - 2;
-	if (single || !pp->tma || !pp->wgmma)
+	if (single || cp_async || !pp->wgmma)
 		lower_uniform_stmt(L, SS_BARRIER, v->line);
 	if (pp->wgmma && !single) {
 		/* the consumer first: its instructions stay in flight while the
@@ -503,9 +504,9 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 		yield_part(L, y, state, like, PART_PRODUCER);
 	next_slot(L, L->pipe_regs[pp->id].load_slot, pp->stages, v->line);
 	lower_uniform_stmt(L, SS_END, v->line);
-	if (!pp->tma)
+	if (cp_async)
 		lower_uniform_stmt(L, SS_COPY_COMMIT, v->line);
-	if (single && !pp->tma) {
+	if (single && cp_async) {
 		lower_uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = 0;
 		lower_uniform_stmt(L, SS_BARRIER, v->line);
 	}

@@ -1058,20 +1058,22 @@ static void unuse(Lower *L, const TValue *x)
 		unuse(L, x->args[i]);
 }
 
+/* Whether operand A, its rows permuted for the result's layout, goes as
+ * 8-row boxes (otherwise by cp.async, the other operands by the copy
+ * engine: both kinds of completion in one pipeline). */
+static const bool tma_permuted_rows = true;
+
 static void plan_tma(Lower *L, const TBlock *body, Pipeline *pp)
 {
 	if (L->target->matrix != MATRIX_WGMMA || !pp->wgmma)
 		return;
-	int streamed = 0;
+	bool some = false;
 	for (int i = 0; i < L->plan->noperands; i++) {
 		const Operand *o = L->plan->operands[i];
-		if (o->pipe != pp)
-			continue;
-		if (!tma_copyable(o, copied_load(L, body, o->tile)))
-			return;
-		streamed++;
+		if (o->pipe == pp && tma_copyable(o, copied_load(L, body, o->tile)) && (tma_permuted_rows || !o->m_warps))
+			some = true;
 	}
-	if (!streamed)
+	if (!some)
 		return;
 	pp->tma = true;
 	for (int i = 0; i < L->plan->noperands; i++) {
@@ -1079,6 +1081,10 @@ static void plan_tma(Lower *L, const TBlock *body, Pipeline *pp)
 		if (o->pipe != pp)
 			continue;
 		const TValue *x = copied_load(L, body, o->tile);
+		if (!tma_copyable(o, x) || (!tma_permuted_rows && o->m_warps)) {
+			pp->cp_async = true;
+			continue;
+		}
 		int rows = x->type.shape[0], cols = x->type.shape[1];
 		o->tma = true;
 		o->tmap = tmap_of(L, x->desc, o->m_warps ? 8 : rows, imin(cols, 64), x->type.dtype);

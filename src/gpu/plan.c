@@ -802,7 +802,8 @@ void plan_dump(Buf *b, const Plan *p)
 		buf_printf(b, "pipeline %d: loop %%%d, %d stages, %d bytes%s", pp->id, pp->loop->id, pp->stages, pp->bytes,
 			   pp->wgmma ? ", wgmma" : "");
 		if (pp->tma)
-			buf_printf(b, ", bulk tensor copies (%d bytes a stage on an mbarrier)", pp->tx_bytes);
+			buf_printf(b, ", bulk tensor copies (%d bytes a stage on an mbarrier%s)", pp->tx_bytes,
+				   pp->cp_async ? ", the other operands by cp.async" : "");
 		for (int a = 0; a < pp->nacc; a++)
 			buf_printf(b, "%s%%%d", a ? "," : ", in place: ", pp->acc[a]->id);
 		buf_puts(b, "\n");

@@ -28,13 +28,14 @@ typedef struct Pipeline {
 	bool wgmma;
 	const TValue *acc[4];
 	int nacc;
-	/* Every streamed operand is a host descriptor's block copied by the
+	/* Streamed operands that are host descriptors' blocks are copied by the
 	 * bulk tensor copy engine (sm_90a; Operand.tma): one thread issues a
 	 * stage's copies after arriving on the stage's mbarrier, which expects
 	 * `tx_bytes`; the consumer waits on it (phase parity) instead of
 	 * cp.async's groups. */
 	bool tma;
 	int tx_bytes;
+	bool cp_async;             /* with tma: some streamed operands still by cp.async (both waits) */
 } Pipeline;
 
 /* A tl.dot operand in shared memory: 16-bit elements, rows of `width`
