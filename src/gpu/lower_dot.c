@@ -1059,9 +1059,13 @@ static void unuse(Lower *L, const TValue *x)
 }
 
 /* Whether operand A, its rows permuted for the result's layout, goes as
- * 8-row boxes (otherwise by cp.async, the other operands by the copy
- * engine: both kinds of completion in one pipeline). */
-static const bool tma_permuted_rows = true;
+ * 8-row boxes; otherwise A goes by cp.async and the other operands by the
+ * copy engine, both kinds of completion in one pipeline. On the H200 the
+ * boxes were slower (09's matmul_kernel_tma 0.2443 ms against 0.2316 with
+ * A by cp.async, gemm_tiles.py's blocks at 4000^3 0.3266 against 0.2750;
+ * bench/gemm/RESULTS.md): sixteen 1 KiB copies a stage cost more than
+ * every thread's cp.async of A. */
+static const bool tma_permuted_rows = false;
 
 static void plan_tma(Lower *L, const TBlock *body, Pipeline *pp)
 {
