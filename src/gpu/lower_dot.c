@@ -1058,6 +1058,26 @@ static void unuse(Lower *L, const TValue *x)
 		unuse(L, x->args[i]);
 }
 
+/* A block the copy engine copies, or its transpose read by the dot. */
+static bool tma_value(Lower *L, const TValue *v)
+{
+	const Operand *o = L->vp[v->id].staged;
+	return (v->op == TOP_LOAD || v->op == TOP_TRANS) && o && o->tma;
+}
+
+/* Whether some value of frame f other than the copy engine's blocks is
+ * lowered (then the frame's thread coordinates are needed). */
+static bool frame_used(Lower *L, const TBlock *b, int f)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		if (frame_used(L, v->body, f) || (v->op == TOP_IF && frame_used(L, v->orelse, f)))
+			return true;
+		if (L->vp[v->id].frame == f && !tma_value(L, v) && (!lower_pure(v) || (L->uses && L->uses[v->id] > 0)))
+			return true;
+	}
+	return false;
+}
+
 /* Whether operand A, its rows permuted for the result's layout, goes as
  * 8-row boxes; otherwise A goes by cp.async and the other operands by the
  * copy engine, both kinds of completion in one pipeline. On the H200 the
@@ -1093,12 +1113,19 @@ static void plan_tma(Lower *L, const TBlock *body, Pipeline *pp)
 		o->tma = true;
 		o->tmap = tmap_of(L, x->desc, o->m_warps ? 8 : rows, imin(cols, 64), x->type.dtype);
 		pp->tx_bytes += rows * cols * dtype_bytes(x->type.dtype);
-		/* the copies read the offsets, not the pointer tile and the mask */
+		/* the copies read the offsets, not the pointer tile, the mask and `other` */
 		for (int k = 0; L->uses && k < 2; k++)
 			if (x->desc->offset[k] && L->uses[x->desc->offset[k]->id] >= 0)
 				L->uses[x->desc->offset[k]->id]++;
-		for (int k = 0; k < 2 && k < x->nargs; k++)
+		for (int k = 0; k < x->nargs; k++)
 			unuse(L, x->args[k]);
+	}
+	/* a frame of copied blocks alone computes no thread coordinates */
+	for (int i = 0; i < L->plan->noperands; i++) {
+		const Operand *o = L->plan->operands[i];
+		int f = L->vp[copied_load(L, body, o->tile)->id].frame;
+		if (o->pipe == pp && o->tma && L->frames[f].live && !frame_used(L, L->tk->body, f))
+			L->frames[f].live = false;
 	}
 }
 
