@@ -349,6 +349,80 @@ static void c_checked_accesses(Buf *b, const SKernel *k)
 		    "#define TC_CHECKED(p, bytes, line, write) ((__typeof__(p))tc_check((const void *)(p), bytes, line, write))\n");
 }
 
+
+/* The model of the bulk tensor copy engine (c:wgmma; SS_MBAR_*, SS_TMA_LOAD):
+ * an mbarrier is a u64 of its phase's parity (bit 63), the arrivals it
+ * expects a phase (bits 48..62), those still to come (bits 32..47) and the
+ * transaction bytes still to come (the low 32 bits, signed: a copy may
+ * complete before the arrival that expects it). A phase completes when
+ * neither arrivals nor bytes are left. A copy lands at once, box row by
+ * box row, each 16-byte chunk where the hardware's swizzle puts it (the
+ * chunk number xor-ed with the address bits 7.. of its row: 128-byte
+ * rows chunk ^ row % 8, 64-byte rows ^ row / 2 % 4, 32-byte ^ row / 4 % 2,
+ * from a destination aligned to 8 rows), zeros where the element is
+ * outside the view; its bytes then complete on the mbarrier. A wait for a
+ * phase that has not completed would never return on the GPU: here it
+ * fails the program. */
+static const char c_tma[] =
+	"static void tc_tma_fail(const char *msg)\n"
+	"{\n"
+	"\tif (!tc_assertion[0])\n"
+	"\t\tsnprintf(tc_assertion, sizeof tc_assertion, \"bulk tensor copy model: %s\", msg);\n"
+	"}\n"
+	"static void tc_mbar_init(tc_u64 *bar, int count)\n"
+	"{\n"
+	"\t*bar = (tc_u64)count << 48 | (tc_u64)count << 32;\n"
+	"}\n"
+	"static void tc_mbar_init_fence(void) {}\n"
+	"static void tc_mbar_step(tc_u64 *bar, int arrivals, int bytes)\n"
+	"{\n"
+	"\ttc_u64 b = *bar;\n"
+	"\tint pending = (int)(b >> 32 & 0xffff), count = (int)(b >> 48 & 0x7fff), phase = (int)(b >> 63);\n"
+	"\ttc_i32 tx = (tc_i32)(tc_u32)b;\n"
+	"\tif (arrivals > pending) {\n"
+	"\t\ttc_tma_fail(\"an arrival on an mbarrier that expects none\");\n"
+	"\t\treturn;\n"
+	"\t}\n"
+	"\tpending -= arrivals;\n"
+	"\ttx += bytes;\n"
+	"\tif (!pending && !tx) {\n"
+	"\t\tphase ^= 1;\n"
+	"\t\tpending = count;\n"
+	"\t}\n"
+	"\t*bar = (tc_u64)phase << 63 | (tc_u64)count << 48 | (tc_u64)pending << 32 | (tc_u32)tx;\n"
+	"}\n"
+	"static void tc_mbar_expect_tx(tc_u64 *bar, int bytes)\n"
+	"{\n"
+	"\ttc_mbar_step(bar, 1, bytes);\n"
+	"}\n"
+	"static void tc_mbar_wait(const tc_u64 *bar, int parity)\n"
+	"{\n"
+	"\tif ((int)(*bar >> 63) == (parity & 1))\n"
+	"\t\ttc_tma_fail(\"a wait for an mbarrier phase that has not completed (it would never return)\");\n"
+	"}\n"
+	"static void tc_tma_load_model(void *dst, const void *base, tc_i64 rows, tc_i64 cols, tc_i64 stride, int box_rows,\n"
+	"\t\t\t      int box_cols, int swizzle, int elem, int c0, int c1, tc_u64 *bar)\n"
+	"{\n"
+	"\tunsigned char *d = dst;\n"
+	"\tconst unsigned char *g = base;\n"
+	"\tint row_bytes = box_cols * elem, phases = swizzle / 16;\n"
+	"\tif (row_bytes > swizzle || row_bytes % 16) {\n"
+	"\t\ttc_tma_fail(\"a box row that the swizzle does not hold\");\n"
+	"\t\treturn;\n"
+	"\t}\n"
+	"\tfor (int r = 0; r < box_rows; r++)\n"
+	"\t\tfor (int e = 0; e < box_cols; e++) {\n"
+	"\t\t\tlong at = (long)r * row_bytes + (long)e * elem;\n"
+	"\t\t\tat ^= (at >> 7 & (phases - 1)) << 4;\n"
+	"\t\t\ttc_i64 gr = (tc_i64)c1 + r, gc = (tc_i64)c0 + e;\n"
+	"\t\t\tif (gr >= 0 && gr < rows && gc >= 0 && gc < cols)\n"
+	"\t\t\t\tmemcpy(d + at, g + (gr * stride + gc) * elem, (size_t)elem);\n"
+	"\t\t\telse\n"
+	"\t\t\t\tmemset(d + at, 0, (size_t)elem);\n"
+	"\t\t}\n"
+	"\ttc_mbar_step(bar, 0, -box_rows * row_bytes);\n"
+	"}\n";
+
 static void c_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, c_types);
@@ -398,6 +472,8 @@ static void c_head(Buf *b, const SKernel *k)
 		    "\tmemcpy(&d, &old, 8);\n"
 		    "\treturn d;\n"
 		    "}\n");
+	if (k->ntmaps)
+		buf_puts(b, c_tma);
 	if (emit_uses_atomic(k, ATOM_MAX) || emit_uses_atomic(k, ATOM_MIN))
 		c_extremum_functions(b);
 	buf_puts(b, "/* the thread of t's warp whose lane differs from t's by `mask` (t itself if none) */\n"

@@ -281,6 +281,41 @@ static const char cuda_copy_n[] =
 	"\"l\"(src), \"r\"(n) : \"memory\");\n"
 	"}\n";
 
+
+/* The bulk tensor copy engine (sm_90a): a tensor map parameter as the
+ * driver's CUtensorMap (128 bytes, 64-byte aligned), mbarriers in shared
+ * memory, and the 2-D tiled copy completing on one of them. */
+static const char cuda_tma[] =
+	"struct __align__(64) tc_tmap_t { tc_u64 q[16]; };\n"
+	"TC_DEVICE void tc_mbar_init(tc_u64 *bar, int count)\n"
+	"{\n"
+	"\tasm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(bar)), "
+	"\"r\"(count) : \"memory\");\n"
+	"}\n"
+	"TC_DEVICE void tc_mbar_init_fence(void)\n"
+	"{\n"
+	"\tasm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");\n"
+	"}\n"
+	"TC_DEVICE void tc_mbar_expect_tx(tc_u64 *bar, int bytes)\n"
+	"{\n"
+	"\tasm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" :: "
+	"\"r\"((tc_u32)__cvta_generic_to_shared(bar)), \"r\"(bytes) : \"memory\");\n"
+	"}\n"
+	"TC_DEVICE void tc_mbar_wait(tc_u64 *bar, int parity)\n"
+	"{\n"
+	"\ttc_u32 at = (tc_u32)__cvta_generic_to_shared(bar), done;\n"
+	"\tdo\n"
+	"\t\tasm volatile(\"{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }\" "
+	": \"=r\"(done) : \"r\"(at), \"r\"(parity) : \"memory\");\n"
+	"\twhile (!done);\n"
+	"}\n"
+	"TC_DEVICE void tc_tma_load_2d(void *dst, const tc_tmap_t *map, int c0, int c1, tc_u64 *bar)\n"
+	"{\n"
+	"\tasm volatile(\"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
+	"[%4];\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), \"l\"((tc_u64)map), \"r\"(c0), \"r\"(c1), "
+	"\"r\"((tc_u32)__cvta_generic_to_shared(bar)) : \"memory\");\n"
+	"}\n";
+
 static bool uses_copy_n(const SKernel *k)
 {
 	for (const SStmt *s = k->first; s; s = s->next)
@@ -339,11 +374,21 @@ static void cuda_head(Buf *b, const SKernel *k)
 	}
 	if (simt_uses(k, SS_MMA_FENCE))
 		wgmma_functions(b, k);
+	if (k->ntmaps)
+		buf_puts(b, cuda_tma);
+	/* what the runtime encodes and passes after the arguments (src/runtime/cuda.c) */
+	for (int i = 0; i < k->ntmaps; i++) {
+		const STensorMap *m = &k->tmaps[i];
+		buf_printf(b, "// tritonc:tmap %d %d %d %d %d %d %d %d %d %d\n", k->tile->nargs, m->base, m->shape[0], m->shape[1],
+			   m->stride, dtype_bytes(m->elem), m->elem == DT_BF16, m->box_rows, m->box_cols, m->swizzle);
+	}
 	if (k->min_blocks)
 		buf_printf(b, "\nextern \"C\" __global__ void __launch_bounds__(%d, %d)\n%s(", k->threads, k->min_blocks, k->name);
 	else
 		buf_printf(b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(", k->threads, k->name);
 	emit_params(b, k);
+	for (int i = 0; i < k->ntmaps; i++)
+		buf_printf(b, "%sconst __grid_constant__ tc_tmap_t tc_tmap%d", k->tile->nargs || i ? ", " : "", i);
 	buf_puts(b, ")\n{\n");
 }
 

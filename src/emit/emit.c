@@ -116,7 +116,7 @@ bool emit_uses_runtime_shift(const SKernel *k)
 		for (const SStmt *s = first; s; s = s->also) {
 			const SExpr *es[] = {s->dst, s->value, s->guard, s->ptr, s->other, s->mask, s->lo, s->hi,
 					     s->step, s->frag_a, s->frag_b, s->acc[0], s->acc[1], s->acc[2], s->acc[3],
-					     s->expected};
+					     s->expected, s->bar, s->coord[0], s->coord[1]};
 			for (size_t i = 0; i < TC_COUNT(es); i++)
 				if (has_runtime_shift(es[i]))
 					return true;
@@ -1506,9 +1506,56 @@ static void copy_async_stmt(Emit *E, const SStmt *s)
 	free(count);
 }
 
+
+/* The bulk tensor copy engine (sm_90a): one thread of the block issues
+ * the mbarriers' setup, the arrivals and the copies; every thread waits.
+ * The C target runs its model (c.c): the copy of the box into the
+ * swizzled layout with zeros outside the view, and the mbarriers' phases
+ * and transaction counts. */
+static void tma_stmt(Emit *E, const SStmt *s)
+{
+	bool c = E->P->lockstep;
+	const char *one = c ? "" : "if (threadIdx.x == 0) ";
+	if (s->kind == SS_MBAR_INIT) {
+		line(E, "%s{", one);
+		line(E, "	for (int i0 = 0; i0 < %d; ++i0)", s->vec);
+		line(E, "		tc_mbar_init(&%s[i0], 1);", s->src->name);
+		line(E, "	tc_mbar_init_fence();");
+		line(E, "}");
+		return;
+	}
+	char *bar = expr_str(E, s->bar);
+	if (s->kind == SS_MBAR_EXPECT) {
+		line(E, "%stc_mbar_expect_tx(&%s, %d);", one, bar, s->vec);
+	} else if (s->kind == SS_MBAR_WAIT) {
+		char *parity = expr_str(E, s->value);
+		line(E, "tc_mbar_wait(&%s, %s);", bar, parity);
+		free(parity);
+	} else {
+		char *dst = expr_str(E, s->dst), *c0 = expr_str(E, s->coord[0]), *c1 = expr_str(E, s->coord[1]);
+		const STensorMap *m = &E->k->tmaps[s->tmap];
+		if (c) {
+			TValue *const *a = E->k->tile->args;
+			line(E, "tc_tma_load_model(&%s, %s, (tc_i64)%s, (tc_i64)%s, (tc_i64)%s, %d, %d, %d, %d, %s, %s, &%s);",
+			     dst, a[m->base]->name, a[m->shape[0]]->name, a[m->shape[1]]->name, a[m->stride]->name, m->box_rows,
+			     m->box_cols, m->swizzle, dtype_bytes(m->elem), c0, c1, bar);
+		} else {
+			line(E, "%stc_tma_load_2d(&%s, &tc_tmap%d, %s, %s, &%s);", one, dst, s->tmap, c0, c1, bar);
+		}
+		free(dst);
+		free(c0);
+		free(c1);
+	}
+	free(bar);
+}
+
 static void other_stmt(Emit *E, const SStmt *s)
 {
 	switch (s->kind) {
+	case SS_MBAR_INIT:
+	case SS_MBAR_EXPECT:
+	case SS_TMA_LOAD:
+	case SS_MBAR_WAIT: tma_stmt(E, s); return;
 	case SS_COPY_ASYNC: copy_async_stmt(E, s); return;
 	case SS_COPY_COMMIT:
 		if (E->P->copy_commit) {

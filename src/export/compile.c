@@ -67,6 +67,11 @@ ExCode *export_compile(Arena *a, Diag *d, const ExSpec *spec, const char *kernel
 	SKernel *sk = dr.simt;
 	int64_t *hints = dr.hints;
 	const char **defines = dr.defines;
+	if (sk->ntmaps) {   /* the exported launchers pass no tensor maps yet */
+		diag_plain(d, DIAG_ERROR, "%s: kernel '%s' copies host descriptors' blocks with the bulk tensor copy engine "
+			   "(sm_90a), which exported launchers do not set up yet; export it for cuda:sm_90", spec->file, kernel);
+		return NULL;
+	}
 	sk->name = fn;
 	Buf b = {0};
 	emit_kernel(&b, sk);

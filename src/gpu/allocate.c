@@ -100,7 +100,8 @@ static bool stmt_uses(const SStmt *s, const SReg *r)
 	if (s->src == r || s->shuffled == r || s->smem[0] == r || s->smem[1] == r)
 		return true;
 	const SExpr *es[] = {s->dst, s->value, s->guard, s->ptr, s->other, s->mask, s->lo, s->hi, s->step,
-			     s->expected, s->frag_a, s->frag_b, s->acc[0], s->acc[1], s->acc[2], s->acc[3]};
+			     s->expected, s->frag_a, s->frag_b, s->acc[0], s->acc[1], s->acc[2], s->acc[3], s->bar,
+			     s->coord[0], s->coord[1]};
 	for (size_t i = 0; i < sizeof es / sizeof es[0]; i++)
 		if (expr_uses(es[i], r))
 			return true;

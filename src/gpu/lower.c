@@ -439,6 +439,8 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
 	SKernel *k = L->k;
 	DType dt = body->params[0]->type.dtype;
 	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_GE, dt, ivr, simt_binary(k, TOP_ADD, dt, f->lo, ahead));
+	if (pp->tma)   /* its slot's bulk copies have landed */
+		lower_tma_wait(L, pp);
 	const TValue *ivv = body->params[0];
 	bool reads_iv = false;   /* then it reads its own iteration's: iv - ahead */
 	for (const TValue *x = body->first; x; x = x->next)
@@ -457,6 +459,8 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
 	if (y)
 		yield_part(L, y, state, like, PART_CONSUMER);
 	next_slot(L, L->pipe_regs[pp->id].use_slot, pp->stages, v->line);
+	if (pp->tma)
+		lower_tma_next_phase(L, pp);
 	lower_uniform_stmt(L, SS_END, v->line);
 }
 
@@ -475,10 +479,12 @@ static void producer_first(Lower *L, const TValue *v, const Pipeline *pp, SStmt 
 	SKernel *k = L->k;
 	DType dt = v->body->params[0]->type.dtype;
 	SExpr *ivr = simt_ref(k, iv, NULL);
+	bool cp_async = !pp->tma || pp->cp_async;   /* bulk tensor copies alone: the consumer waits on mbarriers */
 	for (int i = 0; i < pp->nacc; i++)
 		if (L->place[pp->acc[i]->id].reg)
 			lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, L->place[pp->acc[i]->id].reg, 0);
-	lower_uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = 0;
+	if (cp_async)
+		lower_uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = 0;
 	lower_uniform_stmt(L, SS_BARRIER, v->line);
 	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, ivr, hi);
 	const TValue *y = lower_part(L, v->body, PART_PRODUCER);
@@ -490,7 +496,8 @@ static void producer_first(Lower *L, const TValue *v, const Pipeline *pp, SStmt 
 		next_tile_copies(L, v, pp, iv, f->lo, hi);
 	}
 	lower_uniform_stmt(L, SS_END, v->line);
-	lower_uniform_stmt(L, SS_COPY_COMMIT, v->line);
+	if (cp_async)
+		lower_uniform_stmt(L, SS_COPY_COMMIT, v->line);
 	consumer_part(L, v, pp, f, ivr, ahead, state, like);
 }
 
@@ -596,9 +603,13 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 		producer_first(L, v, pp, f, iv, hi, ahead, state, like);
 		return;
 	}
-	if (!single)
+	/* bulk tensor copies: the consumer waits on its slot's mbarrier; the
+	 * barrier after it still tells the producer that the slot is read */
+	bool cp_async = !pp->tma || pp->cp_async;   /* some operand by cp.async */
+	if (!single && cp_async)
 		lower_uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = pp->stages - 2;
-	lower_uniform_stmt(L, SS_BARRIER, v->line);
+	if (single || cp_async || !pp->wgmma)
+		lower_uniform_stmt(L, SS_BARRIER, v->line);
 	if (pp->wgmma && !single) {
 		/* the consumer first: its instructions stay in flight while the
 		 * producer refills the slot the ones before read (waited for) */
@@ -606,6 +617,8 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 		lower_uniform_stmt(L, SS_BARRIER, v->line);
 	}
 	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, ivr, hi);
+	if (pp->tma)
+		lower_tma_expect(L, pp);
 	const TValue *y = lower_part(L, body, PART_PRODUCER);
 	if (y)
 		yield_part(L, y, state, like, PART_PRODUCER);
@@ -615,8 +628,9 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 		next_tile_copies(L, v, pp, iv, f->lo, hi);
 	}
 	lower_uniform_stmt(L, SS_END, v->line);
-	lower_uniform_stmt(L, SS_COPY_COMMIT, v->line);
-	if (single) {
+	if (cp_async)
+		lower_uniform_stmt(L, SS_COPY_COMMIT, v->line);
+	if (single && cp_async) {
 		lower_uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = 0;
 		lower_uniform_stmt(L, SS_BARRIER, v->line);
 	}
@@ -967,6 +981,8 @@ SKernel *simt_emit(Arena *a, Diag *diag, const Source *src, const Plan *plan)
 	SKernel *k = lower_new_kernel(a, p->tk, &p->target);
 	k->min_blocks = p->min_blocks;
 	k->src = src;
+	k->tmaps = p->tmaps;
+	k->ntmaps = p->ntmaps;
 	Lower L = {.arena = a, .diag = diag, .src = src, .tk = p->tk, .target = &p->target, .k = k, .plan = p,
 		   .frames = p->frames, .nframes = p->nframes, .scalar_frame = p->scalar_frame, .vp = p->values,
 		   .nvalues = p->nvalues, .uses = p->uses};

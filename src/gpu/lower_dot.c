@@ -1116,6 +1116,145 @@ static bool wgmma_dot(Lower *L, const TValue *v)
 	       wgmma_operand(L, v->args[0], true) && wgmma_operand(L, v->args[1], false);
 }
 
+
+/* ---- the bulk tensor copy engine (sm_90a) ----
+ *
+ * A pipeline whose streamed operands are all blocks of host descriptors
+ * (TValue.desc) copies them with cp.async.bulk.tensor: one thread arrives
+ * on the stage's mbarrier expecting the stage's bytes and issues the
+ * copies, each box landing in wgmma's swizzled layout as the hardware
+ * swizzles it (16-byte chunk c of row r of a box at chunk c ^ (r % 8) for
+ * 128-byte rows; 64- and 32-byte rows as swizzled() has them), zeros
+ * outside the view (the masks' meaning). Operand A's rows are permuted
+ * (wgmma_row), which keeps groups of 8 rows: it is copied as boxes of 8
+ * rows, each to its place. Rows wider than 64 elements are blocks of 64
+ * columns, a box each. The host encodes one tensor map per descriptor and
+ * box shape (cuTensorMapEncodeTiled, src/runtime/cuda.c). */
+
+/* The row of A the result's row m reads (wgmma_row, on a number). */
+static int wgmma_row_of(int m, int wm)
+{
+	int lw = 0;
+	while (1 << lw < wm)
+		lw++;
+	int g = m & 7, w = (m >> 3) & (wm - 1), rep = m >> (3 + lw);
+	return g + 8 * (rep & 1) + 16 * (w & 3) + 64 * (w >> 2) + 16 * wm * (rep >> 1);
+}
+
+static int tmap_of(Lower *L, const TDescLoad *d, int box_rows, int box_cols, DType elem)
+{
+	STensorMap m = {.base = (int)d->base->iconst, .shape = {(int)d->shape[0]->iconst, (int)d->shape[1]->iconst},
+			.stride = (int)d->stride[0]->iconst, .elem = elem, .box_rows = box_rows, .box_cols = box_cols,
+			.swizzle = 2 * box_cols};
+	Plan *p = L->plan;
+	for (int i = 0; i < p->ntmaps; i++)
+		if (!memcmp(&p->tmaps[i], &m, sizeof m))
+			return i;
+	if (p->ntmaps % 8 == 0) {
+		STensorMap *grown = arena_alloc(L->arena, sizeof *grown * (size_t)(p->ntmaps + 8));
+		if (p->ntmaps)
+			memcpy(grown, p->tmaps, sizeof *grown * (size_t)p->ntmaps);
+		p->tmaps = grown;
+	}
+	p->tmaps[p->ntmaps] = m;
+	return p->ntmaps++;
+}
+
+/* Whether operand o's load x can be copied by tensor map boxes. */
+static bool tma_copyable(const Operand *o, const TValue *x)
+{
+	const TDescLoad *d = x->desc;
+	if (!o->wgmma || !d || d->rank != 2 || x->type.rank != 2 || !is_16bit_float(x->type.dtype))
+		return false;
+	int rows = x->type.shape[0], cols = x->type.shape[1];
+	if (d->block[0] != rows || d->block[1] != cols || rows > 256 || rows % 8 || !(cols == 16 || cols == 32 || cols % 64 == 0))
+		return false;
+	/* A's rows permuted: only when they are the load's rows */
+	return !o->m_warps || (o->inner && o->tile == x);
+}
+
+/* Value x is read once less; a pure value nothing reads any more is
+ * dropped (-1: not lowered), and what it reads read once less. */
+static void unuse(Lower *L, const TValue *x)
+{
+	if (!L->uses || L->uses[x->id] <= 0 || --L->uses[x->id] || !lower_pure(x))
+		return;
+	L->uses[x->id] = -1;
+	for (int i = 0; i < x->nargs; i++)
+		unuse(L, x->args[i]);
+}
+
+/* A block the copy engine copies, or its transpose read by the dot. */
+static bool tma_value(Lower *L, const TValue *v)
+{
+	const Operand *o = L->vp[v->id].staged;
+	return (v->op == TOP_LOAD || v->op == TOP_TRANS) && o && o->tma;
+}
+
+/* Whether some value of frame f other than the copy engine's blocks is
+ * lowered (then the frame's thread coordinates are needed). */
+static bool frame_used(Lower *L, const TBlock *b, int f)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		if (frame_used(L, v->body, f) || (v->op == TOP_IF && frame_used(L, v->orelse, f)))
+			return true;
+		if (L->vp[v->id].frame == f && !tma_value(L, v) && (!lower_pure(v) || (L->uses && L->uses[v->id] > 0)))
+			return true;
+	}
+	return false;
+}
+
+/* Whether operand A, its rows permuted for the result's layout, goes as
+ * 8-row boxes; otherwise A goes by cp.async and the other operands by the
+ * copy engine, both kinds of completion in one pipeline. On the H200 the
+ * boxes were slower (09's matmul_kernel_tma 0.2443 ms against 0.2316 with
+ * A by cp.async, gemm_tiles.py's blocks at 4000^3 0.3266 against 0.2750;
+ * bench/gemm/RESULTS.md): sixteen 1 KiB copies a stage cost more than
+ * every thread's cp.async of A. */
+static const bool tma_permuted_rows = false;
+
+static void plan_tma(Lower *L, const TBlock *body, Pipeline *pp)
+{
+	if (L->target->matrix != MATRIX_WGMMA || !pp->wgmma)
+		return;
+	bool some = false;
+	for (int i = 0; i < L->plan->noperands; i++) {
+		const Operand *o = L->plan->operands[i];
+		if (o->pipe == pp && tma_copyable(o, copied_load(L, body, o->tile)) && (tma_permuted_rows || !o->m_warps))
+			some = true;
+	}
+	if (!some)
+		return;
+	pp->tma = true;
+	for (int i = 0; i < L->plan->noperands; i++) {
+		Operand *o = L->plan->operands[i];
+		if (o->pipe != pp)
+			continue;
+		const TValue *x = copied_load(L, body, o->tile);
+		if (!tma_copyable(o, x) || (!tma_permuted_rows && o->m_warps)) {
+			pp->cp_async = true;
+			continue;
+		}
+		int rows = x->type.shape[0], cols = x->type.shape[1];
+		o->tma = true;
+		o->tmap = tmap_of(L, x->desc, o->m_warps ? 8 : rows, imin(cols, 64), x->type.dtype);
+		pp->tx_bytes += rows * cols * dtype_bytes(x->type.dtype);
+		/* the copies read the offsets, not the pointer tile, the mask and `other` */
+		for (int k = 0; L->uses && k < 2; k++)
+			if (x->desc->offset[k] && L->uses[x->desc->offset[k]->id] >= 0)
+				L->uses[x->desc->offset[k]->id]++;
+		for (int k = 0; k < x->nargs; k++)
+			unuse(L, x->args[k]);
+	}
+	/* a frame of copied blocks alone computes no thread coordinates */
+	for (int i = 0; i < L->plan->noperands; i++) {
+		const Operand *o = L->plan->operands[i];
+		int f = L->vp[copied_load(L, body, o->tile)->id].frame;
+		if (o->pipe == pp && o->tma && L->frames[f].live && !frame_used(L, L->tk->body, f))
+			L->frames[f].live = false;
+	}
+}
+
 Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 {
 	int stages = loop->aux > 0 ? loop->aux : L->tk->num_stages;
@@ -1200,6 +1339,7 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 		p->in_place = true;
 		pp->acc[pp->nacc++] = carried;
 	}
+	plan_tma(L, body, pp);
 	Plan *plan = L->plan;
 	if (plan->npipes % 8 == 0) {
 		Pipeline **grown = arena_alloc(L->arena, sizeof *grown * (size_t)(plan->npipes + 8));
@@ -1263,11 +1403,93 @@ void lower_pipeline_regs(Lower *L, const Pipeline *pp)
 	PipeRegs *pr = &L->pipe_regs[pp->id];
 	pr->load_slot = slot_reg(L, "load_slot", pp->loop->line);
 	pr->use_slot = slot_reg(L, "use_slot", pp->loop->line);
+	if (!pp->tma)
+		return;
+	/* an mbarrier a slot, each expecting one arrival (the issuing thread's) */
+	pr->bars = simt_reg(L->k, SR_SHARED, DT_U64, DT_U64, pp->stages, "tma_bar");
+	pr->use_phase = slot_reg(L, "use_phase", pp->loop->line);
+	SStmt *s = lower_uniform_stmt(L, SS_MBAR_INIT, pp->loop->line);
+	s->src = pr->bars;
+	s->vec = pp->stages;
+	simt_stmt(L->k, SS_BARRIER, pp->loop->line);
+}
+
+/* Bulk tensor copies: the issuing thread arrives on the slot's mbarrier,
+ * expecting the stage's bytes, before the copies (lower_copy_tma). */
+void lower_tma_expect(Lower *L, const Pipeline *pp)
+{
+	const PipeRegs *pr = &L->pipe_regs[pp->id];
+	SStmt *s = lower_uniform_stmt(L, SS_MBAR_EXPECT, pp->loop->line);
+	s->bar = simt_ref(L->k, pr->bars, simt_ref(L->k, pr->load_slot, NULL));
+	s->vec = pp->tx_bytes;
+}
+
+/* The consumer waits for its slot's copies: the phase of parity use_phase
+ * of the slot's mbarrier. */
+void lower_tma_wait(Lower *L, const Pipeline *pp)
+{
+	const PipeRegs *pr = &L->pipe_regs[pp->id];
+	SStmt *s = lower_uniform_stmt(L, SS_MBAR_WAIT, pp->loop->line);
+	s->bar = simt_ref(L->k, pr->bars, simt_ref(L->k, pr->use_slot, NULL));
+	s->value = simt_ref(L->k, pr->use_phase, NULL);
+}
+
+/* After use_slot moved on: the parity flips each time it wraps to 0. */
+void lower_tma_next_phase(Lower *L, const Pipeline *pp)
+{
+	const PipeRegs *pr = &L->pipe_regs[pp->id];
+	SExpr *phase = simt_ref(L->k, pr->use_phase, NULL);
+	SExpr *sel = simt_leaf(L->k, SE_SELECT, DT_I32, 0);
+	sel->a[0] = simt_cmp(L->k, CMP_EQ, DT_I32, simt_ref(L->k, pr->use_slot, NULL), lower_ic(L, 0));
+	sel->a[1] = lower_index_op(simt_binary(L->k, TOP_XOR, DT_I32, phase, lower_ic(L, 1)));
+	sel->a[2] = phase;
+	SStmt *s = lower_uniform_stmt(L, SS_ASSIGN, pp->loop->line);
+	s->dst = simt_ref(L->k, pr->use_phase, NULL);
+	s->value = sel;
+}
+
+/* The copies of a host descriptor's block (Operand.tma) into slot
+ * load_slot, on that slot's mbarrier. */
+static void lower_copy_tma(Lower *L, const TValue *v, const Operand *o)
+{
+	const TDescLoad *d = v->desc;
+	const STensorMap *m = &L->plan->tmaps[o->tmap];
+	const PipeRegs *pr = &L->pipe_regs[o->pipe->id];
+	SExpr *at[2];
+	for (int k = 0; k < 2; k++) {
+		if (!d->offset[k]) {
+			at[k] = lower_ic(L, d->offset_const[k]);
+			continue;
+		}
+		Nest none = {0};
+		SExpr *x = lower_read_value(L, &none, d->offset[k]);
+		DType dt = d->offset[k]->type.dtype;
+		at[k] = dt == DT_I32 ? x : simt_cast(L->k, dt, DT_I32, x);
+	}
+	int rows = v->type.shape[0], cols = v->type.shape[1], blocks = cols > 64 ? cols / 64 : 1;
+	SExpr *slot = simt_ref(L->k, pr->load_slot, NULL);
+	SExpr *base = lower_index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, lower_ic(L, o->elems)));
+	for (int j = 0; j < blocks; j++)
+		for (int r = 0; r < rows; r += m->box_rows) {
+			int row = o->m_warps ? wgmma_row_of(r, o->m_warps) : r;
+			SStmt *s = lower_uniform_stmt(L, SS_TMA_LOAD, v->line);
+			s->dst = simt_ref(L->k, L->operand_smem[o->id],
+					  lower_iadd(L, base, lower_ic(L, j * rows * 64 + row * m->box_cols)));
+			s->tmap = o->tmap;
+			s->coord[0] = lower_iadd(L, at[1], lower_ic(L, 64 * j));
+			s->coord[1] = lower_iadd(L, at[0], lower_ic(L, r));
+			s->bar = simt_ref(L->k, pr->bars, slot);
+		}
+	L->place[v->id].lowered = true;
 }
 
 void lower_copy_async(Lower *L, const TValue *v)
 {
 	const Operand *o = L->vp[v->id].staged;
+	if (o->tma) {
+		lower_copy_tma(L, v, o);
+		return;
+	}
 	const TValue *ptr = v->args[0], *mask = v->nargs > 1 ? v->args[1] : NULL;
 	unsigned present = L->vp[v->id].present;
 	const TValue *px, *pn;

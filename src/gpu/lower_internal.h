@@ -37,6 +37,7 @@ typedef struct PipeRegs {
 	 * the loop runs it */
 	SReg *start;
 	SExpr *tile_next, *tile_runs;
+	SReg *bars, *use_phase;       /* bulk tensor copies: an mbarrier a slot; the parity use_slot's waits for */
 } PipeRegs;
 
 typedef struct Lower {

@@ -47,6 +47,12 @@ void lower_pipeline_regs(Lower *L, const Pipeline *pp);
 void lower_stage_once(Lower *L, const Pipeline *pp);
 /* A pipelined load: its tile copied asynchronously to the operand's slot. */
 void lower_copy_async(Lower *L, const TValue *v);
+/* The bulk tensor copies of a pipeline (Pipeline.tma): the issuing
+ * thread's arrival before a stage's copies, the consumer's wait, and the
+ * parity's flip after use_slot moved on. */
+void lower_tma_expect(Lower *L, const Pipeline *pp);
+void lower_tma_wait(Lower *L, const Pipeline *pp);
+void lower_tma_next_phase(Lower *L, const Pipeline *pp);
 
 /* ---- lower_reduce.c: reductions along an axis ---- */
 

@@ -943,6 +943,9 @@ void plan_dump(Buf *b, const Plan *p)
 		const Pipeline *pp = p->pipes[i];
 		buf_printf(b, "pipeline %d: loop %%%d, %d stages, %d bytes%s", pp->id, pp->loop->id, pp->stages, pp->bytes,
 			   pp->wgmma ? ", wgmma" : "");
+		if (pp->tma)
+			buf_printf(b, ", bulk tensor copies (%d bytes a stage on an mbarrier%s)", pp->tx_bytes,
+				   pp->cp_async ? ", the other operands by cp.async" : "");
 		for (int a = 0; a < pp->nacc; a++)
 			buf_printf(b, "%s%%%d", a ? "," : ", in place: ", pp->acc[a]->id);
 		if (pp->tiles)
@@ -955,7 +958,11 @@ void plan_dump(Buf *b, const Plan *p)
 			   o->width, o->inner, o->elems, o->wgmma ? ", wgmma layout" : "");
 		if (o->pipe)
 			buf_printf(b, " x %d stages (pipeline %d)", o->pipe->stages, o->pipe->id);
-		else if (o->loop)
+		if (o->tma) {
+			const STensorMap *m = &p->tmaps[o->tmap];
+			buf_printf(b, ", TMA: tensor map %d of argument %d, boxes %dx%d, swizzle %d", o->tmap, m->base, m->box_rows,
+				   m->box_cols, m->swizzle);
+		} else if (o->loop)
 			buf_printf(b, ", %s (pipeline %d)",
 				   o->once ? "written once before the loop" : o->regs ? "from registers" : "written every iteration",
 				   o->loop->id);

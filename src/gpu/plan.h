@@ -37,6 +37,14 @@ typedef struct Pipeline {
 	 * the next tile's copies. NULL: the pipeline fills and drains in each
 	 * run of its loop. */
 	const TValue *tiles;
+	/* Streamed operands that are host descriptors' blocks are copied by the
+	 * bulk tensor copy engine (sm_90a; Operand.tma): one thread issues a
+	 * stage's copies after arriving on the stage's mbarrier, which expects
+	 * `tx_bytes`; the consumer waits on it (phase parity) instead of
+	 * cp.async's groups. */
+	bool tma;
+	int tx_bytes;
+	bool cp_async;             /* with tma: some streamed operands still by cp.async (both waits) */
 } Pipeline;
 
 /* A tl.dot operand in shared memory: 16-bit elements, rows of `width`
@@ -65,6 +73,11 @@ typedef struct Operand {
 	 * rows permuted (lower_dot.c, wgmma_row) when m_warps > 0. */
 	bool wgmma;
 	int m_warps;
+	/* Copied by the bulk tensor copy engine: tensor map Plan.tmaps[tmap],
+	 * boxes of its box_rows x box_cols (8 rows at a time where the rows are
+	 * permuted, wgmma_row keeping groups of 8; blocks of 64 columns). */
+	bool tma;
+	int tmap;
 } Operand;
 
 /* What an op of a loop body has to do with loads issued an iteration ahead
@@ -143,6 +156,8 @@ typedef struct Plan {
 	int npipes;
 	Operand **operands;
 	int noperands;
+	STensorMap *tmaps;               /* of the bulk tensor copies (Operand.tma) */
+	int ntmaps;
 	int shared_estimate;             /* bytes of shared memory the emitted kernel is planned to need at most */
 	int min_blocks;                  /* CUDA: blocks an SM is to hold at once (__launch_bounds__), 0: not said */
 } Plan;

@@ -536,6 +536,29 @@ static void dump_stmt(Buf *b, const SStmt *s)
 	case SS_MMA_COMMIT:
 		buf_puts(b, "mma_commit");
 		break;
+	case SS_MBAR_INIT:
+		buf_printf(b, "mbarrier_init %s[0..%d)", s->src->name, s->vec);
+		break;
+	case SS_MBAR_EXPECT:
+		buf_puts(b, "mbarrier_expect_tx ");
+		dump_expr(b, s->bar);
+		buf_printf(b, " %d bytes", s->vec);
+		break;
+	case SS_TMA_LOAD:
+		dump_expr(b, s->dst);
+		buf_printf(b, " = tma_load tmap%d (", s->tmap);
+		dump_expr(b, s->coord[0]);
+		buf_puts(b, ", ");
+		dump_expr(b, s->coord[1]);
+		buf_puts(b, ") on ");
+		dump_expr(b, s->bar);
+		break;
+	case SS_MBAR_WAIT:
+		buf_puts(b, "mbarrier_wait ");
+		dump_expr(b, s->bar);
+		buf_puts(b, " parity ");
+		dump_expr(b, s->value);
+		break;
 	case SS_MMA_WAIT:
 		buf_printf(b, "mma_wait %d %s%s%s", s->vec, s->src->name, s->frag_regs ? " " : "", s->frag_regs ? s->frag_regs->name : "");
 		break;

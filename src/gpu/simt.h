@@ -117,6 +117,13 @@ typedef enum {
 	SS_WHILE,     /* for (;;) {  (uniform; left by SS_BREAK) */
 	SS_BREAK,     /* if (guard) break;  out of the innermost SS_WHILE (uniform) */
 	SS_PRINT,     /* where guard: printf(text, items[0 .. nitems)) (device_print) */
+	/* The bulk tensor copy engine (sm_90a; c:wgmma models it). All
+	 * uniform; one thread of the block issues the first three. */
+	SS_MBAR_INIT, /* the `vec` mbarriers of shared `src` expect one arrival each; then fenced for the copies */
+	SS_MBAR_EXPECT,/* arrive on mbarrier `bar`, which expects `vec` bytes more of copies in its phase */
+	SS_TMA_LOAD,  /* copy the box of tensor map `tmap` at (coord[0] inner, coord[1] rows) into shared `dst`
+	                 (its swizzled layout; zeros outside the view), completing its bytes on mbarrier `bar` */
+	SS_MBAR_WAIT, /* every thread waits until the phase of parity `value` of mbarrier `bar` has completed */
 } SStmtKind;
 
 /* Which lane an SS_SHUFFLE reads. All lanes of the warp take part. */
@@ -217,8 +224,28 @@ struct SStmt {
 	WgmmaDesc desc[2];
 	SReg *frag_regs;                /* SS_MMA_FENCE: A operand registers fenced too; SS_MMA_WAIT: other
 	                                   accumulators the wait completes; or NULL */
+	/* SS_MBAR_EXPECT, SS_TMA_LOAD, SS_MBAR_WAIT */
+	SExpr *bar;                     /* SE_REF: the mbarrier (a u64 of a shared array) */
+	int tmap;                       /* SS_TMA_LOAD: the kernel's tensor map number */
+	SExpr *coord[2];                /* SS_TMA_LOAD: the box's first column and row (i32) */
 	SStmt *next;
 };
+
+/* A tensor map for the bulk tensor copy engine, encoded by the host
+ * (cuTensorMapEncodeTiled) from arguments of the kernel: a 2-D view of
+ * `elem`s at argument `base`, extents from arguments shape[0] (rows) and
+ * shape[1] (columns), rows `stride` elements apart (an argument), copied
+ * in boxes of box_rows x box_cols into shared memory swizzled by
+ * `swizzle` bytes (128, 64 or 32: rows of box_cols 16-bit elements, their
+ * 16-byte chunks xor-ed with address bits 7..), zeros outside the view.
+ * The CUDA code takes the maps after the kernel's arguments, in order,
+ * each a 128-byte parameter (`const __grid_constant__`). */
+typedef struct STensorMap {
+	int base, shape[2], stride;   /* argument numbers */
+	DType elem;
+	int box_rows, box_cols;
+	int swizzle;
+} STensorMap;
 
 typedef struct SKernel {
 	const char *name;
@@ -239,6 +266,8 @@ typedef struct SKernel {
 	int shared_align;               /* the largest alignment an SR_SHARED register asks for (dynamic: the block
 	                                   is laid out from an address rounded up to it, the slack included) */
 	const Source *src;              /* the source its statements' lines are of, or NULL (errors of simt_allocate) */
+	STensorMap *tmaps;              /* the bulk tensor copies' maps, passed after the arguments */
+	int ntmaps;
 	Arena *arena;
 	SExpr *ints[256];               /* simt_int's last constants, by a hash of dtype and value: one node
 	                                   for each (no one changes an SE_INT once made) */

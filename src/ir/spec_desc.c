@@ -17,7 +17,10 @@
  * A descriptor argument (signature type tensordesc<fp16[64,64]>, Triton's
  * TensorDescriptor on the host) is passed as its base pointer, its n
  * extents (i32) and its first n - 1 strides (i64): the last stride is 1,
- * as Triton requires of every descriptor. */
+ * as Triton requires of every descriptor. Its loads also carry which
+ * arguments those are and the block's offsets (TValue.desc): on sm_90a
+ * the pipeline copies such blocks with the bulk tensor copy engine, by a
+ * tensor map the runtime encodes from the same arguments (lower_dot.c). */
 #include "ir/spec.h"
 
 #include <stdlib.h>
@@ -109,6 +112,7 @@ bool spec_desc_arg(Spec *s, const Node *param, const char *ty)
 				   (long long)block[k]);
 		desc_block(d)[k] = spec_sv_int(s, block[k]);
 	}
+	d->str = param->name;   /* made on the host: its loads may use a tensor map */
 	spec_bind(s, param->name, d);
 	return true;
 }
@@ -197,13 +201,46 @@ static SVal **offsets_arg(Spec *s, const Node *call, int pos, SVal *d)
 	return list_arg(s, call, pos, "offsets", &rank);
 }
 
+/* The arguments behind a host descriptor's load, and its offsets: what a
+ * target with a bulk tensor copy engine reads instead (TDescLoad). */
+static const TDescLoad *host_load(Spec *s, const Node *call, SVal *d, SVal **offsets)
+{
+	if (!d->str || d->v->op != TOP_ARG)
+		return NULL;
+	TDescLoad *r = arena_alloc(s->a, sizeof *r);
+	memset(r, 0, sizeof *r);
+	r->base = d->v;
+	r->rank = (int)d->i;
+	for (int k = 0; k < r->rank; k++) {
+		const TValue *sh = desc_shape(d)[k]->v, *st = desc_strides(d)[k]->kind == SV_VALUE ? desc_strides(d)[k]->v : NULL;
+		if (st && st->op == TOP_HINT)
+			st = st->args[0];
+		if (!sh || sh->op != TOP_ARG || (k < r->rank - 1 && (!st || st->op != TOP_ARG)))
+			return NULL;
+		r->shape[k] = sh;
+		r->stride[k] = k < r->rank - 1 ? st : NULL;
+		r->block[k] = desc_block(d)[k]->i;
+		if (offsets[k]->kind == SV_INT)
+			r->offset_const[k] = offsets[k]->i;
+		else if (offsets[k]->kind == SV_VALUE && offsets[k]->v->type.rank == 0)
+			r->offset[k] = offsets[k]->v;
+		else
+			return NULL;
+	}
+	(void)call;
+	return r;
+}
+
 static SVal *desc_load(Spec *s, const Node *call, SVal *d, int first)
 {
 	SVal **offsets = offsets_arg(s, call, first, d);
 	TValue *ptr, *mask;
 	block_addresses(s, call, d, offsets, &ptr, &mask);
 	TValue *zero = dtype_is_float(d->dtype) ? tir_const_float(&s->b, d->dtype, 0) : tir_const_int(&s->b, d->dtype, 0);
-	return spec_sv_value(s, call, tir_load(&s->b, ptr, mask, zero, EVICT_NORMAL));
+	TValue *v = tir_load(&s->b, ptr, mask, zero, EVICT_NORMAL);
+	if (v && v->op == TOP_LOAD)
+		v->desc = host_load(s, call, d, offsets);
+	return spec_sv_value(s, call, v);
 }
 
 static SVal *desc_store(Spec *s, const Node *call, SVal *d, int first)

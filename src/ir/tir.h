@@ -294,6 +294,21 @@ typedef struct AxisInfo {
 typedef struct TBlock TBlock;
 typedef struct TValue TValue;
 
+/* A load of a block of a descriptor argument made on the host (Triton's
+ * TensorDescriptor; spec_desc.c): the arguments that describe the view and
+ * the block's offsets, so that a target with a bulk tensor copy engine can
+ * copy the block by a tensor map the host encodes from those arguments
+ * instead of the pointer tile and mask the load also has. */
+typedef struct TDescLoad {
+	const TValue *base;                  /* TOP_ARG: the base pointer */
+	const TValue *shape[TC_MAX_RANK];    /* TOP_ARG (i32): the extents */
+	const TValue *stride[TC_MAX_RANK];   /* TOP_ARG (i64, elements); the last one NULL: 1 */
+	const TValue *offset[TC_MAX_RANK];   /* the block's offsets (scalars), NULL: offset_const */
+	int64_t offset_const[TC_MAX_RANK];
+	int64_t block[TC_MAX_RANK];
+	int rank;
+} TDescLoad;
+
 struct TValue {
 	int id;                /* %id in dumps */
 	TOp op;
@@ -314,6 +329,7 @@ struct TValue {
 	const char *text;      /* TOP_ASSERT: the message */
 	int64_t hint[TC_MAX_RANK]; /* TOP_HINT: the value for each dim */
 	int perm[TC_MAX_RANK];     /* TOP_TRANS: the operand dim of each result dim */
+	const TDescLoad *desc;     /* TOP_LOAD of a host descriptor's block, or NULL */
 };
 
 struct TBlock {

@@ -82,6 +82,10 @@ typedef struct CudaDriver {
 	CUresult (*cuEventRecord)(CUevent event, CUstream stream);
 	CUresult (*cuEventSynchronize)(CUevent event);
 	CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
+	/* CUDA 12 on; NULL where the driver lacks it (then kernels with tensor maps do not launch) */
+	CUresult (*cuTensorMapEncodeTiled)(void *map, int dtype, unsigned rank, void *address, const uint64_t *dims,
+	                                   const uint64_t *strides, const unsigned *box, const unsigned *element_strides,
+	                                   int interleave, int swizzle, int l2_promotion, int oob_fill);
 } CudaDriver;
 
 typedef struct Nvrtc {
@@ -114,8 +118,17 @@ struct CudaRuntime {
 	size_t flush_buffer_bytes;
 };
 
+/* A tensor map the code asks for (a `// tritonc:tmap` line of the CUDA
+ * printer, src/emit/cuda.c): encoded at each launch from the arguments it
+ * names and passed after the kernel's nargs arguments. */
+typedef struct TensorMapSpec {
+	int nargs, base, shape0, shape1, stride, elem_bytes, bf16, box_rows, box_cols, swizzle;
+} TensorMapSpec;
+
 struct CudaKernel {
 	CudaRuntime *rt;
+	TensorMapSpec *tmaps;
+	int ntmaps;
 	CUmodule module;
 	CUfunction function;
 	int shared_limit;              /* dynamic shared memory the function allows now */
@@ -250,6 +263,8 @@ static bool load_driver(CudaDriver *drv, char *err, size_t errlen)
 	BIND(lib, &drv->cuEventRecord, &missing, "cuEventRecord");
 	BIND(lib, &drv->cuEventSynchronize, &missing, "cuEventSynchronize");
 	BIND(lib, &drv->cuEventElapsedTime, &missing, "cuEventElapsedTime_v2", "cuEventElapsedTime");
+	void *encode = dlsym(lib, "cuTensorMapEncodeTiled");
+	memcpy(&drv->cuTensorMapEncodeTiled, &encode, sizeof encode);
 	bool ok = missing.len == 0;
 	if (!ok)
 		set_error(err, errlen, "the CUDA driver (libcuda) is too old: it lacks %s", missing.data);
@@ -650,6 +665,21 @@ bool cuda_nvrtc_images(const char *source, const char *arch, CudaImages *images,
 	return ok;
 }
 
+/* The tensor maps the code takes after its arguments, from its
+ * `// tritonc:tmap` lines. */
+static void parse_tensor_maps(CudaKernel *k, const char *source)
+{
+	static const char tag[] = "// tritonc:tmap ";
+	for (const char *p = strstr(source, tag); p; p = strstr(p + 1, tag)) {
+		TensorMapSpec m;
+		if (sscanf(p + sizeof tag - 1, "%d %d %d %d %d %d %d %d %d %d", &m.nargs, &m.base, &m.shape0, &m.shape1, &m.stride,
+			   &m.elem_bytes, &m.bf16, &m.box_rows, &m.box_cols, &m.swizzle) != 10)
+			continue;
+		k->tmaps = base_realloc(k->tmaps, sizeof *k->tmaps * (size_t)(k->ntmaps + 1));
+		k->tmaps[k->ntmaps++] = m;
+	}
+}
+
 CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
                          const char *const *extra_opts, const char *cache_dir,
                          char *err, size_t errlen)
@@ -693,6 +723,8 @@ CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
 	}
 	free(cache_path);
 	free(opts);
+	if (ok)
+		parse_tensor_maps(k, source);
 	if (!ok) {
 		cuda_kernel_free(k);
 		return NULL;
@@ -727,6 +759,7 @@ void cuda_kernel_free(CudaKernel *k)
 	if (k->module && make_current(k->rt, NULL, 0))
 		k->rt->drv.cuModuleUnload(k->module);
 	cuda_images_free(&k->images);
+	free(k->tmaps);
 	free(k);
 }
 
@@ -801,6 +834,63 @@ static bool valid_launch(const char *who, const CudaKernel *k, const int grid[3]
 
 /* Queues one launch, first raising the function's dynamic shared memory
  * limit when `shared_bytes` is over it. */
+/* ---- tensor maps (the bulk tensor copy engine) ---- */
+
+enum { MAX_MAPS = 8, MAX_ARGS = 256 };
+typedef struct TensorMapArgs {
+	_Alignas(64) uint64_t maps[MAX_MAPS][16];
+	void *args[MAX_ARGS + MAX_MAPS];
+} TensorMapArgs;
+
+/* The kernel's arguments followed by its tensor maps, each encoded with
+ * cuTensorMapEncodeTiled from the arguments it names (a 2-D view of
+ * 16-bit elements: extents, the row stride in bytes, the box, the
+ * swizzle; zeros outside the view). Encoded at every launch, in the
+ * caller's storage: cuLaunchKernel copies the parameters, and launches
+ * from several threads share nothing. NULL with a message on failure. */
+static void **with_tensor_maps(CudaKernel *k, void **args, TensorMapArgs *tm, char *err, size_t errlen)
+{
+	const CudaDriver *drv = &k->rt->drv;
+	int nargs = k->tmaps[0].nargs;
+	if (k->ntmaps > MAX_MAPS || nargs > MAX_ARGS) {
+		set_error(err, errlen, "cuda_launch: more than %d tensor maps or %d arguments", MAX_MAPS, MAX_ARGS);
+		return NULL;
+	}
+	if (!drv->cuTensorMapEncodeTiled) {
+		set_error(err, errlen, "the CUDA driver (libcuda) is too old for the bulk tensor copies: it lacks "
+		          "cuTensorMapEncodeTiled");
+		return NULL;
+	}
+	memcpy(tm->args, args, sizeof *args * (size_t)nargs);
+	for (int i = 0; i < k->ntmaps; i++) {
+		const TensorMapSpec *m = &k->tmaps[i];
+		uint64_t base, dims[2], strides[1];
+		int32_t rows, cols;
+		int64_t stride;
+		memcpy(&base, args[m->base], sizeof base);
+		memcpy(&rows, args[m->shape0], sizeof rows);
+		memcpy(&cols, args[m->shape1], sizeof cols);
+		memcpy(&stride, args[m->stride], sizeof stride);
+		dims[0] = (uint64_t)(cols > 0 ? cols : 1);
+		dims[1] = (uint64_t)(rows > 0 ? rows : 1);
+		strides[0] = (uint64_t)stride * (uint64_t)m->elem_bytes;
+		unsigned box[2] = {(unsigned)m->box_cols, (unsigned)m->box_rows}, ones[2] = {1, 1};
+		int swizzle = m->swizzle == 128 ? 3 : m->swizzle == 64 ? 2 : m->swizzle == 32 ? 1 : 0;
+		/* fp16 6, bf16 9; no interleave; L2 promotion 256 bytes; zeros outside the view */
+		CUresult r = drv->cuTensorMapEncodeTiled(tm->maps[i], m->bf16 ? 9 : 6, 2, (void *)(uintptr_t)base, dims, strides,
+		                                         box, ones, 0, swizzle, 3, 0);
+		if (!cu_ok(drv, r, "cuTensorMapEncodeTiled", err, errlen)) {
+			size_t n = err ? strlen(err) : 0;
+			if (err && n < errlen)
+				snprintf(err + n, errlen - n, " (a view of %d x %d at 0x%llx, rows %lld elements apart, box %d x %d)",
+				         rows, cols, (unsigned long long)base, (long long)stride, m->box_rows, m->box_cols);
+			return NULL;
+		}
+		tm->args[nargs + i] = tm->maps[i];
+	}
+	return tm->args;
+}
+
 static bool launch_async(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
                          char *err, size_t errlen)
 {
@@ -812,6 +902,9 @@ static bool launch_async(CudaKernel *k, const int grid[3], int threads, int shar
 			return false;
 		k->shared_limit = shared_bytes;
 	}
+	TensorMapArgs tm;
+	if (k->ntmaps && !(args = with_tensor_maps(k, args, &tm, err, errlen)))
+		return false;
 	CUresult result = drv->cuLaunchKernel(k->function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
 	                                      (unsigned)threads, 1, 1, (unsigned)shared_bytes, NULL, args, NULL);
 	return cu_ok(drv, result, "cuLaunchKernel", err, errlen);
@@ -842,6 +935,9 @@ int cuda_launch_async(CudaKernel *k, const int grid[3], int threads, int shared_
 			return -1;
 		k->shared_limit = shared_bytes;
 	}
+	TensorMapArgs tm;
+	if (k->ntmaps && !(args = with_tensor_maps(k, args, &tm, err, errlen)))
+		return -1;
 	CUresult result = drv->cuLaunchKernel(k->function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
 	                                      (unsigned)threads, 1, 1, (unsigned)shared_bytes, (CUstream)stream, args,
 	                                      NULL);

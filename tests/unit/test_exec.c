@@ -25,13 +25,14 @@ typedef struct Case {
 	const char *target;         /* "c" or "c:wave64" */
 	int run_width;              /* 0: the lowered width */
 	int int_range;              /* integer inputs in [0, int_range); 0: 16 */
-	int64_t scalars[10];        /* the scalar arguments, in order */
+	int64_t scalars[16];        /* the scalar arguments, in order */
 	int64_t counts[6];          /* buffer element counts, in order of the pointer arguments */
 	int grid;
 	int grid_y;                 /* 0: 1 */
 	bool scans_in_shared;       /* every scan through shared memory, one thread a row */
 	unsigned zeroed;            /* pointer arguments (bit i: the i-th) that start at zero, not random */
 	unsigned scratch;           /* pointer arguments not compared (a split scan's workspace) */
+	int num_stages;             /* 0: the default (3) */
 } Case;
 
 typedef struct Outcome {
@@ -99,7 +100,7 @@ static Outcome run_case(const Case *c)
 	if (sig && !spec_strip_hints(c->signature, sig, hint, &bad))
 		k = NULL;
 	SpecOptions opt = {.signature = sig, .defines = (const char **)c->defines, .ndefines = ndef,
-			   .num_warps = c->num_warps};
+			   .num_warps = c->num_warps, .num_stages = c->num_stages};
 	TKernel *tk = k ? spec_kernel(&arena, &d, k, &opt) : NULL;
 	free(sig);
 	Target t;
@@ -1435,6 +1436,40 @@ static void test_shapes(void)
 
 /* With arguments, only the groups named (seed, width, inductor, scans,
  * reductions, whiles, jumps, assert, philox, math, atomics, splitscan, lang, shapes). */
+/* Host descriptors' blocks by the bulk tensor copy engine (tests/exec/attention_desc.py: K and V
+ * of an attention loop, q and o descriptors too): on c:wgmma the copies' model (the box into the
+ * hardware's swizzle, zeros past S, the mbarriers' phases and bytes) against the interpreter at
+ * sequences no block divides, 2 and 3 stages; on c the same kernel by pointer loads. */
+static void test_tma(void)
+{
+	static const char *const sig = "tensordesc<fp16[64,64]>,tensordesc<fp16[64,64]>,tensordesc<fp16[64,64]>,"
+				       "tensordesc<fp16[64,64]>,i32";
+	static const Case cases[] = {
+		{.file = "tests/exec/attention_desc.py", .kernel = "attn_desc", .signature = sig,
+		 .defines = {"D=64", "BM=64", "BN=64", "SCALE=0.125"}, .num_warps = 4, .num_stages = 2,
+		 .scalars = {200, 64, 64, 200, 64, 64, 200, 64, 64, 200, 64, 64, 200},
+		 .counts = {200 * 64, 200 * 64, 200 * 64, 200 * 64}, .grid = 4},
+		{.file = "tests/exec/attention_desc.py", .kernel = "attn_desc", .signature = sig,
+		 .defines = {"D=64", "BM=64", "BN=64", "SCALE=0.125"}, .num_warps = 4, .num_stages = 3,
+		 .scalars = {130, 64, 64, 130, 64, 64, 130, 64, 64, 130, 64, 64, 130},
+		 .counts = {130 * 64, 130 * 64, 130 * 64, 130 * 64}, .grid = 3},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		for (int w = 0; w < 2; w++) {
+			Case c = cases[i];
+			c.target = w ? "c:wgmma" : "c";
+			Outcome o = run_case(&c);
+			char name[240], what[120];
+			snprintf(what, sizeof what, "S=%d stages=%d %s: %s", (int)c.scalars[12], c.num_stages, c.target,
+				 w ? "bulk tensor copies (model) match the interpreter" : "matches the interpreter");
+			case_name(name, sizeof name, &c, 0, what);
+			CHECK(name, o.ran && o.wrong == 0);
+			if (!o.ran)
+				printf("# %s\n", o.err);
+			free_outcome(&o);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1445,7 +1480,7 @@ int main(int argc, char **argv)
 		{"reductions", test_reductions}, {"whiles", test_whiles}, {"jumps", test_jumps},
 		{"assert", test_assert}, {"philox", test_philox_reference},
 		{"philox", test_philox}, {"math", test_math}, {"atomics", test_atomics}, {"splitscan", test_split_scans},
-		{"lang", test_lang}, {"shapes", test_shapes},
+		{"lang", test_lang}, {"shapes", test_shapes}, {"tma", test_tma},
 	};
 	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
 		bool named = argc < 2;
