@@ -1,31 +1,67 @@
 #!/bin/sh
-# Runs one fuzz target for SECONDS (default 900) at the lowest priority,
-# with inputs up to 1 MB, its dictionary and a corpus seeded from the
-# test kernels and the generated deep and long inputs (gen_seeds.sh):
+# Runs one fuzz target for SECONDS (default 900) at the lowest priority:
 #   tests/fuzz/run.sh fuzz_lower 900 /tmp/fuzzwork
-# Crashes are kept (fork mode goes on after one) as WORK/TARGET/crash-*;
-# the log, ending with libFuzzer's statistics, is WORK/TARGET.log.
+# 1. Regression pass: the generated deep and long inputs (gen_seeds.sh, up
+#    to 1 MB) run once each, every one within DEEP_TIMEOUT seconds (default
+#    60); they are not mutated (each takes seconds under ASan).
+# 2. The test kernels (or the warpcheck cases) are merged into the corpus
+#    WORK/TARGET/corpus (-merge=1: only inputs that add coverage are kept).
+# 3. Fuzzing in process, with inputs up to 1 MB (-max_len=1048576), the
+#    dictionary triton.dict or cuda.dict, a per-input -timeout (TIMEOUT,
+#    default 10 s, 60 s for fuzz_run) and -rss_limit_mb=2048. A crash, leak,
+#    UB report or timeout ends the process; it is kept as
+#    WORK/TARGET/{crash,leak,timeout,oom}-* and fuzzing starts again on the
+#    grown corpus until SECONDS have passed.
+# The logs are WORK/TARGET.deep.log and WORK/TARGET.log; the last line
+# printed (also WORK/TARGET.summary) gives executions, exec/s, cov, ft,
+# the corpus size and the findings.
 set -e
 cd "$(dirname "$0")/../.."
+root=$PWD
 t=$1
 secs=${2:-900}
 work=${3:-$(mktemp -d)}
-mkdir -p "$work/$t/corpus" "$work/$t/seeds"
+mkdir -p "$work/$t/corpus" "$work/$t/seeds" "$work/$t/deep" "$work/$t/artifacts"
+work=$(cd "$work" && pwd)
 case $t in
 fuzz_warpcheck|fuzz_warpfix)
-	dict=tests/fuzz/cuda.dict
+	dict=$root/tests/fuzz/cuda.dict
 	find tests/warpcheck -type f \( -name '*.cu' -o -name '*.h' -o -name '*.cuh' -o -name '*.hip' \) \
 		-exec cp {} "$work/$t/seeds/" \; ;;
 *)
-	dict=tests/fuzz/triton.dict
+	dict=$root/tests/fuzz/triton.dict
 	cp tests/corpus/*.py tests/exec/*.py examples/*.py "$work/$t/seeds/" ;;
 esac
-tests/fuzz/gen_seeds.sh "$t" "$work/$t/seeds"
-tmo=20
-[ "$t" = fuzz_run ] && tmo=120   # cc per input, at the lowest priority
+tests/fuzz/gen_seeds.sh "$t" "$work/$t/deep"
+tmo=${TIMEOUT:-10}
+[ "$t" = fuzz_run ] && tmo=${TIMEOUT:-60}   # cc per input, at the lowest priority
 cp "build/fuzz/$t" "$work/$t/bin"
 cd "$work/$t"
-nice -n 19 ./bin -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -max_len=1048576 -timeout="$tmo" \
-	-rss_limit_mb=3072 -dict="$OLDPWD/$dict" -max_total_time="$secs" -print_final_stats=1 \
-	corpus seeds >"$work/$t.log" 2>&1 || true
-tail -5 "$work/$t.log"
+export FUZZ_RUN_CACHE="$work/$t/cc-cache" TRITONC_CFLAGS="${TRITONC_CFLAGS:--O0}"
+common="-rss_limit_mb=2048 -max_len=1048576 -artifact_prefix=$work/$t/artifacts/"
+# 1. the deep and long inputs, once each (libFuzzer runs files given by name once)
+# shellcheck disable=SC2086
+nice -n 19 ./bin $common -timeout="${DEEP_TIMEOUT:-60}" deep/* >"$work/$t.deep.log" 2>&1 ||
+	echo "$t: a deep or long input failed: see $work/$t.deep.log"
+# 2. the seeds, minimized into the corpus
+# shellcheck disable=SC2086
+nice -n 19 ./bin $common -timeout="$tmo" -merge=1 corpus seeds >"$work/$t.merge.log" 2>&1 ||
+	echo "$t: the merge failed: see $work/$t.merge.log"
+# 3. fuzzing, started again after each finding
+start=$(date +%s)
+: >"$work/$t.log"
+while left=$((secs - ($(date +%s) - start))); [ "$left" -gt 0 ]; do
+	# shellcheck disable=SC2086
+	nice -n 19 ./bin $common -timeout="$tmo" -dict="$dict" -max_total_time="$left" -print_final_stats=1 \
+		corpus >>"$work/$t.log" 2>&1 || true
+done
+wall=$(($(date +%s) - start))
+execs=$(sed -n 's/^stat::number_of_executed_units: //p' "$work/$t.log" | awk '{s += $1} END {print s + 0}')
+last=$(grep -E '^#[0-9]+.*cov: ' "$work/$t.log" | tail -n 1)
+cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
+ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
+n=$(find corpus -type f | wc -l)
+found=$(find artifacts -type f | sed 's|.*/||; s|-.*||' | sort | uniq -c | awk '{printf "%s%s %s", NR > 1 ? ", " : "", $1, $2}')
+deep=$(sed -n 's/^Executed \(.*\) in \([0-9]*\) ms$/\1 \2/p' "$work/$t.deep.log" | awk '$2 > m {m = $2; f = $1} END {printf "%d inputs, slowest %s %d ms", NR, f, m}')
+echo "$t: ${wall}s, $execs executions, $((execs / (wall > 0 ? wall : 1))) exec/s, cov $cov ft $ft, corpus $n;" \
+	"found: ${found:-nothing}; deep: $deep" | tee "$work/$t.summary"
