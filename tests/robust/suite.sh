@@ -627,3 +627,17 @@ kern 'é = tl.load(x_ptr + i)'
 msg "$tmp/m.py" '*fp32,*fp32' "^$tmp/m.py:8:5: error: non-ASCII character U+00E9 'é': Unicode identifiers are not supported"
 kern 'tl.store(y_ptr + i, x_ptr + i)'
 msg "$tmp/m.py" '*fp32,*fp32' "^$tmp/m.py:8:5: error: cannot store a pointer into a buffer of fp32"
+
+# ---- found by fuzzing (tests/fuzz): each under the sanitizers too (make asan-quick) ----
+# An error inside an inlined @triton.jit call (or in one of its arguments)
+# jumped out of the call with its argument arrays on the heap: a leak that
+# LeakSanitizer reports on this error path (fuzz_specialize, fuzz_lower).
+printf 'import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef helper(x, y=1):\n    return x + not_defined\n\n\n@triton.jit\ndef k(x_ptr, BLOCK: tl.constexpr):\n    i = tl.arange(0, BLOCK)\n    tl.store(x_ptr + i, helper(tl.load(x_ptr + i), y=2))\n' >"$tmp/inl.py"
+lim "$TC" compile "$tmp/inl.py" -k k -s '*fp32' -D BLOCK=16 --target c -o "$tmp/inl.c" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "^$tmp/inl.py:7:16: error: undefined name 'not_defined'" &&
+	! grep -q "Sanitizer" "$tmp/err"; then
+	pass "fuzz finding: an error inside an inlined call is located, nothing leaks"
+else
+	fail "fuzz finding: an error inside an inlined call" "status $rc: $(grep -m2 'error\|Sanitizer' "$tmp/err")"
+fi
