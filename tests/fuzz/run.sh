@@ -8,7 +8,7 @@
 #    WORK/TARGET/corpus (-merge=1: only inputs that add coverage are kept).
 # 3. Fuzzing in process, with inputs up to 1 MB (-max_len=1048576), the
 #    dictionary triton.dict or cuda.dict, a per-input -timeout (TIMEOUT,
-#    default 10 s, 60 s for fuzz_run) and -rss_limit_mb=2048. A crash, leak,
+#    default 30 s, 120 s for fuzz_run) and -rss_limit_mb=2048. A crash, leak,
 #    UB report or timeout ends the process; it is kept as
 #    WORK/TARGET/{crash,leak,timeout,oom}-* and fuzzing starts again on the
 #    grown corpus until SECONDS have passed.
@@ -33,23 +33,23 @@ fuzz_warpcheck|fuzz_warpfix)
 	cp tests/corpus/*.py tests/exec/*.py examples/*.py "$work/$t/seeds/" ;;
 esac
 tests/fuzz/gen_seeds.sh "$t" "$work/$t/deep"
-tmo=${TIMEOUT:-10}
-[ "$t" = fuzz_run ] && tmo=${TIMEOUT:-60}   # cc per input, at the lowest priority
+tmo=${TIMEOUT:-30}   # wall time at nice 19 on a loaded machine: ten times the processor time
+[ "$t" = fuzz_run ] && tmo=${TIMEOUT:-120}   # and cc per input
 cp "build/fuzz/$t" "$work/$t/bin"
 cd "$work/$t"
 export FUZZ_RUN_CACHE="$work/$t/cc-cache" TRITONC_CFLAGS="${TRITONC_CFLAGS:--O0}"
 common="-rss_limit_mb=2048 -max_len=1048576 -artifact_prefix=$work/$t/artifacts/"
-# 1. the deep and long inputs, once each (libFuzzer runs files given by name once)
+# 1. the deep and long inputs, once each (libFuzzer runs files given by name once); DEEP=0 skips them
 # shellcheck disable=SC2086
-nice -n 19 ./bin $common -timeout="${DEEP_TIMEOUT:-60}" deep/* >"$work/$t.deep.log" 2>&1 ||
+[ "${DEEP:-1}" = 0 ] || nice -n 19 ./bin $common -timeout="${DEEP_TIMEOUT:-60}" deep/* >"$work/$t.deep.log" 2>&1 ||
 	echo "$t: a deep or long input failed: see $work/$t.deep.log"
 # 2. the seeds, minimized into the corpus
 # shellcheck disable=SC2086
-nice -n 19 ./bin $common -timeout="$tmo" -merge=1 corpus seeds >"$work/$t.merge.log" 2>&1 ||
+nice -n 19 ./bin $common -timeout="${DEEP_TIMEOUT:-60}" -merge=1 corpus seeds >"$work/$t.merge.log" 2>&1 ||
 	echo "$t: the merge failed: see $work/$t.merge.log"
 # 3. fuzzing, started again after each finding
 start=$(date +%s)
-: >"$work/$t.log"
+: >"$work/$t.log"   # (so a second call on the same WORK goes on with the grown corpus)
 while left=$((secs - ($(date +%s) - start))); [ "$left" -gt 0 ]; do
 	# shellcheck disable=SC2086
 	nice -n 19 ./bin $common -timeout="$tmo" -dict="$dict" -max_total_time="$left" -print_final_stats=1 \
@@ -61,7 +61,7 @@ last=$(grep -E '^#[0-9]+.*cov: ' "$work/$t.log" | tail -n 1)
 cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
 n=$(find corpus -type f | wc -l)
-found=$(find artifacts -type f | sed 's|.*/||; s|-.*||' | sort | uniq -c | awk '{printf "%s%s %s", NR > 1 ? ", " : "", $1, $2}')
+found=$(find artifacts -type f | sed 's|.*/||; s|-.*||' | sort | uniq -c | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}')
 deep=$(sed -n 's/^Executed \(.*\) in \([0-9]*\) ms$/\1 \2/p' "$work/$t.deep.log" | awk '$2 > m {m = $2; f = $1} END {printf "%d inputs, slowest %s %d ms", NR, f, m}')
 echo "$t: ${wall}s, $execs executions, $((execs / (wall > 0 ? wall : 1))) exec/s, cov $cov ft $ft, corpus $n;" \
 	"found: ${found:-nothing}; deep: $deep" | tee "$work/$t.summary"
