@@ -641,3 +641,13 @@ if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "^$tmp/inl.py:7:16: error: unde
 else
 	fail "fuzz finding: an error inside an inlined call" "status $rc: $(grep -m2 'error\|Sanitizer' "$tmp/err")"
 fi
+# tl.device_print kept each printed value's format string on the heap,
+# never freed with the kernel (fuzz_lower; the C target prints it).
+printf 'import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x_ptr, n, B: tl.constexpr):\n    i = tl.arange(0, B)\n    x = tl.load(x_ptr + i, mask=i < n)\n    tl.device_print("x", x)\n    print("n", n)\n' >"$tmp/prn.py"
+lim "$TC" compile "$tmp/prn.py" -k k -s '*fp32,i32' -D B=16 --target c -o "$tmp/prn.c" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'printf' "$tmp/prn.c" && ! grep -q "Sanitizer" "$tmp/err"; then
+	pass "fuzz finding: tl.device_print compiles to printf, nothing leaks"
+else
+	fail "fuzz finding: tl.device_print" "status $rc: $(grep -m2 'error\|Sanitizer' "$tmp/err")"
+fi
