@@ -651,3 +651,14 @@ if [ $rc -eq 0 ] && grep -q 'printf' "$tmp/prn.c" && ! grep -q "Sanitizer" "$tmp
 else
 	fail "fuzz finding: tl.device_print" "status $rc: $(grep -m2 'error\|Sanitizer' "$tmp/err")"
 fi
+# An #if on a macro with an empty body, before any macro with a body:
+# pointer arithmetic on the still-NULL table of bodies (UB, seen by UBSan;
+# fuzz_warpcheck).
+printf '#define IS_CDNA\n#if IS_CDNA\n#define W 64\n#endif\n__global__ void k(int *p) { p[0] = __shfl_sync(0xffffffff, 1, 0); }\n' >"$tmp/empty_if.cu"
+lim "$WC" "$tmp/empty_if.cu" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'H2 lane-mask' "$tmp/out" && ! grep -q 'runtime error\|Sanitizer' "$tmp/err"; then
+	pass "fuzz finding: warpcheck on #if of an empty macro"
+else
+	fail "fuzz finding: warpcheck on #if of an empty macro" "status $rc: $(head -2 "$tmp/err")"
+fi
