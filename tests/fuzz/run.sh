@@ -3,7 +3,8 @@
 #   tests/fuzz/run.sh fuzz_lower 900 /tmp/fuzzwork
 # 1. Regression pass: the generated deep and long inputs (gen_seeds.sh, up
 #    to 1 MB) run once each, every one within DEEP_TIMEOUT seconds (default
-#    60); they are not mutated (each takes seconds under ASan).
+#    60) of wall time, and its processor time is logged; they are not
+#    mutated (each takes seconds under ASan).
 # 2. The test kernels (or the warpcheck cases) are merged into the corpus
 #    WORK/TARGET/corpus (-merge=1: only inputs that add coverage are kept).
 # 3. Fuzzing in process, with inputs up to 1 MB (-max_len=1048576), the
@@ -39,10 +40,20 @@ cp "build/fuzz/$t" "$work/$t/bin"
 cd "$work/$t"
 export FUZZ_RUN_CACHE="$work/$t/cc-cache" TRITONC_CFLAGS="${TRITONC_CFLAGS:--O0}"
 common="-rss_limit_mb=2048 -max_len=1048576 -artifact_prefix=$work/$t/artifacts/"
-# 1. the deep and long inputs, once each (libFuzzer runs files given by name once); DEEP=0 skips them
-# shellcheck disable=SC2086
-[ "${DEEP:-1}" = 0 ] || nice -n 19 ./bin $common -timeout="${DEEP_TIMEOUT:-60}" deep/* >"$work/$t.deep.log" 2>&1 ||
-	echo "$t: a deep or long input failed: see $work/$t.deep.log"
+# 1. the deep and long inputs, once each, each in a process of its own (libFuzzer runs a file
+#    given by name once), with its processor time (user + system, cc included); DEEP=0 skips them
+if [ "${DEEP:-1}" != 0 ]; then
+	: >"$work/$t.deep.log"
+	for f in deep/*; do
+		# shellcheck disable=SC2086
+		( nice -n 19 ./bin $common -timeout="${DEEP_TIMEOUT:-60}" "$f" >>"$work/$t.deep.log" 2>&1; echo "status $? $f"; times ) |
+			awk '/^status / { rc = $2; f = $3 } END {
+				n = split($0, w, " "); t = 0
+				for (i = 1; i <= n; i++) { split(w[i], ms, "m"); t += ms[1] * 60 + ms[2] }
+				printf "deep: %s status %d, %.1f s of processor time\n", f, rc, t }' | tee -a "$work/$t.deep.log"
+	done
+	grep -q '^deep: .* status [1-9]' "$work/$t.deep.log" && echo "$t: a deep or long input failed: see $work/$t.deep.log"
+fi
 # 2. the seeds, minimized into the corpus
 # shellcheck disable=SC2086
 nice -n 19 ./bin $common -timeout="${DEEP_TIMEOUT:-60}" -merge=1 corpus seeds >"$work/$t.merge.log" 2>&1 ||
@@ -72,6 +83,7 @@ cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
 n=$(find corpus -type f | wc -l)
 found=$(find artifacts -type f | sed 's|.*/||; s|-.*||' | sort | uniq -c | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}')
-deep=$(sed -n 's/^Executed \(.*\) in \([0-9]*\) ms$/\1 \2/p' "$work/$t.deep.log" | awk '$2 > m {m = $2; f = $1} END {printf "%d inputs, slowest %s %d ms", NR, f, m}')
+deep=$(awk '/^deep: / { n++; if ($4 + 0 != 0) bad++; if ($5 + 0 >= m) { m = $5 + 0; f = $2 } }
+	END { printf "%d inputs, %d failed, slowest %s %.1f s", n, bad, f, m }' "$work/$t.deep.log" 2>/dev/null)
 echo "$t: ${wall}s, $execs executions, $((execs / (wall > 0 ? wall : 1))) exec/s, cov $cov ft $ft, corpus $n;" \
 	"found: ${found:-nothing}; deep: $deep" | tee "$work/$t.summary"
