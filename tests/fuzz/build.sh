@@ -31,16 +31,19 @@ for t in fuzz_parse fuzz_specialize fuzz_lower fuzz_run fuzz_warpcheck fuzz_warp
 	[ -z "$only" ] || [ "$only" = "$t" ] || continue
 	[ -f "tests/fuzz/$t.c" ] && targets="$targets $t"
 done
-# the objects these targets need, each compiled once (newer than every header, or again)
+# the objects these targets need, each compiled once (again when it or a header is newer)
+obj() { echo "build/fuzz/obj/$(echo "$1" | sed 's|^src/||; s|/|_|g; s|\.c$|.o|')"; }
+# shellcheck disable=SC2012
 newest_header=$(ls -t src/*/*.h include/*/*.h include/*.h tests/fuzz/*.h 2>/dev/null | head -n 1)
 all=$(for t in $targets; do sources "$t"; done | tr ' ' '\n' | sort -u)
+# shellcheck disable=SC2016
 for s in $all; do
-	o=build/fuzz/obj/$(echo "$s" | sed 's|^src/||; s|/|_|g; s|\.c$|.o|')
-	if [ ! "$o" -nt "$s" ] || [ ! "$o" -nt "$newest_header" ]; then echo "$s $o"; fi
-done | xargs -r -P "${JOBS:-2}" -n 2 sh -c '# shellcheck disable=SC2086
-clang '"$FLAGS"' -c "$0" -o "$1"'
+	o=$(obj "$s")
+	if [ ! -f "$o" ] || [ -n "$(find "$s" "$newest_header" -newer "$o" 2>/dev/null)" ]; then echo "$s $o"; fi
+done | FLAGS=$FLAGS xargs -r -P "${JOBS:-2}" -n 2 sh -c '# shellcheck disable=SC2086
+clang $FLAGS -c "$0" -o "$1"'
 for t in $targets; do
-	objs=$(for s in $(sources "$t"); do echo build/fuzz/obj/$(echo "$s" | sed 's|^src/||; s|/|_|g; s|\.c$|.o|'); done)
+	objs=$(for s in $(sources "$t"); do obj "$s"; done)
 	# shellcheck disable=SC2086
 	clang $FLAGS $LINK "tests/fuzz/$t.c" $objs -o "build/fuzz/$t" -lm -ldl -lpthread
 	echo "built build/fuzz/$t"

@@ -62,8 +62,8 @@ nice -n 19 ./bin $common -timeout="${DEEP_TIMEOUT:-60}" -merge=1 corpus seeds >"
 start=$(date +%s)
 : >"$work/$t.log"   # (so a second call on the same WORK goes on with the grown corpus)
 while left=$((secs - ($(date +%s) - start))); [ "$left" -gt 0 ]; do
-	# shellcheck disable=SC2086
 	t0=$(date +%s)
+	# shellcheck disable=SC2086
 	nice -n 19 ./bin $common -timeout="$tmo" -dict="$dict" -max_total_time="$left" -print_final_stats=1 \
 		corpus >>"$work/$t.log" 2>&1 || true
 	# an input of the corpus that fails again at the start (a finding is
