@@ -23,6 +23,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the thread's coordinates ---- */
@@ -301,7 +302,9 @@ static void lower_print(Lower *L, const TValue *v)
 		Nest n = lower_nest_over(L, wide, 1);
 		SStmt *s = simt_stmt(k, SS_PRINT, v->line);
 		lower_set_loops(L, s, &n);
-		s->text = tir_print_format(v, i);
+		char *format = tir_print_format(v, i);   /* on the heap: the statement's copy is in the arena */
+		s->text = arena_strdup(L->arena, format);
+		free(format);
 		int rank = x ? x->type.rank : 0;
 		s->items = arena_alloc(L->arena, sizeof *s->items * (size_t)(4 + rank));
 		for (int a = 0; a < 3; a++)

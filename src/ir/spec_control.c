@@ -848,8 +848,9 @@ SVal *spec_inline_call(Spec *s, const Node *site, const Node *fn, SVal **args, i
 SVal *spec_call_jit_function(Spec *s, const Node *call, const Node *fn)
 {
 	int n = call->items.len + call->keywords.len;
-	SVal **args = base_calloc((size_t)n + 1, sizeof *args);
-	const char **kw = base_calloc((size_t)call->keywords.len + 1, sizeof *kw);
+	/* in the arena: an error in an argument or in the callee jumps out of here */
+	SVal **args = arena_alloc(s->a, ((size_t)n + 1) * sizeof *args);
+	const char **kw = arena_alloc(s->a, ((size_t)call->keywords.len + 1) * sizeof *kw);
 	for (int i = 0; i < call->items.len; i++)
 		args[i] = spec_eval(s, call->items.items[i]);
 	for (int i = 0; i < call->keywords.len; i++) {
@@ -859,8 +860,5 @@ SVal *spec_call_jit_function(Spec *s, const Node *call, const Node *fn)
 		kw[i] = k->name;
 		args[call->items.len + i] = spec_eval(s, k->rhs);
 	}
-	SVal *r = spec_inline_call(s, call, fn, args, n, kw, call->keywords.len);
-	free(args);
-	free(kw);
-	return r;
+	return spec_inline_call(s, call, fn, args, n, kw, call->keywords.len);
 }

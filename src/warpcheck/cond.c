@@ -167,10 +167,10 @@ static Val name_value(Ev *e, uint32_t id)
 		return r;
 	}
 	if (nm->body_stamp == f->stamp && e->depth < 16) {
+		if (nm->body_len == 0)   /* an empty body: the table of bodies may still be NULL */
+			return unknown();
 		Ev sub = {.f = f, .tk = f->names->mt + nm->body_at, .i = 0, .end = (int)nm->body_len, .all = e->all,
 		          .depth = e->depth + 1};
-		if (sub.end == 0)
-			return unknown();
 		Val r = expr(&sub, 0);
 		return sub.i == sub.end ? r : unknown();
 	}

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_stack.h"
 
 static const char *const targets[] = {"cuda:sm_90", "hip:gfx90a", "c", "c:wave64", "hip:gfx1030", "cuda:sm_80"};
 
@@ -79,22 +79,4 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	arena_free(&a);
 	free(text);
 	return 0;
-}
-
-typedef struct FuzzInput {
-	const uint8_t *data;
-	size_t size;
-} FuzzInput;
-
-static int fuzz_on_stack(void *p)
-{
-	FuzzInput *in = p;
-	return fuzz_one(in->data, in->size);
-}
-
-/* On a big stack, as the tools run (base/stack.c). */
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	FuzzInput in = {data, size};
-	return base_run_on_big_stack(fuzz_on_stack, &in);
 }

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_stack.h"
 
 static void try_kernel(const Kernel *k, bool wave64)
 {
@@ -63,8 +63,9 @@ static void try_kernel(const Kernel *k, bool wave64)
 				args[i].f = 0.5;
 			}
 		}
+		const char *cache = getenv("FUZZ_RUN_CACHE");   /* run.sh: in its work folder */
 		RunOptions ro = {.device = DEVICE_CPU, .grid = {2, 1, 1}, .cpu_threads = 1,
-				 .cache_dir = "/tmp/tritonc-fuzz-run-cache"};
+				 .cache_dir = cache && *cache ? cache : "/tmp/tritonc-fuzz-run-cache"};
 		RunResult res;
 		if (run_kernel(sk, buf_str(&src), args, &ro, &res, err, sizeof err) != 0 &&
 		    (strstr(err, "the C compiler") || strstr(err, "has no function"))) {
@@ -96,22 +97,4 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	arena_free(&a);
 	free(text);
 	return 0;
-}
-
-typedef struct FuzzInput {
-	const uint8_t *data;
-	size_t size;
-} FuzzInput;
-
-static int fuzz_on_stack(void *p)
-{
-	FuzzInput *in = p;
-	return fuzz_one(in->data, in->size);
-}
-
-/* On a big stack, as the tools run (base/stack.c). */
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	FuzzInput in = {data, size};
-	return base_run_on_big_stack(fuzz_on_stack, &in);
 }

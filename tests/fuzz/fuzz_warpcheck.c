@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_stack.h"
 
 static int fuzz_one(const uint8_t *data, size_t size)
 {
@@ -42,22 +42,4 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	wc_file_free(&f);
 	buf_free(&d.text);
 	return 0;
-}
-
-typedef struct FuzzInput {
-	const uint8_t *data;
-	size_t size;
-} FuzzInput;
-
-static int fuzz_on_stack(void *p)
-{
-	FuzzInput *in = p;
-	return fuzz_one(in->data, in->size);
-}
-
-/* On a big stack, as the tools run (base/stack.c). */
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	FuzzInput in = {data, size};
-	return base_run_on_big_stack(fuzz_on_stack, &in);
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_stack.h"
 
 static bool put(const char *path, const void *data, size_t size)
 {
@@ -53,22 +53,4 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	unlink(path);
 	unlink(fixed_path);
 	return 0;
-}
-
-typedef struct FuzzInput {
-	const uint8_t *data;
-	size_t size;
-} FuzzInput;
-
-static int fuzz_on_stack(void *p)
-{
-	FuzzInput *in = p;
-	return fuzz_one(in->data, in->size);
-}
-
-/* On a big stack, as the tools run (base/stack.c). */
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	FuzzInput in = {data, size};
-	return base_run_on_big_stack(fuzz_on_stack, &in);
 }

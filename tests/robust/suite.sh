@@ -684,3 +684,38 @@ kern 'é = tl.load(x_ptr + i)'
 msg "$tmp/m.py" '*fp32,*fp32' "^$tmp/m.py:8:5: error: non-ASCII character U+00E9 'é': Unicode identifiers are not supported"
 kern 'tl.store(y_ptr + i, x_ptr + i)'
 msg "$tmp/m.py" '*fp32,*fp32' "^$tmp/m.py:8:5: error: cannot store a pointer into a buffer of fp32"
+
+# ---- found by fuzzing (tests/fuzz): each under the sanitizers too (make asan-quick) ----
+# An error inside an inlined @triton.jit call (or in one of its arguments)
+# jumped out of the call with its argument arrays on the heap: a leak that
+# LeakSanitizer reports on this error path (fuzz_specialize, fuzz_lower).
+printf 'import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef helper(x, y=1):\n    return x + not_defined\n\n\n@triton.jit\ndef k(x_ptr, BLOCK: tl.constexpr):\n    i = tl.arange(0, BLOCK)\n    tl.store(x_ptr + i, helper(tl.load(x_ptr + i), y=2))\n' >"$tmp/inl.py"
+lim "$TC" compile "$tmp/inl.py" -k k -s '*fp32' -D BLOCK=16 --target c -o "$tmp/inl.c" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "^$tmp/inl.py:7:16: error: undefined name 'not_defined'" &&
+	! grep -q "Sanitizer" "$tmp/err"; then
+	pass "fuzz finding: an error inside an inlined call is located, nothing leaks"
+else
+	fail "fuzz finding: an error inside an inlined call" "status $rc: $(grep -m2 'error\|Sanitizer' "$tmp/err")"
+fi
+# tl.device_print kept each printed value's format string on the heap,
+# never freed with the kernel (fuzz_lower; the C target prints it).
+printf 'import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x_ptr, n, B: tl.constexpr):\n    i = tl.arange(0, B)\n    x = tl.load(x_ptr + i, mask=i < n)\n    tl.device_print("x", x)\n    print("n", n)\n' >"$tmp/prn.py"
+lim "$TC" compile "$tmp/prn.py" -k k -s '*fp32,i32' -D B=16 --target c -o "$tmp/prn.c" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'printf' "$tmp/prn.c" && ! grep -q "Sanitizer" "$tmp/err"; then
+	pass "fuzz finding: tl.device_print compiles to printf, nothing leaks"
+else
+	fail "fuzz finding: tl.device_print" "status $rc: $(grep -m2 'error\|Sanitizer' "$tmp/err")"
+fi
+# An #if on a macro with an empty body, before any macro with a body:
+# pointer arithmetic on the still-NULL table of bodies (UB, seen by UBSan;
+# fuzz_warpcheck).
+printf '#define IS_CDNA\n#if IS_CDNA\n#define W 64\n#endif\n__global__ void k(int *p) { p[0] = __shfl_sync(0xffffffff, 1, 0); }\n' >"$tmp/empty_if.cu"
+lim "$WC" "$tmp/empty_if.cu" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'H2 lane-mask' "$tmp/out" && ! grep -q 'runtime error\|Sanitizer' "$tmp/err"; then
+	pass "fuzz finding: warpcheck on #if of an empty macro"
+else
+	fail "fuzz finding: warpcheck on #if of an empty macro" "status $rc: $(head -2 "$tmp/err")"
+fi
