@@ -469,6 +469,28 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
 
 static void next_tile_copies(Lower *L, const TValue *v, const Pipeline *pp, SReg *iv, SExpr *lo, SExpr *hi);
 
+/* The producer of a pipelined loop's iteration (iv < hi): the stage's
+ * bulk copies expected on its mbarrier, the copies, the next slot; in the
+ * drain iterations of a pipeline carried across tiles, the next tile's. */
+static void producer_step(Lower *L, const TValue *v, const Pipeline *pp, SStmt *f, SReg *iv, SExpr *hi,
+			  SReg **state, const TValue **like)
+{
+	SKernel *k = L->k;
+	DType dt = v->body->params[0]->type.dtype;
+	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, simt_ref(k, iv, NULL), hi);
+	if (pp->tma)
+		lower_tma_expect(L, pp);
+	const TValue *y = lower_part(L, v->body, PART_PRODUCER);
+	if (y)
+		yield_part(L, y, state, like, PART_PRODUCER);
+	next_slot(L, L->pipe_regs[pp->id].load_slot, pp->stages, v->line);
+	if (pp->tiles) {
+		lower_uniform_stmt(L, SS_ELSE, v->line);
+		next_tile_copies(L, v, pp, iv, f->lo, hi);
+	}
+	lower_uniform_stmt(L, SS_END, v->line);
+}
+
 /* Two stages of wgmma dots: the copies of iteration i into the slot that
  * the dots of iteration i - 2 read go out first, once those dots are done
  * (waited for: the last group of the consumer before stays in flight over
@@ -480,7 +502,6 @@ static void producer_first(Lower *L, const TValue *v, const Pipeline *pp, SStmt 
 			   SExpr *ahead, SReg **state, const TValue **like)
 {
 	SKernel *k = L->k;
-	DType dt = v->body->params[0]->type.dtype;
 	SExpr *ivr = simt_ref(k, iv, NULL);
 	bool cp_async = !pp->tma || pp->cp_async;   /* bulk tensor copies alone: the consumer waits on mbarriers */
 	for (int i = 0; i < pp->nacc; i++)
@@ -489,16 +510,7 @@ static void producer_first(Lower *L, const TValue *v, const Pipeline *pp, SStmt 
 	if (cp_async)
 		lower_uniform_stmt(L, SS_COPY_WAIT, v->line)->vec = 0;
 	lower_uniform_stmt(L, SS_BARRIER, v->line);
-	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, ivr, hi);
-	const TValue *y = lower_part(L, v->body, PART_PRODUCER);
-	if (y)
-		yield_part(L, y, state, like, PART_PRODUCER);
-	next_slot(L, L->pipe_regs[pp->id].load_slot, pp->stages, v->line);
-	if (pp->tiles) {
-		lower_uniform_stmt(L, SS_ELSE, v->line);
-		next_tile_copies(L, v, pp, iv, f->lo, hi);
-	}
-	lower_uniform_stmt(L, SS_END, v->line);
+	producer_step(L, v, pp, f, iv, hi, state, like);
 	if (cp_async)
 		lower_uniform_stmt(L, SS_COPY_COMMIT, v->line);
 	consumer_part(L, v, pp, f, ivr, ahead, state, like);
@@ -619,18 +631,7 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 		consumer_part(L, v, pp, f, ivr, ahead, state, like);
 		lower_uniform_stmt(L, SS_BARRIER, v->line);
 	}
-	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, ivr, hi);
-	if (pp->tma)
-		lower_tma_expect(L, pp);
-	const TValue *y = lower_part(L, body, PART_PRODUCER);
-	if (y)
-		yield_part(L, y, state, like, PART_PRODUCER);
-	next_slot(L, L->pipe_regs[pp->id].load_slot, pp->stages, v->line);
-	if (pp->tiles) {
-		lower_uniform_stmt(L, SS_ELSE, v->line);
-		next_tile_copies(L, v, pp, iv, f->lo, hi);
-	}
-	lower_uniform_stmt(L, SS_END, v->line);
+	producer_step(L, v, pp, f, iv, hi, state, like);
 	if (cp_async)
 		lower_uniform_stmt(L, SS_COPY_COMMIT, v->line);
 	if (single && cp_async) {
