@@ -491,7 +491,7 @@ static void put_value(void *buf, DType dt, size_t i, const char *text)
 	case DT_F16: ((uint16_t *)buf)[i] = dtype_fp16_from_float((float)f); break;
 	case DT_BF16: ((uint16_t *)buf)[i] = dtype_bf16_from_float((float)f); break;
 	case DT_I1: case DT_I8: case DT_U8: ((int8_t *)buf)[i] = (int8_t)v; break;
-	case DT_I16: ((int16_t *)buf)[i] = (int16_t)v; break;
+	case DT_I16: case DT_U16: ((int16_t *)buf)[i] = (int16_t)v; break;
 	case DT_I32: case DT_U32: ((int32_t *)buf)[i] = (int32_t)v; break;
 	case DT_I64: case DT_U64: ((int64_t *)buf)[i] = v; break;
 	default: ((uint8_t *)buf)[i] = (uint8_t)v; break;   /* fp8: the code */

@@ -45,7 +45,7 @@ static void golden_store(DType dt, void *base, int64_t i, int64_t n, double f)
 	switch (dt) {
 	case DT_I1: *(int8_t *)p = n != 0; break;
 	case DT_I8: case DT_U8: *(int8_t *)p = (int8_t)n; break;
-	case DT_I16: { int16_t x = (int16_t)n; memcpy(p, &x, 2); break; }
+	case DT_I16: case DT_U16: { int16_t x = (int16_t)n; memcpy(p, &x, 2); break; }
 	case DT_I32: case DT_U32: { int32_t x = (int32_t)n; memcpy(p, &x, 4); break; }
 	case DT_I64: case DT_U64: memcpy(p, &n, 8); break;
 	case DT_F32: { float x = (float)f; memcpy(p, &x, 4); break; }
