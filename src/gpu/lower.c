@@ -588,6 +588,8 @@ static void next_tile_copies(Lower *L, const TValue *v, const Pipeline *pp, SReg
 	s->dst = simt_ref(k, kn, NULL);
 	s->value = simt_binary(k, TOP_SUB, dt, simt_ref(k, iv, NULL), tile_span(L, v, lo, hi));
 	lower_set_reg(L, kiv, kn, 0);
+	if (pp->tma)
+		lower_tma_expect(L, pp);
 	lower_part(L, body, PART_PRODUCER);   /* it carries nothing (plan_across_loop) */
 	memcpy(L->place, saved, sizeof *saved * (size_t)(L->nvalues + 1));
 	next_slot(L, pr->load_slot, pp->stages, v->line);
