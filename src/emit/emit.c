@@ -723,11 +723,11 @@ static void asm_from_bits(Buf *b, DType dt, const char *r)
 		buf_printf(b, "(%s)(%s)%s", simt_reg_ctype(dt), dtype_bytes(dt) == 1 ? "tc_u8" : "tc_u16", r);
 }
 
-/* The lambda of one asm. With pack > 1 each element goes through a call
- * of its own, its value in each of the pack slots (every register of an
- * argument, every lane of a shared 32-bit register), and its results are
- * slot 0's: for an asm that acts on each element, as inline_asm_elementwise
- * asks, the values of Triton's calls on `pack` neighbours. */
+/* The lambda of one asm. With pack > 1 it takes `pack` elements of each
+ * argument (the neighbours Triton packs into the asm's registers, in its
+ * register order; lower.c, lower_asm) and the slot of the element whose
+ * results it returns: elements narrower than 32 bits share registers, the
+ * first in the low bits, as Triton packs them. */
 static void asm_lambda(Emit *E, const TValue *v)
 {
 	Buf *b = E->b;
@@ -763,60 +763,78 @@ static void asm_lambda(Emit *E, const TValue *v)
 	buf_indent(b, E->depth);
 	buf_printf(b, "auto tc_asm_%lld = [](", id);
 	for (int i = 0; i < nargs; i++)
-		buf_printf(b, "%s%s a%d", i ? ", " : "", simt_reg_ctype(v->args[i]->type.dtype), i);
-	buf_puts(b, ") {\n");
+		for (int q = 0; q < pack; q++) {
+			buf_printf(b, "%s%s a%d", i || q ? ", " : "", simt_reg_ctype(v->args[i]->type.dtype), i);
+			if (pack > 1)
+				buf_printf(b, "_%d", q);
+		}
+	buf_puts(b, pack > 1 ? ", int slot) {\n" : ") {\n");
 	E->depth++;
 	for (int i = 0; i < nout; i++) {
-		if (pack == 1) {
-			line(E, "%s o%d;", asm_ctype(first_out[i] < nops ? cons[first_out[i]].cls : 'r'), i);
-			continue;
-		}
 		int regs = (first_out[i + 1] < nops ? first_out[i + 1] : nops) - first_out[i];
-		if (regs > 0)
-			line(E, "%s o%d[%d];", asm_ctype(cons[first_out[i]].cls), i, regs);
+		const char *cls = asm_ctype(regs > 0 ? cons[first_out[i]].cls : 'r');
+		if (pack == 1)
+			line(E, "%s o%d;", cls, i);
+		else
+			line(E, "%s o%d[%d];", cls, i, regs > 0 ? regs : 1);
 	}
 	for (int i = 0; i < nargs; i++) {
 		if (first_in[i] >= nops)
 			break;
-		char name[16];
-		snprintf(name, sizeof name, "a%d", i);
 		DType dt = v->args[i]->type.dtype;
 		char c = cons[first_in[i]].cls;
-		buf_indent(b, E->depth);
-		buf_printf(b, "%s i%d = ", asm_ctype(c), i);
-		int regs = first_in[i + 1] - first_in[i];
-		if (pack > 1 && regs < pack) {   /* pack / regs elements share each 32-bit register */
-			buf_printf(b, "(%s)(", asm_ctype(c));
-			asm_bits(b, dt, name);
-			buf_printf(b, " * %s)", dtype_bytes(dt) == 1 ? "0x01010101u" : "0x00010001u");
-		} else {
-			asm_to_class(b, c, dt, name);
+		int regs = first_in[i + 1] - first_in[i], per = pack / regs;
+		if (pack > 1)
+			line(E, "%s i%d[%d];", asm_ctype(c), i, regs);
+		for (int r = 0; r < regs; r++) {
+			buf_indent(b, E->depth);
+			if (pack > 1)
+				buf_printf(b, "i%d[%d] = ", i, r);
+			else
+				buf_printf(b, "%s i%d = ", asm_ctype(c), i);
+			for (int q = 0; q < per; q++) {
+				char name[32];
+				if (pack > 1)
+					snprintf(name, sizeof name, "a%d_%d", i, r * per + q);
+				else
+					snprintf(name, sizeof name, "a%d", i);
+				if (per == 1) {
+					asm_to_class(b, c, dt, name);
+					break;
+				}
+				buf_printf(b, "%s(%s)(", q ? " | " : "", asm_ctype(c));
+				asm_bits(b, dt, name);
+				buf_printf(b, " << %d)", q * dtype_bytes(dt) * 8);
+			}
+			buf_puts(b, ";\n");
 		}
-		buf_puts(b, ";\n");
 	}
 	buf_indent(b, E->depth);
 	buf_printf(b, "asm%s(", v->hint[TC_MAX_RANK - 1] ? "" : " volatile");
 	asm_text(b, nl + 1);
 	buf_puts(b, " :");
 	for (int i = 0; i < nout; i++)
-		for (int k = first_out[i]; k < first_out[i + 1] && k < nops; k++) {
-			buf_printf(b, "%s \"%.*s\"", k ? "," : "", cons[k].len, cons[k].s);
-			if (pack == 1)
-				buf_printf(b, "(o%d)", i);
-			else
-				buf_printf(b, "(o%d[%d])", i, k - first_out[i]);
-		}
+		for (int k = first_out[i]; k < first_out[i + 1] && k < nops; k++)
+			buf_printf(b, pack > 1 ? "%s \"%.*s\"(o%d[%d])" : "%s \"%.*s\"(o%d)", k ? "," : "", cons[k].len, cons[k].s,
+				   i, k - first_out[i]);
 	buf_puts(b, " :");
 	for (int i = 0; i < nargs; i++)
 		for (int k = first_in[i]; k < first_in[i + 1] && k < nops; k++)
-			buf_printf(b, "%s \"%.*s\"(i%d)", k > first_in[0] ? "," : "", cons[k].len, cons[k].s, i);
+			buf_printf(b, pack > 1 ? "%s \"%.*s\"(i%d[%d])" : "%s \"%.*s\"(i%d)", k > first_in[0] ? "," : "",
+				   cons[k].len, cons[k].s, i, k - first_in[i]);
 	if (clobbers.len)
 		buf_printf(b, " : %s", clobbers.data);
 	buf_puts(b, ");\n");
 	for (int i = 0; i < nout; i++) {
 		DType dt = (DType)v->hint[i];
-		char o[24];
-		snprintf(o, sizeof o, pack == 1 ? "o%d" : "o%d[0]", i);
+		int regs = first_out[i + 1] - first_out[i], per = pack / (regs > 0 ? regs : 1);
+		char o[64];
+		if (pack == 1)
+			snprintf(o, sizeof o, "o%d", i);
+		else if (per == 1)
+			snprintf(o, sizeof o, "o%d[slot]", i);
+		else
+			snprintf(o, sizeof o, "(o%d[slot / %d] >> (slot %% %d * %d))", i, per, per, dtype_bytes(dt) * 8);
 		char c = first_out[i] < nops ? cons[first_out[i]].cls : 'r';
 		buf_indent(b, E->depth);
 		buf_puts(b, nout > 1 ? "" : "return ");
@@ -827,7 +845,7 @@ static void asm_lambda(Emit *E, const TValue *v)
 			}
 			buf_printf(b, "r.r%d = ", i);
 		}
-		if (pack > 1 && first_out[i + 1] - first_out[i] < pack)
+		if (per > 1)
 			asm_from_bits(b, dt, o);
 		else
 			asm_from_class(b, c, nout > 1 ? dt : v->type.dtype, o);

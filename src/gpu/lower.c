@@ -130,11 +130,17 @@ static void lower_alias(Lower *L, const TValue *v)
 	p->lowered = true;
 }
 
-static void lower_elementwise(Lower *L, const TValue *v)
+static unsigned vary_of_args(Lower *L, const TValue *v)
 {
 	unsigned vary = 0;
 	for (int i = 0; i < v->nargs; i++)
 		vary |= lower_vary_of(L, v->args[i]);
+	return vary;
+}
+
+static void lower_elementwise(Lower *L, const TValue *v)
+{
+	unsigned vary = vary_of_args(L, v);
 	const ValuePlan *vp = &L->vp[v->id];
 	const Place *in = vp->in_place ? &L->place[v->args[vp->in_place_arg]->id] : NULL;
 	/* a wgmma accumulator rescaled in its own registers (lower_dot.c): each
@@ -149,6 +155,44 @@ static void lower_elementwise(Lower *L, const TValue *v)
 	from.run = L->vp[v->id].run;   /* the plan's (plan.c, plan_run) */
 	lower_assign_value(L, v, &n, r, vary, lower_elementwise_expr(L, v, &from));
 	lower_set_reg(L, v, r, vary);
+}
+
+/* tl.inline_asm_elementwise with pack > 1, as Triton packs: each call
+ * takes `pack` neighbours of the thread's registers, consecutive along the
+ * last dim (its fastest), and each of them takes its own slot's results.
+ * That needs runs of `pack` consecutive elements in every thread (the
+ * blocked layout's size_per_thread along the last dim, a multiple of
+ * pack); the arguments are first broadcast into registers of the
+ * result's shape. Returns false where the layout has no such runs:
+ * lower_elementwise_expr then gives each element every slot. */
+static bool lower_asm(Lower *L, const TValue *v, unsigned vary)
+{
+	int pack = v->perm[0], last = L->rank - 1, rank = v->type.rank;
+	const ValuePlan *vp = &L->vp[v->id];
+	const Frame *fr = &L->frames[vp->frame];
+	if (pack <= 1 || last < 0 || rank == 0 || vp->map[rank - 1] != last || !(vary & (1u << last)) ||
+	    fr->unit != MATRIX_NONE || L->frame.kind != LAYOUT_BLOCKED ||
+	    L->frame.size_per_thread[last] % pack || lower_extent_of(L, last) % pack)
+		return false;
+	SKernel *k = L->k;
+	Nest n = lower_nest_over(L, vary, 1);
+	SReg **args = arena_alloc(L->arena, sizeof *args * (size_t)v->nargs);
+	for (int i = 0; i < v->nargs; i++) {
+		const TValue *a = v->args[i];
+		args[i] = simt_reg(k, SR_THREAD, a->type.dtype, a->type.dtype, lower_count_of(L, vary), a->name);
+		lower_assign_value(L, v, &n, args[i], vary, lower_read_value(L, &n, a));
+	}
+	SReg *r = new_reg(L, v, v->type.dtype, vary);
+	SExpr *slot = lower_ibin(L, TOP_MOD, lower_local_index(L, &n, last), lower_ic(L, pack));
+	SExpr **vals = arena_alloc(L->arena, sizeof *vals * (size_t)(v->nargs * pack));
+	for (int i = 0; i < v->nargs; i++)
+		for (int q = 0; q < pack; q++) {
+			SExpr *at = lower_iadd(L, lower_ibin(L, TOP_SUB, lower_index_in(L, &n, vary), slot), lower_ic(L, q));
+			vals[i * pack + q] = simt_ref(k, args[i], at);
+		}
+	lower_assign_value(L, v, &n, r, vary, lower_asm_call(L, v, vals, v->nargs * pack, slot));
+	lower_set_reg(L, v, r, vary);
+	return true;
 }
 
 static void lower_load(Lower *L, const TValue *v)
@@ -918,7 +962,8 @@ static void lower_value(Lower *L, const TValue *v)
 		if (L->target->kind != TARGET_CUDA)
 			lower_error(L, v, "tl.inline_asm_elementwise: inline PTX runs on CUDA targets only, not on %s",
 				    L->target->spec);
-		lower_elementwise(L, v);
+		if (!lower_asm(L, v, vary_of_args(L, v)))
+			lower_elementwise(L, v);
 		return;
 	case TOP_LOAD:
 		if (L->vp[v->id].ahead == AHEAD_LOAD && !L->loading_ahead)

@@ -327,6 +327,26 @@ static SExpr *philox_expr(Lower *L, const TValue *v, SExpr *seed, SExpr *offset)
 	return e;
 }
 
+/* A call of asm v's lambda on `nv` argument values (each argument's
+ * `pack` elements in turn), then the slot whose results it gives (pack > 1). */
+SExpr *lower_asm_call(Lower *L, const TValue *v, SExpr *const *vals, int nv, SExpr *slot)
+{
+	SKernel *k = L->k;
+	int pack = v->perm[0] > 1 ? v->perm[0] : 1;
+	SExpr *e = simt_leaf(k, SE_ASM, v->type.dtype, 0);
+	e->origin = v;
+	SExpr **at = &e->a[0];
+	for (int j = 0; j <= nv; j++) {
+		if (j == nv && !slot)
+			break;
+		SExpr *arg = simt_leaf(k, SE_ASM_ARG, j < nv ? v->args[j / pack]->type.dtype : DT_I32, 0);
+		arg->a[0] = j < nv ? vals[j] : slot;
+		*at = arg;
+		at = &arg->a[1];
+	}
+	return e;
+}
+
 SExpr *lower_elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 {
 	SKernel *k = L->k;
@@ -366,16 +386,17 @@ SExpr *lower_elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 	case TOP_PHILOX:
 		return philox_expr(L, v, a, lower_read_value(L, n, v->args[1]));
 	case TOP_ASM: {
-		e = simt_leaf(k, SE_ASM, dt, 0);
-		e->origin = v;
-		SExpr **at = &e->a[0];
+		/* with pack > 1 (when lower_asm cannot pack neighbours): the
+		 * element in every slot, slot 0's results */
+		int pack = v->perm[0] > 1 ? v->perm[0] : 1;
+		SExpr **vals = arena_alloc(L->arena, sizeof *vals * (size_t)(v->nargs * pack + 1));
+		int nv = 0;
 		for (int i = 0; i < v->nargs; i++) {
-			SExpr *arg = simt_leaf(k, SE_ASM_ARG, v->args[i]->type.dtype, 0);
-			arg->a[0] = i ? lower_read_value(L, n, v->args[i]) : a;
-			*at = arg;
-			at = &arg->a[1];
+			SExpr *x = i ? lower_read_value(L, n, v->args[i]) : a;
+			for (int q = 0; q < pack; q++)
+				vals[nv++] = x;
 		}
-		return e;
+		return lower_asm_call(L, v, vals, nv, pack > 1 ? lower_ic(L, 0) : NULL);
 	}
 	default:
 		e = simt_binary(k, v->op, dt, a, lower_read_value(L, n, v->args[1]));

@@ -49,6 +49,7 @@ void lower_set_expr(Lower *L, const TValue *v, SExpr *e);   /* a uniform express
 SStmt *lower_assign_value(Lower *L, const TValue *v, const Nest *n, SReg *dst, unsigned vary, SExpr *value);
 /* The value of element-wise op `v` at the nest's current element, its operands read with read_value. */
 SExpr *lower_elementwise_expr(Lower *L, const TValue *v, const Nest *n);
+SExpr *lower_asm_call(Lower *L, const TValue *v, SExpr *const *vals, int nv, SExpr *slot);
 
 /* The frame dims the registers of `v` are indexed by (0 for none). */
 unsigned lower_vary_of(Lower *L, const TValue *v);

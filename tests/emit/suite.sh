@@ -96,7 +96,8 @@ asm_min_max|tests/exec/inline_asm.py|-k min_max -s *fp32,*fp32,*fp32,*fp32,i32,i
 asm_halves|tests/exec/inline_asm.py|-k halves -s *fp16,*fp16,*u32,i32 -D B=128
 asm_bytes4|tests/exec/inline_asm.py|-k bytes4 -s *u8,*u8,*u8,i32 -D B=1024
 asm_halves2|tests/exec/inline_asm.py|-k halves2 -s *fp16,*fp16,*fp16,*fp16,i32,i32 -D BM=16 -D BN=64
-asm_mixed4|tests/exec/inline_asm.py|-k mixed4 -s *u8,*fp32,*fp32,i32 -D B=1024'
+asm_mixed4|tests/exec/inline_asm.py|-k mixed4 -s *u8,*fp32,*fp32,i32 -D B=1024
+asm_neighbours|tests/exec/inline_asm.py|-k neighbours -s *u8,*fp16,*u8,*fp16,i32 -D B=1024'
 
 # One case for a target: $out is its output, or the case fails here.
 emit_one() { # name file opts target ext

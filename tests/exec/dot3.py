@@ -22,7 +22,7 @@ def bmm(a_ptr, b_ptr, c_ptr, NB, M, N, K, ACC: tl.constexpr, PREC: tl.constexpr,
         a = tl.load(a_ptr + bi[:, None, None] * M * K + mi[None, :, None] * K + ki[None, None, :], mask=am, other=0)
         bm = (bi[:, None, None] < NB) & (ki[None, :, None] < K) & (ni[None, None, :] < N)
         b = tl.load(b_ptr + bi[:, None, None] * K * N + ki[None, :, None] * N + ni[None, None, :], mask=bm, other=0)
-        acc = tl.dot(a, b, acc, input_precision=PREC)
+        acc = tl.dot(a, b, acc, input_precision=PREC, out_dtype=ACC)
     cm = (bi[:, None, None] < NB) & (mi[None, :, None] < M) & (ni[None, None, :] < N)
     tl.store(c_ptr + bi[:, None, None] * M * N + mi[None, :, None] * N + ni[None, None, :], acc, mask=cm)
 

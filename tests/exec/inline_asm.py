@@ -101,3 +101,20 @@ def mixed4(x_ptr, y_ptr, out_ptr, n, B: tl.constexpr):
     fma.rn.f32 $3, f, 0f3E800000, $8;
     }""", "=f,=f,=f,=f,r,f,f,f,f", [x, y], dtype=tl.float32, is_pure=True, pack=4)
     tl.store(out_ptr + i, r, mask=m)
+
+
+@triton.jit
+def neighbours(x_ptr, h_ptr, rev_ptr, swap_ptr, n, B: tl.constexpr):
+    # results that depend on the neighbours packed with each element: the
+    # bytes of each register reversed (element i takes element i ^ 3's byte
+    # where the thread holds runs of four), the halves of an f16x2 swapped
+    # (i takes i ^ 1's); the masked tail's `other` is packed in too
+    i = tl.program_id(0) * B + tl.arange(0, B)
+    m = i < n
+    x = tl.load(x_ptr + i, mask=m, other=0)
+    h = tl.load(h_ptr + i, mask=m, other=0.0)
+    rev = tl.inline_asm_elementwise("prmt.b32 $0, $1, 0, 0x0123;", "=r,r", [x], dtype=tl.uint8, is_pure=True, pack=4)
+    swap = tl.inline_asm_elementwise("prmt.b32 $0, $1, 0, 0x1032;", "=r,r", [h], dtype=tl.float16, is_pure=True,
+                                     pack=2)
+    tl.store(rev_ptr + i, rev, mask=m)
+    tl.store(swap_ptr + i, swap, mask=m)

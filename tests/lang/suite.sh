@@ -29,6 +29,17 @@ if "$BIN/tritonc" compile "$f" -k rotate -s '*u32,*u32,*u32,i32' -D SHIFT=7 -D B
 else
 	echo "FAIL lang inline asm on cuda:sm_90: $(head -3 "$tmp/err")"
 fi
+# pack=4 on uint8: each call takes the four neighbours of a thread's run, bytes low first, and
+# returns its own slot's byte
+if "$BIN/tritonc" compile "$f" -k bytes4 -s '*u8,*u8,*u8,i32' -D B=1024 --target cuda:sm_90 -o "$tmp/asm4.cu" 2>"$tmp/err" &&
+	grep -q 'tc_u8 a0_0, tc_u8 a0_1, tc_u8 a0_2, tc_u8 a0_3, tc_u8 a1_0, .*, int slot)' "$tmp/asm4.cu" &&
+	grep -q '(tc_u32)((tc_u32)(tc_u8)a0_3 << 24)' "$tmp/asm4.cu" &&
+	grep -q 'return (tc_u8)(tc_u8)(o0\[slot / 4\] >> (slot % 4 \* 8));' "$tmp/asm4.cu" &&
+	grep -q '= tc_asm_[0-9]*([a-z0-9]*\[(i0 - (i0 % 4))\], [a-z0-9]*\[((i0 - (i0 % 4)) + 1)\], .*, (i0 % 4));' "$tmp/asm4.cu"; then
+	echo "PASS lang inline asm pack=4 on cuda:sm_90: four neighbours a call, each its own slot"
+else
+	echo "FAIL lang inline asm pack=4 on cuda:sm_90: $(head -3 "$tmp/err")"
+fi
 for t in c c:wave64 hip:gfx90a hip:gfx1030; do
 	"$BIN/tritonc" compile "$f" -k halves -s '*fp16,*fp16,*u32,i32' -D B=128 --target $t -o "$tmp/asm.out" 2>"$tmp/err"
 	rc=$?
