@@ -114,6 +114,11 @@ const char *export_param_ctype(const ExParam *p);
 void export_write_params(Buf *b, const ExKernel *k);
 /* The arguments' names: ", x, n". */
 void export_write_arg_names(Buf *b, const ExKernel *k);
+/* `(void)NAME;` for every parameter, a line each. */
+void export_write_unused(Buf *b, const ExKernel *k);
+/* Variant i's arguments as `void *a[]` entries, or (call) as the arguments
+ * of a <<<>>> call with pointers cast to the kernel's own types. */
+void export_write_args(Buf *b, const ExKernel *k, int i, bool call);
 /* The dispatch: NAME, NAME_variant, NAME_variant_count, NAME_variant_name
  * and each variant's grid, calling `launch_fn(variant, grid)` that the target defines:
  *   static int NAME__launch(int v, void *stream, const int64_t grid[3], PARAMS) */

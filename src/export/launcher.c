@@ -66,10 +66,35 @@ void export_write_arg_names(Buf *b, const ExKernel *k)
 		buf_printf(b, ", %s", k->params[p].name);
 }
 
-static void write_unused(Buf *b, const ExKernel *k)
+void export_write_unused(Buf *b, const ExKernel *k)
 {
 	for (int p = 0; p < k->nparams; p++)
 		buf_printf(b, "\t(void)%s;\n", k->params[p].name);
+}
+
+void export_write_args(Buf *b, const ExKernel *k, int i, bool call)
+{
+	const ExVariant *v = &k->v[i];
+	int n = 0;
+	for (int p = 0; p < k->nparams; p++) {
+		if (v->arg[p] < 0)
+			continue;
+		const ExParam *q = &k->params[p];
+		buf_puts(b, n++ ? ", " : "");
+		if (!call) {
+			buf_printf(b, "(void *)&%s", q->name);
+		} else if (q->is_ptr) {
+			const char *t = simt_mem_ctype(q->elem);
+			if (!strncmp(t, "tc_", 3))
+				buf_printf(b, "(tc%d_%s *)%s", i, t + 3, q->name);
+			else
+				buf_printf(b, "(%s *)%s", t, q->name);
+		} else {
+			buf_puts(b, q->name);
+		}
+	}
+	if (!n && !call)
+		buf_puts(b, "0");
 }
 
 /* "stream" and "variant" in the header, unless the kernel has a parameter of that name. */
@@ -181,7 +206,7 @@ void export_write_dispatch(Buf *b, const ExKernel *k)
 		    "static int64_t tcx_max(int64_t a, int64_t b) { return a > b ? a : b; }\n\n");
 	buf_printf(b, "/* Variant v's grid; nonzero when its expression divides by zero. */\n"
 		      "static int %s__grid(int tcx_v, int64_t tcx_g[3]%s)\n{\n\tint tcx_bad = 0;\n", N, P);
-	write_unused(b, k);
+	export_write_unused(b, k);
 	buf_puts(b, "\tswitch (tcx_v) {\n");
 	for (int i = 0; i < k->nv; i++)
 		buf_printf(b, "\tcase %d:\n\t\ttcx_g[0] = %s;\n\t\ttcx_g[1] = %s;\n\t\ttcx_g[2] = %s;\n\t\tbreak;\n", i,
@@ -191,7 +216,7 @@ void export_write_dispatch(Buf *b, const ExKernel *k)
 
 	buf_printf(b, "/* Whether the arguments meet variant v's assumptions (its -s hints and -D values). */\n"
 		      "static int %s__accepts(int tcx_v%s)\n{\n", N, P);
-	write_unused(b, k);
+	export_write_unused(b, k);
 	buf_puts(b, "\tswitch (tcx_v) {\n");
 	for (int i = 0; i < k->nv; i++) {
 		buf_printf(b, "\tcase %d: return ", i);

@@ -96,37 +96,6 @@ static unsigned char *genco(const char *hipcc, const char *source, const char *a
 	return code;
 }
 
-static void write_args(Buf *b, const ExKernel *k, int i, bool call)
-{
-	const ExVariant *v = &k->v[i];
-	int n = 0;
-	for (int p = 0; p < k->nparams; p++) {
-		if (v->arg[p] < 0)
-			continue;
-		const ExParam *q = &k->params[p];
-		buf_puts(b, n++ ? ", " : "");
-		if (!call) {
-			buf_printf(b, "(void *)&%s", q->name);
-		} else if (q->is_ptr) {
-			const char *t = simt_mem_ctype(q->elem);
-			if (!strncmp(t, "tc_", 3))
-				buf_printf(b, "(tc%d_%s *)%s", i, t + 3, q->name);
-			else
-				buf_printf(b, "(%s *)%s", t, q->name);
-		} else {
-			buf_puts(b, q->name);
-		}
-	}
-	if (!n && !call)
-		buf_puts(b, "0");
-}
-
-static void write_unused(Buf *b, const ExKernel *k)
-{
-	for (int p = 0; p < k->nparams; p++)
-		buf_printf(b, "\t(void)%s;\n", k->params[p].name);
-}
-
 static bool write_c(Buf *c, const ExKernel *k, const int *ts, int nts, FILE *errors)
 {
 	const char *hipcc = find_hipcc();
@@ -178,11 +147,11 @@ static bool write_c(Buf *c, const ExKernel *k, const int *ts, int nts, FILE *err
 	Buf params = {0};
 	export_write_params(&params, k);
 	buf_printf(c, "static int %s__launch(int tcx_v, void *tcx_stream, const int64_t tcx_g[3]%s)\n{\n", k->name, buf_str(&params));
-	write_unused(c, k);
+	export_write_unused(c, k);
 	buf_puts(c, "\tswitch (tcx_v) {\n");
 	for (int i = 0; i < k->nv; i++) {
 		buf_printf(c, "\tcase %d: {\n\t\tvoid *tcx_args[] = {", i);
-		write_args(c, k, i, false);
+		export_write_args(c, k, i, false);
 		buf_printf(c, "};\n\t\treturn tcx_hip_launch(&%s__kernel, %d, tcx_stream, tcx_g, tcx_args);\n\t}\n", k->name, i);
 	}
 	buf_puts(c, "\tdefault:\n\t\treturn TRITONC_ERROR_INVALID_VALUE;\n\t}\n}\n\n");
@@ -214,7 +183,7 @@ static void write_hip(Buf *c, const ExKernel *k, int t)
 	Buf params = {0};
 	export_write_params(&params, k);
 	buf_printf(c, "static int %s__launch(int tcx_v, void *tcx_stream, const int64_t tcx_g[3]%s)\n{\n", k->name, buf_str(&params));
-	write_unused(c, k);
+	export_write_unused(c, k);
 	buf_printf(c, "\tint tcx_dev = 0, tcx_width = 0;\n"
 		      "\tif (hipGetDevice(&tcx_dev) != hipSuccess ||\n"
 		      "\t    hipDeviceGetAttribute(&tcx_width, hipDeviceAttributeWarpSize, tcx_dev) != hipSuccess)\n"
@@ -225,7 +194,7 @@ static void write_hip(Buf *c, const ExKernel *k, int t)
 	for (int i = 0; i < k->nv; i++) {
 		const ExCode *code = &k->v[i].code[t];
 		buf_printf(c, "\tcase %d:\n\t\t%s<<<tcx_grid, %d, %d, tcx_hip_stream>>>(", i, k->v[i].fn, code->threads, code->dynamic_bytes);
-		write_args(c, k, i, true);
+		export_write_args(c, k, i, true);
 		buf_puts(c, ");\n\t\tbreak;\n");
 	}
 	buf_puts(c, "\tdefault:\n\t\treturn TRITONC_ERROR_INVALID_VALUE;\n\t}\n"
