@@ -2,8 +2,9 @@
 # Triton 3.6's tutorial kernels (python/tutorials 01-11 of the Triton
 # repository, not kept here: give their folder) on the CPU: each case of
 # bench/tutorials/cpu_cases.txt is compiled with its tutorial's constexprs
-# for cuda:sm_90, hip:gfx90a, hip:gfx1030 and c, and run on c and c:wave64
-# (`tritonc run --check`, small sizes that do not divide the blocks, every
+# for cuda:sm_90, hip:gfx90a, hip:gfx1030 and c, and run on c, c:wave64 and
+# c:wgmma (the last models sm_90a's wgmma and bulk tensor copies lane by
+# lane, mbarrier waits included) (`tritonc run --check`, small sizes that do not divide the blocks, every
 # buffer compared with the tile-IR interpreter); where a case gives the
 # tutorial's AMD configuration (its 8th field), the HIP targets compile
 # that. Prints a table; exit
@@ -22,8 +23,8 @@ cases=${CASES:-bench/tutorials/cpu_cases.txt}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
-echo "| case | cuda:sm_90 | hip:gfx90a | hip:gfx1030 | c | run c | run c:wave64 |"
-echo "|---|---|---|---|---|---|---|"
+echo "| case | cuda:sm_90 | hip:gfx90a | hip:gfx1030 | c | run c | run c:wave64 | run c:wgmma |"
+echo "|---|---|---|---|---|---|---|---|"
 grep -v '^#' "$cases" | while IFS='|' read -r name file kernel sig opts values grid amd; do
 	[ -n "$name" ] || continue
 	[ -z "${ONLY:-}" ] || [ "$ONLY" = "$name" ] || continue
@@ -47,7 +48,7 @@ grep -v '^#' "$cases" | while IFS='|' read -r name file kernel sig opts values g
 			notes="$notes; $t: $(grep -m1 'error' "$tmp/log" | cut -c1-160)"
 		fi
 	done
-	for t in c c:wave64; do
+	for t in c c:wave64 c:wgmma; do
 		if eval "bin/tritonc run \"$dir/$file\" -k $kernel -s '$sig' $opts $runargs --grid $grid --target $t \
 			--check --threads ${THREADS:-2}" >"$tmp/log" 2>&1 </dev/null &&
 			grep -q '^check ' "$tmp/log" && ! grep '^check ' "$tmp/log" | grep -qv ': ok$'; then

@@ -693,6 +693,10 @@ static void plan_across_loop(Lower *L, const TValue *outer)
 		for (int i = 0; i < x->nargs; i++)
 			if (!next_tile_slice(ob, in_outer, x->args[i], mark))
 				return;
+		/* a bulk tensor copy reads its box's offsets, not the pointers */
+		for (int k = 0; x->desc && k < x->desc->rank; k++)
+			if (!next_tile_slice(ob, in_outer, x->desc->offset[k], mark))
+				return;
 	}
 	pp->tiles = outer;
 	for (const TValue *v = ob->first; v; v = v->next)

@@ -83,3 +83,30 @@ def persistent_blocks(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.
         left, right = tl.split(halves)
         c_desc.store([tm * BM, tn * BN], left.to(tl.float16))
         c_desc.store([tm * BM, tn * BN + BN // 2], right.to(tl.float16))
+
+
+@triton.jit
+def _grouped_tile(t, per_group, tiles_m, G: tl.constexpr):
+    # tiles in groups of G rows of tiles, column by column inside a group
+    first = (t // per_group) * G
+    rows = min(tiles_m - first, G)
+    return first + t % rows, (t % per_group) // rows
+
+
+@triton.jit
+def persistent_grouped(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # descriptors, tiles in grouped order, the blocks' offsets computed
+    # once a tile before its K loop: the next tile's bulk copies read them
+    tiles_m = tl.cdiv(M, BM)
+    tiles_n = tl.cdiv(N, BN)
+    for t in tl.range(tl.program_id(0), tiles_m * tiles_n, tl.num_programs(0), flatten=True):
+        tm, tn = _grouped_tile(t, 2 * tiles_n, tiles_m, 2)
+        row = tm * BM
+        col = tn * BN
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for s in range(tl.cdiv(K, BK)):
+            acc = tl.dot(a_desc.load([row, s * BK]), b_desc.load([col, s * BK]).T, acc)
+        halves = tl.permute(tl.reshape(acc, (BM, 2, BN // 2)), (0, 2, 1))
+        left, right = tl.split(halves)
+        c_desc.store([row, col], left.to(tl.float16))
+        c_desc.store([row, col + BN // 2], right.to(tl.float16))

@@ -420,6 +420,10 @@ static void test_tiles(void)
 		/* descriptors, the epilogue in two halves through a reshape */
 		{"persistent_blocks", NULL, 200, 136, 77, 80, 80, 136, true, 64, 64, 32, 4, 3, 5, true, true, true, P},
 		{"persistent_blocks", NULL, 200, 136, 77, 80, 80, 136, true, 128, 128, 64, 4, 2, 1, true, true, true, P},
+		/* grouped tile order, the blocks' offsets computed before the K loop:
+		 * the next tile's bulk copies read them (plan_across_loop) */
+		{"persistent_grouped", NULL, 328, 300, 136, 136, 136, 300, true, 128, 128, 64, 4, 3, 4, true, true, true, P},
+		{"persistent_grouped", NULL, 328, 300, 136, 136, 136, 300, true, 64, 64, 32, 4, 2, 3, true, true, true, P},
 	};
 #undef P
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
