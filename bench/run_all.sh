@@ -3,12 +3,14 @@
 # and triton, in one command; logs and tables under OUT (default
 # /tmp/tritonc-gpu):
 #
-#   sh bench/run_all.sh [check] [golden] [inductor] [heldout] [gemm] [rmsnorm]
+#   sh bench/run_all.sh [check] [golden] [inductor] [heldout] [gemm] [rmsnorm] [tutorials] [attention]
 #
 # check: make gpu-check; golden: Triton's values for the held-out kernels
 # (tests/heldout/golden, gen_golden.py); inductor: the corpus kernels
 # against Triton (bench/inductor/run.sh); heldout: the held-out kernels
-# against Triton; gemm, rmsnorm: bench/gemm/run.sh, bench/rmsnorm/run.sh.
+# against Triton; gemm, rmsnorm: bench/gemm/run.sh, bench/rmsnorm/run.sh;
+# tutorials, attention: bench/tutorials/run.sh and bench/attention/run.sh
+# (they need TUTORIALS=DIR, the folder of Triton's python/tutorials).
 # With no argument: check, inductor, heldout. The tables come last.
 cd "$(dirname "$0")/.." || exit 2
 OUT=${OUT:-/tmp/tritonc-gpu}
@@ -27,6 +29,8 @@ for part in "$@"; do
 		OUT="$OUT/heldout" EXTRA_ONLY=1 EXTRA="$cases" sh bench/inductor/run.sh >"$OUT/heldout.txt" 2>&1 ;;
 	gemm) sh bench/gemm/run.sh >"$OUT/gemm.txt" 2>&1 ;;
 	rmsnorm) sh bench/rmsnorm/run.sh >"$OUT/rmsnorm.txt" 2>&1 ;;
+	tutorials|attention) : "${TUTORIALS:?give the folder of Triton's python/tutorials as TUTORIALS=DIR}"
+		OUT="$OUT/$part" sh bench/$part/run.sh >"$OUT/$part.txt" 2>&1 ;;
 	*) echo "unknown part: $part"; exit 2 ;;
 	esac
 	echo "== $part: $(($(date +%s) - start)) s"
@@ -35,5 +39,6 @@ for part in "$@"; do
 	case $part in
 	check) grep '^FAIL' "$OUT/gpu-check.txt" | head -20; tail -1 "$OUT/gpu-check.txt" ;;
 	inductor|heldout) tail -80 "$OUT/$part.txt" ;;
+	tutorials|attention|gemm) grep '^|' "$OUT/$part.txt" ;;
 	esac
 done

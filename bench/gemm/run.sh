@@ -34,7 +34,7 @@ for S in $sizes; do
 		if [ $first = 1 ] || [ "$S" = "$first_size" ]; then save=1; fi
 		ours=""
 		for arch in sm_90a sm_90; do   # wgmma, then mma.sync
-			line=$(bin/tritonc run tests/corpus/gemm.py -s "$SIG" -D stride_ak=1 -D $b_unit=1 -D stride_cn=1 \
+			line=$(timeout ${CASE_LIMIT:-120} bin/tritonc run tests/corpus/gemm.py -s "$SIG" -D stride_ak=1 -D $b_unit=1 -D stride_cn=1 \
 				-D BLOCK_M=$1 -D BLOCK_N=$2 -D BLOCK_K=$3 --num-warps $4 --num-stages $5 --target cuda:$arch --bench \
 				${save:+--save $tmp} --arg M=$S --arg N=$S --arg K=$S --arg stride_am=$S --arg $b_stride=$S \
 				--arg stride_cm=$S --arg A_ptr=$((S * S)) --arg B_ptr=$((S * S)) --arg C_ptr=$((S * S)) \

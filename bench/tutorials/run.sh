@@ -21,7 +21,8 @@ grep -v '^#' "$cases" | while IFS='|' read -r name file kernel sig opts values g
 	mkdir -p "$saved/$name"
 	runargs=""
 	for v in $values; do runargs="$runargs --arg $v"; done
-	if eval "bin/tritonc run \"$TUTORIALS/$file\" -k $kernel -s '$sig' $opts $runargs --grid $grid --target ${TARGET:-cuda} \
+	# a case that never finishes (a kernel that hangs on the GPU) costs CASE_LIMIT seconds, not the run
+	if eval "timeout ${CASE_LIMIT:-120} bin/tritonc run \"$TUTORIALS/$file\" -k $kernel -s '$sig' $opts $runargs --grid $grid --target ${TARGET:-cuda} \
 		--bench --save \"$saved/$name\"" >"$OUT/$name.log" 2>&1; then
 		ms=$(sed -n 's/^bench: median \([0-9.]*\) ms.*/\1/p' "$OUT/$name.log")
 		echo "$name tritonc ms=$ms"
