@@ -22,7 +22,7 @@ make -s units >/dev/null || exit 2
 	run() { # name, then tritonc run options
 		name=$1
 		shift
-		if "$BIN/tritonc" run "$@" --target "${TARGET:-cuda}" --check >"$log/out" 2>&1; then
+		if timeout "${CASE_LIMIT:-120}" "$BIN/tritonc" run "$@" --target "${TARGET:-cuda}" --check >"$log/out" 2>&1; then
 			echo "PASS gpu $name"
 		else
 			echo "FAIL gpu $name:"
