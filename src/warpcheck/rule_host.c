@@ -550,6 +550,79 @@ static void check_host_width(WcFile *f, bool widths)
 	}
 }
 
+/* The kernel named before the "<<<" at i: name<<<, name<T, 32><<<; -1 if none. */
+static int launch_kernel(const WcFile *f, int i)
+{
+	int k = i - 1;
+	if (wc_op(f, k, WP_GT)) {
+		int depth = 0;
+		for (; k >= 0 && k > i - 200; k--) {
+			if (wc_op(f, k, WP_GT))
+				depth++;
+			else if (wc_op(f, k, WP_SHR))
+				depth += 2;
+			else if (wc_op(f, k, WP_LT) && --depth == 0)
+				break;
+			else if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE))
+				return -1;
+		}
+		k--;
+	}
+	return k >= 0 && wc_ident(f, k) ? k : -1;
+}
+
+/* kSmall<T><<<g, 64>>> in code under a condition about AMD (#if BNB_HIP,
+ * #ifdef USE_ROCM) while the file launches the same kernel with blocks of
+ * 32 elsewhere (its CUDA branch included): the block is one wavefront on CDNA and two on RDNA (and
+ * the kernel's other launches give it one 32-lane warp). Not in a branch
+ * of an if on the warp size, not under a per-target test. */
+typedef struct {
+	uint32_t name;
+	int at;
+	uint64_t v;
+	bool amd;
+} Launch;
+
+static void check_amd_launches(WcFile *f)
+{
+	Launch *ls = NULL;
+	int nl = 0, cap = 0;
+	for (int i = 1; i < f->n; i++) {
+		if (!wc_op(f, i, WP_LAUNCH_OPEN))
+			continue;
+		int k = launch_kernel(f, i), arg = launch_block_arg(f, i);
+		uint64_t v;
+		if (k < 0 || arg < 0 || arg >= f->n || f->t[arg].kind != WT_NUMBER || !wc_value(f, arg, &v) ||
+		    (v != 32 && v != 64) || !wc_op(f, arg + 1, WP_LAUNCH_CLOSE))
+			continue;
+		if (nl == cap) {
+			cap = cap ? cap * 2 : 16;
+			ls = base_realloc(ls, (size_t)cap * sizeof *ls);
+		}
+		const WcRegion *r = wc_region_at(f, i);
+		/* a launch only CUDA compiles counts as one with 32 elsewhere */
+		ls[nl++] = (Launch){f->t[k].id, arg, v, !f->t[i].cuda_only && r && r->amd && r->target == UINT32_MAX};
+	}
+	for (int a = 0; a < nl; a++) {
+		if (ls[a].v != 64 || !ls[a].amd || wc_under_width_test(f, ls[a].at))
+			continue;
+		int other = -1;
+		for (int b = 0; b < nl && other < 0; b++)
+			if (b != a && ls[b].name == ls[a].name && ls[b].v == 32 && !ls[b].amd)
+				other = b;
+		if (other < 0)
+			continue;
+		int line, col;
+		diag_source_linecol(&f->src, f->t[ls[other].at].off, &line, &col);
+		wc_find(f, ls[a].at, "H8", "arch-width",
+			"launch with the queried warp size (hipDeviceAttributeWarpSize), or pick the kernel in an if on it",
+			"a block of 64 threads under a condition about AMD for a kernel launched with 32 elsewhere in the "
+			"file (line %d): one wavefront on CDNA, two on RDNA (gfx10 to gfx12 run 32-lane wavefronts)",
+			line);
+	}
+	free(ls);
+}
+
 void wc_rule_host(WcFile *f)
 {
 	/* The constant contexts and host code matter only where the device's
@@ -610,6 +683,7 @@ void wc_rule_host(WcFile *f)
 		}
 	}
 	free(open);
+	check_amd_launches(f);
 	check_amdgcn_directives(f);
 	check_host_width(f, widths);
 }
