@@ -354,10 +354,54 @@ static bool width_condition(const WcFile *f, int close)
 	return false;
 }
 
+/* The condition of the if whose ")" is at close names a warp size that
+ * the function does not set from a literal (warp_size = cols >= 32 ? 32 :
+ * 16 is the code's own choice, not the device's width). */
+static bool queried_width_condition(const WcFile *f, int close)
+{
+	int open = wc_match_back(f, close), fn = wc_func_at(f, close);
+	for (int k = open + 1; open > 0 && k < close; k++) {
+		if (!wc_ident(f, k) || !(wc_flags(f, k) & WN_WARP_SIZE))
+			continue;
+		bool literal = false;
+		for (int j = fn >= 0 ? f->fns[fn].open : close; j < close && !literal; j++) {
+			if (!wc_same_ident(f, j, k) || !wc_op(f, j + 1, WP_ASSIGN))
+				continue;
+			for (int e = j + 2; e < close && !wc_op(f, e, WP_SEMI) && !literal; e++)
+				literal = f->t[e].kind == WT_NUMBER && (wc_value_is(f, e, 32) || wc_value_is(f, e, 64));
+		}
+		if (!literal)
+			return true;
+	}
+	return false;
+}
+
+/* The statement holding token i is the unbraced body of an if on the
+ * queried warp size: else if (blocksize == 64 && warpSize == 32) launch(...); */
+static bool unbraced_width_body(const WcFile *f, int i)
+{
+	for (int k = i - 1; k >= 0 && k > i - 400; k--) {
+		if (wc_op(f, k, WP_RPAREN) || wc_op(f, k, WP_RBRACK)) {
+			int open = wc_match_back(f, k);
+			if (open < 1)
+				return false;
+			if (wc_op(f, k, WP_RPAREN) && wc_kw(f, open - 1, WK_if))
+				return width_condition(f, k) && queried_width_condition(f, k);
+			k = open;
+		} else if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE) ||
+		           wc_kw(f, k, WK_else)) {
+			return false;
+		}
+	}
+	return false;
+}
+
 /* Token i lies in a branch of an if on the warp size (its body or its
  * else): the host chose the block size for the width it found. */
 bool wc_under_width_test(const WcFile *f, int i)
 {
+	if (unbraced_width_body(f, i))
+		return true;
 	int depth = 0;
 	for (int k = i - 1; k >= 0; k--) {
 		if (wc_op(f, k, WP_RBRACE)) {
@@ -384,10 +428,33 @@ bool wc_under_width_test(const WcFile *f, int i)
 static void check_block(WcFile *f, int i)
 {
 	int arg = -1;
-	if (wc_op(f, i, WP_LAUNCH_OPEN))
+	if (wc_op(f, i, WP_LAUNCH_OPEN)) {
 		arg = launch_block_arg(f, i);
-	else if (wc_kw(f, i, WK___launch_bounds__) && wc_op(f, i + 1, WP_LPAREN))
+	} else if (wc_kw(f, i, WK___launch_bounds__) && wc_op(f, i + 1, WP_LPAREN)) {
 		arg = i + 2;
+	} else if (wc_kw(f, i, WK_hipLaunchKernelGGL) && wc_op(f, i + 1, WP_LPAREN)) {
+		/* hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) */
+		int starts[4], ends[4];
+		bool angle = false;  /* k<T, 64> unparenthesised: its commas split the arguments */
+		if (wc_call_args(f, i + 1, starts, ends, 4) >= 3) {
+			for (int k = starts[0]; k < ends[0] && !wc_op(f, starts[0], WP_LPAREN); k++)
+				angle = angle || wc_op(f, k, WP_LT);
+			arg = angle ? -1 : starts[2];
+		}
+	}
+	/* a block of dim3(64) or dim3(64, 1, 1): its x */
+	if (arg >= 0 && arg + 3 < f->n && wc_kw(f, arg, WK_dim3) && wc_op(f, arg + 1, WP_LPAREN)) {
+		int close = wc_match(f, arg + 1);
+		bool ones = close > arg + 3;
+		for (int k = arg + 3; ones && k < close; k += 2)
+			ones = wc_op(f, k, WP_COMMA) && wc_value_is(f, k + 1, 1) && f->t[k + 1].kind == WT_NUMBER;
+		if (close == arg + 3 || (ones && close > arg + 3))
+			arg += 2;
+		else
+			return;
+		if (!wc_op(f, arg + 1, WP_RPAREN) && !wc_op(f, arg + 1, WP_COMMA))
+			return;
+	}
 	uint64_t v;
 	if (arg < 0 || arg >= f->n || f->t[arg].kind != WT_NUMBER || !wc_value(f, arg, &v) ||
 	    !(wc_op(f, arg + 1, WP_COMMA) || wc_op(f, arg + 1, WP_RPAREN) || wc_op(f, arg + 1, WP_LAUNCH_CLOSE)))
@@ -662,7 +729,7 @@ void wc_rule_host(WcFile *f)
 				check_launch(f, i);
 			else if (t->id == WK_warpSize)
 				check_prop(f, i);
-			else if (t->id == WK___launch_bounds__)
+			else if (t->id == WK___launch_bounds__ || t->id == WK_hipLaunchKernelGGL)
 				check_block(f, i);
 			else if (t->id == WK___AMDGCN_WAVEFRONT_SIZE)
 				amdgcn_at(f, t);
