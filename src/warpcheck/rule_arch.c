@@ -9,7 +9,13 @@
  *     on: tested by a directive inside a host function, or a macro defined
  *     under one and used in a host function or a launch configuration.
  *     The host pass never defines them, so the host always takes the
- *     other branch (usually 32). */
+ *     other branch (usually 32);
+ *   - static_assert(false, ...) in such a branch the host pass takes (the
+ *     #else of #if defined(__GFX9__)): every HIP compile fails there;
+ *   - a class named for a wave64 chip (scan_config_908, policy_gfx90a)
+ *     that uses a name of the width 32 (ROCPRIM_WARP_SIZE_32 in a config
+ *     for gfx908; 64 in a class for a wave32 chip keeps whole wavefronts
+ *     and is not reported). */
 #include "warpcheck/warpcheck.h"
 
 #include <stdio.h>
@@ -219,8 +225,123 @@ static void check_ctor_widths(WcFile *f)
 	}
 }
 
+static bool spelled(const WcFile *f, int i, const char *s)
+{
+	size_t n = strlen(s);
+	return f->t[i].len == n && memcmp(f->src.text + f->t[i].off, s, n) == 0;
+}
+
+/* static_assert(false, "no 32 on AMD yet") under #if defined(__GFX8__) ||
+ * defined(__GFX9__)'s #else: the host pass defines no per-target macro, so
+ * it takes that branch (and some chips certainly do not: the branch is a
+ * choice per target). */
+static void check_host_pass_assert(WcFile *f, int i)
+{
+	if (!wc_op(f, i + 1, WP_LPAREN) || f->t[i].cuda_only)
+		return;
+	int a = i + 2;
+	if (!(spelled(f, a, "false") || (f->t[a].kind == WT_NUMBER && wc_value_is(f, a, 0))) ||
+	    !(wc_op(f, a + 1, WP_COMMA) || wc_op(f, a + 1, WP_RPAREN)))
+		return;
+	const WcRegion *r = wc_region_at(f, i);
+	WcPasses dev = wc_config_passes(f->cfg) & ~WC_HOST_PASS;
+	if (!r || r->target == UINT32_MAX || !(r->maybe & WC_HOST_PASS) || (r->maybe & dev) == dev)
+		return;
+	int mlen;
+	const char *macro = name_text(f, r->target, &mlen);
+	wc_find(f, i, "H8", "arch-width",
+		"give the host pass a branch of its own (#if !defined(__HIP_DEVICE_COMPILE__)), or test the width "
+		"only in device code",
+		"static_assert(false) in a branch of a test of %.*s that the host pass takes: only device passes "
+		"define it, so every HIP compile of this file fails here",
+		mlen, macro);
+}
+
+/* The wavefront width of the chip a name ends with: scan_config_908,
+ * config_gfx90a, policy_1030 (64 for gfx8 and gfx9, 32 for gfx10 to
+ * gfx12); 0 when it names none. */
+static int chip_suffix_width(const char *s, size_t n)
+{
+	size_t k = n;
+	while (k > 0 && s[k - 1] != '_')
+		k--;
+	if (k == 0 || k == n)
+		return 0;
+	const char *c = s + k;
+	size_t m = n - k;
+	if (m > 3 && memcmp(c, "gfx", 3) == 0)
+		c += 3, m -= 3;
+	if (m == 3 && (c[0] == '8' || c[0] == '9') && c[1] >= '0' && c[1] <= '9' &&
+	    ((c[2] >= '0' && c[2] <= '9') || (c[2] >= 'a' && c[2] <= 'f')))
+		return 64;
+	if (m == 4 && c[0] == '1' && c[1] >= '0' && c[1] <= '2' && c[2] >= '0' && c[2] <= '9' &&
+	    ((c[3] >= '0' && c[3] <= '9') || (c[3] >= 'a' && c[3] <= 'f')))
+		return 32;
+	return 0;
+}
+
+/* A name that gives its own width: ROCPRIM_WARP_SIZE_32, HIPCUB_WARP_THREADS_64,
+ * WAVEFRONT_SIZE_64 (WARP or WAVE in it, _32 or _64 at its end). */
+static int width_name(const char *s, size_t n)
+{
+	if (n < 8 || s[n - 3] != '_')
+		return 0;
+	int v = (s[n - 2] - '0') * 10 + (s[n - 1] - '0');
+	if (v != 32 && v != 64)
+		return 0;
+	for (size_t k = 0; k + 4 <= n - 3; k++)
+		if (memcmp(s + k, "WARP", 4) == 0 || memcmp(s + k, "WAVE", 4) == 0)
+			return v;
+	return 0;
+}
+
+/* template<class V> struct scan_config_908 { ... ROCPRIM_WARP_SIZE_32 ... }:
+ * a class for a wave64 chip that uses the name of the width 32. */
+static void check_chip_classes(WcFile *f)
+{
+	for (int i = 0; i + 2 < f->n; i++) {
+		if (!(wc_kw(f, i, WK_struct) || wc_kw(f, i, WK_class)) || !wc_ident(f, i + 1) || f->t[i + 1].cuda_only)
+			continue;
+		const char *nm = f->src.text + f->t[i + 1].off;
+		int chip = chip_suffix_width(nm, f->t[i + 1].len);
+		if (!chip)
+			continue;
+		/* the body: the first { before any ; (a declaration has none) */
+		int open = -1;
+		for (int k = i + 2; k < f->n && k < i + 64; k++) {
+			if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LPAREN))
+				break;
+			if (wc_op(f, k, WP_LBRACE)) {
+				open = k;
+				break;
+			}
+		}
+		int close = open >= 0 ? wc_match(f, open) : -1;
+		if (close < 0)
+			continue;
+		for (int k = open + 1; k < close; k++) {
+			if (!wc_ident(f, k) || f->t[k].cuda_only)
+				continue;
+			int v = width_name(f->src.text + f->t[k].off, f->t[k].len);
+			/* 64 for a wave32 chip keeps whole wavefronts (a block size
+			 * limited in 64s is one in 32s too): only the other way */
+			if (v != 32 || chip != 64)
+				continue;
+			wc_find(f, k, "H8", "arch-width",
+				"use the width of the chip the class is for (or the device's width query)",
+				"%.*s, named for a %d-lane chip, uses %.*s", (int)f->t[i + 1].len, nm, chip,
+				(int)f->t[k].len, f->src.text + f->t[k].off);
+		}
+		i = close;
+	}
+}
+
 void wc_rule_arch(WcFile *f)
 {
+	check_chip_classes(f);
+	for (int i = 0; i + 3 < f->n; i++)
+		if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_static_assert)
+			check_host_pass_assert(f, i);
 	check_ctor_widths(f);
 	for (int i = 0; i + 2 < f->n; i++)
 		if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_return)

@@ -354,10 +354,54 @@ static bool width_condition(const WcFile *f, int close)
 	return false;
 }
 
+/* The condition of the if whose ")" is at close names a warp size that
+ * the function does not set from a literal (warp_size = cols >= 32 ? 32 :
+ * 16 is the code's own choice, not the device's width). */
+static bool queried_width_condition(const WcFile *f, int close)
+{
+	int open = wc_match_back(f, close), fn = wc_func_at(f, close);
+	for (int k = open + 1; open > 0 && k < close; k++) {
+		if (!wc_ident(f, k) || !(wc_flags(f, k) & WN_WARP_SIZE))
+			continue;
+		bool literal = false;
+		for (int j = fn >= 0 ? f->fns[fn].open : close; j < close && !literal; j++) {
+			if (!wc_same_ident(f, j, k) || !wc_op(f, j + 1, WP_ASSIGN))
+				continue;
+			for (int e = j + 2; e < close && !wc_op(f, e, WP_SEMI) && !literal; e++)
+				literal = f->t[e].kind == WT_NUMBER && (wc_value_is(f, e, 32) || wc_value_is(f, e, 64));
+		}
+		if (!literal)
+			return true;
+	}
+	return false;
+}
+
+/* The statement holding token i is the unbraced body of an if on the
+ * queried warp size: else if (blocksize == 64 && warpSize == 32) launch(...); */
+static bool unbraced_width_body(const WcFile *f, int i)
+{
+	for (int k = i - 1; k >= 0 && k > i - 400; k--) {
+		if (wc_op(f, k, WP_RPAREN) || wc_op(f, k, WP_RBRACK)) {
+			int open = wc_match_back(f, k);
+			if (open < 1)
+				return false;
+			if (wc_op(f, k, WP_RPAREN) && wc_kw(f, open - 1, WK_if))
+				return width_condition(f, k) && queried_width_condition(f, k);
+			k = open;
+		} else if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE) ||
+		           wc_kw(f, k, WK_else)) {
+			return false;
+		}
+	}
+	return false;
+}
+
 /* Token i lies in a branch of an if on the warp size (its body or its
  * else): the host chose the block size for the width it found. */
 bool wc_under_width_test(const WcFile *f, int i)
 {
+	if (unbraced_width_body(f, i))
+		return true;
 	int depth = 0;
 	for (int k = i - 1; k >= 0; k--) {
 		if (wc_op(f, k, WP_RBRACE)) {
@@ -384,10 +428,33 @@ bool wc_under_width_test(const WcFile *f, int i)
 static void check_block(WcFile *f, int i)
 {
 	int arg = -1;
-	if (wc_op(f, i, WP_LAUNCH_OPEN))
+	if (wc_op(f, i, WP_LAUNCH_OPEN)) {
 		arg = launch_block_arg(f, i);
-	else if (wc_kw(f, i, WK___launch_bounds__) && wc_op(f, i + 1, WP_LPAREN))
+	} else if (wc_kw(f, i, WK___launch_bounds__) && wc_op(f, i + 1, WP_LPAREN)) {
 		arg = i + 2;
+	} else if (wc_kw(f, i, WK_hipLaunchKernelGGL) && wc_op(f, i + 1, WP_LPAREN)) {
+		/* hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) */
+		int starts[4], ends[4];
+		bool angle = false;  /* k<T, 64> unparenthesised: its commas split the arguments */
+		if (wc_call_args(f, i + 1, starts, ends, 4) >= 3) {
+			for (int k = starts[0]; k < ends[0] && !wc_op(f, starts[0], WP_LPAREN); k++)
+				angle = angle || wc_op(f, k, WP_LT);
+			arg = angle ? -1 : starts[2];
+		}
+	}
+	/* a block of dim3(64) or dim3(64, 1, 1): its x */
+	if (arg >= 0 && arg + 3 < f->n && wc_kw(f, arg, WK_dim3) && wc_op(f, arg + 1, WP_LPAREN)) {
+		int close = wc_match(f, arg + 1);
+		bool ones = close > arg + 3;
+		for (int k = arg + 3; ones && k < close; k += 2)
+			ones = wc_op(f, k, WP_COMMA) && wc_value_is(f, k + 1, 1) && f->t[k + 1].kind == WT_NUMBER;
+		if (close == arg + 3 || (ones && close > arg + 3))
+			arg += 2;
+		else
+			return;
+		if (!wc_op(f, arg + 1, WP_RPAREN) && !wc_op(f, arg + 1, WP_COMMA))
+			return;
+	}
 	uint64_t v;
 	if (arg < 0 || arg >= f->n || f->t[arg].kind != WT_NUMBER || !wc_value(f, arg, &v) ||
 	    !(wc_op(f, arg + 1, WP_COMMA) || wc_op(f, arg + 1, WP_RPAREN) || wc_op(f, arg + 1, WP_LAUNCH_CLOSE)))
@@ -550,6 +617,79 @@ static void check_host_width(WcFile *f, bool widths)
 	}
 }
 
+/* The kernel named before the "<<<" at i: name<<<, name<T, 32><<<; -1 if none. */
+static int launch_kernel(const WcFile *f, int i)
+{
+	int k = i - 1;
+	if (wc_op(f, k, WP_GT)) {
+		int depth = 0;
+		for (; k >= 0 && k > i - 200; k--) {
+			if (wc_op(f, k, WP_GT))
+				depth++;
+			else if (wc_op(f, k, WP_SHR))
+				depth += 2;
+			else if (wc_op(f, k, WP_LT) && --depth == 0)
+				break;
+			else if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE))
+				return -1;
+		}
+		k--;
+	}
+	return k >= 0 && wc_ident(f, k) ? k : -1;
+}
+
+/* kSmall<T><<<g, 64>>> in code under a condition about AMD (#if BNB_HIP,
+ * #ifdef USE_ROCM) while the file launches the same kernel with blocks of
+ * 32 elsewhere (its CUDA branch included): the block is one wavefront on CDNA and two on RDNA (and
+ * the kernel's other launches give it one 32-lane warp). Not in a branch
+ * of an if on the warp size, not under a per-target test. */
+typedef struct {
+	uint32_t name;
+	int at;
+	uint64_t v;
+	bool amd;
+} Launch;
+
+static void check_amd_launches(WcFile *f)
+{
+	Launch *ls = NULL;
+	int nl = 0, cap = 0;
+	for (int i = 1; i < f->n; i++) {
+		if (!wc_op(f, i, WP_LAUNCH_OPEN))
+			continue;
+		int k = launch_kernel(f, i), arg = launch_block_arg(f, i);
+		uint64_t v;
+		if (k < 0 || arg < 0 || arg >= f->n || f->t[arg].kind != WT_NUMBER || !wc_value(f, arg, &v) ||
+		    (v != 32 && v != 64) || !wc_op(f, arg + 1, WP_LAUNCH_CLOSE))
+			continue;
+		if (nl == cap) {
+			cap = cap ? cap * 2 : 16;
+			ls = base_realloc(ls, (size_t)cap * sizeof *ls);
+		}
+		const WcRegion *r = wc_region_at(f, i);
+		/* a launch only CUDA compiles counts as one with 32 elsewhere */
+		ls[nl++] = (Launch){f->t[k].id, arg, v, !f->t[i].cuda_only && r && r->amd && r->target == UINT32_MAX};
+	}
+	for (int a = 0; a < nl; a++) {
+		if (ls[a].v != 64 || !ls[a].amd || wc_under_width_test(f, ls[a].at))
+			continue;
+		int other = -1;
+		for (int b = 0; b < nl && other < 0; b++)
+			if (b != a && ls[b].name == ls[a].name && ls[b].v == 32 && !ls[b].amd)
+				other = b;
+		if (other < 0)
+			continue;
+		int line, col;
+		diag_source_linecol(&f->src, f->t[ls[other].at].off, &line, &col);
+		wc_find(f, ls[a].at, "H8", "arch-width",
+			"launch with the queried warp size (hipDeviceAttributeWarpSize), or pick the kernel in an if on it",
+			"a block of 64 threads under a condition about AMD for a kernel launched with 32 elsewhere in the "
+			"file (line %d): one wavefront on CDNA, two on RDNA (gfx10 to gfx12 run 32-lane wavefronts)",
+			line);
+	}
+	free(ls);
+}
+
 void wc_rule_host(WcFile *f)
 {
 	/* The constant contexts and host code matter only where the device's
@@ -589,7 +729,7 @@ void wc_rule_host(WcFile *f)
 				check_launch(f, i);
 			else if (t->id == WK_warpSize)
 				check_prop(f, i);
-			else if (t->id == WK___launch_bounds__)
+			else if (t->id == WK___launch_bounds__ || t->id == WK_hipLaunchKernelGGL)
 				check_block(f, i);
 			else if (t->id == WK___AMDGCN_WAVEFRONT_SIZE)
 				amdgcn_at(f, t);
@@ -610,6 +750,7 @@ void wc_rule_host(WcFile *f)
 		}
 	}
 	free(open);
+	check_amd_launches(f);
 	check_amdgcn_directives(f);
 	check_host_width(f, widths);
 }

@@ -362,12 +362,40 @@ static void check_last_lane(WcFile *f, int i)
 		wc_edit(fd, f, s[src], s[src], "warpSize - 1");
 }
 
+/* wid * warpSize with wid = tid / 32: a warp id counted in 32s scaled by
+ * the device's width. On a 64-lane wavefront wid runs to twice the number
+ * of wavefronts and wid * 64 + i lands past the rows the block owns: a mix
+ * of the two views in any scheme. The finding is at the warp id. */
+static void check_warp_stride(WcFile *f, int star)
+{
+	int a = star - 1, b = star + 1;
+	if (!wc_ident(f, a) || !wc_ident(f, b) || f->t[a].cuda_only)
+		return;
+	if (wc_op(f, a - 1, WP_DOT) || wc_op(f, a - 1, WP_ARROW) || wc_op(f, b + 1, WP_LPAREN) ||
+	    wc_op(f, b + 1, WP_DOT) || wc_op(f, b + 1, WP_ARROW) || wc_op(f, b + 1, WP_LBRACK))
+		return;
+	int id = -1;
+	if (f->t[a].view == WV_WARP32 && wc_warp_size_expr(f, b) && !wc_op(f, a - 1, WP_STAR) && !wc_op(f, a - 1, WP_SLASH))
+		id = a;
+	else if (f->t[b].view == WV_WARP32 && wc_warp_size_expr(f, a) && !wc_op(f, a - 1, WP_SLASH))
+		id = b;
+	if (id < 0 || wc_func_at(f, star) < 0)
+		return;
+	int w = id == a ? b : a;
+	wc_find(f, id, "H3", "warp-stride", "compute the warp id with the same width: tid / warpSize",
+		"%.*s is a warp id counted in 32s, scaled by %.*s (64 on CDNA): rows of 32-lane warps laid out in "
+		"strides of the wavefront overrun what the block owns",
+		(int)f->t[id].len, f->src.text + f->t[id].off, (int)f->t[w].len, f->src.text + f->t[w].off);
+}
+
 void wc_rule_lanes(WcFile *f)
 {
 	for (int i = 1; i + 1 < f->n; i++) {
 		const WcTok *t = &f->t[i];
 		if (t->kind == WT_PUNCT) {
 			check_op(f, i);
+			if (t->op == WP_STAR)
+				check_warp_stride(f, i);
 			if (t->op == WP_EQ)
 				check_last_lane(f, i);
 		} else if (t->kind == WT_IDENT) {
