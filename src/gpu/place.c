@@ -958,9 +958,14 @@ static void split_access(Lower *L, TValue *v)
 		cut_edge(L, (Cut){v, 1});
 }
 
-/* Conversions a kernel may need before the lowering gives up: each round
- * of placement cuts one conflict or splits one access. */
-#define MAX_ROUNDS 256
+/* Rounds of placement before the lowering gives up: each cuts one
+ * conflict or splits one access, and a kernel has no more conflicts to
+ * cut than operands, so a kernel's own count bounds them (what passes it
+ * is a placement that makes no progress: a compiler fault). */
+static int max_rounds(const Lower *L)
+{
+	return 256 + 4 * L->nvalues;
+}
 
 /* Whether every tile's wide dims have the extents of the frame dims they
  * lie on (check_place without the error). */
@@ -1055,17 +1060,28 @@ static bool refit(Lower *L)
 void lower_place(Lower *L)
 {
 	const TBlock *body = L->tk->body;
+	const TValue *last_user = NULL;
+	int again = 0, rounds = max_rounds(L);
 	for (int round = 0;; round++) {
 		Cut cut;
 		if (!place_round(L, &cut)) {
-			if (round == MAX_ROUNDS)
-				lower_error(L, cut.user, "too many layout conversions (limit is %d)", MAX_ROUNDS);
+			/* the same op's operand cut again: its fresh copy met the same
+			 * conflict, which lies beyond the op (on another operand of
+			 * the ops reading it): they read a conversion of the op */
+			again = cut.user == last_user ? again + 1 : 0;
+			last_user = cut.user;
+			if (again >= 1 && cut.arg >= 0)
+				cut.arg = -1;
+			if (round == rounds)
+				lower_error(L, cut.user,
+					    "internal error: the layouts of this kernel did not settle after %d conversions "
+					    "(please report it with the kernel)", rounds);
 			cut_edge(L, cut);
 		} else {
 			orient_frames(L);
 			TValue *split = NULL;
 			each_access(L, body, 0, find_uncoalesced, &split);
-			if (!split || round >= MAX_ROUNDS) {
+			if (!split || round >= rounds) {
 				if (!refit(L))
 					break;
 			} else {

@@ -425,6 +425,13 @@ const Node *spec_arg_node(const Node *call, int pos, const char *kw)
 
 SVal *spec_arg(Spec *s, const Node *call, int pos, const char *kw)
 {
+	if (pos >= 0 && pos < call->items.len && kw)   /* f(x, mask=...) where x is the mask: Python's TypeError */
+		for (int i = 0; i < call->keywords.len; i++) {
+			const Node *k = call->keywords.items[i];
+			if (k->name && !strcmp(k->name, kw))
+				spec_error(s, k, "got multiple values for argument '%s' (given by position %d and by keyword)",
+					   kw, pos + 1);
+		}
 	const Node *a = spec_arg_node(call, pos, kw);
 	return a ? spec_eval(s, a) : NULL;
 }
