@@ -127,7 +127,7 @@ static bool matrix_dtypes(const TValue *v)
 	if (a != b)
 		return false;
 	if (a == DT_F32)
-		return c == DT_F32 && v->aux == DOT_TF32;
+		return c == DT_F32 && (v->aux == DOT_TF32 || v->aux == DOT_TF32X3);
 	return a == DT_I8 && c == DT_I32;
 }
 
@@ -714,6 +714,36 @@ static void step(Lower *L, const TValue *v, const Warp *w, const Operand *oa, co
 		 SReg *fb, int kk)
 {
 	DType dt = v->args[0]->type.dtype;
+	if (dt == DT_F32 && v->aux == DOT_TF32X3) {
+		/* tf32x3: x = hi + lo, hi its tf32 part (x with its low 13
+		 * mantissa bits cleared, so that the unit reads it exactly however
+		 * it reads the bits of an fp32), lo = x - hi (exact in fp32; the
+		 * unit reads its leading 11 bits); a b ~ a_lo b_hi + a_hi b_lo +
+		 * a_hi b_hi, the small products first */
+		plain_fragment(L, v, w, oa, fa, kk, true);
+		plain_fragment(L, v, w, ob, fb, kk, false);
+		SReg *lo[2];
+		for (int i = 0; i < 2; i++) {
+			SReg *f = i ? fb : fa;
+			lo[i] = simt_reg(L->k, SR_THREAD, DT_F32, DT_F32, f->count, dot_name(L, v, i ? "fb_lo" : "fa_lo"));
+			SExpr *hi[2];
+			for (int h = 0; h < 2; h++) {
+				hi[h] = simt_leaf(L->k, SE_MATH, DT_F32, MATH_TF32);
+				hi[h]->from = DT_F32;
+				hi[h]->a[0] = simt_ref(L->k, f, loop_var(L, 0));
+			}
+			SStmt *s = warp_stmt(L, v, SS_ASSIGN, f->count);
+			s->dst = simt_ref(L->k, lo[i], loop_var(L, 0));
+			s->value = simt_binary(L->k, TOP_SUB, DT_F32, simt_ref(L->k, f, loop_var(L, 0)), hi[0]);
+			s = warp_stmt(L, v, SS_ASSIGN, f->count);
+			s->dst = simt_ref(L->k, f, loop_var(L, 0));
+			s->value = hi[1];
+		}
+		issue(L, v, w, acc, lo[0], fb, dt);
+		issue(L, v, w, acc, fa, lo[1], dt);
+		issue(L, v, w, acc, fa, fb, dt);
+		return;
+	}
 	if (plain_operand(dt)) {
 		plain_fragment(L, v, w, oa, fa, kk, true);
 		plain_fragment(L, v, w, ob, fb, kk, false);

@@ -257,10 +257,13 @@ static void test_ieee(void)
  * error); int8: exact, over the whole int8 range. In a K loop the
  * operands stream through the cp.async pipeline as fp16 ones do (fp32
  * rows of unknown alignment by 4-byte copies). At W=64 (no MFMA for these
- * yet) both stay on FMA and still compute the same. */
+ * yet) both stay on FMA and still compute the same. tf32x3 (three
+ * products of the operands' tf32 parts and remainders) within 1e-5 of the
+ * exact product's scale, as the FMA path in full fp32 (test_ieee). */
 typedef struct AccCase {
 	int m, n, k;
 	bool int8, bt, aligned;
+	bool x3;                    /* input_precision="tf32x3" */
 } AccCase;
 
 typedef struct AccResult {
@@ -284,17 +287,18 @@ static AccResult run_acc(const AccCase *c, int bm, int bn, int bk, int warps, in
 	AccResult r = {0};
 	Diag d = {.out = stderr};
 	const Kernel *kern = load_kernel("tests/exec/gemm_acc.py", &d);
-	char defs[5][32];
-	const char *defines[5];
+	char defs[6][32];
+	const char *defines[6];
 	snprintf(defs[0], 32, "ACC=%s", c->int8 ? "tl.int32" : "tl.float32");
 	snprintf(defs[1], 32, "BT=%d", c->bt);
 	snprintf(defs[2], 32, "BM=%d", bm);
 	snprintf(defs[3], 32, "BN=%d", bn);
 	snprintf(defs[4], 32, "BK=%d", bk);
-	for (int i = 0; i < 5; i++)
+	snprintf(defs[5], 32, "PREC=%s", c->int8 ? "None" : c->x3 ? "'tf32x3'" : "'tf32'");
+	for (int i = 0; i < 6; i++)
 		defines[i] = defs[i];
 	const char *sig = c->int8 ? "*i8,*i8,*i32,i32,i32,i32,i32,i32,i32" : "*fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32";
-	SpecOptions opt = {.signature = sig, .defines = defines, .ndefines = 5, .num_warps = warps, .num_stages = stages};
+	SpecOptions opt = {.signature = sig, .defines = defines, .ndefines = 6, .num_warps = warps, .num_stages = stages};
 	TKernel *tk = kern ? spec_kernel(&arena, &d, kern, &opt) : NULL;
 	Target t;
 	char err[4096];
@@ -366,9 +370,11 @@ static AccResult run_acc(const AccCase *c, int bm, int bn, int bk, int warps, in
 static void test_acc(void)
 {
 	static const AccCase cases[] = {
-		{130, 70, 77, false, false, false}, {257, 129, 77, false, false, false}, {257, 129, 77, false, true, true},
-		{130, 70, 77, true, false, false},  {257, 129, 77, true, false, false},  {257, 129, 77, true, true, true},
-		{128, 128, 128, false, false, true}, {128, 128, 128, true, false, true},
+		{130, 70, 77, false, false, false, false},   {257, 129, 77, false, false, false, false},
+		{257, 129, 77, false, true, true, false},    {130, 70, 77, true, false, false, false},
+		{257, 129, 77, true, false, false, false},   {257, 129, 77, true, true, true, false},
+		{128, 128, 128, false, false, true, false},  {128, 128, 128, true, false, true, false},
+		{130, 70, 77, false, false, false, true}, {257, 129, 77, false, true, true, true},
 	};
 	static const int configs[][5] = {
 		{64, 64, 32, 4, 1}, {64, 64, 32, 8, 2}, {128, 128, 64, 4, 3}, {128, 128, 64, 8, 2}, {64, 64, 64, 4, 3},
@@ -384,14 +390,14 @@ static void test_acc(void)
 				AccResult r = run_acc(c, f[0], f[1], f[2], f[3], f[4], targets[w]);
 				char name[240];
 				snprintf(name, sizeof name, "gemm %s %dx%dx%d%s%s blocks %dx%dx%d warps=%d stages=%d %s: %s%s, %s",
-					 c->int8 ? "int8" : "tf32", c->m, c->n, c->k, c->aligned ? " (rows padded)" : "", c->bt ? " B.T" : "",
+					 c->int8 ? "int8" : c->x3 ? "tf32x3" : "tf32", c->m, c->n, c->k, c->aligned ? " (rows padded)" : "", c->bt ? " B.T" : "",
 					 f[0], f[1], f[2], f[3], f[4], targets[w], r.matrix ? "mma.sync" : "FMA",
-					 r.pipelined ? " async copies" : "", c->int8 ? "exact" : "within tf32");
+					 r.pipelined ? " async copies" : "", c->int8 ? "exact" : c->x3 ? "within 1e-5" : "within tf32");
 				bool matrix = w < 2;   /* MFMA: FMA still */
 				/* copies of 4 to 16 bytes: fp32 elements one at a time where nothing is
 				 * known of the rows, int8 ones only in rows padded to 16 */
 				bool copies = matrix && (c->aligned || !c->int8);
-				bool right = c->int8 ? r.wrong == 0 : r.rel_err < 2e-3 && r.rel_err_tf32 < 1e-5;
+				bool right = c->int8 ? r.wrong == 0 : c->x3 ? r.rel_err < 1e-5 : r.rel_err < 2e-3 && r.rel_err_tf32 < 1e-5;
 				CHECK(name, r.ran && r.matrix == matrix && r.pipelined == copies && right);
 				if (!r.ran)
 					printf("  %s\n", r.err);
