@@ -165,6 +165,56 @@ static const char c_matrix[] =
  * sbo, swizzle, MN-major) puts it, as the hardware reads it; thread
  * w0 + 32 w + 4 g + c holds (16 w + g + 8 h, 8 j + 2 c + e) at register
  * ci[h] + 2 j + e. */
+/* mma.sync m16n8k8 with tf32 operands: each fp32 register read as tf32
+ * (the low 13 bits of its mantissa dropped, as tc_tf32, the FMA path's
+ * rounding); m16n8k32 with int8 operands, int32 accumulators that wrap.
+ * Registers of lane l: A word h at a[.. + h] (one tf32, or four int8, the
+ * lower k first), B likewise (simt.h, MMA_M16N8K8_TF32). */
+static const char c_matrix_plain[] =
+	"static void tc_mma_m16n8k8_tf32(const float *a, int an, int ai, const float *b, int bn, int bi, float *c, int cn,\n"
+	"\t\t\t\tconst int ci[4], int w0)\n"
+	"{\n"
+	"\tfloat A[16][8], B[8][8], D[16][8];\n"
+	"\tfor (int l = 0; l < 32; l++) {\n"
+	"\t\tint g = l / 4, q = l % 4;\n"
+	"\t\tfor (int h = 0; h < 4; h++)\n"
+	"\t\t\tA[g + 8 * (h % 2)][q + 4 * (h / 2)] = tc_tf32(a[(w0 + l) * an + ai + h]);\n"
+	"\t\tfor (int h = 0; h < 2; h++)\n"
+	"\t\t\tB[q + 4 * h][g] = tc_tf32(b[(w0 + l) * bn + bi + h]);\n"
+	"\t\tfor (int i = 0; i < 4; i++)\n"
+	"\t\t\tD[g + 8 * (i / 2)][2 * q + i % 2] = c[(w0 + l) * cn + ci[i]];\n"
+	"\t}\n"
+	"\tfor (int m = 0; m < 16; m++)\n"
+	"\t\tfor (int n = 0; n < 8; n++)\n"
+	"\t\t\tfor (int k = 0; k < 8; k++)\n"
+	"\t\t\t\tD[m][n] += A[m][k] * B[k][n];\n"
+	"\tfor (int l = 0; l < 32; l++)\n"
+	"\t\tfor (int i = 0; i < 4; i++)\n"
+	"\t\t\tc[(w0 + l) * cn + ci[i]] = D[l / 4 + 8 * (i / 2)][2 * (l % 4) + i % 2];\n"
+	"}\n"
+	"static void tc_mma_m16n8k32_s8(const tc_i8 *a, int an, int ai, const tc_i8 *b, int bn, int bi, tc_i32 *c, int cn,\n"
+	"\t\t\t       const int ci[4], int w0)\n"
+	"{\n"
+	"\ttc_i32 A[16][32], B[32][8];\n"
+	"\ttc_u32 D[16][8];\n"
+	"\tfor (int l = 0; l < 32; l++) {\n"
+	"\t\tint g = l / 4, q = l % 4;\n"
+	"\t\tfor (int h = 0; h < 16; h++)\n"
+	"\t\t\tA[g + 8 * (h / 4 % 2)][4 * q + h % 4 + 16 * (h / 8)] = a[(w0 + l) * an + ai + h];\n"
+	"\t\tfor (int h = 0; h < 8; h++)\n"
+	"\t\t\tB[4 * q + h % 4 + 16 * (h / 4)][g] = b[(w0 + l) * bn + bi + h];\n"
+	"\t\tfor (int i = 0; i < 4; i++)\n"
+	"\t\t\tD[g + 8 * (i / 2)][2 * q + i % 2] = (tc_u32)c[(w0 + l) * cn + ci[i]];\n"
+	"\t}\n"
+	"\tfor (int m = 0; m < 16; m++)\n"
+	"\t\tfor (int n = 0; n < 8; n++)\n"
+	"\t\t\tfor (int k = 0; k < 32; k++)\n"
+	"\t\t\t\tD[m][n] += (tc_u32)(A[m][k] * B[k][n]);\n"
+	"\tfor (int l = 0; l < 32; l++)\n"
+	"\t\tfor (int i = 0; i < 4; i++)\n"
+	"\t\t\tc[(w0 + l) * cn + ci[i]] = (tc_i32)D[l / 4 + 8 * (i / 2)][2 * (l % 4) + i % 2];\n"
+	"}\n";
+
 static const char c_wgmma[] =
 	"static float tc_wgmma_elem(int bf16, const tc_u16 *s, int start, const int d[4], int mn, int k)\n"
 	"{\n"
@@ -434,6 +484,8 @@ static void c_head(Buf *b, const SKernel *k)
 		buf_puts(b, emit_prelude_fp8);
 	if (simt_uses(k, SS_MMA))
 		buf_puts(b, c_matrix);
+	if (simt_uses_mma(k, MMA_M16N8K8_TF32) || simt_uses_mma(k, MMA_M16N8K32_S8))
+		buf_puts(b, c_matrix_plain);
 	if (simt_uses(k, SS_MMA_FENCE))
 		buf_puts(b, c_wgmma);
 	if (uses_wgmma_regs(k))

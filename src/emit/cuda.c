@@ -164,6 +164,29 @@ static void mma_function(Buf *b, const char *dt)
 		   dt, dt, dt);
 }
 
+/* tc_mma_m16n8k8_tf32(c0, c1, c2, c3, a, b): c += a b with fp32 registers
+ * of which the unit reads the tf32 bits (the low 13 bits of the mantissa
+ * are not read), 4 of A and 2 of B; tc_mma_m16n8k32_s8: int8 operands, 16
+ * of A and 8 of B, packed four to a word (the lower k in the lower byte),
+ * int32 accumulators. */
+static const char cuda_mma_tf32[] =
+	"TC_DEVICE void tc_mma_m16n8k8_tf32(float &c0, float &c1, float &c2, float &c3, const float *a, const float *b)\n"
+	"{\n\tasm(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+	"{%0, %1, %2, %3};\"\n"
+	"\t    : \"+f\"(c0), \"+f\"(c1), \"+f\"(c2), \"+f\"(c3)\n"
+	"\t    : \"r\"(__float_as_uint(a[0])), \"r\"(__float_as_uint(a[1])), \"r\"(__float_as_uint(a[2])), "
+	"\"r\"(__float_as_uint(a[3])),\n"
+	"\t      \"r\"(__float_as_uint(b[0])), \"r\"(__float_as_uint(b[1])));\n}\n";
+static const char cuda_mma_s8[] =
+	"TC_DEVICE tc_u32 tc_pack_s8x4(const tc_i8 *p)\n"
+	"{\n\treturn (tc_u32)(tc_u8)p[0] | (tc_u32)(tc_u8)p[1] << 8 | (tc_u32)(tc_u8)p[2] << 16 | (tc_u32)(tc_u8)p[3] << 24;\n}\n"
+	"TC_DEVICE void tc_mma_m16n8k32_s8(tc_i32 &c0, tc_i32 &c1, tc_i32 &c2, tc_i32 &c3, const tc_i8 *a, const tc_i8 *b)\n"
+	"{\n\tasm(\"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+	"{%0, %1, %2, %3};\"\n"
+	"\t    : \"+r\"(c0), \"+r\"(c1), \"+r\"(c2), \"+r\"(c3)\n"
+	"\t    : \"r\"(tc_pack_s8x4(a)), \"r\"(tc_pack_s8x4(a + 4)), \"r\"(tc_pack_s8x4(a + 8)), \"r\"(tc_pack_s8x4(a + 12)),\n"
+	"\t      \"r\"(tc_pack_s8x4(b)), \"r\"(tc_pack_s8x4(b + 4)));\n}\n";
+
 /* tc_wgmma_m64nNk16_{f16,bf16}_AB(a, b, d0 .. dN/2-1): d += A B, one
  * warpgroup's wgmma with fp32 accumulators, A and B read from shared
  * memory through the descriptors a and b (A and B MN-major if 1). */
@@ -371,6 +394,10 @@ static void cuda_head(Buf *b, const SKernel *k)
 				ldmatrix_function(b, nmat, trans);
 		mma_function(b, "f16");
 		mma_function(b, "bf16");
+		if (simt_uses_mma(k, MMA_M16N8K8_TF32))
+			buf_puts(b, cuda_mma_tf32);
+		if (simt_uses_mma(k, MMA_M16N8K32_S8))
+			buf_puts(b, cuda_mma_s8);
 	}
 	if (simt_uses(k, SS_MMA_FENCE))
 		wgmma_functions(b, k);

@@ -1268,7 +1268,13 @@ static void atomic_stmt(Emit *E, const SStmt *s)
 
 static const char *mma_name(const SStmt *s)
 {
-	return s->mop == MMA_M16N8K16 ? "m16n8k16" : "16x16x16";
+	return s->mop == MMA_M16N8K16 ? "m16n8k16" : s->mop == MMA_M16N8K8_TF32 ? "m16n8k8" : s->mop == MMA_M16N8K32_S8 ? "m16n8k32" : "16x16x16";
+}
+
+/* tf32 and int8 mma.sync: one helper each, no dtype argument */
+static bool plain_mma(const SStmt *s)
+{
+	return s->mop == MMA_M16N8K8_TF32 || s->mop == MMA_M16N8K32_S8;
 }
 
 /* `&r[0][0]` of a lockstep thread register, and its registers per thread */
@@ -1439,18 +1445,23 @@ static void mma_stmt(Emit *E, const SStmt *s)
 		wgmma_stmt(E, s);
 		return;
 	}
-	const char *dt = s->operand == DT_BF16 ? "bf16" : "f16";
+	const char *dt = s->operand == DT_BF16 ? "bf16" : s->mop == MMA_M16N8K8_TF32 ? "tf32" : s->mop == MMA_M16N8K32_S8 ? "s8" : "f16";
 	char *acc[4];
 	for (int i = 0; i < 4; i++)
 		acc[i] = E->P->lockstep ? index_str(E, s->acc[i]) : expr_str(E, s->acc[i]);
 	if (E->P->lockstep) {
 		char *a = thread_base(s->frag_a->reg), *b = thread_base(s->frag_b->reg), *c = thread_base(s->acc[0]->reg);
 		char *ai = index_str(E, s->frag_a), *bi = index_str(E, s->frag_b);
-		int lanes = s->mop == MMA_M16N8K16 ? 32 : 64;
+		int lanes = s->mop == MFMA_16X16X16 ? 64 : 32;
 		line(E, "for (int w0 = 0; w0 < TC_THREADS; w0 += %d)", lanes);
-		line(E, "	tc_%s_%s(%d, %s, %d, %s, %s, %d, %s, %s, %d, (const int[4]){%s, %s, %s, %s}, w0);",
-		     s->mop == MMA_M16N8K16 ? "mma" : "mfma", mma_name(s), s->operand == DT_BF16, a, s->frag_a->reg->count, ai,
-		     b, s->frag_b->reg->count, bi, c, s->acc[0]->reg->count, acc[0], acc[1], acc[2], acc[3]);
+		if (plain_mma(s))
+			line(E, "	tc_mma_%s_%s(%s, %d, %s, %s, %d, %s, %s, %d, (const int[4]){%s, %s, %s, %s}, w0);", mma_name(s), dt,
+			     a, s->frag_a->reg->count, ai, b, s->frag_b->reg->count, bi, c, s->acc[0]->reg->count, acc[0], acc[1],
+			     acc[2], acc[3]);
+		else
+			line(E, "	tc_%s_%s(%d, %s, %d, %s, %s, %d, %s, %s, %d, (const int[4]){%s, %s, %s, %s}, w0);",
+			     s->mop == MMA_M16N8K16 ? "mma" : "mfma", mma_name(s), s->operand == DT_BF16, a, s->frag_a->reg->count,
+			     ai, b, s->frag_b->reg->count, bi, c, s->acc[0]->reg->count, acc[0], acc[1], acc[2], acc[3]);
 		free(a);
 		free(b);
 		free(c);
@@ -1458,7 +1469,7 @@ static void mma_stmt(Emit *E, const SStmt *s)
 		free(bi);
 	} else {
 		char *a = expr_str(E, s->frag_a), *b = expr_str(E, s->frag_b);
-		line(E, "tc_%s_%s_%s(%s, %s, %s, %s, &%s, &%s);", s->mop == MMA_M16N8K16 ? "mma" : "mfma", mma_name(s), dt,
+		line(E, "tc_%s_%s_%s(%s, %s, %s, %s, &%s, &%s);", s->mop == MFMA_16X16X16 ? "mfma" : "mma", mma_name(s), dt,
 		     acc[0], acc[1], acc[2], acc[3], a, b);
 		free(a);
 		free(b);

@@ -20,10 +20,16 @@
  * calls row g is any row, as long as the operand A's fragment is read
  * from the same rows: the fragment addresses below follow the layout.
  *
- * FMA: anything else (fp32 and integer operands, tiles smaller than one
- * instruction per warp, targets without matrix units): both operands
- * through shared memory, each thread computes its own elements with a
- * loop over K. Correct for every layout. */
+ * tf32 (fp32 operands, input_precision="tf32") and int8 (int32
+ * accumulators) take mma.sync m16n8k8 / m16n8k32, whose fragments, counted
+ * in 32-bit words, are m16n8k16's: the same layout and rows, the operands
+ * kept as they are in shared memory, each fragment element read by a
+ * plain load (plain_fragment). Not on MFMA nor wgmma yet.
+ *
+ * FMA: anything else (fp32 in full precision, tf32 and int8 on AMD, tiles
+ * smaller than one instruction per warp, targets without matrix units):
+ * both operands through shared memory, each thread computes its own
+ * elements with a loop over K. Correct for every layout. */
 #include "gpu/lower_ops.h"
 
 #include <string.h>
@@ -95,16 +101,46 @@ static bool arrange_wgmma(int M, int N, int warps, int *wm, int *wn)
 	return warps % 4 == 0 && M % (16 * warps) == 0 && N % 8 == 0 && N <= 256;
 }
 
+/* The K of one matrix instruction for operands of dtype dt: 16 for 16-bit
+ * floats (m16n8k16, MFMA 16x16x16), 8 for tf32 (mma.sync m16n8k8), 32 for
+ * int8 (m16n8k32). */
+static int instr_k(DType dt)
+{
+	return dt == DT_F32 ? 8 : dt == DT_I8 ? 32 : 16;
+}
+
+/* Operands of a dot that only mma.sync takes (tf32 and int8; not wgmma nor
+ * MFMA yet): each element read from shared memory by a plain assignment. */
+static bool plain_operand(DType dt)
+{
+	return dt == DT_F32 || dt == DT_I8;
+}
+
+/* fp16 or bf16 operands and an fp32 accumulator; fp32 operands taken as
+ * tf32 (input_precision="tf32", Triton's default) and an fp32 one; int8
+ * and an int32 one. */
+static bool matrix_dtypes(const TValue *v)
+{
+	DType a = v->args[0]->type.dtype, b = v->args[1]->type.dtype, c = v->type.dtype;
+	if (is_16bit_float(a))
+		return c == DT_F32;
+	if (a != b)
+		return false;
+	if (a == DT_F32)
+		return c == DT_F32 && (v->aux == DOT_TF32 || v->aux == DOT_TF32X3);
+	return a == DT_I8 && c == DT_I32;
+}
+
 static bool fits_unit(const Lower *L, const TValue *v, const Shape *s)
 {
 	const TValue *a = v->args[0];
-	if (v->type.rank != 2 || v->type.dtype != DT_F32 || !is_16bit_float(a->type.dtype))
+	if (v->type.rank != 2 || !matrix_dtypes(v))
 		return false;
 	const ValuePlan *p = &L->vp[v->id];
 	if (p->map[0] != 0 || p->map[1] != 1)
 		return false;
 	int M = v->type.shape[0], N = v->type.shape[1], K = a->type.shape[1];
-	return M % s->m == 0 && N % s->n == 0 && K % 16 == 0;
+	return M % s->m == 0 && N % s->n == 0 && K % instr_k(a->type.dtype) == 0 && K % 16 == 0;
 }
 
 static Layout unit_layout(const Frame *fr, const Shape *s, int warp_size, int num_warps)
@@ -137,7 +173,10 @@ static void plan_block(Lower *L, const TBlock *b, MatrixUnit unit, const Shape *
 		Frame *fr = &L->frames[L->vp[v->id].frame];
 		int wm, wn, M = v->type.shape[0], N = v->type.shape[1];
 		MatrixUnit u = unit;
-		if (u == MATRIX_WGMMA && !arrange_wgmma(M, N, L->k->num_warps, &wm, &wn))
+		bool plain = plain_operand(v->args[0]->type.dtype);
+		if (plain && u == MATRIX_MFMA)
+			continue;   /* tf32 and int8: FMA on AMD */
+		if (u == MATRIX_WGMMA && (plain || !arrange_wgmma(M, N, L->k->num_warps, &wm, &wn)))
 			u = MATRIX_MMA;
 		if (u != MATRIX_WGMMA && !arrange_warps(M, N, s, L->k->num_warps, &wm, &wn))
 			continue;
@@ -181,16 +220,21 @@ static SExpr *ixor(Lower *L, SExpr *a, SExpr *b)
  * with the row's phase, so that the same chunk of eight consecutive rows
  * lies in eight different groups of banks. Rows narrower than 128 bytes
  * share a 128-byte line: the phase changes every 8 / chunks rows then. */
-static SExpr *swizzled(Lower *L, SExpr *row, SExpr *col, int width)
+static SExpr *swizzled_chunks(Lower *L, SExpr *row, SExpr *col, int width, int ce)
 {
-	int chunks = width / 8;
+	int chunks = width / ce, lce = ce == 4 ? 2 : ce == 16 ? 4 : 3;
 	SExpr *base = lower_imul(L, row, lower_ic(L, width));
 	if (chunks <= 1)
 		return lower_iadd(L, base, col);
 	int per_line = chunks >= 8 ? 1 : 8 / chunks, phases = chunks >= 8 ? 8 : chunks;
 	SExpr *phase = lower_ibin(L, TOP_AND, lower_ibin(L, TOP_IDIV, row, lower_ic(L, per_line)), lower_ic(L, phases - 1));
-	SExpr *chunk = ixor(L, lower_ibin(L, TOP_SHR, col, lower_ic(L, 3)), phase);
-	return lower_iadd(L, lower_iadd(L, base, lower_imul(L, chunk, lower_ic(L, 8))), lower_ibin(L, TOP_AND, col, lower_ic(L, 7)));
+	SExpr *chunk = ixor(L, lower_ibin(L, TOP_SHR, col, lower_ic(L, lce)), phase);
+	return lower_iadd(L, lower_iadd(L, base, lower_imul(L, chunk, lower_ic(L, ce))), lower_ibin(L, TOP_AND, col, lower_ic(L, ce - 1)));
+}
+
+static SExpr *swizzled(Lower *L, SExpr *row, SExpr *col, int width)
+{
+	return swizzled_chunks(L, row, col, width, 8);
 }
 
 /* wgmma's layout: rows of more than 64 elements cut into blocks of 64,
@@ -226,7 +270,9 @@ static SExpr *wgmma_row(Lower *L, SExpr *m, int wm)
 /* The index of (row, col) of slot `slot` (NULL: the only one). */
 static SExpr *stored_index(Lower *L, const Operand *o, SExpr *slot, SExpr *row, SExpr *col)
 {
-	SExpr *at = o->wgmma ? wgmma_index(L, o, row, col) : swizzled(L, row, col, o->width);
+	/* 16-byte chunks: 8 16-bit elements, 4 fp32, 16 int8 */
+	SExpr *at = o->wgmma ? wgmma_index(L, o, row, col)
+			     : swizzled_chunks(L, row, col, o->width, 16 / dtype_bytes(o->tile->type.dtype));
 	if (!slot)
 		return at;
 	return lower_iadd(L, lower_index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, lower_ic(L, o->elems))), at);
@@ -412,6 +458,27 @@ static void mfma_fragment(Lower *L, const TValue *v, const Warp *w, const Operan
 	s->value = at[1];
 }
 
+/* tf32 and int8 fragments (MMA_M16N8K8_TF32, MMA_M16N8K32_S8), element by
+ * element from shared memory: word w of a tile holds `per` (4 / bytes)
+ * elements, k consecutive, at word column c + 4 (w / 2) of A's row g + 8 (w
+ * % 2), or at word row c + 4 w of B's column g (lane 4 g + c). */
+static void plain_fragment(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *frag, int kk, bool is_a)
+{
+	int per = 4 / dtype_bytes(o->tile->type.dtype), words = is_a ? 4 : 2;
+	SExpr *g = lower_ibin(L, TOP_SHR, w->lane, lower_ic(L, 2)), *c = lower_ibin(L, TOP_AND, w->lane, lower_ic(L, 3));
+	SExpr *t = loop_var(L, 0);
+	for (int wd = 0; wd < words; wd++)
+		for (int j = 0; j < per; j++) {
+			int kw = is_a ? 4 * (wd / 2) : 4 * wd;
+			SExpr *k = lower_iadd(L, lower_imul(L, lower_iadd(L, c, lower_ic(L, kk * 8 + kw)), lower_ic(L, per)), lower_ic(L, j));
+			SExpr *at = is_a ? operand_index(L, o, use_slot(L, o), row_of(L, w, t, wd % 2, g), k)
+					 : operand_index(L, o, use_slot(L, o), k, col_of(L, w, t, g));
+			SStmt *s = warp_stmt(L, v, SS_ASSIGN, is_a ? w->tiles_m : w->tiles_n);
+			s->dst = simt_ref(L->k, frag, lower_iadd(L, lower_imul(L, t, lower_ic(L, words * per)), lower_ic(L, wd * per + j)));
+			s->value = simt_ref(L->k, L->operand_smem[o->id], at);
+		}
+}
+
 /* One instruction per tile (mi, ni) of the warp; acc holds the result's
  * registers, row-major over the frame's local extents (lr, lc). */
 static void issue(Lower *L, const TValue *v, const Warp *w, SReg *acc, SReg *fa, SReg *fb, DType operand)
@@ -425,13 +492,14 @@ static void issue(Lower *L, const TValue *v, const Warp *w, SReg *acc, SReg *fa,
 	s->uniform = true;
 	s->operand = operand;
 	if (w->fr->unit != MATRIX_MFMA) {
-		s->mop = MMA_M16N8K16;
+		int per = plain_operand(operand) ? 4 / dtype_bytes(operand) : 1;   /* fragment registers a word */
+		s->mop = operand == DT_F32 ? MMA_M16N8K8_TF32 : operand == DT_I8 ? MMA_M16N8K32_S8 : MMA_M16N8K16;
 		SExpr *c0 = lower_iadd(L, lower_imul(L, mi, lower_ic(L, 2 * lc)), lower_imul(L, ni, lower_ic(L, 2)));
 		SExpr *at[4] = {c0, lower_iadd(L, c0, lower_ic(L, 1)), lower_iadd(L, c0, lower_ic(L, lc)), lower_iadd(L, c0, lower_ic(L, lc + 1))};
 		for (int i = 0; i < 4; i++)
 			s->acc[i] = simt_ref(L->k, acc, at[i]);
-		s->frag_a = simt_ref(L->k, fa, lower_imul(L, mi, lower_ic(L, 4)));
-		s->frag_b = simt_ref(L->k, fb, lower_imul(L, ni, lower_ic(L, 2)));
+		s->frag_a = simt_ref(L->k, fa, lower_imul(L, mi, lower_ic(L, 4 * per)));
+		s->frag_b = simt_ref(L->k, fb, lower_imul(L, ni, lower_ic(L, 2 * per)));
 	} else {
 		s->mop = MFMA_16X16X16;
 		SExpr *c0 = lower_iadd(L, lower_imul(L, mi, lower_ic(L, 4 * lc)), ni);
@@ -629,6 +697,66 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 
 static void lower_dot_matrix_chunks(Lower *L, const TValue *v, int kc);
 
+/* The fragment registers of one k step: 32-bit words (16-bit operands),
+ * or one register an element (tf32, int8: plain_fragment). */
+static void fragment_regs(Lower *L, const TValue *v, const Warp *w, SReg **fa, SReg **fb)
+{
+	DType dt = v->args[0]->type.dtype;
+	bool mma = w->fr->unit != MATRIX_MFMA;
+	int per = plain_operand(dt) ? 4 / dtype_bytes(dt) : 1;
+	DType rt = plain_operand(dt) ? dt : DT_U32;
+	*fa = simt_reg(L->k, SR_THREAD, rt, rt, w->tiles_m * (mma ? 4 : 2) * per, dot_name(L, v, "fa"));
+	*fb = simt_reg(L->k, SR_THREAD, rt, rt, w->tiles_n * 2 * per, dot_name(L, v, "fb"));
+}
+
+/* One k step of the instructions: the fragments, then one instruction per tile. */
+static void step(Lower *L, const TValue *v, const Warp *w, const Operand *oa, const Operand *ob, SReg *acc, SReg *fa,
+		 SReg *fb, int kk)
+{
+	DType dt = v->args[0]->type.dtype;
+	if (dt == DT_F32 && v->aux == DOT_TF32X3) {
+		/* tf32x3: x = hi + lo, hi its tf32 part (x with its low 13
+		 * mantissa bits cleared, so that the unit reads it exactly however
+		 * it reads the bits of an fp32), lo = x - hi (exact in fp32; the
+		 * unit reads its leading 11 bits); a b ~ a_lo b_hi + a_hi b_lo +
+		 * a_hi b_hi, the small products first */
+		plain_fragment(L, v, w, oa, fa, kk, true);
+		plain_fragment(L, v, w, ob, fb, kk, false);
+		SReg *lo[2];
+		for (int i = 0; i < 2; i++) {
+			SReg *f = i ? fb : fa;
+			lo[i] = simt_reg(L->k, SR_THREAD, DT_F32, DT_F32, f->count, dot_name(L, v, i ? "fb_lo" : "fa_lo"));
+			SExpr *hi[2];
+			for (int h = 0; h < 2; h++) {
+				hi[h] = simt_leaf(L->k, SE_MATH, DT_F32, MATH_TF32);
+				hi[h]->from = DT_F32;
+				hi[h]->a[0] = simt_ref(L->k, f, loop_var(L, 0));
+			}
+			SStmt *s = warp_stmt(L, v, SS_ASSIGN, f->count);
+			s->dst = simt_ref(L->k, lo[i], loop_var(L, 0));
+			s->value = simt_binary(L->k, TOP_SUB, DT_F32, simt_ref(L->k, f, loop_var(L, 0)), hi[0]);
+			s = warp_stmt(L, v, SS_ASSIGN, f->count);
+			s->dst = simt_ref(L->k, f, loop_var(L, 0));
+			s->value = hi[1];
+		}
+		issue(L, v, w, acc, lo[0], fb, dt);
+		issue(L, v, w, acc, fa, lo[1], dt);
+		issue(L, v, w, acc, fa, fb, dt);
+		return;
+	}
+	if (plain_operand(dt)) {
+		plain_fragment(L, v, w, oa, fa, kk, true);
+		plain_fragment(L, v, w, ob, fb, kk, false);
+	} else if (w->fr->unit != MATRIX_MFMA) {
+		mma_fragment_a(L, v, w, oa, fa, kk);
+		mma_fragment_b(L, v, w, ob, fb, kk);
+	} else {
+		mfma_fragment(L, v, w, oa, fa, kk, true);
+		mfma_fragment(L, v, w, ob, fb, kk, false);
+	}
+	issue(L, v, w, acc, fa, fb, dt);
+}
+
 static void lower_dot_matrix(Lower *L, const TValue *v)
 {
 	const TValue *a = v->args[0], *b = v->args[1];
@@ -654,19 +782,10 @@ static void lower_dot_matrix(Lower *L, const TValue *v)
 	w.wn = warp_along(L, &fr->layout, 1);
 	w.tiles_m = v->type.shape[0] / (16 * fr->wm);
 	w.tiles_n = v->type.shape[1] / (w.s.n * fr->wn);
-	bool mma = fr->unit != MATRIX_MFMA;
-	SReg *fa = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, w.tiles_m * (mma ? 4 : 2), dot_name(L, v, "fa"));
-	SReg *fb = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, w.tiles_n * 2, dot_name(L, v, "fb"));
-	for (int kk = 0; kk < K / 16; kk++) {
-		if (mma) {
-			mma_fragment_a(L, v, &w, oa, fa, kk);
-			mma_fragment_b(L, v, &w, ob, fb, kk);
-		} else {
-			mfma_fragment(L, v, &w, oa, fa, kk, true);
-			mfma_fragment(L, v, &w, ob, fb, kk, false);
-		}
-		issue(L, v, &w, acc, fa, fb, a->type.dtype);
-	}
+	SReg *fa, *fb;
+	fragment_regs(L, v, &w, &fa, &fb);
+	for (int kk = 0; kk < K / instr_k(a->type.dtype); kk++)
+		step(L, v, &w, oa, ob, acc, fa, fb, kk);
 	lower_set_reg(L, v, acc, L->vp[v->id].present);
 }
 
@@ -685,7 +804,7 @@ static void lower_dot_matrix(Lower *L, const TValue *v)
 static int staged_elem_bytes(const Lower *L, const TValue *v, DType dt)
 {
 	if (L->vp[v->id].matrix)
-		return 2;   /* packed 16-bit patterns */
+		return dtype_bytes(dt);   /* packed 16-bit patterns; tf32 and int8 as they are */
 	return dt == DT_F16 || dt == DT_BF16 || dtype_is_fp8(dt) ? 4 : dtype_bytes(dt);   /* as simt_shared_elem_bytes */
 }
 
@@ -699,8 +818,8 @@ int lower_dot_k_chunk(const Lower *L, const TValue *v)
 	int64_t block = L->target->shared_bytes;
 	if (per_k * K <= block)
 		return K;
-	int kc = K;
-	while (kc > 16 && kc % 32 == 0 && per_k * kc > block / 2)
+	int kc = K, kmin = imax(16, instr_k(a->type.dtype));
+	while (kc > kmin && kc % (2 * kmin) == 0 && per_k * kc > block / 2)
 		kc /= 2;
 	return kc;
 }
@@ -764,9 +883,8 @@ static void lower_dot_matrix_chunks(Lower *L, const TValue *v, int kc)
 	unit_shape(fr->unit, &w.s);
 	w.tiles_m = v->type.shape[0] / (16 * fr->wm);
 	w.tiles_n = v->type.shape[1] / (w.s.n * fr->wn);
-	bool mma = fr->unit != MATRIX_MFMA;
-	SReg *fa = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, w.tiles_m * (mma ? 4 : 2), dot_name(L, v, "fa"));
-	SReg *fb = simt_reg(L->k, SR_THREAD, DT_U32, DT_U32, w.tiles_n * 2, dot_name(L, v, "fb"));
+	SReg *fa, *fb;
+	fragment_regs(L, v, &w, &fa, &fb);
 	for (int k0 = 0; k0 < K; k0 += kc) {
 		if (L->loop_depth || k0 > 0)   /* every fragment read of the chunk before is done */
 			simt_stmt(L->k, SS_BARRIER, v->line);
@@ -776,16 +894,8 @@ static void lower_dot_matrix_chunks(Lower *L, const TValue *v, int kc)
 		lower_use_frame(L, cur);
 		w.wm = warp_along(L, &fr->layout, 0);
 		w.wn = warp_along(L, &fr->layout, 1);
-		for (int kk = 0; kk < kc / 16; kk++) {
-			if (mma) {
-				mma_fragment_a(L, v, &w, oa, fa, kk);
-				mma_fragment_b(L, v, &w, ob, fb, kk);
-			} else {
-				mfma_fragment(L, v, &w, oa, fa, kk, true);
-				mfma_fragment(L, v, &w, ob, fb, kk, false);
-			}
-			issue(L, v, &w, acc, fa, fb, a->type.dtype);
-		}
+		for (int kk = 0; kk < kc / instr_k(a->type.dtype); kk++)
+			step(L, v, &w, oa, ob, acc, fa, fb, kk);
 	}
 	lower_set_reg(L, v, acc, L->vp[v->id].present);
 }
@@ -848,11 +958,13 @@ static int copy_width(Lower *L, const TValue *x)
 }
 
 /* A load the dot can take by asynchronous copy: only the dot reads it, it
- * is filled with zeros where masked, its elements are 16-bit and each
- * thread copies at least 4 bytes at a time along one of its dims. */
+ * is filled with zeros where masked, its elements are 16-bit (or the fp32
+ * and int8 operands of matrix dots) and each thread copies at least 4
+ * bytes at a time along one of its dims. */
 static bool copyable(Lower *L, const TBlock *body, const TValue *x)
 {
-	if (x->op != TOP_LOAD || !in_block(body, x) || !L->uses || L->uses[x->id] != 1 || !is_16bit_float(x->type.dtype))
+	DType dt = x->type.dtype;
+	if (x->op != TOP_LOAD || !in_block(body, x) || !L->uses || L->uses[x->id] != 1 || !(is_16bit_float(dt) || plain_operand(dt)))
 		return false;
 	const TValue *ptr = x->args[0], *other = x->nargs > 2 ? x->args[2] : NULL;
 	if (other && !zero_const(other))
@@ -862,7 +974,8 @@ static bool copyable(Lower *L, const TBlock *body, const TValue *x)
 		return false;
 	int width = copy_width(L, x);   /* (uses x's frame) */
 	int last = L->rank - 1;   /* along a row of the copy: either of its dims */
-	return (L->vp[x->id].map[1] == last || L->vp[x->id].map[0] == last) && width >= 2;
+	return (L->vp[x->id].map[1] == last || L->vp[x->id].map[0] == last) && width * dtype_bytes(dt) >= 4 &&
+	       (!plain_operand(dt) || width * dtype_bytes(dt) <= 16);
 }
 
 /* The load a dot operand `x` copies: x itself, or the load under x =
@@ -1283,7 +1396,7 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 		if (fa == FEED_NONE || fb == FEED_NONE || (fa != FEED_COPY && fb != FEED_COPY))
 			return NULL;   /* (each dot streams at least one operand) */
 		for (int i = 0; i < 2; i++) {
-			int bytes = 2 * v->args[i]->type.shape[0] * v->args[i]->type.shape[1];
+			int bytes = dtype_bytes(v->args[i]->type.dtype) * v->args[i]->type.shape[0] * v->args[i]->type.shape[1];
 			Feed f = i ? fb : fa;
 			*(f == FEED_COPY ? &per_stage : &fixed) += f == FEED_REGS ? 0 : bytes;
 		}
@@ -1636,8 +1749,8 @@ static void lower_dot_fma_chunks(Lower *L, const TValue *v, int kc)
 
 void lower_dot(Lower *L, const TValue *v)
 {
-	if (v->type.rank != 2 || !dtype_is_float(v->type.dtype))
-		lower_error(L, v, "only 2-D floating-point tl.dot is lowered yet");
+	if (v->type.rank != 2 || !(dtype_is_float(v->type.dtype) || (v->type.dtype == DT_I32 && v->args[0]->type.dtype == DT_I8)))
+		lower_error(L, v, "only 2-D floating-point and int8 tl.dot is lowered yet");
 	if (L->vp[v->id].wgmma)
 		lower_dot_wgmma(L, v);
 	else if (L->vp[v->id].matrix)

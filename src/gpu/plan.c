@@ -327,7 +327,7 @@ static int64_t op_bytes(Lower *L, const TValue *v)
 			return 0;   /* the pipeline's */
 		int64_t bytes = 0;
 		for (int i = 0; i < 2; i++)
-			bytes += tile_elems(v->args[i]) * (vp->matrix ? 2 : elem_bytes(v->args[i]->type.dtype));
+			bytes += tile_elems(v->args[i]) * (vp->matrix ? dtype_bytes(v->args[i]->type.dtype) : elem_bytes(v->args[i]->type.dtype));
 		return v->type.rank == 2 ? bytes / v->args[0]->type.shape[1] * lower_dot_k_chunk(L, v) : bytes;   /* K in chunks */
 	}
 	case TOP_ATOMIC:

@@ -496,7 +496,8 @@ static void dump_stmt(Buf *b, const SStmt *s)
 			}
 			break;
 		}
-		buf_printf(b, "%s.%s {", s->mop == MMA_M16N8K16 ? "mma.m16n8k16" : "mfma.16x16x16", dtype_name(s->operand));
+		buf_printf(b, "%s.%s {", s->mop == MMA_M16N8K16 ? "mma.m16n8k16" : s->mop == MMA_M16N8K8_TF32 ? "mma.m16n8k8"
+				       : s->mop == MMA_M16N8K32_S8 ? "mma.m16n8k32" : "mfma.16x16x16", dtype_name(s->operand));
 		for (int i = 0; i < 4; i++) {
 			buf_puts(b, i ? ", " : "");
 			dump_expr(b, s->acc[i]);
@@ -598,7 +599,7 @@ static void dump_stmt(Buf *b, const SStmt *s)
 int simt_shared_elem_bytes(const SReg *r)
 {
 	if (r->packed)
-		return 2;
+		return dtype_bytes(r->dtype);   /* 2; fp32 and int8 matrix operands as they are */
 	return r->dtype == DT_F16 || r->dtype == DT_BF16 || dtype_is_fp8(r->dtype) ? 4 : dtype_bytes(r->dtype);
 }
 
@@ -622,6 +623,14 @@ bool simt_uses(const SKernel *k, SStmtKind kind)
 {
 	for (const SStmt *s = k->first; s; s = s->next)
 		if (s->kind == kind)
+			return true;
+	return false;
+}
+
+bool simt_uses_mma(const SKernel *k, MatrixOp op)
+{
+	for (const SStmt *s = k->first; s; s = s->next)
+		if (s->kind == SS_MMA && s->mop == op)
 			return true;
 	return false;
 }

@@ -42,7 +42,8 @@ typedef struct SReg {
 	DType dtype;           /* the value's dtype (fp16 and bf16 are held in fp32 registers) */
 	DType elem;            /* pointee for DT_PTR */
 	int count;             /* elements; 1 for scalars */
-	bool packed;           /* SR_SHARED fp16/bf16: held as 16-bit patterns, 16-byte aligned (matrix operands) */
+	bool packed;           /* SR_SHARED fp16/bf16: held as 16-bit patterns, 16-byte aligned (matrix operands; fp32 and
+	                          int8 ones as they are) */
 	bool local;            /* SR_SHARED: a dot's staged operand, written in full after a barrier (in a loop)
 	                          and read before the next: it lives from that write to its last read */
 	int align;             /* SR_SHARED: bytes its first element is aligned to, when more than 16 (wgmma operands) */
@@ -150,11 +151,21 @@ typedef enum {
  *     A may instead come from registers (smem[0] NULL): 4 words, the
  *     elements (16w + g, k 2c..2c+1), (16w + g + 8, 2c), (16w + g, 2c+8),
  *     (16w + g + 8, 2c+8), mma.sync's A fragment of the warp's 16 rows.
+ *   MMA_M16N8K8_TF32: mma.sync m16n8k8 with tf32 operands (fp32 registers of
+ *     which the unit reads the tf32 bits), MMA_M16N8K32_S8: m16n8k32 with
+ *     int8 operands and int32 accumulators. Counted in 32-bit words of K
+ *     (one tf32, four int8, the lower k in the lower byte), their fragments
+ *     are m16n8k16's: A (row g, word c), (g+8, c), (g, c+4), (g+8, c+4); B
+ *     (word c, col g), (word c+4, g); acc as m16n8k16's. Their fragment
+ *     registers hold one element each (frag_a: 4 words, frag_b: 2, each of
+ *     4 / bytes elements), read from shared memory by plain assignments.
  * A word holds two 16-bit elements, the lower index in the low half. */
 typedef enum {
 	MMA_M16N8K16,
 	MFMA_16X16X16,
 	WGMMA_M64K16,
+	MMA_M16N8K8_TF32,
+	MMA_M16N8K32_S8,
 } MatrixOp;
 
 /* A wgmma operand in shared memory: a tile of 16-bit elements in rows of
@@ -204,7 +215,7 @@ struct SStmt {
 	bool trans;
 	/* SS_MMA */
 	MatrixOp mop;
-	DType operand;                  /* DT_F16 or DT_BF16 */
+	DType operand;                  /* DT_F16 or DT_BF16 (DT_F32, DT_I8 for the tf32 and int8 mma.sync) */
 	SExpr *frag_a, *frag_b;         /* the first word of each operand */
 	SExpr *acc[4];                  /* the fp32 accumulators, in the instruction's order */
 	SExpr **items;                  /* SS_PRINT: the format's arguments */
@@ -299,6 +310,8 @@ int simt_shared_bytes(const SKernel *k);
 
 /* True when some statement of `k` is of kind `kind`. */
 bool simt_uses(const SKernel *k, SStmtKind kind);
+/* True when some SS_MMA of `k` is the instruction `op`. */
+bool simt_uses_mma(const SKernel *k, MatrixOp op);
 
 /* ---- text (simt.c): `tritonc compile --dump simt` ---- */
 void simt_dump(Buf *b, const SKernel *k);

@@ -416,7 +416,10 @@ static SVal *call_dot(Spec *s, const Node *call)
 	SVal *out = spec_arg(s, call, 6, "out_dtype");
 	DotPrecision p = dot_precision(s, call);
 	TValue *a = acc && acc->kind != SV_NONE ? spec_to_value(s, call, acc) : NULL;
-	if (out && out->kind == SV_DTYPE && out->dtype != DT_F32) {
+	/* int8 operands accumulate in int32 whatever out_dtype says (as Triton's
+	 * semantics); out_dtype=tl.int32 is how kernels say so */
+	bool int8_i32 = out && out->kind == SV_DTYPE && out->dtype == DT_I32 && x->type.dtype == DT_I8;
+	if (out && out->kind == SV_DTYPE && out->dtype != DT_F32 && !int8_i32) {
 		if (out->dtype != DT_F16 || x->type.dtype != DT_F16)
 			spec_error(s, call, "tl.dot: out_dtype %s is not supported for %s operands", dtype_name(out->dtype),
 				   dtype_name(x->type.dtype));

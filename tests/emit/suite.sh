@@ -22,6 +22,9 @@ gemm_fp16_pipelined|tests/corpus/gemm.py|-s *fp16,*fp16,*fp16,i32:16,i32:16,i32:
 gemm_wrapped|tests/exec/gemm_tiles.py|-k wrapped -s *fp16,*fp16,*fp16,i32:16,i32:16,i32,i32:16,i32:16,i32:16 -D s_ak=1 -D s_bn=1 -D s_cn=1 -D BM=128 -D BN=128 -D BK=64 -D GROUP=8 --num-stages 3
 gemm_tile_loop|tests/exec/gemm_tiles.py|-k tile_loop -s *fp16,*fp16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16 -D s_ak=1 -D s_bn=1 -D s_cn=1 -D BM=128 -D BN=128 -D BK=64 -D GROUP=8 -D PROGRAMS=132
 gemm_blocks|tests/exec/gemm_tiles.py|-k blocks -s tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,tensordesc<fp16[128,128]>,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64
+gemm_mma_tf32|tests/exec/gemm_acc.py|-s *fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32 -D ACC=tl.float32 -D PREC="tf32" -D BT=0 -D BM=128 -D BN=128 -D BK=32 --num-warps 8
+gemm_mma_tf32x3|tests/exec/gemm_acc.py|-s *fp32,*fp32,*fp32,i32,i32,i32,i32:16,i32:16,i32:16 -D ACC=tl.float32 -D PREC="tf32x3" -D BT=1 -D BM=64 -D BN=64 -D BK=32 --num-stages 3
+gemm_mma_int8|tests/exec/gemm_acc.py|-s *i8,*i8,*i32,i32,i32,i32,i32:16,i32:16,i32:16 -D ACC=tl.int32 -D PREC=None -D BT=1 -D BM=64 -D BN=64 -D BK=64 --num-stages 3
 gemm_bf16_pipelined|tests/corpus/gemm.py|-s *bf16,*bf16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16 -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=64 -D BLOCK_N=128 -D BLOCK_K=32 --num-warps 8 --num-stages 4
 attention|tests/exec/attention.py|-s *fp16,*fp16,*fp16,*fp16,i32,fp32 -D D=64 -D BM=64 -D BN=64 -D CAUSAL=True --num-stages 2
 loops|tests/exec/loops.py|-s *fp32,*fp32,i32 -D BLOCK=256 -D ROWS=2
@@ -168,6 +171,7 @@ $cuda_cases"
 	# PTX); the output is device code, so the host pass has nothing to check.
 	compile_bundle cuda:sm_90 cu '*' '#include <cstdio>' "$NVCC" -arch=sm_90 -cubin
 	compile_bundle cuda:sm_90a cu 'gemm_*' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -cubin   # tl.dot by wgmma
+	compile_bundle cuda:sm_80 cu 'gemm_mma_*' '#include <cstdio>' "$NVCC" -arch=sm_80 -cubin   # tf32 and int8 by mma.sync
 	compile_bundle cuda:sm_90a cu 'attention' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -cubin   # p from registers
 else
 	echo "SKIP emit cuda:sm_90: nvcc is not installed here"

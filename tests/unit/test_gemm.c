@@ -245,6 +245,168 @@ static void test_ieee(void)
 	}
 }
 
+/* ---- tf32 and int8 on mma.sync (tests/exec/gemm_acc.py) ----
+ *
+ * fp32 operands with input_precision="tf32" (Triton's default) go to
+ * mma.sync m16n8k8 with tf32 operands, int8 ones with an int32 accumulator
+ * to m16n8k32; the C target at W=32 (and c:wgmma, where these dots stay on
+ * mma.sync) runs the instructions lane by lane (tc_mma_m16n8k8_tf32,
+ * tc_mma_m16n8k32_s8), so a wrong fragment mapping gives wrong products.
+ * tf32: within 1e-5 of a float64 product of the tf32-truncated inputs (the
+ * data movement) and within 2e-3 of the scale of the exact one (tf32's own
+ * error); int8: exact, over the whole int8 range. In a K loop the
+ * operands stream through the cp.async pipeline as fp16 ones do (fp32
+ * rows of unknown alignment by 4-byte copies). At W=64 (no MFMA for these
+ * yet) both stay on FMA and still compute the same. tf32x3 (three
+ * products of the operands' tf32 parts and remainders) within 1e-5 of the
+ * exact product's scale, as the FMA path in full fp32 (test_ieee). */
+typedef struct AccCase {
+	int m, n, k;
+	bool int8, bt, aligned;
+	bool x3;                    /* input_precision="tf32x3" */
+} AccCase;
+
+typedef struct AccResult {
+	bool ran, matrix, pipelined;
+	double rel_err, rel_err_tf32;   /* against the exact product, and against the tf32 inputs' (fp32) */
+	int64_t wrong;                  /* int8: elements that differ */
+	char err[512];
+} AccResult;
+
+static float tf32_of(float x)
+{
+	uint32_t u;
+	memcpy(&u, &x, 4);
+	u &= 0xffffe000u;
+	memcpy(&x, &u, 4);
+	return x;
+}
+
+static AccResult run_acc(const AccCase *c, int bm, int bn, int bk, int warps, int stages, const char *target)
+{
+	AccResult r = {0};
+	Diag d = {.out = stderr};
+	const Kernel *kern = load_kernel("tests/exec/gemm_acc.py", &d);
+	char defs[6][32];
+	const char *defines[6];
+	snprintf(defs[0], 32, "ACC=%s", c->int8 ? "tl.int32" : "tl.float32");
+	snprintf(defs[1], 32, "BT=%d", c->bt);
+	snprintf(defs[2], 32, "BM=%d", bm);
+	snprintf(defs[3], 32, "BN=%d", bn);
+	snprintf(defs[4], 32, "BK=%d", bk);
+	snprintf(defs[5], 32, "PREC=%s", c->int8 ? "None" : c->x3 ? "'tf32x3'" : "'tf32'");
+	for (int i = 0; i < 6; i++)
+		defines[i] = defs[i];
+	const char *sig = c->int8 ? "*i8,*i8,*i32,i32,i32,i32,i32,i32,i32" : "*fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32";
+	SpecOptions opt = {.signature = sig, .defines = defines, .ndefines = 6, .num_warps = warps, .num_stages = stages};
+	TKernel *tk = kern ? spec_kernel(&arena, &d, kern, &opt) : NULL;
+	Target t;
+	char err[4096];
+	if (!tk || !target_parse(target, &t, err, sizeof err))
+		return r;
+	int a_row = c->k, b_row = c->bt ? c->k : c->n;
+	int lda = c->aligned ? pad16(a_row) : a_row, ldb = c->aligned ? pad16(b_row) : b_row;
+	int ldc = c->aligned ? pad16(c->n) : c->n;
+	int64_t div[9] = {16, 16, 16, c->m % 16 ? 1 : 16, c->n % 16 ? 1 : 16, c->k % 16 ? 1 : 16,
+			  c->aligned ? 16 : 1, c->aligned ? 16 : 1, c->aligned ? 16 : 1};
+	driver_passes(&arena, tk, div);
+	SKernel *sk = simt_lower(&arena, &d, kern->src, tk, &t);
+	if (!sk)
+		return r;
+	Buf source = {0};
+	emit_kernel(&source, sk);
+	r.matrix = strstr(buf_str(&source), c->int8 ? "tc_mma_m16n8k32_s8(&" : "tc_mma_m16n8k8_tf32(&") != NULL;
+	r.pipelined = strstr(buf_str(&source), "load_slot") != NULL;
+	DType dt = c->int8 ? DT_I8 : DT_F32, ct = c->int8 ? DT_I32 : DT_F32;
+	size_t na = (size_t)c->m * lda, nb = (size_t)(c->bt ? c->n : c->k) * ldb, nc = (size_t)c->m * ldc;
+	RunArg args[9] = {0};
+	size_t counts[3] = {na, nb, nc};
+	DType types[3] = {dt, dt, ct};
+	for (int i = 0; i < 3; i++) {
+		args[i].bytes = counts[i] * (size_t)dtype_bytes(types[i]);
+		args[i].host = base_malloc(args[i].bytes);
+		run_fill(args[i].host, types[i], counts[i], i + 5, 256);   /* int8: every value, -128 .. 127 */
+	}
+	int64_t scalars[6] = {c->m, c->n, c->k, lda, ldb, ldc};
+	for (int i = 0; i < 6; i++)
+		args[3 + i].i = scalars[i];
+	RunOptions ro = {.device = DEVICE_CPU, .grid = {(c->m + bm - 1) / bm, (c->n + bn - 1) / bn, 1}, .cpu_threads = 2,
+			 .cache_dir = test_cache_dir()};
+	RunResult res;
+	r.ran = run_kernel(sk, buf_str(&source), args, &ro, &res, err, sizeof err) == 0;
+	if (!r.ran)
+		snprintf(r.err, sizeof r.err, "%.500s", err);
+	double max_ref = 0, max_diff = 0, max_diff_tf32 = 0;
+	for (int i = 0; r.ran && i < c->m; i++)
+		for (int j = 0; j < c->n; j++) {
+			size_t ia = (size_t)i * lda, ib = c->bt ? (size_t)j * ldb : (size_t)j;
+			size_t sb = c->bt ? 1 : (size_t)ldb;
+			if (c->int8) {
+				int64_t ref = 0;
+				for (int kk = 0; kk < c->k; kk++)
+					ref += (int64_t)((int8_t *)args[0].host)[ia + kk] * ((int8_t *)args[1].host)[ib + kk * sb];
+				r.wrong += ((int32_t *)args[2].host)[(size_t)i * ldc + j] != ref;
+				continue;
+			}
+			double ref = 0, ref32 = 0;
+			for (int kk = 0; kk < c->k; kk++) {
+				float x = ((float *)args[0].host)[ia + kk], y = ((float *)args[1].host)[ib + kk * sb];
+				ref += (double)x * y;
+				ref32 += (double)tf32_of(x) * tf32_of(y);
+			}
+			double got = ((float *)args[2].host)[(size_t)i * ldc + j];
+			max_ref = fmax(max_ref, fabs(ref));
+			max_diff = isnan(got) ? INFINITY : fmax(max_diff, fabs(got - ref));
+			max_diff_tf32 = isnan(got) ? INFINITY : fmax(max_diff_tf32, fabs(got - ref32));
+		}
+	r.rel_err = c->int8 ? 0 : max_ref > 0 ? max_diff / max_ref : INFINITY;
+	r.rel_err_tf32 = c->int8 ? 0 : max_ref > 0 ? max_diff_tf32 / max_ref : INFINITY;
+	for (int i = 0; i < 3; i++)
+		free(args[i].host);
+	buf_free(&source);
+	return r;
+}
+
+static void test_acc(void)
+{
+	static const AccCase cases[] = {
+		{130, 70, 77, false, false, false, false},   {257, 129, 77, false, false, false, false},
+		{257, 129, 77, false, true, true, false},    {130, 70, 77, true, false, false, false},
+		{257, 129, 77, true, false, false, false},   {257, 129, 77, true, true, true, false},
+		{128, 128, 128, false, false, true, false},  {128, 128, 128, true, false, true, false},
+		{130, 70, 77, false, false, false, true}, {257, 129, 77, false, true, true, true},
+	};
+	static const int configs[][5] = {
+		{64, 64, 32, 4, 1}, {64, 64, 32, 8, 2}, {128, 128, 64, 4, 3}, {128, 128, 64, 8, 2}, {64, 64, 64, 4, 3},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++)
+			for (int w = 0; w < 3; w++) {
+				static const char *const targets[] = {"c", "c:wgmma", "c:wave64"};
+				if (w > 0 && k != 2 && k != 4)
+					continue;   /* the other targets with two blocks: time */
+				const AccCase *c = &cases[i];
+				const int *f = configs[k];
+				AccResult r = run_acc(c, f[0], f[1], f[2], f[3], f[4], targets[w]);
+				char name[240];
+				snprintf(name, sizeof name, "gemm %s %dx%dx%d%s%s blocks %dx%dx%d warps=%d stages=%d %s: %s%s, %s",
+					 c->int8 ? "int8" : c->x3 ? "tf32x3" : "tf32", c->m, c->n, c->k, c->aligned ? " (rows padded)" : "", c->bt ? " B.T" : "",
+					 f[0], f[1], f[2], f[3], f[4], targets[w], r.matrix ? "mma.sync" : "FMA",
+					 r.pipelined ? " async copies" : "", c->int8 ? "exact" : c->x3 ? "within 1e-5" : "within tf32");
+				bool matrix = w < 2;   /* MFMA: FMA still */
+				/* copies of 4 to 16 bytes: fp32 elements one at a time where nothing is
+				 * known of the rows, int8 ones only in rows padded to 16 */
+				bool copies = matrix && (c->aligned || !c->int8);
+				bool right = c->int8 ? r.wrong == 0 : c->x3 ? r.rel_err < 1e-5 : r.rel_err < 2e-3 && r.rel_err_tf32 < 1e-5;
+				CHECK(name, r.ran && r.matrix == matrix && r.pipelined == copies && right);
+				if (!r.ran)
+					printf("  %s\n", r.err);
+				else if (!right)
+					printf("  rel err %.2e, against the tf32 inputs %.2e, %lld wrong\n", r.rel_err, r.rel_err_tf32,
+					       (long long)r.wrong);
+			}
+}
+
 /* ---- tests/exec/gemm_tiles.py: the GEMMs of hand-written Triton ----
  *
  * `wrapped` (rows % M, columns % N, tutorial 03's form), `tile_loop` (a
@@ -564,7 +726,7 @@ static void test_attention(void)
 
 int main(int argc, char **argv)
 {
-	/* `test_gemm tiles` (or attention, gemm, ieee): one group */
+	/* `test_gemm tiles` (or attention, gemm, ieee, acc): one group */
 	const char *only = argc > 1 ? argv[1] : NULL;
 	if (!only || !strcmp(only, "attention"))
 		test_attention();
@@ -574,6 +736,8 @@ int main(int argc, char **argv)
 		test_gemm();
 	if (!only || !strcmp(only, "ieee"))
 		test_ieee();
+	if (!only || !strcmp(only, "acc"))
+		test_acc();
 	arena_free(&arena);
 	return failures ? 1 : 0;
 }
