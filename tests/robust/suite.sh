@@ -594,6 +594,45 @@ i64 3 6 0 read x_ptr\[6\] at line 9, past its 3 elements
 i64 3 0 3 wrote y_ptr\[3\] at line 11, past its 3 elements
 i64 3 2 2 ok
 CASES
+# A kernel that never finishes (a while on a run-time condition that stays
+# true: x cycles through [0, 16)) is stopped at --timeout, on one worker
+# thread and on several, with the --check interpreter's time limit too;
+# --timeout takes seconds.
+cat >"$tmp/spin.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def spin(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr)
+    while x >= 0:
+        x = (x + 1) % 16
+    tl.store(y_ptr, x)
+PY
+for extra in "--threads 1" "--threads 4 --check" ""; do
+	start=$(now_ms)
+	# shellcheck disable=SC2086
+	TRITONC_CACHE="$tmp/cache" timeout 60 "$TC" run "$tmp/spin.py" -s '*i32,*i32,i32' -D BLOCK=16 --grid 4 --arg n=1 \
+		--arg x_ptr=16 --arg y_ptr=16 --timeout 1 $extra >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ms=$(($(now_ms) - start))
+	if [ $rc -eq 1 ] && grep -q "^tritonc: error: kernel 'spin' did not finish within 1 s$" "$tmp/err" && [ $ms -lt 15000 ]; then
+		pass "run a kernel that never finishes ($extra): stopped at --timeout 1 ($ms ms)"
+	else
+		fail "run a kernel that never finishes ($extra)" "status $rc after $ms ms: $(head -2 "$tmp/err")"
+	fi
+done
+for t in -1 abc 1e99; do
+	TRITONC_CACHE="$tmp/cache" timeout 60 "$TC" run "$tmp/spin.py" -s '*i32,*i32,i32' -D BLOCK=16 --timeout "$t" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "error: --timeout takes seconds from 0 (no limit) to 31536000, not '$t'" "$tmp/err"; then
+		pass "run --timeout $t: refused"
+	else
+		fail "run --timeout $t" "status $rc: $(head -2 "$tmp/err")"
+	fi
+done
 # A split scan on one worker thread (reported to crash; its programs wait
 # for those before them along the row, so one thread must run them in order).
 TRITONC_CACHE="$tmp/cache" timeout 300 "$TC" run tests/heldout/cumsum_bf16.py --threads 1 --check --arg xnumel=1024 \
