@@ -224,6 +224,34 @@ static void eval_gather(Interp *in, TValue *v, Tile *out)
 	}
 }
 
+/* One element's line of tl.device_print: `f` (tir_print_format's) has
+ * conversions for the three pids, the element's indices (`rank` of them)
+ * and the value. Printed into a Buf, so a message of any length fits. */
+static void print_element(Buf *line, const char *f, const int pid[3], const int *idx, int rank, const Tile *t, int k,
+			  DType dt)
+{
+	line->len = 0;
+	buf_printf(line, "pid (%d, %d, %d)", pid[0], pid[1], pid[2]);
+	const char *p = strchr(f, ')') + 1;      /* past "pid (...)" */
+	for (int d = 0; d < rank; d++) {
+		const char *c = strchr(p, '%'), *e = c + 1;
+		while (*e >= '0' && *e <= '9')
+			e++;
+		char one[64];   /* ", %Nd" or " idx (%Nd": the message comes after the indices */
+		snprintf(one, sizeof one, "%.*s", (int)(e + 1 - p), p);
+		buf_printf(line, one, idx[d]);
+		p = e + 1;
+	}
+	if (dtype_is_float(dt))
+		buf_printf(line, p, getf(t, k));
+	else if (dt == DT_PTR)
+		buf_printf(line, p, (void *)(uintptr_t)geti(t, k));
+	else if (strstr(p, "ll"))
+		buf_printf(line, p, (long long)geti(t, k));
+	else
+		buf_printf(line, p, (int)geti(t, k));
+}
+
 /* tl.device_print: every element of every value, in row-major order. */
 static void eval_print(Interp *in, TValue *v)
 {
@@ -232,6 +260,7 @@ static void eval_print(Interp *in, TValue *v)
 		printf(f, in->pid[0], in->pid[1], in->pid[2]);
 		free(f);
 	}
+	Buf line = {0};
 	for (int i = 0; i < v->nargs; i++) {
 		const TValue *x = v->args[i];
 		const Tile *t = &in->tiles[x->id];
@@ -242,34 +271,12 @@ static void eval_print(Interp *in, TValue *v)
 				idx[d] = rest % x->type.shape[d];
 				rest /= x->type.shape[d];
 			}
-			/* the format's conversions in order: 3 pids, rank indices, the value */
-			char line[512];
-			int n = snprintf(line, sizeof line, "pid (%d, %d, %d)", in->pid[0], in->pid[1], in->pid[2]);
-			const char *p = strchr(f, ')') + 1;      /* past "pid (...)" */
-			for (int d = 0; d < x->type.rank; d++) {
-				const char *c = strchr(p, '%'), *e = c + 1;
-				while (*e >= '0' && *e <= '9')
-					e++;
-				char one[64];
-				snprintf(one, sizeof one, "%.*s", (int)(e + 1 - p), p);
-				n += snprintf(line + n, sizeof line - (size_t)n, one, idx[d]);
-				p = e + 1;
-			}
-			char rest_f[256];
-			snprintf(rest_f, sizeof rest_f, "%s", p);
-			DType dt = x->type.dtype;
-			if (dtype_is_float(dt))
-				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, getf(t, k));
-			else if (dt == DT_PTR)
-				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (void *)(uintptr_t)geti(t, k));
-			else if (strstr(rest_f, "ll"))
-				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (long long)geti(t, k));
-			else
-				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (int)geti(t, k));
-			fputs(line, stdout);
+			print_element(&line, f, in->pid, idx, x->type.rank, t, k, x->type.dtype);
+			fwrite(buf_str(&line), 1, line.len, stdout);
 		}
 		free(f);
 	}
+	buf_free(&line);
 	fflush(stdout);
 }
 

@@ -633,6 +633,32 @@ for t in -1 abc 1e99; do
 		fail "run --timeout $t" "status $rc: $(head -2 "$tmp/err")"
 	fi
 done
+# tl.device_print of a long message in the --check interpreter: each line
+# whole, as the C kernel prints it (the interpreter's lines were cut at 512
+# bytes, the text after the indices at 256).
+long=$(awk 'BEGIN { for (i = 0; i < 3000; i++) printf "m" }')
+cat >"$tmp/prnlong.py" <<PY
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, n, B: tl.constexpr):
+    i = tl.arange(0, B)
+    x = tl.load(x_ptr + i, mask=i < n)
+    tl.device_print("start $long end", x, x + 1)
+PY
+TRITONC_CACHE="$tmp/cache" timeout 60 "$TC" run "$tmp/prnlong.py" -s '*fp32,i32' -D B=8 --grid 1 --arg n=8 --arg x_ptr=8 \
+	--check >"$tmp/out" 2>"$tmp/err"
+rc=$?
+sed -n '/^ran k/q;p' "$tmp/out" | sort >"$tmp/prn.c.txt"
+sed -n '/^ran k/,$p' "$tmp/out" | grep '^pid' | sort >"$tmp/prn.interp.txt"
+if [ $rc -eq 0 ] && [ "$(grep -c " start $long end: (operand [01]) [-0-9.]*$" "$tmp/prn.interp.txt")" -eq 16 ] &&
+	cmp -s "$tmp/prn.c.txt" "$tmp/prn.interp.txt"; then
+	pass "interpreter: tl.device_print of a 3000-byte message, 16 values, printed whole as the C kernel prints them"
+else
+	fail "interpreter: tl.device_print of a long message" "status $rc, $(wc -l <"$tmp/prn.interp.txt") lines, $(head -c 300 "$tmp/prn.interp.txt") $(head -2 "$tmp/err")"
+fi
 # A split scan on one worker thread (reported to crash; its programs wait
 # for those before them along the row, so one thread must run them in order).
 TRITONC_CACHE="$tmp/cache" timeout 300 "$TC" run tests/heldout/cumsum_bf16.py --threads 1 --check --arg xnumel=1024 \
