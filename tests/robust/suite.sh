@@ -334,6 +334,30 @@ for spec in 'sarif|"warpcheck/v1": "' 'json|"fingerprint": "'; do
 	fi
 done
 
+# One function of 100000 lines: 33000 ifs on a local each assigns, then a
+# sync (H10 refines the local at each condition), flat and inside a loop.
+# The function's flow was quadratic (a region test per assignment, every
+# earlier assignment per condition: minutes), now about a third of a second.
+for kind in flat loop; do
+	awk -v kind=$kind 'BEGIN { print "__global__ void k(int *p) {\n  int lane = threadIdx.x % 32;\n  int v = 0;"
+		if (kind == "loop") print "  for (int i = 0; i < 4; i++) {"
+		for (i = 0; i < 33000; i++) printf "  if (v < %d) {\n    v = v + p[%d] + lane;\n  }\n", i % 32, i
+		if (kind == "loop") print "  }"
+		print "  __syncwarp();\n  p[lane] = __shfl_sync(0xffffffff, v, 0);\n}" }' >"$tmp/long_fn.cu"
+	cpu=$( (timeout 300 "$WC" "$tmp/long_fn.cu" >"$tmp/out" 2>"$tmp/err"; echo "rc $?"; times) | awk '
+		/^rc / { rc = $2 } END { n = split($0, f, " "); t = 0
+		for (i = 1; i <= n; i++) { split(f[i], ms, "m"); t += ms[1] * 60 + ms[2] }
+		printf "%d %.2f\n", rc, t }')
+	rc=${cpu%% *}
+	secs=${cpu#* }
+	if [ "$rc" -eq 1 ] && grep -q 'H2 lane-mask' "$tmp/out" &&
+		awk -v t="$secs" -v max="$((3 * wc_scale))" 'BEGIN { exit !(t <= max) }'; then
+		pass "warpcheck on a function of $(wc -l <"$tmp/long_fn.cu") lines ($kind): $secs s of processor time (at most $((3 * wc_scale)))"
+	else
+		fail "warpcheck on a function of 100000 lines ($kind)" "status $rc, $secs s: $(head -2 "$tmp/out")"
+	fi
+done
+
 # ---- arithmetic at the edges ----
 # Constant folding: Python's integers, and a located error where the result
 # leaves 64 bits; no trap, no UB, no hang.
