@@ -73,6 +73,20 @@ for out in "$tmp/k.py" "$tmp/klink.py" "$tmp/sub/../k.py" "$tmp/./k.py" "$tmp/kh
 		fail "-o naming the input (${out#"$tmp"/})" "status $rc, $(head -2 "$tmp/err")"
 	fi
 done
+# the same, relative: a name through a folder and back, run from inside the folder
+mkdir "$tmp/d"
+cp $K "$tmp/d/k.py"
+tc_abs=$(cd "$(dirname "$TC")" && pwd)/$(basename "$TC")
+for out in ./d/../d/k.py d/./k.py ../"$(basename "$tmp")"/d/k.py; do
+	# shellcheck disable=SC2086
+	(cd "$tmp" && timeout 20 "$tc_abs" compile d/k.py $KARGS -o "$out") 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && cmp -s $K "$tmp/d/k.py" && grep -q "is the input file" "$tmp/err"; then
+		pass "-o naming the input as $out (input d/k.py): refused, input intact"
+	else
+		fail "-o naming the input as $out" "status $rc, $(head -2 "$tmp/err")"
+	fi
+done
 # a link is followed: its target is written, the link stays
 echo old >"$tmp/real.c"
 ln -s real.c "$tmp/out.link"
@@ -759,7 +773,9 @@ fi
 msg() {   # FILE SIG WANT
 	timeout 20 "$TC" compile "$1" -s "$2" --target c -o "$tmp/msg.out" 2>"$tmp/err"
 	rc=$?
-	if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "$3" && [ ! -e "$tmp/msg.out" ]; then
+	# a located message shows its line and a caret under the column
+	if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "$3" && [ ! -e "$tmp/msg.out" ] &&
+		{ [ "${3#^}" = "$3" ] || sed -n 3p "$tmp/err" | grep -q '^ *| *\^$'; }; then
 		pass "message: $3"
 	else
 		fail "message '$3'" "status $rc: $(head -1 "$tmp/err")"
