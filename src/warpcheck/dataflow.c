@@ -807,16 +807,20 @@ static void refine_use(WcFile *f, const Flow *fl, int u, uint32_t stamp)
 
 /* ---- the conditions' refinement in linear time, for regions that nest ---- */
 
-/* Regions by start, the longer first: then each is held by the open one before it. */
-static const Region *sort_regions;
+/* A region's place, for sorting: by start, the longer first, so that
+ * each is held by the open one before it. */
+typedef struct RegionKey {
+	int lo, hi, k;
+} RegionKey;
+
 static int cmp_region(const void *a, const void *b)
 {
-	const Region *x = &sort_regions[*(const int *)a], *y = &sort_regions[*(const int *)b];
+	const RegionKey *x = a, *y = b;
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
 	if (x->hi != y->hi)
 		return x->hi > y->hi ? -1 : 1;
-	return *(const int *)a - *(const int *)b;
+	return x->k - y->k;
 }
 
 static int cmp_by_var(const void *a, const void *b)
@@ -836,11 +840,10 @@ static bool nest_regions(Flow *fl)
 		fl->parent = base_realloc(fl->parent, (size_t)fl->pcap * sizeof *fl->parent);
 		fl->loop_up = base_realloc(fl->loop_up, (size_t)fl->pcap * sizeof *fl->loop_up);
 	}
-	int *order = base_malloc(((size_t)fl->nr + 1) * sizeof *order);
+	RegionKey *order = base_malloc(((size_t)fl->nr + 1) * sizeof *order);
 	int *stack = base_malloc(((size_t)fl->nr + 1) * sizeof *stack);
 	for (int k = 0; k < fl->nr; k++)
-		order[k] = k;
-	sort_regions = fl->r;
+		order[k] = (RegionKey){fl->r[k].lo, fl->r[k].hi, k};
 	qsort(order, (size_t)fl->nr, sizeof *order, cmp_region);
 	for (int i = 0; i < fl->ntok; i++)
 		fl->cover[i] = -1;
@@ -850,8 +853,8 @@ static bool nest_regions(Flow *fl)
 		int tok = fl->base + i;
 		while (depth > 0 && fl->r[stack[depth - 1]].hi < tok)
 			depth--;
-		while (next < fl->nr && fl->r[order[next]].lo == tok) {
-			int k = order[next++];
+		while (next < fl->nr && order[next].lo == tok) {
+			int k = order[next++].k;
 			if (depth > 0 && fl->r[k].hi > fl->r[stack[depth - 1]].hi) {
 				nested = false;
 				break;
@@ -1033,7 +1036,8 @@ static void refine_uses(WcFile *f, Flow *fl, uint32_t stamp)
 			fl->have[j] = false;
 			fl->fold_d[j] = -1;
 		}
-		qsort(fl->by_var, (size_t)fl->na, sizeof *fl->by_var, cmp_by_var);
+		if (fl->na > 0)   /* by_var is still NULL in a function with no assignment */
+			qsort(fl->by_var, (size_t)fl->na, sizeof *fl->by_var, cmp_by_var);
 		for (int m = 0; m < fl->na; m++)
 			fl->pos[fl->by_var[m].j] = m;
 		reaching_defs(f, fl, stamp);
