@@ -1,5 +1,5 @@
 /* mem.c: allocation helpers, the arena, growable buffers and vectors. */
-#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS, madvise */
+#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS */
 #include "base.h"
 
 #include <stdlib.h>
@@ -68,7 +68,11 @@ struct ArenaBlock {
 /* A new block holds as much as the arena holds already (64 KiB at first,
  * 8 MiB at most), so a large compile takes few blocks; calloc's memory is
  * zero already (fresh pages from the system are not written twice), and
- * no byte of a block is handed out twice, so nothing needs clearing. */
+ * no byte of a block is handed out twice, so nothing needs clearing.
+ * Blocks of 2 MiB and up are mappings of their own, with no request for
+ * huge pages: where the system compacts memory for those on demand, the
+ * zeroing and compaction of 2 MiB pages took a quarter of a 100000-line
+ * compile's processor time (3.0 s against 2.25 s without). */
 enum { ARENA_FIRST = 65536, ARENA_MAX = 8 << 20, HUGE = 2 << 20 };
 
 static ArenaBlock *arena_grow(Arena *a, size_t n)
@@ -79,13 +83,12 @@ static ArenaBlock *arena_grow(Arena *a, size_t n)
 	if (cap > SIZE_MAX - sizeof(ArenaBlock) - HUGE)
 		out_of_memory(SIZE_MAX);
 	ArenaBlock *b = NULL;
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+#if defined(MAP_ANONYMOUS)
 	if (cap + sizeof(ArenaBlock) >= HUGE) {
 		size_t len = (cap + sizeof(ArenaBlock) + HUGE - 1) & ~(size_t)(HUGE - 1);
 		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			out_of_memory(len);
-		madvise(p, len, MADV_HUGEPAGE);
 		b = p;
 		b->mapped = len;
 		cap = len - sizeof(ArenaBlock);

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -55,6 +56,8 @@ static const char usage[] =
 	"      --run-width W         C only: simulate warps of W lanes (32 or 64) whatever\n"
 	"                            the code was lowered for\n"
 	"      --threads N           C only: worker threads (default: every core)\n"
+	"      --timeout SECONDS     stop with an error when the kernel (or the interpreter for\n"
+	"                            --check) has not finished in this time (default 60; 0: none)\n"
 	"      --int-range N         integer inputs are drawn from [0, N) (default 16)\n"
 	"      --save DIR            write each buffer to DIR/NAME.in and DIR/NAME.out\n"
 	"  export FILE.py [options]  ahead-of-time kernels for C and C++ programs (docs/export.md)\n"
@@ -152,6 +155,8 @@ typedef struct Options {
 	int run_width;
 	int threads;
 	const char *threads_text; /* --threads as given, checked by check_run_args */
+	const char *timeout_text; /* --timeout as given, checked by check_run_args */
+	double timeout;           /* seconds a kernel may run; 0: no limit */
 	const char *save;         /* a directory for every buffer, before and after */
 	int64_t int_range;
 	const char **buffers;     /* --buffer "NAME=TYPE:COUNT": buffers no argument names */
@@ -176,12 +181,43 @@ static bool parse_grid(const char *s, int grid[3])
 	return false;
 }
 
+/* A kernel that never finishes (a loop whose condition stays true) must
+ * not hang the tool: a minute is far more than any test or example takes. */
+#define DEFAULT_TIMEOUT_S 60
+
+/* --timeout's seconds: a number from 0 (no limit) to a year; false after
+ * saying why. */
+static bool parse_timeout(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno || !(v >= 0 && v <= 365 * 86400.0)) {
+		fprintf(stderr, "tritonc: error: --timeout takes seconds from 0 (no limit) to 31536000, not '%s'\n", s);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* The process ends at once when a kernel did not finish in time: its
+ * threads (or the device) still run it, and nothing they use may be freed
+ * or waited for. */
+TC_NORETURN static void timed_out(const char *msg)
+{
+	fprintf(stderr, "tritonc: error: %s\n", msg);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(1);
+}
+
 /* Parses the options of compile (run: false) or run; false after saying why. */
 static bool parse_options(int argc, char **argv, Options *o, bool run)
 {
 	memset(o, 0, sizeof *o);
 	o->target_spec = run ? "c" : "cuda:sm_90";
 	o->int_range = 16;
+	o->timeout = DEFAULT_TIMEOUT_S;
 	o->defines = base_calloc((size_t)argc + 1, sizeof *o->defines);
 	o->args = base_calloc((size_t)argc + 1, sizeof *o->args);
 	o->buffers = base_calloc((size_t)argc + 1, sizeof *o->buffers);
@@ -226,6 +262,8 @@ static bool parse_options(int argc, char **argv, Options *o, bool run)
 			o->run_width = atoi(argv[++i]);
 		else if (!strcmp(a, "--threads") && more && run)
 			o->threads_text = argv[++i];
+		else if (!strcmp(a, "--timeout") && more && run)
+			o->timeout_text = argv[++i];
 		else if (!strcmp(a, "--save") && more && run)
 			o->save = argv[++i];
 		else if (!strcmp(a, "--int-range") && more && run)
@@ -511,6 +549,8 @@ static bool check_run_args(Options *o, const TKernel *tk)
 		}
 		o->threads = (int)t;
 	}
+	if (o->timeout_text && !parse_timeout(o->timeout_text, &o->timeout))
+		return false;
 	for (int i = 0; i < o->nargs; i++) {
 		const char *eq = strchr(o->args[i], '=');
 		if (!eq || eq == o->args[i]) {
@@ -665,6 +705,13 @@ static bool bind_args(const Options *o, const Driver *dr, const Kernel *k, const
 	return buffers_fit(tk, args);
 }
 
+static double now_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /* Runs the interpreter on copies of the inputs and compares every buffer
  * (a split scan's workspace excepted: its partial sums are rounded in the
  * order each side adds). Large grids: a sample of programs, and only the
@@ -708,18 +755,26 @@ static bool check_against_interpreter(const Kernel *k, TKernel *tk, RunArg *args
 	bool sampled = programs > 2048;
 	char err[256] = "";
 	int rc = 0;
+	double start = now_seconds(), limit = ro->timeout_s;
 	if (!sampled)
-		rc = tir_interpret(tk, targs, grid, err, sizeof err);
+		rc = tir_interpret_timed(tk, targs, grid, 0, programs, limit, err, sizeof err);
 	for (int s = 0; sampled && rc == 0 && s < 64; s++) {
 		int64_t first = s < 32 ? s : programs - 64 + s;   /* the first 32 and the last 32 */
+		/* the time limit is for all the samples together */
+		double left = limit > 0 ? fmax(limit - (now_seconds() - start), 1e-3) : 0;
 		if (s == 32 && inductor_split_scan_grid(k)) {    /* from the start of a row */
 			int64_t row = (programs - 32) / grid[0] * grid[0];
-			rc = tir_interpret_range(tk, targs, grid, row, programs - row, err, sizeof err);
+			rc = tir_interpret_timed(tk, targs, grid, row, programs - row, left, err, sizeof err);
 			break;
 		}
-		rc = tir_interpret_range(tk, targs, grid, first, 1, err, sizeof err);
+		rc = tir_interpret_timed(tk, targs, grid, first, 1, left, err, sizeof err);
 	}
 	bool ok = rc == 0;
+	if (rc == TIR_TIMED_OUT) {
+		snprintf(err, sizeof err, "kernel '%s' did not finish within %g s in the interpreter (for --check)",
+			 tk->name, limit);
+		timed_out(err);
+	}
 	if (rc)
 		fprintf(stderr, "tritonc: error: the interpreter failed: %s\n", err);
 	run_apply_fixups(ro->fixups, ro->nfixups, ref, NULL);
@@ -956,10 +1011,14 @@ static int cmd_run(int argc, char **argv)
 		.nextra = r.nextra,
 		.fixups = r.fixups,
 		.nfixups = r.nfixups,
+		.timeout_s = o.timeout,
 	};
 	memcpy(ro.grid, grid, sizeof ro.grid);
 	RunResult res;
-	if (run_kernel(sk, buf_str(&d->text[STAGE_CODE]), args, &ro, &res, err, sizeof err) != 0) {
+	int rc = run_kernel(sk, buf_str(&d->text[STAGE_CODE]), args, &ro, &res, err, sizeof err);
+	if (rc == RUN_TIMED_OUT)
+		timed_out(err);
+	if (rc != 0) {
 		fprintf(stderr, "tritonc: error: %s\n", err);
 	} else {
 		printf("ran %s on %s: grid %d,%d,%d, %d threads a block%s\n", sk->name, target.spec, grid[0], grid[1],

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct Tile {
 	int n;
@@ -28,6 +29,9 @@ typedef struct Interp {
 	int grid[3];
 	const TArgValue *args;
 	uint64_t writes;   /* stores and atomics that changed memory so far */
+	double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
+	Tile **loops;      /* each running loop's next values, freed here after a jump out of it */
+	int nloops, loops_cap;
 	char *err;
 	size_t errlen;
 	jmp_buf fail;
@@ -37,6 +41,40 @@ TC_NORETURN static void fail(Interp *in, TValue *v, const char *msg)
 {
 	snprintf(in->err, in->errlen, "line %d: %s", v ? v->line : 0, msg);
 	longjmp(in->fail, 1);
+}
+
+static double clock_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Stops the run (longjmp, status 2) when it is past its deadline; every
+ * loop iteration asks, since only loops can run for long. */
+static void check_deadline(Interp *in)
+{
+	if (in->deadline > 0 && clock_seconds() > in->deadline) {
+		snprintf(in->err, in->errlen, "did not finish in its time limit");
+		longjmp(in->fail, 2);
+	}
+}
+
+/* A loop's array of next values (n of them), known to the run until
+ * loop_end, so that a jump out of the loop (an error, the deadline) does
+ * not leak it. */
+static Tile *loop_begin(Interp *in, int n)
+{
+	if (in->nloops == in->loops_cap) {
+		in->loops_cap = in->loops_cap ? 2 * in->loops_cap : 8;
+		in->loops = base_realloc(in->loops, sizeof *in->loops * (size_t)in->loops_cap);
+	}
+	return in->loops[in->nloops++] = base_calloc((size_t)n + 1, sizeof(Tile));
+}
+
+static void loop_end(Interp *in)
+{
+	free(in->loops[--in->nloops]);
 }
 
 static int numel(const Type *t)
@@ -186,6 +224,34 @@ static void eval_gather(Interp *in, TValue *v, Tile *out)
 	}
 }
 
+/* One element's line of tl.device_print: `f` (tir_print_format's) has
+ * conversions for the three pids, the element's indices (`rank` of them)
+ * and the value. Printed into a Buf, so a message of any length fits. */
+static void print_element(Buf *line, const char *f, const int pid[3], const int *idx, int rank, const Tile *t, int k,
+			  DType dt)
+{
+	line->len = 0;
+	buf_printf(line, "pid (%d, %d, %d)", pid[0], pid[1], pid[2]);
+	const char *p = strchr(f, ')') + 1;      /* past "pid (...)" */
+	for (int d = 0; d < rank; d++) {
+		const char *c = strchr(p, '%'), *e = c + 1;
+		while (*e >= '0' && *e <= '9')
+			e++;
+		char one[64];   /* ", %Nd" or " idx (%Nd": the message comes after the indices */
+		snprintf(one, sizeof one, "%.*s", (int)(e + 1 - p), p);
+		buf_printf(line, one, idx[d]);
+		p = e + 1;
+	}
+	if (dtype_is_float(dt))
+		buf_printf(line, p, getf(t, k));
+	else if (dt == DT_PTR)
+		buf_printf(line, p, (void *)(uintptr_t)geti(t, k));
+	else if (strstr(p, "ll"))
+		buf_printf(line, p, (long long)geti(t, k));
+	else
+		buf_printf(line, p, (int)geti(t, k));
+}
+
 /* tl.device_print: every element of every value, in row-major order. */
 static void eval_print(Interp *in, TValue *v)
 {
@@ -194,6 +260,7 @@ static void eval_print(Interp *in, TValue *v)
 		printf(f, in->pid[0], in->pid[1], in->pid[2]);
 		free(f);
 	}
+	Buf line = {0};
 	for (int i = 0; i < v->nargs; i++) {
 		const TValue *x = v->args[i];
 		const Tile *t = &in->tiles[x->id];
@@ -204,34 +271,12 @@ static void eval_print(Interp *in, TValue *v)
 				idx[d] = rest % x->type.shape[d];
 				rest /= x->type.shape[d];
 			}
-			/* the format's conversions in order: 3 pids, rank indices, the value */
-			char line[512];
-			int n = snprintf(line, sizeof line, "pid (%d, %d, %d)", in->pid[0], in->pid[1], in->pid[2]);
-			const char *p = strchr(f, ')') + 1;      /* past "pid (...)" */
-			for (int d = 0; d < x->type.rank; d++) {
-				const char *c = strchr(p, '%'), *e = c + 1;
-				while (*e >= '0' && *e <= '9')
-					e++;
-				char one[64];
-				snprintf(one, sizeof one, "%.*s", (int)(e + 1 - p), p);
-				n += snprintf(line + n, sizeof line - (size_t)n, one, idx[d]);
-				p = e + 1;
-			}
-			char rest_f[256];
-			snprintf(rest_f, sizeof rest_f, "%s", p);
-			DType dt = x->type.dtype;
-			if (dtype_is_float(dt))
-				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, getf(t, k));
-			else if (dt == DT_PTR)
-				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (void *)(uintptr_t)geti(t, k));
-			else if (strstr(rest_f, "ll"))
-				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (long long)geti(t, k));
-			else
-				n += snprintf(line + n, sizeof line - (size_t)n, rest_f, (int)geti(t, k));
-			fputs(line, stdout);
+			print_element(&line, f, in->pid, idx, x->type.rank, t, k, x->type.dtype);
+			fwrite(buf_str(&line), 1, line.len, stdout);
 		}
 		free(f);
 	}
+	buf_free(&line);
 	fflush(stdout);
 }
 
@@ -889,8 +934,9 @@ static void eval_for(Interp *in, TValue *v)
 	for (int i = 0; i < n; i++)
 		tile_copy(tile_new(in, body->params[i + 1]), &in->tiles[v->args[i + 3]->id]);
 	Tile *iv = tile_new(in, body->params[0]);
-	Tile *next = base_calloc((size_t)n + 1, sizeof *next);
+	Tile *next = loop_begin(in, n);
 	for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
+		check_deadline(in);
 		iv->i[0] = wrap_int(body->params[0]->type.dtype, i);
 		run_block(in, body);
 		const TValue *y = body->last;
@@ -899,7 +945,7 @@ static void eval_for(Interp *in, TValue *v)
 		for (int j = 0; j < n; j++)
 			tile_replace(&in->tiles[body->params[j + 1]->id], next[j]);
 	}
-	free(next);
+	loop_end(in);
 }
 
 static bool tile_equal(const Tile *a, const Tile *b)
@@ -922,8 +968,9 @@ static void eval_while(Interp *in, TValue *v)
 	int n = v->nargs;
 	for (int i = 0; i < n; i++)
 		tile_copy(tile_new(in, body->params[i]), &in->tiles[v->args[i]->id]);
-	Tile *next = base_calloc((size_t)n + 1, sizeof *next);
+	Tile *next = loop_begin(in, n);
 	for (;;) {
+		check_deadline(in);
 		bool done = false;
 		uint64_t writes = in->writes;
 		for (TValue *op = body->first; op && !done; op = op->next) {
@@ -945,7 +992,6 @@ static void eval_while(Interp *in, TValue *v)
 				free(next[j].f);
 				free(next[j].i);
 			}
-			free(next);
 			char msg[256];
 			snprintf(msg, sizeof msg, "program (%d, %d, %d) waits in a loop that changes nothing: for a program "
 				 "that has not run (the interpreter runs them one at a time, in order)", in->pid[0], in->pid[1],
@@ -955,7 +1001,7 @@ static void eval_while(Interp *in, TValue *v)
 		for (int j = 0; j < n; j++)
 			tile_replace(&in->tiles[body->params[j]->id], next[j]);
 	}
-	free(next);
+	loop_end(in);
 }
 
 /* The tile a TOP_RESULT copies: the carried value after the loop, or the
@@ -1177,12 +1223,21 @@ static void spec_eval(Interp *in, TValue *v)
 int tir_interpret_range(TKernel *k, const TArgValue *args, const int grid[3], int64_t first, int64_t count,
 			char *err, size_t errlen)
 {
+	return tir_interpret_timed(k, args, grid, first, count, 0, err, errlen);
+}
+
+int tir_interpret_timed(TKernel *k, const TArgValue *args, const int grid[3], int64_t first, int64_t count,
+			double timeout_s, char *err, size_t errlen)
+{
 	volatile int ids = tir_value_count(k);
 	Interp in = {.k = k, .args = args, .err = err, .errlen = errlen};
+	if (timeout_s > 0)
+		in.deadline = clock_seconds() + timeout_s;
 	in.tiles = base_calloc((size_t)ids + 1, sizeof *in.tiles);
 	memcpy(in.grid, grid, sizeof in.grid);
 	volatile int status = 0;
-	if (setjmp(in.fail) == 0) {
+	int jumped = setjmp(in.fail);
+	if (jumped == 0) {
 		for (int64_t p = first; p < first + count; p++) {
 			in.pid[0] = (int)(p % grid[0]);
 			in.pid[1] = (int)(p / grid[0] % grid[1]);
@@ -1190,8 +1245,11 @@ int tir_interpret_range(TKernel *k, const TArgValue *args, const int grid[3], in
 			run_block(&in, k->body);
 		}
 	} else {
-		status = -1;
+		status = jumped == 2 ? TIR_TIMED_OUT : -1;
 	}
+	while (in.nloops > 0)
+		loop_end(&in);
+	free(in.loops);
 	for (int i = 0; i <= ids; i++) {
 		free(in.tiles[i].f);
 		free(in.tiles[i].i);

@@ -570,7 +570,11 @@ static SVal *with_index(Spec *s, const Node *call, bool is_max)
 		equal = bin(s, call, TOP_OR, equal, bin(s, call, TOP_AND, anan, bnan));
 	}
 	mask = bin(s, call, TOP_OR, mask, bin(s, call, TOP_AND, equal, cmp(s, call, CMP_LT, ai, bi)));
-	return pair(s, call, where(s, call, mask, av, bv), where(s, call, mask, ai, bi));
+	/* one after the other: as arguments of pair their order would be the
+	 * compiler's (gcc and clang differ), and so the IR's */
+	TValue *index = where(s, call, mask, ai, bi);
+	TValue *value = where(s, call, mask, av, bv);
+	return pair(s, call, value, index);
 }
 
 static SVal *reduce_with_index(Spec *s, const Node *call, bool is_max)

@@ -497,6 +497,12 @@ int tir_interpret(TKernel *k, const TArgValue *args, const int grid[3], char *er
 /* Runs only programs first .. first+count-1, numbered with axis 0 fastest. */
 int tir_interpret_range(TKernel *k, const TArgValue *args, const int grid[3], int64_t first, int64_t count,
 			char *err, size_t errlen);
+/* tir_interpret_range with a time limit for all of them together
+ * (`timeout_s` > 0; 0: none): TIR_TIMED_OUT once a loop is still running
+ * past it. */
+#define TIR_TIMED_OUT (-2)
+int tir_interpret_timed(TKernel *k, const TArgValue *args, const int grid[3], int64_t first, int64_t count,
+			double timeout_s, char *err, size_t errlen);
 
 /* ---- fp16 and bf16 (fp.c): round to nearest even ---- */
 uint16_t dtype_fp16_from_float(float f);

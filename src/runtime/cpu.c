@@ -804,6 +804,7 @@ typedef struct Pool {
 	int wanted;                 /* workers 0 .. wanted-1 run this grid */
 	int active;                 /* of those, the ones not finished yet */
 	bool stop;
+	bool stuck;                 /* a grid outlived its time limit: its workers still run it */
 } Pool;
 
 static Pool pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER,
@@ -1020,13 +1021,31 @@ static int worker_count(int asked, long programs)
 	return (int)(n < programs ? n : programs);
 }
 
+/* Waits until the workers are done, or until `deadline` (when given) has
+ * passed: false then, the grid left running (pool.stuck). pool.lock held. */
+static bool wait_workers(const struct timespec *deadline)
+{
+	while (pool.active > 0) {
+		if (!deadline)
+			pthread_cond_wait(&pool.done, &pool.lock);
+		else if (pthread_cond_timedwait(&pool.done, &pool.lock, deadline) == ETIMEDOUT && pool.active > 0) {
+			pool.stuck = true;
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Runs the grid on the calling thread and up to r->chunks - 1 workers;
  * run_lock held. Since everyone takes chunks until none is left, one of
- * them is enough to finish the grid. */
-static bool run_workers(GridRun *r, char *err, size_t errlen)
+ * them is enough to finish the grid. With a deadline the workers alone run
+ * it (r->chunks of them), so that the caller can stop waiting: a program
+ * stuck on its own stack could not be left. *timed_out then says whether
+ * they missed it. */
+static bool run_workers(GridRun *r, const struct timespec *deadline, bool *timed_out, char *err, size_t errlen)
 {
 	pthread_mutex_lock(&pool.lock);
-	int helpers = r->chunks - 1;
+	int helpers = deadline ? r->chunks : r->chunks - 1;
 	int rc = pool_grow(helpers);
 	if (helpers > pool.nthreads)
 		helpers = pool.nthreads;
@@ -1037,7 +1056,7 @@ static bool run_workers(GridRun *r, char *err, size_t errlen)
 		pthread_cond_broadcast(&pool.work);
 	}
 	pthread_mutex_unlock(&pool.lock);
-	bool ran = caller_run(r);
+	bool ran = !deadline && caller_run(r);
 	pthread_mutex_lock(&pool.lock);
 	if (!ran && helpers == 0) {   /* no big stack here: one worker does it all */
 		rc = pool_grow(1);
@@ -1048,8 +1067,11 @@ static bool run_workers(GridRun *r, char *err, size_t errlen)
 			helpers = 1;
 		}
 	}
-	while (pool.active > 0)
-		pthread_cond_wait(&pool.done, &pool.lock);
+	if (!wait_workers(helpers > 0 ? deadline : NULL)) {
+		*timed_out = true;
+		pthread_mutex_unlock(&pool.lock);   /* pool.job stays: the exit handler leaves the pool alone */
+		return false;
+	}
 	pool.job = NULL;
 	pool.wanted = 0;
 	pthread_mutex_unlock(&pool.lock);
@@ -1060,7 +1082,28 @@ static bool run_workers(GridRun *r, char *err, size_t errlen)
 	return true;
 }
 
+/* The time `seconds` from now on the clock pthread_cond_timedwait uses. */
+static struct timespec deadline_after(double seconds)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	double whole = (double)(time_t)seconds;
+	t.tv_sec += (time_t)seconds;
+	t.tv_nsec += (long)((seconds - whole) * 1e9);
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	return t;
+}
+
 int cpu_run(const CpuKernel *k, void **args, const int grid[3], int threads, char *err,
+	size_t errlen)
+{
+	return cpu_run_timed(k, args, grid, threads, 0, err, errlen);
+}
+
+int cpu_run_timed(const CpuKernel *k, void **args, const int grid[3], int threads, double timeout_s, char *err,
 	size_t errlen)
 {
 	if (!k || !k->fn || !grid) {
@@ -1076,20 +1119,35 @@ int cpu_run(const CpuKernel *k, void **args, const int grid[3], int threads, cha
 		return -1;
 	if (programs == 0)
 		return 0;
-	GridRun r = {.fn = k->fn, .args = args, .programs = programs};
-	memcpy(r.grid, grid, sizeof r.grid);
-	r.chunks = worker_count(threads, programs);
-	atomic_init(&r.next_chunk, 0);
-	atomic_init(&r.faulted, 0);
+	/* on the heap: workers past a time limit keep reading it */
+	GridRun *r = base_calloc(1, sizeof *r);
+	*r = (GridRun){.fn = k->fn, .args = args, .programs = programs};
+	memcpy(r->grid, grid, sizeof r->grid);
+	r->chunks = worker_count(threads, programs);
+	atomic_init(&r->next_chunk, 0);
+	atomic_init(&r->faulted, 0);
 	pthread_once(&pool_once, pool_init);
 	pthread_mutex_lock(&run_lock);
+	if (pool.stuck) {
+		pthread_mutex_unlock(&run_lock);
+		free(r);
+		set_err(err, errlen, "an earlier kernel did not finish in its time limit and still runs");
+		return -1;
+	}
 	install_fault_handlers();
-	bool ok = run_workers(&r, err, errlen);
+	struct timespec deadline = deadline_after(timeout_s);
+	bool timed_out = false;
+	bool ok = run_workers(r, timeout_s > 0 ? &deadline : NULL, &timed_out, err, errlen);
 	pthread_mutex_unlock(&run_lock);
-	if (ok && atomic_load(&r.faulted)) {
-		describe_fault(&r, err, errlen);
+	if (timed_out) {   /* r stays with the stuck workers (pool.job) */
+		set_err(err, errlen, "did not finish within %g s", timeout_s);
+		return CPU_TIMED_OUT;
+	}
+	if (ok && atomic_load(&r->faulted)) {
+		describe_fault(r, err, errlen);
 		ok = false;
 	}
+	free(r);
 	return ok ? 0 : -1;
 }
 

@@ -86,6 +86,16 @@ void cpu_buffer_free(void *p);
 int cpu_run(const CpuKernel *k, void **args, const int grid[3], int threads, char *err,
 	size_t errlen);
 
+/* cpu_run with a time limit (`timeout_s` > 0; 0: none): the workers alone
+ * run the grid, and when they have not finished it in time CPU_TIMED_OUT
+ * comes back, `err` saying so, and the grid is left running: its buffers,
+ * arguments and kernel must stay as they are (never freed) while the
+ * process lives, and later runs fail. The process may exit (its exit
+ * handlers leave the stuck workers be). */
+#define CPU_TIMED_OUT (-2)
+int cpu_run_timed(const CpuKernel *k, void **args, const int grid[3], int threads, double timeout_s, char *err,
+	size_t errlen);
+
 /* Runs the whole grid `warmup` times untimed, then `reps` times timed:
  * ms[i] = wall-clock milliseconds (CLOCK_MONOTONIC) of timed run i, which
  * include handing the grid to the workers and waiting for them. 0 on success. */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* ---- the driver's and NVRTC's types, as their C APIs declare them ---- */
 
@@ -47,6 +48,8 @@ enum {
 	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
 	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 	CU_EVENT_DEFAULT = 0,
+	CU_EVENT_DISABLE_TIMING = 2,
+	CUDA_ERROR_NOT_READY = 600,
 };
 
 /* Dynamic shared memory a kernel may use before it must opt in. */
@@ -81,6 +84,7 @@ typedef struct CudaDriver {
 	CUresult (*cuEventDestroy)(CUevent event);
 	CUresult (*cuEventRecord)(CUevent event, CUstream stream);
 	CUresult (*cuEventSynchronize)(CUevent event);
+	CUresult (*cuEventQuery)(CUevent event);
 	CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
 	/* CUDA 12 on; NULL where the driver lacks it (then kernels with tensor maps do not launch) */
 	CUresult (*cuTensorMapEncodeTiled)(void *map, int dtype, unsigned rank, void *address, const uint64_t *dims,
@@ -262,6 +266,7 @@ static bool load_driver(CudaDriver *drv, char *err, size_t errlen)
 	BIND(lib, &drv->cuEventDestroy, &missing, "cuEventDestroy_v2", "cuEventDestroy");
 	BIND(lib, &drv->cuEventRecord, &missing, "cuEventRecord");
 	BIND(lib, &drv->cuEventSynchronize, &missing, "cuEventSynchronize");
+	BIND(lib, &drv->cuEventQuery, &missing, "cuEventQuery");
 	BIND(lib, &drv->cuEventElapsedTime, &missing, "cuEventElapsedTime_v2", "cuEventElapsedTime");
 	void *encode = dlsym(lib, "cuTensorMapEncodeTiled");
 	memcpy(&drv->cuTensorMapEncodeTiled, &encode, sizeof encode);
@@ -910,16 +915,58 @@ static bool launch_async(CudaKernel *k, const int grid[3], int threads, int shar
 	return cu_ok(drv, result, "cuLaunchKernel", err, errlen);
 }
 
+static double clock_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Waits for the work queued so far on the default stream, polling an event
+ * recorded behind it, at most `timeout_s` seconds: CUDA_TIMED_OUT past it
+ * (cuCtxSynchronize would wait for a kernel that never ends forever). */
+static int wait_launch(const CudaDriver *drv, double timeout_s, char *err, size_t errlen)
+{
+	CUevent ev = NULL;
+	if (!cu_ok(drv, drv->cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING), "cuEventCreate", err, errlen))
+		return -1;
+	if (!cu_ok(drv, drv->cuEventRecord(ev, NULL), "cuEventRecord (after the launch)", err, errlen)) {
+		drv->cuEventDestroy(ev);
+		return -1;
+	}
+	double end = clock_seconds() + timeout_s;
+	CUresult r;
+	struct timespec nap = {0, 200000};   /* 0.2 ms: short next to a launch's own overhead */
+	while ((r = drv->cuEventQuery(ev)) == CUDA_ERROR_NOT_READY) {
+		if (clock_seconds() > end) {   /* the event stays: the device still works towards it */
+			set_error(err, errlen, "did not finish within %g s", timeout_s);
+			return CUDA_TIMED_OUT;
+		}
+		nanosleep(&nap, NULL);
+	}
+	drv->cuEventDestroy(ev);
+	return cu_ok(drv, r, "cuEventQuery (after the launch)", err, errlen) &&
+	       cu_ok(drv, drv->cuCtxSynchronize(), "cuCtxSynchronize (after the launch)", err, errlen) ? 0 : -1;
+}
+
 int cuda_launch(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
                 char *err, size_t errlen)
+{
+	return cuda_launch_timed(k, grid, threads, shared_bytes, args, 0, err, errlen);
+}
+
+int cuda_launch_timed(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
+                      double timeout_s, char *err, size_t errlen)
 {
 	set_error(err, errlen, "%s", "");
 	if (!valid_launch("cuda_launch", k, grid, threads, shared_bytes, err, errlen))
 		return -1;
 	const CudaDriver *drv = &k->rt->drv;
-	bool ok = make_current(k->rt, err, errlen) && launch_async(k, grid, threads, shared_bytes, args, err, errlen) &&
-	          cu_ok(drv, drv->cuCtxSynchronize(), "cuCtxSynchronize (after the launch)", err, errlen);
-	return ok ? 0 : -1;
+	if (!make_current(k->rt, err, errlen) || !launch_async(k, grid, threads, shared_bytes, args, err, errlen))
+		return -1;
+	if (timeout_s > 0)
+		return wait_launch(drv, timeout_s, err, errlen);
+	return cu_ok(drv, drv->cuCtxSynchronize(), "cuCtxSynchronize (after the launch)", err, errlen) ? 0 : -1;
 }
 
 int cuda_launch_async(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void *stream, void **args,

@@ -81,6 +81,13 @@ int cuda_download(CudaRuntime *rt, void *dst, uint64_t src, size_t bytes, char *
  * argument's value. Waits for the kernel; 0 on success. */
 int cuda_launch(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
                 char *err, size_t errlen);
+/* cuda_launch with a time limit (`timeout_s` > 0; 0: none), the device
+ * polled, never waited on: CUDA_TIMED_OUT with `err` saying so when the
+ * kernel has not finished in time. It still runs then: its buffers must
+ * not be freed (that would wait for it), and the process should exit. */
+#define CUDA_TIMED_OUT (-2)
+int cuda_launch_timed(CudaKernel *k, const int grid[3], int threads, int shared_bytes, void **args,
+                      double timeout_s, char *err, size_t errlen);
 /* Queues one launch on `stream` (a CUstream; NULL: the legacy default
  * stream) of the kernel's context and returns without waiting. Faults in
  * the kernel show at the stream's next synchronization. 0 on success. */

@@ -22,6 +22,10 @@ typedef union ScalarArg {
 	void *host;
 } ScalarArg;
 
+/* What the workers (or the device) of a run past its time limit still
+ * use: kept, and reachable from here (no leak is reported at exit). */
+static void *stuck_run[8];
+
 static void scalar_value(const Type *t, const RunArg *a, ScalarArg *out)
 {
 	memset(out, 0, sizeof *out);
@@ -138,8 +142,13 @@ static int run_cpu(const SKernel *k, const char *source, RunArg *args, const Run
 	char *assertion = cpu_kernel_symbol(ck, "tc_assertion");
 	if (assertion)
 		assertion[0] = 0;
-	if (rc == 0)
-		rc = cpu_run(ck, argv, o->grid, o->cpu_threads, err, errlen);
+	if (rc == 0 && (rc = cpu_run_timed(ck, argv, o->grid, o->cpu_threads, o->timeout_s, err, errlen)) == CPU_TIMED_OUT) {
+		/* its workers still run it: what they use stays, reachable from here */
+		void *keep[] = {ck, vals, argv, extra, addr, tables, spans};
+		memcpy(stuck_run, keep, sizeof keep);
+		snprintf(err, errlen, "kernel '%s' did not finish within %g s", k->name, o->timeout_s);
+		return RUN_TIMED_OUT;
+	}
 	for (int j = 0; rc == 0 && j < o->nextra; j++)
 		rc = cpu_buffer_check(extra[j], err, errlen);
 	if (rc == 0 && assertion && assertion[0]) {
@@ -235,7 +244,13 @@ static int run_cuda(const SKernel *k, const char *source, RunArg *args, const Ru
 	run_apply_fixups(o->fixups, o->nfixups, tables, NULL);
 	if (rc == 0) {
 		res->from_cache = cuda_kernel_from_cache(ck);
-		rc = cuda_launch(ck, o->grid, k->threads, k->dynamic_bytes, argv, err, errlen);
+		rc = cuda_launch_timed(ck, o->grid, k->threads, k->dynamic_bytes, argv, o->timeout_s, err, errlen);
+		if (rc == CUDA_TIMED_OUT) {   /* the device still runs it: nothing is freed (that would wait) */
+			void *keep[] = {ck, vals, argv, addr, tables, dextra};
+			memcpy(stuck_run, keep, sizeof keep);
+			snprintf(err, errlen, "kernel '%s' did not finish within %g s", k->name, o->timeout_s);
+			return RUN_TIMED_OUT;
+		}
 	}
 	for (int i = 0; rc == 0 && i < tk->nargs; i++)
 		if (tk->args[i]->type.dtype == DT_PTR)

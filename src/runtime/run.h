@@ -50,6 +50,7 @@ typedef struct RunOptions {
 	int nextra;
 	const RunFixup *fixups;
 	int nfixups;
+	double timeout_s;     /* the first launch's time limit in seconds; 0: none */
 } RunOptions;
 
 typedef struct RunResult {
@@ -59,7 +60,11 @@ typedef struct RunResult {
 } RunResult;
 
 /* 0 on success; otherwise a message in err. `source` is emit_kernel's output
- * for `k`. */
+ * for `k`. RUN_TIMED_OUT when the kernel did not finish within
+ * o->timeout_s: it may still run (on the CPU its threads do, on a GPU the
+ * device does), so the process should exit soon, and the buffers of `args`
+ * hold what they held before. */
+#define RUN_TIMED_OUT (-2)
 int run_kernel(const SKernel *k, const char *source, RunArg *args, const RunOptions *o, RunResult *res,
 	       char *err, size_t errlen);
 

@@ -568,12 +568,41 @@ typedef struct Assign {
 	bool split;            /* inside a region whose condition splits a wavefront */
 } Assign;
 
-/* Per-file scratch space, reused from function to function. */
+/* An assignment by name: the assignments of one name are consecutive,
+ * in the order of the code. */
+typedef struct ByVar {
+	uint32_t id;
+	int j;                 /* its index in Flow.a */
+} ByVar;
+
+/* Per-file scratch space, reused from function to function. The arrays
+ * after the assignments serve the conditions' refinement (refine_uses),
+ * which runs in linear time when the regions nest (they do in code that
+ * parses: blocks), each region in the next one that holds it. */
 typedef struct Flow {
 	Region *r;
 	int nr, rcap;
 	Assign *a;
 	int na, acap;
+	int base, ntok;        /* tokens [base, base + ntok) of the function */
+	int *cover;            /* by token - base: regions that split, or the innermost region (-1: none) */
+	int tcap;
+	int *parent;           /* by region: the region that holds it, -1: none */
+	int *loop_up;          /* by region: itself when a loop, else the nearest loop holding it; -1 */
+	int pcap;
+	ByVar *by_var;         /* the assignments sorted by name */
+	Val *memo;             /* by assignment: assigned_val, once computed (have) */
+	bool *have;
+	/* by the first position of a name in by_var: the last join of its
+	 * assignments after one, d (-1: none), up to position q, exclusive */
+	int *fold_d, *fold_q;
+	Val *fold_v;
+	int *pos;              /* by assignment: its position in by_var */
+	int *below;            /* by assignment: the one under it on its name's stack (reaching_defs) */
+	int *top;              /* by a name's first position: the top of its stack, -1: empty */
+	int vcap;
+	int *reach;            /* by token - base: the assignment a use reads (reaching_defs), -1: none */
+	int qcap;
 } Flow;
 
 static void add_region(Flow *fl, int lo, int hi, int cond_lo, int cond_hi, bool loop)
@@ -643,23 +672,43 @@ static bool inside(const Region *r, int i)
 	return i >= r->lo && i <= r->hi;
 }
 
+/* Makes fl->cover hold a counter for every token of the function. */
+static void reserve_tokens(Flow *fl, const WcFunc *fn)
+{
+	fl->base = fn->open;
+	fl->ntok = fn->close - fn->open + 2;
+	if (fl->ntok > fl->tcap) {
+		fl->tcap = fl->ntok;
+		fl->cover = base_realloc(fl->cover, (size_t)fl->tcap * sizeof *fl->cover);
+	}
+}
+
 /* Which regions split a wavefront, by the facts the tokens carry now, and
- * so which assignments only some lanes make; true when that changed. */
+ * so which assignments only some lanes make; true when that changed. The
+ * tokens under a splitting region are counted with a running sum of +1 at
+ * each one's start and -1 past its end (not region by assignment: that
+ * was quadratic in a long function). */
 static bool update_splits(const WcFile *f, Flow *fl)
 {
 	bool changed = false;
+	memset(fl->cover, 0, (size_t)fl->ntok * sizeof *fl->cover);
 	for (int k = 0; k < fl->nr; k++) {
 		Region *r = &fl->r[k];
 		if (!r->splits && r->cond_hi > r->cond_lo && wc_condition_splits(f, r->cond_lo, r->cond_hi))
 			r->splits = true;
+		if (r->splits) {
+			fl->cover[r->lo - fl->base]++;
+			fl->cover[r->hi + 1 - fl->base]--;
+		}
 	}
+	for (int i = 1; i < fl->ntok; i++)
+		fl->cover[i] += fl->cover[i - 1];
 	for (int j = 0; j < fl->na; j++) {
 		Assign *a = &fl->a[j];
-		for (int k = 0; k < fl->nr && !a->split; k++)
-			if (fl->r[k].splits && inside(&fl->r[k], a->at)) {
-				a->split = true;
-				changed = true;
-			}
+		if (!a->split && fl->cover[a->at - fl->base] > 0) {
+			a->split = true;
+			changed = true;
+		}
 	}
 	return changed;
 }
@@ -756,6 +805,254 @@ static void refine_use(WcFile *f, const Flow *fl, int u, uint32_t stamp)
 	f->t[u].whole = v.whole;
 }
 
+/* ---- the conditions' refinement in linear time, for regions that nest ---- */
+
+/* A region's place, for sorting: by start, the longer first, so that
+ * each is held by the open one before it. */
+typedef struct RegionKey {
+	int lo, hi, k;
+} RegionKey;
+
+static int cmp_region(const void *a, const void *b)
+{
+	const RegionKey *x = a, *y = b;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi > y->hi ? -1 : 1;
+	return x->k - y->k;
+}
+
+static int cmp_by_var(const void *a, const void *b)
+{
+	const ByVar *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->j - y->j;
+}
+
+/* fl->parent, fl->loop_up and, in fl->cover, each token's innermost
+ * region; false when two regions overlap without one holding the other. */
+static bool nest_regions(Flow *fl)
+{
+	if (fl->nr > fl->pcap) {
+		fl->pcap = fl->nr;
+		fl->parent = base_realloc(fl->parent, (size_t)fl->pcap * sizeof *fl->parent);
+		fl->loop_up = base_realloc(fl->loop_up, (size_t)fl->pcap * sizeof *fl->loop_up);
+	}
+	RegionKey *order = base_malloc(((size_t)fl->nr + 1) * sizeof *order);
+	int *stack = base_malloc(((size_t)fl->nr + 1) * sizeof *stack);
+	for (int k = 0; k < fl->nr; k++)
+		order[k] = (RegionKey){fl->r[k].lo, fl->r[k].hi, k};
+	qsort(order, (size_t)fl->nr, sizeof *order, cmp_region);
+	for (int i = 0; i < fl->ntok; i++)
+		fl->cover[i] = -1;
+	bool nested = true;
+	int depth = 0, next = 0;
+	for (int i = 0; i < fl->ntok && nested; i++) {
+		int tok = fl->base + i;
+		while (depth > 0 && fl->r[stack[depth - 1]].hi < tok)
+			depth--;
+		while (next < fl->nr && order[next].lo == tok) {
+			int k = order[next++].k;
+			if (depth > 0 && fl->r[k].hi > fl->r[stack[depth - 1]].hi) {
+				nested = false;
+				break;
+			}
+			fl->parent[k] = depth > 0 ? stack[depth - 1] : -1;
+			fl->loop_up[k] = fl->r[k].loop ? k : fl->parent[k] >= 0 ? fl->loop_up[fl->parent[k]] : -1;
+			stack[depth++] = k;
+		}
+		fl->cover[i] = depth > 0 ? stack[depth - 1] : -1;
+	}
+	nested = nested && next == fl->nr;   /* a region outside the function's tokens: the old way */
+	free(order);
+	free(stack);
+	return nested;
+}
+
+/* dominates() where the regions nest: every region that holds d holds u
+ * when the innermost one does. */
+static bool dominates_nested(const Flow *fl, int d, int u)
+{
+	if (d >= u)
+		return false;
+	int k = fl->cover[d - fl->base];
+	return k < 0 || inside(&fl->r[k], u);
+}
+
+/* The last token an assignment after u may reach u from, around a loop
+ * that holds u but not d (reaches_around where the regions nest: the
+ * outermost such loop holds the others). u when there is none. */
+static int around_end(const Flow *fl, int d, int u)
+{
+	int end = u, in = fl->cover[u - fl->base];
+	for (int k = in >= 0 ? fl->loop_up[in] : -1; k >= 0 && !inside(&fl->r[k], d);
+	     k = fl->parent[k] >= 0 ? fl->loop_up[fl->parent[k]] : -1)
+		end = fl->r[k].hi;
+	return end;
+}
+
+static Val memo_val(const WcFile *f, Flow *fl, int j, uint32_t stamp)
+{
+	if (!fl->have[j]) {
+		fl->memo[j] = assigned_val(f, &fl->a[j], stamp);
+		fl->have[j] = true;
+	}
+	return fl->memo[j];
+}
+
+/* The first position of name `id` in by_var, or -1. */
+static int name_first(const Flow *fl, uint32_t id)
+{
+	int lo = 0, hi = fl->na;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (fl->by_var[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < fl->na && fl->by_var[lo].id == id ? lo : -1;
+}
+
+/* The "=" whose value a use at u reads: the last one of its name that
+ * dominates u, u not in its own right side. Each name keeps a stack of
+ * its "="s in order; one whose innermost region has closed dominates no
+ * later token, so it leaves the top for good when it is found there. */
+static int reaching(const Flow *fl, int g, int u)
+{
+	int *top = &fl->top[g];
+	while (*top >= 0 && !dominates_nested(fl, fl->a[*top].at, u))
+		*top = fl->below[*top];
+	for (int j = *top; j >= 0; j = fl->below[j]) {
+		const Assign *a = &fl->a[j];
+		if (dominates_nested(fl, a->at, u) && !(u > a->at && u < a->rhs_end))
+			return j;
+	}
+	return -1;
+}
+
+/* fl->reach for every use of a local in a condition, in one walk over
+ * the function's tokens: the uses at a token before its own "=". */
+static void reaching_defs(const WcFile *f, Flow *fl, uint32_t stamp)
+{
+	for (int i = 0; i < fl->ntok; i++)
+		fl->reach[i] = -2;   /* not asked */
+	for (int k = 0; k < fl->nr; k++)
+		for (int u = fl->r[k].cond_lo; u < fl->r[k].cond_hi; u++)
+			fl->reach[u - fl->base] = -1;
+	for (int j = 0; j < fl->na; j++)
+		fl->top[j] = -1;
+	int next = 0;
+	for (int i = 0; i < fl->ntok; i++) {
+		int tok = fl->base + i;
+		if (fl->reach[i] == -1 && wc_ident(f, tok) && f->names->v[f->t[tok].id].var_stamp == stamp) {
+			int g = name_first(fl, f->t[tok].id);
+			fl->reach[i] = g >= 0 ? reaching(fl, g, tok) : -1;
+		}
+		for (; next < fl->na && fl->a[next].at == tok; next++) {
+			if (fl->a[next].op != WP_NONE)
+				continue;
+			int g = name_first(fl, f->t[tok].id);
+			fl->below[next] = fl->top[g];
+			fl->top[g] = next;
+		}
+	}
+}
+
+/* refine_use where the regions nest: the same facts, from the "=" that
+ * reaching_defs found and the name's assignments after it, each one's
+ * value computed once. */
+static void refine_nested(WcFile *f, Flow *fl, int u, uint32_t stamp)
+{
+	int d = fl->reach[u - fl->base];
+	if (d < 0)
+		return;
+	uint32_t id = f->t[u].id;
+	int m = fl->pos[d], g = name_first(fl, id);
+	int end = around_end(fl, fl->a[d].at, u), q = m + 1, hi = fl->na;
+	while (q < hi) {   /* the first position past the name's assignments up to end */
+		int mid = (q + hi) / 2;
+		if (fl->by_var[mid].id == id && fl->a[fl->by_var[mid].j].at <= end)
+			q = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the join runs on from the name's last one when that started at the
+	 * same d and ended before q: uses in the order of the code (each if
+	 * on the local after the one before) are linear, not quadratic */
+	Val v;
+	if (fl->fold_d[g] == d && fl->fold_q[g] <= q) {
+		v = fl->fold_v[g];
+		m = fl->fold_q[g];
+	} else {
+		v = memo_val(f, fl, d, stamp);
+		m++;
+	}
+	for (; m < q; m++) {
+		int j = fl->by_var[m].j;
+		const Assign *a = &fl->a[j];
+		Val w = memo_val(f, fl, j, stamp);
+		if (a->op == WP_NONE) {
+			v.view = join(v.view, w.view);
+			v.whole = v.whole && w.whole;
+		} else {
+			v.whole = v.whole && whole_of(a->op, v, w);
+		}
+		v.varying = v.varying || w.varying;
+	}
+	fl->fold_d[g] = d;
+	fl->fold_q[g] = q;
+	fl->fold_v[g] = v;
+	f->t[u].view = (uint8_t)v.view;
+	f->t[u].varying = v.varying;
+	f->t[u].whole = v.whole;
+}
+
+/* Refines every use of a local in a condition (H10 reads them). */
+static void refine_uses(WcFile *f, Flow *fl, uint32_t stamp)
+{
+	bool nested = nest_regions(fl);
+	if (nested) {
+		if (fl->na > fl->vcap) {
+			fl->vcap = fl->na;
+			fl->by_var = base_realloc(fl->by_var, (size_t)fl->vcap * sizeof *fl->by_var);
+			fl->memo = base_realloc(fl->memo, (size_t)fl->vcap * sizeof *fl->memo);
+			fl->have = base_realloc(fl->have, (size_t)fl->vcap * sizeof *fl->have);
+			fl->fold_d = base_realloc(fl->fold_d, (size_t)fl->vcap * sizeof *fl->fold_d);
+			fl->fold_q = base_realloc(fl->fold_q, (size_t)fl->vcap * sizeof *fl->fold_q);
+			fl->fold_v = base_realloc(fl->fold_v, (size_t)fl->vcap * sizeof *fl->fold_v);
+			fl->pos = base_realloc(fl->pos, (size_t)fl->vcap * sizeof *fl->pos);
+			fl->below = base_realloc(fl->below, (size_t)fl->vcap * sizeof *fl->below);
+			fl->top = base_realloc(fl->top, (size_t)fl->vcap * sizeof *fl->top);
+		}
+		if (fl->ntok > fl->qcap) {
+			fl->qcap = fl->ntok;
+			fl->reach = base_realloc(fl->reach, (size_t)fl->qcap * sizeof *fl->reach);
+		}
+		for (int j = 0; j < fl->na; j++) {
+			fl->by_var[j] = (ByVar){f->t[fl->a[j].at].id, j};
+			fl->have[j] = false;
+			fl->fold_d[j] = -1;
+		}
+		if (fl->na > 0)   /* by_var is still NULL in a function with no assignment */
+			qsort(fl->by_var, (size_t)fl->na, sizeof *fl->by_var, cmp_by_var);
+		for (int m = 0; m < fl->na; m++)
+			fl->pos[fl->by_var[m].j] = m;
+		reaching_defs(f, fl, stamp);
+	}
+	for (int k = 0; k < fl->nr; k++)
+		for (int u = fl->r[k].cond_lo; u < fl->r[k].cond_hi; u++)
+			if (wc_ident(f, u) && f->names->v[f->t[u].id].var_stamp == stamp && !wc_op(f, u - 1, WP_DOT) &&
+			    !wc_op(f, u - 1, WP_ARROW)) {
+				if (nested)
+					refine_nested(f, fl, u, stamp);
+				else
+					refine_use(f, fl, u, stamp);
+			}
+}
+
 static bool has_sync_call(const WcFile *f, const WcFunc *fn)
 {
 	for (int i = fn->open; i < fn->close; i++)
@@ -825,6 +1122,7 @@ static void function_flow(WcFile *f, const WcFunc *fn, int from, Flow *fl, const
 	seed_params(f, ff, stamp);
 	collect_regions(f, fn, fl);
 	collect_assigns(f, fn, fl);
+	reserve_tokens(fl, fn);
 	bool sync = has_sync_call(f, fn);
 	for (int round = 0; round < 3; round++) {
 		for (int pass = 0; pass < 4 && assign_pass(f, fl, stamp); pass++)
@@ -838,11 +1136,7 @@ static void function_flow(WcFile *f, const WcFunc *fn, int from, Flow *fl, const
 		return;
 	/* H10 reads conditions: there, a local's facts are those of the
 	 * assignments that reach the condition. */
-	for (int k = 0; k < fl->nr; k++)
-		for (int u = fl->r[k].cond_lo; u < fl->r[k].cond_hi; u++)
-			if (wc_ident(f, u) && f->names->v[f->t[u].id].var_stamp == stamp && !wc_op(f, u - 1, WP_DOT) &&
-			    !wc_op(f, u - 1, WP_ARROW))
-				refine_use(f, fl, u, stamp);
+	refine_uses(f, fl, stamp);
 }
 
 /* The parameter names of fn, by position: the last name of each
@@ -1019,6 +1313,19 @@ void wc_dataflow(WcFile *f)
 		follow_calls(f, &fl);
 	free(fl.r);
 	free(fl.a);
+	free(fl.cover);
+	free(fl.parent);
+	free(fl.loop_up);
+	free(fl.by_var);
+	free(fl.memo);
+	free(fl.have);
+	free(fl.fold_d);
+	free(fl.fold_q);
+	free(fl.fold_v);
+	free(fl.pos);
+	free(fl.below);
+	free(fl.top);
+	free(fl.reach);
 }
 
 bool wc_derived(const WcFile *f, int i)

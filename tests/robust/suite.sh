@@ -73,6 +73,20 @@ for out in "$tmp/k.py" "$tmp/klink.py" "$tmp/sub/../k.py" "$tmp/./k.py" "$tmp/kh
 		fail "-o naming the input (${out#"$tmp"/})" "status $rc, $(head -2 "$tmp/err")"
 	fi
 done
+# the same, relative: a name through a folder and back, run from inside the folder
+mkdir "$tmp/d"
+cp $K "$tmp/d/k.py"
+tc_abs=$(cd "$(dirname "$TC")" && pwd)/$(basename "$TC")
+for out in ./d/../d/k.py d/./k.py ../"$(basename "$tmp")"/d/k.py; do
+	# shellcheck disable=SC2086
+	(cd "$tmp" && timeout 20 "$tc_abs" compile d/k.py $KARGS -o "$out") 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && cmp -s $K "$tmp/d/k.py" && grep -q "is the input file" "$tmp/err"; then
+		pass "-o naming the input as $out (input d/k.py): refused, input intact"
+	else
+		fail "-o naming the input as $out" "status $rc, $(head -2 "$tmp/err")"
+	fi
+done
 # a link is followed: its target is written, the link stays
 echo old >"$tmp/real.c"
 ln -s real.c "$tmp/out.link"
@@ -256,7 +270,7 @@ deep lines 100000 ok 90
 # Linear time, measured as processor time (user + system) so that a loaded
 # machine does not make it flaky: a quadratic pass (a rescan of the file
 # per node) takes minutes at these sizes. On a loaded two-core machine
-# about 0.6 s, 3.4 s and 0.2 s, and below 1 s each for the rest;
+# about 0.5 s, 2.2 s and 0.25 s, and below 1 s each for the rest;
 # sanitizers slow a build down about 4 times.
 cpu_scale=1
 nm "$TC" 2>/dev/null | grep -q __asan_init && cpu_scale=4
@@ -331,6 +345,30 @@ for spec in 'sarif|"warpcheck/v1": "' 'json|"fingerprint": "'; do
 		pass "warpcheck --format $format, 20000 findings: $secs s of processor time (at most $((2 * wc_scale)))"
 	else
 		fail "warpcheck --format $format, 20000 findings" "status $rc, $(grep -c "$key" "$tmp/out") fingerprints, $secs s"
+	fi
+done
+
+# One function of 100000 lines: 33000 ifs on a local each assigns, then a
+# sync (H10 refines the local at each condition), flat and inside a loop.
+# The function's flow was quadratic (a region test per assignment, every
+# earlier assignment per condition: minutes), now about a third of a second.
+for kind in flat loop; do
+	awk -v kind=$kind 'BEGIN { print "__global__ void k(int *p) {\n  int lane = threadIdx.x % 32;\n  int v = 0;"
+		if (kind == "loop") print "  for (int i = 0; i < 4; i++) {"
+		for (i = 0; i < 33000; i++) printf "  if (v < %d) {\n    v = v + p[%d] + lane;\n  }\n", i % 32, i
+		if (kind == "loop") print "  }"
+		print "  __syncwarp();\n  p[lane] = __shfl_sync(0xffffffff, v, 0);\n}" }' >"$tmp/long_fn.cu"
+	cpu=$( (timeout 300 "$WC" "$tmp/long_fn.cu" >"$tmp/out" 2>"$tmp/err"; echo "rc $?"; times) | awk '
+		/^rc / { rc = $2 } END { n = split($0, f, " "); t = 0
+		for (i = 1; i <= n; i++) { split(f[i], ms, "m"); t += ms[1] * 60 + ms[2] }
+		printf "%d %.2f\n", rc, t }')
+	rc=${cpu%% *}
+	secs=${cpu#* }
+	if [ "$rc" -eq 1 ] && grep -q 'H2 lane-mask' "$tmp/out" &&
+		awk -v t="$secs" -v max="$((3 * wc_scale))" 'BEGIN { exit !(t <= max) }'; then
+		pass "warpcheck on a function of $(wc -l <"$tmp/long_fn.cu") lines ($kind): $secs s of processor time (at most $((3 * wc_scale)))"
+	else
+		fail "warpcheck on a function of 100000 lines ($kind)" "status $rc, $secs s: $(head -2 "$tmp/out")"
 	fi
 done
 
@@ -594,6 +632,71 @@ i64 3 6 0 read x_ptr\[6\] at line 9, past its 3 elements
 i64 3 0 3 wrote y_ptr\[3\] at line 11, past its 3 elements
 i64 3 2 2 ok
 CASES
+# A kernel that never finishes (a while on a run-time condition that stays
+# true: x cycles through [0, 16)) is stopped at --timeout, on one worker
+# thread and on several, with the --check interpreter's time limit too;
+# --timeout takes seconds.
+cat >"$tmp/spin.py" <<'PY'
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def spin(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr)
+    while x >= 0:
+        x = (x + 1) % 16
+    tl.store(y_ptr, x)
+PY
+for extra in "--threads 1" "--threads 4 --check" ""; do
+	start=$(now_ms)
+	# shellcheck disable=SC2086
+	TRITONC_CACHE="$tmp/cache" timeout 60 "$TC" run "$tmp/spin.py" -s '*i32,*i32,i32' -D BLOCK=16 --grid 4 --arg n=1 \
+		--arg x_ptr=16 --arg y_ptr=16 --timeout 1 $extra >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ms=$(($(now_ms) - start))
+	if [ $rc -eq 1 ] && grep -q "^tritonc: error: kernel 'spin' did not finish within 1 s$" "$tmp/err" && [ $ms -lt 15000 ]; then
+		pass "run a kernel that never finishes ($extra): stopped at --timeout 1 ($ms ms)"
+	else
+		fail "run a kernel that never finishes ($extra)" "status $rc after $ms ms: $(head -2 "$tmp/err")"
+	fi
+done
+for t in -1 abc 1e99; do
+	TRITONC_CACHE="$tmp/cache" timeout 60 "$TC" run "$tmp/spin.py" -s '*i32,*i32,i32' -D BLOCK=16 --timeout "$t" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "error: --timeout takes seconds from 0 (no limit) to 31536000, not '$t'" "$tmp/err"; then
+		pass "run --timeout $t: refused"
+	else
+		fail "run --timeout $t" "status $rc: $(head -2 "$tmp/err")"
+	fi
+done
+# tl.device_print of a long message in the --check interpreter: each line
+# whole, as the C kernel prints it (the interpreter's lines were cut at 512
+# bytes, the text after the indices at 256).
+long=$(awk 'BEGIN { for (i = 0; i < 3000; i++) printf "m" }')
+cat >"$tmp/prnlong.py" <<PY
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, n, B: tl.constexpr):
+    i = tl.arange(0, B)
+    x = tl.load(x_ptr + i, mask=i < n)
+    tl.device_print("start $long end", x, x + 1)
+PY
+TRITONC_CACHE="$tmp/cache" timeout 60 "$TC" run "$tmp/prnlong.py" -s '*fp32,i32' -D B=8 --grid 1 --arg n=8 --arg x_ptr=8 \
+	--check >"$tmp/out" 2>"$tmp/err"
+rc=$?
+sed -n '/^ran k/q;p' "$tmp/out" | sort >"$tmp/prn.c.txt"
+sed -n '/^ran k/,$p' "$tmp/out" | grep '^pid' | sort >"$tmp/prn.interp.txt"
+if [ $rc -eq 0 ] && [ "$(grep -c " start $long end: (operand [01]) [-0-9.]*$" "$tmp/prn.interp.txt")" -eq 16 ] &&
+	cmp -s "$tmp/prn.c.txt" "$tmp/prn.interp.txt"; then
+	pass "interpreter: tl.device_print of a 3000-byte message, 16 values, printed whole as the C kernel prints them"
+else
+	fail "interpreter: tl.device_print of a long message" "status $rc, $(wc -l <"$tmp/prn.interp.txt") lines, $(head -c 300 "$tmp/prn.interp.txt") $(head -2 "$tmp/err")"
+fi
 # A split scan on one worker thread (reported to crash; its programs wait
 # for those before them along the row, so one thread must run them in order).
 TRITONC_CACHE="$tmp/cache" timeout 300 "$TC" run tests/heldout/cumsum_bf16.py --threads 1 --check --arg xnumel=1024 \
@@ -670,7 +773,9 @@ fi
 msg() {   # FILE SIG WANT
 	timeout 20 "$TC" compile "$1" -s "$2" --target c -o "$tmp/msg.out" 2>"$tmp/err"
 	rc=$?
-	if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "$3" && [ ! -e "$tmp/msg.out" ]; then
+	# a located message shows its line and a caret under the column
+	if [ $rc -eq 1 ] && head -1 "$tmp/err" | grep -q "$3" && [ ! -e "$tmp/msg.out" ] &&
+		{ [ "${3#^}" = "$3" ] || sed -n 3p "$tmp/err" | grep -q '^ *| *\^$'; }; then
 		pass "message: $3"
 	else
 		fail "message '$3'" "status $rc: $(head -1 "$tmp/err")"

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 
 static Type ptr_type(DType elem)
@@ -531,6 +532,57 @@ static void test_spin_wait(void)
 	CHECK("a program waiting for one that has not run is an error, not a hang",
 	      ok && strstr(err, "program (1, 0, 0) waits in a loop that changes nothing"));
 	compiled_free(&c);
+}
+
+/* A loop that never ends on a run-time condition (x cycles in [0, 16)),
+ * nested in a loop over a run-time range, and a long one: each stopped
+ * at the time limit, with TIR_TIMED_OUT; without a limit the long one
+ * finishes. */
+static const char forever_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(x_ptr, y_ptr, n):\n"
+	"    x = tl.load(x_ptr)\n"
+	"    for j in range(n):\n"
+	"        while x >= 0:\n"
+	"            x = (x + 1) % 16\n"
+	"    tl.store(y_ptr, x)\n";
+static const char long_src[] =
+	"import triton\nimport triton.language as tl\n"
+	"@triton.jit\n"
+	"def k(x_ptr, y_ptr, n):\n"
+	"    x = tl.load(x_ptr)\n"
+	"    for j in range(n):\n"
+	"        x = x + 1\n"
+	"    tl.store(y_ptr, x)\n";
+
+static void test_time_limit(void)
+{
+	Compiled c, c2;
+	TKernel *k = compile_text(&c, NULL, forever_src, "*i32,*i32,i32", NULL, 0);
+	TKernel *k2 = compile_text(&c2, NULL, long_src, "*i32,*i32,i32", NULL, 0);
+	CHECK("a loop that never ends specializes", k != NULL && k2 != NULL);
+	if (!k || !k2)
+		return;
+	int32_t x = 3, y = -1;
+	TArgValue args[3] = {{.ptr = &x}, {.ptr = &y}, {.i = 2}};
+	int grid[3] = {1, 1, 1};
+	char err[300] = "";
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = tir_interpret_timed(k, args, grid, 0, 1, 0.3, err, sizeof err);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	printf("# stopped after %.2f s: %s\n", s, err);
+	CHECK("a loop that never ends stops at the time limit", rc == TIR_TIMED_OUT && s >= 0.3 && s < 3 && y == -1);
+	args[2].i = 1000000000;
+	rc = tir_interpret_timed(k2, args, grid, 0, 1, 0.2, err, sizeof err);
+	CHECK("a long loop stops at the time limit", rc == TIR_TIMED_OUT && y == -1);
+	args[2].i = 1000;
+	rc = tir_interpret_timed(k2, args, grid, 0, 1, 0, err, sizeof err);
+	CHECK("without a limit the loop runs to its end", rc == 0 && y == 1003);
+	compiled_free(&c);
+	compiled_free(&c2);
 }
 
 static const char assert_src[] =
@@ -1336,6 +1388,7 @@ int main(void)
 	test_dot_fp32();
 	test_atomic_add();
 	test_spin_wait();
+	test_time_limit();
 	test_device_assert();
 	test_argmax();
 	test_scan();
