@@ -540,7 +540,10 @@ static void define(PP *pp, int i, int eod)
 		in_passes(pp, &def, &maybe);
 		if (nm->target_stamp != f->stamp)
 			nm->target_file = NULL;
-		if (maybe & WC_HOST_PASS) {  /* the branch the host pass takes: where a fix goes */
+		/* the branch the host pass takes: where a fix goes. Its path must outlive the
+		 * file: the file's own name, or a header read for a summary (with no
+		 * summaries, a header's path is freed once it is read) */
+		if ((maybe & WC_HOST_PASS) && (f->include_depth == 0 || f->work)) {
 			nm->target_file = f->src.name;
 			nm->target_off = nt->off, nm->target_line = nt->line, nm->target_col = nt->col;
 		}
