@@ -45,6 +45,9 @@ typedef struct Job {
 	int findings;
 	int errors;
 	bool done;
+	Buf hout[8];     /* findings in included headers, each printed once per run */
+	uint64_t hkey[8];
+	int nh;
 } Job;
 
 typedef struct Run {
@@ -60,6 +63,7 @@ typedef struct Run {
 	int findings, errors;
 	uint64_t *seen;  /* files and folders walked, by device and inode (open addressing; 0 free) */
 	size_t nseen, capseen;
+	uint64_t *hdone; int nhdone, caphdone;  /* header findings written */
 } Run;
 
 /* True the first time a file or folder is met: a symlink loop, a link to
@@ -241,6 +245,34 @@ static void fix_file(const Options *o, Job *j, Diag *d, WcFile *f)
 	free(text);
 }
 
+/* The findings f reports in the headers it includes, each rendered with
+ * the header's text (read once per thread) and keyed for the writer. */
+static void header_findings(const Options *o, Job *j, WcWork *w, WcFile *f)
+{
+	for (int k = 0; k < f->nhfinds && j->nh < (int)(sizeof j->hkey / sizeof j->hkey[0]); k++) {
+		size_t len = 0;
+		const char *text = wc_header_text(w, f->hpaths[k], &len);
+		if (!text || f->hfinds[k].off >= len)
+			continue;
+		WcFile h = {.src = {.name = f->hpaths[k], .text = text, .len = len}, .finds = &f->hfinds[k], .nfinds = 1};
+		if (o->base)
+			wc_baseline_filter(o->base, &h);
+		if (h.nfinds == 0)
+			continue;
+		bool first = true;
+		Buf *b = &j->hout[j->nh];
+		if (o->format == WC_TEXT)
+			wc_report_text_buf(b, &h);
+		else if (o->format == WC_JSON)
+			wc_report_json_file(b, &h, &first);
+		else
+			wc_report_sarif_file(b, &h, &first);
+		uint64_t key = base_hash_fnv1a(f->hpaths[k], strlen(f->hpaths[k]), HASH_SEED);
+		key = base_hash_fnv1a(&f->hfinds[k].off, sizeof f->hfinds[k].off, key);
+		j->hkey[j->nh++] = base_hash_fnv1a(f->hfinds[k].id, strlen(f->hfinds[k].id), key);
+	}
+}
+
 static void check_job(const Options *o, Job *j, WcWork *w)
 {
 	Diag d = {0};  /* no stream: messages are kept for the writer */
@@ -271,7 +303,9 @@ static void check_job(const Options *o, Job *j, WcWork *w)
 			wc_report_sarif_file(&j->out, &f, &first);
 		if (!o->fix)
 			j->findings += wc_warnings(&f);
-		if (key && !d.text.len && !f.errors)
+		if (!o->fix)
+			header_findings(o, j, w, &f);
+		if (key && !d.text.len && !f.errors && j->nh == 0)
 			wc_cache_put(o->cache, key, &f, w, &j->out, j->findings);
 	}
 	j->errors += d.errors + f.errors;
@@ -299,6 +333,25 @@ static void write_job(Run *r, Job *j)
 		fflush(stdout);
 		fwrite(j->err.data, 1, j->err.len, stderr);
 	}
+	for (int k = 0; k < j->nh; k++) {
+		bool dup = false;
+		for (int m = 0; m < r->nhdone && !dup; m++)
+			dup = r->hdone[m] == j->hkey[k];
+		if (!dup && j->hout[k].len) {
+			if (r->nhdone == r->caphdone) {
+				r->caphdone = r->caphdone ? r->caphdone * 2 : 16;
+				r->hdone = base_realloc(r->hdone, (size_t)r->caphdone * sizeof *r->hdone);
+			}
+			r->hdone[r->nhdone++] = j->hkey[k];
+			if (r->opt.format != WC_TEXT && r->any_finding_written)
+				fputc(',', stdout);
+			fwrite(j->hout[k].data, 1, j->hout[k].len, stdout);
+			r->any_finding_written = true;
+			r->findings++;  /* a warning: the exit status says so even where a baseline hid the use */
+		}
+		buf_free(&j->hout[k]);
+	}
+	j->nh = 0;
 	r->findings += j->findings;
 	r->errors += j->errors;
 	buf_free(&j->out);
@@ -561,6 +614,7 @@ static void run_free(Run *r, Vec *paths, WcTree *tree)
 	}
 	free(r->jobs);
 	free(r->seen);
+	free(r->hdone);
 	vec_free(paths);
 	wc_tree_free(tree);
 	wc_compile_db_free(&r->opt.db);

@@ -535,8 +535,20 @@ static void define(PP *pp, int i, int eod)
 	const WcTok *nt = &f->all[i];
 	uint32_t target = in_target(pp);
 	if (target != NO_NAME) {
-		f->names->v[nt->id].target_stamp = f->stamp;
-		f->names->v[nt->id].target_macro = target;
+		WcName *nm = &f->names->v[nt->id];
+		WcPasses def, maybe;
+		in_passes(pp, &def, &maybe);
+		if (nm->target_stamp != f->stamp)
+			nm->target_file = NULL;
+		/* the branch the host pass takes: where a fix goes. Its path must outlive the
+		 * file: the file's own name, or a header read for a summary (with no
+		 * summaries, a header's path is freed once it is read) */
+		if ((maybe & WC_HOST_PASS) && (f->include_depth == 0 || f->work)) {
+			nm->target_file = f->src.name;
+			nm->target_off = nt->off, nm->target_line = nt->line, nm->target_col = nt->col;
+		}
+		nm->target_stamp = f->stamp;
+		nm->target_macro = target;
 	}
 	uint32_t tested = cond_target(f, i + 1, eod);
 	if (tested != NO_NAME) {
@@ -594,6 +606,9 @@ typedef struct SumEntry {
 	bool shuffle, wsize_fn, select_amd, conflict;
 	uint32_t used, target, tmacro, body_at, body_len;
 	uint64_t value, select_def;
+	const char *tfile;        /* the #define of a target fact: the summary's path, or another's */
+	uint32_t toff;
+	int tline, tcol;
 } SumEntry;
 
 enum { F_CONST = 1, F_MACRO = 2, F_WSIZE = 4, F_WEXPR = 8, F_TARGET = 16, F_TMACRO = 32, F_BODY = 64, F_HDR = 128, F_PBOUND = 256 };
@@ -672,8 +687,11 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 			x.has |= F_WSIZE;
 		if (nm->wexpr_stamp == st)
 			x.has |= F_WEXPR;
-		if (nm->target_stamp == st)
+		if (nm->target_stamp == st) {
 			x.has |= F_TARGET, x.target = nm->target_macro;
+			x.tfile = nm->target_file && strcmp(nm->target_file, path) == 0 ? s->path : nm->target_file;
+			x.toff = nm->target_off, x.tline = nm->target_line, x.tcol = nm->target_col;
+		}
 		if (nm->tmacro_stamp == st)
 			x.has |= F_TMACRO, x.tmacro = nm->tmacro_target;
 		if (nm->hdr_stamp == st)
@@ -721,8 +739,11 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 			nm->wsize_stamp = st;
 		if (x->has & F_WEXPR)
 			nm->wexpr_stamp = st;
-		if (x->has & F_TARGET)
+		if (x->has & F_TARGET) {
 			nm->target_stamp = st, nm->target_macro = x->target;
+			nm->target_file = x->tfile, nm->target_off = x->toff;
+			nm->target_line = x->tline, nm->target_col = x->tcol;
+		}
 		if (x->has & F_TMACRO)
 			nm->tmacro_stamp = st, nm->tmacro_target = x->tmacro;
 		if (x->has & F_HDR) {
@@ -1221,6 +1242,7 @@ static void target_consts(WcFile *f)
 		WcName *nm = &f->names->v[defs[a].id];
 		nm->target_stamp = f->stamp;
 		nm->target_macro = target;
+		nm->target_file = NULL;
 	}
 }
 

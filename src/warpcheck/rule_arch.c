@@ -51,6 +51,33 @@ static const char *name_text(const WcFile *f, uint32_t id, int *len)
 	return f->names->chars + nm->off;
 }
 
+/* The #define a host use takes, where it is in an included header (the
+ * header is where the fix goes): a finding there too, once per file for
+ * each definition (the caller prints each header finding once per run). */
+static void header_finding(WcFile *f, const WcName *nm, const WcFinding *use, int mlen, const char *macro)
+{
+	if (!nm->target_file || f->include_depth > 0 || strcmp(nm->target_file, f->src.name) == 0)
+		return;
+	for (int k = 0; k < f->nhfinds; k++)
+		if (f->hpaths[k] == nm->target_file && f->hfinds[k].off == nm->target_off)
+			return;
+	if (f->nhfinds >= (int)TC_COUNT(f->hfinds))
+		return;
+	WcFinding *fd = &f->hfinds[f->nhfinds];
+	f->hpaths[f->nhfinds++] = nm->target_file;
+	memset(fd, 0, sizeof *fd);
+	fd->off = nm->target_off;
+	fd->line = nm->target_line;
+	fd->col = nm->target_col;
+	fd->id = "H8";
+	fd->name = "arch-width";
+	fd->fix = "choose the width so that the host pass gets the device's too (a wave-size macro both passes "
+	          "define, or the queried warp size), or keep the macro out of host code";
+	const char *base = strrchr(f->src.name, '/');
+	snprintf(fd->msg, sizeof fd->msg, "the host pass takes this branch (%.*s is not defined there), and host "
+		"code uses the macro (%s:%d)", mlen, macro, base ? base + 1 : f->src.name, use->line);
+}
+
 /* A use of a macro that was defined under a per-target guard; *reported
  * says whether this macro was already reported in this scope. */
 static void check_host_use(WcFile *f, int i, bool *reported)
@@ -61,9 +88,11 @@ static void check_host_use(WcFile *f, int i, bool *reported)
 	*reported = true;
 	int mlen;
 	const char *macro = name_text(f, nm->target_macro, &mlen);
-	wc_find(f, i, "H8", "arch-width", fix_host,
+	WcFinding *fd = wc_find(f, i, "H8", "arch-width", fix_host,
 		"%.*s is chosen under %.*s, which only the device pass defines: host code always sees the other branch",
 		(int)f->t[i].len, f->src.text + f->t[i].off, mlen, macro);
+	if (fd)
+		header_finding(f, nm, fd, mlen, macro);
 }
 
 /* Every such macro once per host function (its first use). */

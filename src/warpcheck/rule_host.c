@@ -690,6 +690,132 @@ static void check_amd_launches(WcFile *f)
 	free(ls);
 }
 
+/* Token i names the device's width: warpSize, an alias or a library's name
+ * for it, or a warp-size name the tree defines with no one value
+ * (static constexpr uint32 warp_size = warpSize; under a HIP condition,
+ * = 32 in the other branch). A warp-size name defined as 32 alone, or
+ * never defined where the file can see it, is not. */
+static bool device_width_name(const WcFile *f, int i)
+{
+	if (wc_warp_size_alias(f, i))
+		return true;
+	if (!wc_ident(f, i) || !(wc_flags(f, i) & WN_WARP_SIZE) || wc_op(f, i + 1, WP_LPAREN))
+		return false;
+	const WcName *nm = &f->names->v[f->t[i].id];
+	return nm->const_stamp == f->stamp && (nm->const_conflict || nm->const_value == 64);
+}
+
+/* The expression [a, b) multiplies by the device's width: n * warp_size,
+ * config::warp_size * rows (a factor of the top level of the product). */
+static int width_factor(const WcFile *f, int a, int b)
+{
+	int depth = 0;
+	for (int k = a; k < b; k++) {
+		if (wc_is_open(f, k))
+			depth++;
+		else if (wc_is_close(f, k))
+			depth--;
+		if (depth != 0 || !device_width_name(f, k))
+			continue;
+		int s = k;
+		while (wc_op(f, s - 1, WP_SCOPE) && wc_ident(f, s - 2))
+			s -= 2;
+		if (wc_op(f, s - 1, WP_STAR) || wc_op(f, k + 1, WP_STAR))
+			return k;
+	}
+	return -1;
+}
+
+/* The smallest value below 64 that code some HIP pass compiles gives name
+ * id (constexpr int default_block_size = 16; under #if
+ * PROJ_HIP_PLATFORM_AMD), or 0. *amd: that value is under a condition
+ * about AMD. */
+static uint64_t small_block_value(const WcFile *f, int name, bool *amd)
+{
+	uint64_t best = 0;
+	*amd = false;
+	if (wc_value(f, name, &best))
+		return best > 0 && best < 64 ? best : 0;
+	best = 0;
+	if (!wc_ident(f, name))
+		return 0;
+	for (int k = 1; k + 2 < f->n; k++) {
+		uint64_t v;
+		if (!wc_same_ident(f, k, name) || !wc_op(f, k + 1, WP_ASSIGN) || f->t[k + 2].kind != WT_NUMBER ||
+		    !wc_op(f, k + 3, WP_SEMI) || !(wc_flags(f, k - 1) & (WN_TYPE | WN_QUALIFIER)) ||
+		    f->t[k].cuda_only || !wc_value(f, k + 2, &v))
+			continue;
+		if (v == 0 || v >= 64)
+			return 0;  /* some pass has a block of a whole wavefront */
+		const WcRegion *r = wc_region_at(f, k);
+		if (best == 0 || v < best || (r && r->amd && !*amd)) {
+			best = v;
+			*amd = r && r->amd;
+		}
+	}
+	return best;
+}
+
+/* dim3 block(16, 1, 1) with a grid of ceildiv(rows * warp_size, block.x):
+ * the launcher gives each row a warp of the device's width, but a block
+ * holds fewer threads than a wavefront, so each "warp" is split across
+ * blocks (and its subwarp ids cross them). On NVIDIA a block of 32 is one
+ * warp and correct; on CDNA a wavefront is 64 lanes. */
+static void check_warp_grid(WcFile *f, const WcFunc *fn)
+{
+	bool launch = false;
+	for (int i = fn->open; i < fn->close && !launch; i++)
+		launch = wc_op(f, i, WP_LAUNCH_OPEN) || wc_kw(f, i, WK_hipLaunchKernelGGL);
+	if (!launch)
+		return;
+	for (int i = fn->open + 1; i + 3 < fn->close; i++) {
+		if (!wc_kw(f, i, WK_dim3) || !wc_ident(f, i + 1) || f->t[i].cuda_only ||
+		    !(wc_op(f, i + 2, WP_LPAREN) || wc_op(f, i + 2, WP_LBRACE)))
+			continue;
+		int st[3], en[3];
+		int na = wc_call_args(f, i + 2, st, en, 3);
+		if (na < 1 || en[0] != st[0] + 1)
+			continue;
+		bool ones = true;
+		for (int a = 1; a < na; a++)
+			ones = ones && en[a] == st[a] + 1 && wc_value_is(f, st[a], 1);
+		if (!ones || wc_under_width_test(f, i))
+			continue;
+		bool amd = false;
+		uint64_t v = small_block_value(f, st[0], &amd);
+		if (v == 0)
+			continue;
+		/* the block's x as a divisor: ceildiv(E, block.x) or (E + block.x - 1) / block.x */
+		int w = -1;
+		for (int k = wc_match(f, i + 2) + 1; k + 2 < fn->close && w < 0; k++) {
+			if (!wc_same_ident(f, k, i + 1) || !wc_op(f, k + 1, WP_DOT) || f->t[k + 2].len != 1 ||
+			    f->src.text[f->t[k + 2].off] != 'x')
+				continue;
+			if (wc_op(f, k - 1, WP_COMMA) && wc_op(f, k + 3, WP_RPAREN)) {
+				int open = wc_match_back(f, k + 3);
+				int s2[2], e2[2];
+				if (open > 0 && wc_ident(f, open - 1) && wc_call_args(f, open, s2, e2, 2) == 2 && s2[1] == k)
+					w = width_factor(f, s2[0], e2[0]);
+			} else if (wc_op(f, k - 1, WP_SLASH) && wc_op(f, k - 2, WP_RPAREN)) {
+				int open = wc_match_back(f, k - 2);
+				if (open > 0)
+					w = width_factor(f, open + 1, k - 2);
+			}
+		}
+		if (w < 0)
+			continue;
+		char what[96] = "";
+		if (wc_ident(f, st[0]))
+			snprintf(what, sizeof what, " (%.*s%s)", (int)f->t[st[0]].len, f->src.text + f->t[st[0]].off,
+				amd ? ", its value for AMD" : "");
+		wc_find(f, st[0], "H12", "block-size",
+			"make the block at least a wavefront (the queried warp size, or a multiple of 64)",
+			"a block of %llu threads%s is smaller than a 64-lane wavefront, but the grid gives each item %.*s "
+			"threads: on CDNA each item's warp is split across blocks",
+			(unsigned long long)v, what, (int)f->t[w].len, f->src.text + f->t[w].off);
+	}
+}
+
 void wc_rule_host(WcFile *f)
 {
 	/* The constant contexts and host code matter only where the device's
@@ -753,4 +879,7 @@ void wc_rule_host(WcFile *f)
 	check_amd_launches(f);
 	check_amdgcn_directives(f);
 	check_host_width(f, widths);
+	for (int k = 0; k < f->nfns; k++)
+		if (f->fns[k].kind == WF_HOST || f->fns[k].kind == WF_UNKNOWN)
+			check_warp_grid(f, &f->fns[k]);
 }

@@ -182,6 +182,9 @@ typedef struct WcName {
 	uint32_t hdr_stamp;      /* a function of an included header: what its body does, in hdr_kinds */
 	uint8_t hdr_kinds;       /* scheme.c's S_* bits */
 	uint32_t target_macro;   /* the per-target macro whose branch defined it */
+	const char *target_file; /* where the #define the host pass may take is, when known (NULL: not), */
+	uint32_t target_off;     /* ...at that file's offset, line and column */
+	int target_line, target_col;
 	uint32_t tmacro_stamp;   /* #define IS_CDNA (defined(__gfx908__) || ...): a per-target test */
 	uint32_t tmacro_target;  /* the first per-target macro its body names */
 	bool const_conflict;
@@ -347,6 +350,7 @@ typedef struct WcFile {
 	struct WcFile *top;         /* while reading a header: the file that includes it */
 	uint32_t *seen; int nseen, seen_cap;  /* the top file's headers read (path hashes) */
 	Vec hdr_paths;              /* the top file's headers read, for the result cache */
+	WcFinding hfinds[8]; const char *hpaths[8]; int nhfinds;  /* findings in included headers */
 } WcFile;
 
 /* lex.c */

@@ -136,6 +136,27 @@ for d in tests/warpcheck/trees/*/; do
 	tree_case "${d%/}"
 done
 
+# A finding in a header for host uses in two files: printed once per run,
+# the same with any -j, in JSON too, and again on a run with --cache.
+hd=tests/warpcheck/trees/hostdef
+(cd "$hd" && "$WC" -I include src include -j 1) >"$tmp/hd1" 2>&1
+(cd "$hd" && "$WC" -I include src include -j 4) >"$tmp/hd4" 2>&1
+(cd "$hd" && "$WC" -I include src include --format json) >"$tmp/hdj" 2>&1
+mkdir -p "$tmp/hdcache"
+(cd "$hd" && "$WC" -I include src include --cache "$tmp/hdcache") >"$tmp/hdc0" 2>&1
+(cd "$hd" && "$WC" -I include src include --cache "$tmp/hdcache" -j 1) >"$tmp/hdc" 2>&1
+n=$(grep -c '^include/proj/width.cuh:6:9: warning: the host pass takes this branch' "$tmp/hd1")
+nj=$(grep -c '"file": "include/proj/width.cuh", "line": 6, "col": 9' "$tmp/hdj")
+if [ "$n" -ne 1 ] || [ "$nj" -ne 1 ]; then
+	fail header-finding-once "the header's finding $n times in text, $nj in JSON, want 1"
+elif ! cmp -s "$tmp/hd1" "$tmp/hd4"; then
+	fail header-finding-once "-j 1 and -j 4 differ"
+elif ! cmp -s "$tmp/hd1" "$tmp/hdc"; then
+	fail header-finding-once "a run with --cache differs"
+else
+	pass header-finding-once
+fi
+
 # A bad input next to a good file: an error naming the file, status 2, the
 # good file's findings still printed.
 bad_case() {
