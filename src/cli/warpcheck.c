@@ -45,9 +45,9 @@ typedef struct Job {
 	int findings;
 	int errors;
 	bool done;
-	Buf hout[8];     /* findings in included headers, each printed once per run */
-	uint64_t hkey[8];
-	int nh;
+	Buf *hout;       /* findings in included headers, each printed once per run */
+	uint64_t *hkey;
+	int nh, hcap;
 } Job;
 
 typedef struct Run {
@@ -249,7 +249,7 @@ static void fix_file(const Options *o, Job *j, Diag *d, WcFile *f)
  * the header's text (read once per thread) and keyed for the writer. */
 static void header_findings(const Options *o, Job *j, WcWork *w, WcFile *f)
 {
-	for (int k = 0; k < f->nhfinds && j->nh < (int)(sizeof j->hkey / sizeof j->hkey[0]); k++) {
+	for (int k = 0; k < f->nhfinds; k++) {
 		size_t len = 0;
 		const char *text = wc_header_text(w, f->hpaths[k], &len);
 		if (!text || f->hfinds[k].off >= len)
@@ -260,7 +260,13 @@ static void header_findings(const Options *o, Job *j, WcWork *w, WcFile *f)
 		if (h.nfinds == 0)
 			continue;
 		bool first = true;
+		if (j->nh == j->hcap) {
+			j->hcap = j->hcap ? 2 * j->hcap : 4;
+			j->hout = base_realloc(j->hout, sizeof *j->hout * (size_t)j->hcap);
+			j->hkey = base_realloc(j->hkey, sizeof *j->hkey * (size_t)j->hcap);
+		}
 		Buf *b = &j->hout[j->nh];
+		*b = (Buf){0};
 		if (o->format == WC_TEXT)
 			wc_report_text_buf(b, &h);
 		else if (o->format == WC_JSON)
@@ -351,7 +357,11 @@ static void write_job(Run *r, Job *j)
 		}
 		buf_free(&j->hout[k]);
 	}
-	j->nh = 0;
+	free(j->hout);
+	free(j->hkey);
+	j->hout = NULL;
+	j->hkey = NULL;
+	j->nh = j->hcap = 0;
 	r->findings += j->findings;
 	r->errors += j->errors;
 	buf_free(&j->out);

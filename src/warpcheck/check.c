@@ -216,6 +216,11 @@ void wc_file_free(WcFile *f)
 	free(f->match);
 	free(f->sup);
 	free(f->finds);
+	free(f->hfinds);
+	free(f->hpaths);
+	f->hfinds = NULL;
+	f->hpaths = NULL;
+	f->nhfinds = f->hfinds_cap = 0;
 	free(f->fns);
 	free(f->regions);
 	free(f->seen);

@@ -811,6 +811,8 @@ static void read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	free(sub.t);
 	free(sub.sup);
 	free(sub.finds);
+	free(sub.hfinds);
+	free(sub.hpaths);
 	free(sub.regions);
 	buf_free(&quiet.text);
 }

@@ -61,8 +61,11 @@ static void header_finding(WcFile *f, const WcName *nm, const WcFinding *use, in
 	for (int k = 0; k < f->nhfinds; k++)
 		if (f->hpaths[k] == nm->target_file && f->hfinds[k].off == nm->target_off)
 			return;
-	if (f->nhfinds >= (int)TC_COUNT(f->hfinds))
-		return;
+	if (f->nhfinds == f->hfinds_cap) {
+		f->hfinds_cap = f->hfinds_cap ? 2 * f->hfinds_cap : 4;
+		f->hfinds = base_realloc(f->hfinds, sizeof *f->hfinds * (size_t)f->hfinds_cap);
+		f->hpaths = base_realloc(f->hpaths, sizeof *f->hpaths * (size_t)f->hfinds_cap);
+	}
 	WcFinding *fd = &f->hfinds[f->nhfinds];
 	f->hpaths[f->nhfinds++] = nm->target_file;
 	memset(fd, 0, sizeof *fd);

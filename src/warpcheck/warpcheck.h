@@ -350,7 +350,7 @@ typedef struct WcFile {
 	struct WcFile *top;         /* while reading a header: the file that includes it */
 	uint32_t *seen; int nseen, seen_cap;  /* the top file's headers read (path hashes) */
 	Vec hdr_paths;              /* the top file's headers read, for the result cache */
-	WcFinding hfinds[8]; const char *hpaths[8]; int nhfinds;  /* findings in included headers */
+	WcFinding *hfinds; const char **hpaths; int nhfinds, hfinds_cap;  /* findings in included headers */
 } WcFile;
 
 /* lex.c */
