@@ -365,10 +365,9 @@ void cuda_close(CudaRuntime *rt)
 		if (!rt->borrowed)
 			rt->drv.cuDevicePrimaryCtxRelease(rt->device);
 	}
-	if (rt->rtc.lib)
-		dlclose(rt->rtc.lib);
-	if (rt->drv.lib)
-		dlclose(rt->drv.lib);
+	/* the driver's libraries stay loaded (a later open finds them so):
+	 * libcuda keeps threads of its own, and NVRTC carries its own C++
+	 * runtime, whose allocations an unload would leave behind */
 	free(rt);
 }
 
@@ -658,16 +657,12 @@ bool cuda_nvrtc_images(const char *source, const char *arch, CudaImages *images,
 	if (!source || !arch || !load_nvrtc(&rtc, err, errlen)) {
 		if (!source || !arch)
 			set_error(err, errlen, "cuda_nvrtc_images: no source or arch");
-		if (rtc.lib)
-			dlclose(rtc.lib);
-		return false;
+		return false;   /* NVRTC stays loaded, as in cuda_close */
 	}
 	char arch_opt[64];
 	snprintf(arch_opt, sizeof arch_opt, "-arch=%s", arch);
 	const char *opts[] = {arch_opt, "-std=c++17", "-default-device"};
-	bool ok = nvrtc_compile(&rtc, source, opts, 3, images, err, errlen);
-	dlclose(rtc.lib);
-	return ok;
+	return nvrtc_compile(&rtc, source, opts, 3, images, err, errlen);
 }
 
 /* The tensor maps the code takes after its arguments, from its
