@@ -64,6 +64,7 @@ void wc_work_free(WcWork *w)
 	free(w->text);
 	free(w->all);
 	free(w->t);
+	free(w->building);
 	memset(w, 0, sizeof *w);
 }
 

@@ -825,9 +825,7 @@ static void read_header(WcFile *f, WcFile *top, const char *path, const char *te
 static void include_defs(WcFile *f, int tok, int eod)
 {
 	const WcTok *t = &f->all[tok];
-	WcFile *top = f->top ? f->top : f;
-	if (f->include_depth >= 16)
-		return;
+	WcFile *top = f->top ? f->top : f;   /* no depth limit: each header is read once a file */
 	bool angle = t->kind == WT_PUNCT;
 	const char *name = f->src.text + t->off + 1;
 	size_t n;
@@ -861,11 +859,11 @@ static void include_defs(WcFile *f, int tok, int eod)
 				buf_free(&path);  /* included from itself, through others: as an include guard does */
 				return;
 			}
-		if (!hs && w->nbuilding >= (int)TC_COUNT(w->building)) {
-			buf_free(&path);
-			return;
-		}
 		if (!hs) {
+			if (w->nbuilding == w->building_cap) {
+				w->building_cap = w->building_cap ? 2 * w->building_cap : 16;
+				w->building = base_realloc(w->building, sizeof *w->building * (size_t)w->building_cap);
+			}
 			w->building[w->nbuilding++] = buf_str(&path);
 			size_t len = 0;
 			const char *text = wc_header_text(w, buf_str(&path), &len);

@@ -316,7 +316,7 @@ typedef struct WcHeader WcHeader;
 typedef struct WcHeaderSum WcHeaderSum;
 typedef struct WcWork {
 	WcHeaderSum *sums[256];     /* headers' facts, by path and build flags: replayed, not reread */
-	const char *building[16]; int nbuilding;  /* headers being read, outermost first */
+	const char **building; int nbuilding, building_cap;  /* headers being read, outermost first */
 	WcNames names;
 	const WcConfig *cfg;        /* the build flags of the next file checked */
 	WcHeader **hdr; uint32_t hdr_mask, nhdr;  /* headers read, by path: read once per thread */

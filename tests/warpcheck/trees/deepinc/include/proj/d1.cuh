@@ -1,0 +1,3 @@
+#pragma once
+// one link of a chain of 25 headers: the last one defines the width
+#include <proj/d2.cuh>
