@@ -412,6 +412,20 @@ static bool whole_of(WcPunct op, Val a, Val b)
 	}
 }
 
+/* v after an assignment of w by op (`=`: the views joined; `+=` and the
+ * like: whether the value stays whole). */
+static Val join_assign(Val v, WcPunct op, Val w)
+{
+	if (op == WP_NONE) {
+		v.view = join(v.view, w.view);
+		v.whole = v.whole && w.whole;
+	} else {
+		v.whole = v.whole && whole_of(op, v, w);
+	}
+	v.varying = v.varying || w.varying;
+	return v;
+}
+
 static Val binary(WcPunct op, Val a, Val b)
 {
 	Val v = none;
@@ -792,13 +806,7 @@ static void refine_use(WcFile *f, const Flow *fl, int u, uint32_t stamp)
 		if (f->t[a->at].id != id || (a->at > u && !reaches_around(fl, fl->a[d].at, a->at, u)))
 			continue;
 		Val w = assigned_val(f, a, stamp);
-		if (a->op == WP_NONE) {
-			v.view = join(v.view, w.view);
-			v.whole = v.whole && w.whole;
-		} else {
-			v.whole = v.whole && whole_of(a->op, v, w);
-		}
-		v.varying = v.varying || w.varying;
+		v = join_assign(v, a->op, w);
 	}
 	f->t[u].view = (uint8_t)v.view;
 	f->t[u].varying = v.varying;
@@ -994,13 +1002,7 @@ static void refine_nested(WcFile *f, Flow *fl, int u, uint32_t stamp)
 		int j = fl->by_var[m].j;
 		const Assign *a = &fl->a[j];
 		Val w = memo_val(f, fl, j, stamp);
-		if (a->op == WP_NONE) {
-			v.view = join(v.view, w.view);
-			v.whole = v.whole && w.whole;
-		} else {
-			v.whole = v.whole && whole_of(a->op, v, w);
-		}
-		v.varying = v.varying || w.varying;
+		v = join_assign(v, a->op, w);
 	}
 	fl->fold_d[g] = d;
 	fl->fold_q[g] = q;

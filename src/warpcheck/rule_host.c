@@ -617,27 +617,6 @@ static void check_host_width(WcFile *f, bool widths)
 	}
 }
 
-/* The kernel named before the "<<<" at i: name<<<, name<T, 32><<<; -1 if none. */
-static int launch_kernel(const WcFile *f, int i)
-{
-	int k = i - 1;
-	if (wc_op(f, k, WP_GT)) {
-		int depth = 0;
-		for (; k >= 0 && k > i - 200; k--) {
-			if (wc_op(f, k, WP_GT))
-				depth++;
-			else if (wc_op(f, k, WP_SHR))
-				depth += 2;
-			else if (wc_op(f, k, WP_LT) && --depth == 0)
-				break;
-			else if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE))
-				return -1;
-		}
-		k--;
-	}
-	return k >= 0 && wc_ident(f, k) ? k : -1;
-}
-
 /* kSmall<T><<<g, 64>>> in code under a condition about AMD (#if BNB_HIP,
  * #ifdef USE_ROCM) while the file launches the same kernel with blocks of
  * 32 elsewhere (its CUDA branch included): the block is one wavefront on CDNA and two on RDNA (and
@@ -657,7 +636,7 @@ static void check_amd_launches(WcFile *f)
 	for (int i = 1; i < f->n; i++) {
 		if (!wc_op(f, i, WP_LAUNCH_OPEN))
 			continue;
-		int k = launch_kernel(f, i), arg = launch_block_arg(f, i);
+		int k = wc_launched_name(f, i), arg = launch_block_arg(f, i);
 		uint64_t v;
 		if (k < 0 || arg < 0 || arg >= f->n || f->t[arg].kind != WT_NUMBER || !wc_value(f, arg, &v) ||
 		    (v != 32 && v != 64) || !wc_op(f, arg + 1, WP_LAUNCH_CLOSE))

@@ -404,27 +404,6 @@ static bool launch_width(const WcFinding *fd)
 	return strcmp(fd->id, "H6") == 0 && strncmp(fd->msg, "launch geometry", 15) == 0;
 }
 
-/* The kernel named before the "<<<" at i: name<<<, name<T, 32><<<. */
-static int launched_name(const WcFile *f, int i)
-{
-	int k = i - 1;
-	if (wc_op(f, k, WP_GT)) {
-		int depth = 0;
-		for (; k >= 0; k--) {
-			if (wc_op(f, k, WP_GT))
-				depth++;
-			else if (wc_op(f, k, WP_SHR))
-				depth += 2;
-			else if (wc_op(f, k, WP_LT) && --depth == 0)
-				break;
-			else if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE))
-				return -1;
-		}
-		k--;
-	}
-	return wc_ident(f, k) ? k : -1;
-}
-
 /* Every kernel the function at k launches is a function of the file that,
  * with what it calls, keeps to 32-lane groups (no warpSize, vote or
  * shuffle that may cross a half): launching it with blocks of WARP_SIZE
@@ -435,7 +414,7 @@ static bool launches_logical(const WcFile *f, const WcFunc *fn, const int *down,
 	for (int i = fn->open + 1; i < fn->close; i++) {
 		int name = -1;
 		if (wc_op(f, i, WP_LAUNCH_OPEN))
-			name = launched_name(f, i);
+			name = wc_launched_name(f, i);
 		else if (wc_kw(f, i, WK_hipLaunchKernelGGL) && wc_op(f, i + 1, WP_LPAREN))
 			name = wc_ident(f, i + 2) ? i + 2 : -1;
 		else
@@ -522,7 +501,7 @@ static void check_launch_widths(WcFile *f, const int *down, const NameFn *names)
 		for (int i = fn->open + 1; i < fn->close; i++) {
 			if (!wc_op(f, i, WP_LAUNCH_OPEN) || f->t[i].cuda_only)
 				continue;
-			int name = launched_name(f, i);
+			int name = wc_launched_name(f, i);
 			int a = -1, b = -1, depth = 0;
 			for (int j = i + 1; j < fn->close && !wc_op(f, j, WP_LAUNCH_CLOSE); j++) {
 				if (wc_is_open(f, j))

@@ -328,3 +328,24 @@ bool wc_lib_width(const WcFile *f, int i)
 	return wc_op(f, i - 1, WP_SCOPE) && wc_ident(f, i - 2) && f->t[i - 2].len == 7 &&
 	       memcmp(f->src.text + f->t[i - 2].off, "rocprim", 7) == 0;
 }
+
+/* The kernel named before the "<<<" at i: name<<<, name<T, 32><<<; -1 if none. */
+int wc_launched_name(const WcFile *f, int i)
+{
+	int k = i - 1;
+	if (wc_op(f, k, WP_GT)) {
+		int depth = 0;
+		for (; k >= 0; k--) {
+			if (wc_op(f, k, WP_GT))
+				depth++;
+			else if (wc_op(f, k, WP_SHR))
+				depth += 2;
+			else if (wc_op(f, k, WP_LT) && --depth == 0)
+				break;
+			else if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE))
+				return -1;
+		}
+		k--;
+	}
+	return wc_ident(f, k) ? k : -1;
+}

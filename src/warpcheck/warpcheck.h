@@ -409,6 +409,7 @@ bool wc_is_open(const WcFile *f, int i);           /* ( [ { */
 bool wc_is_close(const WcFile *f, int i);          /* ) ] } */
 void wc_match_table(WcFile *f);                      /* fills f->match once the code tokens are final */
 int wc_match(const WcFile *f, int open);            /* index of the closing bracket or -1 */
+int wc_launched_name(const WcFile *f, int i);    /* the kernel named before the "<<<" at i, or -1 */
 int wc_match_back(const WcFile *f, int close);      /* index of the opening bracket or -1 */
 int wc_call_args(const WcFile *f, int open, int *starts, int *ends, int max);
 /* A literal or a known constant (#define, or a local assigned once). */
