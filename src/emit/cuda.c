@@ -236,6 +236,10 @@ static const char cuda_wgmma[] =
 	"{\n"
 	"\treturn fields | ((tc_u64)__cvta_generic_to_shared(p) >> 4 & 0x3fff);\n"
 	"}\n"
+	"/* The descriptor of the array's byte `at` (a multiple of 16): the array's,\n"
+	" * made once, plus at / 16; shared addresses are below 2^18, so the sum\n"
+	" * stays in the 14-bit field. */\n"
+	"#define tc_wgmma_desc_at(base, fields, at) (tc_wgmma_desc(base, fields) + (tc_u64)((tc_u32)(at) >> 4))\n"
 	"TC_DEVICE void tc_fence_operand(float &r) { asm volatile(\"\" : \"+f\"(r) :: \"memory\"); }\n"
 	"#define tc_wgmma_fence() asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\")\n"
 	"#define tc_wgmma_commit() asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\")\n"
@@ -490,13 +494,26 @@ static void cuda_assert_fail(Buf *b, const SKernel *k, const char *message, int 
 	buf_printf(b, "tc_assert_fail(\"%s\", %d, %s);\n", k->name, line, message);
 }
 
+/* The thread's warp, taken from lane 0 so that nvcc knows it is the same
+ * for the whole warp: what depends on it alone (the warpgroup's operand
+ * offsets and wgmma descriptors) is then computed once a warp, in uniform
+ * registers. The kernel computes it first, with every thread there. */
+static void cuda_leaf(Buf *b, const SKernel *k, const SExpr *e)
+{
+	if (e->kind == SE_WARP) {
+		buf_printf(b, "__shfl_sync(0xffffffffu, (tc_i32)(threadIdx.x / %d), 0)", k->warp_size);
+		return;
+	}
+	emit_gpu_leaf(b, k, e);
+}
+
 const Printer emit_cuda_printer = {
 	.assert_fail = cuda_assert_fail,
 	.atomic = cuda_atomic,
 	.lockstep = false,
 	.head = cuda_head,
 	.tail = cuda_tail,
-	.leaf = emit_gpu_leaf,
+	.leaf = cuda_leaf,
 	.shuffle = cuda_shuffle,
 	.barrier = cuda_barrier,
 	.load_words = cuda_load_words,

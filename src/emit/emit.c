@@ -1356,9 +1356,9 @@ static void wgmma_regs_stmt(Emit *E, const SStmt *s, char *x, char *y)
 		char *w[4], *b = expr_str(E, s->frag_b);
 		for (int j = 0; j < 4; j++)
 			w[j] = elem_str(E, s->frag_a, j);
-		line(E, "tc_wgmma_m64n%dk16_%s_r%d(%s, %s, %s, %s, tc_wgmma_desc(&%s[%s], 0x%llxull),", s->n,
-		     s->operand == DT_BF16 ? "bf16" : "f16", db->trans, w[0], w[1], w[2], w[3], s->smem[1]->name, b,
-		     wgmma_fields(db));
+		line(E, "tc_wgmma_m64n%dk16_%s_r%d(%s, %s, %s, %s, tc_wgmma_desc_at(%s, 0x%llxull, (%s) * %d),", s->n,
+		     s->operand == DT_BF16 ? "bf16" : "f16", db->trans, w[0], w[1], w[2], w[3], s->smem[1]->name,
+		     wgmma_fields(db), b, dtype_bytes(s->smem[1]->dtype));
 		wgmma_accumulators(E, s, x, y);
 		for (int j = 0; j < 4; j++)
 			free(w[j]);
@@ -1395,9 +1395,11 @@ static void wgmma_stmt(Emit *E, const SStmt *s)
 		free(bi);
 	} else {
 		char *a = expr_str(E, s->frag_a), *b = expr_str(E, s->frag_b);
-		line(E, "tc_wgmma_m64n%dk16_%s_%d%d(tc_wgmma_desc(&%s[%s], 0x%llxull), tc_wgmma_desc(&%s[%s], 0x%llxull),", s->n,
-		     s->operand == DT_BF16 ? "bf16" : "f16", s->desc[0].trans, s->desc[1].trans, s->smem[0]->name, a,
-		     wgmma_fields(&s->desc[0]), s->smem[1]->name, b, wgmma_fields(&s->desc[1]));
+		line(E, "tc_wgmma_m64n%dk16_%s_%d%d(tc_wgmma_desc_at(%s, 0x%llxull, (%s) * %d), "
+			"tc_wgmma_desc_at(%s, 0x%llxull, (%s) * %d),", s->n,
+		     s->operand == DT_BF16 ? "bf16" : "f16", s->desc[0].trans, s->desc[1].trans, s->smem[0]->name,
+		     wgmma_fields(&s->desc[0]), a, dtype_bytes(s->smem[0]->dtype), s->smem[1]->name,
+		     wgmma_fields(&s->desc[1]), b, dtype_bytes(s->smem[1]->dtype));
 		wgmma_accumulators(E, s, x, y);
 		free(a);
 		free(b);

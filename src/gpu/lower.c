@@ -468,13 +468,17 @@ static void yield_into(Lower *L, const TValue *y, SReg **state, const TValue *co
 	yield_part(L, y, state, like, PART_NONE);
 }
 
-/* slot = (slot + 1) % stages */
+/* slot = (slot + 1) % stages, as slot == stages - 1 ? 0 : slot + 1 (a
+ * compare and a select: the remainder by 3 is a multiply-high and more). */
 static void next_slot(Lower *L, SReg *slot, int stages, int line)
 {
 	SStmt *s = lower_uniform_stmt(L, SS_ASSIGN, line);
 	s->dst = simt_ref(L->k, slot, NULL);
-	SExpr *up = lower_iadd(L, simt_ref(L->k, slot, NULL), lower_ic(L, 1));
-	s->value = lower_index_op(simt_binary(L->k, TOP_MOD, DT_I32, up, lower_ic(L, stages)));
+	SExpr *sel = simt_leaf(L->k, SE_SELECT, DT_I32, 0);
+	sel->a[0] = simt_cmp(L->k, CMP_EQ, DT_I32, simt_ref(L->k, slot, NULL), lower_ic(L, stages - 1));
+	sel->a[1] = lower_ic(L, 0);
+	sel->a[2] = lower_iadd(L, simt_ref(L->k, slot, NULL), lower_ic(L, 1));
+	s->value = sel;
 }
 
 /* The consumer of iteration iv - (stages - 1), from iteration stages - 1 on
@@ -1040,6 +1044,8 @@ SKernel *simt_emit(Arena *a, Diag *diag, const Source *src, const Plan *plan)
 	L.place = arena_alloc(a, sizeof(Place) * (size_t)(p->nvalues + 1));
 	L.firsts = arena_alloc(a, sizeof *L.firsts * (size_t)(p->nframes + 1));
 	L.operand_smem = arena_alloc(a, sizeof *L.operand_smem * (size_t)(p->noperands + 1));
+	L.copy_at = arena_alloc(a, sizeof *L.copy_at * (size_t)(p->noperands + 1));
+	memset(L.copy_at, 0, sizeof *L.copy_at * (size_t)(p->noperands + 1));
 	L.pipe_regs = arena_alloc(a, sizeof *L.pipe_regs * (size_t)(p->npipes + 1));
 	jmp_buf jb, *saved = diag->jump;
 	diag->jump = &jb;

@@ -1516,6 +1516,7 @@ void lower_pipeline_regs(Lower *L, const Pipeline *pp)
 	PipeRegs *pr = &L->pipe_regs[pp->id];
 	pr->load_slot = slot_reg(L, "load_slot", pp->loop->line);
 	pr->use_slot = slot_reg(L, "use_slot", pp->loop->line);
+	pr->before = L->k->last;
 	if (!pp->tma)
 		return;
 	/* an mbarrier a slot, each expecting one arrival (the issuing thread's) */
@@ -1525,6 +1526,7 @@ void lower_pipeline_regs(Lower *L, const Pipeline *pp)
 	s->src = pr->bars;
 	s->vec = pp->stages;
 	simt_stmt(L->k, SS_BARRIER, pp->loop->line);
+	pr->before = L->k->last;
 }
 
 /* Bulk tensor copies: the issuing thread arrives on the slot's mbarrier,
@@ -1596,6 +1598,41 @@ static void lower_copy_tma(Lower *L, const TValue *v, const Operand *o)
 	L->place[v->id].lowered = true;
 }
 
+/* Where copy statement `s` (its loops made, `at` its element's coordinates)
+ * puts its element in a slot of operand o: a register a copy of the
+ * thread's, computed once before the pipelined loop (the swizzled place
+ * depends on the thread and the copy alone; the loop adds the slot's
+ * start). NULL where a copy has too many elements for registers of their
+ * own (each one a register the whole loop long), or where there is no
+ * place before the loop. */
+static SExpr *copy_place(Lower *L, const Operand *o, const SStmt *s, SExpr *at[2])
+{
+	PipeRegs *pr = &L->pipe_regs[o->pipe->id];
+	int count = 1;
+	for (int i = 0; i < s->nloops; i++)
+		count *= s->extent[i];
+	if (!pr->before || count > 16)
+		return NULL;
+	SExpr *lin = lower_ic(L, 0);
+	for (int i = 0; i < s->nloops; i++)
+		lin = lower_iadd(L, lower_imul(L, lin, lower_ic(L, s->extent[i])), loop_var(L, i));
+	SReg *r = L->copy_at[o->id];
+	if (r && r->count == count)
+		return simt_ref(L->k, r, lin);
+	if (r)
+		return NULL;
+	r = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, count, arena_printf(L->arena, "%s_place", o->name));
+	L->copy_at[o->id] = r;
+	SStmt *pre = simt_stmt_after(L->k, pr->before, SS_ASSIGN, s->line);
+	pr->before = pre;
+	pre->nloops = s->nloops;
+	for (int i = 0; i < s->nloops; i++)
+		pre->extent[i] = s->extent[i];
+	pre->dst = simt_ref(L->k, r, lin);
+	pre->value = operand_index(L, o, NULL, at[0], at[1]);
+	return simt_ref(L->k, r, lin);
+}
+
 void lower_copy_async(Lower *L, const TValue *v)
 {
 	const Operand *o = L->vp[v->id].staged;
@@ -1620,8 +1657,11 @@ void lower_copy_async(Lower *L, const TValue *v)
 	}
 	SStmt *s = simt_stmt(L->k, SS_COPY_ASYNC, v->line);
 	lower_set_loops(L, s, &n);
+	SExpr *slot = simt_ref(L->k, L->pipe_regs[o->pipe->id].load_slot, NULL);
+	SExpr *in_slot = copy_place(L, o, s, at);
 	s->dst = simt_ref(L->k, L->operand_smem[o->id],
-			  operand_index(L, o, simt_ref(L->k, L->pipe_regs[o->pipe->id].load_slot, NULL), at[0], at[1]));
+			  in_slot ? lower_iadd(L, lower_index_op(simt_binary(L->k, TOP_MUL, DT_I32, slot, lower_ic(L, o->elems))), in_slot)
+				  : operand_index(L, o, slot, at[0], at[1]));
 	s->ptr = lower_read_value(L, &n, ptr);
 	s->mask = mask ? lower_read_value(L, &n, mask) : NULL;
 	if (px) {   /* where the mask holds at the first element, min(n - x, vec) of them */

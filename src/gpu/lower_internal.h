@@ -38,6 +38,7 @@ typedef struct PipeRegs {
 	SReg *start;
 	SExpr *tile_next, *tile_runs;
 	SReg *bars, *use_phase;       /* bulk tensor copies: an mbarrier a slot; the parity use_slot's waits for */
+	SStmt *before;                /* the last statement before the loop: what is computed once goes after it */
 } PipeRegs;
 
 typedef struct Lower {
@@ -56,6 +57,7 @@ typedef struct Lower {
 	ValuePlan *vp;                   /* the plan's, by value id */
 	SReg *(*firsts)[TC_MAX_RANK];    /* emit: by frame, the first coordinate along each dim, or NULL if 0 */
 	SReg **operand_smem;             /* emit: by operand id, its shared array */
+	SReg **copy_at;                  /* by operand id: each copy's place in a slot, made before the loop */
 	PipeRegs *pipe_regs;             /* emit: by pipeline id */
 	int cur;                         /* the frame now in use; the next four are copies of it */
 	int rank;

@@ -196,6 +196,21 @@ SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line)
 	return s;
 }
 
+SStmt *simt_stmt_after(SKernel *k, SStmt *after, SStmtKind kind, int line)
+{
+	SStmt *s = arena_alloc(k->arena, sizeof *s);
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->line = line;
+	s->vec = 1;
+	SStmt **at = after ? &after->next : &k->first;
+	s->next = *at;
+	*at = s;
+	if (k->last == after)
+		k->last = s;
+	return s;
+}
+
 SStmt *simt_also(SKernel *k, SStmt *head)
 {
 	SStmt *s = arena_alloc(k->arena, sizeof *s);

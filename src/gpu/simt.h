@@ -298,6 +298,8 @@ SExpr *simt_and(SKernel *k, SExpr *x, SExpr *y);   /* either may be NULL (true) 
 SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line);
 /* An assignment run right after `head`'s, inside the same loops. */
 SStmt *simt_also(SKernel *k, SStmt *head);
+/* A statement put right after `after` (first of all where NULL), not at the end. */
+SStmt *simt_stmt_after(SKernel *k, SStmt *after, SStmtKind kind, int line);
 
 /* Bytes of one element of a shared array: packed 16-bit patterns, fp16 and
  * bf16 otherwise held in fp32, the dtype's size for the rest. */
