@@ -494,13 +494,14 @@ static void cuda_assert_fail(Buf *b, const SKernel *k, const char *message, int 
 	buf_printf(b, "tc_assert_fail(\"%s\", %d, %s);\n", k->name, line, message);
 }
 
-/* The thread's warp, taken from lane 0 so that nvcc knows it is the same
- * for the whole warp: what depends on it alone (the warpgroup's operand
- * offsets and wgmma descriptors) is then computed once a warp, in uniform
- * registers. The kernel computes it first, with every thread there. */
+/* In a kernel with wgmma, the thread's warp is taken from lane 0 so that
+ * nvcc knows it is the same for the whole warp: what depends on it alone
+ * (the warpgroup's operand offsets and descriptors) is then computed once
+ * a warp, in uniform registers. The kernel computes it first, with every
+ * thread there. */
 static void cuda_leaf(Buf *b, const SKernel *k, const SExpr *e)
 {
-	if (e->kind == SE_WARP) {
+	if (e->kind == SE_WARP && simt_uses_mma(k, WGMMA_M64K16)) {
 		buf_printf(b, "__shfl_sync(0xffffffffu, (tc_i32)(threadIdx.x / %d), 0)", k->warp_size);
 		return;
 	}

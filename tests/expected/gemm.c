@@ -308,34 +308,36 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	tc_i32 t36[TC_THREADS][8];
 	bool t37[TC_THREADS][8];
 	bool t38[TC_THREADS][32];
-	tc_i32 offs_k39[TC_THREADS][4];
-	tc_i32 t40[TC_THREADS][4];
-	bool t41[TC_THREADS][4];
-	tc_i32 t42[TC_THREADS][8];
-	tc_i32 offs_n43[TC_THREADS][8];
-	bool t44[TC_THREADS][8];
-	bool t45[TC_THREADS][32];
-	tc_u16 *a_ptrs46[TC_THREADS][32];
-	tc_i32 t47;
-	tc_u16 *b_ptrs48[TC_THREADS][32];
-	float acc49[TC_THREADS][64];
+	tc_i32 acc_a_place[TC_THREADS][4];
+	tc_i32 offs_k40[TC_THREADS][4];
+	tc_i32 t41[TC_THREADS][4];
+	bool t42[TC_THREADS][4];
+	tc_i32 t43[TC_THREADS][8];
+	tc_i32 offs_n44[TC_THREADS][8];
+	bool t45[TC_THREADS][8];
+	bool t46[TC_THREADS][32];
+	tc_i32 acc_b_place[TC_THREADS][4];
+	tc_u16 *a_ptrs48[TC_THREADS][32];
+	tc_i32 t49;
+	tc_u16 *b_ptrs50[TC_THREADS][32];
+	float acc51[TC_THREADS][64];
 	tc_u32 acc_fa[TC_THREADS][8];
 	tc_u32 acc_fb[TC_THREADS][8];
-	tc_i32 t52[TC_THREADS][16];
-	tc_i32 offs_m53[TC_THREADS][16];
 	tc_i32 t54[TC_THREADS][16];
-	tc_u16 *t55[TC_THREADS][16];
-	tc_i32 t56[TC_THREADS][4];
-	tc_i32 offs_n57[TC_THREADS][4];
+	tc_i32 offs_m55[TC_THREADS][16];
+	tc_i32 t56[TC_THREADS][16];
+	tc_u16 *t57[TC_THREADS][16];
 	tc_i32 t58[TC_THREADS][4];
+	tc_i32 offs_n59[TC_THREADS][4];
+	tc_i32 t60[TC_THREADS][4];
 	tc_u16 *c_ptrs[TC_THREADS][64];
-	tc_i32 t60[TC_THREADS][16];
-	tc_i32 offs_m61[TC_THREADS][16];
-	bool t62[TC_THREADS][16];
-	tc_i32 t63[TC_THREADS][4];
-	tc_i32 offs_n64[TC_THREADS][4];
-	bool t65[TC_THREADS][4];
-	bool t66[TC_THREADS][64];
+	tc_i32 t62[TC_THREADS][16];
+	tc_i32 offs_m63[TC_THREADS][16];
+	bool t64[TC_THREADS][16];
+	tc_i32 t65[TC_THREADS][4];
+	tc_i32 offs_n66[TC_THREADS][4];
+	bool t67[TC_THREADS][4];
+	bool t68[TC_THREADS][64];
 	for (int t = 0; t < TC_THREADS; ++t) {
 		lane[t] = (t % TC_RUN_W);
 	}
@@ -501,6 +503,20 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	}
 	load_slot = 0;
 	use_slot = 0;
+	for (int t = 0; t < TC_THREADS; ++t) {
+		for (int i0 = 0; i0 < 4; ++i0) {
+			for (int i1 = 0; i1 < 1; ++i1) {
+				acc_a_place[t][(i0 + i1)] = (((((i0 * 32) + f1_first0[t]) * 64) + (((tc_i32)tc_shr_i32(((i1 * 8) + f1_first1[t]), 3) ^ (((i0 * 32) + f1_first0[t]) & 7)) * 8)) + (((i1 * 8) + f1_first1[t]) & 7));
+			}
+		}
+	}
+	for (int t = 0; t < TC_THREADS; ++t) {
+		for (int i0 = 0; i0 < 4; ++i0) {
+			for (int i1 = 0; i1 < 1; ++i1) {
+				acc_b_place[t][(i0 + i1)] = (((((i0 * 16) + f4_first0[t]) * 128) + (((tc_i32)tc_shr_i32(((i1 * 8) + f4_first1[t]), 3) ^ (((i0 * 16) + f4_first0[t]) & 7)) * 8)) + (((i1 * 8) + f4_first1[t]) & 7));
+			}
+		}
+	}
 	for (k = 0; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)); k += 64) {
 		/* barrier: every statement already ends with all threads */
 		if ((k < K)) {
@@ -540,14 +556,14 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 1; ++i1) {
-						acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0[t]) * 64) + (((tc_i32)tc_shr_i32(((i1 * 8) + f1_first1[t]), 3) ^ (((i0 * 32) + f1_first0[t]) & 7)) * 8)) + (((i1 * 8) + f1_first1[t]) & 7)))] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[0] : 0;
-						acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0[t]) * 64) + (((tc_i32)tc_shr_i32(((i1 * 8) + f1_first1[t]), 3) ^ (((i0 * 32) + f1_first0[t]) & 7)) * 8)) + (((i1 * 8) + f1_first1[t]) & 7))) + 1] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[1] : 0;
-						acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0[t]) * 64) + (((tc_i32)tc_shr_i32(((i1 * 8) + f1_first1[t]), 3) ^ (((i0 * 32) + f1_first0[t]) & 7)) * 8)) + (((i1 * 8) + f1_first1[t]) & 7))) + 2] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[2] : 0;
-						acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0[t]) * 64) + (((tc_i32)tc_shr_i32(((i1 * 8) + f1_first1[t]), 3) ^ (((i0 * 32) + f1_first0[t]) & 7)) * 8)) + (((i1 * 8) + f1_first1[t]) & 7))) + 3] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[3] : 0;
-						acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0[t]) * 64) + (((tc_i32)tc_shr_i32(((i1 * 8) + f1_first1[t]), 3) ^ (((i0 * 32) + f1_first0[t]) & 7)) * 8)) + (((i1 * 8) + f1_first1[t]) & 7))) + 4] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[4] : 0;
-						acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0[t]) * 64) + (((tc_i32)tc_shr_i32(((i1 * 8) + f1_first1[t]), 3) ^ (((i0 * 32) + f1_first0[t]) & 7)) * 8)) + (((i1 * 8) + f1_first1[t]) & 7))) + 5] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[5] : 0;
-						acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0[t]) * 64) + (((tc_i32)tc_shr_i32(((i1 * 8) + f1_first1[t]), 3) ^ (((i0 * 32) + f1_first0[t]) & 7)) * 8)) + (((i1 * 8) + f1_first1[t]) & 7))) + 6] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[6] : 0;
-						acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0[t]) * 64) + (((tc_i32)tc_shr_i32(((i1 * 8) + f1_first1[t]), 3) ^ (((i0 * 32) + f1_first0[t]) & 7)) * 8)) + (((i1 * 8) + f1_first1[t]) & 7))) + 7] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[7] : 0;
+						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)])] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[0] : 0;
+						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 1] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[1] : 0;
+						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 2] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[2] : 0;
+						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 3] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[3] : 0;
+						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 4] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[4] : 0;
+						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 5] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[5] : 0;
+						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 6] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[6] : 0;
+						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 7] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[7] : 0;
 					}
 				}
 			}
@@ -555,58 +571,58 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			// 13: offs_k = tl.arange(0, BLOCK_K)
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
-					offs_k39[t][i0] = ((i0 * 16) + f4_first0[t]);
+					offs_k40[t][i0] = ((i0 * 16) + f4_first0[t]);
 				}
 			}
 
 			// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
-					t40[t][i0] = (tc_i32)((tc_u32)k + (tc_u32)offs_k39[t][i0]);
+					t41[t][i0] = (tc_i32)((tc_u32)k + (tc_u32)offs_k40[t][i0]);
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
-					t41[t][i0] = (t40[t][i0] < K);
+					t42[t][i0] = (t41[t][i0] < K);
 				}
 			}
 
 			// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 8; ++i0) {
-					t42[t][i0] = (i0 + f4_first1[t]);
+					t43[t][i0] = (i0 + f4_first1[t]);
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 8; ++i0) {
-					offs_n43[t][i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t42[t][i0]);
+					offs_n44[t][i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t43[t][i0]);
 				}
 			}
 
 			// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 8; ++i0) {
-					t44[t][i0] = (offs_n43[t][((i0 / 8) * 8)] < N);
+					t45[t][i0] = (offs_n44[t][((i0 / 8) * 8)] < N);
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 8; ++i1) {
-						t45[t][((i0 * 8) + i1)] = (t41[t][i0] && t44[t][((i1 / 8) * 8)]);
+						t46[t][((i0 * 8) + i1)] = (t42[t][i0] && t45[t][((i1 / 8) * 8)]);
 					}
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 1; ++i1) {
-						acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0[t]) * 128) + (((tc_i32)tc_shr_i32(((i1 * 8) + f4_first1[t]), 3) ^ (((i0 * 16) + f4_first0[t]) & 7)) * 8)) + (((i1 * 8) + f4_first1[t]) & 7)))] = t45[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[0] : 0;
-						acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0[t]) * 128) + (((tc_i32)tc_shr_i32(((i1 * 8) + f4_first1[t]), 3) ^ (((i0 * 16) + f4_first0[t]) & 7)) * 8)) + (((i1 * 8) + f4_first1[t]) & 7))) + 1] = t45[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[1] : 0;
-						acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0[t]) * 128) + (((tc_i32)tc_shr_i32(((i1 * 8) + f4_first1[t]), 3) ^ (((i0 * 16) + f4_first0[t]) & 7)) * 8)) + (((i1 * 8) + f4_first1[t]) & 7))) + 2] = t45[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[2] : 0;
-						acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0[t]) * 128) + (((tc_i32)tc_shr_i32(((i1 * 8) + f4_first1[t]), 3) ^ (((i0 * 16) + f4_first0[t]) & 7)) * 8)) + (((i1 * 8) + f4_first1[t]) & 7))) + 3] = t45[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[3] : 0;
-						acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0[t]) * 128) + (((tc_i32)tc_shr_i32(((i1 * 8) + f4_first1[t]), 3) ^ (((i0 * 16) + f4_first0[t]) & 7)) * 8)) + (((i1 * 8) + f4_first1[t]) & 7))) + 4] = t45[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[4] : 0;
-						acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0[t]) * 128) + (((tc_i32)tc_shr_i32(((i1 * 8) + f4_first1[t]), 3) ^ (((i0 * 16) + f4_first0[t]) & 7)) * 8)) + (((i1 * 8) + f4_first1[t]) & 7))) + 5] = t45[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[5] : 0;
-						acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0[t]) * 128) + (((tc_i32)tc_shr_i32(((i1 * 8) + f4_first1[t]), 3) ^ (((i0 * 16) + f4_first0[t]) & 7)) * 8)) + (((i1 * 8) + f4_first1[t]) & 7))) + 6] = t45[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[6] : 0;
-						acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0[t]) * 128) + (((tc_i32)tc_shr_i32(((i1 * 8) + f4_first1[t]), 3) ^ (((i0 * 16) + f4_first0[t]) & 7)) * 8)) + (((i1 * 8) + f4_first1[t]) & 7))) + 7] = t45[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[7] : 0;
+						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)])] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[0] : 0;
+						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 1] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[1] : 0;
+						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 2] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[2] : 0;
+						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 3] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[3] : 0;
+						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 4] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[4] : 0;
+						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 5] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[5] : 0;
+						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 6] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[6] : 0;
+						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 7] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[7] : 0;
 					}
 				}
 			}
@@ -615,35 +631,35 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 8; ++i1) {
-						a_ptrs46[t][((i0 * 8) + i1)] = (a_ptrs28[t][((i0 * 8) + i1)] + 64);
+						a_ptrs48[t][((i0 * 8) + i1)] = (a_ptrs28[t][((i0 * 8) + i1)] + 64);
 					}
 				}
 			}
 
 			// 25: b_ptrs += BLOCK_K * stride_bk
-			t47 = (tc_i32)((tc_u32)64 * (tc_u32)stride_bk);
+			t49 = (tc_i32)((tc_u32)64 * (tc_u32)stride_bk);
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 8; ++i1) {
-						b_ptrs48[t][((i0 * 8) + i1)] = (b_ptrs29[t][((i0 * 8) + i1)] + t47);
+						b_ptrs50[t][((i0 * 8) + i1)] = (b_ptrs29[t][((i0 * 8) + i1)] + t49);
 					}
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 8; ++i1) {
-						a_ptrs28[t][((i0 * 8) + i1)] = a_ptrs46[t][((i0 * 8) + i1)];
+						a_ptrs28[t][((i0 * 8) + i1)] = a_ptrs48[t][((i0 * 8) + i1)];
 					}
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 8; ++i1) {
-						b_ptrs29[t][((i0 * 8) + i1)] = b_ptrs48[t][((i0 * 8) + i1)];
+						b_ptrs29[t][((i0 * 8) + i1)] = b_ptrs50[t][((i0 * 8) + i1)];
 					}
 				}
 			}
-			load_slot = ((load_slot + 1) % 3);
+			load_slot = ((load_slot == 2) ? 0 : (load_slot + 1));
 		}
 		if ((k >= (tc_i32)((tc_u32)0 + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)))) {
 
@@ -651,7 +667,7 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 16; ++i0) {
 					for (int i1 = 0; i1 < 4; ++i1) {
-						acc49[t][((i0 * 4) + i1)] = acc[t][((i0 * 4) + i1)];
+						acc51[t][((i0 * 4) + i1)] = acc[t][((i0 * 4) + i1)];
 					}
 				}
 			}
@@ -672,7 +688,7 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				for (int i1 = 0; i1 < 4; ++i1) {
 					for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
-						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc49[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
@@ -692,7 +708,7 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				for (int i1 = 0; i1 < 4; ++i1) {
 					for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
-						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc49[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
@@ -712,7 +728,7 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				for (int i1 = 0; i1 < 4; ++i1) {
 					for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
-						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc49[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
@@ -732,17 +748,17 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				for (int i1 = 0; i1 < 4; ++i1) {
 					for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
-						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc49[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 16; ++i0) {
 					for (int i1 = 0; i1 < 4; ++i1) {
-						acc[t][((i0 * 4) + i1)] = acc49[t][((i0 * 4) + i1)];
+						acc[t][((i0 * 4) + i1)] = acc51[t][((i0 * 4) + i1)];
 					}
 				}
 			}
-			use_slot = ((use_slot + 1) % 3);
+			use_slot = ((use_slot == 2) ? 0 : (use_slot + 1));
 		}
 	}
 
@@ -751,49 +767,49 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
-			t52[t][i0] = ((((i0 / 4) * 32) + f5_first0[t]) + (i0 % 4));
+			t54[t][i0] = ((((i0 / 4) * 32) + f5_first0[t]) + (i0 % 4));
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
-			offs_m53[t][i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t52[t][i0]);
+			offs_m55[t][i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t54[t][i0]);
 		}
 	}
 
 	// 27: c_ptrs = C_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :]
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
-			t54[t][i0] = (tc_i32)((tc_u32)stride_cm * (tc_u32)offs_m53[t][i0]);
+			t56[t][i0] = (tc_i32)((tc_u32)stride_cm * (tc_u32)offs_m55[t][i0]);
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
-			t55[t][i0] = (C_ptr + t54[t][i0]);
+			t57[t][i0] = (C_ptr + t56[t][i0]);
 		}
 	}
 
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			t56[t][i0] = ((i0 * 32) + f5_first1[t]);
+			t58[t][i0] = ((i0 * 32) + f5_first1[t]);
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			offs_n57[t][i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t56[t][i0]);
+			offs_n59[t][i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t58[t][i0]);
 		}
 	}
 
 	// 27: c_ptrs = C_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :]
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			t58[t][i0] = (tc_i32)((tc_u32)1 * (tc_u32)offs_n57[t][i0]);
+			t60[t][i0] = (tc_i32)((tc_u32)1 * (tc_u32)offs_n59[t][i0]);
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
 			for (int i1 = 0; i1 < 4; ++i1) {
-				c_ptrs[t][((i0 * 4) + i1)] = (t55[t][i0] + t58[t][i1]);
+				c_ptrs[t][((i0 * 4) + i1)] = (t57[t][i0] + t60[t][i1]);
 			}
 		}
 	}
@@ -801,51 +817,51 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
-			t60[t][i0] = ((((i0 / 4) * 32) + f5_first0[t]) + (i0 % 4));
+			t62[t][i0] = ((((i0 / 4) * 32) + f5_first0[t]) + (i0 % 4));
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
-			offs_m61[t][i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t60[t][i0]);
+			offs_m63[t][i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t62[t][i0]);
 		}
 	}
 
 	// 28: tl.store(c_ptrs, acc.to(tl.float16), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
-			t62[t][i0] = (offs_m61[t][i0] < M);
+			t64[t][i0] = (offs_m63[t][i0] < M);
 		}
 	}
 
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			t63[t][i0] = ((i0 * 32) + f5_first1[t]);
+			t65[t][i0] = ((i0 * 32) + f5_first1[t]);
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			offs_n64[t][i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t63[t][i0]);
+			offs_n66[t][i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t65[t][i0]);
 		}
 	}
 
 	// 28: tl.store(c_ptrs, acc.to(tl.float16), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			t65[t][i0] = (offs_n64[t][i0] < N);
+			t67[t][i0] = (offs_n66[t][i0] < N);
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
 			for (int i1 = 0; i1 < 4; ++i1) {
-				t66[t][((i0 * 4) + i1)] = (t62[t][i0] && t65[t][i1]);
+				t68[t][((i0 * 4) + i1)] = (t64[t][i0] && t67[t][i1]);
 			}
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
 			for (int i1 = 0; i1 < 4; ++i1) {
-				if (t66[t][((i0 * 4) + i1)]) {
+				if (t68[t][((i0 * 4) + i1)]) {
 					((tc_u16 *)c_ptrs[t][((i0 * 4) + i1)])[0] = tc_f32_to_f16(acc[t][((i0 * 4) + i1)]);
 				}
 			}

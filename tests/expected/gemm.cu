@@ -349,42 +349,44 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	tc_i32 t36[8];
 	bool t37[8];
 	bool t38[64];
-	tc_i32 offs_k39[8];
-	tc_i32 t40[8];
-	bool t41[8];
-	tc_i32 t42[8];
-	tc_i32 offs_n43[8];
-	bool t44[8];
-	bool t45[64];
-	tc_u16 *a_ptrs46[64];
-	tc_i32 t47;
-	tc_u16 *b_ptrs48[64];
-	float acc49[128];
+	tc_i32 acc_a_place[8];
+	tc_i32 offs_k40[8];
+	tc_i32 t41[8];
+	bool t42[8];
+	tc_i32 t43[8];
+	tc_i32 offs_n44[8];
+	bool t45[8];
+	bool t46[64];
+	tc_i32 acc_b_place[8];
+	tc_u16 *a_ptrs48[64];
+	tc_i32 t49;
+	tc_u16 *b_ptrs50[64];
+	float acc51[128];
 	tc_u32 acc_fa[16];
 	tc_u32 acc_fb[16];
 	tc_i32 acc_fa_row[4];
 	tc_i32 acc_fb_row[4];
-	tc_i32 acc_fa_row54[4];
-	tc_i32 acc_fb_row55[4];
 	tc_i32 acc_fa_row56[4];
 	tc_i32 acc_fb_row57[4];
 	tc_i32 acc_fa_row58[4];
 	tc_i32 acc_fb_row59[4];
-	tc_i32 t60[8];
-	tc_i32 offs_m61[8];
+	tc_i32 acc_fa_row60[4];
+	tc_i32 acc_fb_row61[4];
 	tc_i32 t62[8];
-	tc_u16 *t63[8];
-	tc_i32 t64[16];
-	tc_i32 offs_n65[16];
+	tc_i32 offs_m63[8];
+	tc_i32 t64[8];
+	tc_u16 *t65[8];
 	tc_i32 t66[16];
+	tc_i32 offs_n67[16];
+	tc_i32 t68[16];
 	tc_u16 *c_ptrs[128];
-	tc_i32 t68[8];
-	tc_i32 offs_m69[8];
-	bool t70[8];
-	tc_i32 t71[16];
-	tc_i32 offs_n72[16];
-	bool t73[16];
-	bool t74[128];
+	tc_i32 t70[8];
+	tc_i32 offs_m71[8];
+	bool t72[8];
+	tc_i32 t73[16];
+	tc_i32 offs_n74[16];
+	bool t75[16];
+	bool t76[128];
 	lane = (tc_i32)(threadIdx.x % 32);
 	warp = (tc_i32)(threadIdx.x / 32);
 	f1_first0 = (((lane >> 3) & 3) + ((warp & 3) * 4));
@@ -522,6 +524,20 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	}
 	load_slot = 0;
 	use_slot = 0;
+	#pragma unroll
+	for (int i0 = 0; i0 < 8; ++i0) {
+		#pragma unroll
+		for (int i1 = 0; i1 < 1; ++i1) {
+			acc_a_place[(i0 + i1)] = (((((i0 * 16) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 16) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7));
+		}
+	}
+	#pragma unroll
+	for (int i0 = 0; i0 < 8; ++i0) {
+		#pragma unroll
+		for (int i1 = 0; i1 < 1; ++i1) {
+			acc_b_place[(i0 + i1)] = (((((i0 * 8) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 8) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7));
+		}
+	}
 	for (k = 0; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)); k += 64) {
 		tc_copy_wait(1);
 		__syncthreads();
@@ -559,53 +575,53 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					tc_copy_async16(&acc_a[((load_slot * 8192) + (((((i0 * 16) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 16) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7)))], a_ptrs28[((i0 * 8) + (i1 * 8))], t38[((i0 * 8) + (i1 * 8))]);
+					tc_copy_async16(&acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)])], a_ptrs28[((i0 * 8) + (i1 * 8))], t38[((i0 * 8) + (i1 * 8))]);
 				}
 			}
 
 			// 13: offs_k = tl.arange(0, BLOCK_K)
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				offs_k39[i0] = ((i0 * 8) + f4_first0);
+				offs_k40[i0] = ((i0 * 8) + f4_first0);
 			}
 
 			// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				t40[i0] = (tc_i32)((tc_u32)k + (tc_u32)offs_k39[i0]);
+				t41[i0] = (tc_i32)((tc_u32)k + (tc_u32)offs_k40[i0]);
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				t41[i0] = (t40[i0] < K);
+				t42[i0] = (t41[i0] < K);
 			}
 
 			// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				t42[i0] = (i0 + f4_first1);
+				t43[i0] = (i0 + f4_first1);
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				offs_n43[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t42[i0]);
+				offs_n44[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t43[i0]);
 			}
 
 			// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				t44[i0] = (offs_n43[((i0 / 8) * 8)] < N);
+				t45[i0] = (offs_n44[((i0 / 8) * 8)] < N);
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					t45[((i0 * 8) + i1)] = (t41[i0] && t44[((i1 / 8) * 8)]);
+					t46[((i0 * 8) + i1)] = (t42[i0] && t45[((i1 / 8) * 8)]);
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					tc_copy_async16(&acc_b[((load_slot * 8192) + (((((i0 * 8) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 8) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7)))], b_ptrs29[((i0 * 8) + (i1 * 8))], t45[((i0 * 8) + (i1 * 8))]);
+					tc_copy_async16(&acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)])], b_ptrs29[((i0 * 8) + (i1 * 8))], t46[((i0 * 8) + (i1 * 8))]);
 				}
 			}
 
@@ -614,34 +630,34 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					a_ptrs46[((i0 * 8) + i1)] = (a_ptrs28[((i0 * 8) + i1)] + 64);
+					a_ptrs48[((i0 * 8) + i1)] = (a_ptrs28[((i0 * 8) + i1)] + 64);
 				}
 			}
 
 			// 25: b_ptrs += BLOCK_K * stride_bk
-			t47 = (tc_i32)((tc_u32)64 * (tc_u32)stride_bk);
+			t49 = (tc_i32)((tc_u32)64 * (tc_u32)stride_bk);
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					b_ptrs48[((i0 * 8) + i1)] = (b_ptrs29[((i0 * 8) + i1)] + t47);
+					b_ptrs50[((i0 * 8) + i1)] = (b_ptrs29[((i0 * 8) + i1)] + t49);
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					a_ptrs28[((i0 * 8) + i1)] = a_ptrs46[((i0 * 8) + i1)];
+					a_ptrs28[((i0 * 8) + i1)] = a_ptrs48[((i0 * 8) + i1)];
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					b_ptrs29[((i0 * 8) + i1)] = b_ptrs48[((i0 * 8) + i1)];
+					b_ptrs29[((i0 * 8) + i1)] = b_ptrs50[((i0 * 8) + i1)];
 				}
 			}
-			load_slot = ((load_slot + 1) % 3);
+			load_slot = ((load_slot == 2) ? 0 : (load_slot + 1));
 		}
 		tc_copy_commit();
 		if ((k >= (tc_i32)((tc_u32)0 + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)))) {
@@ -651,7 +667,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 16; ++i1) {
-					acc49[((i0 * 16) + i1)] = acc[((i0 * 16) + i1)];
+					acc51[((i0 * 16) + i1)] = acc[((i0 * 16) + i1)];
 				}
 			}
 			#pragma unroll
@@ -674,35 +690,12 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					tc_mma_m16n8k16_f16(acc49[((i0 * 32) + (i1 * 2))], acc49[(((i0 * 32) + (i1 * 2)) + 1)], acc49[(((i0 * 32) + (i1 * 2)) + 16)], acc49[(((i0 * 32) + (i1 * 2)) + 17)], &acc_fa[(i0 * 4)], &acc_fb[(i1 * 2)]);
+					tc_mma_m16n8k16_f16(acc51[((i0 * 32) + (i1 * 2))], acc51[(((i0 * 32) + (i1 * 2)) + 1)], acc51[(((i0 * 32) + (i1 * 2)) + 16)], acc51[(((i0 * 32) + (i1 * 2)) + 17)], &acc_fa[(i0 * 4)], &acc_fb[(i1 * 2)]);
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
-				acc_fa_row54[i0] = ((use_slot * 8192) + (((((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) * 64) + ((((16 + ((((lane >> 3) & 3) >> 1) * 8)) >> 3) ^ (((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) & 7)) * 8)) + ((16 + ((((lane >> 3) & 3) >> 1) * 8)) & 7)));
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				tc_ldmatrix_x4(&acc_fa[(i0 * 4)], &acc_a[acc_fa_row54[i0]]);
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				acc_fb_row55[i0] = ((use_slot * 8192) + (((((16 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) * 128) + (((((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) >> 3) ^ (((16 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) & 7)) * 8)) + (((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) & 7)));
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				tc_ldmatrix_x4_trans(&acc_fb[(i0 * 4)], &acc_b[acc_fb_row55[i0]]);
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 8; ++i1) {
-					tc_mma_m16n8k16_f16(acc49[((i0 * 32) + (i1 * 2))], acc49[(((i0 * 32) + (i1 * 2)) + 1)], acc49[(((i0 * 32) + (i1 * 2)) + 16)], acc49[(((i0 * 32) + (i1 * 2)) + 17)], &acc_fa[(i0 * 4)], &acc_fb[(i1 * 2)]);
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				acc_fa_row56[i0] = ((use_slot * 8192) + (((((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) * 64) + ((((32 + ((((lane >> 3) & 3) >> 1) * 8)) >> 3) ^ (((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) & 7)) * 8)) + ((32 + ((((lane >> 3) & 3) >> 1) * 8)) & 7)));
+				acc_fa_row56[i0] = ((use_slot * 8192) + (((((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) * 64) + ((((16 + ((((lane >> 3) & 3) >> 1) * 8)) >> 3) ^ (((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) & 7)) * 8)) + ((16 + ((((lane >> 3) & 3) >> 1) * 8)) & 7)));
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
@@ -710,7 +703,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
-				acc_fb_row57[i0] = ((use_slot * 8192) + (((((32 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) * 128) + (((((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) >> 3) ^ (((32 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) & 7)) * 8)) + (((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) & 7)));
+				acc_fb_row57[i0] = ((use_slot * 8192) + (((((16 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) * 128) + (((((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) >> 3) ^ (((16 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) & 7)) * 8)) + (((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) & 7)));
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
@@ -720,12 +713,12 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					tc_mma_m16n8k16_f16(acc49[((i0 * 32) + (i1 * 2))], acc49[(((i0 * 32) + (i1 * 2)) + 1)], acc49[(((i0 * 32) + (i1 * 2)) + 16)], acc49[(((i0 * 32) + (i1 * 2)) + 17)], &acc_fa[(i0 * 4)], &acc_fb[(i1 * 2)]);
+					tc_mma_m16n8k16_f16(acc51[((i0 * 32) + (i1 * 2))], acc51[(((i0 * 32) + (i1 * 2)) + 1)], acc51[(((i0 * 32) + (i1 * 2)) + 16)], acc51[(((i0 * 32) + (i1 * 2)) + 17)], &acc_fa[(i0 * 4)], &acc_fb[(i1 * 2)]);
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
-				acc_fa_row58[i0] = ((use_slot * 8192) + (((((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) * 64) + ((((48 + ((((lane >> 3) & 3) >> 1) * 8)) >> 3) ^ (((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) & 7)) * 8)) + ((48 + ((((lane >> 3) & 3) >> 1) * 8)) & 7)));
+				acc_fa_row58[i0] = ((use_slot * 8192) + (((((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) * 64) + ((((32 + ((((lane >> 3) & 3) >> 1) * 8)) >> 3) ^ (((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) & 7)) * 8)) + ((32 + ((((lane >> 3) & 3) >> 1) * 8)) & 7)));
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
@@ -733,7 +726,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
-				acc_fb_row59[i0] = ((use_slot * 8192) + (((((48 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) * 128) + (((((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) >> 3) ^ (((48 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) & 7)) * 8)) + (((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) & 7)));
+				acc_fb_row59[i0] = ((use_slot * 8192) + (((((32 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) * 128) + (((((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) >> 3) ^ (((32 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) & 7)) * 8)) + (((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) & 7)));
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
@@ -743,17 +736,40 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					tc_mma_m16n8k16_f16(acc49[((i0 * 32) + (i1 * 2))], acc49[(((i0 * 32) + (i1 * 2)) + 1)], acc49[(((i0 * 32) + (i1 * 2)) + 16)], acc49[(((i0 * 32) + (i1 * 2)) + 17)], &acc_fa[(i0 * 4)], &acc_fb[(i1 * 2)]);
+					tc_mma_m16n8k16_f16(acc51[((i0 * 32) + (i1 * 2))], acc51[(((i0 * 32) + (i1 * 2)) + 1)], acc51[(((i0 * 32) + (i1 * 2)) + 16)], acc51[(((i0 * 32) + (i1 * 2)) + 17)], &acc_fa[(i0 * 4)], &acc_fb[(i1 * 2)]);
+				}
+			}
+			#pragma unroll
+			for (int i0 = 0; i0 < 4; ++i0) {
+				acc_fa_row60[i0] = ((use_slot * 8192) + (((((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) * 64) + ((((48 + ((((lane >> 3) & 3) >> 1) * 8)) >> 3) ^ (((((i0 * 32) + (((warp >> 1) & 1) * 8)) + (lane & 7)) + ((((lane >> 3) & 3) & 1) * 16)) & 7)) * 8)) + ((48 + ((((lane >> 3) & 3) >> 1) * 8)) & 7)));
+			}
+			#pragma unroll
+			for (int i0 = 0; i0 < 4; ++i0) {
+				tc_ldmatrix_x4(&acc_fa[(i0 * 4)], &acc_a[acc_fa_row60[i0]]);
+			}
+			#pragma unroll
+			for (int i0 = 0; i0 < 4; ++i0) {
+				acc_fb_row61[i0] = ((use_slot * 8192) + (((((48 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) * 128) + (((((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) >> 3) ^ (((48 + ((((lane >> 3) & 3) & 1) * 8)) + (lane & 7)) & 7)) * 8)) + (((((i0 * 2) + (((lane >> 3) & 3) >> 1)) * 16) + ((warp & 1) * 8)) & 7)));
+			}
+			#pragma unroll
+			for (int i0 = 0; i0 < 4; ++i0) {
+				tc_ldmatrix_x4_trans(&acc_fb[(i0 * 4)], &acc_b[acc_fb_row61[i0]]);
+			}
+			#pragma unroll
+			for (int i0 = 0; i0 < 4; ++i0) {
+				#pragma unroll
+				for (int i1 = 0; i1 < 8; ++i1) {
+					tc_mma_m16n8k16_f16(acc51[((i0 * 32) + (i1 * 2))], acc51[(((i0 * 32) + (i1 * 2)) + 1)], acc51[(((i0 * 32) + (i1 * 2)) + 16)], acc51[(((i0 * 32) + (i1 * 2)) + 17)], &acc_fa[(i0 * 4)], &acc_fb[(i1 * 2)]);
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 16; ++i1) {
-					acc[((i0 * 16) + i1)] = acc49[((i0 * 16) + i1)];
+					acc[((i0 * 16) + i1)] = acc51[((i0 * 16) + i1)];
 				}
 			}
-			use_slot = ((use_slot + 1) % 3);
+			use_slot = ((use_slot == 2) ? 0 : (use_slot + 1));
 		}
 	}
 
@@ -762,89 +778,89 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		t60[i0] = ((i0 * 16) + f5_first0);
+		t62[i0] = ((i0 * 16) + f5_first0);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		offs_m61[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t60[i0]);
+		offs_m63[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t62[i0]);
 	}
 
 	// 27: c_ptrs = C_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :]
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		t62[i0] = (tc_i32)((tc_u32)stride_cm * (tc_u32)offs_m61[i0]);
+		t64[i0] = (tc_i32)((tc_u32)stride_cm * (tc_u32)offs_m63[i0]);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		t63[i0] = (C_ptr + t62[i0]);
+		t65[i0] = (C_ptr + t64[i0]);
 	}
 
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		t64[i0] = ((((i0 / 2) * 16) + f5_first1) + (i0 % 2));
+		t66[i0] = ((((i0 / 2) * 16) + f5_first1) + (i0 % 2));
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		offs_n65[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t64[i0]);
+		offs_n67[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t66[i0]);
 	}
 
 	// 27: c_ptrs = C_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :]
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		t66[i0] = (tc_i32)((tc_u32)1 * (tc_u32)offs_n65[i0]);
+		t68[i0] = (tc_i32)((tc_u32)1 * (tc_u32)offs_n67[i0]);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 16; ++i1) {
-			c_ptrs[((i0 * 16) + i1)] = (t63[i0] + t66[i1]);
+			c_ptrs[((i0 * 16) + i1)] = (t65[i0] + t68[i1]);
 		}
 	}
 
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		t68[i0] = ((i0 * 16) + f5_first0);
+		t70[i0] = ((i0 * 16) + f5_first0);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		offs_m69[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t68[i0]);
+		offs_m71[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t70[i0]);
 	}
 
 	// 28: tl.store(c_ptrs, acc.to(tl.float16), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		t70[i0] = (offs_m69[i0] < M);
+		t72[i0] = (offs_m71[i0] < M);
 	}
 
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		t71[i0] = ((((i0 / 2) * 16) + f5_first1) + (i0 % 2));
+		t73[i0] = ((((i0 / 2) * 16) + f5_first1) + (i0 % 2));
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		offs_n72[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t71[i0]);
+		offs_n74[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t73[i0]);
 	}
 
 	// 28: tl.store(c_ptrs, acc.to(tl.float16), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		t73[i0] = (offs_n72[((i0 / 2) * 2)] < N);
+		t75[i0] = (offs_n74[((i0 / 2) * 2)] < N);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 16; ++i1) {
-			t74[((i0 * 16) + i1)] = (t70[i0] && t73[((i1 / 2) * 2)]);
+			t76[((i0 * 16) + i1)] = (t72[i0] && t75[((i1 / 2) * 2)]);
 		}
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 8; ++i1) {
-			if (t74[((i0 * 16) + (i1 * 2))]) {
+			if (t76[((i0 * 16) + (i1 * 2))]) {
 				tc_u32 w[1];
 				w[0] = tc_pack_f16x2(acc[((i0 * 16) + (i1 * 2))], acc[((i0 * 16) + (i1 * 2)) + 1]);
 				tc_st1(c_ptrs[((i0 * 16) + (i1 * 2))], w);

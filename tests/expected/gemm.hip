@@ -186,34 +186,36 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	tc_i32 t36[8];
 	bool t37[8];
 	bool t38[32];
-	tc_i32 offs_k39[4];
-	tc_i32 t40[4];
-	bool t41[4];
-	tc_i32 t42[8];
-	tc_i32 offs_n43[8];
-	bool t44[8];
-	bool t45[32];
-	tc_u16 *a_ptrs46[32];
-	tc_i32 t47;
-	tc_u16 *b_ptrs48[32];
-	float acc49[64];
+	tc_i32 acc_a_place[4];
+	tc_i32 offs_k40[4];
+	tc_i32 t41[4];
+	bool t42[4];
+	tc_i32 t43[8];
+	tc_i32 offs_n44[8];
+	bool t45[8];
+	bool t46[32];
+	tc_i32 acc_b_place[4];
+	tc_u16 *a_ptrs48[32];
+	tc_i32 t49;
+	tc_u16 *b_ptrs50[32];
+	float acc51[64];
 	tc_u32 acc_fa[8];
 	tc_u32 acc_fb[8];
-	tc_i32 t52[16];
-	tc_i32 offs_m53[16];
 	tc_i32 t54[16];
-	tc_u16 *t55[16];
-	tc_i32 t56[4];
-	tc_i32 offs_n57[4];
+	tc_i32 offs_m55[16];
+	tc_i32 t56[16];
+	tc_u16 *t57[16];
 	tc_i32 t58[4];
+	tc_i32 offs_n59[4];
+	tc_i32 t60[4];
 	tc_u16 *c_ptrs[64];
-	tc_i32 t60[16];
-	tc_i32 offs_m61[16];
-	bool t62[16];
-	tc_i32 t63[4];
-	tc_i32 offs_n64[4];
-	bool t65[4];
-	bool t66[64];
+	tc_i32 t62[16];
+	tc_i32 offs_m63[16];
+	bool t64[16];
+	tc_i32 t65[4];
+	tc_i32 offs_n66[4];
+	bool t67[4];
+	bool t68[64];
 	lane = (tc_i32)(threadIdx.x % 64);
 	warp = (tc_i32)(threadIdx.x / 64);
 	f1_first0 = (((lane >> 3) & 7) + ((warp & 3) * 8));
@@ -351,6 +353,20 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	}
 	load_slot = 0;
 	use_slot = 0;
+	#pragma unroll
+	for (int i0 = 0; i0 < 4; ++i0) {
+		#pragma unroll
+		for (int i1 = 0; i1 < 1; ++i1) {
+			acc_a_place[(i0 + i1)] = (((((i0 * 32) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 32) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7));
+		}
+	}
+	#pragma unroll
+	for (int i0 = 0; i0 < 4; ++i0) {
+		#pragma unroll
+		for (int i1 = 0; i1 < 1; ++i1) {
+			acc_b_place[(i0 + i1)] = (((((i0 * 16) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 16) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7));
+		}
+	}
 	for (k = 0; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)1)); k += 64) {
 		__syncthreads();
 		if ((k < K)) {
@@ -387,67 +403,67 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 32) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7)))] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[0] : 0;
-					acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 32) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7))) + 1] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[1] : 0;
-					acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 32) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7))) + 2] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[2] : 0;
-					acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 32) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7))) + 3] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[3] : 0;
-					acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 32) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7))) + 4] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[4] : 0;
-					acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 32) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7))) + 5] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[5] : 0;
-					acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 32) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7))) + 6] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[6] : 0;
-					acc_a[((load_slot * 8192) + (((((i0 * 32) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 32) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7))) + 7] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[7] : 0;
+					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)])] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[0] : 0;
+					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 1] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[1] : 0;
+					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 2] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[2] : 0;
+					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 3] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[3] : 0;
+					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 4] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[4] : 0;
+					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 5] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[5] : 0;
+					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 6] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[6] : 0;
+					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 7] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[7] : 0;
 				}
 			}
 
 			// 13: offs_k = tl.arange(0, BLOCK_K)
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
-				offs_k39[i0] = ((i0 * 16) + f4_first0);
+				offs_k40[i0] = ((i0 * 16) + f4_first0);
 			}
 
 			// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
-				t40[i0] = (tc_i32)((tc_u32)k + (tc_u32)offs_k39[i0]);
+				t41[i0] = (tc_i32)((tc_u32)k + (tc_u32)offs_k40[i0]);
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
-				t41[i0] = (t40[i0] < K);
+				t42[i0] = (t41[i0] < K);
 			}
 
 			// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				t42[i0] = (i0 + f4_first1);
+				t43[i0] = (i0 + f4_first1);
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				offs_n43[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t42[i0]);
+				offs_n44[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t43[i0]);
 			}
 
 			// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				t44[i0] = (offs_n43[((i0 / 8) * 8)] < N);
+				t45[i0] = (offs_n44[((i0 / 8) * 8)] < N);
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					t45[((i0 * 8) + i1)] = (t41[i0] && t44[((i1 / 8) * 8)]);
+					t46[((i0 * 8) + i1)] = (t42[i0] && t45[((i1 / 8) * 8)]);
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 16) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7)))] = t45[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[0] : 0;
-					acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 16) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7))) + 1] = t45[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[1] : 0;
-					acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 16) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7))) + 2] = t45[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[2] : 0;
-					acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 16) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7))) + 3] = t45[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[3] : 0;
-					acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 16) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7))) + 4] = t45[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[4] : 0;
-					acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 16) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7))) + 5] = t45[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[5] : 0;
-					acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 16) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7))) + 6] = t45[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[6] : 0;
-					acc_b[((load_slot * 8192) + (((((i0 * 16) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 16) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7))) + 7] = t45[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[7] : 0;
+					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)])] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[0] : 0;
+					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 1] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[1] : 0;
+					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 2] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[2] : 0;
+					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 3] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[3] : 0;
+					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 4] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[4] : 0;
+					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 5] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[5] : 0;
+					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 6] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[6] : 0;
+					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 7] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[7] : 0;
 				}
 			}
 
@@ -456,34 +472,34 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					a_ptrs46[((i0 * 8) + i1)] = (a_ptrs28[((i0 * 8) + i1)] + 64);
+					a_ptrs48[((i0 * 8) + i1)] = (a_ptrs28[((i0 * 8) + i1)] + 64);
 				}
 			}
 
 			// 25: b_ptrs += BLOCK_K * stride_bk
-			t47 = (tc_i32)((tc_u32)64 * (tc_u32)stride_bk);
+			t49 = (tc_i32)((tc_u32)64 * (tc_u32)stride_bk);
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					b_ptrs48[((i0 * 8) + i1)] = (b_ptrs29[((i0 * 8) + i1)] + t47);
+					b_ptrs50[((i0 * 8) + i1)] = (b_ptrs29[((i0 * 8) + i1)] + t49);
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					a_ptrs28[((i0 * 8) + i1)] = a_ptrs46[((i0 * 8) + i1)];
+					a_ptrs28[((i0 * 8) + i1)] = a_ptrs48[((i0 * 8) + i1)];
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					b_ptrs29[((i0 * 8) + i1)] = b_ptrs48[((i0 * 8) + i1)];
+					b_ptrs29[((i0 * 8) + i1)] = b_ptrs50[((i0 * 8) + i1)];
 				}
 			}
-			load_slot = ((load_slot + 1) % 2);
+			load_slot = ((load_slot == 1) ? 0 : (load_slot + 1));
 		}
 		if ((k >= (tc_i32)((tc_u32)0 + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)1)))) {
 
@@ -492,7 +508,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 16; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 4; ++i1) {
-					acc49[((i0 * 4) + i1)] = acc[((i0 * 4) + i1)];
+					acc51[((i0 * 4) + i1)] = acc[((i0 * 4) + i1)];
 				}
 			}
 			#pragma unroll
@@ -513,7 +529,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 4; ++i1) {
-					tc_mfma_16x16x16_f16(acc49[((i0 * 16) + i1)], acc49[(((i0 * 16) + i1) + 4)], acc49[(((i0 * 16) + i1) + 8)], acc49[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+					tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
 				}
 			}
 			#pragma unroll
@@ -534,7 +550,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 4; ++i1) {
-					tc_mfma_16x16x16_f16(acc49[((i0 * 16) + i1)], acc49[(((i0 * 16) + i1) + 4)], acc49[(((i0 * 16) + i1) + 8)], acc49[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+					tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
 				}
 			}
 			#pragma unroll
@@ -555,7 +571,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 4; ++i1) {
-					tc_mfma_16x16x16_f16(acc49[((i0 * 16) + i1)], acc49[(((i0 * 16) + i1) + 4)], acc49[(((i0 * 16) + i1) + 8)], acc49[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+					tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
 				}
 			}
 			#pragma unroll
@@ -576,17 +592,17 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 4; ++i1) {
-					tc_mfma_16x16x16_f16(acc49[((i0 * 16) + i1)], acc49[(((i0 * 16) + i1) + 4)], acc49[(((i0 * 16) + i1) + 8)], acc49[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+					tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 16; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 4; ++i1) {
-					acc[((i0 * 4) + i1)] = acc49[((i0 * 4) + i1)];
+					acc[((i0 * 4) + i1)] = acc51[((i0 * 4) + i1)];
 				}
 			}
-			use_slot = ((use_slot + 1) % 2);
+			use_slot = ((use_slot == 1) ? 0 : (use_slot + 1));
 		}
 	}
 
@@ -595,89 +611,89 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		t52[i0] = ((((i0 / 4) * 32) + f5_first0) + (i0 % 4));
+		t54[i0] = ((((i0 / 4) * 32) + f5_first0) + (i0 % 4));
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		offs_m53[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t52[i0]);
+		offs_m55[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t54[i0]);
 	}
 
 	// 27: c_ptrs = C_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :]
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		t54[i0] = (tc_i32)((tc_u32)stride_cm * (tc_u32)offs_m53[i0]);
+		t56[i0] = (tc_i32)((tc_u32)stride_cm * (tc_u32)offs_m55[i0]);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		t55[i0] = (C_ptr + t54[i0]);
+		t57[i0] = (C_ptr + t56[i0]);
 	}
 
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		t56[i0] = ((i0 * 32) + f5_first1);
+		t58[i0] = ((i0 * 32) + f5_first1);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		offs_n57[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t56[i0]);
+		offs_n59[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t58[i0]);
 	}
 
 	// 27: c_ptrs = C_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :]
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		t58[i0] = (tc_i32)((tc_u32)1 * (tc_u32)offs_n57[i0]);
+		t60[i0] = (tc_i32)((tc_u32)1 * (tc_u32)offs_n59[i0]);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 4; ++i1) {
-			c_ptrs[((i0 * 4) + i1)] = (t55[i0] + t58[i1]);
+			c_ptrs[((i0 * 4) + i1)] = (t57[i0] + t60[i1]);
 		}
 	}
 
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		t60[i0] = ((((i0 / 4) * 32) + f5_first0) + (i0 % 4));
+		t62[i0] = ((((i0 / 4) * 32) + f5_first0) + (i0 % 4));
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		offs_m61[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t60[i0]);
+		offs_m63[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t62[i0]);
 	}
 
 	// 28: tl.store(c_ptrs, acc.to(tl.float16), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		t62[i0] = (offs_m61[i0] < M);
+		t64[i0] = (offs_m63[i0] < M);
 	}
 
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		t63[i0] = ((i0 * 32) + f5_first1);
+		t65[i0] = ((i0 * 32) + f5_first1);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		offs_n64[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t63[i0]);
+		offs_n66[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t65[i0]);
 	}
 
 	// 28: tl.store(c_ptrs, acc.to(tl.float16), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		t65[i0] = (offs_n64[i0] < N);
+		t67[i0] = (offs_n66[i0] < N);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 4; ++i1) {
-			t66[((i0 * 4) + i1)] = (t62[i0] && t65[i1]);
+			t68[((i0 * 4) + i1)] = (t64[i0] && t67[i1]);
 		}
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 4; ++i1) {
-			if (t66[((i0 * 4) + i1)]) {
+			if (t68[((i0 * 4) + i1)]) {
 				((tc_u16 *)c_ptrs[((i0 * 4) + i1)])[0] = tc_f32_to_f16(acc[((i0 * 4) + i1)]);
 			}
 		}
