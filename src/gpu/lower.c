@@ -245,6 +245,8 @@ static void lower_store(Lower *L, const TValue *v)
 {
 	const TValue *ptr = v->args[0];
 	const TValue *mask = v->nargs > 2 ? v->args[2] : NULL;
+	if (lower_store_quads(L, v))
+		return;
 	unsigned present = L->vp[ptr->id].present;
 	int vec = L->vp[v->id].vector;   /* the plan's */
 	Nest n = lower_nest_over(L, present, vec);

@@ -11,6 +11,13 @@
  * to the threads its own place gives them, through shared memory. */
 void lower_convert(Lower *L, const TValue *v);
 
+/* ---- lower_store.c: stores of accumulator layouts ---- */
+
+/* A 16-bit store from a matrix unit's accumulator layout, 16 bytes a
+ * thread after the quad's lanes transpose their runs; false where the
+ * layout or the pointers do not allow it (the store is then as planned). */
+bool lower_store_quads(Lower *L, const TValue *v);
+
 /* ---- lower_shape.c: reshapes ---- */
 
 /* Whether TOP_RESHAPE `v` only adds or drops dims of extent 1 (an alias

@@ -387,6 +387,15 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	tc_i32 offs_n74[16];
 	bool t75[16];
 	bool t76[128];
+	tc_u32 st_runs[64];
+	tc_u16 *st_at[128];
+	bool st_mask[128];
+	tc_u32 st_runs_send[64];
+	tc_u32 st_runs_got[64];
+	tc_u32 st_runs_x2[64];
+	tc_u32 st_runs_x2_send[64];
+	tc_u32 st_runs_x2_got[64];
+	tc_u32 st_runs_x2_x1[64];
 	lane = (tc_i32)(threadIdx.x % 32);
 	warp = (tc_i32)(threadIdx.x / 32);
 	f1_first0 = (((lane >> 3) & 3) + ((warp & 3) * 4));
@@ -860,10 +869,66 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	for (int i0 = 0; i0 < 8; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 8; ++i1) {
-			if (t76[((i0 * 16) + (i1 * 2))]) {
-				tc_u32 w[1];
-				w[0] = tc_pack_f16x2(acc[((i0 * 16) + (i1 * 2))], acc[((i0 * 16) + (i1 * 2)) + 1]);
-				tc_st1(c_ptrs[((i0 * 16) + (i1 * 2))], w);
+			st_runs[((i0 * 8) + i1)] = tc_pack_f16x2(acc[((i0 * 16) + (i1 * 2))], acc[(((i0 * 16) + (i1 * 2)) + 1)]);
+		}
+	}
+	#pragma unroll
+	for (int i0 = 0; i0 < 8; ++i0) {
+		#pragma unroll
+		for (int i1 = 0; i1 < 16; ++i1) {
+			st_at[((i0 * 16) + i1)] = c_ptrs[((i0 * 16) + i1)];
+		}
+	}
+	#pragma unroll
+	for (int i0 = 0; i0 < 8; ++i0) {
+		#pragma unroll
+		for (int i1 = 0; i1 < 16; ++i1) {
+			st_mask[((i0 * 16) + i1)] = t76[((i0 * 16) + i1)];
+		}
+	}
+	#pragma unroll
+	for (int i0 = 0; i0 < 8; ++i0) {
+		#pragma unroll
+		for (int i1 = 0; i1 < 8; ++i1) {
+			st_runs_send[((i0 * 8) + i1)] = st_runs[((i0 * 8) + (i1 ^ 2))];
+		}
+	}
+	for (int i = 0; i < 64; ++i)
+		st_runs_got[i] = __shfl_xor_sync(0xffffffffu, st_runs_send[i], 2);
+	#pragma unroll
+	for (int i0 = 0; i0 < 8; ++i0) {
+		#pragma unroll
+		for (int i1 = 0; i1 < 8; ++i1) {
+			st_runs_x2[((i0 * 8) + i1)] = (((i1 & 2) == (lane & 2)) ? st_runs[((i0 * 8) + i1)] : st_runs_got[((i0 * 8) + i1)]);
+		}
+	}
+	#pragma unroll
+	for (int i0 = 0; i0 < 8; ++i0) {
+		#pragma unroll
+		for (int i1 = 0; i1 < 8; ++i1) {
+			st_runs_x2_send[((i0 * 8) + i1)] = st_runs_x2[((i0 * 8) + (i1 ^ 1))];
+		}
+	}
+	for (int i = 0; i < 64; ++i)
+		st_runs_x2_got[i] = __shfl_xor_sync(0xffffffffu, st_runs_x2_send[i], 1);
+	#pragma unroll
+	for (int i0 = 0; i0 < 8; ++i0) {
+		#pragma unroll
+		for (int i1 = 0; i1 < 8; ++i1) {
+			st_runs_x2_x1[((i0 * 8) + i1)] = (((i1 & 1) == (lane & 1)) ? st_runs_x2[((i0 * 8) + i1)] : st_runs_x2_got[((i0 * 8) + i1)]);
+		}
+	}
+	#pragma unroll
+	for (int i0 = 0; i0 < 8; ++i0) {
+		#pragma unroll
+		for (int i1 = 0; i1 < 2; ++i1) {
+			if ((((lane & 3) == 0) ? st_mask[((i0 * 16) + (i1 * 8))] : (((lane & 3) == 1) ? st_mask[((i0 * 16) + ((i1 * 8) + 2))] : (((lane & 3) == 2) ? st_mask[((i0 * 16) + ((i1 * 8) + 4))] : st_mask[((i0 * 16) + ((i1 * 8) + 6))])))) {
+				tc_u32 w[4];
+				w[0] = (tc_u32)(st_runs_x2_x1[((i0 * 8) + (i1 * 4))]);
+				w[1] = (tc_u32)(st_runs_x2_x1[((i0 * 8) + (i1 * 4)) + 1]);
+				w[2] = (tc_u32)(st_runs_x2_x1[((i0 * 8) + (i1 * 4)) + 2]);
+				w[3] = (tc_u32)(st_runs_x2_x1[((i0 * 8) + (i1 * 4)) + 3]);
+				tc_st4(((((lane & 3) == 0) ? st_at[((i0 * 16) + (i1 * 8))] : (((lane & 3) == 1) ? st_at[((i0 * 16) + ((i1 * 8) + 2))] : (((lane & 3) == 2) ? st_at[((i0 * 16) + ((i1 * 8) + 4))] : st_at[((i0 * 16) + ((i1 * 8) + 6))]))) + ((lane & 3) * (-2))), w);
 			}
 		}
 	}

@@ -54,6 +54,7 @@ typedef struct Result {
 	bool wgmma;
 	bool wgmma_regs;            /* some wgmma reads A from registers */
 	bool tma;                   /* some operand is copied by the bulk tensor copy engine's model */
+	bool quads;                 /* C is stored 16 bytes a thread after the quads transpose their runs */
 	char err[512];
 } Result;
 
@@ -102,6 +103,7 @@ static Result run_gemm(const Gemm *g, const char *target)
 	r.wgmma = strstr(buf_str(&source), "tc_wgmma(") != NULL;
 	r.matrix = r.wgmma || strstr(buf_str(&source), t.warp_size == 32 ? "tc_mma_m16n8k16(" : "tc_mfma_16x16x16(");
 	r.pipelined = strstr(buf_str(&source), "load_slot") != NULL;
+	r.quads = strstr(buf_str(&source), "_runs_x2_x1[") != NULL;
 
 	DType dt = tk->args[0]->type.elem;
 	size_t na = (size_t)(g->at ? g->k : g->m) * lda, nb = (size_t)(g->bt ? g->n : g->k) * ldb, nc = (size_t)g->m * ldc;
@@ -172,17 +174,21 @@ static void test_gemm(void)
 				static const char *const targets[] = {"c", "c:wave64", "c:wgmma"};
 				Result r = run_gemm(&g, targets[w]);
 				char name[200];
-				snprintf(name, sizeof name, "gemm %s %dx%dx%d%s%s%s blocks %dx%dx%d warps=%d stages=%d W=%d: %s%s, rel err %.2e",
+				snprintf(name, sizeof name, "gemm %s %dx%dx%d%s%s%s blocks %dx%dx%d warps=%d stages=%d W=%d: %s%s%s, rel err %.2e",
 					 g.dtype, g.m, g.n, g.k, g.aligned ? " (rows padded)" : "", g.at ? " A.T" : "", g.bt ? " B.T" : "", g.bm, g.bn, g.bk, g.warps,
 					 g.stages, w == 1 ? 64 : 32, r.wgmma ? "wgmma" : w == 1 ? "MFMA" : "mma.sync",
-					 r.pipelined ? " async copies" : "",
+					 r.pipelined ? " async copies" : "", r.quads ? ", C stored by quads" : "",
 					 r.rel_err);
 				/* copies need 16-byte rows; a mask along them that cuts a copy (K, or M and N
 				 * where they run along rows, not multiples of 8) leaves it its leading elements */
 				bool copies = g.aligned;
 				/* wgmma reads copied operands; a warpgroup's rows come in 64s */
 				bool wgmma = w == 2 && copies && g.bm % (16 * g.warps) == 0;
-				CHECK(name, r.ran && r.matrix && r.pipelined == copies && r.wgmma == wgmma && r.rel_err < 1e-2);
+				/* C in 16-byte stores where its rows are 16-byte aligned and N (its mask's
+				 * edge) a multiple of 16, from the layouts of mma.sync and wgmma */
+				bool quads = w != 1 && g.aligned && g.n % 16 == 0;
+				CHECK(name, r.ran && r.matrix && r.pipelined == copies && r.wgmma == wgmma && r.quads == quads &&
+					    r.rel_err < 1e-2);
 				if (!r.ran)
 					printf("  %s\n", r.err);
 			}
