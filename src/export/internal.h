@@ -141,5 +141,10 @@ unsigned char *export_nvrtc(const char *source, const char *arch, bool ptx, size
 
 /* Writes DIR/NAME atomically; false after saying why. */
 bool export_write_file(const char *dir, const char *name, const Buf *b, FILE *errors);
+/* A target's files: DIR/KERNEL.h, DIR/KERNEL.c and, where `device` is not
+ * NULL, DIR/KERNEL.EXT (the device code), each as export_write_file
+ * writes it; the three buffers are freed (NULL ones skipped). Returns 0,
+ * or 1 after saying why. */
+int export_write_files(const ExKernel *k, const char *dir, Buf *h, Buf *c, Buf *device, const char *ext, FILE *errors);
 
 #endif

@@ -308,3 +308,21 @@ bool export_write_file(const char *dir, const char *name, const Buf *b, FILE *er
 	fprintf(errors, "tritonc: error: cannot write '%s': %s\n", path, strerror(errno));
 	return false;
 }
+
+int export_write_files(const ExKernel *k, const char *dir, Buf *h, Buf *c, Buf *device, const char *ext, FILE *errors)
+{
+	bool ok = true;
+	Buf *bufs[3] = {h, c, device};
+	const char *exts[3] = {"h", "c", ext};
+	for (int i = 0; i < 3; i++) {
+		if (!bufs[i])
+			continue;
+		if (ok) {
+			char name[300];
+			snprintf(name, sizeof name, "%s.%s", k->name, exts[i]);
+			ok = export_write_file(dir, name, bufs[i], errors);
+		}
+		buf_free(bufs[i]);
+	}
+	return ok ? 0 : 1;
+}

@@ -61,11 +61,5 @@ int export_target_c(const ExKernel *k, int t, const char *dir, FILE *errors)
 	export_write_dispatch(&c, k);
 	buf_printf(&c, "\nint %s_unload(void)\n{\n\treturn TRITONC_SUCCESS;\n}\n\n", k->name);
 	export_write_errors(&c);
-	char hname[300], cname[300];
-	snprintf(hname, sizeof hname, "%s.h", k->name);
-	snprintf(cname, sizeof cname, "%s.c", k->name);
-	bool ok = export_write_file(dir, hname, &h, errors) && export_write_file(dir, cname, &c, errors);
-	buf_free(&h);
-	buf_free(&c);
-	return ok ? 0 : 1;
+	return export_write_files(k, dir, &h, &c, NULL, NULL, errors);
 }

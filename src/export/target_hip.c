@@ -209,20 +209,11 @@ static void write_hip(Buf *c, const ExKernel *k, int t)
 int export_target_hip(const ExKernel *k, const int *ts, int nts, const char *dir, FILE *errors)
 {
 	Buf h = {0}, c = {0}, hip = {0};
-	bool ok = write_c(&c, k, ts, nts, errors);
-	if (ok) {
-		export_write_header(&h, k, TARGET_HIP);
-		write_hip(&hip, k, ts[0]);
-		char name[300];
-		snprintf(name, sizeof name, "%s.h", k->name);
-		ok = export_write_file(dir, name, &h, errors);
-		snprintf(name, sizeof name, "%s.c", k->name);
-		ok = ok && export_write_file(dir, name, &c, errors);
-		snprintf(name, sizeof name, "%s.hip", k->name);
-		ok = ok && export_write_file(dir, name, &hip, errors);
+	if (!write_c(&c, k, ts, nts, errors)) {
+		buf_free(&c);
+		return 1;
 	}
-	buf_free(&h);
-	buf_free(&c);
-	buf_free(&hip);
-	return ok ? 0 : 1;
+	export_write_header(&h, k, TARGET_HIP);
+	write_hip(&hip, k, ts[0]);
+	return export_write_files(k, dir, &h, &c, &hip, "hip", errors);
 }
