@@ -87,6 +87,21 @@ static SExpr *own_run(Lower *L, SReg *r, SExpr *row_at, SExpr *g8)
 	return e;
 }
 
+/* The pointer of the first element of lane q's run of the group (loops:
+ * rows, groups), plus `l` (NULL: 0): its own element's, minus 2 q. */
+static SExpr *run_start(Lower *L, SReg *p, const TValue *ptr, int per_row, SExpr *l)
+{
+	SKernel *k = L->k;
+	SExpr *row_at = lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 0), lower_ic(L, per_row));
+	SExpr *g8 = lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 1), lower_ic(L, 8));
+	SExpr *off = lower_imul(L, lower_ibin(L, TOP_AND, simt_ref(k, L->lane, NULL), lower_ic(L, 3)), lower_ic(L, -2));
+	if (l)
+		off = lower_iadd(L, off, l);
+	SExpr *base = simt_binary(k, TOP_ADD, DT_PTR, own_run(L, p, row_at, g8), off);
+	base->from = ptr->type.elem;
+	return base;
+}
+
 bool lower_store_quads(Lower *L, const TValue *v)
 {
 	SKernel *k = L->k;
@@ -96,7 +111,7 @@ bool lower_store_quads(Lower *L, const TValue *v)
 	const Frame *fr = &L->frames[L->vp[v->id].frame];
 	int d = L->rank - 1;
 	if (fr->unit == MATRIX_NONE || L->rank != 2 || ptr->type.rank != 2 || (dt != DT_F16 && dt != DT_BF16) || !L->lane ||
-	    L->vp[v->id].vector != 2 || L->frame.size_per_thread[d] != 2 || L->frame.threads_per_warp[d] != 4 ||
+	    L->vp[v->id].vector > 2 || L->frame.size_per_thread[d] != 2 || L->frame.threads_per_warp[d] != 4 ||
 	    layout_lane_shift(&L->frame, d) != 0 || lower_extent_of(L, d) % 8 != 0)
 		return false;
 	unsigned present = L->vp[ptr->id].present;
@@ -106,8 +121,11 @@ bool lower_store_quads(Lower *L, const TValue *v)
 	int kl = ptr->type.rank - 1;
 	while (kl >= 0 && L->vp[ptr->id].map[kl] != d)
 		kl--;
-	if (kl < 0 || tir_vector_width_along(ptr, mask, kl, 16) < 8)
+	if (kl < 0 || tir_vector_width_along(ptr, NULL, kl, 16) < 8)
 		return false;
+	/* a mask that may differ within a run of 8 (a descriptor's run-time
+	 * extent) travels with the runs as bits */
+	bool bits = mask && tir_vector_width_along(ptr, mask, kl, 16) < 8;
 	Nest n = lower_nest_over(L, present, 1);
 	if (lower_write_guard(L, &n, present, NULL))
 		return false;   /* some elements are held twice */
@@ -134,6 +152,28 @@ bool lower_store_quads(Lower *L, const TValue *v)
 	SReg *m = mask ? gather(L, &n, lower_read_value(L, &n, mask), DT_I1, DT_I1, count,
 				arena_printf(L->arena, "%s_mask", name), v->line)
 		       : NULL;
+	SReg *mb = NULL;   /* bits: each run's two mask bits, a word */
+	if (bits) {
+		mb = simt_reg(k, SR_THREAD, DT_U32, DT_U32, count / 2, arena_printf(L->arena, "%s_bits", name));
+		SStmt *bs = simt_stmt(k, SS_ASSIGN, v->line);
+		bs->nloops = 2;
+		bs->extent[0] = rows;
+		bs->extent[1] = per_row / 2;
+		SExpr *e2 = lower_iadd(L, lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 0), lower_ic(L, per_row)),
+				       lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 1), lower_ic(L, 2)));
+		SExpr *b[2];
+		for (int e = 0; e < 2; e++) {
+			b[e] = simt_leaf(k, SE_SELECT, DT_U32, 0);
+			b[e]->a[0] = simt_ref(k, m, e ? lower_iadd(L, e2, lower_ic(L, 1)) : e2);
+			b[e]->a[1] = simt_int(k, DT_U32, 1 + e);
+			b[e]->a[2] = simt_int(k, DT_U32, 0);
+		}
+		bs->dst = simt_ref(k, mb, lower_iadd(L, lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 0), lower_ic(L, per_row / 2)),
+						     simt_leaf(k, SE_LOOP, DT_I32, 1)));
+		bs->value = simt_binary(k, TOP_OR, DT_U32, b[0], b[1]);
+		mb = exchange(L, mb, per_row / 2, rows, 2, v->line);
+		mb = exchange(L, mb, per_row / 2, rows, 1, v->line);
+	}
 	w = exchange(L, w, per_row / 2, rows, 2, v->line);
 	w = exchange(L, w, per_row / 2, rows, 1, v->line);
 	/* each lane its run: eight elements, at the run's first column */
@@ -141,18 +181,43 @@ bool lower_store_quads(Lower *L, const TValue *v)
 	s->nloops = 2;
 	s->extent[0] = rows;
 	s->extent[1] = per_row / 8;
-	SExpr *row_at = lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 0), lower_ic(L, per_row));
-	SExpr *g8 = lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 1), lower_ic(L, 8));
-	SExpr *q2 = lower_imul(L, lower_ibin(L, TOP_AND, simt_ref(k, L->lane, NULL), lower_ic(L, 3)), lower_ic(L, -2));
-	SExpr *base = simt_binary(k, TOP_ADD, DT_PTR, own_run(L, p, row_at, g8), q2);
-	base->from = ptr->type.elem;
-	s->ptr = base;
+	s->ptr = run_start(L, p, ptr, per_row, NULL);
 	SExpr *words_at = lower_iadd(L, lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 0), lower_ic(L, per_row / 2)),
 				     lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 1), lower_ic(L, 4)));
 	s->value = simt_ref(k, w, words_at);
 	s->value_stride = 1;
 	s->vec = 4;
-	s->guard = m ? own_run(L, m, row_at, g8) : NULL;
+	if (!bits) {
+		s->guard = m ? own_run(L, m, lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 0), lower_ic(L, per_row)),
+				       lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 1), lower_ic(L, 8)))
+			     : NULL;
+		L->place[v->id].lowered = true;
+		return true;
+	}
+	/* bits: the 16-byte store where all eight hold, else element by element */
+	SExpr *all = simt_ref(k, mb, words_at);
+	for (int j = 1; j < 4; j++)
+		all = simt_binary(k, TOP_AND, DT_U32, all, simt_ref(k, mb, lower_iadd(L, words_at, lower_ic(L, j))));
+	s->guard = simt_cmp(k, CMP_EQ, DT_U32, all, simt_int(k, DT_U32, 3));
+	SStmt *one = simt_stmt(k, SS_STORE, v->line);
+	one->nloops = 3;
+	one->extent[0] = rows;
+	one->extent[1] = per_row / 8;
+	one->extent[2] = 8;
+	SExpr *l = simt_leaf(k, SE_LOOP, DT_I32, 2);
+	one->ptr = run_start(L, p, ptr, per_row, l);
+	SExpr *word_at = lower_iadd(L, lower_iadd(L, lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 0), lower_ic(L, per_row / 2)),
+						 lower_imul(L, simt_leaf(k, SE_LOOP, DT_I32, 1), lower_ic(L, 4))),
+				    lower_ibin(L, TOP_SHR, l, lower_ic(L, 1)));
+	SExpr *half = lower_imul(L, lower_ibin(L, TOP_AND, l, lower_ic(L, 1)), lower_ic(L, 16));
+	one->value = simt_cast(k, DT_U32, DT_U16,
+			       simt_binary(k, TOP_SHR, DT_U32, simt_ref(k, w, word_at), simt_cast(k, DT_I32, DT_U32, half)));
+	SExpr *bit = simt_binary(k, TOP_AND, DT_U32,
+				 simt_binary(k, TOP_SHR, DT_U32, simt_ref(k, mb, word_at),
+					     simt_cast(k, DT_I32, DT_U32, lower_ibin(L, TOP_AND, l, lower_ic(L, 1)))),
+				 simt_int(k, DT_U32, 1));
+	SExpr *not_all = simt_cmp(k, CMP_NE, DT_U32, all, simt_int(k, DT_U32, 3));
+	one->guard = simt_and(k, not_all, simt_cmp(k, CMP_NE, DT_U32, bit, simt_int(k, DT_U32, 0)));
 	L->place[v->id].lowered = true;
 	return true;
 }
