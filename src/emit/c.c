@@ -215,6 +215,75 @@ static const char c_matrix_plain[] =
 	"\t\t\tc[(w0 + l) * cn + ci[i]] = (tc_i32)D[l / 4 + 8 * (i / 2)][2 * (l % 4) + i % 2];\n"
 	"}\n";
 
+/* MFMA with fp32 and int8 operands, 64 lanes (r = lane % 16, q = lane /
+ * 16): lane l holds kb = K / 4 consecutive k of A's row r and of B's
+ * column r, from k = kb q (register ai + e: k = kb q + e); the
+ * accumulators as 16x16x16's. xf32 reads its fp32 registers as tf32
+ * (tc_tf32); int8 accumulates in int32 that wraps. One function a dtype,
+ * the instructions' helpers call it with their kb. */
+static const char c_mfma_f32[] =
+	"static void tc_mfma_f32(int kb, int xf32, const float *a, int an, int ai, const float *b, int bn, int bi, float *c,\n"
+	"\t\t\tint cn, const int ci[4], int w0)\n"
+	"{\n"
+	"\tfloat A[16][8], B[8][16], D[16][16];\n"
+	"\tfor (int l = 0; l < 64; l++) {\n"
+	"\t\tint r = l % 16, q = l / 16;\n"
+	"\t\tfor (int e = 0; e < kb; e++) {\n"
+	"\t\t\tfloat x = a[(w0 + l) * an + ai + e], y = b[(w0 + l) * bn + bi + e];\n"
+	"\t\t\tA[r][kb * q + e] = xf32 ? tc_tf32(x) : x;\n"
+	"\t\t\tB[kb * q + e][r] = xf32 ? tc_tf32(y) : y;\n"
+	"\t\t}\n"
+	"\t\tfor (int i = 0; i < 4; i++)\n"
+	"\t\t\tD[4 * q + i][r] = c[(w0 + l) * cn + ci[i]];\n"
+	"\t}\n"
+	"\tfor (int m = 0; m < 16; m++)\n"
+	"\t\tfor (int n = 0; n < 16; n++)\n"
+	"\t\t\tfor (int k = 0; k < 4 * kb; k++)\n"
+	"\t\t\t\tD[m][n] += A[m][k] * B[k][n];\n"
+	"\tfor (int l = 0; l < 64; l++)\n"
+	"\t\tfor (int i = 0; i < 4; i++)\n"
+	"\t\t\tc[(w0 + l) * cn + ci[i]] = D[4 * (l / 16) + i][l % 16];\n"
+	"}\n";
+static const char c_mfma_x4[] =
+	"static void tc_mfma_16x16x4_f32(const float *a, int an, int ai, const float *b, int bn, int bi, float *c, int cn,\n"
+	"\t\t\t\tconst int ci[4], int w0)\n"
+	"{\n\ttc_mfma_f32(1, 0, a, an, ai, b, bn, bi, c, cn, ci, w0);\n}\n";
+static const char c_mfma_xf32[] =
+	"static void tc_mfma_16x16x8_xf32(const float *a, int an, int ai, const float *b, int bn, int bi, float *c, int cn,\n"
+	"\t\t\t\t const int ci[4], int w0)\n"
+	"{\n\ttc_mfma_f32(2, 1, a, an, ai, b, bn, bi, c, cn, ci, w0);\n}\n";
+static const char c_mfma_i8[] =
+	"static void tc_mfma_i8(int kb, const tc_i8 *a, int an, int ai, const tc_i8 *b, int bn, int bi, tc_i32 *c, int cn,\n"
+	"\t\t       const int ci[4], int w0)\n"
+	"{\n"
+	"\ttc_i32 A[16][32], B[32][16];\n"
+	"\ttc_u32 D[16][16];\n"
+	"\tfor (int l = 0; l < 64; l++) {\n"
+	"\t\tint r = l % 16, q = l / 16;\n"
+	"\t\tfor (int e = 0; e < kb; e++) {\n"
+	"\t\t\tA[r][kb * q + e] = a[(w0 + l) * an + ai + e];\n"
+	"\t\t\tB[kb * q + e][r] = b[(w0 + l) * bn + bi + e];\n"
+	"\t\t}\n"
+	"\t\tfor (int i = 0; i < 4; i++)\n"
+	"\t\t\tD[4 * q + i][r] = (tc_u32)c[(w0 + l) * cn + ci[i]];\n"
+	"\t}\n"
+	"\tfor (int m = 0; m < 16; m++)\n"
+	"\t\tfor (int n = 0; n < 16; n++)\n"
+	"\t\t\tfor (int k = 0; k < 4 * kb; k++)\n"
+	"\t\t\t\tD[m][n] += (tc_u32)(A[m][k] * B[k][n]);\n"
+	"\tfor (int l = 0; l < 64; l++)\n"
+	"\t\tfor (int i = 0; i < 4; i++)\n"
+	"\t\t\tc[(w0 + l) * cn + ci[i]] = (tc_i32)D[4 * (l / 16) + i][l % 16];\n"
+	"}\n";
+static const char c_mfma_i8_k16[] =
+	"static void tc_mfma_16x16x16_i8(const tc_i8 *a, int an, int ai, const tc_i8 *b, int bn, int bi, tc_i32 *c, int cn,\n"
+	"\t\t\t\tconst int ci[4], int w0)\n"
+	"{\n\ttc_mfma_i8(4, a, an, ai, b, bn, bi, c, cn, ci, w0);\n}\n";
+static const char c_mfma_i8_k32[] =
+	"static void tc_mfma_16x16x32_i8(const tc_i8 *a, int an, int ai, const tc_i8 *b, int bn, int bi, tc_i32 *c, int cn,\n"
+	"\t\t\t\tconst int ci[4], int w0)\n"
+	"{\n\ttc_mfma_i8(8, a, an, ai, b, bn, bi, c, cn, ci, w0);\n}\n";
+
 static const char c_wgmma[] =
 	"static float tc_wgmma_elem(int bf16, const tc_u16 *s, int start, const int d[4], int mn, int k)\n"
 	"{\n"
@@ -486,6 +555,18 @@ static void c_head(Buf *b, const SKernel *k)
 		buf_puts(b, c_matrix);
 	if (simt_uses_mma(k, MMA_M16N8K8_TF32) || simt_uses_mma(k, MMA_M16N8K32_S8))
 		buf_puts(b, c_matrix_plain);
+	if (simt_uses_mma(k, MFMA_16X16X4_F32) || simt_uses_mma(k, MFMA_16X16X8_XF32))
+		buf_puts(b, c_mfma_f32);
+	if (simt_uses_mma(k, MFMA_16X16X4_F32))
+		buf_puts(b, c_mfma_x4);
+	if (simt_uses_mma(k, MFMA_16X16X8_XF32))
+		buf_puts(b, c_mfma_xf32);
+	if (simt_uses_mma(k, MFMA_16X16X16_I8) || simt_uses_mma(k, MFMA_16X16X32_I8))
+		buf_puts(b, c_mfma_i8);
+	if (simt_uses_mma(k, MFMA_16X16X16_I8))
+		buf_puts(b, c_mfma_i8_k16);
+	if (simt_uses_mma(k, MFMA_16X16X32_I8))
+		buf_puts(b, c_mfma_i8_k32);
 	if (simt_uses(k, SS_MMA_FENCE))
 		buf_puts(b, c_wgmma);
 	if (uses_wgmma_regs(k))

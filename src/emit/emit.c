@@ -1266,15 +1266,30 @@ static void atomic_stmt(Emit *E, const SStmt *s)
  * them); the C printer calls helpers that run a whole warp's instruction
  * from every lane's registers, as the hardware distributes them. */
 
-static const char *mma_name(const SStmt *s)
+/* The helper of an instruction: tc_NAME, or for 16-bit operands (`typed`)
+ * tc_NAME_f16 / tc_NAME_bf16 on the GPUs and tc_NAME(bf16, ..) in C. */
+static const char *mma_helper(const SStmt *s, bool *typed)
 {
-	return s->mop == MMA_M16N8K16 ? "m16n8k16" : s->mop == MMA_M16N8K8_TF32 ? "m16n8k8" : s->mop == MMA_M16N8K32_S8 ? "m16n8k32" : "16x16x16";
+	*typed = s->mop == MMA_M16N8K16 || s->mop == MFMA_16X16X16;
+	switch (s->mop) {
+	case MMA_M16N8K16: return "mma_m16n8k16";
+	case MFMA_16X16X16: return "mfma_16x16x16";
+	case MMA_M16N8K8_TF32: return "mma_m16n8k8_tf32";
+	case MMA_M16N8K32_S8: return "mma_m16n8k32_s8";
+	case MFMA_16X16X4_F32: return "mfma_16x16x4_f32";
+	case MFMA_16X16X8_XF32: return "mfma_16x16x8_xf32";
+	case MFMA_16X16X16_I8: return "mfma_16x16x16_i8";
+	case MFMA_16X16X32_I8: return "mfma_16x16x32_i8";
+	case WGMMA_M64K16: break;
+	}
+	return "wgmma";
 }
 
-/* tf32 and int8 mma.sync: one helper each, no dtype argument */
-static bool plain_mma(const SStmt *s)
+/* The lanes of one instruction: AMD's wavefront, or NVIDIA's warp. */
+static int mma_lanes(MatrixOp op)
 {
-	return s->mop == MMA_M16N8K8_TF32 || s->mop == MMA_M16N8K32_S8;
+	return op == MFMA_16X16X16 || op == MFMA_16X16X4_F32 || op == MFMA_16X16X8_XF32 || op == MFMA_16X16X16_I8 ||
+	       op == MFMA_16X16X32_I8 ? 64 : 32;
 }
 
 /* `&r[0][0]` of a lockstep thread register, and its registers per thread */
@@ -1447,23 +1462,18 @@ static void mma_stmt(Emit *E, const SStmt *s)
 		wgmma_stmt(E, s);
 		return;
 	}
-	const char *dt = s->operand == DT_BF16 ? "bf16" : s->mop == MMA_M16N8K8_TF32 ? "tf32" : s->mop == MMA_M16N8K32_S8 ? "s8" : "f16";
+	bool typed;
+	const char *helper = mma_helper(s, &typed);
 	char *acc[4];
 	for (int i = 0; i < 4; i++)
 		acc[i] = E->P->lockstep ? index_str(E, s->acc[i]) : expr_str(E, s->acc[i]);
 	if (E->P->lockstep) {
 		char *a = thread_base(s->frag_a->reg), *b = thread_base(s->frag_b->reg), *c = thread_base(s->acc[0]->reg);
 		char *ai = index_str(E, s->frag_a), *bi = index_str(E, s->frag_b);
-		int lanes = s->mop == MFMA_16X16X16 ? 64 : 32;
-		line(E, "for (int w0 = 0; w0 < TC_THREADS; w0 += %d)", lanes);
-		if (plain_mma(s))
-			line(E, "	tc_mma_%s_%s(%s, %d, %s, %s, %d, %s, %s, %d, (const int[4]){%s, %s, %s, %s}, w0);", mma_name(s), dt,
-			     a, s->frag_a->reg->count, ai, b, s->frag_b->reg->count, bi, c, s->acc[0]->reg->count, acc[0], acc[1],
-			     acc[2], acc[3]);
-		else
-			line(E, "	tc_%s_%s(%d, %s, %d, %s, %s, %d, %s, %s, %d, (const int[4]){%s, %s, %s, %s}, w0);",
-			     s->mop == MMA_M16N8K16 ? "mma" : "mfma", mma_name(s), s->operand == DT_BF16, a, s->frag_a->reg->count,
-			     ai, b, s->frag_b->reg->count, bi, c, s->acc[0]->reg->count, acc[0], acc[1], acc[2], acc[3]);
+		line(E, "for (int w0 = 0; w0 < TC_THREADS; w0 += %d)", mma_lanes(s->mop));
+		line(E, "	tc_%s(%s%s, %d, %s, %s, %d, %s, %s, %d, (const int[4]){%s, %s, %s, %s}, w0);", helper,
+		     typed ? (s->operand == DT_BF16 ? "1, " : "0, ") : "", a, s->frag_a->reg->count, ai, b,
+		     s->frag_b->reg->count, bi, c, s->acc[0]->reg->count, acc[0], acc[1], acc[2], acc[3]);
 		free(a);
 		free(b);
 		free(c);
@@ -1471,7 +1481,7 @@ static void mma_stmt(Emit *E, const SStmt *s)
 		free(bi);
 	} else {
 		char *a = expr_str(E, s->frag_a), *b = expr_str(E, s->frag_b);
-		line(E, "tc_%s_%s_%s(%s, %s, %s, %s, &%s, &%s);", s->mop == MFMA_16X16X16 ? "mfma" : "mma", mma_name(s), dt,
+		line(E, "tc_%s%s(%s, %s, %s, %s, &%s, &%s);", helper, typed ? (s->operand == DT_BF16 ? "_bf16" : "_f16") : "",
 		     acc[0], acc[1], acc[2], acc[3], a, b);
 		free(a);
 		free(b);

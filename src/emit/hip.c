@@ -45,6 +45,7 @@ static const char hip_types[] =
 
 /* tc_mfma_16x16x16_{f16,bf16}(c0, c1, c2, c3, a, b): c += a b, one
  * wavefront's MFMA; a and b are two words (four 16-bit elements) a lane. */
+static const char hip_float4[] = "typedef float tc_float4 __attribute__((ext_vector_type(4)));\n";
 static const char hip_matrix[] =
 	"typedef _Float16 tc_half4 __attribute__((ext_vector_type(4)));\n"
 	"typedef short tc_short4 __attribute__((ext_vector_type(4)));\n"
@@ -65,14 +66,68 @@ static const char hip_matrix[] =
 	"\tc0 = c[0]; c1 = c[1]; c2 = c[2]; c3 = c[3];\n"
 	"}\n";
 
+/* fp32 and int8 MFMA, c += a b: tc_mfma_16x16x4_f32, one fp32 of A and one
+ * of B a lane; tc_mfma_16x16x8_xf32 (gfx94x), two, read as tf32;
+ * tc_mfma_16x16x16_i8 (gfx908, gfx90a), four int8 a lane packed into a
+ * word, the lower k in the lower byte, int32 accumulators;
+ * tc_mfma_16x16x32_i8 (gfx94x), eight in a 64-bit word. */
+static const char hip_mfma_f32[] =
+	"TC_DEVICE void tc_mfma_16x16x4_f32(float &c0, float &c1, float &c2, float &c3, const float *a, const float *b)\n"
+	"{\n"
+	"\ttc_float4 c = {c0, c1, c2, c3};\n"
+	"\tc = __builtin_amdgcn_mfma_f32_16x16x4f32(a[0], b[0], c, 0, 0, 0);\n"
+	"\tc0 = c[0]; c1 = c[1]; c2 = c[2]; c3 = c[3];\n"
+	"}\n";
+static const char hip_mfma_xf32[] =
+	"typedef float tc_float2 __attribute__((ext_vector_type(2)));\n"
+	"TC_DEVICE void tc_mfma_16x16x8_xf32(float &c0, float &c1, float &c2, float &c3, const float *a, const float *b)\n"
+	"{\n"
+	"\ttc_float2 va = {a[0], a[1]}, vb = {b[0], b[1]};\n"
+	"\ttc_float4 c = {c0, c1, c2, c3};\n"
+	"\tc = __builtin_amdgcn_mfma_f32_16x16x8_xf32(va, vb, c, 0, 0, 0);\n"
+	"\tc0 = c[0]; c1 = c[1]; c2 = c[2]; c3 = c[3];\n"
+	"}\n";
+static const char hip_mfma_i8[] =
+	"typedef int tc_int4 __attribute__((ext_vector_type(4)));\n"
+	"TC_DEVICE tc_u32 tc_pack_s8x4(const tc_i8 *p)\n"
+	"{\n\treturn (tc_u32)(tc_u8)p[0] | (tc_u32)(tc_u8)p[1] << 8 | (tc_u32)(tc_u8)p[2] << 16 | (tc_u32)(tc_u8)p[3] << 24;\n}\n";
+static const char hip_mfma_i8_k16[] =
+	"TC_DEVICE void tc_mfma_16x16x16_i8(tc_i32 &c0, tc_i32 &c1, tc_i32 &c2, tc_i32 &c3, const tc_i8 *a, const tc_i8 *b)\n"
+	"{\n"
+	"\ttc_int4 c = {c0, c1, c2, c3};\n"
+	"\tc = __builtin_amdgcn_mfma_i32_16x16x16i8((int)tc_pack_s8x4(a), (int)tc_pack_s8x4(b), c, 0, 0, 0);\n"
+	"\tc0 = c[0]; c1 = c[1]; c2 = c[2]; c3 = c[3];\n"
+	"}\n";
+static const char hip_mfma_i8_k32[] =
+	"TC_DEVICE long tc_pack_s8x8(const tc_i8 *p)\n"
+	"{\n\treturn (long)((tc_u64)tc_pack_s8x4(p) | (tc_u64)tc_pack_s8x4(p + 4) << 32);\n}\n"
+	"TC_DEVICE void tc_mfma_16x16x32_i8(tc_i32 &c0, tc_i32 &c1, tc_i32 &c2, tc_i32 &c3, const tc_i8 *a, const tc_i8 *b)\n"
+	"{\n"
+	"\ttc_int4 c = {c0, c1, c2, c3};\n"
+	"\tc = __builtin_amdgcn_mfma_i32_16x16x32_i8(tc_pack_s8x8(a), tc_pack_s8x8(b), c, 0, 0, 0);\n"
+	"\tc0 = c[0]; c1 = c[1]; c2 = c[2]; c3 = c[3];\n"
+	"}\n";
+
 static void hip_head(Buf *b, const SKernel *k)
 {
 	buf_puts(b, hip_types);
 	buf_puts(b, emit_prelude_common);
 	if (k->tile->uses_fp8)
 		buf_puts(b, emit_prelude_fp8);
-	if (simt_uses(k, SS_MMA))
+	if (simt_uses_mma(k, MFMA_16X16X16))
 		buf_puts(b, hip_matrix);
+	else if (simt_uses(k, SS_MMA))
+		buf_puts(b, hip_float4);
+	if (simt_uses_mma(k, MFMA_16X16X4_F32))
+		buf_puts(b, hip_mfma_f32);
+	if (simt_uses_mma(k, MFMA_16X16X8_XF32))
+		buf_puts(b, hip_mfma_xf32);
+	if (simt_uses_mma(k, MFMA_16X16X16_I8) || simt_uses_mma(k, MFMA_16X16X32_I8))
+		buf_puts(b, hip_mfma_i8);
+	if (simt_uses_mma(k, MFMA_16X16X16_I8))
+		buf_puts(b, hip_mfma_i8_k16);
+	if (simt_uses_mma(k, MFMA_16X16X32_I8))
+		buf_puts(b, hip_mfma_i8_k32);
 	if (emit_uses_runtime_shift(k))
 		buf_puts(b, emit_prelude_shifts);
 	buf_printf(b, "\nextern \"C\" __global__ void __launch_bounds__(%d)\n%s(", k->threads, k->name);

@@ -24,12 +24,23 @@
  * accumulators) take mma.sync m16n8k8 / m16n8k32, whose fragments, counted
  * in 32-bit words, are m16n8k16's: the same layout and rows, the operands
  * kept as they are in shared memory, each fragment element read by a
- * plain load (plain_fragment). Not on MFMA nor wgmma yet.
+ * plain load (plain_fragment). Not on wgmma yet.
  *
- * FMA: anything else (fp32 in full precision, tf32 and int8 on AMD, tiles
- * smaller than one instruction per warp, targets without matrix units):
- * both operands through shared memory, each thread computes its own
- * elements with a loop over K. Correct for every layout. */
+ * On MFMA, fp32 dots of every input_precision take v_mfma_f32_16x16x4f32
+ * (exact fp32 products, as Triton lowers them on AMD), except tf32 ones on
+ * gfx94x, which take v_mfma_f32_16x16x8_xf32 as Triton's do there; tf32
+ * operands are truncated to tf32 as they are read into the fragments (the
+ * interpreter's and mma.sync's tf32), so that neither instruction has
+ * anything left to round. int8 dots take v_mfma_i32_16x16x16i8 (gfx908,
+ * gfx90a) or v_mfma_i32_16x16x32_i8 (gfx94x, which has no 16x16x16i8).
+ * Their lanes hold 16x16x16's rows and columns with K / 4 consecutive k
+ * each, one register an element (mfma_plain_fragment).
+ *
+ * FMA: anything else (fp32 in full precision on NVIDIA, tiles smaller
+ * than one instruction per warp, K not a multiple of the instruction's,
+ * targets without matrix units): both operands through shared memory,
+ * each thread computes its own elements with a loop over K. Correct for
+ * every layout. */
 #include "gpu/lower_ops.h"
 
 #include <string.h>
@@ -101,25 +112,43 @@ static bool arrange_wgmma(int M, int N, int warps, int *wm, int *wn)
 	return warps % 4 == 0 && M % (16 * warps) == 0 && N % 8 == 0 && N <= 256;
 }
 
-/* The K of one matrix instruction for operands of dtype dt: 16 for 16-bit
- * floats (m16n8k16, MFMA 16x16x16), 8 for tf32 (mma.sync m16n8k8), 32 for
- * int8 (m16n8k32). */
-static int instr_k(DType dt)
-{
-	return dt == DT_F32 ? 8 : dt == DT_I8 ? 32 : 16;
-}
-
-/* Operands of a dot that only mma.sync takes (tf32 and int8; not wgmma nor
- * MFMA yet): each element read from shared memory by a plain assignment. */
+/* Operands of a dot that neither ldmatrix nor wgmma take (fp32 and int8):
+ * each element read from shared memory by a plain assignment. */
 static bool plain_operand(DType dt)
 {
 	return dt == DT_F32 || dt == DT_I8;
 }
 
-/* fp16 or bf16 operands and an fp32 accumulator; fp32 operands taken as
- * tf32 (input_precision="tf32", Triton's default) and an fp32 one; int8
- * and an int32 one. */
-static bool matrix_dtypes(const TValue *v)
+/* The instruction a dot takes on unit u, but for wgmma (lower_dot_wgmma):
+ * the others of a wgmma frame take mma.sync's. */
+static MatrixOp dot_op(const Lower *L, MatrixUnit u, const TValue *v)
+{
+	DType dt = v->args[0]->type.dtype;
+	bool cdna3 = L->target->cdna3;
+	if (u == MATRIX_MFMA) {
+		if (dt == DT_F32)
+			return cdna3 && v->aux == DOT_TF32 ? MFMA_16X16X8_XF32 : MFMA_16X16X4_F32;
+		return dt == DT_I8 ? (cdna3 ? MFMA_16X16X32_I8 : MFMA_16X16X16_I8) : MFMA_16X16X16;
+	}
+	return dt == DT_F32 ? MMA_M16N8K8_TF32 : dt == DT_I8 ? MMA_M16N8K32_S8 : MMA_M16N8K16;
+}
+
+/* The K of one instruction. */
+static int op_k(MatrixOp op)
+{
+	switch (op) {
+	case MMA_M16N8K8_TF32: case MFMA_16X16X8_XF32: return 8;
+	case MMA_M16N8K32_S8: case MFMA_16X16X32_I8: return 32;
+	case MFMA_16X16X4_F32: return 4;
+	default: return 16;
+	}
+}
+
+/* fp16 or bf16 operands and an fp32 accumulator; fp32 operands and an fp32
+ * one (on mma.sync taken as tf32: input_precision "tf32", Triton's
+ * default, or "tf32x3"; MFMA takes every precision); int8 and an int32
+ * one. */
+static bool matrix_dtypes(const TValue *v, MatrixUnit u)
 {
 	DType a = v->args[0]->type.dtype, b = v->args[1]->type.dtype, c = v->type.dtype;
 	if (is_16bit_float(a))
@@ -127,20 +156,20 @@ static bool matrix_dtypes(const TValue *v)
 	if (a != b)
 		return false;
 	if (a == DT_F32)
-		return c == DT_F32 && (v->aux == DOT_TF32 || v->aux == DOT_TF32X3);
+		return c == DT_F32 && (u == MATRIX_MFMA || v->aux == DOT_TF32 || v->aux == DOT_TF32X3);
 	return a == DT_I8 && c == DT_I32;
 }
 
-static bool fits_unit(const Lower *L, const TValue *v, const Shape *s)
+static bool fits_unit(const Lower *L, const TValue *v, const Shape *s, MatrixUnit u)
 {
 	const TValue *a = v->args[0];
-	if (v->type.rank != 2 || !matrix_dtypes(v))
+	if (v->type.rank != 2 || !matrix_dtypes(v, u))
 		return false;
 	const ValuePlan *p = &L->vp[v->id];
 	if (p->map[0] != 0 || p->map[1] != 1)
 		return false;
 	int M = v->type.shape[0], N = v->type.shape[1], K = a->type.shape[1];
-	return M % s->m == 0 && N % s->n == 0 && K % instr_k(a->type.dtype) == 0 && K % 16 == 0;
+	return M % s->m == 0 && N % s->n == 0 && K % op_k(dot_op(L, u, v)) == 0 && K % 16 == 0;
 }
 
 static Layout unit_layout(const Frame *fr, const Shape *s, int warp_size, int num_warps)
@@ -168,14 +197,12 @@ static void plan_block(Lower *L, const TBlock *b, MatrixUnit unit, const Shape *
 		plan_block(L, v->body, unit, s);
 		if (v->op == TOP_IF)
 			plan_block(L, v->orelse, unit, s);
-		if (v->op != TOP_DOT || !fits_unit(L, v, s))
+		if (v->op != TOP_DOT || !fits_unit(L, v, s, unit))
 			continue;
 		Frame *fr = &L->frames[L->vp[v->id].frame];
 		int wm, wn, M = v->type.shape[0], N = v->type.shape[1];
 		MatrixUnit u = unit;
 		bool plain = plain_operand(v->args[0]->type.dtype);
-		if (plain && u == MATRIX_MFMA)
-			continue;   /* tf32 and int8: FMA on AMD */
 		if (u == MATRIX_WGMMA && (plain || !arrange_wgmma(M, N, L->k->num_warps, &wm, &wn)))
 			u = MATRIX_MMA;
 		if (u != MATRIX_WGMMA && !arrange_warps(M, N, s, L->k->num_warps, &wm, &wn))
@@ -351,6 +378,7 @@ void lower_stage_once(Lower *L, const Pipeline *pp)
 typedef struct Warp {
 	const Frame *fr;
 	Shape s;
+	MatrixOp op;              /* the instruction (dot_op) */
 	SExpr *lane, *wm, *wn;    /* this warp's place along rows and columns */
 	int tiles_m, tiles_n;     /* instruction tiles per warp */
 } Warp;
@@ -479,6 +507,32 @@ static void plain_fragment(Lower *L, const TValue *v, const Warp *w, const Opera
 		}
 }
 
+/* MFMA fragments of fp32 and int8 operands (MFMA_16X16X4_F32 ..): lane l
+ * holds kb = K / 4 consecutive k of row (or column) l % 16 from k = kb (l /
+ * 16), one register each (register t kb + e of tile t); tf32: truncated. */
+static void mfma_plain_fragment(Lower *L, const TValue *v, const Warp *w, const Operand *o, SReg *frag, int kk, bool is_a)
+{
+	int kb = op_k(w->op) / 4;
+	bool tf32 = o->tile->type.dtype == DT_F32 && v->aux == DOT_TF32;
+	SExpr *t = loop_var(L, 0), *rc = lower_ibin(L, TOP_AND, w->lane, lower_ic(L, 15));
+	SExpr *k0 = lower_iadd(L, lower_ic(L, kk * 4 * kb), lower_imul(L, bits(L, w->lane, 4, 3), lower_ic(L, kb)));
+	for (int e = 0; e < kb; e++) {
+		SExpr *k = lower_iadd(L, k0, lower_ic(L, e));
+		SExpr *at = is_a ? operand_index(L, o, use_slot(L, o), row_of(L, w, t, 0, rc), k)
+				 : operand_index(L, o, use_slot(L, o), k, col_of(L, w, t, rc));
+		SExpr *value = simt_ref(L->k, L->operand_smem[o->id], at);
+		if (tf32) {
+			SExpr *x = simt_leaf(L->k, SE_MATH, DT_F32, MATH_TF32);
+			x->from = DT_F32;
+			x->a[0] = value;
+			value = x;
+		}
+		SStmt *s = warp_stmt(L, v, SS_ASSIGN, is_a ? w->tiles_m : w->tiles_n);
+		s->dst = simt_ref(L->k, frag, lower_iadd(L, lower_imul(L, t, lower_ic(L, kb)), lower_ic(L, e)));
+		s->value = value;
+	}
+}
+
 /* One instruction per tile (mi, ni) of the warp; acc holds the result's
  * registers, row-major over the frame's local extents (lr, lc). */
 static void issue(Lower *L, const TValue *v, const Warp *w, SReg *acc, SReg *fa, SReg *fb, DType operand)
@@ -491,9 +545,9 @@ static void issue(Lower *L, const TValue *v, const Warp *w, SReg *acc, SReg *fa,
 	s->extent[1] = w->tiles_n;
 	s->uniform = true;
 	s->operand = operand;
+	s->mop = w->op;
 	if (w->fr->unit != MATRIX_MFMA) {
 		int per = plain_operand(operand) ? 4 / dtype_bytes(operand) : 1;   /* fragment registers a word */
-		s->mop = operand == DT_F32 ? MMA_M16N8K8_TF32 : operand == DT_I8 ? MMA_M16N8K32_S8 : MMA_M16N8K16;
 		SExpr *c0 = lower_iadd(L, lower_imul(L, mi, lower_ic(L, 2 * lc)), lower_imul(L, ni, lower_ic(L, 2)));
 		SExpr *at[4] = {c0, lower_iadd(L, c0, lower_ic(L, 1)), lower_iadd(L, c0, lower_ic(L, lc)), lower_iadd(L, c0, lower_ic(L, lc + 1))};
 		for (int i = 0; i < 4; i++)
@@ -501,12 +555,12 @@ static void issue(Lower *L, const TValue *v, const Warp *w, SReg *acc, SReg *fa,
 		s->frag_a = simt_ref(L->k, fa, lower_imul(L, mi, lower_ic(L, 4 * per)));
 		s->frag_b = simt_ref(L->k, fb, lower_imul(L, ni, lower_ic(L, 2 * per)));
 	} else {
-		s->mop = MFMA_16X16X16;
+		int per = plain_operand(operand) ? op_k(w->op) / 4 : 2;   /* fragment registers a tile */
 		SExpr *c0 = lower_iadd(L, lower_imul(L, mi, lower_ic(L, 4 * lc)), ni);
 		for (int i = 0; i < 4; i++)
 			s->acc[i] = simt_ref(L->k, acc, lower_iadd(L, c0, lower_ic(L, i * lc)));
-		s->frag_a = simt_ref(L->k, fa, lower_imul(L, mi, lower_ic(L, 2)));
-		s->frag_b = simt_ref(L->k, fb, lower_imul(L, ni, lower_ic(L, 2)));
+		s->frag_a = simt_ref(L->k, fa, lower_imul(L, mi, lower_ic(L, per)));
+		s->frag_b = simt_ref(L->k, fb, lower_imul(L, ni, lower_ic(L, per)));
 	}
 }
 
@@ -698,15 +752,18 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 static void lower_dot_matrix_chunks(Lower *L, const TValue *v, int kc);
 
 /* The fragment registers of one k step: 32-bit words (16-bit operands),
- * or one register an element (tf32, int8: plain_fragment). */
+ * or one register an element (fp32, int8: plain_fragment,
+ * mfma_plain_fragment). */
 static void fragment_regs(Lower *L, const TValue *v, const Warp *w, SReg **fa, SReg **fb)
 {
 	DType dt = v->args[0]->type.dtype;
-	bool mma = w->fr->unit != MATRIX_MFMA;
-	int per = plain_operand(dt) ? 4 / dtype_bytes(dt) : 1;
-	DType rt = plain_operand(dt) ? dt : DT_U32;
-	*fa = simt_reg(L->k, SR_THREAD, rt, rt, w->tiles_m * (mma ? 4 : 2) * per, dot_name(L, v, "fa"));
-	*fb = simt_reg(L->k, SR_THREAD, rt, rt, w->tiles_n * 2 * per, dot_name(L, v, "fb"));
+	bool plain = plain_operand(dt);
+	int per = plain ? 4 / dtype_bytes(dt) : 1, na = 4 * per, nb = 2 * per;   /* mma.sync: words of A and B */
+	if (w->fr->unit == MATRIX_MFMA)
+		na = nb = plain ? op_k(w->op) / 4 : 2;
+	DType rt = plain ? dt : DT_U32;
+	*fa = simt_reg(L->k, SR_THREAD, rt, rt, w->tiles_m * na, dot_name(L, v, "fa"));
+	*fb = simt_reg(L->k, SR_THREAD, rt, rt, w->tiles_n * nb, dot_name(L, v, "fb"));
 }
 
 /* One k step of the instructions: the fragments, then one instruction per tile. */
@@ -714,7 +771,8 @@ static void step(Lower *L, const TValue *v, const Warp *w, const Operand *oa, co
 		 SReg *fb, int kk)
 {
 	DType dt = v->args[0]->type.dtype;
-	if (dt == DT_F32 && v->aux == DOT_TF32X3) {
+	bool mfma = w->fr->unit == MATRIX_MFMA;
+	if (dt == DT_F32 && v->aux == DOT_TF32X3 && !mfma) {   /* (MFMA: exact fp32 products) */
 		/* tf32x3: x = hi + lo, hi its tf32 part (x with its low 13
 		 * mantissa bits cleared, so that the unit reads it exactly however
 		 * it reads the bits of an fp32), lo = x - hi (exact in fp32; the
@@ -744,10 +802,13 @@ static void step(Lower *L, const TValue *v, const Warp *w, const Operand *oa, co
 		issue(L, v, w, acc, fa, fb, dt);
 		return;
 	}
-	if (plain_operand(dt)) {
+	if (plain_operand(dt) && mfma) {
+		mfma_plain_fragment(L, v, w, oa, fa, kk, true);
+		mfma_plain_fragment(L, v, w, ob, fb, kk, false);
+	} else if (plain_operand(dt)) {
 		plain_fragment(L, v, w, oa, fa, kk, true);
 		plain_fragment(L, v, w, ob, fb, kk, false);
-	} else if (w->fr->unit != MATRIX_MFMA) {
+	} else if (!mfma) {
 		mma_fragment_a(L, v, w, oa, fa, kk);
 		mma_fragment_b(L, v, w, ob, fb, kk);
 	} else {
@@ -776,7 +837,7 @@ static void lower_dot_matrix(Lower *L, const TValue *v)
 
 	SReg *acc = result_regs(L, v);
 	const Frame *fr = &L->frames[L->cur];
-	Warp w = {.fr = fr, .lane = simt_ref(L->k, L->lane, NULL)};
+	Warp w = {.fr = fr, .lane = simt_ref(L->k, L->lane, NULL), .op = dot_op(L, fr->unit, v)};
 	unit_shape(fr->unit, &w.s);
 	w.wm = warp_along(L, &fr->layout, 0);
 	w.wn = warp_along(L, &fr->layout, 1);
@@ -784,7 +845,7 @@ static void lower_dot_matrix(Lower *L, const TValue *v)
 	w.tiles_n = v->type.shape[1] / (w.s.n * fr->wn);
 	SReg *fa, *fb;
 	fragment_regs(L, v, &w, &fa, &fb);
-	for (int kk = 0; kk < K / instr_k(a->type.dtype); kk++)
+	for (int kk = 0; kk < K / op_k(w.op); kk++)
 		step(L, v, &w, oa, ob, acc, fa, fb, kk);
 	lower_set_reg(L, v, acc, L->vp[v->id].present);
 }
@@ -818,7 +879,10 @@ int lower_dot_k_chunk(const Lower *L, const TValue *v)
 	int64_t block = L->target->shared_bytes;
 	if (per_k * K <= block)
 		return K;
-	int kc = K, kmin = imax(16, instr_k(a->type.dtype));
+	/* not below one instruction's K (int8 on FMA: mma.sync's, as before) */
+	const ValuePlan *vp = &L->vp[v->id];
+	int step_k = vp->matrix ? op_k(dot_op(L, L->frames[vp->frame].unit, v)) : a->type.dtype == DT_I8 ? 32 : 16;
+	int kc = K, kmin = imax(16, step_k);
 	while (kc > kmin && kc % (2 * kmin) == 0 && per_k * kc > block / 2)
 		kc /= 2;
 	return kc;
@@ -879,7 +943,7 @@ static void lower_dot_matrix_chunks(Lower *L, const TValue *v, int kc)
 	SReg *acc = result_regs(L, v);
 	int cur = L->cur;
 	const Frame *fr = &L->frames[cur];
-	Warp w = {.fr = fr, .lane = simt_ref(L->k, L->lane, NULL)};
+	Warp w = {.fr = fr, .lane = simt_ref(L->k, L->lane, NULL), .op = dot_op(L, fr->unit, v)};
 	unit_shape(fr->unit, &w.s);
 	w.tiles_m = v->type.shape[0] / (16 * fr->wm);
 	w.tiles_n = v->type.shape[1] / (w.s.n * fr->wn);
@@ -894,7 +958,7 @@ static void lower_dot_matrix_chunks(Lower *L, const TValue *v, int kc)
 		lower_use_frame(L, cur);
 		w.wm = warp_along(L, &fr->layout, 0);
 		w.wn = warp_along(L, &fr->layout, 1);
-		for (int kk = 0; kk < kc / instr_k(a->type.dtype); kk++)
+		for (int kk = 0; kk < kc / op_k(w.op); kk++)
 			step(L, v, &w, oa, ob, acc, fa, fb, kk);
 	}
 	lower_set_reg(L, v, acc, L->vp[v->id].present);

@@ -392,6 +392,16 @@ static void dump_expr(Buf *b, const SExpr *e)
 	}
 }
 
+static const char *mma_op_name(MatrixOp op)
+{
+	static const char *const names[] = {
+		[MMA_M16N8K16] = "mma.m16n8k16", [MFMA_16X16X16] = "mfma.16x16x16", [WGMMA_M64K16] = "wgmma",
+		[MMA_M16N8K8_TF32] = "mma.m16n8k8", [MMA_M16N8K32_S8] = "mma.m16n8k32", [MFMA_16X16X4_F32] = "mfma.16x16x4",
+		[MFMA_16X16X8_XF32] = "mfma.16x16x8.xf32", [MFMA_16X16X16_I8] = "mfma.16x16x16", [MFMA_16X16X32_I8] = "mfma.16x16x32",
+	};
+	return names[op];
+}
+
 static void dump_stmt(Buf *b, const SStmt *s)
 {
 	if (s->kind == SS_COMMENT) {
@@ -511,8 +521,7 @@ static void dump_stmt(Buf *b, const SStmt *s)
 			}
 			break;
 		}
-		buf_printf(b, "%s.%s {", s->mop == MMA_M16N8K16 ? "mma.m16n8k16" : s->mop == MMA_M16N8K8_TF32 ? "mma.m16n8k8"
-				       : s->mop == MMA_M16N8K32_S8 ? "mma.m16n8k32" : "mfma.16x16x16", dtype_name(s->operand));
+		buf_printf(b, "%s.%s {", mma_op_name(s->mop), dtype_name(s->operand));
 		for (int i = 0; i < 4; i++) {
 			buf_puts(b, i ? ", " : "");
 			dump_expr(b, s->acc[i]);

@@ -159,6 +159,14 @@ typedef enum {
  *     (word c, col g), (word c+4, g); acc as m16n8k16's. Their fragment
  *     registers hold one element each (frag_a: 4 words, frag_b: 2, each of
  *     4 / bytes elements), read from shared memory by plain assignments.
+ *   MFMA_16X16X4_F32 (v_mfma_f32_16x16x4f32, exact fp32 products),
+ *     MFMA_16X16X8_XF32 (v_mfma_f32_16x16x8_xf32, gfx94x: fp32 registers
+ *     read as tf32), MFMA_16X16X16_I8 (v_mfma_i32_16x16x16i8, gfx908 and
+ *     gfx90a), MFMA_16X16X32_I8 (v_mfma_i32_16x16x32_i8, gfx94x; int32
+ *     accumulators): MFMA_16X16X16's layout for a K of 4 kb, lane (r, q)
+ *     holding A (row r, k kb q .. kb q + kb - 1), B (k kb q .., col r), kb =
+ *     1, 2, 4, 8; acc as MFMA_16X16X16's. Their fragment registers hold one
+ *     element each (kb for A, kb for B), read by plain assignments.
  * A word holds two 16-bit elements, the lower index in the low half. */
 typedef enum {
 	MMA_M16N8K16,
@@ -166,6 +174,10 @@ typedef enum {
 	WGMMA_M64K16,
 	MMA_M16N8K8_TF32,
 	MMA_M16N8K32_S8,
+	MFMA_16X16X4_F32,
+	MFMA_16X16X8_XF32,
+	MFMA_16X16X16_I8,
+	MFMA_16X16X32_I8,
 } MatrixOp;
 
 /* A wgmma operand in shared memory: a tile of 16-bit elements in rows of
@@ -215,7 +227,7 @@ struct SStmt {
 	bool trans;
 	/* SS_MMA */
 	MatrixOp mop;
-	DType operand;                  /* DT_F16 or DT_BF16 (DT_F32, DT_I8 for the tf32 and int8 mma.sync) */
+	DType operand;                  /* DT_F16 or DT_BF16 (DT_F32, DT_I8 for the tf32 and int8 mma.sync and MFMA) */
 	SExpr *frag_a, *frag_b;         /* the first word of each operand */
 	SExpr *acc[4];                  /* the fp32 accumulators, in the instruction's order */
 	SExpr **items;                  /* SS_PRINT: the format's arguments */

@@ -9,17 +9,18 @@ typedef struct AmdArch {
 	const char *name;
 	int warp_size;
 	MatrixUnit matrix;
+	bool cdna3;   /* gfx94x's matrix instructions */
 } AmdArch;
 
 /* gfx9 (CDNA) runs 64-lane wavefronts; gfx10 and later (RDNA) default to 32. */
 static const AmdArch amd_archs[] = {
-	{"gfx908", 64, MATRIX_MFMA},
-	{"gfx90a", 64, MATRIX_MFMA},
-	{"gfx940", 64, MATRIX_MFMA},
-	{"gfx941", 64, MATRIX_MFMA},
-	{"gfx942", 64, MATRIX_MFMA},
-	{"gfx1030", 32, MATRIX_NONE},
-	{"gfx1100", 32, MATRIX_NONE},
+	{"gfx908", 64, MATRIX_MFMA, false},
+	{"gfx90a", 64, MATRIX_MFMA, false},
+	{"gfx940", 64, MATRIX_MFMA, true},
+	{"gfx941", 64, MATRIX_MFMA, true},
+	{"gfx942", 64, MATRIX_MFMA, true},
+	{"gfx1030", 32, MATRIX_NONE, false},
+	{"gfx1100", 32, MATRIX_NONE, false},
 };
 
 static bool parse_cuda(const char *arch, Target *t, char *err, size_t errlen)
@@ -57,6 +58,7 @@ static bool parse_hip(const char *arch, Target *t, char *err, size_t errlen)
 			t->max_threads = 1024;
 			t->shared_bytes = 64 * 1024;
 			t->matrix = amd_archs[i].matrix;
+			t->cdna3 = amd_archs[i].cdna3;
 			return true;
 		}
 	}
@@ -70,17 +72,21 @@ static bool parse_c(const char *arch, Target *t, char *err, size_t errlen)
 	int w = 32;
 	bool wgmma = !strcmp(arch, "wgmma");
 	/* wave32-64k / wave64-64k: a block of 64 KiB of shared memory, as AMD's
-	 * (the layouts that make a kernel fit there run on the CPU too) */
-	bool small = !strcmp(arch, "wave32-64k") || !strcmp(arch, "wave64-64k");
-	if (!strcmp(arch, "wave64") || !strcmp(arch, "wave64-64k"))
+	 * (the layouts that make a kernel fit there run on the CPU too);
+	 * cdna3: 64 lanes and 64 KiB with gfx94x's matrix instructions (wave64
+	 * models gfx908/gfx90a's) */
+	bool cdna3 = !strcmp(arch, "cdna3");
+	bool small = !strcmp(arch, "wave32-64k") || !strcmp(arch, "wave64-64k") || cdna3;
+	if (!strcmp(arch, "wave64") || !strcmp(arch, "wave64-64k") || cdna3)
 		w = 64;
 	else if (*arch && strcmp(arch, "wave32") && !wgmma && !small) {
-		snprintf(err, errlen, "unknown C target option '%s' (expected wave32, wave64, wgmma, wave32-64k or wave64-64k)",
-			 arch);
+		snprintf(err, errlen,
+			 "unknown C target option '%s' (expected wave32, wave64, wgmma, wave32-64k, wave64-64k or cdna3)", arch);
 		return false;
 	}
 	t->kind = TARGET_C;
-	t->arch = w == 64 ? "wave64" : wgmma ? "wgmma" : "wave32";
+	t->arch = cdna3 ? "cdna3" : w == 64 ? "wave64" : wgmma ? "wgmma" : "wave32";
+	t->cdna3 = cdna3;
 	t->warp_size = w;
 	t->max_vector_bytes = 16;
 	t->max_threads = 1024;
@@ -115,6 +121,6 @@ bool target_parse(const char *spec, Target *t, char *err, size_t errlen)
 		t->arch = "";
 		return true;
 	}
-	snprintf(err, errlen, "unknown target '%s' (expected cuda:sm_NN, hip:gfxNNN, c, c:wave64, c:wgmma or interp)", spec);
+	snprintf(err, errlen, "unknown target '%s' (expected cuda:sm_NN, hip:gfxNNN, c, c:wave64, c:wgmma, c:cdna3 or interp)", spec);
 	return false;
 }

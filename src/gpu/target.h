@@ -35,11 +35,13 @@ typedef struct Target {
 	int static_shared_align; /* alignment a static array gets; past either, all of it goes in one
 	                            dynamic block (CUDA: 48 KiB, 16); 0: always static */
 	MatrixUnit matrix;
+	bool cdna3;              /* MATRIX_MFMA: gfx94x's instructions (int8 16x16x32 instead of 16x16x16, xf32
+	                            16x16x8 for tf32 dots); else gfx908/gfx90a's */
 	bool checked;            /* C, for `tritonc run`: each load, store and atomic checks its bytes lie in
 	                            a buffer of the run (emit/c.c's tc_check), naming the first that does not */
 } Target;
 
-/* Parses "cuda[:sm_NN]", "hip:gfxNNN", "c[:wave32|wave64]", "interp".
+/* Parses "cuda[:sm_NN]", "hip:gfxNNN", "c[:wave32|wave64|cdna3|...]", "interp".
  * Returns false and writes a message into `err` for anything else. */
 bool target_parse(const char *spec, Target *t, char *err, size_t errlen);
 

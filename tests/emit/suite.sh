@@ -22,9 +22,11 @@ gemm_fp16_pipelined|tests/corpus/gemm.py|-s *fp16,*fp16,*fp16,i32:16,i32:16,i32:
 gemm_wrapped|tests/exec/gemm_tiles.py|-k wrapped -s *fp16,*fp16,*fp16,i32:16,i32:16,i32,i32:16,i32:16,i32:16 -D s_ak=1 -D s_bn=1 -D s_cn=1 -D BM=128 -D BN=128 -D BK=64 -D GROUP=8 --num-stages 3
 gemm_tile_loop|tests/exec/gemm_tiles.py|-k tile_loop -s *fp16,*fp16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16 -D s_ak=1 -D s_bn=1 -D s_cn=1 -D BM=128 -D BN=128 -D BK=64 -D GROUP=8 -D PROGRAMS=132
 gemm_blocks|tests/exec/gemm_tiles.py|-k blocks -s tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,tensordesc<fp16[128,128]>,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64
-gemm_mma_tf32|tests/exec/gemm_acc.py|-s *fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32 -D ACC=tl.float32 -D PREC="tf32" -D BT=0 -D BM=128 -D BN=128 -D BK=32 --num-warps 8
-gemm_mma_tf32x3|tests/exec/gemm_acc.py|-s *fp32,*fp32,*fp32,i32,i32,i32,i32:16,i32:16,i32:16 -D ACC=tl.float32 -D PREC="tf32x3" -D BT=1 -D BM=64 -D BN=64 -D BK=32 --num-stages 3
-gemm_mma_int8|tests/exec/gemm_acc.py|-s *i8,*i8,*i32,i32,i32,i32,i32:16,i32:16,i32:16 -D ACC=tl.int32 -D PREC=None -D BT=1 -D BM=64 -D BN=64 -D BK=64 --num-stages 3
+gemm_mma_tf32|tests/exec/gemm_acc.py|-k gemm_acc -s *fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32 -D ACC=tl.float32 -D PREC="tf32" -D BT=0 -D BM=128 -D BN=128 -D BK=32 --num-warps 8
+gemm_mma_tf32x3|tests/exec/gemm_acc.py|-k gemm_acc -s *fp32,*fp32,*fp32,i32,i32,i32,i32:16,i32:16,i32:16 -D ACC=tl.float32 -D PREC="tf32x3" -D BT=1 -D BM=64 -D BN=64 -D BK=32 --num-stages 3
+gemm_mma_int8|tests/exec/gemm_acc.py|-k gemm_acc -s *i8,*i8,*i32,i32,i32,i32,i32:16,i32:16,i32:16 -D ACC=tl.int32 -D PREC=None -D BT=1 -D BM=64 -D BN=64 -D BK=64 --num-stages 3
+gemm_mfma_ieee|tests/exec/gemm_acc.py|-k gemm_acc -s *fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32 -D ACC=tl.float32 -D PREC="ieee" -D BT=0 -D BM=64 -D BN=64 -D BK=32 --num-warps 4
+gemm_mfma_int8_k32|tests/exec/gemm_acc.py|-k gemm_forms -s *i8,*i8,*i32,i32,i32,i32 -D ACC=tl.int32 -D PREC=None -D FORM=1 -D BM=64 -D BN=64 -D BK=32 --num-warps 4
 gemm_bf16_pipelined|tests/corpus/gemm.py|-s *bf16,*bf16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16 -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=64 -D BLOCK_N=128 -D BLOCK_K=32 --num-warps 8 --num-stages 4
 attention|tests/exec/attention.py|-s *fp16,*fp16,*fp16,*fp16,i32,fp32 -D D=64 -D BM=64 -D BN=64 -D CAUSAL=True --num-stages 2
 loops|tests/exec/loops.py|-s *fp32,*fp32,i32 -D BLOCK=256 -D ROWS=2
@@ -162,6 +164,36 @@ for arch in gfx90a gfx940 gfx1030; do
 		compile_bundle "hip:$arch" hip '*' '#include <hip/hip_runtime.h>' hipcc --offload-arch=$arch -c
 	else
 		echo "FAIL emit hip:$arch: hipcc is not installed (scripts/setup.sh installs it)"
+	fi
+done
+# fp32 and int8 dots on MFMA: the HIP output calls the instruction of its
+# architecture (gfx90a: f32 16x16x4 for every precision, i32 16x16x16; gfx940:
+# xf32 16x16x8 for tf32, i32 16x16x32), never another's, and gfx1030 (no
+# MFMA) none
+mfma_builtins='gemm_mma_tf32 gfx90a mfma_f32_16x16x4f32
+gemm_mma_tf32 gfx940 mfma_f32_16x16x8_xf32
+gemm_mma_tf32x3 gfx940 mfma_f32_16x16x4f32
+gemm_mfma_ieee gfx90a mfma_f32_16x16x4f32
+gemm_mfma_ieee gfx940 mfma_f32_16x16x4f32
+gemm_mma_int8 gfx90a mfma_i32_16x16x16i8
+gemm_mma_int8 gfx940 mfma_i32_16x16x32_i8
+gemm_mfma_int8_k32 gfx90a mfma_i32_16x16x16i8
+gemm_mfma_int8_k32 gfx940 mfma_i32_16x16x32_i8
+gemm_mma_int8 gfx1030 -
+gemm_mma_tf32 gfx1030 -'
+echo "$mfma_builtins" | while read -r name arch builtin; do
+	line=$(echo "$cases" | grep "^$name|")
+	file=$(echo "$line" | cut -d'|' -f2)
+	opts=$(echo "$line" | cut -d'|' -f3)
+	emit_one "$name" "$file" "$opts" "hip:$arch" hip || continue
+	found=$(grep -o '__builtin_amdgcn_mfma_[a-z0-9_]*' "$out" | sort -u | tr '\n' ' ')
+	helper=$(grep -o 'tc_mfma_[0-9a-z_]*(' "$out" | sort | uniq -c | awk '$1 >= 2' | wc -l)
+	if [ "$builtin" = - ] && [ -z "$found" ]; then
+		echo "PASS emit $name hip:$arch: no MFMA"
+	elif [ "$found" = "__builtin_amdgcn_$builtin " ] && [ "$helper" -ge 1 ]; then
+		echo "PASS emit $name hip:$arch: the dot by __builtin_amdgcn_$builtin"
+	else
+		echo "FAIL emit $name hip:$arch: wanted ${builtin}, the output has: ${found:-no MFMA}"
 	fi
 done
 if [ -n "$NVCC" ]; then

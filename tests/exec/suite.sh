@@ -10,10 +10,11 @@ BIN=${BIN:-bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # "# run-64k: ARGS" lines likewise on the C target with AMD's 64 KiB block
-# of shared memory (c:wave32-64k, c:wave64-64k).
+# of shared memory (c:wave32-64k, c:wave64-64k, and c:cdna3: gfx94x's
+# matrix instructions).
 for f in tests/exec/*.py; do
 	{ sed -n 's/^# run: //p' "$f" | sed 's/^/c c:wave64|/'
-	  sed -n 's/^# run-64k: //p' "$f" | sed 's/^/c:wave32-64k c:wave64-64k|/'; } >"$tmp/runs"
+	  sed -n 's/^# run-64k: //p' "$f" | sed 's/^/c:wave32-64k c:wave64-64k c:cdna3|/'; } >"$tmp/runs"
 	n=0
 	while IFS='|' read -r targets args; do
 		n=$((n + 1))

@@ -198,7 +198,8 @@ static void test_gemm(void)
 }
 
 /* fp32 operands with input_precision="ieee" (tests/exec/matmul.py): FMA
- * in full fp32, against float64 within 1e-5 of the output's scale. */
+ * in full fp32 at W=32, MFMA f32 16x16x4 at W=64, against float64 within
+ * 1e-5 of the output's scale. */
 static void test_ieee(void)
 {
 	Diag d = {.out = stderr};
@@ -252,25 +253,30 @@ static void test_ieee(void)
 	}
 }
 
-/* ---- tf32 and int8 on mma.sync (tests/exec/gemm_acc.py) ----
+/* ---- tf32 and int8 on mma.sync and MFMA (tests/exec/gemm_acc.py) ----
  *
  * fp32 operands with input_precision="tf32" (Triton's default) go to
  * mma.sync m16n8k8 with tf32 operands, int8 ones with an int32 accumulator
  * to m16n8k32; the C target at W=32 (and c:wgmma, where these dots stay on
  * mma.sync) runs the instructions lane by lane (tc_mma_m16n8k8_tf32,
  * tc_mma_m16n8k32_s8), so a wrong fragment mapping gives wrong products.
+ * At W=64 (c:wave64, gfx90a's instructions) fp32 dots of every precision
+ * take MFMA 16x16x4 f32, int8 ones 16x16x16 i8; on c:cdna3 (gfx94x's) tf32
+ * takes 16x16x8 xf32, int8 16x16x32 i8, each modelled lane by lane too.
  * tf32: within 1e-5 of a float64 product of the tf32-truncated inputs (the
  * data movement) and within 2e-3 of the scale of the exact one (tf32's own
  * error); int8: exact, over the whole int8 range. In a K loop the
  * operands stream through the cp.async pipeline as fp16 ones do (fp32
- * rows of unknown alignment by 4-byte copies). At W=64 (no MFMA for these
- * yet) both stay on FMA and still compute the same. tf32x3 (three
- * products of the operands' tf32 parts and remainders) within 1e-5 of the
- * exact product's scale, as the FMA path in full fp32 (test_ieee). */
+ * rows of unknown alignment by 4-byte copies). tf32x3 (three products of
+ * the operands' tf32 parts and remainders on mma.sync, exact fp32 products
+ * on MFMA) and ieee (FMA on NVIDIA) within 1e-5 of the exact product's
+ * scale, as the FMA path in full fp32 (test_ieee). */
+typedef enum { PREC_TF32, PREC_TF32X3, PREC_IEEE } AccPrec;
+
 typedef struct AccCase {
 	int m, n, k;
 	bool int8, bt, aligned;
-	bool x3;                    /* input_precision="tf32x3" */
+	AccPrec prec;               /* fp32 operands' input_precision */
 } AccCase;
 
 typedef struct AccResult {
@@ -301,7 +307,8 @@ static AccResult run_acc(const AccCase *c, int bm, int bn, int bk, int warps, in
 	snprintf(defs[2], 32, "BM=%d", bm);
 	snprintf(defs[3], 32, "BN=%d", bn);
 	snprintf(defs[4], 32, "BK=%d", bk);
-	snprintf(defs[5], 32, "PREC=%s", c->int8 ? "None" : c->x3 ? "'tf32x3'" : "'tf32'");
+	static const char *const precs[] = {"'tf32'", "'tf32x3'", "'ieee'"};
+	snprintf(defs[5], 32, "PREC=%s", c->int8 ? "None" : precs[c->prec]);
 	for (int i = 0; i < 6; i++)
 		defines[i] = defs[i];
 	const char *sig = c->int8 ? "*i8,*i8,*i32,i32,i32,i32,i32,i32,i32" : "*fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32";
@@ -322,7 +329,12 @@ static AccResult run_acc(const AccCase *c, int bm, int bn, int bk, int warps, in
 		return r;
 	Buf source = {0};
 	emit_kernel(&source, sk);
-	r.matrix = strstr(buf_str(&source), c->int8 ? "tc_mma_m16n8k32_s8(&" : "tc_mma_m16n8k8_tf32(&") != NULL;
+	/* the instruction the target takes, called from the kernel */
+	const char *instr = c->int8 ? (t.matrix != MATRIX_MFMA ? "tc_mma_m16n8k32_s8(&" : t.cdna3 ? "tc_mfma_16x16x32_i8(&"
+				       : "tc_mfma_16x16x16_i8(&")
+			  : t.matrix != MATRIX_MFMA ? "tc_mma_m16n8k8_tf32(&"
+			  : t.cdna3 && c->prec == PREC_TF32 ? "tc_mfma_16x16x8_xf32(&" : "tc_mfma_16x16x4_f32(&";
+	r.matrix = strstr(buf_str(&source), instr) != NULL;
 	r.pipelined = strstr(buf_str(&source), "load_slot") != NULL;
 	DType dt = c->int8 ? DT_I8 : DT_F32, ct = c->int8 ? DT_I32 : DT_F32;
 	size_t na = (size_t)c->m * lda, nb = (size_t)(c->bt ? c->n : c->k) * ldb, nc = (size_t)c->m * ldc;
@@ -381,30 +393,35 @@ static void test_acc(void)
 		{257, 129, 77, false, true, true, false},    {130, 70, 77, true, false, false, false},
 		{257, 129, 77, true, false, false, false},   {257, 129, 77, true, true, true, false},
 		{128, 128, 128, false, false, true, false},  {128, 128, 128, true, false, true, false},
-		{130, 70, 77, false, false, false, true}, {257, 129, 77, false, true, true, true},
+		{130, 70, 77, false, false, false, PREC_TF32X3}, {257, 129, 77, false, true, true, PREC_TF32X3},
+		{130, 70, 77, false, false, false, PREC_IEEE}, {257, 129, 77, false, true, true, PREC_IEEE},
 	};
 	static const int configs[][5] = {
 		{64, 64, 32, 4, 1}, {64, 64, 32, 8, 2}, {128, 128, 64, 4, 3}, {128, 128, 64, 8, 2}, {64, 64, 64, 4, 3},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++)
-			for (int w = 0; w < 3; w++) {
-				static const char *const targets[] = {"c", "c:wgmma", "c:wave64"};
+			for (int w = 0; w < 4; w++) {
+				static const char *const targets[] = {"c", "c:wgmma", "c:wave64", "c:cdna3"};
 				if (w > 0 && k != 2 && k != 4)
 					continue;   /* the other targets with two blocks: time */
 				const AccCase *c = &cases[i];
 				const int *f = configs[k];
 				AccResult r = run_acc(c, f[0], f[1], f[2], f[3], f[4], targets[w]);
 				char name[240];
+				static const char *const prec_names[] = {"tf32", "tf32x3", "ieee"};
+				bool mfma = w >= 2, exact = !c->int8 && c->prec != PREC_TF32;
 				snprintf(name, sizeof name, "gemm %s %dx%dx%d%s%s blocks %dx%dx%d warps=%d stages=%d %s: %s%s, %s",
-					 c->int8 ? "int8" : c->x3 ? "tf32x3" : "tf32", c->m, c->n, c->k, c->aligned ? " (rows padded)" : "", c->bt ? " B.T" : "",
-					 f[0], f[1], f[2], f[3], f[4], targets[w], r.matrix ? "mma.sync" : "FMA",
-					 r.pipelined ? " async copies" : "", c->int8 ? "exact" : c->x3 ? "within 1e-5" : "within tf32");
-				bool matrix = w < 2;   /* MFMA: FMA still */
+					 c->int8 ? "int8" : prec_names[c->prec], c->m, c->n, c->k, c->aligned ? " (rows padded)" : "",
+					 c->bt ? " B.T" : "", f[0], f[1], f[2], f[3], f[4], targets[w],
+					 r.matrix ? (mfma ? "MFMA" : "mma.sync") : "FMA", r.pipelined ? " async copies" : "",
+					 c->int8 ? "exact" : exact ? "within 1e-5" : "within tf32");
+				/* ieee: FMA on NVIDIA, MFMA on AMD */
+				bool matrix = mfma || c->int8 || c->prec != PREC_IEEE;
 				/* copies of 4 to 16 bytes: fp32 elements one at a time where nothing is
 				 * known of the rows, int8 ones only in rows padded to 16 */
 				bool copies = matrix && (c->aligned || !c->int8);
-				bool right = c->int8 ? r.wrong == 0 : c->x3 ? r.rel_err < 1e-5 : r.rel_err < 2e-3 && r.rel_err_tf32 < 1e-5;
+				bool right = c->int8 ? r.wrong == 0 : exact ? r.rel_err < 1e-5 : r.rel_err < 2e-3 && r.rel_err_tf32 < 1e-5;
 				CHECK(name, r.ran && r.matrix == matrix && r.pipelined == copies && right);
 				if (!r.ran)
 					printf("  %s\n", r.err);
