@@ -318,6 +318,8 @@ bool tir_inline_asm(TBuilder *b, const char *asm_text, const char *constraints, 
 		v->aux2 = i;
 		v->iconst = first ? first->id : v->id;
 		first = first ? first : v;
+		v->hint = arena_alloc(b->arena, sizeof *v->hint * TC_MAX_RANK);
+		v->perm = arena_alloc(b->arena, sizeof *v->perm * TC_MAX_RANK);
 		for (int k = 0; k < nout; k++)
 			v->hint[k] = out[k];
 		v->hint[TC_MAX_RANK - 1] = pure;
@@ -471,6 +473,7 @@ TValue *tir_trans(TBuilder *b, TValue *x, int n, const int *perm)
 	for (int i = 0; i < n; i++)
 		t.shape[i] = xt->shape[perm[i]];
 	TValue *v = append(b, TOP_TRANS, t, 1, &x);
+	v->perm = arena_alloc(b->arena, sizeof *v->perm * TC_MAX_RANK);
 	memcpy(v->perm, perm, sizeof(int) * (size_t)n);
 	return v;
 }
@@ -1008,7 +1011,8 @@ TValue *tir_hint(TBuilder *b, TValue *x, HintKind kind, const int64_t *values)
 {
 	TValue *v = append(b, TOP_HINT, x->type, 1, &x);
 	v->aux = kind;
-	memcpy(v->hint, values, sizeof v->hint);
+	v->hint = arena_alloc(b->arena, sizeof *v->hint * TC_MAX_RANK);
+	memcpy(v->hint, values, sizeof *v->hint * TC_MAX_RANK);
 	return v;
 }
 
