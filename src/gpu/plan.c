@@ -798,13 +798,20 @@ static void plan_kernel(Lower *L)
 			    p->threads, p->target.spec, p->target.max_threads);
 	lower_remat(L, tk);
 	lower_place(L);   /* (each round a new L->vp) */
-	lower_plan_dots(L);
+	/* the passes over dots and loops alone skip a kernel without any */
+	bool dots = tir_may_have(tk, TOP_DOT), loops = tir_may_have(tk, TOP_FOR);
+	if (dots)
+		lower_plan_dots(L);
 	plan_layouts(L);
 	plan_values(L, tk->body);
-	plan_pipelines(L, tk->body, 0, false);
-	lower_plan_operands(L, tk->body);
-	plan_ahead(L, tk->body);
-	plan_across_tiles(L, tk->body);
+	if (loops)
+		plan_pipelines(L, tk->body, 0, false);
+	if (dots)
+		lower_plan_operands(L, tk->body);
+	if (loops) {
+		plan_ahead(L, tk->body);
+		plan_across_tiles(L, tk->body);
+	}
 	plan_registers(L);
 	p->frames = L->frames;   /* place.c sized them */
 	p->nframes = L->nframes;

@@ -131,6 +131,8 @@ static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
 	TValue *v = arena_alloc(b->arena, sizeof *v);
 	v->id = b->next_id++;
 	v->op = op;
+	if ((unsigned)op < 64)
+		b->kernel->ops |= (uint64_t)1 << op;
 	v->type = t;
 	v->line = b->line;
 	v->nargs = nargs;
@@ -1032,6 +1034,7 @@ static TValue *param_new(TBuilder *b, TBlock *blk, int i, Type t)
 	TValue *p = arena_alloc(b->arena, sizeof *p);
 	p->id = b->next_id++;
 	p->op = TOP_PARAM;
+	b->kernel->ops |= (uint64_t)1 << TOP_PARAM;
 	p->type = t;
 	p->line = b->line;
 	p->aux = i;
@@ -1079,6 +1082,7 @@ TValue *tir_reduce_combine(TBuilder *b, int n, TValue **inputs, int axis)
 	if (!v)
 		return NULL;
 	v->op = TOP_REDUCE;
+	b->kernel->ops |= (uint64_t)1 << TOP_REDUCE;
 	v->type = reduced_type(v->type, v->aux);
 	v->aux2 = v->aux;
 	v->aux = RED_COMBINE;

@@ -348,8 +348,17 @@ typedef struct TKernel {
 	int num_warps;
 	int num_stages;
 	bool uses_fp8;         /* some value is of an fp8 dtype or points to one (the printers add its conversions) */
+	uint64_t ops;          /* bit 1 << op for each kind of op the builder appended (tir_may_have) */
 	Arena *arena;
 } TKernel;
+
+/* False when `k` has no op of kind `op`: a pass over one kind of op skips
+ * a kernel without any (true may also mean one was built and later
+ * dropped). */
+static inline bool tir_may_have(const TKernel *k, TOp op)
+{
+	return (unsigned)op >= 64 || (k->ops >> op & 1);
+}
 
 /* ---- building (build.c) ----
  * The builder appends ops to the current block and makes the IR explicit:
