@@ -309,24 +309,26 @@ typedef struct TDescLoad {
 	int rank;
 } TDescLoad;
 
-/* Fields are ordered to leave no padding, and what few ops have is held
- * apart (hint, perm): a long kernel has hundreds of thousands of values. */
+/* Fields are ordered to leave no padding, those every pass over the
+ * values reads first (a long kernel has hundreds of thousands of values,
+ * walked a few dozen times), and what few ops have is held apart (hint,
+ * perm). */
 struct TValue {
 	int id;                /* %id in dumps */
 	TOp op;
-	int line;              /* source line, for comments in emitted code */
 	int nargs;
-	int aux;               /* CmpKind, MathFn, ReduceKind, EvictionPolicy, axis... */
-	int aux2;
-	Type type;
 	bool dead;             /* nothing live reads it (tir_dce) */
-	const char *name;      /* the Triton variable it was assigned to, for readable output */
+	TValue *next;          /* in its block */
 	TValue **args;
-	double fconst;         /* TOP_CONST of a float type */
-	int64_t iconst;        /* TOP_CONST of an integer type, TOP_ARG index */
 	TBlock *body;          /* TOP_FOR, TOP_IF (then) */
 	TBlock *orelse;        /* TOP_IF */
-	TValue *next;          /* in its block */
+	Type type;
+	int line;              /* source line, for comments in emitted code */
+	int aux;               /* CmpKind, MathFn, ReduceKind, EvictionPolicy, axis... */
+	int aux2;
+	const char *name;      /* the Triton variable it was assigned to, for readable output */
+	double fconst;         /* TOP_CONST of a float type */
+	int64_t iconst;        /* TOP_CONST of an integer type, TOP_ARG index */
 	const char *text;      /* TOP_ASSERT: the message */
 	int64_t *hint;         /* TOP_HINT: the value for each dim; TOP_ASM: see TOP_ASM (TC_MAX_RANK of them, else NULL) */
 	int *perm;             /* TOP_TRANS: the operand dim of each result dim; TOP_ASM: perm[0] (TC_MAX_RANK, else NULL) */
