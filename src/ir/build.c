@@ -135,6 +135,7 @@ static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
 		b->kernel->ops |= (uint64_t)1 << op;
 	v->type = t;
 	v->line = b->line;
+	v->axis = &tir_axis_none;
 	v->nargs = nargs;
 	if (nargs) {
 		v->args = arena_alloc(b->arena, sizeof *v->args * (size_t)nargs);
@@ -1037,6 +1038,7 @@ static TValue *param_new(TBuilder *b, TBlock *blk, int i, Type t)
 	b->kernel->ops |= (uint64_t)1 << TOP_PARAM;
 	p->type = t;
 	p->line = b->line;
+	p->axis = &tir_axis_none;
 	p->aux = i;
 	blk->params[i] = p;
 	return p;

@@ -333,7 +333,10 @@ struct TValue {
 	int64_t *hint;         /* TOP_HINT: the value for each dim; TOP_ASM: see TOP_ASM (TC_MAX_RANK of them, else NULL) */
 	int *perm;             /* TOP_TRANS: the operand dim of each result dim; TOP_ASM: perm[0] (TC_MAX_RANK, else NULL) */
 	const TDescLoad *desc; /* TOP_LOAD of a host descriptor's block, or NULL */
-	AxisInfo axis;
+	/* What axis analysis knows (all zeros before it): one shared copy of
+	 * each distinct AxisInfo (128 bytes), never written once set; a value
+	 * is given another. */
+	const AxisInfo *axis;
 };
 
 struct TBlock {
@@ -475,6 +478,8 @@ bool tir_pure(const TValue *v);
 int tir_dce(TKernel *k);
 
 /* ---- axis analysis (axis.c) ---- */
+/* Every value's axis info until the analysis gives it one: all zeros. */
+extern const AxisInfo tir_axis_none;
 /* Fills every value's AxisInfo. `arg_div` gives each argument's known
  * divisibility (bytes for pointers, e.g. 16 when aligned), or NULL. */
 void tir_axis_analysis(TKernel *k, const int64_t *arg_div);
