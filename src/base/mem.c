@@ -62,6 +62,7 @@ struct ArenaBlock {
 	size_t used;
 	size_t cap;
 	size_t mapped;   /* the length of its own mapping, or 0: from calloc */
+	size_t ready;    /* of a mapping: bytes of data[] whose pages are in place */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -74,6 +75,33 @@ struct ArenaBlock {
  * zeroing and compaction of 2 MiB pages took a quarter of a 100000-line
  * compile's processor time (3.0 s against 2.25 s without). */
 enum { ARENA_FIRST = 65536, ARENA_MAX = 8 << 20, HUGE = 2 << 20 };
+
+/* A mapping's pages are asked for ahead of the bump pointer, PREFAULT bytes
+ * at a time (where the system can): one request instead of a fault for each
+ * 4 KiB page, which on a virtual machine cost a quarter of a 100000-line
+ * compile's processor time, and few enough pages at once that they are
+ * still in the cache when first written. A large allocation is left to
+ * fault as it is touched: room it never uses costs nothing. */
+enum { PREFAULT = 1 << 20 };
+
+static void prefault(ArenaBlock *b, size_t n)
+{
+	if (n > PREFAULT) {
+		b->ready = b->used;
+		return;
+	}
+#if defined(MADV_POPULATE_WRITE)
+	/* from the page the data reaches to, PREFAULT bytes on */
+	uintptr_t from = ((uintptr_t)(b->data + b->ready) + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = (uintptr_t)b + b->mapped;
+	uintptr_t to = from + PREFAULT < end ? from + PREFAULT : end;
+	if (from < to)   /* where it fails (an older system, no memory now) pages come as they are touched */
+		(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+	b->ready = (size_t)(to - (uintptr_t)b->data);
+#else
+	b->ready = b->used;
+#endif
+}
 
 static ArenaBlock *arena_grow(Arena *a, size_t n)
 {
@@ -91,6 +119,7 @@ static ArenaBlock *arena_grow(Arena *a, size_t n)
 			out_of_memory(len);
 		b = p;
 		b->mapped = len;
+		b->ready = 0;
 		cap = len - sizeof(ArenaBlock);
 	}
 #endif
@@ -114,6 +143,8 @@ void *arena_alloc(Arena *a, size_t n)
 		b = arena_grow(a, n);
 	void *p = b->data + b->used;
 	b->used += n;
+	if (b->mapped && b->used > b->ready)
+		prefault(b, n);
 	return p;
 }
 

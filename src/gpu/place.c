@@ -819,9 +819,9 @@ static int fastest_dim(const TValue *v)
 	const TValue *ptr = v->args[0];
 	int dims[TC_MAX_RANK], n = wide_dims(ptr, dims), best = -1, run = 1;
 	for (int i = n - 1; n >= 2 && i >= 0; i--)
-		if (ptr->axis.contiguity[dims[i]] > run) {
+		if (ptr->axis->contiguity[dims[i]] > run) {
 			best = dims[i];
-			run = ptr->axis.contiguity[dims[i]];
+			run = ptr->axis->contiguity[dims[i]];
 		}
 	return best;
 }

@@ -123,7 +123,7 @@ static int access_width(const Lower *L, const TValue *ptr, const TValue *mask)
 static bool varies_on_last(const Lower *L, const TValue *x)
 {
 	int k = dim_on_last(L, x);
-	return k >= 0 && x->axis.constancy[k] < x->type.shape[k];
+	return k >= 0 && x->axis->constancy[k] < x->type.shape[k];
 }
 
 /* Consecutive elements along the frame's last dim that a thread loads
@@ -136,9 +136,9 @@ static int splat_width(const Lower *L, const TValue *v)
 	int last = L->rank - 1, d = ptr->type.rank - 1;
 	if (L->rank == 0 || d < 0 || L->vp[ptr->id].map[d] != last)
 		return 1;
-	int64_t k = ptr->axis.constancy[d];
+	int64_t k = ptr->axis->constancy[d];
 	for (int i = 1; i < v->nargs; i++) {
-		int64_t c = v->args[i]->type.rank == ptr->type.rank ? v->args[i]->axis.constancy[d] : 1;
+		int64_t c = v->args[i]->type.rank == ptr->type.rank ? v->args[i]->axis->constancy[d] : 1;
 		k = tir_gcd(k, c);   /* runs aligned to both */
 	}
 	int w = 1;
@@ -154,7 +154,7 @@ static int splat_width(const Lower *L, const TValue *v)
  * what divides it is not known). *x and *n: that compare's operands. */
 static bool prefix_mask(const TValue *m, int k, int vec, const TValue **x, const TValue **n)
 {
-	if (m->axis.constancy[k] % vec == 0)
+	if (m->axis->constancy[k] % vec == 0)
 		return true;
 	switch (m->op) {
 	case TOP_AND:
@@ -164,7 +164,7 @@ static bool prefix_mask(const TValue *m, int k, int vec, const TValue **x, const
 		       prefix_mask(m->args[0], k, vec, x, n);
 	case TOP_CMP: {
 		const TValue *a = m->args[0], *b = m->args[1];
-		if (m->aux != CMP_LT || *x || a->axis.contiguity[k] % vec || b->axis.constancy[k] % vec ||
+		if (m->aux != CMP_LT || *x || a->axis->contiguity[k] % vec || b->axis->constancy[k] % vec ||
 		    dtype_is_float(a->type.dtype))
 			return false;
 		*x = a;
@@ -230,7 +230,7 @@ static void plan_run(Lower *L, const TValue *v, ValuePlan *vp)
 		return;
 	for (int k = 0; k < v->type.rank; k++)
 		if (v->type.shape[k] > 1 && vp->map[k] == last) {
-			vp->run = v->axis.constancy[k] % spt == 0 ? spt : 1;
+			vp->run = v->axis->constancy[k] % spt == 0 ? spt : 1;
 			return;
 		}
 }
@@ -798,13 +798,20 @@ static void plan_kernel(Lower *L)
 			    p->threads, p->target.spec, p->target.max_threads);
 	lower_remat(L, tk);
 	lower_place(L);   /* (each round a new L->vp) */
-	lower_plan_dots(L);
+	/* the passes over dots and loops alone skip a kernel without any */
+	bool dots = tir_may_have(tk, TOP_DOT), loops = tir_may_have(tk, TOP_FOR);
+	if (dots)
+		lower_plan_dots(L);
 	plan_layouts(L);
 	plan_values(L, tk->body);
-	plan_pipelines(L, tk->body, 0, false);
-	lower_plan_operands(L, tk->body);
-	plan_ahead(L, tk->body);
-	plan_across_tiles(L, tk->body);
+	if (loops)
+		plan_pipelines(L, tk->body, 0, false);
+	if (dots)
+		lower_plan_operands(L, tk->body);
+	if (loops) {
+		plan_ahead(L, tk->body);
+		plan_across_tiles(L, tk->body);
+	}
 	plan_registers(L);
 	p->frames = L->frames;   /* place.c sized them */
 	p->nframes = L->nframes;

@@ -15,7 +15,65 @@
  * what is known, as Triton's attributes do. */
 #include "ir/tir.h"
 
+#include <stdlib.h>
+
+#include <string.h>
+
 #define DIV_MAX ((int64_t)1 << 30)
+
+const AxisInfo tir_axis_none;
+
+/* The analysis of one kernel: its arguments' divisibility, and a hash set
+ * of the distinct AxisInfos given out (a long kernel has a few dozen for
+ * hundreds of thousands of values). */
+typedef struct Axes {
+	Arena *arena;
+	const int64_t *arg_div;
+	const AxisInfo **set;      /* open addressing; cap a power of two */
+	size_t cap, n;
+	const AxisInfo *last;      /* the last one given out (the next value's often) */
+} Axes;
+
+static size_t axis_hash(const AxisInfo *a)
+{
+	uint64_t h = HASH_SEED;
+	for (int d = 0; d < TC_MAX_RANK; d++) {
+		h = (h ^ ((uint64_t)(uint32_t)a->contiguity[d] << 32 | (uint32_t)a->constancy[d])) * 0x100000001b3ull;
+		h = (h ^ (uint64_t)a->divisibility[d]) * 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	return (size_t)h;
+}
+
+/* The shared copy of *a. */
+static const AxisInfo *intern(Axes *x, const AxisInfo *a)
+{
+	if (x->last && !memcmp(x->last, a, sizeof *a))
+		return x->last;
+	if (2 * (x->n + 1) > x->cap) {
+		const AxisInfo **old = x->set;
+		size_t n = x->cap;
+		x->cap = n ? 2 * n : 64;
+		x->set = base_calloc(x->cap, sizeof *x->set);
+		for (size_t i = 0; i < n; i++)
+			if (old[i]) {
+				size_t h = axis_hash(old[i]) & (x->cap - 1);
+				while (x->set[h])
+					h = (h + 1) & (x->cap - 1);
+				x->set[h] = old[i];
+			}
+		free(old);
+	}
+	size_t h = axis_hash(a) & (x->cap - 1);
+	for (; x->set[h]; h = (h + 1) & (x->cap - 1))
+		if (!memcmp(x->set[h], a, sizeof *a))
+			return x->last = x->set[h];
+	AxisInfo *c = arena_alloc(x->arena, sizeof *c);
+	*c = *a;
+	x->set[h] = c;
+	x->n++;
+	return x->last = c;
+}
 
 /* Whether `x` holds consecutive values along a dim other than d. */
 static bool moving_elsewhere(const AxisInfo *x, int rank, int d)
@@ -62,7 +120,15 @@ static void set_unknown(AxisInfo *a)
 	}
 }
 
-static void infer_block(TBlock *b, const int64_t *arg_div);
+static void infer_block(Axes *x, TBlock *b);
+
+/* v's info, unknown */
+static void give_unknown(Axes *x, TValue *v)
+{
+	AxisInfo u;
+	set_unknown(&u);
+	v->axis = intern(x, &u);
+}
 
 static void join(AxisInfo *r, const AxisInfo *a, const AxisInfo *b)
 {
@@ -104,21 +170,21 @@ static bool is_one(const TValue *x)
 
 /* A loop's carried values (params from `p0` on, initial values args from
  * `a0` on): a fixpoint of what holds on entry and after each iteration. */
-static void infer_carried(TValue *v, int p0, int a0, const int64_t *arg_div)
+static void infer_carried(Axes *x, TValue *v, int p0, int a0)
 {
 	TBlock *body = v->body;
 	int n = v->nargs - a0;
 	for (int i = 0; i < n; i++)
 		body->params[i + p0]->axis = v->args[i + a0]->axis;
 	for (int round = 0;; round++) {
-		infer_block(body, arg_div);
+		infer_block(x, body);
 		const TValue *y = body->last;
 		bool changed = false;
 		for (int i = 0; y && y->op == TOP_YIELD && i < n; i++) {
 			AxisInfo j;
-			join(&j, &body->params[i + p0]->axis, &y->args[i]->axis);
-			if (!axis_equal(&j, &body->params[i + p0]->axis)) {
-				body->params[i + p0]->axis = j;
+			join(&j, body->params[i + p0]->axis, y->args[i]->axis);
+			if (!axis_equal(&j, body->params[i + p0]->axis)) {
+				body->params[i + p0]->axis = intern(x, &j);
 				changed = true;
 			}
 		}
@@ -126,40 +192,43 @@ static void infer_carried(TValue *v, int p0, int a0, const int64_t *arg_div)
 			return;
 		if (round == 32) {
 			for (int i = 0; i < n; i++)
-				set_unknown(&body->params[i + p0]->axis);
-			infer_block(body, arg_div);
+				give_unknown(x, body->params[i + p0]);
+			infer_block(x, body);
 			return;
 		}
 	}
 }
 
-static void infer_for(TValue *v, const int64_t *arg_div)
+static void infer_for(Axes *x, TValue *v)
 {
 	TBlock *body = v->body;
-	int64_t div = tir_gcd(v->args[0]->axis.divisibility[0], v->args[2]->axis.divisibility[0]);
-	set_scalar(&body->params[0]->axis, &body->params[0]->type, div);
-	infer_carried(v, 1, 3, arg_div);
+	int64_t div = tir_gcd(v->args[0]->axis->divisibility[0], v->args[2]->axis->divisibility[0]);
+	AxisInfo iv = *body->params[0]->axis;
+	set_scalar(&iv, &body->params[0]->type, div);
+	body->params[0]->axis = intern(x, &iv);
+	infer_carried(x, v, 1, 3);
 }
 
-static void infer_hint(TValue *v)
+static void infer_hint(TValue *v, AxisInfo *r)
 {
-	v->axis = v->args[0]->axis;
+	*r = *v->args[0]->axis;
 	for (int d = 0; d < TC_MAX_RANK; d++) {
 		int64_t h = v->hint[d];
 		if (v->aux == HINT_MULTIPLE_OF)
-			v->axis.divisibility[d] = h;
+			r->divisibility[d] = h;
 		else if (v->aux == HINT_MAX_CONTIGUOUS)
-			v->axis.contiguity[d] = (int)h;
+			r->contiguity[d] = (int)h;
 		else
-			v->axis.constancy[d] = (int)h;
+			r->constancy[d] = (int)h;
 	}
 }
 
-static void infer(TValue *v, const int64_t *arg_div)
+/* Computes v's info into *r (which holds what it had). */
+static void infer_into(Axes *x, TValue *v, AxisInfo *r)
 {
-	AxisInfo *r = &v->axis;
-	const AxisInfo *a = v->nargs > 0 ? &v->args[0]->axis : NULL;
-	const AxisInfo *b = v->nargs > 1 ? &v->args[1]->axis : NULL;
+	const int64_t *arg_div = x->arg_div;
+	const AxisInfo *a = v->nargs > 0 ? v->args[0]->axis : NULL;
+	const AxisInfo *b = v->nargs > 1 ? v->args[1]->axis : NULL;
 	int rank = v->type.rank > 0 ? v->type.rank : 1;   /* a scalar's facts sit in dim 0, as set_scalar puts them */
 	switch (v->op) {
 	case TOP_ARG:
@@ -279,7 +348,7 @@ static void infer(TValue *v, const int64_t *arg_div)
 	case TOP_OR:
 	case TOP_WHERE:
 		for (int d = 0; d < rank; d++) {
-			const AxisInfo *c = v->op == TOP_WHERE ? &v->args[2]->axis : b;
+			const AxisInfo *c = v->op == TOP_WHERE ? v->args[2]->axis : b;
 			r->constancy[d] = (int)tir_gcd(a->constancy[d], c->constancy[d]);
 			if (v->op == TOP_WHERE)
 				r->constancy[d] = (int)tir_gcd(r->constancy[d], b->constancy[d]);
@@ -345,35 +414,35 @@ static void infer(TValue *v, const int64_t *arg_div)
 		set_unknown(r);
 		for (int d = 0; d < rank; d++)
 			for (int i = 0; i < v->nargs; i++)
-				r->constancy[d] = i ? (int)tir_gcd(r->constancy[d], v->args[i]->axis.constancy[d])
-						    : v->args[i]->axis.constancy[d];
+				r->constancy[d] = i ? (int)tir_gcd(r->constancy[d], v->args[i]->axis->constancy[d])
+						    : v->args[i]->axis->constancy[d];
 		return;
 	case TOP_LOAD:
 		/* equal addresses (and masks, and fill values) load equal values */
 		for (int d = 0; d < rank; d++) {
 			int64_t k = a->constancy[d];
 			for (int i = 1; i < v->nargs; i++)
-				k = tir_gcd(k, v->args[i]->axis.constancy[d]);
+				k = tir_gcd(k, v->args[i]->axis->constancy[d]);
 			r->constancy[d] = (int)k;
 			r->contiguity[d] = 1;
 			r->divisibility[d] = 1;
 		}
 		return;
 	case TOP_HINT:
-		infer_hint(v);
+		infer_hint(v, r);
 		return;
 	case TOP_FOR:
 		set_unknown(r);
-		infer_for(v, arg_div);
+		infer_for(x, v);
 		return;
 	case TOP_WHILE:
 		set_unknown(r);
-		infer_carried(v, 0, 0, arg_div);
+		infer_carried(x, v, 0, 0);
 		return;
 	case TOP_IF:
 		set_unknown(r);
-		infer_block(v->body, arg_div);
-		infer_block(v->orelse, arg_div);
+		infer_block(x, v->body);
+		infer_block(x, v->orelse);
 		return;
 	case TOP_REDUCE:
 	case TOP_SCAN:   /* a reduction's combine block, if it has one, as a scan's */
@@ -381,19 +450,19 @@ static void infer(TValue *v, const int64_t *arg_div)
 		if (!v->body)
 			return;
 		for (int i = 0; i < v->body->nparams; i++)
-			set_unknown(&v->body->params[i]->axis);
-		infer_block(v->body, arg_div);
+			give_unknown(x, v->body->params[i]);
+		infer_block(x, v->body);
 		return;
 	case TOP_RESULT: {
 		const TValue *op = v->args[0];
 		if (op->op == TOP_FOR)
-			*r = op->body->params[v->aux + 1]->axis;
+			*r = *op->body->params[v->aux + 1]->axis;
 		else if (op->op == TOP_WHILE)
-			*r = op->body->params[v->aux]->axis;
+			*r = *op->body->params[v->aux]->axis;
 		else if (op->op == TOP_SCAN || op->op == TOP_REDUCE)
 			set_unknown(r);
 		else
-			join(r, &op->body->last->args[v->aux]->axis, &op->orelse->last->args[v->aux]->axis);
+			join(r, op->body->last->args[v->aux]->axis, op->orelse->last->args[v->aux]->axis);
 		return;
 	}
 	default:
@@ -402,15 +471,20 @@ static void infer(TValue *v, const int64_t *arg_div)
 	}
 }
 
-static void infer_block(TBlock *b, const int64_t *arg_div)
+static void infer_block(Axes *x, TBlock *b)
 {
-	for (TValue *v = b->first; v; v = v->next)
-		infer(v, arg_div);
+	for (TValue *v = b->first; v; v = v->next) {
+		AxisInfo r = *v->axis;
+		infer_into(x, v, &r);
+		v->axis = intern(x, &r);
+	}
 }
 
 void tir_axis_analysis(TKernel *k, const int64_t *arg_div)
 {
-	infer_block(k->body, arg_div);
+	Axes x = {.arena = k->arena, .arg_div = arg_div};
+	infer_block(&x, k->body);
+	free(x.set);
 }
 
 int tir_vector_width(const TValue *ptr, const TValue *mask, int max_bytes)
@@ -424,12 +498,12 @@ int tir_vector_width_along(const TValue *ptr, const TValue *mask, int d, int max
 		return 1;
 	int64_t size = dtype_bytes(ptr->type.elem);
 	int64_t w = max_bytes / size;
-	int64_t c = ptr->axis.contiguity[d];
-	int64_t align = ptr->axis.divisibility[d] / size;
+	int64_t c = ptr->axis->contiguity[d];
+	int64_t align = ptr->axis->divisibility[d] / size;
 	w = w < c ? w : c;
 	w = w < align ? w : align;
-	if (mask && mask->axis.constancy[d] < w)
-		w = mask->axis.constancy[d];
+	if (mask && mask->axis->constancy[d] < w)
+		w = mask->axis->constancy[d];
 	int v = 1;
 	while (v * 2 <= w)
 		v *= 2;

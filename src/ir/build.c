@@ -131,8 +131,11 @@ static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
 	TValue *v = arena_alloc(b->arena, sizeof *v);
 	v->id = b->next_id++;
 	v->op = op;
+	if ((unsigned)op < 64)
+		b->kernel->ops |= (uint64_t)1 << op;
 	v->type = t;
 	v->line = b->line;
+	v->axis = &tir_axis_none;
 	v->nargs = nargs;
 	if (nargs) {
 		v->args = arena_alloc(b->arena, sizeof *v->args * (size_t)nargs);
@@ -318,6 +321,8 @@ bool tir_inline_asm(TBuilder *b, const char *asm_text, const char *constraints, 
 		v->aux2 = i;
 		v->iconst = first ? first->id : v->id;
 		first = first ? first : v;
+		v->hint = arena_alloc(b->arena, sizeof *v->hint * TC_MAX_RANK);
+		v->perm = arena_alloc(b->arena, sizeof *v->perm * TC_MAX_RANK);
 		for (int k = 0; k < nout; k++)
 			v->hint[k] = out[k];
 		v->hint[TC_MAX_RANK - 1] = pure;
@@ -471,6 +476,7 @@ TValue *tir_trans(TBuilder *b, TValue *x, int n, const int *perm)
 	for (int i = 0; i < n; i++)
 		t.shape[i] = xt->shape[perm[i]];
 	TValue *v = append(b, TOP_TRANS, t, 1, &x);
+	v->perm = arena_alloc(b->arena, sizeof *v->perm * TC_MAX_RANK);
 	memcpy(v->perm, perm, sizeof(int) * (size_t)n);
 	return v;
 }
@@ -1008,7 +1014,8 @@ TValue *tir_hint(TBuilder *b, TValue *x, HintKind kind, const int64_t *values)
 {
 	TValue *v = append(b, TOP_HINT, x->type, 1, &x);
 	v->aux = kind;
-	memcpy(v->hint, values, sizeof v->hint);
+	v->hint = arena_alloc(b->arena, sizeof *v->hint * TC_MAX_RANK);
+	memcpy(v->hint, values, sizeof *v->hint * TC_MAX_RANK);
 	return v;
 }
 
@@ -1028,8 +1035,10 @@ static TValue *param_new(TBuilder *b, TBlock *blk, int i, Type t)
 	TValue *p = arena_alloc(b->arena, sizeof *p);
 	p->id = b->next_id++;
 	p->op = TOP_PARAM;
+	b->kernel->ops |= (uint64_t)1 << TOP_PARAM;
 	p->type = t;
 	p->line = b->line;
+	p->axis = &tir_axis_none;
 	p->aux = i;
 	blk->params[i] = p;
 	return p;
@@ -1075,6 +1084,7 @@ TValue *tir_reduce_combine(TBuilder *b, int n, TValue **inputs, int axis)
 	if (!v)
 		return NULL;
 	v->op = TOP_REDUCE;
+	b->kernel->ops |= (uint64_t)1 << TOP_REDUCE;
 	v->type = reduced_type(v->type, v->aux);
 	v->aux2 = v->aux;
 	v->aux = RED_COMBINE;

@@ -110,7 +110,7 @@ static void dump_attrs(Buf *b, const TValue *v)
 static void dump_axis(Buf *b, const TValue *v)
 {
 	int rank = v->type.rank ? v->type.rank : 1;
-	const AxisInfo *a = &v->axis;
+	const AxisInfo *a = v->axis;
 	buf_puts(b, " {contig=");
 	for (int d = 0; d < rank; d++)
 		buf_printf(b, d ? ",%d" : "%d", a->contiguity[d]);

@@ -544,8 +544,10 @@ static SVal *call_tl(Spec *s, const Node *call, const char *fn)
 		if (axis < 0 || axis > 2)
 			spec_error(s, call, "axis must be 0, 1 or 2");
 		TValue *v = tir_program_id(b, axis);
-		if (fn[0] == 'n')
+		if (fn[0] == 'n') {
 			v->op = TOP_NUM_PROGRAMS;
+			b->kernel->ops |= (uint64_t)1 << TOP_NUM_PROGRAMS;
+		}
 		return spec_sv_value(s, call, v);
 	}
 	if (!strcmp(fn, "pointer_type")) {   /* as .dtype of a pointer: DT_PTR, the pointee in i */

@@ -309,27 +309,34 @@ typedef struct TDescLoad {
 	int rank;
 } TDescLoad;
 
+/* Fields are ordered to leave no padding, those every pass over the
+ * values reads first (a long kernel has hundreds of thousands of values,
+ * walked a few dozen times), and what few ops have is held apart (hint,
+ * perm). */
 struct TValue {
 	int id;                /* %id in dumps */
 	TOp op;
-	Type type;
-	const char *name;      /* the Triton variable it was assigned to, for readable output */
-	int line;              /* source line, for comments in emitted code */
-	TValue **args;
 	int nargs;
-	int aux;               /* CmpKind, MathFn, ReduceKind, EvictionPolicy, axis... */
-	int aux2;
-	double fconst;         /* TOP_CONST of a float type */
-	int64_t iconst;        /* TOP_CONST of an integer type, TOP_ARG index */
+	bool dead;             /* nothing live reads it (tir_dce) */
+	TValue *next;          /* in its block */
+	TValue **args;
 	TBlock *body;          /* TOP_FOR, TOP_IF (then) */
 	TBlock *orelse;        /* TOP_IF */
-	AxisInfo axis;
-	TValue *next;          /* in its block */
-	bool dead;             /* nothing live reads it (tir_dce) */
+	Type type;
+	int line;              /* source line, for comments in emitted code */
+	int aux;               /* CmpKind, MathFn, ReduceKind, EvictionPolicy, axis... */
+	int aux2;
+	const char *name;      /* the Triton variable it was assigned to, for readable output */
+	double fconst;         /* TOP_CONST of a float type */
+	int64_t iconst;        /* TOP_CONST of an integer type, TOP_ARG index */
 	const char *text;      /* TOP_ASSERT: the message */
-	int64_t hint[TC_MAX_RANK]; /* TOP_HINT: the value for each dim */
-	int perm[TC_MAX_RANK];     /* TOP_TRANS: the operand dim of each result dim */
-	const TDescLoad *desc;     /* TOP_LOAD of a host descriptor's block, or NULL */
+	int64_t *hint;         /* TOP_HINT: the value for each dim; TOP_ASM: see TOP_ASM (TC_MAX_RANK of them, else NULL) */
+	int *perm;             /* TOP_TRANS: the operand dim of each result dim; TOP_ASM: perm[0] (TC_MAX_RANK, else NULL) */
+	const TDescLoad *desc; /* TOP_LOAD of a host descriptor's block, or NULL */
+	/* What axis analysis knows (all zeros before it): one shared copy of
+	 * each distinct AxisInfo (128 bytes), never written once set; a value
+	 * is given another. */
+	const AxisInfo *axis;
 };
 
 struct TBlock {
@@ -346,8 +353,17 @@ typedef struct TKernel {
 	int num_warps;
 	int num_stages;
 	bool uses_fp8;         /* some value is of an fp8 dtype or points to one (the printers add its conversions) */
+	uint64_t ops;          /* bit 1 << op for each kind of op the builder appended (tir_may_have) */
 	Arena *arena;
 } TKernel;
+
+/* False when `k` has no op of kind `op`: a pass over one kind of op skips
+ * a kernel without any (true may also mean one was built and later
+ * dropped). */
+static inline bool tir_may_have(const TKernel *k, TOp op)
+{
+	return (unsigned)op >= 64 || (k->ops >> op & 1);
+}
 
 /* ---- building (build.c) ----
  * The builder appends ops to the current block and makes the IR explicit:
@@ -462,6 +478,8 @@ bool tir_pure(const TValue *v);
 int tir_dce(TKernel *k);
 
 /* ---- axis analysis (axis.c) ---- */
+/* Every value's axis info until the analysis gives it one: all zeros. */
+extern const AxisInfo tir_axis_none;
 /* Fills every value's AxisInfo. `arg_div` gives each argument's known
  * divisibility (bytes for pointers, e.g. 16 when aligned), or NULL. */
 void tir_axis_analysis(TKernel *k, const int64_t *arg_div);

@@ -60,6 +60,8 @@ bool lex_equal(const Source *src, const Token *tok, const char *s)
 {
 	if (tok->kind != TK_PUNCT && tok->kind != TK_KEYWORD)
 		return false;
+	if (tok->len == 0 || src->text[tok->offset] != s[0])   /* most tries differ at once (the parser asks each level's operators) */
+		return tok->len == 0 && s[0] == 0;
 	size_t n = strlen(s);
 	return tok->len == n && memcmp(src->text + tok->offset, s, n) == 0;
 }

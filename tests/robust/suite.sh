@@ -269,8 +269,9 @@ deep longline 500000 limit 30
 deep lines 100000 ok 90
 # Linear time, measured as processor time (user + system) so that a loaded
 # machine does not make it flaky: a quadratic pass (a rescan of the file
-# per node) takes minutes at these sizes. On a loaded two-core machine
-# about 0.5 s, 2.2 s and 0.25 s, and below 1 s each for the rest;
+# per node) takes minutes at these sizes. On a two-core machine under a
+# load of about 9: 0.9 s, 2.3 s and 0.7 s (about twice that before values
+# shrank: docs/architecture.md), and below 1 s each for the rest;
 # sanitizers slow a build down about 4 times.
 cpu_scale=1
 nm "$TC" 2>/dev/null | grep -q __asan_init && cpu_scale=4
