@@ -198,7 +198,16 @@ typedef struct WcName {
 	uint32_t pbound_stamp;   /* a template whose parameter pbound_param a static_assert bounds by the
 	                            device's width: at most pbound_max with 32 lanes (rule_params.c) */
 	uint8_t pbound_param, pbound_max;
+	uint32_t wm_stamp;       /* a template whose parameters are counted in wavefronts: WcNames.wm */
+	uint32_t wm_at, wm_len;  /* ...from wm_at, wm_len of them (rule_tmpl.c) */
 } WcName;
+
+/* A template parameter that must be whole wavefronts (rule_tmpl.c). */
+typedef struct WcWmul {
+	uint32_t param;          /* its position */
+	uint32_t inner;          /* the template or library collective that needs it (a name id) */
+	uint8_t kind;            /* 1: divided by the device's width; 2: a WARP_TRANSPOSE thread count */
+} WcWmul;
 
 typedef struct WcNames {
 	WcName *v;
@@ -210,6 +219,8 @@ typedef struct WcNames {
 	uint32_t serial;         /* last stamp handed out */
 	struct WcTok *mt;        /* bodies of object-like #defines (for #if), per file */
 	uint32_t nmt, mtcap;
+	WcWmul *wm;              /* templates' wavefront parameters, per file */
+	uint32_t nwm, wmcap;
 } WcNames;
 
 void wc_names_init(WcNames *nm);
@@ -511,6 +522,8 @@ void wc_rule_width(WcFile *f);    /* H11 */
 void wc_rule_params(WcFile *f);   /* H14 */
 void wc_rule_shims(WcFile *f);    /* H2: mask-dropping shims gated on a HIP version */
 void wc_param_bounds(WcFile *f);  /* the templates of f (or of a header) whose width parameter is bounded */
+void wc_rule_tmpl(WcFile *f);     /* H15 */
+void wc_tmpl_facts(WcFile *f);    /* the templates of f (or of a header) whose parameters are counted in wavefronts */
 /* scheme.c: consistent 32-lane logical-warp schemes; run after the rules */
 void wc_scheme_notes(WcFile *f);   /* their H1, H3, H5 findings become notes */
 void wc_header_kinds(WcFile *sub); /* what the functions of an included header do, by name */
