@@ -426,7 +426,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 run = d["runs"][0]
 rules = run["tool"]["driver"]["rules"]
-assert len(rules) == 14 and all(r["help"]["text"] for r in rules), "rules"
+assert len(rules) == 15 and all(r["help"]["text"] for r in rules), "rules"
 fixed = [r for r in run["results"] if "fixes" in r]
 assert fixed, "no fix objects"
 src = open(sys.argv[2]).read().split("\n")
