@@ -225,6 +225,8 @@ void wc_file_free(WcFile *f)
 	f->hpaths = NULL;
 	f->nhfinds = f->hfinds_cap = 0;
 	free(f->fns);
+	wc_kernel_facts_free(f->kfacts, f->nkfacts);
+	wc_launch_refs_free(f->lrefs, f->nlrefs);
 	free(f->regions);
 	free(f->seen);
 	for (int i = 0; i < f->hdr_paths.len; i++)
