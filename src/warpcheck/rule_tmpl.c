@@ -460,6 +460,19 @@ static bool wide_code(const WcFile *f, int i)
 	return ((r->def | r->maybe) & m & wc_config_passes(f->cfg)) != 0;
 }
 
+/* Code the host pass may compile and no 64-lane chip's pass does. */
+static bool host_only(const WcFile *f, int i)
+{
+	const WcRegion *r = wc_region_at(f, i);
+	if (!r || !((r->def | r->maybe) & WC_HOST_PASS))
+		return false;
+	WcPasses m = 0;
+	for (int k = 0; k < wc_nchips; k++)
+		if (wc_chips[k].width == 64)
+			m |= (WcPasses)1 << (k + 1);
+	return ((r->def | r->maybe) & m & wc_config_passes(f->cfg)) == 0;
+}
+
 /* ---- the facts, by template name ---- */
 
 static const WcWmul *facts_of(const WcFile *f, uint32_t id, int *n)
@@ -723,6 +736,8 @@ static void instantiate(WcFile *f, Tmpl *ts, int nt, uint32_t id, int at, int en
 {
 	int nf;
 	const WcWmul *fs = facts_of(f, id, &nf);
+	/* under an #if the host pass takes and no 64-lane chip's does: CDNA has no such kernel */
+	const char *why = host_only(f, at) ? "; the host pass compiles it, CDNA's passes do not" : "";
 	int shown = (int)(f->t[end].off + f->t[end].len - f->t[at].off);
 	if (shown > 48)
 		shown = 48;
@@ -764,8 +779,8 @@ static void instantiate(WcFile *f, Tmpl *ts, int nt, uint32_t id, int at, int en
 			else
 				wc_find(f, st->a, "H15", "wavefront-multiple", fix_text,
 					"%.*s is %llu for %.*s (line %d): %.*s with WARP_TRANSPOSE needs a multiple of 64 threads on "
-					"CDNA", span > 40 ? 40 : span, f->src.text + f->t[st->a].off, (unsigned long long)v, shown,
-					f->src.text + f->t[at].off, f->t[at].line, name_len(f, st->inner), name_text(f, st->inner));
+					"CDNA%s", span > 40 ? 40 : span, f->src.text + f->t[st->a].off, (unsigned long long)v, shown,
+					f->src.text + f->t[at].off, f->t[at].line, name_len(f, st->inner), name_text(f, st->inner), why);
 		}
 	}
 }
