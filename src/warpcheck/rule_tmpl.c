@@ -418,8 +418,9 @@ static void free_tmpls(Tmpl *ts, int n)
  * block_store). *x: the thread count's argument [s, e). */
 static bool transpose_collective(const WcFile *f, int i, int **s, int **e, int *cap, int *xa, int *xb, int *gt)
 {
-	if (!(name_is(f, i, "BlockLoad") || name_is(f, i, "BlockStore") || name_is(f, i, "block_load") ||
-	      name_is(f, i, "block_store")) || !wc_op(f, i + 1, WP_LT))
+	if (!wc_op(f, i + 1, WP_LT) || !wc_ident(f, i) || (f->src.text[f->t[i].off] | 32) != 'b' ||
+	    !(name_is(f, i, "BlockLoad") || name_is(f, i, "BlockStore") || name_is(f, i, "block_load") ||
+	      name_is(f, i, "block_store")))
 		return false;
 	int close = angle_close(f, i + 1, f->n);
 	if (close < 0)
@@ -866,7 +867,7 @@ void wc_rule_tmpl(WcFile *f)
 				instantiate(f, ts, nt, id, i, close, n, vals, known, toks);
 			continue;
 		}
-		if (!wc_op(f, i + 1, WP_LPAREN) || wc_func_at(f, i) >= 0)
+		if (nm == 0 || !wc_op(f, i + 1, WP_LPAREN) || wc_func_at(f, i) >= 0)
 			continue;
 		const Macro *mc = NULL;
 		for (int k = 0; k < nm && !mc; k++)

@@ -615,6 +615,21 @@ void wc_scheme_notes(WcFile *f)
 		kernels = f->fns[k].kind == WF_KERNEL;
 	if (candidates == 0 && !launches && !kernels)
 		return;
+	if (candidates == 0 && !launches) {
+		/* kernels only: what they do, for launches in other files */
+		NameFn *names = sorted_names(f);
+		int *down = base_malloc((size_t)f->nfns * sizeof *down);
+		for (int k = 0; k < f->nfns; k++)
+			down[k] = f->fns[k].kind == WF_KERNEL || f->nfns > 1 ? own_kinds(f, &f->fns[k], names, f->nfns) : 0;
+		int ne;
+		Edge *e = call_edges(f, names, &ne);
+		callee_closure(down, e, ne, f->nfns);
+		kernel_facts(f, down);
+		free(e);
+		free(down);
+		free(names);
+		return;
+	}
 	int n = f->nfns;
 	int *own = base_malloc((size_t)n * sizeof *own), *down = base_malloc((size_t)n * sizeof *down);
 	int *up = base_calloc((size_t)n, sizeof *up), *anc = base_calloc((size_t)n, sizeof *anc);
