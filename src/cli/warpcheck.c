@@ -48,6 +48,7 @@ typedef struct Job {
 	Buf *hout;       /* findings in included headers, each printed once per run */
 	uint64_t *hkey;
 	int nh, hcap;
+	WcFile refs;     /* only kfacts and lrefs: the kernels it defines, the launches it leaves to others */
 } Job;
 
 typedef struct Run {
@@ -291,7 +292,7 @@ static void check_job(const Options *o, Job *j, WcWork *w)
 		if (text) {
 			key = wc_cache_key(j->path, text, len, j->cfg->hash ^ (uint64_t)o->format ^ o->base_hash);
 			free(text);
-			if (wc_cache_get(o->cache, key, w, &j->out, &j->findings))
+			if (wc_cache_get(o->cache, key, w, &j->out, &j->findings, &j->refs))
 				return;
 		}
 	}
@@ -313,6 +314,12 @@ static void check_job(const Options *o, Job *j, WcWork *w)
 			header_findings(o, j, w, &f);
 		if (key && !d.text.len && !f.errors && j->nh == 0)
 			wc_cache_put(o->cache, key, &f, w, &j->out, j->findings);
+	}
+	if (!o->fix) {
+		j->refs.kfacts = f.kfacts, j->refs.nkfacts = f.nkfacts;
+		j->refs.lrefs = f.lrefs, j->refs.nlrefs = f.nlrefs;
+		f.kfacts = NULL, f.lrefs = NULL;
+		f.nkfacts = f.nlrefs = 0;
 	}
 	j->errors += d.errors + f.errors;
 	/* Diagnostics first, as they were printed while checking. */
@@ -366,8 +373,90 @@ static void write_job(Run *r, Job *j)
 	r->errors += j->errors;
 	buf_free(&j->out);
 	buf_free(&j->err);
-	free(j->path);
-	j->path = NULL;
+	if (!j->refs.nlrefs) {  /* a path with launches to judge is kept for the end of the run */
+		free(j->path);
+		j->path = NULL;
+	}
+}
+
+/* ---- launches joined with kernels of other files (main thread, at the end) ---- */
+
+typedef struct KernelEntry {
+	const char *name;
+	int kinds;
+} KernelEntry;
+
+static int by_kernel_name(const void *a, const void *b)
+{
+	return strcmp(((const KernelEntry *)a)->name, ((const KernelEntry *)b)->name);
+}
+
+/* Each job's launches of kernels it does not define, judged with what the
+ * kernels of the other files do (every definition of a name together), in
+ * job order: the same for any -j, with or without --cache. */
+static void cross_launches(Run *r)
+{
+	if (r->opt.fix)
+		return;
+	int n = 0;
+	for (int k = 0; k < r->njobs; k++)
+		n += r->jobs[k].refs.nkfacts;
+	KernelEntry *ks = base_malloc((size_t)(n ? n : 1) * sizeof *ks);
+	n = 0;
+	for (int k = 0; k < r->njobs; k++)
+		for (int m = 0; m < r->jobs[k].refs.nkfacts; m++)
+			ks[n++] = (KernelEntry){r->jobs[k].refs.kfacts[m].name, r->jobs[k].refs.kfacts[m].kinds};
+	qsort(ks, (size_t)n, sizeof *ks, by_kernel_name);
+	int u = 0;
+	for (int k = 0; k < n; k++) {
+		if (u > 0 && strcmp(ks[u - 1].name, ks[k].name) == 0)
+			ks[u - 1].kinds |= ks[k].kinds;
+		else
+			ks[u++] = ks[k];
+	}
+	for (int k = 0; k < r->njobs; k++) {
+		Job *j = &r->jobs[k];
+		char *text = NULL;
+		size_t len = 0;
+		for (int m = 0; m < j->refs.nlrefs && j->path; m++) {
+			const WcLaunchRef *lr = &j->refs.lrefs[m];
+			KernelEntry key = {lr->name, 0};
+			const KernelEntry *ke = u ? bsearch(&key, ks, (size_t)u, sizeof *ks, by_kernel_name) : NULL;
+			char msg[200];
+			const char *fix;
+			if (!ke || !wc_launch_judge(ke->kinds, lr->x, lr->rows, lr->name, (int)strlen(lr->name), msg, sizeof msg,
+			                            &fix))
+				continue;
+			if (!text && !(text = file_read(j->path, &len)))
+				break;
+			if (lr->off >= len)
+				continue;
+			WcFinding fd = {.off = lr->off, .line = lr->line, .col = lr->col, .id = "H6", .name = "launch-width",
+			                .fix = fix};
+			snprintf(fd.msg, sizeof fd.msg, "%.170s (a kernel of another file)", msg);
+			WcFile h = {.src = {.name = j->path, .text = text, .len = len}, .finds = &fd, .nfinds = 1};
+			if (r->opt.base)
+				wc_baseline_filter(r->opt.base, &h);
+			if (h.nfinds == 0)
+				continue;
+			Buf b = {0};
+			bool first = true;
+			if (r->opt.format == WC_TEXT)
+				wc_report_text_buf(&b, &h);
+			else if (r->opt.format == WC_JSON)
+				wc_report_json_file(&b, &h, &first);
+			else
+				wc_report_sarif_file(&b, &h, &first);
+			if (r->opt.format != WC_TEXT && r->any_finding_written)
+				fputc(',', stdout);
+			fwrite(b.data, 1, b.len, stdout);
+			r->any_finding_written = true;
+			r->findings++;
+			buf_free(&b);
+		}
+		free(text);
+	}
+	free(ks);
 }
 
 static void *worker(void *arg)
@@ -621,6 +710,8 @@ static void run_free(Run *r, Vec *paths, WcTree *tree)
 		buf_free(&r->jobs[k].out);
 		buf_free(&r->jobs[k].err);
 		free(r->jobs[k].path);
+		wc_kernel_facts_free(r->jobs[k].refs.kfacts, r->jobs[k].refs.nkfacts);
+		wc_launch_refs_free(r->jobs[k].refs.lrefs, r->jobs[k].refs.nlrefs);
 	}
 	free(r->jobs);
 	free(r->seen);
@@ -653,6 +744,7 @@ static int warpcheck_main(int argc, char **argv)
 		run_parallel(&r, nthreads);
 	else
 		run_sequential(&r);
+	cross_launches(&r);
 	end_output(&r);
 	rc = r.errors ? 2 : r.findings ? 1 : 0;
 out:

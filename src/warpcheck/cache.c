@@ -4,7 +4,8 @@
  * under a key made of its path, its text, the build flags, the output
  * format and the program's own bytes (rules_id), together with the headers it read and a hash of each one's text.
  * A later run with the same key and the same headers takes the report as it
- * is, without lexing the file: only changed files (or files whose headers
+ * is, without lexing the file (the kernels it defines and the launches it
+ * leaves to other files are kept with it): only changed files (or files whose headers
  * changed) are checked again. Entries are written whole or not at all
  * (through a temporary file and a rename); one that cannot be read or does
  * not match is ignored and rewritten. */
@@ -17,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CACHE_MAGIC "warpcheck-cache 2\n"
+#define CACHE_MAGIC "warpcheck-cache 3\n"
 
 /* A hash of len bytes eight at a time (FNV-1a's byte loop was a third of a
  * cached run): each word is mixed in with a multiply and a shift. */
@@ -79,7 +80,64 @@ static uint64_t header_hash(WcWork *w, const char *path)
 	return text ? text_hash(text, len, HASH_SEED) : 0;
 }
 
-bool wc_cache_get(const char *dir, uint64_t key, WcWork *w, Buf *out, int *findings)
+/* A line of identifier characters, from s, into a new string; NULL when
+ * there is none. *next: past its newline. */
+static char *ident_line(const char *s, const char *end, const char **next)
+{
+	const char *nl = memchr(s, '\n', (size_t)(end - s));
+	if (!nl || nl == s)
+		return NULL;
+	for (const char *c = s; c < nl; c++)
+		if (!(*c == '_' || (*c >= '0' && *c <= '9') || ((*c | 32) >= 'a' && (*c | 32) <= 'z')))
+			return NULL;
+	char *r = base_malloc((size_t)(nl - s) + 1);
+	memcpy(r, s, (size_t)(nl - s));
+	r[nl - s] = '\0';
+	*next = nl + 1;
+	return r;
+}
+
+/* The kernel facts and launch references after the header lines. */
+static bool read_refs(const char **ps, const char *end, WcFile *refs)
+{
+	const char *s = *ps;
+	char *e;
+	long nk = strtol(s, &e, 10), nl;
+	if (e == s || *e != ' ' || nk < 0)
+		return false;
+	s = e + 1;
+	nl = strtol(s, &e, 10);
+	if (e == s || *e != '\n' || nl < 0)
+		return false;
+	s = e + 1;
+	for (long k = 0; k < nk; k++) {
+		long kinds = strtol(s, &e, 10);
+		char *name;
+		if (e == s || *e != ' ' || !(name = ident_line(e + 1, end, &s)))
+			return false;
+		refs->kfacts = base_realloc(refs->kfacts, (size_t)(refs->nkfacts + 1) * sizeof *refs->kfacts);
+		refs->kfacts[refs->nkfacts++] = (WcKernelFact){name, (int)kinds};
+	}
+	for (long k = 0; k < nl; k++) {
+		WcLaunchRef r = {0};
+		long v[5];
+		for (int m = 0; m < 5; m++) {
+			v[m] = strtol(s, &e, 10);
+			if (e == s || *e != ' ' || v[m] < 0)
+				return false;
+			s = e + 1;
+		}
+		if (!(r.name = ident_line(s, end, &s)))
+			return false;
+		r.x = (uint64_t)v[0], r.rows = v[1] != 0, r.off = (uint32_t)v[2], r.line = (int)v[3], r.col = (int)v[4];
+		refs->lrefs = base_realloc(refs->lrefs, (size_t)(refs->nlrefs + 1) * sizeof *refs->lrefs);
+		refs->lrefs[refs->nlrefs++] = r;
+	}
+	*ps = s;
+	return true;
+}
+
+bool wc_cache_get(const char *dir, uint64_t key, WcWork *w, Buf *out, int *findings, WcFile *refs)
 {
 	Buf p = {0};
 	entry_path(&p, dir, key);
@@ -118,6 +176,13 @@ bool wc_cache_get(const char *dir, uint64_t key, WcWork *w, Buf *out, int *findi
 			goto done;
 		s = nl + 1;
 	}
+	if (!read_refs(&s, end, refs)) {
+		wc_kernel_facts_free(refs->kfacts, refs->nkfacts);
+		wc_launch_refs_free(refs->lrefs, refs->nlrefs);
+		refs->kfacts = NULL, refs->lrefs = NULL;
+		refs->nkfacts = refs->nlrefs = 0;
+		goto done;
+	}
 	buf_putn(out, s, (size_t)(end - s));
 	*findings = (int)nf;
 	ok = true;
@@ -138,6 +203,14 @@ void wc_cache_put(const char *dir, uint64_t key, const WcFile *f, WcWork *w, con
 			return;  /* a name the entry cannot hold: not cached */
 		}
 		buf_printf(&b, "%016llx %s\n", (unsigned long long)header_hash(w, hp), hp);
+	}
+	buf_printf(&b, "%d %d\n", f->nkfacts, f->nlrefs);
+	for (int k = 0; k < f->nkfacts; k++)
+		buf_printf(&b, "%d %s\n", f->kfacts[k].kinds, f->kfacts[k].name);
+	for (int k = 0; k < f->nlrefs; k++) {
+		const WcLaunchRef *r = &f->lrefs[k];
+		buf_printf(&b, "%llu %d %u %d %d %s\n", (unsigned long long)r->x, r->rows ? 1 : 0, r->off, r->line, r->col,
+			r->name);
 	}
 	buf_putn(&b, out->data ? out->data : "", out->len);
 	Buf p = {0};

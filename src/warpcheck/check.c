@@ -155,6 +155,7 @@ static void setup(WcFile *f, Diag *d, const char *path, WcWork *w)
 	f->src.name = path;
 	f->stamp = wc_stamp(f->names);
 	f->names->nmt = 0;  /* macro bodies are per file */
+	f->names->nwm = 0;  /* and templates' wavefront parameters */
 	static const WcConfig none;
 	f->cfg = w && w->cfg ? w->cfg : &none;
 	wc_command_line_macros(f);
@@ -190,6 +191,7 @@ bool wc_check_path(WcFile *f, Diag *d, const char *path, WcWork *w)
 	wc_rule_branch(f);
 	wc_rule_width(f);
 	wc_rule_params(f);
+	wc_rule_tmpl(f);
 	wc_rule_shims(f);
 	wc_scheme_notes(f);
 	finish(f);
@@ -223,6 +225,8 @@ void wc_file_free(WcFile *f)
 	f->hpaths = NULL;
 	f->nhfinds = f->hfinds_cap = 0;
 	free(f->fns);
+	wc_kernel_facts_free(f->kfacts, f->nkfacts);
+	wc_launch_refs_free(f->lrefs, f->nlrefs);
 	free(f->regions);
 	free(f->seen);
 	for (int i = 0; i < f->hdr_paths.len; i++)

@@ -218,6 +218,7 @@ void wc_names_free(WcNames *nm)
 	free(nm->slot);
 	free(nm->chars);
 	free(nm->mt);
+	free(nm->wm);
 	memset(nm, 0, sizeof *nm);
 }
 

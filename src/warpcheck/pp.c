@@ -606,18 +606,20 @@ typedef struct SumEntry {
 	bool shuffle, wsize_fn, select_amd, conflict;
 	uint32_t used, target, tmacro, body_at, body_len;
 	uint64_t value, select_def;
+	uint32_t wm_at, wm_len;   /* in WcHeaderSum.wm */
 	const char *tfile;        /* the #define of a target fact: the summary's path, or another's */
 	uint32_t toff;
 	int tline, tcol;
 } SumEntry;
 
-enum { F_CONST = 1, F_MACRO = 2, F_WSIZE = 4, F_WEXPR = 8, F_TARGET = 16, F_TMACRO = 32, F_BODY = 64, F_HDR = 128, F_PBOUND = 256 };
+enum { F_CONST = 1, F_MACRO = 2, F_WSIZE = 4, F_WEXPR = 8, F_TARGET = 16, F_TMACRO = 32, F_BODY = 64, F_HDR = 128, F_PBOUND = 256, F_WMUL = 512 };
 
 struct WcHeaderSum {
 	char *path;
 	uint64_t key;             /* path and build flags */
 	SumEntry *e; int n;
 	WcTok *toks; uint32_t ntoks;
+	WcWmul *wm; uint32_t nwm;
 	Vec paths;                /* the headers it read, itself first */
 	WcHeaderSum *next;
 };
@@ -698,6 +700,13 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 			x.has |= F_HDR, x.hdr_kinds = nm->hdr_kinds;
 		if (nm->pbound_stamp == st)
 			x.has |= F_PBOUND, x.pparam = nm->pbound_param, x.pmax = nm->pbound_max;
+		if (nm->wm_stamp == st && nm->wm_len) {
+			x.has |= F_WMUL;
+			x.wm_at = s->nwm, x.wm_len = nm->wm_len;
+			s->wm = base_realloc(s->wm, (size_t)(s->nwm + nm->wm_len) * sizeof *s->wm);
+			memcpy(s->wm + s->nwm, nt->wm + nm->wm_at, (size_t)nm->wm_len * sizeof *s->wm);
+			s->nwm += nm->wm_len;
+		}
 		if (nm->body_stamp == st) {
 			x.has |= F_BODY;
 			x.body_at = s->ntoks, x.body_len = nm->body_len;
@@ -753,6 +762,19 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 		}
 		if (x->has & F_PBOUND)
 			nm->pbound_stamp = st, nm->pbound_param = x->pparam, nm->pbound_max = x->pmax;
+		if (x->has & F_WMUL) {
+			/* appended to what this file already knows of the name */
+			uint32_t old = nm->wm_stamp == st ? nm->wm_len : 0;
+			if (nt->nwm + old + x->wm_len > nt->wmcap) {
+				nt->wmcap = (nt->nwm + old + x->wm_len) * 2 + 16;
+				nt->wm = base_realloc(nt->wm, (size_t)nt->wmcap * sizeof *nt->wm);
+			}
+			if (old)
+				memmove(nt->wm + nt->nwm, nt->wm + nm->wm_at, (size_t)old * sizeof *nt->wm);
+			memcpy(nt->wm + nt->nwm + old, s->wm + x->wm_at, (size_t)x->wm_len * sizeof *nt->wm);
+			nm->wm_stamp = st, nm->wm_at = nt->nwm, nm->wm_len = old + x->wm_len;
+			nt->nwm += old + x->wm_len;
+		}
 		if (x->has & F_BODY) {
 			if (nt->nmt + x->body_len > nt->mtcap) {
 				nt->mtcap = (nt->nmt + x->body_len) * 2 + 64;
@@ -774,6 +796,7 @@ void wc_header_sums_free(WcWork *w)
 			free(s->path);
 			free(s->e);
 			free(s->toks);
+			free(s->wm);
 			for (int k = 0; k < s->paths.len; k++)
 				free(s->paths.data[k]);
 			vec_free(&s->paths);
@@ -798,6 +821,7 @@ static void read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	wc_functions(&sub);
 	wc_header_kinds(&sub);
 	wc_param_bounds(&sub);
+	wc_tmpl_facts(&sub);
 	if (paths)
 		for (int k = 0; k < sub.hdr_paths.len; k++)
 			vec_push(paths, sub.hdr_paths.data[k]);

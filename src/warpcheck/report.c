@@ -143,6 +143,10 @@ static const struct {
 	{"H14", "sub-warp-width", "A sub-warp helper whose width parameter is bounded by the device's width, given "
 		"the bound as it is with 32 lanes (16 for L <= kWarpSize / 2): on a 64-lane wavefront its widest step "
 		"is never taken. Pass the bound for the device's width or choose it on the warp size."},
+	{"H15", "wavefront-multiple", "A template instantiated with constants that give a count of whole warps a "
+		"value that is a multiple of 32 but not of 64: the thread count of a BlockLoad/BlockStore with "
+		"WARP_TRANSPOSE, or a parameter the template divides by the device's width (32 / 64 is 0). Use whole "
+		"wavefronts or choose the value on the warp size."},
 };
 
 const char *wc_rule_help(const char *id)

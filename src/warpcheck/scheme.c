@@ -487,6 +487,71 @@ static bool block_x(const WcFile *f, int a, int b, int lo, uint64_t *x, int *at,
 	return true;
 }
 
+bool wc_launch_judge(int kk, uint64_t x, bool rows, const char *kn, int kl, char *msg, size_t cap, const char **fix)
+{
+	if (!(kk & S_WARP_OPS) || !(kk & S_TIDX))
+		return false;
+	if (x == 64 && !rows && !(kk & S_IDS)) {
+		*fix = "size the block from the queried warp size (or launch one block per warp of the device)";
+		snprintf(msg, cap, "a block of 64 threads is two warps on RDNA (wave32) and NVIDIA, but %.*s treats its "
+			"block as one warp (warp-level operations on threadIdx.x, no warp id)", kl, kn);
+		return true;
+	}
+	if (x == 32 && rows && (kk & (S_PHYS | S_CROSS))) {
+		*fix = "make the rows a wavefront wide (the queried warp size), or give the shuffles the width 32";
+		snprintf(msg, cap, "rows of 32 threads: a 64-lane wavefront holds two, and %.*s shuffles across the "
+			"wavefront with threadIdx.x as its lane", kl, kn);
+		return true;
+	}
+	return false;
+}
+
+void wc_kernel_facts_free(WcKernelFact *k, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(k[i].name);
+	free(k);
+}
+
+void wc_launch_refs_free(WcLaunchRef *l, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(l[i].name);
+	free(l);
+}
+
+static char *name_copy(const WcFile *f, int i)
+{
+	char *s = base_malloc(f->t[i].len + 1);
+	memcpy(s, f->src.text + f->t[i].off, f->t[i].len);
+	s[f->t[i].len] = '\0';
+	return s;
+}
+
+/* A launch of a kernel this file does not know, sized so that some kernel
+ * would be wrong: kept for the other files of the run. */
+static void launch_ref(WcFile *f, int name, uint64_t x, bool rows, int at)
+{
+	if (!((x == 64 && !rows) || (x == 32 && rows)))
+		return;
+	f->lrefs = base_realloc(f->lrefs, (size_t)(f->nlrefs + 1) * sizeof *f->lrefs);
+	f->lrefs[f->nlrefs++] = (WcLaunchRef){name_copy(f, name), x, rows, f->t[at].off, f->t[at].line, f->t[at].col};
+}
+
+/* The kernels of the file that do warp-level work on threadIdx.x, with
+ * what they call (down), for launches in other files. */
+static void kernel_facts(WcFile *f, const int *down)
+{
+	for (int k = 0; k < f->nfns; k++) {
+		int kk = down[k];
+		const WcFunc *fn = &f->fns[k];
+		if (fn->kind != WF_KERNEL || f->t[fn->name].cuda_only || !(kk & S_WARP_OPS) || !(kk & S_TIDX))
+			continue;
+		f->kfacts = base_realloc(f->kfacts, (size_t)(f->nkfacts + 1) * sizeof *f->kfacts);
+		f->kfacts[f->nkfacts++] = (WcKernelFact){name_copy(f, fn->name), kk & ~S_LANES32};
+	}
+}
+
 /* Launches whose block is sized for one width (H6): <<<g, 64>>> of a
  * kernel that treats its block as one warp (warp-level operations with
  * threadIdx.x as the lane, no warp id) is two warps on RDNA and NVIDIA;
@@ -525,20 +590,15 @@ static void check_launch_widths(WcFile *f, const int *down, const NameFn *names)
 			if (!block_x(f, a, b, fn->open, &x, &at, &rows) || wc_under_width_test(f, i))
 				continue;
 			int kk = kernel_kinds(f, name, down, names);
-			if (kk < 0 || !(kk & S_WARP_OPS) || !(kk & S_TIDX))
+			if (kk < 0) {
+				launch_ref(f, name, x, rows, at);
 				continue;
-			const char *kn = f->src.text + f->t[name].off;
-			int kl = (int)f->t[name].len;
-			if (x == 64 && !rows && !(kk & S_IDS))
-				wc_find(f, at, "H6", "launch-width",
-					"size the block from the queried warp size (or launch one block per warp of the device)",
-					"a block of 64 threads is two warps on RDNA (wave32) and NVIDIA, but %.*s treats its block "
-					"as one warp (warp-level operations on threadIdx.x, no warp id)", kl, kn);
-			else if (x == 32 && rows && (kk & (S_PHYS | S_CROSS)))
-				wc_find(f, at, "H6", "launch-width",
-					"make the rows a wavefront wide (the queried warp size), or give the shuffles the width 32",
-					"rows of 32 threads: a 64-lane wavefront holds two, and %.*s shuffles across the "
-					"wavefront with threadIdx.x as its lane", kl, kn);
+			}
+			char msg[200];
+			const char *fix;
+			if (wc_launch_judge(kk, x, rows, f->src.text + f->t[name].off, (int)f->t[name].len, msg, sizeof msg,
+			                    &fix))
+				wc_find(f, at, "H6", "launch-width", fix, "%s", msg);
 		}
 	}
 }
@@ -548,11 +608,28 @@ void wc_scheme_notes(WcFile *f)
 	int candidates = 0;
 	for (int i = 0; i < f->nfinds; i++)
 		candidates += (piece(&f->finds[i]) || launch_width(&f->finds[i])) && func_at_offset(f, f->finds[i].off) >= 0;
-	bool launches = false;
+	bool launches = false, kernels = false;
 	for (int i = 0; i < f->n && !launches; i++)
 		launches = wc_op(f, i, WP_LAUNCH_OPEN);
-	if (candidates == 0 && !launches)
+	for (int k = 0; k < f->nfns && !kernels; k++)
+		kernels = f->fns[k].kind == WF_KERNEL;
+	if (candidates == 0 && !launches && !kernels)
 		return;
+	if (candidates == 0 && !launches) {
+		/* kernels only: what they do, for launches in other files */
+		NameFn *names = sorted_names(f);
+		int *down = base_malloc((size_t)f->nfns * sizeof *down);
+		for (int k = 0; k < f->nfns; k++)
+			down[k] = f->fns[k].kind == WF_KERNEL || f->nfns > 1 ? own_kinds(f, &f->fns[k], names, f->nfns) : 0;
+		int ne;
+		Edge *e = call_edges(f, names, &ne);
+		callee_closure(down, e, ne, f->nfns);
+		kernel_facts(f, down);
+		free(e);
+		free(down);
+		free(names);
+		return;
+	}
 	int n = f->nfns;
 	int *own = base_malloc((size_t)n * sizeof *own), *down = base_malloc((size_t)n * sizeof *down);
 	int *up = base_calloc((size_t)n, sizeof *up), *anc = base_calloc((size_t)n, sizeof *anc);
@@ -598,6 +675,7 @@ void wc_scheme_notes(WcFile *f)
 			logical_fix[k] = 2;
 	}
 	check_launch_widths(f, down, names);
+	kernel_facts(f, down);
 	for (int i = 0; i < f->nfinds; i++) {
 		WcFinding *fd = &f->finds[i];
 		int k = launch_width(fd) ? func_at_offset(f, fd->off) : -1;

@@ -198,7 +198,16 @@ typedef struct WcName {
 	uint32_t pbound_stamp;   /* a template whose parameter pbound_param a static_assert bounds by the
 	                            device's width: at most pbound_max with 32 lanes (rule_params.c) */
 	uint8_t pbound_param, pbound_max;
+	uint32_t wm_stamp;       /* a template whose parameters are counted in wavefronts: WcNames.wm */
+	uint32_t wm_at, wm_len;  /* ...from wm_at, wm_len of them (rule_tmpl.c) */
 } WcName;
+
+/* A template parameter that must be whole wavefronts (rule_tmpl.c). */
+typedef struct WcWmul {
+	uint32_t param;          /* its position */
+	uint32_t inner;          /* the template or library collective that needs it (a name id) */
+	uint8_t kind;            /* 1: divided by the device's width; 2: a WARP_TRANSPOSE thread count */
+} WcWmul;
 
 typedef struct WcNames {
 	WcName *v;
@@ -210,6 +219,8 @@ typedef struct WcNames {
 	uint32_t serial;         /* last stamp handed out */
 	struct WcTok *mt;        /* bodies of object-like #defines (for #if), per file */
 	uint32_t nmt, mtcap;
+	WcWmul *wm;              /* templates' wavefront parameters, per file */
+	uint32_t nwm, wmcap;
 } WcNames;
 
 void wc_names_init(WcNames *nm);
@@ -328,6 +339,22 @@ typedef struct WcWork {
 void wc_work_init(WcWork *w);
 void wc_work_free(WcWork *w);
 
+/* What a file tells the other files of a run (scheme.c): the kernels it
+ * defines that do warp-level work on threadIdx.x, and its launches of
+ * kernels it does not define, sized for one width; joined once every file
+ * is checked (wc_launch_judge). */
+typedef struct WcKernelFact {
+	char *name;
+	int kinds;                  /* scheme.c's S_* bits, with what the kernel calls */
+} WcKernelFact;
+typedef struct WcLaunchRef {
+	char *name;                 /* the kernel launched */
+	uint64_t x;                 /* the block's x */
+	bool rows;                  /* a y other than 1 */
+	uint32_t off;               /* the x's token */
+	int line, col;
+} WcLaunchRef;
+
 typedef struct WcFile {
 	Source src;
 	Diag *diag;
@@ -351,6 +378,8 @@ typedef struct WcFile {
 	uint32_t *seen; int nseen, seen_cap;  /* the top file's headers read (path hashes) */
 	Vec hdr_paths;              /* the top file's headers read, for the result cache */
 	WcFinding *hfinds; const char **hpaths; int nhfinds, hfinds_cap;  /* findings in included headers */
+	WcKernelFact *kfacts; int nkfacts;   /* for the other files of the run */
+	WcLaunchRef *lrefs; int nlrefs;
 } WcFile;
 
 /* lex.c */
@@ -367,7 +396,7 @@ void wc_width_passes(WcFile *f, const WcTok *tok, const char *name, int nlen, ui
 const WcRegion *wc_region_at(const WcFile *f, int i);   /* the region of code token i */
 /* cache.c: --cache DIR, reports kept by content (with the headers read) */
 uint64_t wc_cache_key(const char *path, const char *text, size_t len, uint64_t extra);
-bool wc_cache_get(const char *dir, uint64_t key, WcWork *w, Buf *out, int *findings);
+bool wc_cache_get(const char *dir, uint64_t key, WcWork *w, Buf *out, int *findings, WcFile *refs);  /* refs: kfacts, lrefs */
 void wc_cache_put(const char *dir, uint64_t key, const WcFile *f, WcWork *w, const Buf *out, int findings);
 /* build.c: the header cache of a thread */
 const char *wc_header_text(WcWork *w, const char *path, size_t *len);
@@ -511,9 +540,18 @@ void wc_rule_width(WcFile *f);    /* H11 */
 void wc_rule_params(WcFile *f);   /* H14 */
 void wc_rule_shims(WcFile *f);    /* H2: mask-dropping shims gated on a HIP version */
 void wc_param_bounds(WcFile *f);  /* the templates of f (or of a header) whose width parameter is bounded */
+void wc_rule_tmpl(WcFile *f);     /* H15 */
+void wc_tmpl_facts(WcFile *f);    /* the templates of f (or of a header) whose parameters are counted in wavefronts */
 /* scheme.c: consistent 32-lane logical-warp schemes; run after the rules */
 void wc_scheme_notes(WcFile *f);   /* their H1, H3, H5 findings become notes */
 void wc_header_kinds(WcFile *sub); /* what the functions of an included header do, by name */
+/* A launch with block x (rows: a y other than 1) of kernel kn whose body
+ * (with what it calls) does kinds: the H6 launch-width message into msg,
+ * or false when the block suits it. */
+bool wc_launch_judge(int kinds, uint64_t x, bool rows, const char *kn, int kl, char *msg, size_t cap,
+	const char **fix);
+void wc_kernel_facts_free(WcKernelFact *k, int n);
+void wc_launch_refs_free(WcLaunchRef *l, int n);
 /* check.c: returns false when the file could not be checked at all.
  * wc_check_path reuses a thread's WcWork; wc_check_file makes its own. */
 bool wc_check_file(WcFile *f, Diag *d, const char *path);

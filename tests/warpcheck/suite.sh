@@ -157,6 +157,28 @@ else
 	pass header-finding-once
 fi
 
+# Launches judged with the kernels of another file: the same with any -j,
+# in JSON too, and again on runs with --cache (the kernels and launches a
+# file leaves to the others are kept in its entry).
+xl=tests/warpcheck/trees/xlaunch
+(cd "$xl" && "$WC" src -j 1) >"$tmp/xl1" 2>&1
+(cd "$xl" && "$WC" src -j 4) >"$tmp/xl4" 2>&1
+(cd "$xl" && "$WC" src --format json) >"$tmp/xlj" 2>&1
+mkdir -p "$tmp/xlcache"
+(cd "$xl" && "$WC" src --cache "$tmp/xlcache") >"$tmp/xlc0" 2>&1
+(cd "$xl" && "$WC" src --cache "$tmp/xlcache" -j 1) >"$tmp/xlc" 2>&1
+n=$(grep -c 'row_sum treats its block as one warp.*(a kernel of another file)' "$tmp/xl1")
+nj=$(grep -c '"file": "src/launch.cu", "line": 10, "col": 19' "$tmp/xlj")
+if [ "$n" -ne 2 ] || [ "$nj" -ne 1 ]; then
+	fail cross-file-launches "$n text findings for row_sum (want 2), $nj JSON at 10:19 (want 1)"
+elif ! cmp -s "$tmp/xl1" "$tmp/xl4"; then
+	fail cross-file-launches "-j 1 and -j 4 differ"
+elif ! cmp -s "$tmp/xl1" "$tmp/xlc0" || ! cmp -s "$tmp/xl1" "$tmp/xlc"; then
+	fail cross-file-launches "a run with --cache differs"
+else
+	pass cross-file-launches
+fi
+
 # A bad input next to a good file: an error naming the file, status 2, the
 # good file's findings still printed.
 bad_case() {
@@ -426,7 +448,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 run = d["runs"][0]
 rules = run["tool"]["driver"]["rules"]
-assert len(rules) == 14 and all(r["help"]["text"] for r in rules), "rules"
+assert len(rules) == 15 and all(r["help"]["text"] for r in rules), "rules"
 fixed = [r for r in run["results"] if "fixes" in r]
 assert fixed, "no fix objects"
 src = open(sys.argv[2]).read().split("\n")
