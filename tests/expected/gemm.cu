@@ -349,7 +349,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	tc_i32 t36[8];
 	bool t37[8];
 	bool t38[64];
-	tc_i32 acc_a_place[8];
+	tc_i32 acc_a_place;
 	tc_i32 offs_k40[8];
 	tc_i32 t41[8];
 	bool t42[8];
@@ -357,7 +357,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	tc_i32 offs_n44[8];
 	bool t45[8];
 	bool t46[64];
-	tc_i32 acc_b_place[8];
+	tc_i32 acc_b_place;
 	tc_u16 *a_ptrs48[64];
 	tc_i32 t49;
 	tc_u16 *b_ptrs50[64];
@@ -533,20 +533,8 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	}
 	load_slot = 0;
 	use_slot = 0;
-	#pragma unroll
-	for (int i0 = 0; i0 < 8; ++i0) {
-		#pragma unroll
-		for (int i1 = 0; i1 < 1; ++i1) {
-			acc_a_place[(i0 + i1)] = (((((i0 * 16) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 16) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7));
-		}
-	}
-	#pragma unroll
-	for (int i0 = 0; i0 < 8; ++i0) {
-		#pragma unroll
-		for (int i1 = 0; i1 < 1; ++i1) {
-			acc_b_place[(i0 + i1)] = (((((i0 * 8) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 8) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7));
-		}
-	}
+	acc_a_place = (((f1_first0 * 64) + (((f1_first1 >> 3) ^ (f1_first0 & 7)) * 8)) + (f1_first1 & 7));
+	acc_b_place = (((f4_first0 * 128) + (((f4_first1 >> 3) ^ (f4_first0 & 7)) * 8)) + (f4_first1 & 7));
 	for (k = 0; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)); k += 64) {
 		tc_copy_wait(1);
 		__syncthreads();
@@ -584,7 +572,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					tc_copy_async16(&acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)])], a_ptrs28[((i0 * 8) + (i1 * 8))], t38[((i0 * 8) + (i1 * 8))]);
+					tc_copy_async16(&acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 1024)))], a_ptrs28[((i0 * 8) + (i1 * 8))], t38[((i0 * 8) + (i1 * 8))]);
 				}
 			}
 
@@ -630,7 +618,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					tc_copy_async16(&acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)])], b_ptrs29[((i0 * 8) + (i1 * 8))], t46[((i0 * 8) + (i1 * 8))]);
+					tc_copy_async16(&acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 1024)))], b_ptrs29[((i0 * 8) + (i1 * 8))], t46[((i0 * 8) + (i1 * 8))]);
 				}
 			}
 
