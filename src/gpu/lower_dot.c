@@ -1886,6 +1886,7 @@ static SExpr *copy_place(Lower *L, const Operand *o, const SStmt *s, SExpr *at[2
 	} else if (!r && place_splits(L, s, place, NULL, d)) {
 		base = zeroed(L, place, all, false);
 		r = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, 1, arena_printf(L->arena, "%s_place", o->name));
+		r->kept = true;   /* else nvcc sinks its swizzle into the loop, 30 instructions an iteration */
 		L->copy_at[o->id] = r;
 		L->copy_base[o->id] = base;
 		SStmt *pre = simt_stmt_after(L->k, pr->before, SS_ASSIGN, s->line);
