@@ -140,8 +140,15 @@ def run_case(mod, line, saved):
                   f"of {a.numel()}", file=sys.stderr, flush=True)
             ok = False
             continue
-        scale = max(b.abs().max().item(), 1e-30)
-        err = (a - b).abs().max().item() / scale
+        inf = torch.isinf(a) | torch.isinf(b)   # overflowed on both sides alike (fp16 outputs of random inputs)
+        if inf.any():
+            same = bool((a[inf] == b[inf]).all())
+            print(f"{name}: {p} has {int(inf.sum())} infinities of {a.numel()}, "
+                  f"{'the same in both' if same else 'NOT the same in both'}", file=sys.stderr, flush=True)
+            ok &= same
+            a, b = a[~inf], b[~inf]
+        scale = max(b.abs().max().item(), 1e-30) if b.numel() else 1.0
+        err = (a - b).abs().max().item() / scale if b.numel() else 0.0
         worst = max(worst, err)
         ok &= err <= (2e-2 if dt in (torch.float16, torch.bfloat16) else 1e-4)
     flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
