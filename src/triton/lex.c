@@ -82,7 +82,7 @@ static Token *push(Lexer *L, TokenKind kind, size_t offset, size_t len)
 		int cap = L->cap ? L->cap * 2 : (int)(L->len / 2 + 256);
 		if (L->cap > INT_MAX / 2)
 			lex_error(L, offset, "too many tokens");
-		Token *t = arena_alloc(L->arena, sizeof(Token) * (size_t)cap);
+		Token *t = arena_alloc_lazy(L->arena, sizeof(Token) * (size_t)cap);
 		if (L->ntoks)
 			memcpy(t, L->toks, sizeof(Token) * (size_t)L->ntoks);
 		L->toks = t;
