@@ -136,6 +136,7 @@ static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
 		b->kernel->uses_fp8 = true;
 	TValue *v = arena_alloc(b->arena, sizeof *v);
 	v->id = b->next_id++;
+	b->kernel->nids = b->next_id;
 	v->op = op;
 	if ((unsigned)op < 64)
 		b->kernel->ops |= (uint64_t)1 << op;
@@ -1040,6 +1041,7 @@ static TValue *param_new(TBuilder *b, TBlock *blk, int i, Type t)
 {
 	TValue *p = arena_alloc(b->arena, sizeof *p);
 	p->id = b->next_id++;
+	b->kernel->nids = b->next_id;
 	p->op = TOP_PARAM;
 	b->kernel->ops |= (uint64_t)1 << TOP_PARAM;
 	p->type = t;
