@@ -136,6 +136,8 @@ def run_case(mod, line, saved):
         want = load_buffer(saved, p, dt, "out")
         a, b = got.float(), want.float()
         if torch.isnan(a).any() or torch.isnan(b).any():
+            print(f"{name}: {p} has NaN: Triton {int(torch.isnan(a).sum())}, tritonc {int(torch.isnan(b).sum())} "
+                  f"of {a.numel()}", file=sys.stderr, flush=True)
             ok = False
             continue
         scale = max(b.abs().max().item(), 1e-30)
@@ -179,4 +181,5 @@ def main():
             print(f"{name} failed: {type(ex).__name__}: {str(ex)[:300]}", flush=True)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -232,9 +232,9 @@ static void wgmma_regs_function(Buf *b, int n, DType operand, bool tb)
 
 /* The descriptor's address field: bits 4-17 of the shared address. */
 static const char cuda_wgmma[] =
-	"TC_DEVICE tc_u64 tc_wgmma_desc(const void *p, tc_u64 fields)\n"
+	"TC_DEVICE tc_u64 tc_wgmma_desc(tc_u32 p, tc_u64 fields)\n"
 	"{\n"
-	"\treturn fields | ((tc_u64)__cvta_generic_to_shared(p) >> 4 & 0x3fff);\n"
+	"\treturn fields | ((tc_u64)p >> 4 & 0x3fff);\n"
 	"}\n"
 	"/* The descriptor of the array's byte `at` (a multiple of 16): the array's,\n"
 	" * made once, plus at / 16; shared addresses are below 2^18, so the sum\n"
@@ -272,39 +272,42 @@ static void wgmma_functions(Buf *b, const SKernel *k)
 /* cp.async: 16 bytes bypass L1 (.cg), 4 and 8 go through it (.ca); a
  * source size of 0 fills the destination with zeros. */
 static const char cuda_copies[] =
-	"TC_DEVICE void tc_copy_async16(void *dst, const void *src, bool fill)\n"
+	"TC_DEVICE void tc_copy_async16(tc_u32 dst, const void *src, bool fill)\n"
 	"{\n"
-	"\tasm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\tasm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"(dst), "
 	"\"l\"(src), \"r\"(fill ? 16 : 0) : \"memory\");\n"
 	"}\n"
-	"TC_DEVICE void tc_copy_async8(void *dst, const void *src, bool fill)\n"
+	"TC_DEVICE void tc_copy_async8(tc_u32 dst, const void *src, bool fill)\n"
 	"{\n"
-	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 8, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 8, %2;\" :: \"r\"(dst), "
 	"\"l\"(src), \"r\"(fill ? 8 : 0) : \"memory\");\n"
 	"}\n"
-	"TC_DEVICE void tc_copy_async4(void *dst, const void *src, bool fill)\n"
+	"TC_DEVICE void tc_copy_async4(tc_u32 dst, const void *src, bool fill)\n"
 	"{\n"
-	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 4, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 4, %2;\" :: \"r\"(dst), "
 	"\"l\"(src), \"r\"(fill ? 4 : 0) : \"memory\");\n"
 	"}\n"
+	"/* A value the copies of a loop read, held in a register: nvcc moves neither\n"
+	" * an asm volatile nor its result's computation into the loop. */\n"
+	"TC_DEVICE tc_i32 tc_kept_i32(tc_i32 x) { tc_i32 y; asm volatile(\"mov.b32 %0, %1;\" : \"=r\"(y) : \"r\"(x)); return y; }\n"
 	"#define tc_copy_commit() asm volatile(\"cp.async.commit_group;\" ::: \"memory\")\n"
 	"#define tc_copy_wait(n) asm volatile(\"cp.async.wait_group %0;\" :: \"n\"(n) : \"memory\")\n";
 
 /* A copy whose source size is run-time: the first n bytes, zeros after. */
 static const char cuda_copy_n[] =
-	"TC_DEVICE void tc_copy_async16n(void *dst, const void *src, int n)\n"
+	"TC_DEVICE void tc_copy_async16n(tc_u32 dst, const void *src, int n)\n"
 	"{\n"
-	"\tasm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\tasm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"(dst), "
 	"\"l\"(src), \"r\"(n) : \"memory\");\n"
 	"}\n"
-	"TC_DEVICE void tc_copy_async8n(void *dst, const void *src, int n)\n"
+	"TC_DEVICE void tc_copy_async8n(tc_u32 dst, const void *src, int n)\n"
 	"{\n"
-	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 8, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 8, %2;\" :: \"r\"(dst), "
 	"\"l\"(src), \"r\"(n) : \"memory\");\n"
 	"}\n"
-	"TC_DEVICE void tc_copy_async4n(void *dst, const void *src, int n)\n"
+	"TC_DEVICE void tc_copy_async4n(tc_u32 dst, const void *src, int n)\n"
 	"{\n"
-	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 4, %2;\" :: \"r\"((tc_u32)__cvta_generic_to_shared(dst)), "
+	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 4, %2;\" :: \"r\"(dst), "
 	"\"l\"(src), \"r\"(n) : \"memory\");\n"
 	"}\n";
 

@@ -15,6 +15,7 @@ typedef struct Emit {
 	int depth;
 	bool in_threads;     /* lockstep: inside the loop over the block's threads */
 	bool declared_shared;
+	bool window;         /* CUDA with copies or wgmma: shared arrays also addressed by their window (shared_window) */
 } Emit;
 
 static const Printer *printer_for(const SKernel *k)
@@ -881,6 +882,30 @@ static char *str_printf(const char *fmt, ...)
 	return buf_detach(&b);
 }
 
+/* CUDA: the block's start as an address of the shared window, taken from
+ * the array's symbol (a constant of the link) and not converted back from
+ * a generic pointer, which nvcc redoes in every loop iteration (a read of
+ * the cluster's CTA id and five more instructions a copy or descriptor).
+ * Asynchronous copies and wgmma descriptors address the window by it. */
+static void shared_window(Emit *E, int align)
+{
+	if (!E->window)
+		return;
+	line(E, "const tc_u32 tc_shared_s0 = (tc_u32)__cvta_generic_to_shared(tc_shared_block);");
+	if (align > 16)
+		line(E, "const tc_u32 tc_shared_s = tc_shared_s0 + (-tc_shared_s0 & %du);", align - 1);
+	else
+		line(E, "const tc_u32 tc_shared_s = tc_shared_s0;");
+}
+
+/* The shared window address of array `r` (CUDA), as text. */
+static char *window_of(Emit *E, const SReg *r)
+{
+	if (E->k->dynamic_bytes || E->k->shared_reuse)
+		return str_printf("(tc_shared_s + %du)", r->offset);
+	return str_printf("((tc_u32)__cvta_generic_to_shared(%s))", r->name);
+}
+
 /* `r` at `index` + j, as a string */
 static char *elem_str(Emit *E, const SExpr *refe, int j)
 {
@@ -1130,6 +1155,11 @@ static void assign_stmt(Emit *E, const SStmt *s)
 			value = str_printf("%s(%s)", to_memory(s->dst->reg->dtype), v);
 			free(v);
 		}
+		if (s->dst->reg->kept && E->P->copy_async && !E->P->lockstep) {   /* CUDA: see SReg.kept */
+			char *v = value;
+			value = str_printf("tc_kept_i32(%s)", v);
+			free(v);
+		}
 		if (s->guard) {
 			char *guard = expr_str(E, s->guard);
 			line(E, "if (%s)", guard);
@@ -1371,9 +1401,11 @@ static void wgmma_regs_stmt(Emit *E, const SStmt *s, char *x, char *y)
 		char *w[4], *b = expr_str(E, s->frag_b);
 		for (int j = 0; j < 4; j++)
 			w[j] = elem_str(E, s->frag_a, j);
+		char *wb = window_of(E, s->smem[1]);
 		line(E, "tc_wgmma_m64n%dk16_%s_r%d(%s, %s, %s, %s, tc_wgmma_desc_at(%s, 0x%llxull, (%s) * %d),", s->n,
-		     s->operand == DT_BF16 ? "bf16" : "f16", db->trans, w[0], w[1], w[2], w[3], s->smem[1]->name,
+		     s->operand == DT_BF16 ? "bf16" : "f16", db->trans, w[0], w[1], w[2], w[3], wb,
 		     wgmma_fields(db), b, dtype_bytes(s->smem[1]->dtype));
+		free(wb);
 		wgmma_accumulators(E, s, x, y);
 		for (int j = 0; j < 4; j++)
 			free(w[j]);
@@ -1410,11 +1442,14 @@ static void wgmma_stmt(Emit *E, const SStmt *s)
 		free(bi);
 	} else {
 		char *a = expr_str(E, s->frag_a), *b = expr_str(E, s->frag_b);
+		char *wa = window_of(E, s->smem[0]), *wb = window_of(E, s->smem[1]);
 		line(E, "tc_wgmma_m64n%dk16_%s_%d%d(tc_wgmma_desc_at(%s, 0x%llxull, (%s) * %d), "
 			"tc_wgmma_desc_at(%s, 0x%llxull, (%s) * %d),", s->n,
-		     s->operand == DT_BF16 ? "bf16" : "f16", s->desc[0].trans, s->desc[1].trans, s->smem[0]->name,
-		     wgmma_fields(&s->desc[0]), a, dtype_bytes(s->smem[0]->dtype), s->smem[1]->name,
+		     s->operand == DT_BF16 ? "bf16" : "f16", s->desc[0].trans, s->desc[1].trans, wa,
+		     wgmma_fields(&s->desc[0]), a, dtype_bytes(s->smem[0]->dtype), wb,
 		     wgmma_fields(&s->desc[1]), b, dtype_bytes(s->smem[1]->dtype));
+		free(wa);
+		free(wb);
 		wgmma_accumulators(E, s, x, y);
 		free(a);
 		free(b);
@@ -1490,6 +1525,17 @@ static void mma_stmt(Emit *E, const SStmt *s)
 		free(acc[i]);
 }
 
+/* Where an asynchronous copy writes: the byte's address in the shared
+ * window (CUDA's copy helpers take it as a 32-bit value). */
+static char *copy_target(Emit *E, const SExpr *dst)
+{
+	char *base = window_of(E, dst->reg), *at = index_str(E, dst);
+	char *t = str_printf("%s + (tc_u32)(%s) * %du", base, at, (unsigned)dtype_bytes(dst->reg->dtype));
+	free(base);
+	free(at);
+	return t;
+}
+
 static void copy_async_stmt(Emit *E, const SStmt *s)
 {
 	char *dst = expr_str(E, s->dst), *ptr = expr_str(E, s->ptr), *mask = s->mask ? expr_str(E, s->mask) : NULL;
@@ -1502,13 +1548,13 @@ static void copy_async_stmt(Emit *E, const SStmt *s)
 		E->depth++;
 	}
 	if (count && E->P->copy_async_n) {
-		char *at = str_printf("&%s", dst);
+		char *at = copy_target(E, s->dst);
 		buf_indent(E->b, E->depth);
 		E->P->copy_async_n(E->b, s->vec * dtype_bytes(s->dst->reg->dtype), at, ptr, mask ? mask : "true", count,
 				   dtype_bytes(s->dst->reg->dtype));
 		free(at);
 	} else if (E->P->copy_async && !count) {
-		char *at = str_printf("&%s", dst);
+		char *at = copy_target(E, s->dst);
 		buf_indent(E->b, E->depth);
 		E->P->copy_async(E->b, s->vec * dtype_bytes(s->dst->reg->dtype), at, ptr, mask);
 		free(at);
@@ -1737,17 +1783,20 @@ static void declare(Emit *E, const SReg *r, Arena *scratch)
 						"tc_shared_block) & %du);", most - 1);
 				else
 					line(E, "unsigned char *tc_shared = tc_shared_block;");
+				shared_window(E, most);
 			} else if (!E->declared_shared) {
 				line(E, "%s%sunsigned char tc_shared_block[%d]%s;", E->P->shared_qualifier, E->P->align16,
 				     E->k->shared_bytes, E->P->lockstep ? " = {0}" : "");
 				line(E, "unsigned char *tc_shared = tc_shared_block;");
+				shared_window(E, 16);
 			}
 			E->declared_shared = true;
 			if (E->P->lockstep) {   /* C: the block's bytes read as another type, which the optimizer must see */
 				line(E, "typedef %s tc_shared_%s __attribute__((__may_alias__));", t, r->name);
 				line(E, "tc_shared_%s *%s = (tc_shared_%s *)(tc_shared + %d);", r->name, r->name, r->name, r->offset);
 			} else {
-				line(E, "%s *%s = (%s *)(tc_shared + %d);", t, r->name, t, r->offset);
+				line(E, "%s *%s%s = (%s *)(tc_shared + %d);", t, r->name,
+				     E->window ? " __attribute__((unused))" : "", t, r->offset);   /* copies may address it by its window only */
 			}
 			return;
 		}
@@ -1767,6 +1816,8 @@ static void declare(Emit *E, const SReg *r, Arena *scratch)
 void emit_kernel(Buf *out, const SKernel *k)
 {
 	Emit E = {.b = out, .k = k, .P = printer_for(k), .depth = 0};
+	for (const SStmt *s = k->first; s && !E.P->lockstep && E.P->copy_async; s = s->next)
+		E.window |= s->kind == SS_COPY_ASYNC || (s->kind == SS_MMA && s->mop == WGMMA_M64K16);
 	Arena scratch = {0};
 	buf_printf(out, "// %s: generated by tritonc for %s (warp width %d, %d warps, %d threads a block)\n",
 		   k->name, k->target.spec, k->warp_size, k->num_warps, k->threads);

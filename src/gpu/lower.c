@@ -71,6 +71,7 @@ static void lower_thread_coords(Lower *L)
 				continue;
 			const char *name = fi ? arena_printf(L->arena, "f%d_first%d", fi, d) : arena_printf(L->arena, "first%d", d);
 			L->firsts[fi][d] = simt_reg(k, SR_THREAD, DT_I32, DT_I32, 1, name);
+			L->first_defs[fi][d] = first;
 			s = simt_stmt(k, SS_ASSIGN, 0);
 			s->dst = simt_ref(k, L->firsts[fi][d], NULL);
 			s->value = first;
@@ -1045,9 +1046,10 @@ SKernel *simt_emit(Arena *a, Diag *diag, const Source *src, const Plan *plan)
 		   .nvalues = p->nvalues, .uses = p->uses};
 	L.place = arena_alloc(a, sizeof(Place) * (size_t)(p->nvalues + 1));
 	L.firsts = arena_alloc(a, sizeof *L.firsts * (size_t)(p->nframes + 1));
+	L.first_defs = arena_alloc(a, sizeof *L.first_defs * (size_t)(p->nframes + 1));
 	L.operand_smem = arena_alloc(a, sizeof *L.operand_smem * (size_t)(p->noperands + 1));
 	L.copy_at = arena_alloc(a, sizeof *L.copy_at * (size_t)(p->noperands + 1));
-	memset(L.copy_at, 0, sizeof *L.copy_at * (size_t)(p->noperands + 1));
+	L.copy_base = arena_alloc(a, sizeof *L.copy_base * (size_t)(p->noperands + 1));
 	L.pipe_regs = arena_alloc(a, sizeof *L.pipe_regs * (size_t)(p->npipes + 1));
 	jmp_buf jb, *saved = diag->jump;
 	diag->jump = &jb;

@@ -1662,13 +1662,209 @@ static void lower_copy_tma(Lower *L, const TValue *v, const Operand *o)
 	L->place[v->id].lowered = true;
 }
 
+/* ---- a copy's place, split into the thread's and the copy's parts ---- */
+
+/* The thread and copy an index expression is evaluated for. */
+typedef struct {
+	int64_t lane, warp;
+	const int *loops;   /* the statement's loop variables */
+	int nloops;
+} IndexAt;
+
+static const SExpr *first_def(const Lower *L, const SReg *r)
+{
+	for (int fi = 0; fi < L->nframes; fi++)
+		for (int d = 0; d < TC_MAX_RANK; d++)
+			if (L->firsts[fi][d] == r)
+				return L->first_defs[fi][d];
+	return NULL;
+}
+
+/* The value of integer index expression e at `at`; false where e reads
+ * anything but constants, loop variables, the lane, the warp and the
+ * frames' first coordinates (of those), or leaves 32 bits. */
+static bool eval_index(const Lower *L, const SExpr *e, const IndexAt *at, int64_t *out)
+{
+	int64_t x, y;
+	switch (e->kind) {
+	case SE_INT: *out = e->ival; return true;
+	case SE_LOOP:
+		if (e->aux >= at->nloops)
+			return false;
+		*out = at->loops[e->aux];
+		return true;
+	case SE_LANE: *out = at->lane; return true;
+	case SE_WARP: *out = at->warp; return true;
+	case SE_REF: {
+		if (e->index)
+			return false;
+		if (e->reg == L->lane || e->reg == L->warp) {
+			*out = e->reg == L->lane ? at->lane : at->warp;
+			return true;
+		}
+		const SExpr *def = first_def(L, e->reg);
+		return def && eval_index(L, def, at, out);
+	}
+	case SE_BINARY:
+		if (e->dtype != DT_I32 || !eval_index(L, e->a[0], at, &x) || !eval_index(L, e->a[1], at, &y))
+			return false;
+		switch (e->aux) {
+		case TOP_ADD: x += y; break;
+		case TOP_SUB: x -= y; break;
+		case TOP_MUL: x *= y; break;
+		case TOP_AND: x &= y; break;
+		case TOP_OR: x |= y; break;
+		case TOP_XOR: x ^= y; break;
+		case TOP_SHL: if (y < 0 || y > 31) return false; x *= (int64_t)1 << y; break;
+		case TOP_SHR: if (y < 0 || y > 31 || x < 0) return false; x >>= y; break;
+		case TOP_IDIV: if (y == 0) return false; x /= y; break;
+		case TOP_MOD: if (y == 0) return false; x %= y; break;
+		default: return false;
+		}
+		if (x < INT32_MIN || x > INT32_MAX)
+			return false;
+		*out = x;
+		return true;
+	default: return false;
+	}
+}
+
+/* e with the loop variables in `loops` (a bit each) and, if `thread`, the
+ * thread's parts (lane, warp, first coordinates) as 0, folded. */
+static SExpr *zeroed(Lower *L, SExpr *e, unsigned loops, bool thread)
+{
+	switch (e->kind) {
+	case SE_LOOP: return loops & (1u << e->aux) ? lower_ic(L, 0) : e;
+	case SE_LANE: case SE_WARP: return thread ? lower_ic(L, 0) : e;
+	case SE_REF:
+		if (thread && !e->index && (e->reg == L->lane || e->reg == L->warp || first_def(L, e->reg)))
+			return lower_ic(L, 0);
+		return e;
+	case SE_BINARY: {
+		if (e->dtype != DT_I32)
+			return e;
+		SExpr *a = zeroed(L, e->a[0], loops, thread), *b = zeroed(L, e->a[1], loops, thread);
+		switch (e->aux) {
+		case TOP_ADD: return lower_iadd(L, a, b);
+		case TOP_MUL: return lower_imul(L, a, b);
+		case TOP_XOR: return ixor(L, a, b);
+		case TOP_AND:
+			if (lower_is_int_const(a, 0) || lower_is_int_const(b, 0))
+				return lower_ic(L, 0);
+			return lower_ibin(L, TOP_AND, a, b);
+		case TOP_SHR: case TOP_IDIV:
+			if (lower_is_int_const(a, 0))
+				return lower_ic(L, 0);
+			return lower_ibin(L, e->aux, a, b);
+		default: return lower_index_op(simt_binary(L->k, e->aux, DT_I32, a, b));
+		}
+	}
+	default: return e;
+	}
+}
+
+/* Whether place(thread, copy) = place(thread, first copy) + d[copy] for
+ * every thread of the block and each of the statement's copies (numbered
+ * as their loops run), d the same for all threads: tried on them all (a
+ * block has at most a few thousand threads, a statement here 16 copies).
+ * `base`, if given, must give each thread's place at the first copy too. */
+static bool place_splits(Lower *L, const SStmt *s, const SExpr *place, const SExpr *base, int64_t d[16])
+{
+	int count = 1, loops[SIMT_MAX_LOOPS] = {0};
+	for (int i = 0; i < s->nloops; i++)
+		count *= s->extent[i];
+	IndexAt at = {.loops = loops, .nloops = s->nloops};
+	int lanes = L->target->warp_size, warps = L->k->num_warps > 0 ? L->k->num_warps : 1;
+	for (int t = 0; t < lanes * warps; t++) {
+		at.lane = t % lanes;
+		at.warp = t / lanes;
+		int64_t first, p;
+		memset(loops, 0, sizeof loops);
+		if (!eval_index(L, place, &at, &first))
+			return false;
+		if (base && (!eval_index(L, base, &at, &p) || p != first))
+			return false;
+		for (int c = 0; c < count; c++) {
+			for (int i = s->nloops - 1, rest = c; i >= 0; i--) {
+				loops[i] = rest % s->extent[i];
+				rest /= s->extent[i];
+			}
+			if (!eval_index(L, place, &at, &p))
+				return false;
+			if (t == 0)
+				d[c] = p - first;
+			else if (d[c] != p - first)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The offset d[copy] of place_splits as an expression of the statement's
+ * loop variables: where d adds a constant for each bit of each loop
+ * variable (of extents that are powers of two), the sum of those (a
+ * multiple of the variable where they double bit by bit); else the place
+ * of lane 0 of warp 0 less its first one (the loop variables of extent 1,
+ * in `single`, as 0), constants once the copies are unrolled. NULL if
+ * that place cannot be evaluated. */
+static SExpr *copy_offset(Lower *L, const SStmt *s, SExpr *place, const int64_t d[16], unsigned single)
+{
+	int count = 1, stride[SIMT_MAX_LOOPS], nbits[SIMT_MAX_LOOPS];
+	bool by_bits = true;
+	for (int i = s->nloops - 1; i >= 0; i--) {
+		stride[i] = count;
+		count *= s->extent[i];
+		nbits[i] = 0;
+		while (1 << nbits[i] < s->extent[i])
+			nbits[i]++;
+		by_bits &= 1 << nbits[i] == s->extent[i];
+	}
+	for (int c = 0; c < count && by_bits; c++) {
+		int64_t sum = 0;
+		for (int i = 0; i < s->nloops; i++)
+			for (int b = 0; b < nbits[i]; b++)
+				if ((c / stride[i] % s->extent[i]) >> b & 1)
+					sum += d[stride[i] << b];
+		by_bits = sum == d[c];
+	}
+	if (by_bits) {
+		SExpr *e = lower_ic(L, 0);
+		for (int i = 0; i < s->nloops; i++) {
+			bool doubling = true;
+			for (int b = 1; b < nbits[i]; b++)
+				doubling &= d[stride[i] << b] == 2 * d[stride[i] << (b - 1)];
+			SExpr *v = loop_var(L, i);
+			if (doubling && nbits[i]) {
+				e = lower_iadd(L, e, lower_imul(L, v, lower_ic(L, d[stride[i]])));
+				continue;
+			}
+			for (int b = 0; b < nbits[i]; b++) {
+				if (!d[stride[i] << b])
+					continue;
+				SExpr *bit = lower_ibin(L, TOP_SHR, v, lower_ic(L, b));
+				if (b < nbits[i] - 1)
+					bit = lower_ibin(L, TOP_AND, bit, lower_ic(L, 1));
+				e = lower_iadd(L, e, lower_imul(L, bit, lower_ic(L, d[stride[i] << b])));
+			}
+		}
+		return e;
+	}
+	IndexAt none = {.loops = NULL, .nloops = 0};
+	int64_t c0 = 0;
+	if (!eval_index(L, zeroed(L, place, (1u << s->nloops) - 1, true), &none, &c0))
+		return NULL;
+	return lower_iadd(L, zeroed(L, place, single, true), lower_ic(L, -c0));
+}
+
 /* Where copy statement `s` (its loops made, `at` its element's coordinates)
- * puts its element in a slot of operand o: a register a copy of the
- * thread's, computed once before the pipelined loop (the swizzled place
- * depends on the thread and the copy alone; the loop adds the slot's
- * start). NULL where a copy has too many elements for registers of their
- * own (each one a register the whole loop long), or where there is no
- * place before the loop. */
+ * puts its element in a slot of operand o, computed before the pipelined
+ * loop (the swizzled place depends on the thread and the copy alone; the
+ * loop adds the slot's start). Where the place is the thread's place at
+ * its first copy plus an offset the same in every thread, that is one
+ * register and the offsets are constants once the copies are unrolled
+ * (addresses `[r + immediate]`); else a register a copy. NULL where a copy
+ * has too many elements for registers of their own (each one a register
+ * the whole loop long), or where there is no place before the loop. */
 static SExpr *copy_place(Lower *L, const Operand *o, const SStmt *s, SExpr *at[2])
 {
 	PipeRegs *pr = &L->pipe_regs[o->pipe->id];
@@ -1677,10 +1873,34 @@ static SExpr *copy_place(Lower *L, const Operand *o, const SStmt *s, SExpr *at[2
 		count *= s->extent[i];
 	if (!pr->before || count > 16)
 		return NULL;
+	SExpr *place = operand_index(L, o, NULL, at[0], at[1]);
+	SReg *r = L->copy_at[o->id];
+	SExpr *base = L->copy_base[o->id];
+	int64_t d[16];
+	unsigned all = (1u << s->nloops) - 1, single = 0;
+	for (int i = 0; i < s->nloops; i++)
+		single |= s->extent[i] == 1 ? 1u << i : 0;
+	if (r && base) {
+		if (!place_splits(L, s, place, base, d))
+			return NULL;
+	} else if (!r && place_splits(L, s, place, NULL, d)) {
+		base = zeroed(L, place, all, false);
+		r = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, 1, arena_printf(L->arena, "%s_place", o->name));
+		r->kept = true;   /* else nvcc sinks its swizzle into the loop, 30 instructions an iteration */
+		L->copy_at[o->id] = r;
+		L->copy_base[o->id] = base;
+		SStmt *pre = simt_stmt_after(L->k, pr->before, SS_ASSIGN, s->line);
+		pr->before = pre;
+		pre->dst = simt_ref(L->k, r, NULL);
+		pre->value = base;
+	}
+	if (r && base) {
+		SExpr *off = copy_offset(L, s, place, d, single);
+		return off ? lower_iadd(L, simt_ref(L->k, r, NULL), off) : NULL;
+	}
 	SExpr *lin = lower_ic(L, 0);
 	for (int i = 0; i < s->nloops; i++)
 		lin = lower_iadd(L, lower_imul(L, lin, lower_ic(L, s->extent[i])), loop_var(L, i));
-	SReg *r = L->copy_at[o->id];
 	if (r && r->count == count)
 		return simt_ref(L->k, r, lin);
 	if (r)
@@ -1693,7 +1913,7 @@ static SExpr *copy_place(Lower *L, const Operand *o, const SStmt *s, SExpr *at[2
 	for (int i = 0; i < s->nloops; i++)
 		pre->extent[i] = s->extent[i];
 	pre->dst = simt_ref(L->k, r, lin);
-	pre->value = operand_index(L, o, NULL, at[0], at[1]);
+	pre->value = place;
 	return simt_ref(L->k, r, lin);
 }
 

@@ -56,8 +56,11 @@ typedef struct Lower {
 	int scalar_frame;                /* the frame of parts with scalars only, or -1 */
 	ValuePlan *vp;                   /* the plan's, by value id */
 	SReg *(*firsts)[TC_MAX_RANK];    /* emit: by frame, the first coordinate along each dim, or NULL if 0 */
+	SExpr *(*first_defs)[TC_MAX_RANK]; /* emit: what each of firsts holds (of lane and warp) */
 	SReg **operand_smem;             /* emit: by operand id, its shared array */
 	SReg **copy_at;                  /* by operand id: each copy's place in a slot, made before the loop */
+	SExpr **copy_base;               /* by operand id: where copy_at is one register, its value (a thread's
+	                                    place at the copy's first element) */
 	PipeRegs *pipe_regs;             /* emit: by pipeline id */
 	int cur;                         /* the frame now in use; the next four are copies of it */
 	int rank;

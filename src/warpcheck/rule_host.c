@@ -145,6 +145,32 @@ static void check_constexpr(WcFile *f, int i)
 	}
 }
 
+/* constexpr unsigned warp_size() { return warpSize; }: a function that is
+ * no template, declared constexpr, whose only statement returns the
+ * device's width and nothing else. With warpSize a run-time value (ROCm 7) it never gives a
+ * constant, which clang rejects for a function that is no template. */
+static void check_constexpr_return(WcFile *f, const WcFunc *fn)
+{
+	int r = fn->open + 1;
+	if (!wc_kw(f, r, WK_return) || f->t[fn->name].cuda_only)
+		return;
+	int end = r + 1;
+	while (end < fn->close && !wc_op(f, end, WP_SEMI))
+		end++;
+	if (end + 1 != fn->close || end != r + 2)
+		return;  /* return warpSize; alone: with anything else some call may still be a constant */
+	bool cx = false;
+	for (int k = fn->name - 1; k >= 0 && fn->name - k < 32; k--) {
+		if (wc_op(f, k, WP_SEMI) || wc_op(f, k, WP_LBRACE) || wc_op(f, k, WP_RBRACE) || wc_op(f, k, WP_COLON))
+			break;
+		if (wc_kw(f, k, WK_template) || wc_op(f, k, WP_GT))
+			return;  /* a template: a constexpr one that gives no constant is allowed */
+		cx = cx || wc_kw(f, k, WK_constexpr);
+	}
+	if (cx)
+		width_in_constant(f, r + 1, end, "a constexpr function's return (one that never gives a constant is an error)");
+}
+
 /* The ">" that closes the "<" at open, or -1 when this is a comparison. */
 static int angle_close(const WcFile *f, int open)
 {
@@ -858,7 +884,10 @@ void wc_rule_host(WcFile *f)
 	check_amd_launches(f);
 	check_amdgcn_directives(f);
 	check_host_width(f, widths);
-	for (int k = 0; k < f->nfns; k++)
+	for (int k = 0; k < f->nfns; k++) {
 		if (f->fns[k].kind == WF_HOST || f->fns[k].kind == WF_UNKNOWN)
 			check_warp_grid(f, &f->fns[k]);
+		if (widths)
+			check_constexpr_return(f, &f->fns[k]);
+	}
 }

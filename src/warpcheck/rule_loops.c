@@ -97,6 +97,174 @@ static int bound_token(const WcFile *f, const WcFor *h, WcPunct op, uint64_t v)
 	return -1;
 }
 
+/* Doubling loops with no shuffle whose trip count is fixed for 32 lanes:
+ *
+ *   int n = std::min(requested, max_vector());   // max_vector(): the width
+ *   for (int i = 0; i < 5; i++) { p = p << 1; if (p > n) break; }
+ *
+ * rounds n up to a power of two but never past 2^5 = 32, while n can be the
+ * device's width: on a 64-lane wavefront a request of 64 becomes 32. */
+
+/* A name for the device's width whose value is not fixed at 32 or less:
+ * warpSize, WARP_SIZE (not known here, or 64), a library's name for it.
+ * Not divided or shifted down: warpSize / 2 and n / warpSize stay below it. */
+static bool width_operand(const WcFile *f, int i)
+{
+	if (!wc_ident(f, i) || wc_op(f, i + 1, WP_SLASH) || wc_op(f, i + 1, WP_SHR) || wc_op(f, i - 1, WP_SLASH) ||
+	    wc_op(f, i - 1, WP_SHR))
+		return false;
+	uint64_t v;
+	if (wc_warp_size_expr(f, i))
+		return true;
+	if (!(wc_flags(f, i) & (WN_WARP_SIZE | WN_LIBWIDTH)))
+		return false;
+	return !wc_value(f, i, &v) || v > 32;
+}
+
+/* A function of the file named by token call, all of whose return
+ * statements give a width (one level: what it calls is not followed). */
+static bool returns_width(const WcFile *f, int call)
+{
+	bool any = false;
+	for (int k = 0; k < f->nfns; k++) {
+		const WcFunc *fn = &f->fns[k];
+		if (!wc_same_ident(f, fn->name, call))
+			continue;
+		for (int r = fn->open + 1; r < fn->close; r++) {
+			if (!wc_kw(f, r, WK_return))
+				continue;
+			bool w = false;
+			int q = r + 1;
+			for (; q < fn->close && !wc_op(f, q, WP_SEMI); q++)
+				w = w || width_operand(f, q);
+			if (!w)
+				return false;
+			any = true;
+			r = q;
+		}
+	}
+	return any;
+}
+
+/* The expression [from, to) holds a width, or calls a function of the file
+ * that returns one. */
+static bool expr_has_width(const WcFile *f, int from, int to)
+{
+	for (int k = from; k < to; k++) {
+		if (wc_ident(f, k) && wc_op(f, k + 1, WP_LPAREN) && !(wc_flags(f, k) & WN_WARP_SIZE) &&
+		    wc_op(f, k + 2, WP_RPAREN)) {
+			if (returns_width(f, k) && !wc_op(f, k + 3, WP_SLASH) && !wc_op(f, k + 3, WP_SHR))
+				return true;
+			continue;
+		}
+		if (width_operand(f, k))
+			return true;
+	}
+	return false;
+}
+
+/* The operand at k (an identifier, or a call with no arguments) can reach
+ * the device's width: it is one, or a local of the function [open, close)
+ * that some assignment before `before` gives one. */
+static bool reaches_width(const WcFile *f, int k, int open, int before)
+{
+	if (!wc_ident(f, k))
+		return false;
+	if (wc_op(f, k + 1, WP_LPAREN))
+		return wc_op(f, k + 2, WP_RPAREN) && (width_operand(f, k) || returns_width(f, k));
+	if (width_operand(f, k))
+		return true;
+	for (int a = open + 1; a < before; a++) {
+		if (!wc_same_ident(f, a, k) || !wc_op(f, a + 1, WP_ASSIGN) || wc_op(f, a - 1, WP_DOT) ||
+		    wc_op(f, a - 1, WP_ARROW))
+			continue;
+		int e = a + 2;
+		int depth = 0;
+		for (; e < before; e++) {
+			if (wc_is_open(f, e))
+				depth++;
+			else if (wc_is_close(f, e) && --depth < 0)
+				break;
+			else if (depth == 0 && (wc_op(f, e, WP_SEMI) || wc_op(f, e, WP_COMMA)))
+				break;
+		}
+		if (expr_has_width(f, a + 2, e))
+			return true;
+	}
+	return false;
+}
+
+/* The variable the statement at i doubles: p <<= 1, p *= 2, p += p,
+ * p = p << 1, p = p * 2, p = 2 * p, p = p + p. -1 when not one. */
+static int doubled_at(const WcFile *f, int i)
+{
+	if (!wc_ident(f, i) || wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW))
+		return -1;
+	if ((wc_op(f, i + 1, WP_SHL_EQ) && wc_value_is(f, i + 2, 1)) ||
+	    (wc_op(f, i + 1, WP_STAR_EQ) && wc_value_is(f, i + 2, 2)) ||
+	    (wc_op(f, i + 1, WP_PLUS_EQ) && wc_same_ident(f, i + 2, i)))
+		if (wc_op(f, i + 3, WP_SEMI))
+			return i;
+	if (!wc_op(f, i + 1, WP_ASSIGN) || !wc_op(f, i + 5, WP_SEMI))
+		return -1;
+	int a = i + 2, b = i + 4;
+	if (wc_same_ident(f, a, i) && ((wc_op(f, i + 3, WP_SHL) && wc_value_is(f, b, 1)) ||
+	                               (wc_op(f, i + 3, WP_STAR) && wc_value_is(f, b, 2)) ||
+	                               (wc_op(f, i + 3, WP_PLUS) && wc_same_ident(f, b, i))))
+		return i;
+	if (wc_op(f, i + 3, WP_STAR) && wc_value_is(f, a, 2) && wc_same_ident(f, b, i))
+		return i;
+	return -1;
+}
+
+static bool relational(const WcFile *f, int i)
+{
+	return wc_op(f, i, WP_LT) || wc_op(f, i, WP_GT) || wc_op(f, i, WP_LE) || wc_op(f, i, WP_GE);
+}
+
+/* The loop counts 5 steps: i = 0; i < 5 (or i <= 4, i = 1; i <= 5); ++i.
+ * The bound's token, or -1. */
+static int five_steps(const WcFile *f, const WcFor *h)
+{
+	uint64_t a, b;
+	int init = h->var + 2;
+	if (init + 1 != h->init1 || !wc_value(f, init, &a) || a > 1 || !step_increments(f, h))
+		return -1;
+	if (h->cond0 + 3 != h->cond1 || !wc_same_ident(f, h->cond0, h->var) || !wc_value(f, h->cond0 + 2, &b))
+		return -1;
+	uint64_t trips = wc_op(f, h->cond0 + 1, WP_LT) ? b - a : wc_op(f, h->cond0 + 1, WP_LE) ? b - a + 1 : 0;
+	return b >= a && trips == 5 ? h->cond0 + 2 : -1;
+}
+
+static void check_doubling_cap(WcFile *f, const WcFor *h, int from, int end)
+{
+	int fn = wc_func_at(f, from);
+	int b = five_steps(f, h);
+	if (fn < 0 || b < 0)
+		return;
+	for (int i = from; i < end; i++) {
+		int d = doubled_at(f, i);
+		if (d < 0 || wc_same_ident(f, d, h->var))
+			continue;
+		for (int c = from; c < end; c++) {
+			if (!relational(f, c))
+				continue;
+			int x = -1;
+			if (wc_same_ident(f, c - 1, d))
+				x = c + 1;
+			else if (wc_same_ident(f, c + 1, d) && wc_ident(f, c - 1) && !wc_op(f, c - 2, WP_DOT) &&
+			         !wc_op(f, c - 2, WP_ARROW) && !wc_op(f, c - 2, WP_SCOPE))
+				x = c - 1;
+			if (x < 0 || wc_same_ident(f, x, d) || !reaches_width(f, x, f->fns[fn].open, from))
+				continue;
+			wc_find(f, b, "H1", "doubling-cap", "double while the value is below the warp size",
+				"loop of 5 doubling steps stops at 32, but %.*s can reach the device's width (64 on CDNA)",
+				(int)f->t[x].len, f->src.text + f->t[x].off);
+			return;
+		}
+	}
+}
+
 static void check_for(WcFile *f, int i)
 {
 	WcFor h;
@@ -104,8 +272,12 @@ static void check_for(WcFile *f, int i)
 		return;
 	int close = h.step1;
 	int end = body_end(f, close + 1);
-	if (end < 0 || !body_shuffles(f, close + 1, end, h.var))
+	if (end < 0)
 		return;
+	if (!body_shuffles(f, close + 1, end, h.var)) {
+		check_doubling_cap(f, &h, close + 1, end);
+		return;
+	}
 	int init = h.var + 2;
 	uint64_t v;
 	WcStep step = wc_for_step(f, &h);

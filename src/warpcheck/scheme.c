@@ -29,6 +29,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 enum {
 	S_PHYS = 1,      /* takes the physical warp's view */
@@ -38,14 +39,15 @@ enum {
 	S_WARP_OPS = 16, /* any warp-level operation: shuffles, votes, __syncwarp, warp collectives */
 	S_IDS = 32,      /* a lane or warp id computed from the thread index (tid & 31, tid / warpSize) */
 	S_TIDX = 64,     /* reads threadIdx.x: with no S_IDS, the thread index is the lane */
+	S_SPAN = 128,    /* a shuffle that may read a lane 8 or more away (not xor 1, 2, 4): needs whole warps */
 };
 
 static bool piece(const WcFinding *fd)
 {
 	if (strcmp(fd->name, "lane-storage") == 0 || strcmp(fd->name, "lane-fraction") == 0 ||
-	    strcmp(fd->name, "warp-stride") == 0)
-		return false;  /* a write past an array, a limit the shuffles cross, a 32s id in wavefront strides:
-		                  wrong in any scheme */
+	    strcmp(fd->name, "warp-stride") == 0 || strcmp(fd->name, "doubling-cap") == 0)
+		return false;  /* a write past an array, a limit the shuffles cross, a 32s id in wavefront strides,
+		                  a power of two capped below the width: wrong in any scheme */
 	return strcmp(fd->id, "H1") == 0 || strcmp(fd->id, "H3") == 0 || strcmp(fd->id, "H5") == 0;
 }
 
@@ -91,6 +93,20 @@ static bool names_xor(const WcFile *f, int i)
 		if ((s[k] | 32) == 'x' && (s[k + 1] | 32) == 'o' && (s[k + 2] | 32) == 'r')
 			return true;
 	return false;
+}
+
+/* S_SPAN unless the shuffle at i reads a lane a constant below 8 away
+ * (__shfl_xor_sync(m, v, 2): groups of 4 lanes, whole in any block of
+ * whole groups). */
+static int shuffle_span(const WcFile *f, int i, bool wrapper)
+{
+	int s[8], e[8];
+	int n = wc_call_args(f, i + 1, s, e, 8);
+	int plain = wrapper ? wc_wrapper_plain_args(f, i) : wc_is_sync(f, i) ? 3 : 2;
+	uint64_t v;
+	if (plain >= 1 && n >= plain && e[plain - 1] == s[plain - 1] + 1 && wc_value(f, s[plain - 1], &v) && v < 8)
+		return 0;
+	return S_SPAN;
 }
 
 /* S_CONFINED or S_CROSS for the shuffle call (or project wrapper) at i. */
@@ -213,9 +229,9 @@ static int own_kinds(const WcFile *f, const WcFunc *fn, const NameFn *names, int
 		else if (call && (fl & (WN_BALLOT | WN_VOTE)) && !(wc_op(f, i - 1, WP_LPAREN) && wc_is_sync(f, i - 2)))
 			k |= S_PHYS;  /* a ballot or vote as a value, not as a _sync call's mask */
 		else if (call && (fl & WN_SHUFFLE))
-			k |= shuffle_kind(f, i, fn, false);
+			k |= shuffle_kind(f, i, fn, false) | shuffle_span(f, i, false);
 		else if (wc_is_shuffle_wrapper(f, i))
-			k |= shuffle_kind(f, i, fn, true) | S_WARP_OPS;
+			k |= shuffle_kind(f, i, fn, true) | shuffle_span(f, i, true) | S_WARP_OPS;
 	}
 	return k;
 }
@@ -603,6 +619,291 @@ static void check_launch_widths(WcFile *f, const int *down, const NameFn *names)
 	}
 }
 
+/* Blocks whose size is a data size capped at a limit, never rounded to
+ * whole warps, for kernels whose warp-level operations run on threadIdx.x:
+ *
+ *   auto threads = std::min(dim, maxThreads);
+ *   kernel<<<grid, dim3(threads)>>>(...);   // a shuffle reduction inside
+ *
+ * leaves the last warp partial when dim is not a multiple of the width;
+ * its shuffles read lanes that do not run (with a full mask, or none on
+ * HIP). Rounding to 32 would still leave half a wavefront on CDNA. */
+
+static bool all_op(const WcFile *f, int i, WcPunct op)
+{
+	return i >= 0 && i < f->nall && f->all[i].kind == WT_PUNCT && f->all[i].op == op;
+}
+
+/* A launch inside a function-like macro of the file: the macro, the kernel
+ * and the block argument (a name), by id. */
+typedef struct MacroLaunch {
+	uint32_t macro, kernel, block;
+	int kparam;   /* the kernel is this parameter of the macro (-1: a name of its own) */
+} MacroLaunch;
+
+static int macro_launches(const WcFile *f, MacroLaunch **out)
+{
+	int n = 0, cap = 0;
+	*out = NULL;
+	for (int i = 0; i + 3 < f->nall; i++) {
+		if (!all_op(f, i, WP_HASH) || f->all[i + 1].kind != WT_IDENT || f->all[i + 1].id != WK_define ||
+		    f->all[i + 2].kind != WT_IDENT || !all_op(f, i + 3, WP_LPAREN) ||
+		    f->all[i + 3].off != f->all[i + 2].off + f->all[i + 2].len || f->all[i].cuda_only)
+			continue;
+		int eod = i + 4;
+		while (eod < f->nall && f->all[eod].kind != WT_EOD)
+			eod++;
+		for (int j = i + 4; j < eod; j++) {
+			if (!all_op(f, j, WP_LAUNCH_OPEN))
+				continue;
+			int k = j - 1, depth = 0;
+			if (all_op(f, k, WP_GT)) {
+				for (; k > i + 3; k--) {
+					depth += all_op(f, k, WP_GT) + 2 * all_op(f, k, WP_SHR);
+					if (all_op(f, k, WP_LT) && --depth == 0)
+						break;
+				}
+				k--;
+			}
+			int c = j + 1;
+			for (depth = 0; c < eod && !(depth == 0 && all_op(f, c, WP_COMMA)); c++)
+				depth += (all_op(f, c, WP_LPAREN) || all_op(f, c, WP_LBRACE)) -
+				         (all_op(f, c, WP_RPAREN) || all_op(f, c, WP_RBRACE));
+			if (k <= i + 3 || f->all[k].kind != WT_IDENT || c + 2 >= eod || f->all[c + 1].kind != WT_IDENT ||
+			    !(all_op(f, c + 2, WP_COMMA) || all_op(f, c + 2, WP_LAUNCH_CLOSE)))
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 4;
+				*out = base_realloc(*out, (size_t)cap * sizeof **out);
+			}
+			int kparam = -1, np = 0;
+			for (int q = i + 4; q < eod && !all_op(f, q, WP_RPAREN); q++)
+				if (f->all[q].kind == WT_IDENT && f->all[q].id == f->all[k].id)
+					kparam = np;
+				else if (all_op(f, q, WP_COMMA))
+					np++;
+			(*out)[n++] = (MacroLaunch){f->all[i + 2].id, f->all[k].id, f->all[c + 1].id, kparam};
+		}
+		i = eod;
+	}
+	return n;
+}
+
+/* The last "v = ..." (or "T v(...)") for the name id in (lo, before):
+ * the first token of its value, and *e its end. -1 when none. */
+static int last_value(const WcFile *f, uint32_t id, int lo, int before, int *e)
+{
+	for (int k = before - 1; k > lo; k--) {
+		if (!wc_ident(f, k) || f->t[k].id != id || wc_op(f, k - 1, WP_DOT) || wc_op(f, k - 1, WP_ARROW))
+			continue;
+		int s = -1;
+		if (wc_op(f, k + 1, WP_ASSIGN))
+			s = k + 2;
+		else if ((wc_op(f, k + 1, WP_LPAREN) || wc_op(f, k + 1, WP_LBRACE)) && wc_ident(f, k - 1) &&
+		         !wc_op(f, k - 2, WP_DOT) && !wc_op(f, k - 2, WP_ARROW))
+			s = k + 2;  /* dim3 block(x, ...) */
+		if (s < 0)
+			continue;
+		int depth = 0, j = s;
+		for (; j < before; j++) {
+			if (wc_is_open(f, j))
+				depth++;
+			else if (wc_is_close(f, j) && --depth < 0)
+				break;
+			else if (depth == 0 && (wc_op(f, j, WP_SEMI) || wc_op(f, j, WP_COMMA)))
+				break;
+		}
+		*e = j;
+		return s;
+	}
+	return -1;
+}
+
+static bool name_is(const WcFile *f, int i, const char *w)
+{
+	size_t n = strlen(w);
+	return wc_ident(f, i) && f->t[i].len == n && memcmp(f->src.text + f->t[i].off, w, n) == 0;
+}
+
+/* An operand of the min that may be any count: not a constant, no warp
+ * width, product or shift in it, nothing rounded or aligned. */
+static bool raw_count(const WcFile *f, int s, int e, bool *constant, int lo, int depth)
+{
+	uint64_t v;
+	*constant = e == s + 1 && wc_value(f, s, &v);
+	if (e == s + 1 && wc_ident(f, s) && !*constant && depth < 3) {
+		/* a name: what it held before (block = num_warps * warp_size; block = min(block, 1024)) */
+		int ve, vs = last_value(f, f->t[s].id, lo, s, &ve);
+		while (vs >= 0 && ve >= s)
+			vs = last_value(f, f->t[s].id, lo, vs - 2, &ve);
+		bool c;
+		if (vs >= 0 && !raw_count(f, vs, ve, &c, lo, depth + 1))
+			return false;
+	}
+	for (int k = s; k < e; k++) {
+		if (wc_op(f, k, WP_STAR) || wc_op(f, k, WP_SHL) || wc_op(f, k, WP_AMP) || wc_op(f, k, WP_PERCENT) ||
+		    wc_op(f, k, WP_QUESTION))
+			return false;
+		if (!wc_ident(f, k))
+			continue;
+		if (wc_flags(f, k) & (WN_WARP_SIZE | WN_WARPISH | WN_LIBWIDTH) || wc_kw(f, k, WK_warpSize))
+			return false;
+		const char *t = f->src.text + f->t[k].off;
+		for (uint32_t q = 0; q + 5 <= f->t[k].len; q++)
+			if (strncasecmp(t + q, "round", 5) == 0 || strncasecmp(t + q, "align", 5) == 0)
+				return false;
+	}
+	return true;
+}
+
+/* The min call at [s, e): std::min(a, b), min(a, b), std::min<T>(a, b):
+ * the token of "min" when one operand is a raw count and neither is
+ * rounded; -1 otherwise. */
+static int raw_min(const WcFile *f, int s, int e, int lo)
+{
+	int m = s;
+	if (name_is(f, m, "std") && wc_op(f, m + 1, WP_SCOPE))
+		m += 2;
+	if (!name_is(f, m, "min") && !name_is(f, m, "imin") && !name_is(f, m, "umin"))
+		return -1;
+	int open = m + 1;
+	if (wc_op(f, open, WP_LT)) {
+		while (open < e && !wc_op(f, open, WP_GT))
+			open++;
+		open++;
+	}
+	if (!wc_op(f, open, WP_LPAREN) || wc_match(f, open) != e - 1)
+		return -1;
+	int st[3], en[3];
+	if (wc_call_args(f, open, st, en, 3) != 2)
+		return -1;
+	bool c0, c1;
+	if (!raw_count(f, st[0], en[0], &c0, lo, 0) || !raw_count(f, st[1], en[1], &c1, lo, 0) || (c0 && c1))
+		return -1;
+	return m;
+}
+
+/* The block of a launch in the function [lo, at): the argument [a, b) of
+ * code tokens, or (a < 0) the name block. The min that sizes it, or -1. */
+static int block_min(const WcFile *f, int a, int b, uint32_t block, int lo, int at)
+{
+	int s = a, e = b;
+	if (a >= 0 && wc_kw(f, a, WK_dim3) && wc_op(f, a + 1, WP_LPAREN)) {
+		int st[3], en[3];
+		if (wc_call_args(f, a + 1, st, en, 3) < 1)
+			return -1;
+		s = st[0], e = en[0];
+	}
+	if (a >= 0 && !(e == s + 1 && wc_ident(f, s)))
+		return raw_min(f, s, e, lo);
+	uint32_t id = a >= 0 ? f->t[s].id : block;
+	for (int hop = 0; hop < 3; hop++) {
+		int ve;
+		int vs = last_value(f, id, lo, at, &ve);
+		if (vs < 0)
+			return -1;
+		if (wc_kw(f, vs, WK_dim3) && wc_op(f, vs + 1, WP_LPAREN)) {  /* auto block = dim3(x) */
+			int st[3], en[3];
+			if (wc_call_args(f, vs + 1, st, en, 3) < 1)
+				return -1;
+			vs = st[0], ve = en[0];
+		}
+		if (ve == vs + 1 && wc_ident(f, vs) && !wc_op(f, vs + 1, WP_LPAREN)) {
+			id = f->t[vs].id;
+			at = vs;
+			continue;
+		}
+		return raw_min(f, vs, ve, lo);
+	}
+	return -1;
+}
+
+static int kinds_of_id(const WcFile *f, uint32_t id, const int *down, const NameFn *names)
+{
+	int m = first_with(names, f->nfns, id);
+	int k = 0;
+	for (; m < f->nfns && names[m].id == id; m++)
+		if (f->fns[names[m].fn].kind == WF_KERNEL)
+			k |= down[names[m].fn];
+	if (k)
+		return k;
+	const WcName *nm = &f->names->v[id];
+	return nm->hdr_stamp == f->stamp ? nm->hdr_kinds : 0;
+}
+
+static void partial_block(WcFile *f, int m, uint32_t kernel, const int *down, const NameFn *names)
+{
+	int kk = kinds_of_id(f, kernel, down, names);
+	if (m < 0 || !(kk & S_SPAN) || !(kk & S_TIDX))
+		return;
+	for (int q = 0; q < f->nfinds; q++)
+		if (f->finds[q].off == f->t[m].off && strcmp(f->finds[q].name, "partial-block") == 0)
+			return;
+	const WcName *kn = &f->names->v[kernel];
+	wc_find(f, m, "H10", "partial-block",
+		"round the block up to whole warps of the device's width (and keep the extra threads' values out)",
+		"block from min() of a count, not whole warps: the last wavefront runs part-full and %.*s "
+		"shuffles across it on threadIdx.x",
+		(int)kn->len, f->names->chars + kn->off);
+}
+
+static void check_partial_blocks(WcFile *f, const int *down, const NameFn *names)
+{
+	MacroLaunch *ml;
+	int nml = macro_launches(f, &ml);
+	for (int k = 0; k < f->nfns; k++) {
+		const WcFunc *fn = &f->fns[k];
+		if (fn->kind != WF_HOST && fn->kind != WF_UNKNOWN)
+			continue;
+		for (int i = fn->open + 1; i < fn->close; i++) {
+			if (wc_op(f, i, WP_LAUNCH_OPEN)) {
+				int name = wc_launched_name(f, i);
+				int a = -1, b = -1, depth = 0;
+				for (int j = i + 1; j < fn->close && !wc_op(f, j, WP_LAUNCH_CLOSE); j++) {
+					if (wc_is_open(f, j))
+						depth++;
+					else if (wc_is_close(f, j))
+						depth--;
+					else if (depth == 0 && wc_op(f, j, WP_COMMA)) {
+						if (a >= 0) {
+							b = j;
+							break;
+						}
+						a = j + 1;
+					}
+					b = j + 1;
+				}
+				if (name >= 0 && a >= 0 && b > a && !wc_under_width_test(f, i))
+					partial_block(f, block_min(f, a, b, 0, fn->open, i), f->t[name].id, down, names);
+			} else if (wc_kw(f, i, WK_hipLaunchKernelGGL) && wc_op(f, i + 1, WP_LPAREN)) {
+				int st[4], en[4];
+				int n = wc_call_args(f, i + 1, st, en, 4);
+				int name = n >= 3 ? st[0] : -1;
+				if (name >= 0 && wc_op(f, name, WP_LPAREN))
+					name++;
+				if (name >= 0 && wc_ident(f, name) && !wc_under_width_test(f, i))
+					partial_block(f, block_min(f, st[2], en[2], 0, fn->open, i), f->t[name].id, down, names);
+			} else if (nml && wc_ident(f, i) && wc_op(f, i + 1, WP_LPAREN) && !wc_under_width_test(f, i)) {
+				for (int q = 0; q < nml; q++) {
+					if (ml[q].macro != f->t[i].id)
+						continue;
+					uint32_t kernel = ml[q].kernel;
+					if (ml[q].kparam >= 0) {
+						int st[8], en[8];
+						int n = wc_call_args(f, i + 1, st, en, 8);
+						if (ml[q].kparam >= n || en[ml[q].kparam] != st[ml[q].kparam] + 1 ||
+						    !wc_ident(f, st[ml[q].kparam]))
+							continue;
+						kernel = f->t[st[ml[q].kparam]].id;
+					}
+					partial_block(f, block_min(f, -1, -1, ml[q].block, fn->open, i), kernel, down, names);
+				}
+			}
+		}
+	}
+	free(ml);
+}
+
 void wc_scheme_notes(WcFile *f)
 {
 	int candidates = 0;
@@ -625,6 +926,7 @@ void wc_scheme_notes(WcFile *f)
 		Edge *e = call_edges(f, names, &ne);
 		callee_closure(down, e, ne, f->nfns);
 		kernel_facts(f, down);
+		check_partial_blocks(f, down, names);
 		free(e);
 		free(down);
 		free(names);
@@ -675,6 +977,7 @@ void wc_scheme_notes(WcFile *f)
 			logical_fix[k] = 2;
 	}
 	check_launch_widths(f, down, names);
+	check_partial_blocks(f, down, names);
 	kernel_facts(f, down);
 	for (int i = 0; i < f->nfinds; i++) {
 		WcFinding *fd = &f->finds[i];

@@ -308,7 +308,7 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	tc_i32 t36[TC_THREADS][8];
 	bool t37[TC_THREADS][8];
 	bool t38[TC_THREADS][32];
-	tc_i32 acc_a_place[TC_THREADS][4];
+	tc_i32 acc_a_place[TC_THREADS];
 	tc_i32 offs_k40[TC_THREADS][4];
 	tc_i32 t41[TC_THREADS][4];
 	bool t42[TC_THREADS][4];
@@ -316,7 +316,7 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	tc_i32 offs_n44[TC_THREADS][8];
 	bool t45[TC_THREADS][8];
 	bool t46[TC_THREADS][32];
-	tc_i32 acc_b_place[TC_THREADS][4];
+	tc_i32 acc_b_place[TC_THREADS];
 	tc_u16 *a_ptrs48[TC_THREADS][32];
 	tc_i32 t49;
 	tc_u16 *b_ptrs50[TC_THREADS][32];
@@ -504,18 +504,10 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	load_slot = 0;
 	use_slot = 0;
 	for (int t = 0; t < TC_THREADS; ++t) {
-		for (int i0 = 0; i0 < 4; ++i0) {
-			for (int i1 = 0; i1 < 1; ++i1) {
-				acc_a_place[t][(i0 + i1)] = (((((i0 * 32) + f1_first0[t]) * 64) + (((tc_i32)tc_shr_i32(((i1 * 8) + f1_first1[t]), 3) ^ (((i0 * 32) + f1_first0[t]) & 7)) * 8)) + (((i1 * 8) + f1_first1[t]) & 7));
-			}
-		}
+		acc_a_place[t] = (((f1_first0[t] * 64) + (((tc_i32)tc_shr_i32(f1_first1[t], 3) ^ (f1_first0[t] & 7)) * 8)) + (f1_first1[t] & 7));
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
-		for (int i0 = 0; i0 < 4; ++i0) {
-			for (int i1 = 0; i1 < 1; ++i1) {
-				acc_b_place[t][(i0 + i1)] = (((((i0 * 16) + f4_first0[t]) * 128) + (((tc_i32)tc_shr_i32(((i1 * 8) + f4_first1[t]), 3) ^ (((i0 * 16) + f4_first0[t]) & 7)) * 8)) + (((i1 * 8) + f4_first1[t]) & 7));
-			}
-		}
+		acc_b_place[t] = (((f4_first0[t] * 128) + (((tc_i32)tc_shr_i32(f4_first1[t], 3) ^ (f4_first0[t] & 7)) * 8)) + (f4_first1[t] & 7));
 	}
 	for (k = 0; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)); k += 64) {
 		/* barrier: every statement already ends with all threads */
@@ -556,14 +548,14 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 1; ++i1) {
-						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)])] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[0] : 0;
-						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 1] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[1] : 0;
-						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 2] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[2] : 0;
-						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 3] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[3] : 0;
-						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 4] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[4] : 0;
-						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 5] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[5] : 0;
-						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 6] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[6] : 0;
-						acc_a[((load_slot * 8192) + acc_a_place[t][(i0 + i1)]) + 7] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[7] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048)))] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[0] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 1] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[1] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 2] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[2] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 3] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[3] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 4] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[4] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 5] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[5] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 6] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[6] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 7] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[7] : 0;
 					}
 				}
 			}
@@ -615,14 +607,14 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 1; ++i1) {
-						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)])] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[0] : 0;
-						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 1] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[1] : 0;
-						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 2] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[2] : 0;
-						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 3] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[3] : 0;
-						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 4] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[4] : 0;
-						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 5] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[5] : 0;
-						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 6] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[6] : 0;
-						acc_b[((load_slot * 8192) + acc_b_place[t][(i0 + i1)]) + 7] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[7] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048)))] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[0] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 1] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[1] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 2] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[2] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 3] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[3] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 4] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[4] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 5] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[5] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 6] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[6] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 7] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[7] : 0;
 					}
 				}
 			}

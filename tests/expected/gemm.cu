@@ -248,18 +248,21 @@ TC_DEVICE void tc_st4(void *p, const tc_u32 *w)
 {
 	asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]) : "memory");
 }
-TC_DEVICE void tc_copy_async16(void *dst, const void *src, bool fill)
+TC_DEVICE void tc_copy_async16(tc_u32 dst, const void *src, bool fill)
 {
-	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"((tc_u32)__cvta_generic_to_shared(dst)), "l"(src), "r"(fill ? 16 : 0) : "memory");
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(fill ? 16 : 0) : "memory");
 }
-TC_DEVICE void tc_copy_async8(void *dst, const void *src, bool fill)
+TC_DEVICE void tc_copy_async8(tc_u32 dst, const void *src, bool fill)
 {
-	asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"((tc_u32)__cvta_generic_to_shared(dst)), "l"(src), "r"(fill ? 8 : 0) : "memory");
+	asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" :: "r"(dst), "l"(src), "r"(fill ? 8 : 0) : "memory");
 }
-TC_DEVICE void tc_copy_async4(void *dst, const void *src, bool fill)
+TC_DEVICE void tc_copy_async4(tc_u32 dst, const void *src, bool fill)
 {
-	asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"((tc_u32)__cvta_generic_to_shared(dst)), "l"(src), "r"(fill ? 4 : 0) : "memory");
+	asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(fill ? 4 : 0) : "memory");
 }
+/* A value the copies of a loop read, held in a register: nvcc moves neither
+ * an asm volatile nor its result's computation into the loop. */
+TC_DEVICE tc_i32 tc_kept_i32(tc_i32 x) { tc_i32 y; asm volatile("mov.b32 %0, %1;" : "=r"(y) : "r"(x)); return y; }
 #define tc_copy_commit() asm volatile("cp.async.commit_group;" ::: "memory")
 #define tc_copy_wait(n) asm volatile("cp.async.wait_group %0;" :: "n"(n) : "memory")
 TC_DEVICE void tc_ldmatrix_x1(tc_u32 *d, const tc_u16 *p)
@@ -340,8 +343,10 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	tc_u16 *b_ptrs29[64];
 	extern __shared__ __align__(16) unsigned char tc_shared_block[];
 	unsigned char *tc_shared = tc_shared_block;
-	tc_u16 *acc_a = (tc_u16 *)(tc_shared + 0);
-	tc_u16 *acc_b = (tc_u16 *)(tc_shared + 49152);
+	const tc_u32 tc_shared_s0 = (tc_u32)__cvta_generic_to_shared(tc_shared_block);
+	const tc_u32 tc_shared_s = tc_shared_s0;
+	tc_u16 *acc_a __attribute__((unused)) = (tc_u16 *)(tc_shared + 0);
+	tc_u16 *acc_b __attribute__((unused)) = (tc_u16 *)(tc_shared + 49152);
 	tc_i32 load_slot;
 	tc_i32 use_slot;
 	bool t34[8];
@@ -349,7 +354,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	tc_i32 t36[8];
 	bool t37[8];
 	bool t38[64];
-	tc_i32 acc_a_place[8];
+	tc_i32 acc_a_place;
 	tc_i32 offs_k40[8];
 	tc_i32 t41[8];
 	bool t42[8];
@@ -357,7 +362,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	tc_i32 offs_n44[8];
 	bool t45[8];
 	bool t46[64];
-	tc_i32 acc_b_place[8];
+	tc_i32 acc_b_place;
 	tc_u16 *a_ptrs48[64];
 	tc_i32 t49;
 	tc_u16 *b_ptrs50[64];
@@ -533,20 +538,8 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	}
 	load_slot = 0;
 	use_slot = 0;
-	#pragma unroll
-	for (int i0 = 0; i0 < 8; ++i0) {
-		#pragma unroll
-		for (int i1 = 0; i1 < 1; ++i1) {
-			acc_a_place[(i0 + i1)] = (((((i0 * 16) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 16) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7));
-		}
-	}
-	#pragma unroll
-	for (int i0 = 0; i0 < 8; ++i0) {
-		#pragma unroll
-		for (int i1 = 0; i1 < 1; ++i1) {
-			acc_b_place[(i0 + i1)] = (((((i0 * 8) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 8) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7));
-		}
-	}
+	acc_a_place = tc_kept_i32((((f1_first0 * 64) + (((f1_first1 >> 3) ^ (f1_first0 & 7)) * 8)) + (f1_first1 & 7)));
+	acc_b_place = tc_kept_i32((((f4_first0 * 128) + (((f4_first1 >> 3) ^ (f4_first0 & 7)) * 8)) + (f4_first1 & 7)));
 	for (k = 0; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)); k += 64) {
 		tc_copy_wait(1);
 		__syncthreads();
@@ -584,7 +577,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					tc_copy_async16(&acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)])], a_ptrs28[((i0 * 8) + (i1 * 8))], t38[((i0 * 8) + (i1 * 8))]);
+					tc_copy_async16((tc_shared_s + 0u) + (tc_u32)(((load_slot * 8192) + (acc_a_place + (i0 * 1024)))) * 2u, a_ptrs28[((i0 * 8) + (i1 * 8))], t38[((i0 * 8) + (i1 * 8))]);
 				}
 			}
 
@@ -630,7 +623,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 8; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					tc_copy_async16(&acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)])], b_ptrs29[((i0 * 8) + (i1 * 8))], t46[((i0 * 8) + (i1 * 8))]);
+					tc_copy_async16((tc_shared_s + 49152u) + (tc_u32)(((load_slot * 8192) + (acc_b_place + (i0 * 1024)))) * 2u, b_ptrs29[((i0 * 8) + (i1 * 8))], t46[((i0 * 8) + (i1 * 8))]);
 				}
 			}
 

@@ -186,7 +186,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	tc_i32 t36[8];
 	bool t37[8];
 	bool t38[32];
-	tc_i32 acc_a_place[4];
+	tc_i32 acc_a_place;
 	tc_i32 offs_k40[4];
 	tc_i32 t41[4];
 	bool t42[4];
@@ -194,7 +194,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	tc_i32 offs_n44[8];
 	bool t45[8];
 	bool t46[32];
-	tc_i32 acc_b_place[4];
+	tc_i32 acc_b_place;
 	tc_u16 *a_ptrs48[32];
 	tc_i32 t49;
 	tc_u16 *b_ptrs50[32];
@@ -353,20 +353,8 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	}
 	load_slot = 0;
 	use_slot = 0;
-	#pragma unroll
-	for (int i0 = 0; i0 < 4; ++i0) {
-		#pragma unroll
-		for (int i1 = 0; i1 < 1; ++i1) {
-			acc_a_place[(i0 + i1)] = (((((i0 * 32) + f1_first0) * 64) + (((((i1 * 8) + f1_first1) >> 3) ^ (((i0 * 32) + f1_first0) & 7)) * 8)) + (((i1 * 8) + f1_first1) & 7));
-		}
-	}
-	#pragma unroll
-	for (int i0 = 0; i0 < 4; ++i0) {
-		#pragma unroll
-		for (int i1 = 0; i1 < 1; ++i1) {
-			acc_b_place[(i0 + i1)] = (((((i0 * 16) + f4_first0) * 128) + (((((i1 * 8) + f4_first1) >> 3) ^ (((i0 * 16) + f4_first0) & 7)) * 8)) + (((i1 * 8) + f4_first1) & 7));
-		}
-	}
+	acc_a_place = (((f1_first0 * 64) + (((f1_first1 >> 3) ^ (f1_first0 & 7)) * 8)) + (f1_first1 & 7));
+	acc_b_place = (((f4_first0 * 128) + (((f4_first1 >> 3) ^ (f4_first0 & 7)) * 8)) + (f4_first1 & 7));
 	for (k = 0; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)1)); k += 64) {
 		__syncthreads();
 		if ((k < K)) {
@@ -403,14 +391,14 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)])] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[0] : 0;
-					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 1] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[1] : 0;
-					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 2] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[2] : 0;
-					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 3] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[3] : 0;
-					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 4] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[4] : 0;
-					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 5] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[5] : 0;
-					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 6] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[6] : 0;
-					acc_a[((load_slot * 8192) + acc_a_place[(i0 + i1)]) + 7] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[7] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048)))] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[0] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 1] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[1] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 2] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[2] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 3] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[3] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 4] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[4] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 5] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[5] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 6] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[6] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 7] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[7] : 0;
 				}
 			}
 
@@ -456,14 +444,14 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)])] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[0] : 0;
-					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 1] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[1] : 0;
-					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 2] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[2] : 0;
-					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 3] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[3] : 0;
-					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 4] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[4] : 0;
-					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 5] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[5] : 0;
-					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 6] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[6] : 0;
-					acc_b[((load_slot * 8192) + acc_b_place[(i0 + i1)]) + 7] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[7] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048)))] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[0] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 1] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[1] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 2] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[2] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 3] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[3] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 4] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[4] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 5] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[5] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 6] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[6] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 7] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[7] : 0;
 				}
 			}
 

@@ -1,0 +1,73 @@
+"""Tutorial 09's persistent matmul (matmul_kernel_persistent, 128x128x64,
+4 warps, 3 stages, 132 programs, 4096^3, B stored N x K) compiled by real
+Triton and, from CUDA files tritonc wrote (and edited variants of them),
+by NVRTC through CuPy; outputs compared with Triton's, each timed as
+bench/tutorials/reference.py times (CUDA events, L2 flushed, median of 20).
+
+usage: probe.py TUTORIAL_DIR [time|once] NAME=FILE.cu ...
+  time: prints "NAME ms=... max_err=..." for Triton and each file
+  once: one launch of each (for a profiler)
+"""
+import os
+import sys
+
+import cupy
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tutorials"))
+from reference import jit_module  # noqa: E402
+
+M = N = K = 4096
+SMS = 132
+SHARED = 96 * 1024 + 1024
+
+
+def main():
+    tut, mode, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+    mod = jit_module(os.path.join(tut, "09-persistent-matmul.py"))
+    torch.manual_seed(0)
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(N, K, device="cuda", dtype=torch.float16)
+    c_ref = torch.empty(M, N, device="cuda", dtype=torch.float16)
+
+    def triton_run():
+        mod.matmul_kernel_persistent[(SMS,)](a, b, c_ref, M, N, K, K, 1, 1, K, N, 1,
+                                             BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
+                                             GROUP_SIZE_M=8, NUM_SMS=SMS, num_stages=3, num_warps=4)
+    runs = [("triton", triton_run, c_ref)]
+    for spec in files:
+        name, path = spec.split("=", 1)
+        code = open(path).read()
+        m = cupy.RawModule(code=code, options=("--std=c++17", "-arch=sm_90a"), backend="nvrtc")
+        f = m.get_function("matmul_kernel_persistent")
+        f.max_dynamic_shared_size_bytes = SHARED
+        c = torch.zeros(M, N, device="cuda", dtype=torch.float16)
+
+        def run(f=f, c=c):
+            f((SMS,), (128,), (np.uint64(a.data_ptr()), np.uint64(b.data_ptr()), np.uint64(c.data_ptr()),
+                              np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(K), np.int32(N)),
+              shared_mem=SHARED)
+        runs.append((name, run, c))
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    for name, run, c in runs:
+        run()
+        torch.cuda.synchronize()
+        if mode == "once":
+            continue
+        ts = []
+        for i in range(25):
+            flush.zero_()
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            run()
+            e.record()
+            torch.cuda.synchronize()
+            if i >= 5:
+                ts.append(s.elapsed_time(e))
+        err = (c.float() - c_ref.float()).abs().max().item()
+        ms = float(np.median(ts))
+        print(f"{name} ms={ms:.4f} tflops={2 * M * N * K / ms / 1e9:.1f} max_err={err:.3g}", flush=True)
+
+
+main()
