@@ -45,6 +45,9 @@ typedef struct Arena {
 } Arena;
 
 void *arena_alloc(Arena *a, size_t n);            /* zeroed, 16-byte aligned */
+/* The same, for room that may stay unused: a large one's pages are mapped
+ * only as they are touched (arena_alloc asks for them at once). */
+void *arena_alloc_lazy(Arena *a, size_t n);
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...) TC_PRINTF(2, 3);

@@ -80,21 +80,26 @@ enum { ARENA_FIRST = 65536, ARENA_MAX = 8 << 20, HUGE = 2 << 20 };
  * at a time (where the system can): one request instead of a fault for each
  * 4 KiB page, which on a virtual machine cost a quarter of a 100000-line
  * compile's processor time, and few enough pages at once that they are
- * still in the cache when first written. A large allocation is left to
- * fault as it is touched: room it never uses costs nothing. */
+ * still in the cache when first written. A large allocation (the
+ * placement's tables by value id: 30 MB a round for 300000 values) is
+ * asked for whole, with PREFAULT bytes more; one made by arena_alloc_lazy
+ * (room that may stay unused, such as the lexer's guess of its tokens) is
+ * left to fault as it is touched, so room it never uses costs nothing. */
 enum { PREFAULT = 1 << 20 };
 
-static void prefault(ArenaBlock *b, size_t n)
+static void prefault(ArenaBlock *b, size_t n, bool lazy)
 {
-	if (n > PREFAULT) {
+	if (n > PREFAULT && lazy) {
 		b->ready = b->used;
 		return;
 	}
 #if defined(MADV_POPULATE_WRITE)
-	/* from the page the data reaches to, PREFAULT bytes on */
+	/* from the page the data reaches to, past the new allocation and
+	 * PREFAULT bytes on */
 	uintptr_t from = ((uintptr_t)(b->data + b->ready) + 4095) & ~(uintptr_t)4095;
 	uintptr_t end = (uintptr_t)b + b->mapped;
-	uintptr_t to = from + PREFAULT < end ? from + PREFAULT : end;
+	uintptr_t want = (uintptr_t)(b->data + b->used) + PREFAULT;
+	uintptr_t to = want < end ? want : end;
 	if (from < to)   /* where it fails (an older system, no memory now) pages come as they are touched */
 		(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
 	b->ready = (size_t)(to - (uintptr_t)b->data);
@@ -133,7 +138,7 @@ static ArenaBlock *arena_grow(Arena *a, size_t n)
 	return b;
 }
 
-void *arena_alloc(Arena *a, size_t n)
+static void *alloc(Arena *a, size_t n, bool lazy)
 {
 	if (n > SIZE_MAX - 15)
 		out_of_memory(n);
@@ -144,8 +149,18 @@ void *arena_alloc(Arena *a, size_t n)
 	void *p = b->data + b->used;
 	b->used += n;
 	if (b->mapped && b->used > b->ready)
-		prefault(b, n);
+		prefault(b, n, lazy);
 	return p;
+}
+
+void *arena_alloc(Arena *a, size_t n)
+{
+	return alloc(a, n, false);
+}
+
+void *arena_alloc_lazy(Arena *a, size_t n)
+{
+	return alloc(a, n, true);
 }
 
 char *arena_strndup(Arena *a, const char *s, size_t n)

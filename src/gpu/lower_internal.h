@@ -73,6 +73,9 @@ typedef struct Lower {
 	int *uses;                       /* how many live ops read each value; -1: dead (the plan's) */
 	bool linking;                    /* place.c: unify only links values into frames */
 	int refits;                      /* place.c: times tiles broadcast two ways were split apart */
+	const TValue **order;            /* place.c: every value in the order its walks visit them (each_value) */
+	int norder, order_cap;
+	bool order_ok;                   /* place.c: order holds the kernel as it is (no value inserted since) */
 	SReg *lane, *warp;               /* per-thread scalars */
 	int line;                        /* of the last comment */
 	int loop_depth;                  /* run-time loops around the op being lowered */

@@ -301,21 +301,48 @@ static bool propagate(Lower *L, const TValue *v, bool *changed, Cut *cut)
 	}
 }
 
-/* Calls fn on every value of a block and of the blocks nested in it (a
- * scan's combine excepted: it works on scalars), parameters first. */
+/* Calls fn on every value of the kernel, of its blocks and of the blocks
+ * nested in them (a scan's combine excepted: it works on scalars),
+ * parameters first. The placement walks the values a dozen times and more
+ * a round, so the order is listed once (L->order, again after a value is
+ * inserted) and each walk reads the list: a chase of `next` pointers
+ * through the whole IR waits for each value before it finds the next. */
 typedef void (*ValueFn)(Lower *L, const TValue *v, void *ctx);
 
-static void each_value(Lower *L, const TBlock *b, ValueFn fn, void *ctx)
+static void list_value(Lower *L, const TValue *v)
+{
+	if (L->norder == L->order_cap) {   /* grows in the arena: values are only added, so this happens rarely */
+		L->order_cap = L->order_cap ? 2 * L->order_cap : 1024;
+		const TValue **grown = arena_alloc(L->arena, sizeof *grown * (size_t)L->order_cap);
+		if (L->norder)
+			memcpy(grown, L->order, sizeof *grown * (size_t)L->norder);
+		L->order = grown;
+	}
+	L->order[L->norder++] = v;
+}
+
+static void list_values(Lower *L, const TBlock *b)
 {
 	for (int i = 0; i < b->nparams; i++)
-		fn(L, b->params[i], ctx);
+		list_value(L, b->params[i]);
 	for (const TValue *v = b->first; v; v = v->next) {
-		fn(L, v, ctx);
+		list_value(L, v);
 		if (v->op == TOP_FOR || v->op == TOP_WHILE || v->op == TOP_IF)
-			each_value(L, v->body, fn, ctx);
+			list_values(L, v->body);
 		if (v->op == TOP_IF)
-			each_value(L, v->orelse, fn, ctx);
+			list_values(L, v->orelse);
 	}
+}
+
+static void each_value(Lower *L, ValueFn fn, void *ctx)
+{
+	if (!L->order_ok) {
+		L->norder = 0;
+		list_values(L, L->tk->body);
+		L->order_ok = true;
+	}
+	for (int i = 0; i < L->norder; i++)
+		fn(L, L->order[i], ctx);
 }
 
 static void place_error(Lower *L, const TValue *v, const char *what)
@@ -466,7 +493,6 @@ static void finish_one(Lower *L, const TValue *v, void *ctx)
  * need two places. */
 static bool place_round(Lower *L, Cut *cut)
 {
-	const TBlock *body = L->tk->body;
 	size_t n = (size_t)L->nvalues + 1;
 	L->vp = arena_alloc(L->arena, sizeof *L->vp * n);
 	L->parent = arena_alloc(L->arena, sizeof *L->parent * n);
@@ -483,27 +509,27 @@ static bool place_round(Lower *L, Cut *cut)
 	memset(L->frames, 0, sizeof *L->frames * (size_t)L->frames_cap);
 	Flow flow = {0};
 	L->linking = true;
-	each_value(L, body, propagate_one, &flow);
+	each_value(L, propagate_one, &flow);
 	L->linking = false;
-	each_value(L, body, measure_part, frame_of_root + n);
+	each_value(L, measure_part, frame_of_root + n);
 	L->nframes = 0;
 	L->scalar_frame = -1;
-	each_value(L, body, give_frame, frame_of_root);
+	each_value(L, give_frame, frame_of_root);
 	for (int f = 0; f < L->nframes; f++)
 		for (int d = 0; d < TC_MAX_RANK; d++)
 			L->frames[f].shape[d] = 1;
-	each_value(L, body, clear_place, NULL);
+	each_value(L, clear_place, NULL);
 	for (bool seeded = true; seeded;) {
 		do {
 			flow.changed = false;
-			each_value(L, body, propagate_one, &flow);
+			each_value(L, propagate_one, &flow);
 		} while (flow.changed && !flow.failed);
 		if (flow.failed) {
 			*cut = flow.cut;
 			return false;
 		}
 		seeded = false;
-		each_value(L, body, seed_one, &seeded);
+		each_value(L, seed_one, &seeded);
 	}
 	return true;
 }
@@ -533,8 +559,9 @@ static bool cheap(const TValue *x, int depth)
 }
 
 /* Puts `c` in `b` after `prev` (first when prev is NULL). */
-static void insert_after(TBlock *b, TValue *prev, TValue *c)
+static void insert_after(Lower *L, TBlock *b, TValue *prev, TValue *c)
 {
+	L->order_ok = false;
 	c->next = prev ? prev->next : b->first;
 	if (prev)
 		prev->next = c;
@@ -556,7 +583,7 @@ static TValue *clone_cheap(Lower *L, TBlock *b, TValue **prev, const TValue *x)
 	c->args = arena_alloc(L->arena, sizeof *c->args * (size_t)(x->nargs + 1));
 	for (int i = 0; i < x->nargs; i++)
 		c->args[i] = clone_cheap(L, b, prev, x->args[i]);
-	insert_after(b, *prev, c);
+	insert_after(L, b, *prev, c);
 	*prev = c;
 	return c;
 }
@@ -765,7 +792,7 @@ static void convert_readers(Lower *L, TValue *v)
 	while (v->op == TOP_RESULT && at->next && at->next->op == TOP_RESULT && at->next->args[0] == v->args[0])
 		at = at->next;
 	TValue *c = new_convert(L, v, v->line);
-	insert_after(b, at, c);
+	insert_after(L, b, at, c);
 	replace_reads(L->tk->body, v, c);
 }
 
@@ -798,7 +825,7 @@ static void cut_edge(Lower *L, Cut cut)
 	}
 	TBlock *b = block_of(L->tk->body, user, &prev);
 	TValue *c = new_convert(L, x, cut.user->line);
-	insert_after(b, prev, c);
+	insert_after(L, b, prev, c);
 	user->args[arg] = c;
 }
 
@@ -894,7 +921,7 @@ static void orient_frames(Lower *L)
 	votes->weight = arena_alloc(L->arena, sizeof *votes->weight * (size_t)(L->nframes + 1));
 	votes->fixed = arena_alloc(L->arena, sizeof *votes->fixed * (size_t)(L->nframes + 1));
 	each_access(L, L->tk->body, 0, vote, votes);
-	each_value(L, L->tk->body, fix_dot_frame, votes);
+	each_value(L, fix_dot_frame, votes);
 	for (int f = 0; f < L->nframes; f++) {
 		int last = L->frames[f].rank - 1, best = last;
 		for (int d = 0; d < last; d++)
@@ -902,7 +929,7 @@ static void orient_frames(Lower *L)
 				best = d;
 		if (best != last && !votes->fixed[f]) {
 			Swap s = {f, best, last};
-			each_value(L, L->tk->body, swap_one, &s);
+			each_value(L, swap_one, &s);
 		}
 	}
 }
@@ -1036,8 +1063,8 @@ static void find_two_way_parts(Lower *L, const TBlock *b, const TValue **first, 
 static bool refit(Lower *L)
 {
 	bool fits = true;
-	each_value(L, L->tk->body, measure_shape, NULL);
-	each_value(L, L->tk->body, fit_one, &fits);
+	each_value(L, measure_shape, NULL);
+	each_value(L, fit_one, &fits);
 	if (fits || L->refits >= 4)
 		return false;
 	L->refits++;
@@ -1062,6 +1089,7 @@ void lower_place(Lower *L)
 	const TBlock *body = L->tk->body;
 	const TValue *last_user = NULL;
 	int again = 0, rounds = max_rounds(L);
+	L->order_ok = false;
 	for (int round = 0;; round++) {
 		Cut cut;
 		if (!place_round(L, &cut)) {
@@ -1090,6 +1118,6 @@ void lower_place(Lower *L)
 		}
 		count_live(L);
 	}
-	each_value(L, body, measure_shape, NULL);
-	each_value(L, body, finish_one, NULL);
+	each_value(L, measure_shape, NULL);
+	each_value(L, finish_one, NULL);
 }

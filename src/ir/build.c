@@ -103,20 +103,26 @@ static void check_shape(TBuilder *b, const Type *t)
 	if (b->limit)
 		return;
 	int64_t numel = 1;
-	Buf shape = {0};
-	for (int d = 0; d < t->rank; d++)
-		buf_printf(&shape, "%s%d", d ? ", " : "", t->shape[d]);
-	for (int d = 0; d < t->rank && !b->limit; d++) {
+	int bad = -1;   /* the first dimension that is not a power of two */
+	for (int d = 0; d < t->rank && bad < 0; d++) {
 		int64_t n = t->shape[d];
 		if (n < 1 || (n & (n - 1)))
-			b->limit = arena_printf(b->arena, "a tile of shape (%s): dimension %d is %lld, not a power of two",
-						buf_str(&shape), d, (long long)n);
+			bad = d;
 		else if (numel > TIR_MAX_NUMEL / n)
 			numel = TIR_MAX_NUMEL + 1;
 		else
 			numel *= n;
 	}
-	if (!b->limit && numel > TIR_MAX_NUMEL)
+	if (bad < 0 && numel <= TIR_MAX_NUMEL)
+		return;
+	/* the shape is printed only for the message (each op's type is checked) */
+	Buf shape = {0};
+	for (int d = 0; d < t->rank; d++)
+		buf_printf(&shape, "%s%d", d ? ", " : "", t->shape[d]);
+	if (bad >= 0)
+		b->limit = arena_printf(b->arena, "a tile of shape (%s): dimension %d is %lld, not a power of two",
+					buf_str(&shape), bad, (long long)t->shape[bad]);
+	else
 		b->limit = arena_printf(b->arena, "a tile of shape (%s) has more than %lld elements, Triton's limit (2**20)",
 					buf_str(&shape), (long long)TIR_MAX_NUMEL);
 	buf_free(&shape);
@@ -130,6 +136,7 @@ static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
 		b->kernel->uses_fp8 = true;
 	TValue *v = arena_alloc(b->arena, sizeof *v);
 	v->id = b->next_id++;
+	b->kernel->nids = b->next_id;
 	v->op = op;
 	if ((unsigned)op < 64)
 		b->kernel->ops |= (uint64_t)1 << op;
@@ -1034,6 +1041,7 @@ static TValue *param_new(TBuilder *b, TBlock *blk, int i, Type t)
 {
 	TValue *p = arena_alloc(b->arena, sizeof *p);
 	p->id = b->next_id++;
+	b->kernel->nids = b->next_id;
 	p->op = TOP_PARAM;
 	b->kernel->ops |= (uint64_t)1 << TOP_PARAM;
 	p->type = t;

@@ -34,26 +34,33 @@ static void count_reads(const TBlock *b, int *reads)
 	}
 }
 
+/* The values of the blocks being swept, innermost last: one array for the
+ * whole walk, each block's values above those of the blocks around it. */
+typedef struct Stack {
+	TValue **v;
+	size_t len, cap;
+} Stack;
+
 /* Visits `b` from its last value to its first, each value's blocks before
  * it: every reader of a value is decided before the value is, so one walk
  * finds every dead value, chains of them included. Returns how many it
  * marked. */
-static int sweep(TBlock *b, int *reads)
+static int sweep(TBlock *b, int *reads, Stack *st)
 {
-	int n = 0, marked = 0;
-	for (TValue *v = b ? b->first : NULL; v; v = v->next)
-		n++;
-	if (!n)
-		return 0;
-	TValue **vals = base_calloc((size_t)n, sizeof *vals);
-	n = 0;
-	for (TValue *v = b->first; v; v = v->next)
-		vals[n++] = v;
-	for (int j = n - 1; j >= 0; j--) {
-		TValue *v = vals[j];
+	size_t base = st->len;
+	for (TValue *v = b ? b->first : NULL; v; v = v->next) {
+		if (st->len == st->cap) {
+			st->cap = st->cap ? 2 * st->cap : 1024;
+			st->v = base_realloc(st->v, st->cap * sizeof *st->v);
+		}
+		st->v[st->len++] = v;
+	}
+	int marked = 0;
+	for (size_t j = st->len; j-- > base;) {
+		TValue *v = st->v[j];   /* by index: the blocks' sweeps may move the array */
 		if (v->dead)
 			continue;
-		marked += sweep(v->body, reads) + sweep(v->orelse, reads);
+		marked += sweep(v->body, reads, st) + sweep(v->orelse, reads, st);
 		if (!tir_pure(v) || reads[v->id] != 0)
 			continue;
 		for (int i = 0; i < v->nargs; i++)
@@ -61,15 +68,18 @@ static int sweep(TBlock *b, int *reads)
 		v->dead = true;
 		marked++;
 	}
-	free(vals);
+	st->len = base;
 	return marked;
 }
 
 int tir_dce(TKernel *k)
 {
-	int *reads = base_calloc((size_t)tir_value_count(k) + 1, sizeof *reads);
+	/* every value is the builder's here: its ids are below k->nids */
+	int *reads = base_calloc((size_t)k->nids + 1, sizeof *reads);
 	count_reads(k->body, reads);
-	int marked = sweep(k->body, reads);
+	Stack st = {0};
+	int marked = sweep(k->body, reads, &st);
+	free(st.v);
 	free(reads);
 	return marked;
 }

@@ -354,6 +354,7 @@ typedef struct TKernel {
 	int num_stages;
 	bool uses_fp8;         /* some value is of an fp8 dtype or points to one (the printers add its conversions) */
 	uint64_t ops;          /* bit 1 << op for each kind of op the builder appended (tir_may_have) */
+	int nids;              /* the ids the builder gave are below this (tir_value_count walks the values) */
 	Arena *arena;
 } TKernel;
 

@@ -82,7 +82,7 @@ static Token *push(Lexer *L, TokenKind kind, size_t offset, size_t len)
 		int cap = L->cap ? L->cap * 2 : (int)(L->len / 2 + 256);
 		if (L->cap > INT_MAX / 2)
 			lex_error(L, offset, "too many tokens");
-		Token *t = arena_alloc(L->arena, sizeof(Token) * (size_t)cap);
+		Token *t = arena_alloc_lazy(L->arena, sizeof(Token) * (size_t)cap);
 		if (L->ntoks)
 			memcpy(t, L->toks, sizeof(Token) * (size_t)L->ntoks);
 		L->toks = t;
@@ -338,6 +338,8 @@ static void close_bracket(Lexer *L, size_t at)
 static void read_punct(Lexer *L)
 {
 	for (size_t k = 0; k < TC_COUNT(puncts); k++) {
+		if (puncts[k][0] != L->p[L->i])   /* the first byte rules out most (no strlen per entry) */
+			continue;
 		size_t n = strlen(puncts[k]);
 		if (L->i + n <= L->len && memcmp(L->p + L->i, puncts[k], n) == 0) {
 			size_t at = L->i;
@@ -392,10 +394,13 @@ static void read_word(Lexer *L)
 			return;
 		}
 	}
+	/* Keywords are 2 to 8 bytes; the first byte rules out most of them, so a
+	 * name costs a few compares, not a strlen and memcmp per keyword. */
 	TokenKind kind = TK_IDENT;
-	for (size_t k = 0; k < TC_COUNT(keywords); k++)
-		if (strlen(keywords[k]) == n && memcmp(keywords[k], L->p + start, n) == 0)
-			kind = TK_KEYWORD;
+	if (n >= 2 && n <= 8)
+		for (size_t k = 0; k < TC_COUNT(keywords) && kind == TK_IDENT; k++)
+			if (keywords[k][0] == L->p[start] && strlen(keywords[k]) == n && memcmp(keywords[k], L->p + start, n) == 0)
+				kind = TK_KEYWORD;
 	push(L, kind, start, n);
 }
 

@@ -45,7 +45,17 @@ static void next(Parser *P)
 	if (P->pos < P->ntoks - 1)
 		P->pos++;
 }
-static bool equal(Parser *P, const char *s) { return lex_equal(P->src, tok(P), s); }
+/* lex_equal, with its first tests here: the parser asks each precedence
+ * level's operators of every token, and most differ in kind or first byte. */
+static bool equal(Parser *P, const char *s)
+{
+	const Token *t = tok(P);
+	if (t->kind != TK_PUNCT && t->kind != TK_KEYWORD)
+		return false;
+	if (t->len && P->src->text[t->offset] != s[0])
+		return false;
+	return lex_equal(P->src, t, s);
+}
 
 static bool consume(Parser *P, const char *s)
 {
