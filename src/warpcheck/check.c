@@ -158,7 +158,8 @@ static void setup(WcFile *f, Diag *d, const char *path, WcWork *w)
 	f->names->nwm = 0;  /* and templates' wavefront parameters */
 	static const WcConfig none;
 	f->cfg = w && w->cfg ? w->cfg : &none;
-	wc_command_line_macros(f);
+	if (w)
+		wc_partial_sums_free(w);
 }
 
 bool wc_check_path(WcFile *f, Diag *d, const char *path, WcWork *w)
@@ -177,6 +178,8 @@ bool wc_check_path(WcFile *f, Diag *d, const char *path, WcWork *w)
 		return false;
 	}
 	wc_lex(f);
+	wc_include_summaries(f);
+	wc_command_line_macros(f);
 	wc_preprocess(f);
 	wc_match_table(f);
 	wc_functions(f);

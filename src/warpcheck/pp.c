@@ -621,6 +621,8 @@ struct WcHeaderSum {
 	WcTok *toks; uint32_t ntoks;
 	WcWmul *wm; uint32_t nwm;
 	Vec paths;                /* the headers it read, itself first */
+	bool partial;             /* it reaches a header that includes it (or the header that
+	                             included it): what it holds depends on where it was entered */
 	WcHeaderSum *next;
 };
 
@@ -661,6 +663,9 @@ static uint64_t sum_key(const WcFile *f, const char *path)
 static WcHeaderSum *sum_find(WcWork *w, const char *path, uint64_t key)
 {
 	for (WcHeaderSum *s = w->sums[key & 255]; s; s = s->next)
+		if (s->key == key && strcmp(s->path, path) == 0)
+			return s;
+	for (WcHeaderSum *s = w->partial; s; s = s->next)
 		if (s->key == key && strcmp(s->path, path) == 0)
 			return s;
 	return NULL;
@@ -788,35 +793,50 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 	}
 }
 
-void wc_header_sums_free(WcWork *w)
+static void sum_list_free(WcHeaderSum *s)
 {
-	for (int b = 0; b < 256; b++) {
-		for (WcHeaderSum *s = w->sums[b], *next; s; s = next) {
-			next = s->next;
-			free(s->path);
-			free(s->e);
-			free(s->toks);
-			free(s->wm);
-			for (int k = 0; k < s->paths.len; k++)
-				free(s->paths.data[k]);
-			vec_free(&s->paths);
-			free(s);
-		}
-		w->sums[b] = NULL;
+	for (WcHeaderSum *next; s; s = next) {
+		next = s->next;
+		free(s->path);
+		free(s->e);
+		free(s->toks);
+		free(s->wm);
+		for (int k = 0; k < s->paths.len; k++)
+			free(s->paths.data[k]);
+		vec_free(&s->paths);
+		free(s);
 	}
 }
 
-/* Reads the header at path (its text already in hand) into sub's facts. */
-static void read_header(WcFile *f, WcFile *top, const char *path, const char *text, size_t len, uint32_t stamp,
+void wc_partial_sums_free(WcWork *w)
+{
+	sum_list_free(w->partial);
+	w->partial = NULL;
+}
+
+void wc_header_sums_free(WcWork *w)
+{
+	for (int b = 0; b < 256; b++) {
+		sum_list_free(w->sums[b]);
+		w->sums[b] = NULL;
+	}
+	wc_partial_sums_free(w);
+}
+
+/* Reads the header at path (its text already in hand) into sub's facts;
+ * true when what it read is partial (sum_build). */
+static bool read_header(WcFile *f, WcFile *top, const char *path, const char *text, size_t len, uint32_t stamp,
 	Vec *paths)
 {
 	Diag quiet = {0};
 	WcFile sub = {.src = {.name = path, .text = text, .len = len}, .diag = &quiet, .names = f->names,
 	              .stamp = stamp, .include_depth = f->include_depth + 1, .cfg = f->cfg, .top = top,
 	              .work = top ? NULL : f->work};
-	if (!top)
-		wc_command_line_macros(&sub);
 	wc_lex(&sub);
+	if (!top) {
+		wc_include_summaries(&sub);   /* before the first fact of stamp is set */
+		wc_command_line_macros(&sub);
+	}
 	wc_preprocess(&sub);
 	wc_functions(&sub);
 	wc_header_kinds(&sub);
@@ -839,17 +859,23 @@ static void read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	free(sub.hpaths);
 	free(sub.regions);
 	buf_free(&quiet.text);
+	return sub.partial;
 }
 
-/* #include "x.h" or <x.h> that resolves (build.c) to a header of the
- * project: its #defines (shims, WARP_SIZE) count as this file's, and what
- * its functions do (a warp_reduce_sum that keeps to 32-lane groups) is
- * known to the calls here. Errors and findings in it are not this file's
- * to report. Each header is read once per file, and once per thread. */
-static void include_defs(WcFile *f, int tok, int eod)
+static int find_eod(const WcFile *f, int i)
+{
+	while (i < f->nall && f->all[i].kind != WT_EOD)
+		i++;
+	return i;
+}
+
+static bool directive_start(const WcFile *f, int i);
+
+/* The header that #include "x.h" or <x.h> at all[tok] names, resolved
+ * (build.c) to a header of the project: into path, or false. */
+static bool include_path(const WcFile *f, int tok, int eod, Buf *path)
 {
 	const WcTok *t = &f->all[tok];
-	WcFile *top = f->top ? f->top : f;   /* no depth limit: each header is read once a file */
 	bool angle = t->kind == WT_PUNCT;
 	const char *name = f->src.text + t->off + 1;
 	size_t n;
@@ -858,19 +884,94 @@ static void include_defs(WcFile *f, int tok, int eod)
 		while (close < eod && !all_op(f, close, WP_GT))
 			close++;
 		if (close >= eod)
-			return;
+			return false;
 		n = f->all[close].off - t->off - 1;
 	} else {
 		if (t->len < 3 || f->src.text[t->off] != '"')
-			return;
+			return false;
 		n = t->len - 2;
 	}
-	Buf path = {0};
-	if (!wc_resolve_include(f->cfg, f->src.name, name, n, angle, &path)) {
-		buf_free(&path);
-		return;
+	return wc_resolve_include(f->cfg, f->src.name, name, n, angle, path);
+}
+
+static bool building(const WcWork *w, const char *path)
+{
+	for (int k = 0; k < w->nbuilding; k++)
+		if (strcmp(w->building[k], path) == 0)
+			return true;
+	return false;
+}
+
+/* Reads the header at path for its summary. Its own includes get theirs
+ * first (read_header), so no summary is ever made while another file's
+ * facts are being set: a name holds one stamp's facts at a time, and a
+ * header read in the middle of another would overwrite what that one
+ * knew, so that what a file sees would depend on which file of the
+ * thread read a header first. A summary that meets a header still being
+ * read (a cycle of includes; an include guard stops it there) depends on
+ * where the cycle was entered: it is kept for the top file being checked
+ * only (WcWork.partial), and so is each one that replays it. */
+static WcHeaderSum *sum_build(WcFile *f, const char *path, uint64_t key)
+{
+	WcWork *w = f->work;
+	if (w->nbuilding == w->building_cap) {
+		w->building_cap = w->building_cap ? 2 * w->building_cap : 16;
+		w->building = base_realloc(w->building, sizeof *w->building * (size_t)w->building_cap);
 	}
-	if (!seen_add(top, buf_str(&path))) {
+	w->building[w->nbuilding++] = path;
+	size_t len = 0;
+	const char *text = wc_header_text(w, path, &len);
+	Vec paths = {0};
+	vec_push(&paths, base_strdup(path));
+	uint32_t st = wc_stamp(f->names);
+	bool partial = text && read_header(f, NULL, path, text, len, st, &paths);
+	w->nbuilding--;
+	WcHeaderSum *hs = sum_capture(f, st, path, key, &paths);
+	for (int k = 0; k < paths.len; k++)
+		free(paths.data[k]);
+	vec_free(&paths);
+	hs->partial = partial;
+	WcHeaderSum **list = partial ? &w->partial : &w->sums[key & 255];
+	hs->next = *list;
+	*list = hs;
+	return hs;
+}
+
+/* The summaries of every header f's #include lines name, in any branch,
+ * made before f's own facts (sum_build). For a top file and for each
+ * header read for a summary, right after it is lexed. */
+void wc_include_summaries(WcFile *f)
+{
+	WcWork *w = f->work;
+	if (!w || f->top)
+		return;
+	Buf path = {0};
+	for (int i = 0; i < f->nall; i++) {
+		if (!directive_start(f, i))
+			continue;
+		int eod = find_eod(f, i), d = i + 1;
+		if (d + 1 < eod && all_kw(f, d, WK_include) &&
+		    (f->all[d + 1].kind == WT_STRING || all_op(f, d + 1, WP_LT)) && include_path(f, d + 1, eod, &path)) {
+			uint64_t key = sum_key(f, buf_str(&path));
+			if (!sum_find(w, buf_str(&path), key) && !building(w, buf_str(&path)))
+				sum_build(f, buf_str(&path), key);
+		}
+		path.len = 0;
+		i = eod;
+	}
+	buf_free(&path);
+}
+
+/* #include "x.h" or <x.h> that resolves to a header of the project: its
+ * #defines (shims, WARP_SIZE) count as this file's, and what its
+ * functions do (a warp_reduce_sum that keeps to 32-lane groups) is known
+ * to the calls here. Errors and findings in it are not this file's to
+ * report. Each header is read once per file, and once per thread. */
+static void include_defs(WcFile *f, int tok, int eod)
+{
+	WcFile *top = f->top ? f->top : f;   /* no depth limit: each header is read once a file */
+	Buf path = {0};
+	if (!include_path(f, tok, eod, &path) || !seen_add(top, buf_str(&path))) {
 		buf_free(&path);
 		return;
 	}
@@ -878,32 +979,15 @@ static void include_defs(WcFile *f, int tok, int eod)
 	if (w) {
 		uint64_t key = sum_key(f, buf_str(&path));
 		WcHeaderSum *hs = sum_find(w, buf_str(&path), key);
-		for (int k = 0; !hs && k < w->nbuilding; k++)
-			if (strcmp(w->building[k], buf_str(&path)) == 0) {
-				buf_free(&path);  /* included from itself, through others: as an include guard does */
-				return;
-			}
-		if (!hs) {
-			if (w->nbuilding == w->building_cap) {
-				w->building_cap = w->building_cap ? 2 * w->building_cap : 16;
-				w->building = base_realloc(w->building, sizeof *w->building * (size_t)w->building_cap);
-			}
-			w->building[w->nbuilding++] = buf_str(&path);
-			size_t len = 0;
-			const char *text = wc_header_text(w, buf_str(&path), &len);
-			Vec paths = {0};
-			vec_push(&paths, base_strdup(buf_str(&path)));
-			uint32_t st = wc_stamp(f->names);
-			if (text)
-				read_header(f, NULL, buf_str(&path), text, len, st, &paths);
-			w->nbuilding--;
-			hs = sum_capture(f, st, buf_str(&path), key, &paths);
-			for (int k = 0; k < paths.len; k++)
-				free(paths.data[k]);
-			vec_free(&paths);
-			hs->next = w->sums[key & 255];
-			w->sums[key & 255] = hs;
+		if (!hs && building(w, buf_str(&path))) {
+			top->partial = true;  /* included from itself, through others: as an include guard does */
+			buf_free(&path);
+			return;
 		}
+		if (!hs)  /* wc_include_summaries made every one it could see */
+			hs = sum_build(f, buf_str(&path), key);
+		if (hs->partial)
+			top->partial = true;
 		sum_replay(f, hs);
 		vec_push(&top->hdr_paths, base_strdup(hs->paths.data[0]));
 		for (int k = 1; k < hs->paths.len; k++)
@@ -916,19 +1000,11 @@ static void include_defs(WcFile *f, int tok, int eod)
 	size_t len = 0;
 	char *owned = file_read(buf_str(&path), &len);
 	if (owned && !memchr(owned, '\0', len))
-		read_header(f, top, buf_str(&path), owned, len, f->stamp, NULL);
+		(void)read_header(f, top, buf_str(&path), owned, len, f->stamp, NULL);
 	free(owned);
 	buf_free(&path);
 }
 
-static int find_eod(const WcFile *f, int i)
-{
-	while (i < f->nall && f->all[i].kind != WT_EOD)
-		i++;
-	return i;
-}
-
-static bool directive_start(const WcFile *f, int i);
 
 /* #ifndef G at d, the next line #define G: an include guard. Its name may
  * say HIP (GKO_HIP_CONFIG_HPP_) but it is no condition on the platform:

@@ -327,6 +327,7 @@ typedef struct WcHeader WcHeader;
 typedef struct WcHeaderSum WcHeaderSum;
 typedef struct WcWork {
 	WcHeaderSum *sums[256];     /* headers' facts, by path and build flags: replayed, not reread */
+	WcHeaderSum *partial;       /* those in a cycle of includes: for the file being checked only */
 	const char **building; int nbuilding, building_cap;  /* headers being read, outermost first */
 	WcNames names;
 	const WcConfig *cfg;        /* the build flags of the next file checked */
@@ -377,6 +378,7 @@ typedef struct WcFile {
 	struct WcFile *top;         /* while reading a header: the file that includes it */
 	uint32_t *seen; int nseen, seen_cap;  /* the top file's headers read (path hashes) */
 	Vec hdr_paths;              /* the top file's headers read, for the result cache */
+	bool partial;               /* a header it reads includes it, or one it replays is partial */
 	WcFinding *hfinds; const char **hpaths; int nhfinds, hfinds_cap;  /* findings in included headers */
 	WcKernelFact *kfacts; int nkfacts;   /* for the other files of the run */
 	WcLaunchRef *lrefs; int nlrefs;
@@ -402,6 +404,8 @@ void wc_cache_put(const char *dir, uint64_t key, const WcFile *f, WcWork *w, con
 const char *wc_header_text(WcWork *w, const char *path, size_t *len);
 void wc_headers_free(WcWork *w);
 void wc_header_sums_free(WcWork *w);   /* pp.c */
+void wc_partial_sums_free(WcWork *w);  /* pp.c: those of the file checked last */
+void wc_include_summaries(WcFile *f);  /* pp.c: after wc_lex, before any fact of f's stamp */
 void wc_command_line_macros(WcFile *f);  /* check.c: -D/-U of f->cfg under f->stamp */
 /* funcs.c */
 void wc_functions(WcFile *f);

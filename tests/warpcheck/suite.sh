@@ -157,6 +157,20 @@ else
 	pass header-finding-once
 fi
 
+# A header's summary must not depend on what the thread read before it:
+# z_launch.cu alone, after a_first.cu, and with -j 1 or -j 4 gives the same.
+od=tests/warpcheck/trees/order
+(cd "$od" && "$WC" -j 1 .) >"$tmp/od1" 2>&1
+(cd "$od" && "$WC" -j 4 .) >"$tmp/od4" 2>&1
+(cd "$od" && "$WC" -j 1 z_launch.cu) >"$tmp/odz" 2>&1
+if ! cmp -s "$tmp/od1" "$tmp/od4"; then
+	fail header-order "-j 1 and -j 4 differ"
+elif ! sed 's|^\./||' "$tmp/od1" | cmp -s - "$tmp/odz"; then
+	fail header-order "z_launch.cu alone differs from the whole tree"
+else
+	pass header-order
+fi
+
 # Launches judged with the kernels of another file: the same with any -j,
 # in JSON too, and again on runs with --cache (the kernels and launches a
 # file leaves to the others are kept in its entry).

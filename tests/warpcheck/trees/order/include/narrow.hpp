@@ -1,0 +1,3 @@
+// One value only.
+#pragma once
+constexpr int warp_size = 32;

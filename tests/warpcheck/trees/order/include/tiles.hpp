@@ -1,0 +1,3 @@
+// Read for its summary by whichever file comes first.
+#pragma once
+#include "narrow.hpp"
