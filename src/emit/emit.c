@@ -1155,7 +1155,7 @@ static void assign_stmt(Emit *E, const SStmt *s)
 			value = str_printf("%s(%s)", to_memory(s->dst->reg->dtype), v);
 			free(v);
 		}
-		if (s->dst->reg->kept && E->P->copy_async && !E->P->lockstep) {   /* CUDA: see SReg.kept */
+		if (s->dst->reg->kept && E->window) {   /* CUDA: see SReg.kept */
 			char *v = value;
 			value = str_printf("tc_kept_i32(%s)", v);
 			free(v);
@@ -1538,7 +1538,7 @@ static char *copy_target(Emit *E, const SExpr *dst)
 
 static void copy_async_stmt(Emit *E, const SStmt *s)
 {
-	char *dst = expr_str(E, s->dst), *ptr = expr_str(E, s->ptr), *mask = s->mask ? expr_str(E, s->mask) : NULL;
+	char *ptr = expr_str(E, s->ptr), *mask = s->mask ? expr_str(E, s->mask) : NULL;
 	char *count = s->other ? expr_str(E, s->other) : NULL;
 	const char *type = simt_mem_ctype(s->dst->reg->dtype);
 	if (s->guard) {
@@ -1587,7 +1587,6 @@ static void copy_async_stmt(Emit *E, const SStmt *s)
 		E->depth--;
 		line(E, "}");
 	}
-	free(dst);
 	free(ptr);
 	free(mask);
 	free(count);
