@@ -1,8 +1,8 @@
 """Tutorial 09's persistent matmul (matmul_kernel_persistent, 128x128x64,
 4 warps, 3 stages, 132 programs, 4096^3, B stored N x K) compiled by real
 Triton and, from CUDA files tritonc wrote (and edited variants of them),
-by NVRTC through CuPy; outputs compared with Triton's, each timed as
-bench/tutorials/reference.py times (CUDA events, L2 flushed, median of 20).
+by NVRTC through CuPy; outputs compared with Triton's, each timed by
+bench/tutorials/reference.py's median_ms (CUDA events, L2 flushed, median of 20).
 
 usage: probe.py TUTORIAL_DIR [time|once] NAME=FILE.cu ...
   time: prints "NAME ms=... max_err=..." for Triton and each file
@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tutorials"))
-from reference import jit_module  # noqa: E402
+from reference import jit_module, median_ms  # noqa: E402
 
 M = N = K = 4096
 SMS = 132
@@ -49,24 +49,13 @@ def main():
                               np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(K), np.int32(N)),
               shared_mem=SHARED)
         runs.append((name, run, c))
-    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
     for name, run, c in runs:
         run()
         torch.cuda.synchronize()
         if mode == "once":
             continue
-        ts = []
-        for i in range(25):
-            flush.zero_()
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            run()
-            e.record()
-            torch.cuda.synchronize()
-            if i >= 5:
-                ts.append(s.elapsed_time(e))
+        ms = median_ms(run)
         err = (c.float() - c_ref.float()).abs().max().item()
-        ms = float(np.median(ts))
         print(f"{name} ms={ms:.4f} tflops={2 * M * N * K / ms / 1e9:.1f} max_err={err:.3g}", flush=True)
 
 

@@ -79,6 +79,25 @@ def load_buffer(saved, name, dtype, suffix):
     return t.cuda()
 
 
+def median_ms(launch):
+    """launch()'s time as tritonc run --bench takes its own: 5 warm-up
+    launches, then 20 with 256 MiB written before each (L2 flushed), CUDA
+    events around each; the median, in ms."""
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    for _ in range(5):
+        launch()
+    times = []
+    for _ in range(20):
+        flush.zero_()
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        launch()
+        e.record()
+        torch.cuda.synchronize()
+        times.append(s.elapsed_time(e))
+    return float(np.median(times))
+
+
 def run_case(mod, line, saved):
     name, file, kernel, sig, opts, values, grid, compared = line.split("|")
     fn = getattr(mod, kernel)
@@ -151,19 +170,7 @@ def run_case(mod, line, saved):
         err = (a - b).abs().max().item() / scale if b.numel() else 0.0
         worst = max(worst, err)
         ok &= err <= (2e-2 if dt in (torch.float16, torch.bfloat16) else 1e-4)
-    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    for _ in range(5):
-        launch()
-    times = []
-    for _ in range(20):
-        flush.zero_()
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        launch()
-        e.record()
-        torch.cuda.synchronize()
-        times.append(s.elapsed_time(e))
-    print(f"{name} triton ms={float(np.median(times)):.4f} max_err={worst:.2e} {'ok' if ok else 'FAIL'}", flush=True)
+    print(f"{name} triton ms={median_ms(launch):.4f} max_err={worst:.2e} {'ok' if ok else 'FAIL'}", flush=True)
 
 
 def main():
