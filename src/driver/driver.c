@@ -181,6 +181,7 @@ void driver_passes(Arena *a, TKernel *tk, const int64_t *div)
 			dflt[i] = tk->args[i]->type.dtype == DT_PTR ? 16 : 1;
 		div = dflt;
 	}
+	tir_combine_dot_add(tk);
 	tir_dce(tk);
 	tir_axis_analysis(tk, div);
 }

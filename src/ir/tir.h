@@ -478,6 +478,11 @@ bool tir_pure(const TValue *v);
  * read (TValue.dead); returns how many. */
 int tir_dce(TKernel *k);
 
+/* ---- combine.c ---- */
+/* `x + tl.dot(a, b)` (a dot from zeros that only the add reads) as
+ * `tl.dot(a, b, x)`, as Triton's combine pass; returns how many. */
+int tir_combine_dot_add(TKernel *k);
+
 /* ---- axis analysis (axis.c) ---- */
 /* Every value's axis info until the analysis gives it one: all zeros. */
 extern const AxisInfo tir_axis_none;
