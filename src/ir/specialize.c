@@ -1098,6 +1098,53 @@ void spec_assign(Spec *s, const Node *target, SVal *v)
 
 void spec_exec_block(Spec *s, const NodeList *body);
 
+/* Whether statements `body` call tl.dot or tl.dot_scaled (any spelling
+ * whose last name is dot or dot_scaled), directly, not in a helper. An
+ * explicit stack: a body's expressions may nest to any depth. */
+static bool calls_dot(Spec *s, const NodeList *body)
+{
+	const Node **stack = NULL;
+	size_t n = 0, cap = 0;
+	bool found = false;
+	for (int i = body->len - 1; i >= 0; i--) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			stack = base_realloc(stack, sizeof *stack * cap);
+		}
+		stack[n++] = body->items[i];
+	}
+	while (n && !found) {
+		const Node *e = stack[--n];
+		if (!e || e->kind == ND_LAMBDA || e->kind == ND_FUNCDEF)
+			continue;
+		if (e->kind == ND_CALL) {
+			const Node *f = e->lhs;
+			const char *last = f->kind == ND_ATTR ? f->name : f->kind == ND_NAME ? f->name : NULL;
+			if (last && (!strcmp(last, "dot") || !strcmp(last, "dot_scaled"))) {
+				found = true;
+				break;
+			}
+		}
+		const NodeList *lists[] = {&e->items, &e->values, &e->keywords, &e->body, &e->orelse};
+		size_t need = n + 3;
+		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+			need += (size_t)lists[k]->len;
+		if (need > cap) {
+			cap = need * 2;
+			stack = base_realloc(stack, sizeof *stack * cap);
+		}
+		stack[n++] = e->lhs;
+		stack[n++] = e->rhs;
+		stack[n++] = e->cond;
+		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+			for (int i = 0; i < lists[k]->len; i++)
+				stack[n++] = lists[k]->items[i];
+	}
+	free(stack);
+	(void)s;
+	return found;
+}
+
 static void exec_for(Spec *s, const Node *n)
 {
 	const Node *it = n->rhs;
@@ -1118,8 +1165,18 @@ static void exec_for(Spec *s, const Node *n)
 	}
 	if (step->i <= 0)
 		spec_error(s, it, "a loop's step must be positive");
+	/* As Triton, a range loop over compile-time bounds stays a loop where
+	 * its body has a tl.dot (it pipelines it; attention backward's masked
+	 * steps: unrolled, 32 dots held at once spilled) or where it is too
+	 * long to unroll; other range loops are unrolled (Inductor's reduction
+	 * loops over a constant numel: their masks fold). tl.static_range
+	 * always unrolls, as in Triton. */
+	if (strcmp(fn, "tl.static_range") && ((hi->i - lo->i) / step->i > STATIC_UNROLL_MAX || calls_dot(s, &n->body))) {
+		spec_exec_runtime_for(s, n, lo, hi, step);
+		return;
+	}
 	if ((hi->i - lo->i) / step->i > STATIC_UNROLL_MAX)
-		spec_error(s, it, "too many iterations to unroll this loop: more than %d (limit is %d)", STATIC_UNROLL_MAX,
+		spec_error(s, it, "too many iterations to unroll this tl.static_range: more than %d (limit is %d)", STATIC_UNROLL_MAX,
 			   STATIC_UNROLL_MAX);
 	for (int64_t i = lo->i; i < hi->i; i += step->i) {
 		spec_assign(s, n->lhs, spec_sv_int(s, i));
