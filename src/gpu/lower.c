@@ -79,6 +79,34 @@ static void lower_thread_coords(Lower *L)
 	}
 }
 
+/* The first coordinates no expression read (a frame whose tiles never
+ * index one of its dims: a wgmma accumulator's rows): their statements,
+ * made first (lower_thread_coords), go. */
+static void drop_unread_firsts(Lower *L)
+{
+	int left = 0;
+	for (int fi = 0; fi < L->nframes; fi++)
+		for (int d = 0; d < TC_MAX_RANK; d++)
+			left += L->firsts[fi][d] && !L->firsts[fi][d]->read;
+	SStmt **at = &L->k->first;
+	while (*at && left) {
+		SStmt *s = *at;
+		const SReg *r = s->kind == SS_ASSIGN && s->dst && s->dst->kind == SE_REF ? s->dst->reg : NULL;
+		bool drop = false;
+		for (int fi = 0; r && !r->read && fi < L->nframes && !drop; fi++)
+			for (int d = 0; d < TC_MAX_RANK && !drop; d++)
+				drop = L->firsts[fi][d] == r;
+		if (drop) {
+			*at = s->next;
+			left--;
+			if (!*at)
+				L->k->last = NULL;   /* (never: the body follows) */
+			continue;
+		}
+		at = &s->next;
+	}
+}
+
 /* ---- values ---- */
 
 /* Registers for `v`: uniform when it varies along no dimension and no
@@ -383,7 +411,7 @@ static const TValue *lower_part(Lower *L, const TBlock *b, int part)
 			lower_flush_folds(L);
 			return v;
 		}
-		if (part != PART_NONE && L->vp[v->id].part != part)
+		if (part != PART_NONE && L->vp[v->id].part != part && L->vp[v->id].part != PART_BOTH)
 			continue;
 		if (L->vp[v->id].ahead == AHEAD_ONLY)
 			continue;   /* lowered for the iteration ahead only (loads_ahead) */
@@ -437,7 +465,8 @@ static void yield_part(Lower *L, const TValue *y, SReg **state, const TValue *co
 	bool *skip = arena_alloc(L->arena, sizeof *skip * (size_t)(n + 1));
 	for (int i = 0; i < n; i++) {
 		const Place *p = &L->place[y->args[i]->id];
-		skip[i] = part != PART_NONE && L->vp[like[i]->id].part != part;
+		skip[i] = (part != PART_NONE && L->vp[like[i]->id].part != part && L->vp[like[i]->id].part != PART_BOTH) ||
+			  L->vp[like[i]->id].unread;
 		/* already in its state register (a wgmma accumulator, in flight) */
 		skip[i] |= p->reg == state[i] && p->regs_vary == L->vp[like[i]->id].present;
 	}
@@ -486,9 +515,19 @@ static void next_slot(Lower *L, SReg *slot, int stages, int line)
 
 /* The consumer of iteration iv - (stages - 1), from iteration stages - 1 on
  * (`ahead`: step * (stages - 1)). */
-static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const SStmt *f, SExpr *ivr, SExpr *ahead,
-			  SReg **state, const TValue **like)
+/* The carried values of both parts (PART_BOTH) read `state`: the
+ * producer's registers or the consumer's own (Lower.cstate). */
+static void both_read(Lower *L, const TValue *v, SReg **state, const TValue **like)
 {
+	for (int i = 0; i < v->nargs - 3; i++)
+		if (L->vp[like[i]->id].part == PART_BOTH)
+			lower_set_reg(L, like[i], state[i], L->vp[like[i]->id].present);
+}
+
+static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const SStmt *f, SExpr *ivr, SExpr *ahead,
+			  SReg **pstate, const TValue **like)
+{
+	SReg **state = L->cstate ? L->cstate : pstate;
 	const TBlock *body = v->body;
 	SKernel *k = L->k;
 	DType dt = body->params[0]->type.dtype;
@@ -499,7 +538,7 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
 	bool reads_iv = false;   /* then it reads its own iteration's: iv - ahead */
 	for (const TValue *x = body->first; x; x = x->next)
 		for (int i = 0; i < x->nargs; i++)
-			reads_iv |= x->args[i] == ivv && L->vp[x->id].part == PART_CONSUMER;
+			reads_iv |= x->args[i] == ivv && (L->vp[x->id].part == PART_CONSUMER || L->vp[x->id].part == PART_BOTH);
 	if (reads_iv) {
 		SReg *own = simt_reg(k, SR_UNIFORM, dt, dt, 1, arena_printf(L->arena, "%s_used", ivv->name ? ivv->name : "iv"));
 		SStmt *s = lower_uniform_stmt(L, SS_ASSIGN, v->line);
@@ -507,11 +546,13 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
 		s->value = simt_binary(k, TOP_SUB, dt, ivr, ahead);
 		lower_set_reg(L, ivv, own, 0);
 	}
+	both_read(L, v, state, like);
 	const TValue *y = lower_part(L, body, PART_CONSUMER);
 	if (reads_iv)
 		lower_set_reg(L, ivv, f->iv, 0);
 	if (y)
 		yield_part(L, y, state, like, PART_CONSUMER);
+	both_read(L, v, pstate, like);
 	next_slot(L, L->pipe_regs[pp->id].use_slot, pp->stages, v->line);
 	if (pp->tma)
 		lower_tma_next_phase(L, pp);
@@ -814,7 +855,15 @@ static void lower_for(Lower *L, const TValue *v)
 	for (int i = 0; i < n; i++) {
 		like[i] = body->params[i + 1];
 		state[i] = state_reg(L, like[i], like[i]->name);
-		copy_state(L, like[i], state[i], v->args[3 + i]);
+		/* a name assigned in the loop and read only before it (a loop's
+		 * rows made again in each iteration) is carried but never read:
+		 * its registers are not kept (place.c, drop_dead) */
+		bool read = !L->uses || L->uses[like[i]->id] > 0;
+		for (const TValue *r = v->next; !read && r && r->op == TOP_RESULT && r->args[0] == v; r = r->next)
+			read = r->aux == i && L->uses[r->id] > 0;
+		L->vp[like[i]->id].unread = !read;
+		if (read)
+			copy_state(L, like[i], state[i], v->args[3 + i]);
 		lower_set_reg(L, like[i], state[i], L->vp[like[i]->id].present);
 	}
 	const TValue *step = v->args[2];
@@ -826,6 +875,17 @@ static void lower_for(Lower *L, const TValue *v)
 		if (!pp->tiles)   /* else made before the tile loop */
 			lower_pipeline_regs(L, pp);
 		lower_stage_once(L, pp);
+	}
+	SReg **cstate = NULL;   /* the consumer's own registers of values both parts carry */
+	for (int i = 0; pp && i < n; i++) {
+		if (L->vp[like[i]->id].part != PART_BOTH)
+			continue;
+		if (!cstate) {
+			cstate = arena_alloc(L->arena, sizeof *cstate * (size_t)(n + 1));
+			memcpy(cstate, state, sizeof *cstate * (size_t)n);
+		}
+		cstate[i] = state_reg(L, like[i], arena_printf(L->arena, "%s_used", like[i]->name ? like[i]->name : "t"));
+		copy_state(L, like[i], cstate[i], v->args[3 + i]);
 	}
 	SExpr *lo = scalar(L, v->args[0]), *hi = scalar(L, v->args[1]), *st = scalar(L, step);
 	if (tiles)
@@ -841,7 +901,10 @@ static void lower_for(Lower *L, const TValue *v)
 	if (A)
 		ahead_in_body(L, v, A, iv, hi, st);
 	if (pp) {
+		SReg **outer = L->cstate;
+		L->cstate = cstate;
 		lower_pipelined(L, v, pp, f, iv, state, like);
+		L->cstate = outer;
 		if (pp->tiles)   /* the tile before may have issued the first stages - 1 iterations */
 			f->lo = simt_binary(L->k, TOP_ADD, ivv->type.dtype, lo, simt_ref(L->k, L->pipe_regs[pp->id].start, NULL));
 	} else {
@@ -1059,6 +1122,7 @@ SKernel *simt_emit(Arena *a, Diag *diag, const Source *src, const Plan *plan)
 	}
 	emit_kernel_body(&L);
 	diag->jump = saved;
+	drop_unread_firsts(&L);
 	return k;
 }
 

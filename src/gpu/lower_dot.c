@@ -365,8 +365,8 @@ void lower_stage_once(Lower *L, const Pipeline *pp)
 {
 	for (int i = 0; i < L->plan->noperands; i++) {
 		const Operand *o = L->plan->operands[i];
-		if (o->loop != pp || !o->once)
-			continue;
+		if (o->loop != pp || !o->once || o->same)
+			continue;   /* (same: written before an earlier loop) */
 		if (L->loop_depth)   /* every warpgroup's wgmma of the loop's last run has read it */
 			simt_stmt(L->k, SS_BARRIER, pp->loop->line);
 		stage_for_wgmma(L, pp->loop->line, o->tile, o);
@@ -1025,10 +1025,43 @@ static int copy_width(Lower *L, const TValue *x)
  * is filled with zeros where masked, its elements are 16-bit (or the fp32
  * and int8 operands of matrix dots) and each thread copies at least 4
  * bytes at a time along one of its dims. */
+/* The load a dot operand `x` copies: x itself, or the load under x =
+ * tl.trans(load) (tutorial 09's `a @ b.T` of descriptor blocks), which
+ * only x reads; the copy then writes the tile with its dims swapped. */
+static const TValue *copied_load(Lower *L, const TBlock *body, const TValue *x)
+{
+	if (x->op == TOP_TRANS && x->type.rank == 2 && x->perm[0] == 1 && in_block(body, x) && L->uses &&
+	    L->uses[x->id] == 1 && L->vp[x->id].frame == L->vp[x->args[0]->id].frame)
+		return x->args[0];
+	return x;
+}
+
+/* How many of the body's matrix dots read load x as operand B, itself or
+ * through copied_load's transpose; when that is every read of x, one copy
+ * serves them all (Operand.same). */
+static int read_as_b(Lower *L, const TBlock *body, const TValue *x)
+{
+	int n = 0;
+	for (const TValue *v = body->first; v; v = v->next)
+		n += v->op == TOP_DOT && L->vp[v->id].matrix && copied_load(L, body, v->args[1]) == x;
+	return n;
+}
+
+/* Whether dot v is the first of the body to read its operand B's load. */
+static bool first_b_reader(Lower *L, const TBlock *body, const TValue *v)
+{
+	const TValue *x = copied_load(L, body, v->args[1]);
+	for (const TValue *u = body->first; u && u != v; u = u->next)
+		if (u->op == TOP_DOT && L->vp[u->id].matrix && copied_load(L, body, u->args[1]) == x)
+			return false;
+	return true;
+}
+
 static bool copyable(Lower *L, const TBlock *body, const TValue *x)
 {
 	DType dt = x->type.dtype;
-	if (x->op != TOP_LOAD || !in_block(body, x) || !L->uses || L->uses[x->id] != 1 || !(is_16bit_float(dt) || plain_operand(dt)))
+	if (x->op != TOP_LOAD || !in_block(body, x) || !L->uses || !(is_16bit_float(dt) || plain_operand(dt)) ||
+	    (L->uses[x->id] != 1 && L->uses[x->id] != read_as_b(L, body, x)))
 		return false;
 	const TValue *ptr = x->args[0], *other = x->nargs > 2 ? x->args[2] : NULL;
 	if (other && !zero_const(other))
@@ -1040,17 +1073,6 @@ static bool copyable(Lower *L, const TBlock *body, const TValue *x)
 	int last = L->rank - 1;   /* along a row of the copy: either of its dims */
 	return (L->vp[x->id].map[1] == last || L->vp[x->id].map[0] == last) && width * dtype_bytes(dt) >= 4 &&
 	       (!plain_operand(dt) || width * dtype_bytes(dt) <= 16);
-}
-
-/* The load a dot operand `x` copies: x itself, or the load under x =
- * tl.trans(load) (tutorial 09's `a @ b.T` of descriptor blocks), which
- * only x reads; the copy then writes the tile with its dims swapped. */
-static const TValue *copied_load(Lower *L, const TBlock *body, const TValue *x)
-{
-	if (x->op == TOP_TRANS && x->type.rank == 2 && x->perm[0] == 1 && in_block(body, x) && L->uses &&
-	    L->uses[x->id] == 1 && L->vp[x->id].frame == L->vp[x->args[0]->id].frame)
-		return x->args[0];
-	return x;
 }
 
 static bool is_consumer(Lower *L, const TValue *x)
@@ -1091,6 +1113,8 @@ static bool read_by_consumer_alone(Lower *L, const TBlock *body, const TValue *x
 /* Marks the consumer: the planned dots, what reads a consumer value,
  * invariant values only the consumer reads, and the carried values the
  * consumer yields. False when the parts mix. */
+static bool check_split(Lower *L, const TBlock *body, const TValue *yield);
+
 static bool split_body(Lower *L, const TBlock *body, const TValue *yield)
 {
 	for (bool changed = true; changed;) {
@@ -1113,27 +1137,106 @@ static bool split_body(Lower *L, const TBlock *body, const TValue *yield)
 			}
 		}
 	}
+	return check_split(L, body, yield);
+}
+
+/* Whether the parts split_body or split_by_copies marked hold together:
+ * the producer reads no consumer value, the consumer no producer value of
+ * the body but the induction variable and the dots' copied operands, and
+ * each carried value is one part's. Unmarked values are the producer's. */
+static bool check_split(Lower *L, const TBlock *body, const TValue *yield)
+{
 	for (int i = 0; i < body->nparams; i++)
-		if (!is_consumer(L, body->params[i]))
+		if (!is_consumer(L, body->params[i]) && L->vp[body->params[i]->id].part != PART_BOTH)
 			L->vp[body->params[i]->id].part = PART_PRODUCER;
 	for (const TValue *v = body->first; v && v != yield; v = v->next) {
-		bool consumer = is_consumer(L, v);
-		if (!consumer)
+		bool consumer = is_consumer(L, v), both = L->vp[v->id].part == PART_BOTH;
+		if (!consumer && !both)
 			L->vp[v->id].part = PART_PRODUCER;
 		for (int i = 0; i < v->nargs; i++) {
 			const TValue *x = v->args[i];
-			bool inside = in_block(body, x) || is_param(body, x);
+			bool inside = in_block(body, x) || is_param(body, x), x_both = L->vp[x->id].part == PART_BOTH;
 			if (!consumer && is_consumer(L, x))
 				return false;   /* the producer would wait for a dot */
-			if (consumer && inside && !is_consumer(L, x) && x != body->params[0] &&
+			if (both && inside && !x_both && x != body->params[0])
+				return false;   /* made twice from a value made once */
+			if (consumer && inside && !is_consumer(L, x) && !x_both && x != body->params[0] &&
 			    !(v->op == TOP_DOT && i < 2 && L->vp[x->id].staged))
 				return false;   /* the consumer would read a value of another iteration */
 		}
 	}
-	for (int i = 0; yield && i < yield->nargs; i++)   /* a carried value is one part's */
-		if (is_consumer(L, yield->args[i]) != is_consumer(L, body->params[i + 1]))
+	for (int i = 0; yield && i < yield->nargs; i++) {   /* a carried value is one part's, or both's */
+		const TValue *x = yield->args[i], *p = body->params[i + 1];
+		if (is_consumer(L, x) != is_consumer(L, p) || (L->vp[x->id].part == PART_BOTH) != (L->vp[p->id].part == PART_BOTH))
 			return false;
+	}
 	return true;
+}
+
+/* The other split, tried where split_body's does not hold: the producer
+ * is what the copies need (the copied loads, their transposes, the values
+ * their addresses and masks are made of, and the carried values among
+ * those with their updates), the consumer everything else. That lets the
+ * consumer load what only it reads at its own iteration, from offsets it
+ * carries itself: attention backward's m and Di, read by the softmax, at
+ * the rows curr_m advances over. Its other loads keep their order: the
+ * body has no loop or if, and the producer no load but the copies'. */
+static bool split_by_copies(Lower *L, const TBlock *body, const TValue *yield)
+{
+	for (int i = 0; i < body->nparams; i++)
+		L->vp[body->params[i]->id].part = PART_NONE;
+	for (const TValue *v = body->first; v && v != yield; v = v->next)
+		L->vp[v->id].part = v->op != TOP_DOT && L->vp[v->id].staged ? PART_PRODUCER : PART_NONE;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (const TValue *v = body->first; v; v = v->next) {
+			bool producer = L->vp[v->id].part == PART_PRODUCER;
+			for (int i = 0; v->op == TOP_YIELD && i < v->nargs; i++)
+				producer = producer || L->vp[body->params[i + 1]->id].part == PART_PRODUCER;
+			if (!producer)
+				continue;
+			for (int i = 0; i < v->nargs; i++) {
+				const TValue *x = v->args[i];
+				if (v->op == TOP_YIELD && L->vp[body->params[i + 1]->id].part != PART_PRODUCER)
+					continue;
+				if ((in_block(body, x) || is_param(body, x)) && L->vp[x->id].part != PART_PRODUCER) {
+					L->vp[x->id].part = PART_PRODUCER;
+					changed = true;
+				}
+			}
+		}
+	}
+	for (int i = 0; i < body->nparams; i++)
+		if (L->vp[body->params[i]->id].part != PART_PRODUCER && i > 0)
+			L->vp[body->params[i]->id].part = PART_CONSUMER;
+	for (const TValue *v = body->first; v && v != yield; v = v->next)
+		if (L->vp[v->id].part != PART_PRODUCER)
+			L->vp[v->id].part = PART_CONSUMER;
+	/* What the consumer reads of the producer's values it computes again
+	 * for its own iteration (PART_BOTH), and what those read: pure values
+	 * and carried ones, made of the induction variable, values from before
+	 * the loop and each other (a copy's mask and the softmax both reading
+	 * the rows `row0 + arange`, row0 carried by both parts). */
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (const TValue *v = body->first; v; v = v->next) {
+			int pv = L->vp[v->id].part;
+			for (int i = 0; i < v->nargs; i++) {
+				const TValue *x = v->args[i];
+				bool need = v->op == TOP_YIELD ? L->vp[body->params[i + 1]->id].part == PART_BOTH
+							       : pv == PART_CONSUMER || pv == PART_BOTH;
+				if (!need || x == body->params[0] || !(in_block(body, x) || is_param(body, x)) ||
+				    L->vp[x->id].part != PART_PRODUCER || (v->op == TOP_DOT && i < 2 && L->vp[x->id].staged))
+					continue;   /* (a dot reads its copied operands where the copies put them) */
+				if (!is_param(body, x) && (!tir_pure(x) || x->op == TOP_LOAD || x->op == TOP_DOT || x->body ||
+							   L->vp[x->id].staged))
+					return false;   /* a load or an effect: once */
+				L->vp[x->id].part = PART_BOTH;
+				changed = true;
+			}
+		}
+	}
+	return check_split(L, body, yield);
 }
 
 static void unplan(Lower *L, const TBlock *body)
@@ -1407,6 +1510,11 @@ static void plan_tma(Lower *L, const TBlock *body, Pipeline *pp)
 		Operand *o = L->plan->operands[i];
 		if (o->pipe != pp)
 			continue;
+		if (o->same) {   /* after its copy's operand (ids in program order) */
+			o->tma = o->same->tma;
+			o->tmap = o->same->tmap;
+			continue;
+		}
 		const TValue *x = copied_load(L, body, o->tile);
 		if (!tma_copyable(o, x) || (!tma_permuted_rows && o->m_warps)) {
 			pp->cp_async = true;
@@ -1430,6 +1538,25 @@ static void plan_tma(Lower *L, const TBlock *body, Pipeline *pp)
 		if (o->pipe == pp && o->tma && L->frames[f].live && !frame_used(L, L->tk->body, f))
 			L->frames[f].live = false;
 	}
+}
+
+/* The operand an earlier pipeline writes once from the same tile, in the
+ * same layout, where both loops are of the kernel's own block (so the
+ * earlier write has happened): this loop's dots read it where it is, and
+ * the tile's registers need not live on to be written again (attention
+ * backward's k and v, read by the masked loop and then the other). */
+static const Operand *written_before(Lower *L, const TValue *loop, const Operand *o)
+{
+	if (!in_block(L->tk->body, loop))
+		return NULL;
+	for (int i = 0; i < L->plan->noperands; i++) {
+		const Operand *e = L->plan->operands[i];
+		if (e != o && e->once && !e->same && e->tile == o->tile && e->loop && e->loop->loop != loop &&
+		    in_block(L->tk->body, e->loop->loop) && e->inner == o->inner && e->width == o->width &&
+		    e->elems == o->elems && e->wgmma == o->wgmma && e->m_warps == o->m_warps)
+			return e;
+	}
+	return NULL;
 }
 
 Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
@@ -1462,6 +1589,8 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 		for (int i = 0; i < 2; i++) {
 			int bytes = dtype_bytes(v->args[i]->type.dtype) * v->args[i]->type.shape[0] * v->args[i]->type.shape[1];
 			Feed f = i ? fb : fa;
+			if (f == FEED_COPY && i && !first_b_reader(L, body, v))
+				continue;   /* an earlier dot's copy (Operand.same) */
 			*(f == FEED_COPY ? &per_stage : &fixed) += f == FEED_REGS ? 0 : bytes;
 		}
 	}
@@ -1474,6 +1603,7 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 	pp->stages = stages;
 	pp->bytes = per_stage * stages + fixed;
 	int first_operand = L->plan->noperands;
+	bool mixed = false;   /* a shared copy read by a wgmma dot and an mma.sync one, or in two layouts */
 	for (const TValue *v = body->first; v; v = v->next) {
 		if (v->op != TOP_DOT || !L->vp[v->id].matrix)
 			continue;
@@ -1483,22 +1613,31 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 		Feed fa = feed_of(L, body, v, 0, p->wgmma), fb = feed_of(L, body, v, 1, p->wgmma);
 		pp->wgmma |= p->wgmma;
 		int wm = p->wgmma ? fr->wm : 0;
+		Operand *prev_b = L->vp[copied_load(L, body, v->args[1])->id].staged;   /* an earlier dot's copy */
+		prev_b = prev_b && prev_b->pipe == pp ? prev_b : NULL;
 		p->staged = L->vp[v->args[0]->id].staged = copy_target(L, v->args[0], fa == FEED_COPY ? pp : NULL, dot_name(L, v, "a"), wm);
 		p->staged_b = L->vp[v->args[1]->id].staged = copy_target(L, v->args[1], fb == FEED_COPY ? pp : NULL, dot_name(L, v, "b"), -(wm > 0));
 		for (int i = 0; i < 2; i++) {
 			Operand *o = i ? p->staged_b : p->staged;
 			Feed f = i ? fb : fa;
 			if (f == FEED_COPY) {
-				L->vp[copied_load(L, body, v->args[i])->id].staged = o;
+				ValuePlan *lp = &L->vp[copied_load(L, body, v->args[i])->id];
+				if (i && prev_b) {   /* read as B before: one copy */
+					o->same = prev_b;
+					mixed |= prev_b->wgmma != o->wgmma || prev_b->width != o->width || prev_b->elems != o->elems;
+				}
+				lp->staged = prev_b && i ? prev_b : o;
 			} else {
 				L->vp[v->args[i]->id].staged = NULL;   /* lowered as it is; the dot writes it */
 				o->loop = pp;
 				o->once = f == FEED_ONCE;
 				o->regs = f == FEED_REGS;
+				if (o->once)
+					o->same = written_before(L, loop, o);
 			}
 		}
 	}
-	if (!split_body(L, body, yield)) {
+	if (mixed || (!split_body(L, body, yield) && !split_by_copies(L, body, yield))) {
 		unplan(L, body);
 		L->plan->noperands = first_operand;
 		return NULL;
@@ -1571,6 +1710,10 @@ void lower_pipeline_regs(Lower *L, const Pipeline *pp)
 		const Operand *o = L->plan->operands[i];
 		if ((o->pipe != pp && o->loop != pp) || o->regs)
 			continue;
+		if (o->same) {
+			L->operand_smem[o->id] = L->operand_smem[o->same->id];
+			continue;
+		}
 		const TValue *x = o->tile;
 		SReg *r = simt_reg(L->k, SR_SHARED, x->type.dtype, x->type.dtype, o->elems * (o->pipe ? pp->stages : 1), o->name);
 		r->packed = true;

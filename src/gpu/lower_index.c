@@ -212,7 +212,10 @@ static int cta_of(Lower *L, int d)
 
 static SExpr *first_of(Lower *L, int d)
 {
-	return L->first[d] ? simt_ref(L->k, L->first[d], NULL) : lower_ic(L, 0);
+	if (!L->first[d])
+		return lower_ic(L, 0);
+	L->first[d]->read = true;
+	return simt_ref(L->k, L->first[d], NULL);
 }
 
 /* The tile coordinate along d, before wrapping, of local index `li`. */
@@ -246,6 +249,7 @@ static SExpr *owner_along(Lower *L, int d)
 {
 	if (!L->first[d])
 		return NULL;
+	L->first[d]->read = true;
 	return simt_cmp(L->k, CMP_EQ, DT_I32, simt_ref(L->k, L->first[d], NULL), lower_ic(L, 0));
 }
 

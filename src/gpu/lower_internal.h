@@ -87,6 +87,10 @@ typedef struct Lower {
 	 * loads_ahead): they are, and a guard of all their accesses (the
 	 * iteration is one the loop runs) */
 	bool loading_ahead;
+	/* In a pipelined loop whose parts both carry a value (PART_BOTH): the
+	 * consumer's registers of its carried values (the producer's are the
+	 * loop's state registers), or NULL. */
+	SReg **cstate;
 	SExpr *load_guard;
 } Lower;
 

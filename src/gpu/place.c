@@ -644,6 +644,26 @@ static void drop_dead(Lower *L)
 	const TValue **byid = base_calloc((size_t)L->nvalues + 1, sizeof *byid);
 	values_by_id(L->tk->body, byid);
 	Vec work = {0};
+	/* a carried value neither its loop's body nor what follows reads (a name
+	 * assigned in the loop and read before it only) is not kept: its
+	 * initial and yielded values lose that read (lower.c, lower_for) */
+	for (int id = 0; id <= L->nvalues; id++) {
+		const TValue *v = byid[id];
+		if (!v || v->op != TOP_FOR)
+			continue;
+		const TValue *yield = NULL;
+		for (const TValue *x = v->body->first; x; x = x->next)
+			yield = x->op == TOP_YIELD ? x : yield;
+		for (int i = 0; i + 1 < v->body->nparams && yield && i < yield->nargs; i++) {
+			bool read = L->uses[v->body->params[i + 1]->id] > 0;
+			for (const TValue *r = v->next; !read && r && r->op == TOP_RESULT && r->args[0] == v; r = r->next)
+				read = r->aux == i && L->uses[r->id] > 0;
+			if (read)
+				continue;
+			L->uses[v->args[3 + i]->id]--;
+			L->uses[yield->args[i]->id]--;
+		}
+	}
 	for (int id = 0; id <= L->nvalues; id++)
 		if (byid[id] && lower_pure(byid[id]) && L->uses[id] == 0)
 			vec_push(&work, (void *)byid[id]);

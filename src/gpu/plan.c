@@ -907,7 +907,7 @@ static void dump_value(Buf *b, const Plan *p, const TValue *v, int depth)
 	if (vp->staged_b)
 		buf_printf(b, ",%d", vp->staged_b->id);
 	if (vp->part != PART_NONE)
-		buf_puts(b, vp->part == PART_PRODUCER ? " producer" : " consumer");
+		buf_puts(b, vp->part == PART_PRODUCER ? " producer" : vp->part == PART_BOTH ? " both parts" : " consumer");
 	if (vp->pipe)
 		buf_printf(b, " pipeline %d", vp->pipe->id);
 	if (vp->ahead_iters)
@@ -969,13 +969,16 @@ void plan_dump(Buf *b, const Plan *p)
 			   o->width, o->inner, o->elems, o->wgmma ? ", wgmma layout" : "");
 		if (o->pipe)
 			buf_printf(b, " x %d stages (pipeline %d)", o->pipe->stages, o->pipe->id);
+		if (o->same)
+			buf_printf(b, o->pipe ? ", operand %d's copy" : ", operand %d's tile", o->same->id);
 		if (o->tma) {
 			const STensorMap *m = &p->tmaps[o->tmap];
 			buf_printf(b, ", TMA: tensor map %d of argument %d, boxes %dx%d, swizzle %d", o->tmap, m->base, m->box_rows,
 				   m->box_cols, m->swizzle);
 		} else if (o->loop)
 			buf_printf(b, ", %s (pipeline %d)",
-				   o->once ? "written once before the loop" : o->regs ? "from registers" : "written every iteration",
+				   o->once ? (o->same ? "written before an earlier loop" : "written once before the loop")
+					   : o->regs ? "from registers" : "written every iteration",
 				   o->loop->id);
 		buf_puts(b, "\n");
 	}

@@ -78,6 +78,13 @@ typedef struct Operand {
 	 * permuted, wgmma_row keeping groups of 8; blocks of 64 columns). */
 	bool tma;
 	int tmap;
+	/* Streamed by the copies of operand `same` (an earlier B of the same
+	 * loop): one load read by several wgmma or mma.sync dots as B, itself
+	 * or transposed (attention backward's k, read by q k^T and by ds^T q).
+	 * Both orientations store element (row, col) of the load at the same
+	 * place (operand_index), so the slot is one; each dot reads it by its
+	 * own inner and width. */
+	const struct Operand *same;
 } Operand;
 
 /* What an op of a loop body has to do with loads issued an iteration ahead
@@ -87,8 +94,10 @@ typedef struct Operand {
  * nothing else reads (lowered for the iteration ahead only). */
 enum { AHEAD_NONE, AHEAD_LOAD, AHEAD_SLICE, AHEAD_ONLY };
 
-/* Which part of a pipelined loop's body an op belongs to. */
-enum { PART_NONE, PART_PRODUCER, PART_CONSUMER };
+/* Which part of a pipelined loop's body an op belongs to; PART_BOTH: a
+ * pure value (or a carried one) that each part computes for its own
+ * iteration (lower_dot.c, split_by_copies). */
+enum { PART_NONE, PART_PRODUCER, PART_CONSUMER, PART_BOTH };
 
 /* The plan of one tile-IR value. */
 typedef struct ValuePlan {
@@ -117,6 +126,7 @@ typedef struct ValuePlan {
 	                              args[in_place_arg] (a wgmma accumulator rescaled, lower_dot.c) */
 	int8_t in_place_arg;
 	int8_t part;               /* PART_*: in the body of a pipelined loop */
+	bool unread;               /* TOP_PARAM of a for loop: a carried value neither the body nor what follows reads */
 	Operand *staged;           /* TOP_LOAD: copied asynchronously to this operand; TOP_DOT: a's */
 	Operand *staged_b;         /* TOP_DOT: b's */
 	Pipeline *pipe;            /* TOP_FOR: pipelined */

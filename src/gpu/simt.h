@@ -48,6 +48,7 @@ typedef struct SReg {
 	                          and read before the next: it lives from that write to its last read */
 	int align;             /* SR_SHARED: bytes its first element is aligned to, when more than 16 (wgmma operands) */
 	int offset;            /* SR_SHARED: its first byte in the block's shared memory (simt_allocate) */
+	bool read;             /* a frame's first coordinate (Lower.firsts) that some expression reads */
 	bool kept;             /* SR_THREAD i32: computed once before a loop and held in a register there (CUDA: set
 	                          through an asm, which the C++ compiler neither sinks into the loop nor recomputes) */
 } SReg;
