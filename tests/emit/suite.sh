@@ -29,6 +29,7 @@ gemm_mfma_ieee|tests/exec/gemm_acc.py|-k gemm_acc -s *fp32,*fp32,*fp32,i32,i32,i
 gemm_mfma_int8_k32|tests/exec/gemm_acc.py|-k gemm_forms -s *i8,*i8,*i32,i32,i32,i32 -D ACC=tl.int32 -D PREC=None -D FORM=1 -D BM=64 -D BN=64 -D BK=32 --num-warps 4
 gemm_bf16_pipelined|tests/corpus/gemm.py|-s *bf16,*bf16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16 -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=64 -D BLOCK_N=128 -D BLOCK_K=32 --num-warps 8 --num-stages 4
 attention|tests/exec/attention.py|-s *fp16,*fp16,*fp16,*fp16,i32,fp32 -D D=64 -D BM=64 -D BN=64 -D CAUSAL=True --num-stages 2
+kv_grads|tests/exec/kv_grads.py|-k kv_grads -s *fp16,*fp16,*fp16,*fp16,*fp32,*fp32,*fp16,*fp16,i32 -D D=64 -D BM=32 -D BN=128 --num-stages 3
 loops|tests/exec/loops.py|-s *fp32,*fp32,i32 -D BLOCK=256 -D ROWS=2
 gather_assert|tests/exec/gather.py|-k gather -s *i32,*fp32,*fp32,i32 -D LIMIT=16 -D BLOCK=128
 max_argmax_f32|tests/corpus/max_argmax_f32.py|-D XBLOCK=1 -D R0_BLOCK=1024 --num-warps 8
@@ -156,7 +157,7 @@ compile_bundle() { # target ext pattern header command...
 echo "$cases" | while IFS='|' read -r name file opts; do
 	compile_with "$name" c c cc -std=c11 -O1 -Wall -Werror -Wno-unused-variable -Wno-unused-function -c
 	case $name in   # the C that models wgmma
-	gemm_*|attention) compile_with "$name" c:wgmma c cc -std=c11 -O1 -Wall -Werror -Wno-unused-variable -Wno-unused-function -c ;;
+	gemm_*|attention|kv_grads) compile_with "$name" c:wgmma c cc -std=c11 -O1 -Wall -Werror -Wno-unused-variable -Wno-unused-function -c ;;
 	esac
 done
 for arch in gfx90a gfx940 gfx1030; do
@@ -205,6 +206,7 @@ $cuda_cases"
 	compile_bundle cuda:sm_90a cu 'gemm_*' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -cubin   # tl.dot by wgmma
 	compile_bundle cuda:sm_80 cu 'gemm_mma_*' '#include <cstdio>' "$NVCC" -arch=sm_80 -cubin   # tf32 and int8 by mma.sync
 	compile_bundle cuda:sm_90a cu 'attention' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -cubin   # p from registers
+	compile_bundle cuda:sm_90a cu 'kv_grads' '#include <cstdio>' "$NVCC" -gencode arch=compute_90a,code=sm_90a -cubin   # shared copies, side loads
 else
 	echo "SKIP emit cuda:sm_90: nvcc is not installed here"
 fi

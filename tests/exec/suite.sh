@@ -11,10 +11,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # "# run-64k: ARGS" lines likewise on the C target with AMD's 64 KiB block
 # of shared memory (c:wave32-64k, c:wave64-64k, and c:cdna3: gfx94x's
-# matrix instructions).
+# matrix instructions); "# run-wgmma: ARGS" lines on c:wgmma (sm_90a's
+# wgmma and its pipelines, modelled lane by lane) and on c and c:wave64.
 for f in tests/exec/*.py; do
 	{ sed -n 's/^# run: //p' "$f" | sed 's/^/c c:wave64|/'
-	  sed -n 's/^# run-64k: //p' "$f" | sed 's/^/c:wave32-64k c:wave64-64k c:cdna3|/'; } >"$tmp/runs"
+	  sed -n 's/^# run-64k: //p' "$f" | sed 's/^/c:wave32-64k c:wave64-64k c:cdna3|/'
+	  sed -n 's/^# run-wgmma: //p' "$f" | sed 's/^/c:wgmma c c:wave64|/'; } >"$tmp/runs"
 	n=0
 	while IFS='|' read -r targets args; do
 		n=$((n + 1))

@@ -49,7 +49,8 @@ var_mean_f32|tests/corpus/var_mean_f32.py'
 # name|extension|arguments: one stage (.plan files: the lowering's frames, layouts, dots
 # and pipelines; gemm_wrapped, gemm_tile_loop, gemm_blocks: tutorial 03's % M, 09's tile loop and
 # descriptor blocks on the pipelined wgmma path; attention_causal: q written once, p every iteration, K/V streamed; trans_add_shared.cu and reuse.simt: shared arrays sharing bytes;
-# ahead_mixed, rows_softmax_ahead.cu: loads issued an iteration ahead, and one that is not; outer_blocks: the blocks an SM is asked to hold)
+# ahead_mixed, rows_softmax_ahead.cu: loads issued an iteration ahead, and one that is not; outer_blocks: the blocks an SM is asked to hold;
+# kv_grads: attention backward's loops on wgmma, one copy read by two dots, side loads in the consumer, k and v written once for two loops)
 one='outer_convert|simt|tests/exec/outer.py -s *fp32,*fp32 -D N=64 --target hip:gfx940 --dump simt
 dropout|simt|tests/exec/philox.py -k dropout -s *fp32,*fp32,i32,i32 -D P=0.25 -D BLOCK=1024 --target cuda:sm_90 --dump simt
 gemm_pipelined|plan|tests/corpus/gemm.py -s *fp16,*fp16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16 -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 --num-stages 3 --target cuda:sm_90 --dump plan
@@ -65,7 +66,8 @@ reuse|simt|tests/exec/reuse.py -s *fp64,*fp64,*fp64 -D B=128 --target c --dump s
 trans_add_shared|cu|tests/exec/trans.py -k trans_add -s *fp32,*fp32,*fp32,*fp32,*fp32,*fp32,i32:16,i32:16 -D BM=32 -D BN=16 --target cuda:sm_90
 ahead_mixed|plan|tests/exec/ahead.py -k ahead_mixed -s *fp32,*fp32,*fp32,i32 -D BLOCK=64 --num-warps 2 --target cuda:sm_90 --dump plan
 rows_softmax_ahead|cu|tests/exec/ahead.py -k rows_softmax -s *fp32,*fp32,i32,i32,i32 -D BLOCK=128 -D STAGES=4 --num-warps 4 --target cuda:sm_90
-outer_blocks|plan|tests/exec/outer.py -s *fp32,*fp32 -D N=64 --target cuda:sm_90 --dump plan'
+outer_blocks|plan|tests/exec/outer.py -s *fp32,*fp32 -D N=64 --target cuda:sm_90 --dump plan
+kv_grads|plan|tests/exec/kv_grads.py -k kv_grads -s *fp16,*fp16,*fp16,*fp16,*fp32,*fp32,*fp16,*fp16,i32 -D D=64 -D BM=32 -D BN=128 --num-stages 3 --target cuda:sm_90a --dump plan'
 
 stage_args() { # extension: what selects that stage
 	case $1 in

@@ -7,7 +7,7 @@ NVIDIA GPU, torch and triton, after `make python`:
     python3 tests/gpu/lang.py [GROUP ...]
 
 (the groups: fp8, rank, sorting, twoway, print, dot_scaled, inline_asm, uint16, dot3,
-early_return, rounding; all of them without arguments).
+early_return, rounding, kv_grads; all of them without arguments).
 Prints one "PASS gpu lang NAME" or "FAIL gpu lang NAME: why" line per case;
 exits 1 when any failed.
 """
@@ -129,7 +129,7 @@ def compare_cpu(name, path, kernel, grid, make_args, outputs, tol=0.0, **meta):
 FILES = ["tests/exec/fp8.py", "tests/exec/rank.py", "tests/exec/sorting.py", "tests/exec/twoway.py",
          "tests/exec/printing.py", "tests/exec/dot_scaled.py", "tests/exec/inline_asm.py",
          "tests/exec/uint16.py", "tests/exec/dot3.py", "tests/exec/early_return.py",
-         "tests/exec/rounding.py"]
+         "tests/exec/rounding.py", "tests/exec/kv_grads.py"]
 TC = {p: load(p, True) for p in FILES}
 TR = {p: load(p, False) for p in FILES}
 dev = "cuda"
@@ -342,6 +342,19 @@ def dot3_cases():
             [2], 1e-2, BB=2, BM=16, BN=32, BK=32)
 
 
+def kv_grads_cases():
+    # attention backward's key/value half: four pipelined wgmma loops on sm_90a (tests/exec/kv_grads.py);
+    # fp16 outputs of fp32 sums taken in another order than Triton's (tol)
+    f = "tests/exec/kv_grads.py"
+    for n, bm, bn, stages in ((200, 32, 128, 3), (1000, 16, 64, 2), (4096, 32, 128, 5)):
+        def args(n=n):
+            rows = [torch.randn(n, 64, device=dev).half() * 0.3 for _ in range(4)]
+            stats = [torch.randn(n, device=dev) * 0.5, torch.randn(n, device=dev) * 0.1]
+            return rows + stats + [torch.zeros(n, 64, device=dev, dtype=torch.float16) for _ in range(2)] + [n]
+        compare(f"kv_grads N={n} BM={bm} BN={bn} stages={stages}", f, "kv_grads", (triton_cdiv(n, bn),), args,
+                [6, 7], 2e-2, D=64, BM=bm, BN=bn, num_stages=stages)
+
+
 def early_return_cases():
     f = "tests/exec/early_return.py"
     # outputs start as random values: what a program that returned early left alone must stay so
@@ -402,7 +415,7 @@ def print_cases():
 
 
 GROUPS = [fp8_cases, rank_cases, sorting_cases, twoway_cases, print_cases, dot_scaled_cases, inline_asm_cases,
-          uint16_cases, dot3_cases, early_return_cases, rounding_cases]
+          uint16_cases, dot3_cases, early_return_cases, rounding_cases, kv_grads_cases]
 # arguments: the groups to run (fp8, inline_asm, ...), every group without
 wanted = sys.argv[1:]
 unknown = [w for w in wanted if w + "_cases" not in [g.__name__ for g in GROUPS]]
