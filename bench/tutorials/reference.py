@@ -145,9 +145,9 @@ def run_case(mod, line, saved):
         options.pop(p, None)
 
     def launch():
-        fn[g](*args, **options)
+        return fn[g](*args, **options)
 
-    launch()
+    compiled = launch()
     torch.cuda.synchronize()
     worst, ok = 0.0, True
     for p in compared.split(","):
@@ -170,7 +170,8 @@ def run_case(mod, line, saved):
         err = (a - b).abs().max().item() / scale if b.numel() else 0.0
         worst = max(worst, err)
         ok &= err <= (2e-2 if dt in (torch.float16, torch.bfloat16) else 1e-4)
-    print(f"{name} triton ms={median_ms(launch):.4f} max_err={worst:.2e} {'ok' if ok else 'FAIL'}", flush=True)
+    regs = f"regs={compiled.n_regs} spills={compiled.n_spills} " if hasattr(compiled, "n_regs") else ""
+    print(f"{name} triton ms={median_ms(launch):.4f} {regs}max_err={worst:.2e} {'ok' if ok else 'FAIL'}", flush=True)
 
 
 def main():
