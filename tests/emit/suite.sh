@@ -30,7 +30,7 @@ gemm_mfma_int8_k32|tests/exec/gemm_acc.py|-k gemm_forms -s *i8,*i8,*i32,i32,i32,
 gemm_bf16_pipelined|tests/corpus/gemm.py|-s *bf16,*bf16,*fp16,i32:16,i32:16,i32:16,i32:16,i32:16,i32:16 -D stride_ak=1 -D stride_bn=1 -D stride_cn=1 -D BLOCK_M=64 -D BLOCK_N=128 -D BLOCK_K=32 --num-warps 8 --num-stages 4
 attention|tests/exec/attention.py|-s *fp16,*fp16,*fp16,*fp16,i32,fp32 -D D=64 -D BM=64 -D BN=64 -D CAUSAL=True --num-stages 2
 kv_grads|tests/exec/kv_grads.py|-k kv_grads -s *fp16,*fp16,*fp16,*fp16,*fp32,*fp32,*fp16,*fp16,i32 -D D=64 -D BM=32 -D BN=128 --num-stages 3
-loops|tests/exec/loops.py|-s *fp32,*fp32,i32 -D BLOCK=256 -D ROWS=2
+loops|tests/exec/loops.py|-k rowsum -s *fp32,*fp32,i32 -D BLOCK=256 -D ROWS=2
 gather_assert|tests/exec/gather.py|-k gather -s *i32,*fp32,*fp32,i32 -D LIMIT=16 -D BLOCK=128
 max_argmax_f32|tests/corpus/max_argmax_f32.py|-D XBLOCK=1 -D R0_BLOCK=1024 --num-warps 8
 index_add_atomic|tests/corpus/index_add_f32.py|-k triton_poi_fused_index_add_1 -D YBLOCK=16 -D XBLOCK=32

@@ -20,5 +20,20 @@ def rowsum(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr, ROWS: tl.constexpr):
     tl.store(out_ptr + rows * 2 + 1, m)
 
 # Runs of tests/exec/suite.sh (each on c and c:wave64, checked against the interpreter):
-# run: -s *fp32,*fp32,i32 -D BLOCK=256 -D ROWS=2 --num-warps 4 --arg x_ptr=10000 --arg out_ptr=20 --arg n_cols=1000 --grid 5
-# run: -s *fp32,*fp32,i32 -D BLOCK=64 -D ROWS=4 --num-warps 2 --arg x_ptr=10000 --arg out_ptr=40 --arg n_cols=77 --grid 5
+# run: -k rowsum -s *fp32,*fp32,i32 -D BLOCK=256 -D ROWS=2 --num-warps 4 --arg x_ptr=10000 --arg out_ptr=20 --arg n_cols=1000 --grid 5
+# run: -k rowsum -s *fp32,*fp32,i32 -D BLOCK=64 -D ROWS=4 --num-warps 2 --arg x_ptr=10000 --arg out_ptr=40 --arg n_cols=77 --grid 5
+
+
+# A range over compile-time bounds too long to unroll (10000 steps, more than
+# the 4096 copies the specializer unrolls) is a loop, as every range is in
+# Triton: a located error before. The sum is checked against the
+# interpreter and, the values being small integers, exact.
+@triton.jit
+def long_range(x_ptr, out_ptr, BLOCK: tl.constexpr, STEPS: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in range(STEPS):
+        acc += tl.load(x_ptr + (i % 7) * BLOCK + offs) + i % 3
+    tl.store(out_ptr + offs, acc)
+
+# run: -k long_range -s *fp32,*fp32 -D BLOCK=64 -D STEPS=10000 --arg x_ptr=448 --arg out_ptr=64 --grid 1
