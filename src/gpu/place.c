@@ -844,6 +844,22 @@ static void cut_edge(Lower *L, Cut cut)
 		x = x->args[0];
 	}
 	TBlock *b = block_of(L->tk->body, user, &prev);
+	/* x made outside the loop (or if) that reads it: converted once, right
+	 * before that loop, not at every iteration (attention backward's m,
+	 * read by the dq loop in its layout) */
+	TValue *xprev;
+	TBlock *bx = block_of(L->tk->body, x, &xprev);
+	if (bx && bx != b)
+		for (TValue *a = bx->first, *before = NULL; a; before = a, a = a->next) {
+			TValue *ignored;
+			bool holds = (a->body && block_of(a->body, user, &ignored)) ||
+				     (a->op == TOP_IF && a->orelse && block_of(a->orelse, user, &ignored));
+			if (holds) {
+				b = bx;
+				prev = before;
+				break;
+			}
+		}
 	TValue *c = new_convert(L, x, cut.user->line);
 	insert_after(L, b, prev, c);
 	user->args[arg] = c;
