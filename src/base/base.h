@@ -52,6 +52,16 @@ char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...) TC_PRINTF(2, 3);
 void arena_free(Arena *a);
+/* Records of one kind taken from the arena a run of 64 KiB at a time, so
+ * that those made one after another lie one after another in memory (a
+ * walk of them reads memory in order, as the processor fetches ahead)
+ * rather than between whatever else was made meanwhile. Zeroed, 16-byte
+ * aligned; `n` at most ARENA_RUN. */
+enum { ARENA_RUN = 65536 };
+typedef struct ArenaRun {
+	unsigned char *at, *end;
+} ArenaRun;
+void *arena_run_alloc(Arena *a, ArenaRun *r, size_t n);
 
 /* ---- buf ---- */
 typedef struct Buf {

@@ -163,6 +163,20 @@ void *arena_alloc_lazy(Arena *a, size_t n)
 	return alloc(a, n, true);
 }
 
+void *arena_run_alloc(Arena *a, ArenaRun *r, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if ((size_t)(r->end - r->at) < n) {
+		if (n > ARENA_RUN)
+			return alloc(a, n, false);
+		r->at = alloc(a, ARENA_RUN, false);
+		r->end = r->at + ARENA_RUN;
+	}
+	void *p = r->at;
+	r->at += n;
+	return p;
+}
+
 char *arena_strndup(Arena *a, const char *s, size_t n)
 {
 	char *p = arena_alloc(a, n + 1);

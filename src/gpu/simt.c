@@ -86,7 +86,7 @@ SReg *simt_reg(SKernel *k, SRegKind kind, DType dt, DType elem, int count, const
 
 static SExpr *expr(SKernel *k, SExprKind kind, DType dt)
 {
-	SExpr *e = arena_alloc(k->arena, sizeof *e);
+	SExpr *e = arena_run_alloc(k->arena, &k->exprs, sizeof *e);
 	e->kind = kind;
 	e->dtype = dt;
 	return e;
@@ -184,7 +184,7 @@ SExpr *simt_and(SKernel *k, SExpr *x, SExpr *y)
 
 SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line)
 {
-	SStmt *s = arena_alloc(k->arena, sizeof *s);
+	SStmt *s = arena_run_alloc(k->arena, &k->stmts, sizeof *s);
 	s->kind = kind;
 	s->line = line;
 	s->vec = 1;
@@ -198,7 +198,7 @@ SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line)
 
 SStmt *simt_stmt_after(SKernel *k, SStmt *after, SStmtKind kind, int line)
 {
-	SStmt *s = arena_alloc(k->arena, sizeof *s);
+	SStmt *s = arena_run_alloc(k->arena, &k->stmts, sizeof *s);
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
 	s->line = line;
@@ -213,7 +213,7 @@ SStmt *simt_stmt_after(SKernel *k, SStmt *after, SStmtKind kind, int line)
 
 SStmt *simt_also(SKernel *k, SStmt *head)
 {
-	SStmt *s = arena_alloc(k->arena, sizeof *s);
+	SStmt *s = arena_run_alloc(k->arena, &k->stmts, sizeof *s);
 	s->kind = SS_ASSIGN;
 	s->line = head->line;
 	s->vec = 1;

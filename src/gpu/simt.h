@@ -294,6 +294,7 @@ typedef struct SKernel {
 	STensorMap *tmaps;              /* the bulk tensor copies' maps, passed after the arguments */
 	int ntmaps;
 	Arena *arena;
+	ArenaRun stmts, exprs;          /* where statements and expressions go, each one after another */
 	SExpr *ints[256];               /* simt_int's last constants, by a hash of dtype and value: one node
 	                                   for each (no one changes an SE_INT once made) */
 	SExpr *leaves[64];              /* simt_leaf's last SE_LOOP .. SE_ARG, the same way */
