@@ -285,6 +285,8 @@ typedef struct SKernel {
 	const char **names;             /* the registers' names, a hash set (names_cap a power of two) */
 	int names_cap;
 	SStmt *first, *last;
+	uint32_t kinds;                 /* bit 1 << kind for each kind of statement made (simt_uses: a kernel
+	                                   without one is not walked; one may have been dropped since) */
 	int shared_bytes;               /* shared memory of all SR_SHARED registers, at their offsets */
 	bool shared_reuse;              /* some SR_SHARED registers share bytes: one block, each at its offset */
 	int dynamic_bytes;              /* CUDA beyond 48 KiB: all of them in one dynamic block of this size, 0: static */
