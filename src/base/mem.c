@@ -63,6 +63,7 @@ struct ArenaBlock {
 	size_t cap;
 	size_t mapped;   /* the length of its own mapping, or 0: from calloc */
 	size_t ready;    /* of a mapping: bytes of data[] whose pages are in place */
+	size_t dirty;    /* bytes of data[] written before the block was recycled: cleared as handed out */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -110,6 +111,15 @@ static void prefault(ArenaBlock *b, size_t n, bool lazy)
 
 static ArenaBlock *arena_grow(Arena *a, size_t n)
 {
+	for (ArenaBlock **at = &a->spare; *at; at = &(*at)->next)
+		if ((*at)->cap >= n) {   /* a recycled block first */
+			ArenaBlock *b = *at;
+			*at = b->next;
+			b->next = a->head;
+			a->head = b;
+			a->reserved += b->cap;
+			return b;
+		}
 	size_t cap = a->reserved < ARENA_FIRST ? ARENA_FIRST : a->reserved > ARENA_MAX ? ARENA_MAX : a->reserved;
 	if (cap < n)
 		cap = n;
@@ -147,6 +157,8 @@ static void *alloc(Arena *a, size_t n, bool lazy)
 	if (!b || b->cap - b->used < n)
 		b = arena_grow(a, n);
 	void *p = b->data + b->used;
+	if (b->used < b->dirty)   /* recycled: what the block held before is cleared */
+		memset(p, 0, b->dirty - b->used < n ? b->dirty - b->used : n);
 	b->used += n;
 	if (b->mapped && b->used > b->ready)
 		prefault(b, n, lazy);
@@ -202,9 +214,8 @@ char *arena_printf(Arena *a, const char *fmt, ...)
 	return s;
 }
 
-void arena_free(Arena *a)
+static void free_blocks(ArenaBlock *b)
 {
-	ArenaBlock *b = a->head;
 	while (b) {
 		ArenaBlock *next = b->next;
 		if (b->mapped)
@@ -213,8 +224,33 @@ void arena_free(Arena *a)
 			free(b);
 		b = next;
 	}
-	a->head = NULL;
+}
+
+void arena_free(Arena *a)
+{
+	free_blocks(a->head);
+	free_blocks(a->spare);
+	a->head = a->spare = NULL;
 	a->reserved = 0;
+}
+
+void arena_recycle(Arena *to, Arena *from)
+{
+	for (ArenaBlock *b = from->head, *next; b; b = next) {
+		next = b->next;
+		if (b->used > b->dirty)
+			b->dirty = b->used;
+		b->used = 0;
+		b->next = to->spare;
+		to->spare = b;
+	}
+	for (ArenaBlock *b = from->spare, *next; b; b = next) {
+		next = b->next;
+		b->next = to->spare;
+		to->spare = b;
+	}
+	from->head = from->spare = NULL;
+	from->reserved = 0;
 }
 
 /* ---- buf ---- */
