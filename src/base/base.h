@@ -63,8 +63,9 @@ void arena_recycle(Arena *to, Arena *from);
 /* Records of one kind taken from the arena a run of 64 KiB at a time, so
  * that those made one after another lie one after another in memory (a
  * walk of them reads memory in order, as the processor fetches ahead)
- * rather than between whatever else was made meanwhile. Zeroed, 16-byte
- * aligned; `n` at most ARENA_RUN. */
+ * rather than between whatever else was made meanwhile. Zeroed and 8-byte
+ * aligned (records of pointers, 64-bit integers and doubles: a 168-byte
+ * value takes 168 bytes, not 176); `n` at most ARENA_RUN. */
 enum { ARENA_RUN = 65536 };
 typedef struct ArenaRun {
 	unsigned char *at, *end;

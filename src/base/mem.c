@@ -177,7 +177,7 @@ void *arena_alloc_lazy(Arena *a, size_t n)
 
 void *arena_run_alloc(Arena *a, ArenaRun *r, size_t n)
 {
-	n = (n + 15) & ~(size_t)15;
+	n = (n + 7) & ~(size_t)7;
 	if ((size_t)(r->end - r->at) < n) {
 		if (n > ARENA_RUN)
 			return alloc(a, n, false);

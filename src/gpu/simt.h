@@ -245,13 +245,13 @@ struct SStmt {
 	 * g, acc[1] of the row g + 8, and 8 columns later come 2 registers on.
 	 * smem[0] NULL: frag_a is the first of the thread's 4 A words. */
 	int n;
+	int tmap;                       /* SS_TMA_LOAD: the kernel's tensor map number */
 	SReg *smem[2];
 	WgmmaDesc desc[2];
 	SReg *frag_regs;                /* SS_MMA_FENCE: A operand registers fenced too; SS_MMA_WAIT: other
 	                                   accumulators the wait completes; or NULL */
 	/* SS_MBAR_EXPECT, SS_TMA_LOAD, SS_MBAR_WAIT */
 	SExpr *bar;                     /* SE_REF: the mbarrier (a u64 of a shared array) */
-	int tmap;                       /* SS_TMA_LOAD: the kernel's tensor map number */
 	SExpr *coord[2];                /* SS_TMA_LOAD: the box's first column and row (i32) */
 	SStmt *next;
 };
