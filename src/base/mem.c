@@ -88,6 +88,21 @@ enum { ARENA_FIRST = 65536, ARENA_MAX = 8 << 20, HUGE = 2 << 20 };
  * left to fault as it is touched, so room it never uses costs nothing. */
 enum { PREFAULT = 1 << 20 };
 
+/* LeakSanitizer reads the heap, not mappings of a program's own: where it
+ * runs, every block comes from calloc, so that a pointer held in a large
+ * block (the next block of a chain, a recycled block's contents) is seen
+ * when a compile stops at no memory and its arena is never freed. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_SANITIZED 1
+#endif
+#endif
+#ifndef ARENA_SANITIZED
+#define ARENA_SANITIZED 0
+#endif
+
 static void prefault(ArenaBlock *b, size_t n, bool lazy)
 {
 	if (n > PREFAULT && lazy) {
@@ -126,7 +141,7 @@ static ArenaBlock *arena_grow(Arena *a, size_t n)
 	if (cap > SIZE_MAX - sizeof(ArenaBlock) - HUGE)
 		out_of_memory(SIZE_MAX);
 	ArenaBlock *b = NULL;
-#if defined(MAP_ANONYMOUS)
+#if defined(MAP_ANONYMOUS) && !ARENA_SANITIZED
 	if (cap + sizeof(ArenaBlock) >= HUGE) {
 		size_t len = (cap + sizeof(ArenaBlock) + HUGE - 1) & ~(size_t)(HUGE - 1);
 		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -1359,7 +1359,7 @@ bool spec_strip_hints(const char *sig, char *out, int64_t *div, SigEntry *bad)
 TKernel *spec_kernel(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 {
 	jmp_buf jb, *saved = d->jump;
-	Arena *vals = base_calloc(1, sizeof *vals);
+	Arena *vals = arena_alloc(a, sizeof *vals);   /* held in `a`, so what it holds is never lost */
 	Spec s = {.a = a, .vals = vals, .d = d, .k = k, .src = k->src, .func = k->func};
 	s.env = spec_env_new(&s);
 	d->jump = &jb;
@@ -1376,6 +1376,5 @@ TKernel *spec_kernel(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 	}
 	d->jump = saved;
 	arena_recycle(a, vals);
-	free(vals);
 	return result;
 }

@@ -152,13 +152,12 @@ int discover_kernels(Arena *a, Diag *d, const Source *src, KernelList *out)
 	volatile int res = -1;
 	/* the tokens (and their strings) are read by the parser alone: their
 	 * memory goes to the arena once the trees are made */
-	Arena *toks = base_calloc(1, sizeof *toks);
+	Arena *toks = arena_alloc(a, sizeof *toks);   /* held in `a`, so what it holds is never lost */
 	d->jump = &jb;
 	if (setjmp(jb) == 0)
 		res = discover_run(a, toks, d, src, out);
 	d->jump = saved;
 	arena_recycle(a, toks);
-	free(toks);
 	return res;
 }
 
