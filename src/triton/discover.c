@@ -11,7 +11,6 @@
  * other file yields its top-level @triton.jit functions. */
 #include "triton/internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 const char *discover_decor_name(KernelDecor k)
