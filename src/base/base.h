@@ -42,6 +42,7 @@ typedef struct ArenaBlock ArenaBlock;
 typedef struct Arena {
 	ArenaBlock *head;
 	size_t reserved;   /* bytes of all its blocks */
+	ArenaBlock *spare; /* blocks given by arena_recycle, used before fresh ones */
 } Arena;
 
 void *arena_alloc(Arena *a, size_t n);            /* zeroed, 16-byte aligned */
@@ -52,6 +53,24 @@ char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...) TC_PRINTF(2, 3);
 void arena_free(Arena *a);
+/* Gives all of `from`'s memory to `to`, whose later allocations take it
+ * (cleared as handed out) before they ask the system for more; `from` is
+ * left empty, and nothing allocated from it may be used again. Memory once
+ * touched is cheap to touch again, where a fresh page costs a fault (on a
+ * virtual machine, microseconds): a stage's scratch (the tokens, the
+ * specializer's values) becomes the next stage's. */
+void arena_recycle(Arena *to, Arena *from);
+/* Records of one kind taken from the arena a run of 64 KiB at a time, so
+ * that those made one after another lie one after another in memory (a
+ * walk of them reads memory in order, as the processor fetches ahead)
+ * rather than between whatever else was made meanwhile. Zeroed and 8-byte
+ * aligned (records of pointers, 64-bit integers and doubles: a 168-byte
+ * value takes 168 bytes, not 176); `n` at most ARENA_RUN. */
+enum { ARENA_RUN = 65536 };
+typedef struct ArenaRun {
+	unsigned char *at, *end;
+} ArenaRun;
+void *arena_run_alloc(Arena *a, ArenaRun *r, size_t n);
 
 /* ---- buf ---- */
 typedef struct Buf {

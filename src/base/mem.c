@@ -63,6 +63,7 @@ struct ArenaBlock {
 	size_t cap;
 	size_t mapped;   /* the length of its own mapping, or 0: from calloc */
 	size_t ready;    /* of a mapping: bytes of data[] whose pages are in place */
+	size_t dirty;    /* bytes of data[] written before the block was recycled: cleared as handed out */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -87,6 +88,21 @@ enum { ARENA_FIRST = 65536, ARENA_MAX = 8 << 20, HUGE = 2 << 20 };
  * left to fault as it is touched, so room it never uses costs nothing. */
 enum { PREFAULT = 1 << 20 };
 
+/* LeakSanitizer reads the heap, not mappings of a program's own: where it
+ * runs, every block comes from calloc, so that a pointer held in a large
+ * block (the next block of a chain, a recycled block's contents) is seen
+ * when a compile stops at no memory and its arena is never freed. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_SANITIZED 1
+#endif
+#endif
+#ifndef ARENA_SANITIZED
+#define ARENA_SANITIZED 0
+#endif
+
 static void prefault(ArenaBlock *b, size_t n, bool lazy)
 {
 	if (n > PREFAULT && lazy) {
@@ -110,13 +126,22 @@ static void prefault(ArenaBlock *b, size_t n, bool lazy)
 
 static ArenaBlock *arena_grow(Arena *a, size_t n)
 {
+	for (ArenaBlock **at = &a->spare; *at; at = &(*at)->next)
+		if ((*at)->cap >= n) {   /* a recycled block first */
+			ArenaBlock *b = *at;
+			*at = b->next;
+			b->next = a->head;
+			a->head = b;
+			a->reserved += b->cap;
+			return b;
+		}
 	size_t cap = a->reserved < ARENA_FIRST ? ARENA_FIRST : a->reserved > ARENA_MAX ? ARENA_MAX : a->reserved;
 	if (cap < n)
 		cap = n;
 	if (cap > SIZE_MAX - sizeof(ArenaBlock) - HUGE)
 		out_of_memory(SIZE_MAX);
 	ArenaBlock *b = NULL;
-#if defined(MAP_ANONYMOUS)
+#if defined(MAP_ANONYMOUS) && !ARENA_SANITIZED
 	if (cap + sizeof(ArenaBlock) >= HUGE) {
 		size_t len = (cap + sizeof(ArenaBlock) + HUGE - 1) & ~(size_t)(HUGE - 1);
 		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -147,6 +172,8 @@ static void *alloc(Arena *a, size_t n, bool lazy)
 	if (!b || b->cap - b->used < n)
 		b = arena_grow(a, n);
 	void *p = b->data + b->used;
+	if (b->used < b->dirty)   /* recycled: what the block held before is cleared */
+		memset(p, 0, b->dirty - b->used < n ? b->dirty - b->used : n);
 	b->used += n;
 	if (b->mapped && b->used > b->ready)
 		prefault(b, n, lazy);
@@ -161,6 +188,20 @@ void *arena_alloc(Arena *a, size_t n)
 void *arena_alloc_lazy(Arena *a, size_t n)
 {
 	return alloc(a, n, true);
+}
+
+void *arena_run_alloc(Arena *a, ArenaRun *r, size_t n)
+{
+	n = (n + 7) & ~(size_t)7;
+	if ((size_t)(r->end - r->at) < n) {
+		if (n > ARENA_RUN)
+			return alloc(a, n, false);
+		r->at = alloc(a, ARENA_RUN, false);
+		r->end = r->at + ARENA_RUN;
+	}
+	void *p = r->at;
+	r->at += n;
+	return p;
 }
 
 char *arena_strndup(Arena *a, const char *s, size_t n)
@@ -188,9 +229,8 @@ char *arena_printf(Arena *a, const char *fmt, ...)
 	return s;
 }
 
-void arena_free(Arena *a)
+static void free_blocks(ArenaBlock *b)
 {
-	ArenaBlock *b = a->head;
 	while (b) {
 		ArenaBlock *next = b->next;
 		if (b->mapped)
@@ -199,8 +239,33 @@ void arena_free(Arena *a)
 			free(b);
 		b = next;
 	}
-	a->head = NULL;
+}
+
+void arena_free(Arena *a)
+{
+	free_blocks(a->head);
+	free_blocks(a->spare);
+	a->head = a->spare = NULL;
 	a->reserved = 0;
+}
+
+void arena_recycle(Arena *to, Arena *from)
+{
+	for (ArenaBlock *b = from->head, *next; b; b = next) {
+		next = b->next;
+		if (b->used > b->dirty)
+			b->dirty = b->used;
+		b->used = 0;
+		b->next = to->spare;
+		to->spare = b;
+	}
+	for (ArenaBlock *b = from->spare, *next; b; b = next) {
+		next = b->next;
+		b->next = to->spare;
+		to->spare = b;
+	}
+	from->head = from->spare = NULL;
+	from->reserved = 0;
 }
 
 /* ---- buf ---- */

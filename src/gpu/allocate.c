@@ -324,6 +324,7 @@ static void insert_barriers(SKernel *k, const Flat *f)
 		if (f->depth[i] == 0 && f->barrier_before[i]) {
 			SStmt *b = arena_alloc(k->arena, sizeof *b);
 			b->kind = SS_BARRIER;
+			k->kinds |= 1u << SS_BARRIER;
 			b->line = s->line;
 			b->uniform = false;
 			b->next = s;

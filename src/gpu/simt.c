@@ -18,7 +18,7 @@ static bool name_taken(const SKernel *k, const char *name)
 	if (strncmp(name, "tc_", 3) == 0 || strncmp(name, "__", 2) == 0)
 		return true;
 	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-		if (strcmp(reserved[i], name) == 0)
+		if (reserved[i][0] == name[0] && strcmp(reserved[i], name) == 0)
 			return true;
 	for (int i = 0; k->tile && i < k->tile->nargs; i++)
 		if (strcmp(k->tile->args[i]->name, name) == 0)
@@ -71,7 +71,15 @@ SReg *simt_reg(SKernel *k, SRegKind kind, DType dt, DType elem, int count, const
 	clean[n] = 0;
 	name = n ? clean : NULL;
 	const char *base = name ? name : "t";
-	r->name = !name || name_taken(k, base) ? arena_printf(k->arena, "%s%d", base, r->id) : arena_strdup(k->arena, base);
+	if (!name || name_taken(k, base)) {   /* base and the id: a printf of its own cost a malloc */
+		size_t len = strlen(base);
+		char *numbered = arena_alloc(k->arena, len + 12);
+		memcpy(numbered, base, len);
+		snprintf(numbered + len, 12, "%d", r->id);
+		r->name = numbered;
+	} else {
+		r->name = name;   /* the cleaned copy */
+	}
 	if (k->nregs == k->cap_regs) {
 		k->cap_regs = k->cap_regs ? 2 * k->cap_regs : 64;
 		SReg **grown = arena_alloc(k->arena, (size_t)k->cap_regs * sizeof *grown);
@@ -86,7 +94,7 @@ SReg *simt_reg(SKernel *k, SRegKind kind, DType dt, DType elem, int count, const
 
 static SExpr *expr(SKernel *k, SExprKind kind, DType dt)
 {
-	SExpr *e = arena_alloc(k->arena, sizeof *e);
+	SExpr *e = arena_run_alloc(k->arena, &k->exprs, sizeof *e);
 	e->kind = kind;
 	e->dtype = dt;
 	return e;
@@ -184,10 +192,11 @@ SExpr *simt_and(SKernel *k, SExpr *x, SExpr *y)
 
 SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line)
 {
-	SStmt *s = arena_alloc(k->arena, sizeof *s);
+	SStmt *s = arena_run_alloc(k->arena, &k->stmts, sizeof *s);
 	s->kind = kind;
 	s->line = line;
 	s->vec = 1;
+	k->kinds |= 1u << kind;
 	if (k->last)
 		k->last->next = s;
 	else
@@ -198,11 +207,12 @@ SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line)
 
 SStmt *simt_stmt_after(SKernel *k, SStmt *after, SStmtKind kind, int line)
 {
-	SStmt *s = arena_alloc(k->arena, sizeof *s);
+	SStmt *s = arena_run_alloc(k->arena, &k->stmts, sizeof *s);
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
 	s->line = line;
 	s->vec = 1;
+	k->kinds |= 1u << kind;
 	SStmt **at = after ? &after->next : &k->first;
 	s->next = *at;
 	*at = s;
@@ -213,10 +223,11 @@ SStmt *simt_stmt_after(SKernel *k, SStmt *after, SStmtKind kind, int line)
 
 SStmt *simt_also(SKernel *k, SStmt *head)
 {
-	SStmt *s = arena_alloc(k->arena, sizeof *s);
+	SStmt *s = arena_run_alloc(k->arena, &k->stmts, sizeof *s);
 	s->kind = SS_ASSIGN;
 	s->line = head->line;
 	s->vec = 1;
+	k->kinds |= 1u << SS_ASSIGN;
 	SStmt **tail = &head->also;
 	while (*tail)
 		tail = &(*tail)->also;
@@ -643,8 +654,12 @@ int simt_shared_bytes(const SKernel *k)
 	return total;
 }
 
+_Static_assert(SS_MBAR_WAIT < 32, "SKernel.kinds has a bit for each kind of statement");
+
 bool simt_uses(const SKernel *k, SStmtKind kind)
 {
+	if (!(k->kinds >> kind & 1))
+		return false;
 	for (const SStmt *s = k->first; s; s = s->next)
 		if (s->kind == kind)
 			return true;
@@ -653,6 +668,8 @@ bool simt_uses(const SKernel *k, SStmtKind kind)
 
 bool simt_uses_mma(const SKernel *k, MatrixOp op)
 {
+	if (!(k->kinds >> SS_MMA & 1))
+		return false;
 	for (const SStmt *s = k->first; s; s = s->next)
 		if (s->kind == SS_MMA && s->mop == op)
 			return true;

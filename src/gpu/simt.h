@@ -246,13 +246,13 @@ struct SStmt {
 	 * g, acc[1] of the row g + 8, and 8 columns later come 2 registers on.
 	 * smem[0] NULL: frag_a is the first of the thread's 4 A words. */
 	int n;
+	int tmap;                       /* SS_TMA_LOAD: the kernel's tensor map number */
 	SReg *smem[2];
 	WgmmaDesc desc[2];
 	SReg *frag_regs;                /* SS_MMA_FENCE: A operand registers fenced too; SS_MMA_WAIT: other
 	                                   accumulators the wait completes; or NULL */
 	/* SS_MBAR_EXPECT, SS_TMA_LOAD, SS_MBAR_WAIT */
 	SExpr *bar;                     /* SE_REF: the mbarrier (a u64 of a shared array) */
-	int tmap;                       /* SS_TMA_LOAD: the kernel's tensor map number */
 	SExpr *coord[2];                /* SS_TMA_LOAD: the box's first column and row (i32) */
 	SStmt *next;
 };
@@ -286,6 +286,8 @@ typedef struct SKernel {
 	const char **names;             /* the registers' names, a hash set (names_cap a power of two) */
 	int names_cap;
 	SStmt *first, *last;
+	uint32_t kinds;                 /* bit 1 << kind for each kind of statement made (simt_uses: a kernel
+	                                   without one is not walked; one may have been dropped since) */
 	int shared_bytes;               /* shared memory of all SR_SHARED registers, at their offsets */
 	bool shared_reuse;              /* some SR_SHARED registers share bytes: one block, each at its offset */
 	int dynamic_bytes;              /* CUDA beyond 48 KiB: all of them in one dynamic block of this size, 0: static */
@@ -295,6 +297,7 @@ typedef struct SKernel {
 	STensorMap *tmaps;              /* the bulk tensor copies' maps, passed after the arguments */
 	int ntmaps;
 	Arena *arena;
+	ArenaRun stmts, exprs;          /* where statements and expressions go, each one after another */
 	SExpr *ints[256];               /* simt_int's last constants, by a hash of dtype and value: one node
 	                                   for each (no one changes an SE_INT once made) */
 	SExpr *leaves[64];              /* simt_leaf's last SE_LOOP .. SE_ARG, the same way */

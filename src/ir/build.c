@@ -134,7 +134,7 @@ static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
 		check_shape(b, &t);
 	if (dtype_is_fp8(t.dtype) || (t.dtype == DT_PTR && dtype_is_fp8(t.elem)))
 		b->kernel->uses_fp8 = true;
-	TValue *v = arena_alloc(b->arena, sizeof *v);
+	TValue *v = arena_run_alloc(b->arena, &b->values, sizeof *v);
 	v->id = b->next_id++;
 	b->kernel->nids = b->next_id;
 	v->op = op;
@@ -145,7 +145,7 @@ static TValue *append(TBuilder *b, TOp op, Type t, int nargs, TValue **args)
 	v->axis = &tir_axis_none;
 	v->nargs = nargs;
 	if (nargs) {
-		v->args = arena_alloc(b->arena, sizeof *v->args * (size_t)nargs);
+		v->args = arena_run_alloc(b->arena, &b->args, sizeof *v->args * (size_t)nargs);
 		memcpy(v->args, args, sizeof *v->args * (size_t)nargs);
 	}
 	if (b->block->last)

@@ -58,6 +58,7 @@ typedef struct Undo {
 
 typedef struct Spec {
 	Arena *a;
+	Arena *vals;           /* the SVals alone, which die with the specializer: their memory goes to `a` */
 	Diag *d;
 	const Kernel *k;
 	const Source *src;

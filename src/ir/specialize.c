@@ -29,7 +29,7 @@ void spec_error(Spec *s, const Node *n, const char *fmt, ...)
 
 SVal *spec_sv_new(Spec *s, SvKind k)
 {
-	SVal *v = arena_alloc(s->a, sizeof *v);
+	SVal *v = arena_alloc(s->vals, sizeof *v);
 	v->kind = k;
 	return v;
 }
@@ -1416,7 +1416,8 @@ bool spec_strip_hints(const char *sig, char *out, int64_t *div, SigEntry *bad)
 TKernel *spec_kernel(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 {
 	jmp_buf jb, *saved = d->jump;
-	Spec s = {.a = a, .d = d, .k = k, .src = k->src, .func = k->func};
+	Arena *vals = arena_alloc(a, sizeof *vals);   /* held in `a`, so what it holds is never lost */
+	Spec s = {.a = a, .vals = vals, .d = d, .k = k, .src = k->src, .func = k->func};
 	s.env = spec_env_new(&s);
 	d->jump = &jb;
 	TKernel *result = NULL;
@@ -1431,5 +1432,6 @@ TKernel *spec_kernel(Arena *a, Diag *d, const Kernel *k, const SpecOptions *opt)
 		result = tk;
 	}
 	d->jump = saved;
+	arena_recycle(a, vals);
 	return result;
 }

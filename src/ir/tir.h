@@ -375,6 +375,7 @@ typedef struct TBuilder {
 	TKernel *kernel;
 	TBlock *block;
 	Arena *arena;
+	ArenaRun values, args; /* where new values and their operand lists go, one after another */
 	int next_id;
 	int line;              /* source line given to each new op */
 	const char *error;     /* set instead of a value when an op does not type */

@@ -76,8 +76,8 @@ typedef enum {
 
 struct Node {
 	NodeKind kind;   /* what this node is */
-	size_t offset;   /* byte offset of its first token in the Source */
 	Op op;           /* operator of ND_BINOP, ND_UNARY, ND_BOOLOP, ND_AUGASSIGN */
+	size_t offset;   /* byte offset of its first token in the Source */
 	const char *name;/* identifier: ND_NAME, ND_ATTR, ND_FUNCDEF, ND_PARAM, ND_KEYWORD */
 	int64_t ival;    /* ND_INT value */
 	double fval;     /* ND_FLOAT value */

@@ -99,7 +99,8 @@ static bool is_async_compile(const Source *src, const Token *t, int i, int n)
 }
 
 /* Parses one embedded kernel module and adds its kernel. */
-static void embedded(Arena *a, Diag *d, const LineTable *lines, const Token *name, const Token *body, KernelList *out)
+static void embedded(Arena *a, Arena *toks_arena, Diag *d, const LineTable *lines, const Token *name, const Token *body,
+		     KernelList *out)
 {
 	const Source *src = lines->src;
 	Source *inner = arena_alloc(a, sizeof(Source));
@@ -111,7 +112,7 @@ static void embedded(Arena *a, Diag *d, const LineTable *lines, const Token *nam
 	inner->line_base = line - 1;
 	inner->col_base = col - 1;
 	int ntoks;
-	Token *toks = lex_run(a, d, inner, &ntoks);
+	Token *toks = lex_run(toks_arena, d, inner, &ntoks);
 	Node *module = parse_run(a, d, inner, toks, ntoks);
 	for (int i = 0; i < module->body.len; i++) {
 		Node *f = module->body.items[i];
@@ -123,16 +124,16 @@ static void embedded(Arena *a, Diag *d, const LineTable *lines, const Token *nam
 	diag_fatal(d, src, name->offset, "kernel '%s' is not defined in its source", name->s->str);
 }
 
-static int discover_run(Arena *a, Diag *d, const Source *src, KernelList *out)
+static int discover_run(Arena *a, Arena *toks_arena, Diag *d, const Source *src, KernelList *out)
 {
 	int ntoks;
-	Token *toks = lex_run(a, d, src, &ntoks);
+	Token *toks = lex_run(toks_arena, d, src, &ntoks);
 	LineTable *lines = NULL;   /* made at the first embedded module */
 	for (int i = 0; i < ntoks; i++) {
 		if (is_async_compile(src, toks, i, ntoks)) {
 			if (!lines)
 				lines = base_line_table(a, src);
-			embedded(a, d, lines, &toks[i + 6], &toks[i + 8], out);
+			embedded(a, toks_arena, d, lines, &toks[i + 6], &toks[i + 8], out);
 		}
 	}
 	if (lines)
@@ -148,10 +149,14 @@ int discover_kernels(Arena *a, Diag *d, const Source *src, KernelList *out)
 	jmp_buf jb;
 	jmp_buf *saved = d->jump;
 	volatile int res = -1;
+	/* the tokens (and their strings) are read by the parser alone: their
+	 * memory goes to the arena once the trees are made */
+	Arena *toks = arena_alloc(a, sizeof *toks);   /* held in `a`, so what it holds is never lost */
 	d->jump = &jb;
 	if (setjmp(jb) == 0)
-		res = discover_run(a, d, src, out);
+		res = discover_run(a, toks, d, src, out);
 	d->jump = saved;
+	arena_recycle(a, toks);
 	return res;
 }
 

@@ -19,6 +19,7 @@
 
 typedef struct Parser {
 	Arena *arena;
+	ArenaRun nodes;   /* where the nodes go, one after another, as later stages walk them */
 	Diag *diag;
 	const Source *src;
 	const Token *toks;
@@ -100,7 +101,10 @@ static const char *ident(Parser *P, const char *what)
 
 static Node *new_node(Parser *P, NodeKind kind, size_t offset)
 {
-	return ast_new(P->arena, kind, offset);
+	Node *n = arena_run_alloc(P->arena, &P->nodes, sizeof *n);
+	n->kind = kind;
+	n->offset = offset;
+	return n;
 }
 
 static void enter(Parser *P)
@@ -1069,7 +1073,7 @@ static void check_depth(Parser *P, Node *root)
 
 Node *parse_run(Arena *a, Diag *d, const Source *src, const Token *toks, int ntoks)
 {
-	Parser P = {a, d, src, toks, ntoks, 0, 0, 0};
+	Parser P = {.arena = a, .diag = d, .src = src, .toks = toks, .ntoks = ntoks};
 	Node *m = module(&P);
 	if (m)
 		check_depth(&P, m);
@@ -1100,7 +1104,7 @@ Node *parse_expression(Arena *a, Diag *d, const Source *src)
 	if (setjmp(jb) == 0) {
 		int n;
 		Token *toks = lex_run(a, d, src, &n);
-		Parser P = {a, d, src, toks, n, 0, 0, 0};
+		Parser P = {.arena = a, .diag = d, .src = src, .toks = toks, .ntoks = n};
 		Node *e = exprlist(&P, star_expr);
 		check_depth(&P, e);
 		while (tok(&P)->kind == TK_NEWLINE)

@@ -27,6 +27,26 @@ static void test_arena(void)
 	CHECK("arena printf", strcmp(s, "x-42") == 0);
 	CHECK("arena aligned", ((uintptr_t)arena_alloc(&a, 3) & 15) == 0);
 	arena_free(&a);
+
+	/* runs lie one after another; a recycled arena's memory is reused, cleared */
+	ArenaRun run = {0};
+	char *r1 = arena_run_alloc(&a, &run, 40), *r2 = arena_run_alloc(&a, &run, 40);
+	CHECK("arena run in order", r2 == r1 + 40);
+	Arena scratch = {0};
+	unsigned char *old = arena_alloc(&scratch, 3 << 20);
+	memset(old, 0xab, 3 << 20);
+	arena_recycle(&a, &scratch);
+	CHECK("recycled arena empty", !scratch.head && !scratch.spare);
+	unsigned char *reused = arena_alloc(&a, 1 << 20);
+	bool zero = true;
+	for (size_t i = 0; i < (1 << 20); i++)
+		zero &= reused[i] == 0;
+	CHECK("recycled memory reused", reused == old);
+	CHECK("recycled memory cleared", zero);
+	unsigned char *more = arena_alloc(&a, 100);
+	CHECK("recycled memory cleared after", more == old + (1 << 20) && more[0] == 0 && more[99] == 0);
+	arena_free(&a);
+	arena_free(&scratch);
 }
 
 static void test_diag(void)
