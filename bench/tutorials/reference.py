@@ -148,6 +148,9 @@ def run_case(mod, line, saved):
         return fn[g](*args, **options)
 
     compiled = launch()
+    if os.environ.get("CUBIN_DIR") and hasattr(compiled, "asm"):   # Triton's machine code, for cuobjdump
+        with open(os.path.join(os.environ["CUBIN_DIR"], name + ".cubin"), "wb") as f:
+            f.write(compiled.asm["cubin"])
     torch.cuda.synchronize()
     worst, ok = 0.0, True
     for p in compared.split(","):
