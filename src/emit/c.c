@@ -30,6 +30,7 @@ static const char c_types[] =
 	"TC_DEVICE float tc_f32_from_bits(tc_u32 b) { float f; memcpy(&f, &b, 4); return f; }\n"
 	"TC_DEVICE tc_u32 tc_f32_bits(float x) { tc_u32 b; memcpy(&b, &x, 4); return b; }\n"
 	"TC_DEVICE float tc_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
+	"TC_DEVICE float tc_exp2_fast(float x) { return exp2f(x); }\n"
 	"TC_DEVICE tc_u32 tc_umulhi(tc_u32 a, tc_u32 b) { return (tc_u32)(((tc_u64)a * b) >> 32); }\n";
 
 /* What the CPU's C lacks or does otherwise. Integer // and % where C traps

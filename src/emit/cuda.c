@@ -34,6 +34,7 @@ static const char cuda_types[] =
 	"TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }\n"
 	"TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }\n"
 	"TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }\n"
+	"TC_DEVICE float tc_exp2_fast(float x) { float y; asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x)); return y; }\n"
 	"TC_DEVICE float tc_erfinvf(float x) { return erfinvf(x); }\n"
 	"TC_DEVICE double tc_erfinvd(double x) { return erfinv(x); }\n"
 	"/* fp32 division as Triton spells it on NVIDIA: full-range, within 2 ulp */\n"

@@ -348,6 +348,8 @@ static const char *math_name(int fn, DType dt)
 	};
 	if (fn == MATH_TF32)
 		return "tc_tf32";
+	if (fn == MATH_EXP2_FAST)
+		return "tc_exp2_fast";
 	if (fn == MATH_PACK_F16X2 || fn == MATH_PACK_BF16X2)
 		return fn == MATH_PACK_F16X2 ? "tc_pack_f16x2" : "tc_pack_bf16x2";
 	return dt == DT_F64 ? f64[fn] : f32[fn];
@@ -366,7 +368,7 @@ static void math(Emit *E, const SExpr *e)
 		buf_puts(b, "))");
 		return;
 	}
-	int n = e->aux == MATH_TF32 ? 1 : e->aux == MATH_PACK_F16X2 || e->aux == MATH_PACK_BF16X2 ? 2 : tir_math_arity((MathFn)e->aux);
+	int n = e->aux == MATH_TF32 || e->aux == MATH_EXP2_FAST ? 1 : e->aux == MATH_PACK_F16X2 || e->aux == MATH_PACK_BF16X2 ? 2 : tir_math_arity((MathFn)e->aux);
 	buf_printf(b, "%s(", math_name(e->aux, e->from));
 	for (int i = 0; i < n; i++) {
 		buf_puts(b, i ? ", " : "");

@@ -29,6 +29,7 @@ static const char hip_types[] =
 	"TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }\n"
 	"TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }\n"
 	"TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }\n"
+	"TC_DEVICE float tc_exp2_fast(float x) { return exp2f(x); }\n"
 	"TC_DEVICE float tc_erfinvf(float x) { return erfinvf(x); }\n"
 	"TC_DEVICE double tc_erfinvd(double x) { return erfinv(x); }\n"
 	"TC_DEVICE void tc_ld1(tc_u32 *w, const void *p) { w[0] = *(const tc_u32 *)p; }\n"

@@ -376,7 +376,7 @@ SExpr *lower_elementwise_expr(Lower *L, const TValue *v, const Nest *n)
 		e->a[0] = a;
 		return e;
 	case TOP_MATH:
-		e = simt_leaf(k, SE_MATH, dt, v->aux);
+		e = simt_leaf(k, SE_MATH, dt, v->aux == MATH_EXP2 && v->aux2 && dt != DT_F64 ? MATH_EXP2_FAST : v->aux);
 		e->from = v->args[0]->type.dtype;
 		e->a[0] = a;
 		for (int i = 1; i < v->nargs; i++)

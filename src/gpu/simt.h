@@ -28,6 +28,10 @@
  * registers) */
 #define MATH_PACK_F16X2 101
 #define MATH_PACK_BF16X2 102
+/* tl.exp2 of fp32 as Triton lowers it on NVIDIA: the special function
+ * unit's approximation, subnormals flushed (ex2.approx.ftz.f32); libdevice's
+ * exp2 stays MATH_EXP2. Elsewhere exp2f. */
+#define MATH_EXP2_FAST 103
 
 typedef enum {
 	SR_THREAD,   /* count elements in every thread */

@@ -149,7 +149,7 @@ static void dump_value(Buf *b, const TValue *v, int depth, bool axis)
 	dump_attrs(b, v);
 	switch (v->op) {
 	case TOP_CMP: buf_printf(b, ".%s", cmp_names[v->aux]); break;
-	case TOP_MATH: buf_printf(b, ".%s", math_names[v->aux]); break;
+	case TOP_MATH: buf_printf(b, ".%s%s", math_names[v->aux], v->aux == MATH_EXP2 && v->aux2 ? ".approx" : ""); break;
 	case TOP_REDUCE: buf_printf(b, ".%s axis=%d", reduce_names[v->aux], v->aux2); break;
 	case TOP_PROGRAM_ID: case TOP_NUM_PROGRAMS: case TOP_EXPAND: buf_printf(b, " %d", v->aux); break;
 	case TOP_ARG: buf_printf(b, " %lld", (long long)v->iconst); break;

@@ -591,7 +591,9 @@ static TValue *helper_exp(Spec *s, const Node *n, TValue *x, bool fast)
 {
 	if (fast)
 		x = bin(s, n, TOP_MUL, x, fnum(s, x, 1.4426950408889634));
-	return spec_checked(s, n, tir_math(&s->b, fast ? MATH_EXP2 : MATH_EXP, x));
+	TValue *v = spec_checked(s, n, tir_math(&s->b, fast ? MATH_EXP2 : MATH_EXP, x));
+	v->aux2 = fast;   /* tl.math.exp2: Triton's fast exp2 */
+	return v;
 }
 
 static void no_strict_signed_zero(Spec *s, const Node *call, int pos)

@@ -96,7 +96,11 @@ SVal *spec_call_math(Spec *s, const Node *call, const char *fn)
 		} else {
 			float_operands(s, call, fn, n, m == MATH_LDEXP ? 1 : n, ops);
 		}
-		return spec_sv_value(s, call, tir_math_n(&s->b, m, n, ops));
+		TValue *v = tir_math_n(&s->b, m, n, ops);
+		const char *name = ast_dotted_name(s->a, call->lhs);
+		if (v && m == MATH_EXP2 && !(name && strstr(name, "libdevice")))
+			v->aux2 = 1;   /* Triton's fast exp2, not libdevice's (MATH_EXP2_FAST) */
+		return spec_sv_value(s, call, v);
 	}
 	return NULL;
 }

@@ -78,7 +78,8 @@ typedef enum {
 	TOP_WHERE,
 	TOP_CAST,       /* to Type.dtype, round to nearest even */
 	TOP_BITCAST,
-	TOP_MATH,       /* aux: MathFn (exp, log, pow, fma, ...); its 1 to 3 operands */
+	TOP_MATH,       /* aux: MathFn (exp, log, pow, fma, ...); its 1 to 3 operands; aux2: 1 for
+			   tl.exp2 (Triton's approximation on NVIDIA), 0 for libdevice's exp2 */
 	TOP_MAXIMUM, TOP_MINIMUM,
 	TOP_PTR_ADD,    /* pointer + integer offset (in elements) */
 	/* memory */

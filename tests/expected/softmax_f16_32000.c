@@ -18,6 +18,7 @@ typedef uint64_t tc_u64;
 TC_DEVICE float tc_f32_from_bits(tc_u32 b) { float f; memcpy(&f, &b, 4); return f; }
 TC_DEVICE tc_u32 tc_f32_bits(float x) { tc_u32 b; memcpy(&b, &x, 4); return b; }
 TC_DEVICE float tc_rsqrtf(float x) { return 1.0f / sqrtf(x); }
+TC_DEVICE float tc_exp2_fast(float x) { return exp2f(x); }
 TC_DEVICE tc_u32 tc_umulhi(tc_u32 a, tc_u32 b) { return (tc_u32)(((tc_u64)a * b) >> 32); }
 TC_DEVICE tc_i32 tc_div_i32(tc_i32 x, tc_i32 y) { return y == 0 ? -1 : y == -1 ? (tc_i32)(0u - (tc_u32)x) : x / y; }
 TC_DEVICE tc_i32 tc_mod_i32(tc_i32 x, tc_i32 y) { return y == 0 ? x : y == -1 ? 0 : x % y; }

@@ -22,6 +22,7 @@ __device__ __noinline__ void tc_assert_fail(const char *kernel, int line, const 
 TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }
 TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }
 TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }
+TC_DEVICE float tc_exp2_fast(float x) { return exp2f(x); }
 TC_DEVICE float tc_erfinvf(float x) { return erfinvf(x); }
 TC_DEVICE double tc_erfinvd(double x) { return erfinv(x); }
 TC_DEVICE void tc_ld1(tc_u32 *w, const void *p) { w[0] = *(const tc_u32 *)p; }

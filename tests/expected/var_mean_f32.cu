@@ -24,6 +24,7 @@ __device__ __noinline__ void tc_assert_fail(const char *kernel, int line, const 
 TC_DEVICE float tc_f32_from_bits(tc_u32 b) { return __uint_as_float(b); }
 TC_DEVICE tc_u32 tc_f32_bits(float x) { return __float_as_uint(x); }
 TC_DEVICE float tc_rsqrtf(float x) { return rsqrtf(x); }
+TC_DEVICE float tc_exp2_fast(float x) { float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 TC_DEVICE float tc_erfinvf(float x) { return erfinvf(x); }
 TC_DEVICE double tc_erfinvd(double x) { return erfinv(x); }
 /* fp32 division as Triton spells it on NVIDIA: full-range, within 2 ulp */
