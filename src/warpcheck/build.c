@@ -457,14 +457,52 @@ static bool regular(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 24);
 }
 
+/* The last component of the path in out can be stepped back over: a name
+ * (not "." or ".."), that is a folder and no symbolic link, so that
+ * "a/b/.." is "a" for the file system too. */
+static bool can_pop(Buf *out)
+{
+	size_t e = out->len, b = e;
+	while (b > 0 && out->data[b - 1] != '/')
+		b--;
+	if (b == e || (e - b == 1 && out->data[b] == '.') || (e - b == 2 && out->data[b] == '.' && out->data[b + 1] == '.'))
+		return false;
+	struct stat st;
+	return lstat(buf_str(out), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* dir (as given) joined with name, whose "." and "dir/.." steps are
+ * taken as the file system would take them: "../config.hpp" from
+ * rocprim/device/ is rocprim/config.hpp, the path every other file that
+ * includes it names, so the header is read and summarized once. */
 static bool try_dir(const char *dir, size_t dn, const char *name, size_t n, Buf *out)
 {
 	out->len = 0;
 	if (dn)
 		buf_putn(out, dir, dn);
-	if (dn && dir[dn - 1] != '/')
-		buf_putc(out, '/');
-	buf_putn(out, name, n);
+	if (dn && dir[dn - 1] == '/')
+		out->data[--out->len] = '\0';  /* "/" stays "": the slash comes back with the first name */
+	bool root = dn && dir[0] == '/';
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && name[j] != '/')
+			j++;
+		size_t cn = j - i;
+		if ((cn == 0 || (cn == 1 && name[i] == '.')) && j < n) {
+			/* "./" and "//" are no step; a last "." names a folder, no header */
+		} else if (cn == 2 && name[i] == '.' && name[i + 1] == '.' && j < n && can_pop(out)) {
+			while (out->len > 0 && out->data[out->len - 1] != '/')
+				out->len--;
+			if (out->len > 0)
+				out->len--;
+			out->data[out->len] = '\0';
+		} else {
+			if (out->len || root)
+				buf_putc(out, '/');
+			buf_putn(out, name + i, cn);
+		}
+		i = j + 1;
+	}
 	return regular(buf_str(out));
 }
 
