@@ -219,7 +219,14 @@ void wc_names_free(WcNames *nm)
 	free(nm->chars);
 	free(nm->mt);
 	free(nm->wm);
+	free(nm->touched);
 	memset(nm, 0, sizeof *nm);
+}
+
+void wc_touch_grow(WcNames *nm)
+{
+	nm->touched_cap = nm->touched_cap ? nm->touched_cap * 2 : 256;
+	nm->touched = base_realloc(nm->touched, nm->touched_cap * sizeof *nm->touched);
 }
 
 uint32_t wc_stamp(WcNames *nm)

@@ -254,6 +254,7 @@ void wc_set_const(WcFile *f, uint32_t id, uint64_t v, bool conflict)
 			nm->const_conflict = true;
 		return;
 	}
+	wc_touch(f->names, id, f->stamp);
 	nm->const_stamp = f->stamp;
 	nm->const_value = v;
 	nm->const_conflict = conflict;
@@ -371,6 +372,7 @@ static void add_macro(WcFile *f, int name, int open, int eod)
 				used |= 1u << p;
 	}
 	WcName *nm = &f->names->v[f->all[name].id];
+	wc_touch(f->names, f->all[name].id, f->stamp);
 	nm->macro_stamp = f->stamp;
 	nm->macro_nparams = (uint8_t)np;
 	nm->macro_used = used;
@@ -491,6 +493,7 @@ static void keep_body(WcFile *f, uint32_t id, int from, int to)
 	if (n)   /* an empty body: mt may still be NULL */
 		memcpy(nt->mt + nt->nmt, f->all + from, (size_t)n * sizeof *nt->mt);
 	WcName *nm = &nt->v[id];
+	wc_touch(nt, id, f->stamp);
 	nm->body_stamp = f->stamp;
 	nm->body_at = nt->nmt;
 	nm->body_len = n;
@@ -547,11 +550,13 @@ static void define(PP *pp, int i, int eod)
 			nm->target_file = f->src.name;
 			nm->target_off = nt->off, nm->target_line = nt->line, nm->target_col = nt->col;
 		}
+		wc_touch(f->names, nt->id, f->stamp);
 		nm->target_stamp = f->stamp;
 		nm->target_macro = target;
 	}
 	uint32_t tested = cond_target(f, i + 1, eod);
 	if (tested != NO_NAME) {
+		wc_touch(f->names, nt->id, f->stamp);
 		f->names->v[nt->id].tmacro_stamp = f->stamp;
 		f->names->v[nt->id].tmacro_target = tested;
 	}
@@ -574,11 +579,13 @@ static void define(PP *pp, int i, int eod)
 		while (end < eod && all_op(f, end, WP_RPAREN))
 			end++;
 		if (end == eod) {
+			wc_touch(f->names, nt->id, f->stamp);
 			f->names->v[nt->id].wsize_stamp = f->stamp;
 			return;
 		}
 	}
 	if (uses_width(f, i + 1, eod)) {
+		wc_touch(f->names, nt->id, f->stamp);
 		f->names->v[nt->id].wexpr_stamp = f->stamp;
 		return;
 	}
@@ -671,15 +678,36 @@ static WcHeaderSum *sum_find(WcWork *w, const char *path, uint64_t key)
 	return NULL;
 }
 
-/* The facts names got under stamp st: the header's. */
-static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64_t key, const Vec *paths)
+static int by_id(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The facts names got under stamp st: the header's. Only the names
+ * touched since the log stood at mark can hold one (wc_touch), taken in
+ * the order of their ids, as a scan of the whole table would. */
+static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64_t key, const Vec *paths,
+	uint32_t mark)
 {
 	WcNames *nt = f->names;
 	WcHeaderSum *s = base_calloc(1, sizeof *s);
 	s->path = base_strdup(path);
 	s->key = key;
 	int cap = 0;
-	for (uint32_t id = 0; id < nt->n; id++) {
+	uint32_t nids = 0, *ids = nt->touched + mark;
+	for (uint32_t k = mark; k < nt->ntouched; k++)  /* a name a nested summary set, then replayed */
+		if (nt->v[nt->touched[k]].touch_stamp == st)   /* under st, is there twice: once kept below */
+			ids[nids++] = nt->touched[k];
+	qsort(ids, nids, sizeof *ids, by_id);
+	uint32_t u = 0;
+	for (uint32_t k = 0; k < nids; k++)
+		if (u == 0 || ids[u - 1] != ids[k])
+			ids[u++] = ids[k];
+	nids = u;
+	nt->ntouched = mark;  /* ids stays readable: nothing is touched until the loop ends */
+	for (uint32_t k = 0; k < nids; k++) {
+		uint32_t id = ids[k];
 		const WcName *nm = &nt->v[id];
 		SumEntry x = {.id = id};
 		if (nm->const_stamp == st)
@@ -742,6 +770,7 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 	for (int k = 0; k < s->n; k++) {
 		const SumEntry *x = &s->e[k];
 		WcName *nm = &nt->v[x->id];
+		wc_touch(nt, x->id, st);
 		if (x->has & F_CONST)
 			wc_set_const(f, x->id, x->value, x->conflict);
 		if (x->has & F_MACRO) {
@@ -923,10 +952,10 @@ static WcHeaderSum *sum_build(WcFile *f, const char *path, uint64_t key)
 	const char *text = wc_header_text(w, path, &len);
 	Vec paths = {0};
 	vec_push(&paths, base_strdup(path));
-	uint32_t st = wc_stamp(f->names);
+	uint32_t st = wc_stamp(f->names), mark = f->names->ntouched;
 	bool partial = text && read_header(f, NULL, path, text, len, st, &paths);
 	w->nbuilding--;
-	WcHeaderSum *hs = sum_capture(f, st, path, key, &paths);
+	WcHeaderSum *hs = sum_capture(f, st, path, key, &paths, mark);
 	for (int k = 0; k < paths.len; k++)
 		free(paths.data[k]);
 	vec_free(&paths);
@@ -1340,6 +1369,7 @@ static void target_consts(WcFile *f)
 		if (target == NO_NAME)
 			continue;
 		WcName *nm = &f->names->v[defs[a].id];
+		wc_touch(f->names, defs[a].id, f->stamp);
 		nm->target_stamp = f->stamp;
 		nm->target_macro = target;
 		nm->target_file = NULL;

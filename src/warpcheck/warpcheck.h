@@ -195,6 +195,7 @@ typedef struct WcName {
 	uint64_t cdef_value;
 	uint32_t body_stamp;     /* an object-like #define: its body in WcNames.mt */
 	uint32_t body_at, body_len;
+	uint32_t touch_stamp;    /* the last stamp any fact a header summary keeps was set under (WcNames.touched) */
 	uint32_t pbound_stamp;   /* a template whose parameter pbound_param a static_assert bounds by the
 	                            device's width: at most pbound_max with 32 lanes (rule_params.c) */
 	uint8_t pbound_param, pbound_max;
@@ -221,6 +222,9 @@ typedef struct WcNames {
 	uint32_t nmt, mtcap;
 	WcWmul *wm;              /* templates' wavefront parameters, per file */
 	uint32_t nwm, wmcap;
+	uint32_t *touched;       /* ids whose facts were set, each once per stamp (wc_touch): what a
+	                            header's summary looks at instead of the whole table; per file */
+	uint32_t ntouched, touched_cap;
 } WcNames;
 
 void wc_names_init(WcNames *nm);
@@ -229,6 +233,18 @@ uint32_t wc_intern(WcNames *nm, const char *s, size_t n);
 /* h: FNV-1a (32-bit) of the name, as the lexer computes it while scanning */
 uint32_t wc_intern_hashed(WcNames *nm, const char *s, size_t n, uint32_t h);
 uint32_t wc_stamp(WcNames *nm);   /* a fresh stamp */
+void wc_touch_grow(WcNames *nm);
+/* A fact a header summary keeps (const, macro, wsize, wexpr, target,
+ * tmacro, hdr, pbound, wm, body) is being set on id under stamp. */
+static inline void wc_touch(WcNames *nm, uint32_t id, uint32_t stamp)
+{
+	if (nm->v[id].touch_stamp == stamp)
+		return;
+	nm->v[id].touch_stamp = stamp;
+	if (nm->ntouched == nm->touched_cap)
+		wc_touch_grow(nm);
+	nm->touched[nm->ntouched++] = id;
+}
 
 typedef struct WcSuppress {
 	int line;
