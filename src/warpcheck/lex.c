@@ -389,7 +389,9 @@ static void lex_one(Lexer *lx)
 	char c = lx->s[lx->pos];
 	size_t start = lx->pos;
 	if (cclass[(unsigned char)c] & C_SPACE) {
-		lx->pos++;
+		do  /* a run of blanks at once (indentation) */
+			lx->pos++;
+		while (lx->pos < lx->n && (cclass[(unsigned char)lx->s[lx->pos]] & C_SPACE));
 		return;
 	}
 	int line = lx->line, col = (int)(start - lx->line_start) + 1;

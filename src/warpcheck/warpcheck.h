@@ -351,6 +351,9 @@ typedef struct WcWork {
 	char *text; size_t text_cap;
 	WcTok *all; int all_cap;
 	WcTok *t; int t_cap;
+	struct WcTokBufs { WcTok *all, *t; int all_cap, t_cap; } *bufs;  /* a header read for its summary
+	                               borrows these, one pair per depth of summaries being made */
+	int nbufs;
 } WcWork;
 
 void wc_work_init(WcWork *w);
