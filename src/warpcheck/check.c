@@ -60,6 +60,7 @@ void wc_work_free(WcWork *w)
 {
 	wc_header_sums_free(w);
 	wc_headers_free(w);
+	wc_includes_free(w);
 	wc_names_free(&w->names);
 	free(w->text);
 	free(w->all);

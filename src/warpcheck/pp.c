@@ -938,7 +938,7 @@ static bool include_path(const WcFile *f, int tok, int eod, Buf *path)
 			return false;
 		n = t->len - 2;
 	}
-	return wc_resolve_include(f->cfg, f->src.name, name, n, angle, path);
+	return wc_resolve_include_in(f->work, f->cfg, f->src.name, name, n, angle, path);
 }
 
 static bool building(const WcWork *w, const char *path)

@@ -319,6 +319,11 @@ void wc_tree_prepare(WcTree *t);   /* after the last add, before lookups */
 /* The file an #include of name (n bytes, angle for <...>) from the file
  * at from reaches, into out; false when none or a system header skipped. */
 bool wc_resolve_include(const WcConfig *c, const char *from, const char *name, size_t n, bool angle, Buf *out);
+typedef struct WcWork WcWork;
+/* The same, remembering for the thread (w, or none) what each folder and
+ * name gave: a header named by hundreds of files is looked for once. */
+bool wc_resolve_include_in(WcWork *w, const WcConfig *c, const char *from, const char *name, size_t n, bool angle,
+	Buf *out);
 
 /* A stretch of code tokens [from, next region's from) and the passes that
  * certainly (def) or possibly (maybe) compile it. */
@@ -341,7 +346,8 @@ typedef struct WcFunc {
  * buffers (text, tokens), so checking a file allocates almost nothing. */
 typedef struct WcHeader WcHeader;
 typedef struct WcHeaderSum WcHeaderSum;
-typedef struct WcWork {
+typedef struct WcIncl WcIncl;
+struct WcWork {
 	WcHeaderSum *sums[256];     /* headers' facts, by path and build flags: replayed, not reread */
 	WcHeaderSum *partial;       /* those in a cycle of includes: for the file being checked only */
 	const char **building; int nbuilding, building_cap;  /* headers being read, outermost first */
@@ -354,7 +360,8 @@ typedef struct WcWork {
 	struct WcTokBufs { WcTok *all, *t; int all_cap, t_cap; } *bufs;  /* a header read for its summary
 	                               borrows these, one pair per depth of summaries being made */
 	int nbufs;
-} WcWork;
+	WcIncl **incl; uint32_t incl_mask, nincl;  /* #include lookups made (wc_resolve_include_in) */
+};
 
 void wc_work_init(WcWork *w);
 void wc_work_free(WcWork *w);
@@ -422,6 +429,7 @@ void wc_cache_put(const char *dir, uint64_t key, const WcFile *f, WcWork *w, con
 /* build.c: the header cache of a thread */
 const char *wc_header_text(WcWork *w, const char *path, size_t *len);
 void wc_headers_free(WcWork *w);
+void wc_includes_free(WcWork *w);
 void wc_header_sums_free(WcWork *w);   /* pp.c */
 void wc_partial_sums_free(WcWork *w);  /* pp.c: those of the file checked last */
 void wc_include_summaries(WcFile *f);  /* pp.c: after wc_lex, before any fact of f's stamp */
