@@ -672,9 +672,9 @@ static WcHeaderSum *sum_find(WcWork *w, const char *path, uint64_t key)
 	for (WcHeaderSum *s = w->sums[key & 255]; s; s = s->next)
 		if (s->key == key && strcmp(s->path, path) == 0)
 			return s;
-	for (WcHeaderSum *s = w->partial; s; s = s->next)
-		if (s->key == key && strcmp(s->path, path) == 0)
-			return s;
+	for (int k = w->npartial - 1; k >= 0; k--)
+		if (w->partial[k]->key == key && strcmp(w->partial[k]->path, path) == 0)
+			return w->partial[k];
 	return NULL;
 }
 
@@ -837,10 +837,79 @@ static void sum_list_free(WcHeaderSum *s)
 	}
 }
 
+/* The partial summaries that one header a file reads for its summary
+ * first, not nested in another's (w->nbuilding 0), made: what they hold
+ * depends only on the header, the build flags and the partial summaries
+ * the file met before it, which are the groups up the parent chain. So
+ * a later file that reads the same headers in the same order takes the
+ * group again instead of rereading its headers (faiss' simdlib headers,
+ * which include each other, were read once per file that includes them). */
+typedef struct WcSumGroup {
+	struct WcSumGroup *parent;  /* the file's group before it, or NULL */
+	uint64_t key;               /* the header's (sum_key), and its path */
+	char *path;
+	WcHeaderSum *ret;           /* the header's own summary: one of sums, or a whole one */
+	WcHeaderSum **sums;         /* made in this order */
+	int n;
+	bool again;                 /* may be taken again (else only a parent, unique to its file) */
+} WcSumGroup;
+
+static uint64_t group_hash(const WcSumGroup *parent, uint64_t key)
+{
+	uintptr_t p = (uintptr_t)parent;
+	return base_hash_fnv1a(&p, sizeof p, key);
+}
+
+static WcSumGroup *group_find(const WcWork *w, const WcSumGroup *parent, uint64_t key, const char *path)
+{
+	if (!w->groups)
+		return NULL;
+	for (uint32_t s = (uint32_t)group_hash(parent, key) & w->groups_mask; w->groups[s]; s = (s + 1) & w->groups_mask) {
+		WcSumGroup *g = w->groups[s];
+		if (g->again && g->parent == parent && g->key == key && strcmp(g->path, path) == 0)
+			return g;
+	}
+	return NULL;
+}
+
+static void group_add(WcWork *w, WcSumGroup *g)
+{
+	if (!w->groups || (w->ngroups + 1) * 2 > w->groups_mask + 1) {
+		uint32_t size = w->groups ? (w->groups_mask + 1) * 2 : 64;
+		WcSumGroup **slots = base_calloc(size, sizeof *slots);
+		for (uint32_t k = 0; w->groups && k <= w->groups_mask; k++) {
+			if (!w->groups[k])
+				continue;
+			uint32_t s = (uint32_t)group_hash(w->groups[k]->parent, w->groups[k]->key) & (size - 1);
+			while (slots[s])
+				s = (s + 1) & (size - 1);
+			slots[s] = w->groups[k];
+		}
+		free(w->groups);
+		w->groups = slots;
+		w->groups_mask = size - 1;
+	}
+	uint32_t s = (uint32_t)group_hash(g->parent, g->key) & w->groups_mask;
+	while (w->groups[s])
+		s = (s + 1) & w->groups_mask;
+	w->groups[s] = g;
+	w->ngroups++;
+}
+
+static void partial_push(WcWork *w, WcHeaderSum *s)
+{
+	if (w->npartial == w->partial_cap) {
+		w->partial_cap = w->partial_cap ? 2 * w->partial_cap : 16;
+		w->partial = base_realloc(w->partial, sizeof *w->partial * (size_t)w->partial_cap);
+	}
+	w->partial[w->npartial++] = s;
+}
+
+/* The next file starts with no partial summary (they stay in their groups). */
 void wc_partial_sums_free(WcWork *w)
 {
-	sum_list_free(w->partial);
-	w->partial = NULL;
+	w->npartial = 0;
+	w->last_group = NULL;
 }
 
 void wc_header_sums_free(WcWork *w)
@@ -849,7 +918,25 @@ void wc_header_sums_free(WcWork *w)
 		sum_list_free(w->sums[b]);
 		w->sums[b] = NULL;
 	}
-	wc_partial_sums_free(w);
+	for (uint32_t k = 0; w->groups && k <= w->groups_mask; k++) {
+		WcSumGroup *g = w->groups[k];
+		if (!g)
+			continue;
+		for (int m = 0; m < g->n; m++) {
+			g->sums[m]->next = NULL;
+			sum_list_free(g->sums[m]);
+		}
+		free(g->sums);
+		free(g->path);
+		free(g);
+	}
+	free(w->groups);
+	w->groups = NULL;
+	w->groups_mask = w->ngroups = 0;
+	free(w->partial);
+	w->partial = NULL;
+	w->npartial = w->partial_cap = 0;
+	w->last_group = NULL;
 }
 
 /* Reads the header at path (its text already in hand) into sub's facts;
@@ -958,7 +1045,7 @@ static bool building(const WcWork *w, const char *path)
  * read (a cycle of includes; an include guard stops it there) depends on
  * where the cycle was entered: it is kept for the top file being checked
  * only (WcWork.partial), and so is each one that replays it. */
-static WcHeaderSum *sum_build(WcFile *f, const char *path, uint64_t key)
+static WcHeaderSum *sum_make(WcFile *f, const char *path, uint64_t key)
 {
 	WcWork *w = f->work;
 	if (w->nbuilding == w->building_cap) {
@@ -966,6 +1053,7 @@ static WcHeaderSum *sum_build(WcFile *f, const char *path, uint64_t key)
 		w->building = base_realloc(w->building, sizeof *w->building * (size_t)w->building_cap);
 	}
 	w->building[w->nbuilding++] = path;
+	int before = w->npartial;
 	size_t len = 0;
 	const char *text = wc_header_text(w, path, &len);
 	Vec paths = {0};
@@ -978,9 +1066,45 @@ static WcHeaderSum *sum_build(WcFile *f, const char *path, uint64_t key)
 		free(paths.data[k]);
 	vec_free(&paths);
 	hs->partial = partial;
-	WcHeaderSum **list = partial ? &w->partial : &w->sums[key & 255];
-	hs->next = *list;
-	*list = hs;
+	if (partial) {
+		partial_push(w, hs);
+	} else {
+		if (w->npartial > before)
+			w->side_partials = true;
+		hs->next = w->sums[key & 255];
+		w->sums[key & 255] = hs;
+	}
+	return hs;
+}
+
+static WcHeaderSum *sum_build(WcFile *f, const char *path, uint64_t key)
+{
+	WcWork *w = f->work;
+	if (w->nbuilding > 0)
+		return sum_make(f, path, key);
+	WcSumGroup *g = group_find(w, w->last_group, key, path);
+	if (g) {
+		for (int k = 0; k < g->n; k++)
+			partial_push(w, g->sums[k]);
+		w->last_group = g;
+		return g->ret;
+	}
+	int mark = w->npartial;
+	w->side_partials = false;
+	WcHeaderSum *hs = sum_make(f, path, key);
+	if (w->npartial == mark)
+		return hs;  /* whole summaries only: found again as they are */
+	/* A whole summary made here that made partial ones on the way is
+	 * found as it is by later files, which so do not get those partial
+	 * ones: the group would not be what they read. */
+	g = base_calloc(1, sizeof *g);
+	g->again = !w->side_partials;
+	g->parent = w->last_group, g->key = key, g->path = base_strdup(path), g->ret = hs;
+	g->n = w->npartial - mark;
+	g->sums = base_malloc(sizeof *g->sums * (size_t)g->n);
+	memcpy(g->sums, w->partial + mark, sizeof *g->sums * (size_t)g->n);
+	group_add(w, g);
+	w->last_group = g;
 	return hs;
 }
 

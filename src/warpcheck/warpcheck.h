@@ -349,7 +349,12 @@ typedef struct WcHeaderSum WcHeaderSum;
 typedef struct WcIncl WcIncl;
 struct WcWork {
 	WcHeaderSum *sums[256];     /* headers' facts, by path and build flags: replayed, not reread */
-	WcHeaderSum *partial;       /* those in a cycle of includes: for the file being checked only */
+	WcHeaderSum **partial; int npartial, partial_cap;  /* those in a cycle of includes the file being
+	                               checked has met, oldest first: for it only */
+	struct WcSumGroup **groups; uint32_t groups_mask, ngroups;  /* the partial summaries each header
+	                               a file reads first made, after those made before it (pp.c) */
+	struct WcSumGroup *last_group;  /* the file's last group made or taken again */
+	bool side_partials;         /* a whole summary made partial ones on the way (pp.c) */
 	const char **building; int nbuilding, building_cap;  /* headers being read, outermost first */
 	WcNames names;
 	const WcConfig *cfg;        /* the build flags of the next file checked */
