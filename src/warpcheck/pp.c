@@ -628,6 +628,7 @@ struct WcHeaderSum {
 	WcTok *toks; uint32_t ntoks;
 	WcWmul *wm; uint32_t nwm;
 	Vec paths;                /* the headers it read, itself first */
+	uint32_t *path_hash;      /* each one's for seen_add, made once */
 	bool partial;             /* it reaches a header that includes it (or the header that
 	                             included it): what it holds depends on where it was entered */
 	WcHeaderSum *next;
@@ -635,9 +636,13 @@ struct WcHeaderSum {
 
 /* Adds a header's path to the set the top file has read; false when it
  * was there. An open-addressing set of path hashes (0 stands for empty). */
-static bool seen_add(WcFile *top, const char *path)
+static uint32_t seen_hash(const char *path)
 {
-	uint32_t h = (uint32_t)base_hash_fnv1a(path, strlen(path), HASH_SEED) | 1u;
+	return (uint32_t)base_hash_fnv1a(path, strlen(path), HASH_SEED) | 1u;
+}
+
+static bool seen_add_hashed(WcFile *top, uint32_t h)
+{
 	if ((top->nseen + 1) * 2 > top->seen_cap) {
 		int cap = top->seen_cap ? top->seen_cap * 2 : 64;
 		uint32_t *set = base_calloc((size_t)cap, sizeof *set);
@@ -662,6 +667,11 @@ static bool seen_add(WcFile *top, const char *path)
 	return true;
 }
 
+static bool seen_add(WcFile *top, const char *path)
+{
+	return seen_add_hashed(top, seen_hash(path));
+}
+
 static uint64_t sum_key(const WcFile *f, const char *path)
 {
 	return base_hash_fnv1a(path, strlen(path) + 1, f->cfg ? f->cfg->hash : 0);
@@ -678,10 +688,28 @@ static WcHeaderSum *sum_find(WcWork *w, const char *path, uint64_t key)
 	return NULL;
 }
 
-static int by_id(const void *a, const void *b)
+/* ids[0, n) in ascending order: a radix sort, 11 bits a pass. */
+static void sort_ids(uint32_t *ids, uint32_t n)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
+	if (n < 2)
+		return;
+	uint32_t *tmp = base_malloc(sizeof *tmp * n), *a = ids, *b = tmp;
+	for (int shift = 0; shift < 32; shift += 11) {
+		uint32_t count[2049] = {0};
+		for (uint32_t k = 0; k < n; k++)
+			count[((a[k] >> shift) & 2047) + 1]++;
+		if (count[((a[0] >> shift) & 2047) + 1] == n)
+			continue;  /* one digit for every id: the pass would change nothing */
+		for (int d = 0; d < 2048; d++)
+			count[d + 1] += count[d];
+		for (uint32_t k = 0; k < n; k++)
+			b[count[(a[k] >> shift) & 2047]++] = a[k];
+		uint32_t *t = a;
+		a = b, b = t;
+	}
+	if (a != ids)
+		memcpy(ids, a, sizeof *ids * n);
+	free(tmp);
 }
 
 /* The facts names got under stamp st: the header's. Only the names
@@ -699,7 +727,7 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 	for (uint32_t k = mark; k < nt->ntouched; k++)  /* a name a nested summary set, then replayed */
 		if (nt->v[nt->touched[k]].touch_stamp == st)   /* under st, is there twice: once kept below */
 			ids[nids++] = nt->touched[k];
-	qsort(ids, nids, sizeof *ids, by_id);
+	sort_ids(ids, nids);
 	uint32_t u = 0;
 	for (uint32_t k = 0; k < nids; k++)
 		if (u == 0 || ids[u - 1] != ids[k])
@@ -755,9 +783,14 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 		s->e[s->n++] = x;
 	}
 	WcFile set = {0};  /* only its seen set: each path once */
-	for (int k = 0; k < paths->len; k++)
-		if (seen_add(&set, paths->data[k]))
+	s->path_hash = base_malloc(sizeof *s->path_hash * (size_t)(paths->len ? paths->len : 1));
+	for (int k = 0; k < paths->len; k++) {
+		uint32_t h = seen_hash(paths->data[k]);
+		if (seen_add_hashed(&set, h)) {
+			s->path_hash[s->paths.len] = h;
 			vec_push(&s->paths, base_strdup(paths->data[k]));
+		}
+	}
 	free(set.seen);
 	return s;
 }
@@ -833,6 +866,7 @@ static void sum_list_free(WcHeaderSum *s)
 		for (int k = 0; k < s->paths.len; k++)
 			free(s->paths.data[k]);
 		vec_free(&s->paths);
+		free(s->path_hash);
 		free(s);
 	}
 }
@@ -1162,7 +1196,7 @@ static void include_defs(WcFile *f, int tok, int eod)
 		sum_replay(f, hs);
 		vec_push(&top->hdr_paths, base_strdup(hs->paths.data[0]));
 		for (int k = 1; k < hs->paths.len; k++)
-			if (seen_add(top, hs->paths.data[k]))
+			if (seen_add_hashed(top, hs->path_hash[k]))
 				vec_push(&top->hdr_paths, base_strdup(hs->paths.data[k]));
 		buf_free(&path);
 		return;

@@ -213,7 +213,8 @@ typedef struct WcWmul {
 typedef struct WcNames {
 	WcName *v;
 	uint32_t n, cap;
-	uint32_t *slot;          /* open addressing: id + 1, 0 when empty */
+	uint64_t *slot;          /* open addressing: the name's hash << 32 | id + 1, 0 when empty (a
+	                            probe compares hashes without reading the name's entry) */
 	uint32_t mask;
 	char *chars;
 	size_t nchars, ccap;
