@@ -886,7 +886,33 @@ typedef struct WcSumGroup {
 	WcHeaderSum **sums;         /* made in this order */
 	int n;
 	bool again;                 /* may be taken again (else only a parent, unique to its file) */
+	bool kept;                  /* in WcWork.groups, for every later file; else in WcWork.local */
+	struct WcSumGroup *next_local;
 } WcSumGroup;
+
+/* What a thread keeps of groups to be taken again; past it they are all
+ * freed after the file being checked, and those of the next files kept. */
+#define GROUP_BYTES ((size_t)64 << 20)
+
+static size_t sum_bytes(const WcHeaderSum *s)
+{
+	size_t b = sizeof *s + strlen(s->path) + (size_t)s->n * sizeof *s->e + (size_t)s->ntoks * sizeof *s->toks +
+	           (size_t)s->nwm * sizeof *s->wm + (size_t)s->paths.len * (sizeof *s->path_hash + sizeof(char *));
+	for (int k = 0; k < s->paths.len; k++)
+		b += strlen(s->paths.data[k]) + 1;
+	return b;
+}
+
+static void group_free(WcSumGroup *g)
+{
+	for (int m = 0; m < g->n; m++) {
+		g->sums[m]->next = NULL;
+		sum_list_free(g->sums[m]);
+	}
+	free(g->sums);
+	free(g->path);
+	free(g);
+}
 
 static uint64_t group_hash(const WcSumGroup *parent, uint64_t key)
 {
@@ -939,11 +965,25 @@ static void partial_push(WcWork *w, WcHeaderSum *s)
 	w->partial[w->npartial++] = s;
 }
 
-/* The next file starts with no partial summary (they stay in their groups). */
+/* The next file starts with no partial summary (they stay in the groups
+ * kept; those of the file's groups that are not kept are freed). */
 void wc_partial_sums_free(WcWork *w)
 {
+	for (WcSumGroup *g = w->local, *next; g; g = next) {
+		next = g->next_local;
+		group_free(g);
+	}
+	w->local = NULL;
 	w->npartial = 0;
 	w->last_group = NULL;
+	if (w->group_bytes > GROUP_BYTES) {  /* past the budget: start again with the files to come */
+		for (uint32_t k = 0; k <= w->groups_mask; k++)
+			if (w->groups[k])
+				group_free(w->groups[k]);
+		memset(w->groups, 0, sizeof *w->groups * (w->groups_mask + 1));
+		w->ngroups = 0;
+		w->group_bytes = 0;
+	}
 }
 
 void wc_header_sums_free(WcWork *w)
@@ -953,17 +993,11 @@ void wc_header_sums_free(WcWork *w)
 		w->sums[b] = NULL;
 	}
 	for (uint32_t k = 0; w->groups && k <= w->groups_mask; k++) {
-		WcSumGroup *g = w->groups[k];
-		if (!g)
-			continue;
-		for (int m = 0; m < g->n; m++) {
-			g->sums[m]->next = NULL;
-			sum_list_free(g->sums[m]);
-		}
-		free(g->sums);
-		free(g->path);
-		free(g);
+		if (w->groups[k])
+			group_free(w->groups[k]);
 	}
+	wc_partial_sums_free(w);
+	w->group_bytes = 0;
 	free(w->groups);
 	w->groups = NULL;
 	w->groups_mask = w->ngroups = 0;
@@ -1137,7 +1171,21 @@ static WcHeaderSum *sum_build(WcFile *f, const char *path, uint64_t key)
 	g->n = w->npartial - mark;
 	g->sums = base_malloc(sizeof *g->sums * (size_t)g->n);
 	memcpy(g->sums, w->partial + mark, sizeof *g->sums * (size_t)g->n);
-	group_add(w, g);
+	size_t bytes = 0;
+	for (int k = 0; k < g->n; k++)
+		bytes += sum_bytes(g->sums[k]);
+	/* Kept only under a kept parent (a freed one's address could come back
+	 * as another file's parent) and within the thread's budget. */
+	bool keep = g->again && (!g->parent || g->parent->kept);
+	if (keep) {
+		g->kept = true;
+		w->group_bytes += bytes;
+		group_add(w, g);
+	} else {
+		g->again = false;
+		g->next_local = w->local;
+		w->local = g;
+	}
 	w->last_group = g;
 	return hs;
 }

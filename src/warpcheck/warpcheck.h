@@ -355,6 +355,8 @@ struct WcWork {
 	struct WcSumGroup **groups; uint32_t groups_mask, ngroups;  /* the partial summaries each header
 	                               a file reads first made, after those made before it (pp.c) */
 	struct WcSumGroup *last_group;  /* the file's last group made or taken again */
+	struct WcSumGroup *local;   /* groups kept for the file being checked only, freed after it */
+	size_t group_bytes;         /* what the kept groups' summaries hold */
 	bool side_partials;         /* a whole summary made partial ones on the way (pp.c) */
 	const char **building; int nbuilding, building_cap;  /* headers being read, outermost first */
 	WcNames names;
