@@ -723,9 +723,11 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 	s->path = base_strdup(path);
 	s->key = key;
 	int cap = 0;
-	uint32_t nids = 0, *ids = nt->touched + mark;
-	for (uint32_t k = mark; k < nt->ntouched; k++)  /* a name a nested summary set, then replayed */
-		if (nt->v[nt->touched[k]].touch_stamp == st)   /* under st, is there twice: once kept below */
+	uint32_t nids = 0, *ids = nt->touched ? nt->touched + mark : NULL;  /* none touched yet: no log */
+	/* A name touched under st, then by a nested summary, then under st
+	 * again (that summary's replay) is in the log twice: kept once below. */
+	for (uint32_t k = mark; k < nt->ntouched; k++)
+		if (nt->v[nt->touched[k]].touch_stamp == st)
 			ids[nids++] = nt->touched[k];
 	sort_ids(ids, nids);
 	uint32_t u = 0;
