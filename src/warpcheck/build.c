@@ -457,36 +457,181 @@ static bool regular(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 24);
 }
 
+/* The last component of the path in out can be stepped back over: a name
+ * (not "." or ".."), that is a folder and no symbolic link, so that
+ * "a/b/.." is "a" for the file system too. */
+static bool can_pop(Buf *out)
+{
+	size_t e = out->len, b = e;
+	while (b > 0 && out->data[b - 1] != '/')
+		b--;
+	if (b == e || (e - b == 1 && out->data[b] == '.') || (e - b == 2 && out->data[b] == '.' && out->data[b + 1] == '.'))
+		return false;
+	struct stat st;
+	return lstat(buf_str(out), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* dir (as given) joined with name, whose "." and "dir/.." steps are
+ * taken as the file system would take them: "../config.hpp" from
+ * rocprim/device/ is rocprim/config.hpp, the path every other file that
+ * includes it names, so the header is read and summarized once. */
 static bool try_dir(const char *dir, size_t dn, const char *name, size_t n, Buf *out)
 {
 	out->len = 0;
 	if (dn)
 		buf_putn(out, dir, dn);
-	if (dn && dir[dn - 1] != '/')
-		buf_putc(out, '/');
-	buf_putn(out, name, n);
+	if (dn && dir[dn - 1] == '/')
+		out->data[--out->len] = '\0';  /* "/" stays "": the slash comes back with the first name */
+	bool root = dn && dir[0] == '/';
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && name[j] != '/')
+			j++;
+		size_t cn = j - i;
+		if ((cn == 0 || (cn == 1 && name[i] == '.')) && j < n) {
+			/* "./" and "//" are no step; a last "." names a folder, no header */
+		} else if (cn == 2 && name[i] == '.' && name[i + 1] == '.' && j < n && can_pop(out)) {
+			while (out->len > 0 && out->data[out->len - 1] != '/')
+				out->len--;
+			if (out->len > 0)
+				out->len--;
+			out->data[out->len] = '\0';
+		} else {
+			if (out->len || root)
+				buf_putc(out, '/');
+			buf_putn(out, name + i, cn);
+		}
+		i = j + 1;
+	}
 	return regular(buf_str(out));
 }
 
-bool wc_resolve_include(const WcConfig *c, const char *from, const char *name, size_t n, bool angle, Buf *out)
+/* The folders' part of a lookup: 1 found in out, 2 found in a system
+ * folder that is skipped, 0 none (the tree's headers are left to ask). */
+static int resolve_dirs(const WcConfig *c, const char *from, const char *name, size_t n, bool angle, Buf *out)
 {
-	if (n == 0 || name[0] == '/' || memchr(name, '\0', n))
-		return false;
 	if (!angle) {
 		const char *slash = strrchr(from, '/');
 		if (try_dir(from, slash ? (size_t)(slash - from) : 0, name, n, out))
-			return true;
+			return 1;
 	}
 	for (int k = 0; c && k < c->ninc; k++) {
 		if (try_dir(c->inc[k], strlen(c->inc[k]), name, n, out))
-			return !c->inc_sys[k] || c->system_headers;
+			return !c->inc_sys[k] || c->system_headers ? 1 : 2;
 	}
+	return 0;
+}
+
+static bool resolve_tree(const WcConfig *c, const char *from, const char *name, size_t n, Buf *out)
+{
 	const char *p = tree_find(c ? c->tree : NULL, from, name, n);
 	if (!p)
 		return false;
 	out->len = 0;
 	buf_puts(out, p);
 	return true;
+}
+
+bool wc_resolve_include(const WcConfig *c, const char *from, const char *name, size_t n, bool angle, Buf *out)
+{
+	if (n == 0 || name[0] == '/' || memchr(name, '\0', n))
+		return false;
+	int r = resolve_dirs(c, from, name, n, angle, out);
+	return r ? r == 1 : resolve_tree(c, from, name, n, out);
+}
+
+/* A lookup by build flags, folder of the including file ("" for <...>,
+ * which does not look there) and name: what resolve_dirs gave. */
+struct WcIncl {
+	uint64_t hash;
+	const WcConfig *cfg;
+	char *key;          /* the folder, then the name */
+	size_t dn, n;
+	bool angle;
+	int state;
+	char *path;         /* state 1 */
+};
+
+static uint64_t incl_hash(const WcConfig *c, const char *dir, size_t dn, const char *name, size_t n, bool angle)
+{
+	uintptr_t p = (uintptr_t)c;
+	uint64_t h = base_hash_fnv1a(&p, sizeof p, HASH_SEED ^ (uint64_t)angle);
+	h = base_hash_fnv1a(dir, dn, h ^ dn);
+	return base_hash_fnv1a(name, n, h ^ n);
+}
+
+bool wc_resolve_include_in(WcWork *w, const WcConfig *c, const char *from, const char *name, size_t n, bool angle,
+	Buf *out)
+{
+	if (!w)
+		return wc_resolve_include(c, from, name, n, angle, out);
+	if (n == 0 || name[0] == '/' || memchr(name, '\0', n))
+		return false;
+	const char *slash = angle ? NULL : strrchr(from, '/');
+	size_t dn = angle ? 0 : slash ? (size_t)(slash - from) + 1 : 0;  /* with its slash: "" is the current folder */
+	uint64_t h = incl_hash(c, from, dn, name, n, angle);
+	WcIncl *e = NULL;
+	uint32_t s = 0;
+	if (w->incl) {
+		for (s = (uint32_t)h & w->incl_mask; w->incl[s]; s = (s + 1) & w->incl_mask) {
+			WcIncl *x = w->incl[s];
+			if (x->hash == h && x->cfg == c && x->angle == angle && x->dn == dn && x->n == n &&
+			    memcmp(x->key, from, dn) == 0 && memcmp(x->key + dn, name, n) == 0) {
+				e = x;
+				break;
+			}
+		}
+	}
+	if (!e) {
+		if (!w->incl || (w->nincl + 1) * 2 > w->incl_mask + 1) {
+			uint32_t size = w->incl ? (w->incl_mask + 1) * 2 : 256;
+			WcIncl **slots = base_calloc(size, sizeof *slots);
+			for (uint32_t k = 0; w->incl && k <= w->incl_mask; k++) {
+				if (!w->incl[k])
+					continue;
+				uint32_t m = (uint32_t)w->incl[k]->hash & (size - 1);
+				while (slots[m])
+					m = (m + 1) & (size - 1);
+				slots[m] = w->incl[k];
+			}
+			free(w->incl);
+			w->incl = slots;
+			w->incl_mask = size - 1;
+		}
+		e = base_calloc(1, sizeof *e);
+		e->hash = h, e->cfg = c, e->dn = dn, e->n = n, e->angle = angle;
+		e->key = base_malloc(dn + n + 1);
+		memcpy(e->key, from, dn);
+		memcpy(e->key + dn, name, n);
+		e->key[dn + n] = '\0';
+		e->state = resolve_dirs(c, from, name, n, angle, out);
+		if (e->state == 1)
+			e->path = base_strdup(buf_str(out));
+		for (s = (uint32_t)h & w->incl_mask; w->incl[s]; s = (s + 1) & w->incl_mask)
+			;
+		w->incl[s] = e;
+		w->nincl++;
+	}
+	if (e->state == 1) {
+		out->len = 0;
+		buf_puts(out, e->path);
+		return true;
+	}
+	return e->state == 0 && resolve_tree(c, from, name, n, out);
+}
+
+void wc_includes_free(WcWork *w)
+{
+	for (uint32_t k = 0; w->incl && k <= w->incl_mask; k++) {
+		if (!w->incl[k])
+			continue;
+		free(w->incl[k]->key);
+		free(w->incl[k]->path);
+		free(w->incl[k]);
+	}
+	free(w->incl);
+	w->incl = NULL;
+	w->incl_mask = w->nincl = 0;
 }
 
 /* ---- a thread's header cache ---- */

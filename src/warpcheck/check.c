@@ -60,11 +60,17 @@ void wc_work_free(WcWork *w)
 {
 	wc_header_sums_free(w);
 	wc_headers_free(w);
+	wc_includes_free(w);
 	wc_names_free(&w->names);
 	free(w->text);
 	free(w->all);
 	free(w->t);
 	free(w->building);
+	for (int k = 0; k < w->nbufs; k++) {
+		free(w->bufs[k].all);
+		free(w->bufs[k].t);
+	}
+	free(w->bufs);
 	memset(w, 0, sizeof *w);
 }
 
@@ -131,7 +137,7 @@ void wc_command_line_macros(WcFile *f)
 		if (nm->cdef_num && d->value)
 			wc_set_const(f, id, x, false);
 		else if (!d->undef && strcmp(v, "warpSize") == 0)
-			nm->wsize_stamp = f->stamp;
+			wc_touch(f->names, id, f->stamp), nm->wsize_stamp = f->stamp;
 	}
 }
 
@@ -156,6 +162,7 @@ static void setup(WcFile *f, Diag *d, const char *path, WcWork *w)
 	f->stamp = wc_stamp(f->names);
 	f->names->nmt = 0;  /* macro bodies are per file */
 	f->names->nwm = 0;  /* and templates' wavefront parameters */
+	f->names->ntouched = 0;  /* and the names whose facts were set */
 	static const WcConfig none;
 	f->cfg = w && w->cfg ? w->cfg : &none;
 	if (w)

@@ -364,8 +364,11 @@ static WcPunct punct(const char *s, size_t left, size_t *len)
 static void lex_word(Lexer *lx, size_t start, int line, int col)
 {
 	uint32_t h = 2166136261u;  /* FNV-1a, as names.c hashes, in the same pass */
-	while (lx->pos < lx->n && ident_char(lx->s[lx->pos]))
-		h = (h ^ (unsigned char)lx->s[lx->pos++]) * 16777619u;
+	const char *s = lx->s;
+	size_t pos = lx->pos, n = lx->n;  /* in registers: the stores below cannot change them */
+	while (pos < n && ident_char(s[pos]))
+		h = (h ^ (unsigned char)s[pos++]) * 16777619u;
+	lx->pos = pos;
 	bool raw = false;
 	char next = lx->pos < lx->n ? lx->s[lx->pos] : '\0';
 	if (next == '"' && string_prefix(lx->s + start, lx->pos - start, &raw)) {
@@ -389,7 +392,9 @@ static void lex_one(Lexer *lx)
 	char c = lx->s[lx->pos];
 	size_t start = lx->pos;
 	if (cclass[(unsigned char)c] & C_SPACE) {
-		lx->pos++;
+		do  /* a run of blanks at once (indentation) */
+			lx->pos++;
+		while (lx->pos < lx->n && (cclass[(unsigned char)lx->s[lx->pos]] & C_SPACE));
 		return;
 	}
 	int line = lx->line, col = (int)(start - lx->line_start) + 1;

@@ -157,7 +157,7 @@ static void grow_slots(WcNames *nm)
 		uint32_t k = nm->v[id].hash & nm->mask;
 		while (nm->slot[k])
 			k = (k + 1) & nm->mask;
-		nm->slot[k] = id + 1;
+		nm->slot[k] = (uint64_t)nm->v[id].hash << 32 | (id + 1);
 	}
 }
 
@@ -191,16 +191,18 @@ uint32_t wc_intern(WcNames *nm, const char *s, size_t n)
 uint32_t wc_intern_hashed(WcNames *nm, const char *s, size_t n, uint32_t h)
 {
 	uint32_t k = h & nm->mask;
-	for (uint32_t e; (e = nm->slot[k]); k = (k + 1) & nm->mask) {
-		const WcName *x = &nm->v[e - 1];
-		if (x->hash == h && x->len == n && memcmp(nm->chars + x->off, s, n) == 0)
-			return e - 1;
+	for (uint64_t e; (e = nm->slot[k]); k = (k + 1) & nm->mask) {
+		if ((uint32_t)(e >> 32) != h)
+			continue;
+		const WcName *x = &nm->v[(uint32_t)e - 1];
+		if (x->len == n && memcmp(nm->chars + x->off, s, n) == 0)
+			return (uint32_t)e - 1;
 	}
 	uint32_t id = add_name(nm, s, n, h);
 	if (nm->n * 2 > nm->mask)
 		grow_slots(nm);  /* rehashes every name, the new one included */
 	else
-		nm->slot[k] = id + 1;
+		nm->slot[k] = (uint64_t)h << 32 | (id + 1);
 	return id;
 }
 
@@ -219,7 +221,14 @@ void wc_names_free(WcNames *nm)
 	free(nm->chars);
 	free(nm->mt);
 	free(nm->wm);
+	free(nm->touched);
 	memset(nm, 0, sizeof *nm);
+}
+
+void wc_touch_grow(WcNames *nm)
+{
+	nm->touched_cap = nm->touched_cap ? nm->touched_cap * 2 : 256;
+	nm->touched = base_realloc(nm->touched, nm->touched_cap * sizeof *nm->touched);
 }
 
 uint32_t wc_stamp(WcNames *nm)

@@ -254,6 +254,7 @@ void wc_set_const(WcFile *f, uint32_t id, uint64_t v, bool conflict)
 			nm->const_conflict = true;
 		return;
 	}
+	wc_touch(f->names, id, f->stamp);
 	nm->const_stamp = f->stamp;
 	nm->const_value = v;
 	nm->const_conflict = conflict;
@@ -371,6 +372,7 @@ static void add_macro(WcFile *f, int name, int open, int eod)
 				used |= 1u << p;
 	}
 	WcName *nm = &f->names->v[f->all[name].id];
+	wc_touch(f->names, f->all[name].id, f->stamp);
 	nm->macro_stamp = f->stamp;
 	nm->macro_nparams = (uint8_t)np;
 	nm->macro_used = used;
@@ -491,6 +493,7 @@ static void keep_body(WcFile *f, uint32_t id, int from, int to)
 	if (n)   /* an empty body: mt may still be NULL */
 		memcpy(nt->mt + nt->nmt, f->all + from, (size_t)n * sizeof *nt->mt);
 	WcName *nm = &nt->v[id];
+	wc_touch(nt, id, f->stamp);
 	nm->body_stamp = f->stamp;
 	nm->body_at = nt->nmt;
 	nm->body_len = n;
@@ -547,11 +550,13 @@ static void define(PP *pp, int i, int eod)
 			nm->target_file = f->src.name;
 			nm->target_off = nt->off, nm->target_line = nt->line, nm->target_col = nt->col;
 		}
+		wc_touch(f->names, nt->id, f->stamp);
 		nm->target_stamp = f->stamp;
 		nm->target_macro = target;
 	}
 	uint32_t tested = cond_target(f, i + 1, eod);
 	if (tested != NO_NAME) {
+		wc_touch(f->names, nt->id, f->stamp);
 		f->names->v[nt->id].tmacro_stamp = f->stamp;
 		f->names->v[nt->id].tmacro_target = tested;
 	}
@@ -574,11 +579,13 @@ static void define(PP *pp, int i, int eod)
 		while (end < eod && all_op(f, end, WP_RPAREN))
 			end++;
 		if (end == eod) {
+			wc_touch(f->names, nt->id, f->stamp);
 			f->names->v[nt->id].wsize_stamp = f->stamp;
 			return;
 		}
 	}
 	if (uses_width(f, i + 1, eod)) {
+		wc_touch(f->names, nt->id, f->stamp);
 		f->names->v[nt->id].wexpr_stamp = f->stamp;
 		return;
 	}
@@ -621,6 +628,7 @@ struct WcHeaderSum {
 	WcTok *toks; uint32_t ntoks;
 	WcWmul *wm; uint32_t nwm;
 	Vec paths;                /* the headers it read, itself first */
+	uint32_t *path_hash;      /* each one's for seen_add, made once */
 	bool partial;             /* it reaches a header that includes it (or the header that
 	                             included it): what it holds depends on where it was entered */
 	WcHeaderSum *next;
@@ -628,9 +636,13 @@ struct WcHeaderSum {
 
 /* Adds a header's path to the set the top file has read; false when it
  * was there. An open-addressing set of path hashes (0 stands for empty). */
-static bool seen_add(WcFile *top, const char *path)
+static uint32_t seen_hash(const char *path)
 {
-	uint32_t h = (uint32_t)base_hash_fnv1a(path, strlen(path), HASH_SEED) | 1u;
+	return (uint32_t)base_hash_fnv1a(path, strlen(path), HASH_SEED) | 1u;
+}
+
+static bool seen_add_hashed(WcFile *top, uint32_t h)
+{
 	if ((top->nseen + 1) * 2 > top->seen_cap) {
 		int cap = top->seen_cap ? top->seen_cap * 2 : 64;
 		uint32_t *set = base_calloc((size_t)cap, sizeof *set);
@@ -655,6 +667,11 @@ static bool seen_add(WcFile *top, const char *path)
 	return true;
 }
 
+static bool seen_add(WcFile *top, const char *path)
+{
+	return seen_add_hashed(top, seen_hash(path));
+}
+
 static uint64_t sum_key(const WcFile *f, const char *path)
 {
 	return base_hash_fnv1a(path, strlen(path) + 1, f->cfg ? f->cfg->hash : 0);
@@ -665,21 +682,62 @@ static WcHeaderSum *sum_find(WcWork *w, const char *path, uint64_t key)
 	for (WcHeaderSum *s = w->sums[key & 255]; s; s = s->next)
 		if (s->key == key && strcmp(s->path, path) == 0)
 			return s;
-	for (WcHeaderSum *s = w->partial; s; s = s->next)
-		if (s->key == key && strcmp(s->path, path) == 0)
-			return s;
+	for (int k = w->npartial - 1; k >= 0; k--)
+		if (w->partial[k]->key == key && strcmp(w->partial[k]->path, path) == 0)
+			return w->partial[k];
 	return NULL;
 }
 
-/* The facts names got under stamp st: the header's. */
-static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64_t key, const Vec *paths)
+/* ids[0, n) in ascending order: a radix sort, 11 bits a pass. */
+static void sort_ids(uint32_t *ids, uint32_t n)
+{
+	if (n < 2)
+		return;
+	uint32_t *tmp = base_malloc(sizeof *tmp * n), *a = ids, *b = tmp;
+	for (int shift = 0; shift < 32; shift += 11) {
+		uint32_t count[2049] = {0};
+		for (uint32_t k = 0; k < n; k++)
+			count[((a[k] >> shift) & 2047) + 1]++;
+		if (count[((a[0] >> shift) & 2047) + 1] == n)
+			continue;  /* one digit for every id: the pass would change nothing */
+		for (int d = 0; d < 2048; d++)
+			count[d + 1] += count[d];
+		for (uint32_t k = 0; k < n; k++)
+			b[count[(a[k] >> shift) & 2047]++] = a[k];
+		uint32_t *t = a;
+		a = b, b = t;
+	}
+	if (a != ids)
+		memcpy(ids, a, sizeof *ids * n);
+	free(tmp);
+}
+
+/* The facts names got under stamp st: the header's. Only the names
+ * touched since the log stood at mark can hold one (wc_touch), taken in
+ * the order of their ids, as a scan of the whole table would. */
+static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64_t key, const Vec *paths,
+	uint32_t mark)
 {
 	WcNames *nt = f->names;
 	WcHeaderSum *s = base_calloc(1, sizeof *s);
 	s->path = base_strdup(path);
 	s->key = key;
 	int cap = 0;
-	for (uint32_t id = 0; id < nt->n; id++) {
+	uint32_t nids = 0, *ids = nt->touched ? nt->touched + mark : NULL;  /* none touched yet: no log */
+	/* A name touched under st, then by a nested summary, then under st
+	 * again (that summary's replay) is in the log twice: kept once below. */
+	for (uint32_t k = mark; k < nt->ntouched; k++)
+		if (nt->v[nt->touched[k]].touch_stamp == st)
+			ids[nids++] = nt->touched[k];
+	sort_ids(ids, nids);
+	uint32_t u = 0;
+	for (uint32_t k = 0; k < nids; k++)
+		if (u == 0 || ids[u - 1] != ids[k])
+			ids[u++] = ids[k];
+	nids = u;
+	nt->ntouched = mark;  /* ids stays readable: nothing is touched until the loop ends */
+	for (uint32_t k = 0; k < nids; k++) {
+		uint32_t id = ids[k];
 		const WcName *nm = &nt->v[id];
 		SumEntry x = {.id = id};
 		if (nm->const_stamp == st)
@@ -727,9 +785,14 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 		s->e[s->n++] = x;
 	}
 	WcFile set = {0};  /* only its seen set: each path once */
-	for (int k = 0; k < paths->len; k++)
-		if (seen_add(&set, paths->data[k]))
+	s->path_hash = base_malloc(sizeof *s->path_hash * (size_t)(paths->len ? paths->len : 1));
+	for (int k = 0; k < paths->len; k++) {
+		uint32_t h = seen_hash(paths->data[k]);
+		if (seen_add_hashed(&set, h)) {
+			s->path_hash[s->paths.len] = h;
 			vec_push(&s->paths, base_strdup(paths->data[k]));
+		}
+	}
 	free(set.seen);
 	return s;
 }
@@ -742,6 +805,7 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 	for (int k = 0; k < s->n; k++) {
 		const SumEntry *x = &s->e[k];
 		WcName *nm = &nt->v[x->id];
+		wc_touch(nt, x->id, st);
 		if (x->has & F_CONST)
 			wc_set_const(f, x->id, x->value, x->conflict);
 		if (x->has & F_MACRO) {
@@ -804,14 +868,124 @@ static void sum_list_free(WcHeaderSum *s)
 		for (int k = 0; k < s->paths.len; k++)
 			free(s->paths.data[k]);
 		vec_free(&s->paths);
+		free(s->path_hash);
 		free(s);
 	}
 }
 
+/* The partial summaries that one header a file reads for its summary
+ * first, not nested in another's (w->nbuilding 0), made: what they hold
+ * depends only on the header, the build flags and the partial summaries
+ * the file met before it, which are the groups up the parent chain. So
+ * a later file that reads the same headers in the same order takes the
+ * group again instead of rereading its headers (faiss' simdlib headers,
+ * which include each other, were read once per file that includes them). */
+typedef struct WcSumGroup {
+	struct WcSumGroup *parent;  /* the file's group before it, or NULL */
+	uint64_t key;               /* the header's (sum_key), and its path */
+	char *path;
+	WcHeaderSum *ret;           /* the header's own summary: one of sums, or a whole one */
+	WcHeaderSum **sums;         /* made in this order */
+	int n;
+	bool again;                 /* may be taken again (else only a parent, unique to its file) */
+	bool kept;                  /* in WcWork.groups, for every later file; else in WcWork.local */
+	struct WcSumGroup *next_local;
+} WcSumGroup;
+
+/* What a thread keeps of groups to be taken again; past it they are all
+ * freed after the file being checked, and those of the next files kept. */
+#define GROUP_BYTES ((size_t)64 << 20)
+
+static size_t sum_bytes(const WcHeaderSum *s)
+{
+	size_t b = sizeof *s + strlen(s->path) + (size_t)s->n * sizeof *s->e + (size_t)s->ntoks * sizeof *s->toks +
+	           (size_t)s->nwm * sizeof *s->wm + (size_t)s->paths.len * (sizeof *s->path_hash + sizeof(char *));
+	for (int k = 0; k < s->paths.len; k++)
+		b += strlen(s->paths.data[k]) + 1;
+	return b;
+}
+
+static void group_free(WcSumGroup *g)
+{
+	for (int m = 0; m < g->n; m++) {
+		g->sums[m]->next = NULL;
+		sum_list_free(g->sums[m]);
+	}
+	free(g->sums);
+	free(g->path);
+	free(g);
+}
+
+static uint64_t group_hash(const WcSumGroup *parent, uint64_t key)
+{
+	uintptr_t p = (uintptr_t)parent;
+	return base_hash_fnv1a(&p, sizeof p, key);
+}
+
+static WcSumGroup *group_find(const WcWork *w, const WcSumGroup *parent, uint64_t key, const char *path)
+{
+	if (!w->groups)
+		return NULL;
+	for (uint32_t s = (uint32_t)group_hash(parent, key) & w->groups_mask; w->groups[s]; s = (s + 1) & w->groups_mask) {
+		WcSumGroup *g = w->groups[s];
+		if (g->again && g->parent == parent && g->key == key && strcmp(g->path, path) == 0)
+			return g;
+	}
+	return NULL;
+}
+
+static void group_add(WcWork *w, WcSumGroup *g)
+{
+	if (!w->groups || (w->ngroups + 1) * 2 > w->groups_mask + 1) {
+		uint32_t size = w->groups ? (w->groups_mask + 1) * 2 : 64;
+		WcSumGroup **slots = base_calloc(size, sizeof *slots);
+		for (uint32_t k = 0; w->groups && k <= w->groups_mask; k++) {
+			if (!w->groups[k])
+				continue;
+			uint32_t s = (uint32_t)group_hash(w->groups[k]->parent, w->groups[k]->key) & (size - 1);
+			while (slots[s])
+				s = (s + 1) & (size - 1);
+			slots[s] = w->groups[k];
+		}
+		free(w->groups);
+		w->groups = slots;
+		w->groups_mask = size - 1;
+	}
+	uint32_t s = (uint32_t)group_hash(g->parent, g->key) & w->groups_mask;
+	while (w->groups[s])
+		s = (s + 1) & w->groups_mask;
+	w->groups[s] = g;
+	w->ngroups++;
+}
+
+static void partial_push(WcWork *w, WcHeaderSum *s)
+{
+	if (w->npartial == w->partial_cap) {
+		w->partial_cap = w->partial_cap ? 2 * w->partial_cap : 16;
+		w->partial = base_realloc(w->partial, sizeof *w->partial * (size_t)w->partial_cap);
+	}
+	w->partial[w->npartial++] = s;
+}
+
+/* The next file starts with no partial summary (they stay in the groups
+ * kept; those of the file's groups that are not kept are freed). */
 void wc_partial_sums_free(WcWork *w)
 {
-	sum_list_free(w->partial);
-	w->partial = NULL;
+	for (WcSumGroup *g = w->local, *next; g; g = next) {
+		next = g->next_local;
+		group_free(g);
+	}
+	w->local = NULL;
+	w->npartial = 0;
+	w->last_group = NULL;
+	if (w->group_bytes > GROUP_BYTES) {  /* past the budget: start again with the files to come */
+		for (uint32_t k = 0; k <= w->groups_mask; k++)
+			if (w->groups[k])
+				group_free(w->groups[k]);
+		memset(w->groups, 0, sizeof *w->groups * (w->groups_mask + 1));
+		w->ngroups = 0;
+		w->group_bytes = 0;
+	}
 }
 
 void wc_header_sums_free(WcWork *w)
@@ -820,7 +994,19 @@ void wc_header_sums_free(WcWork *w)
 		sum_list_free(w->sums[b]);
 		w->sums[b] = NULL;
 	}
+	for (uint32_t k = 0; w->groups && k <= w->groups_mask; k++) {
+		if (w->groups[k])
+			group_free(w->groups[k]);
+	}
 	wc_partial_sums_free(w);
+	w->group_bytes = 0;
+	free(w->groups);
+	w->groups = NULL;
+	w->groups_mask = w->ngroups = 0;
+	free(w->partial);
+	w->partial = NULL;
+	w->npartial = w->partial_cap = 0;
+	w->last_group = NULL;
 }
 
 /* Reads the header at path (its text already in hand) into sub's facts;
@@ -832,6 +1018,19 @@ static bool read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	WcFile sub = {.src = {.name = path, .text = text, .len = len}, .diag = &quiet, .names = f->names,
 	              .stamp = stamp, .include_depth = f->include_depth + 1, .cfg = f->cfg, .top = top,
 	              .work = top ? NULL : f->work};
+	struct WcTokBufs *bufs = NULL;  /* the token arrays of this depth, reused from header to header */
+	if (sub.work) {
+		WcWork *w = sub.work;
+		if (w->nbuilding >= w->nbufs) {
+			int n = w->nbuilding + 8;
+			w->bufs = base_realloc(w->bufs, (size_t)n * sizeof *w->bufs);
+			memset(w->bufs + w->nbufs, 0, (size_t)(n - w->nbufs) * sizeof *w->bufs);
+			w->nbufs = n;
+		}
+		bufs = &w->bufs[w->nbuilding];
+		sub.all = bufs->all, sub.all_cap = bufs->all_cap, sub.t = bufs->t, sub.t_cap = bufs->t_cap;
+		bufs->all = bufs->t = NULL;
+	}
 	wc_lex(&sub);
 	if (!top) {
 		wc_include_summaries(&sub);   /* before the first fact of stamp is set */
@@ -851,8 +1050,13 @@ static bool read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	vec_free(&sub.hdr_paths);
 	free(sub.seen);
 	free(sub.fns);
-	free(sub.all);
-	free(sub.t);
+	if (bufs) {
+		bufs = &sub.work->bufs[sub.work->nbuilding];  /* bufs may have moved */
+		bufs->all = sub.all, bufs->all_cap = sub.all_cap, bufs->t = sub.t, bufs->t_cap = sub.t_cap;
+	} else {
+		free(sub.all);
+		free(sub.t);
+	}
 	free(sub.sup);
 	free(sub.finds);
 	free(sub.hfinds);
@@ -891,7 +1095,7 @@ static bool include_path(const WcFile *f, int tok, int eod, Buf *path)
 			return false;
 		n = t->len - 2;
 	}
-	return wc_resolve_include(f->cfg, f->src.name, name, n, angle, path);
+	return wc_resolve_include_in(f->work, f->cfg, f->src.name, name, n, angle, path);
 }
 
 static bool building(const WcWork *w, const char *path)
@@ -911,7 +1115,7 @@ static bool building(const WcWork *w, const char *path)
  * read (a cycle of includes; an include guard stops it there) depends on
  * where the cycle was entered: it is kept for the top file being checked
  * only (WcWork.partial), and so is each one that replays it. */
-static WcHeaderSum *sum_build(WcFile *f, const char *path, uint64_t key)
+static WcHeaderSum *sum_make(WcFile *f, const char *path, uint64_t key)
 {
 	WcWork *w = f->work;
 	if (w->nbuilding == w->building_cap) {
@@ -919,21 +1123,72 @@ static WcHeaderSum *sum_build(WcFile *f, const char *path, uint64_t key)
 		w->building = base_realloc(w->building, sizeof *w->building * (size_t)w->building_cap);
 	}
 	w->building[w->nbuilding++] = path;
+	int before = w->npartial;
 	size_t len = 0;
 	const char *text = wc_header_text(w, path, &len);
 	Vec paths = {0};
 	vec_push(&paths, base_strdup(path));
-	uint32_t st = wc_stamp(f->names);
+	uint32_t st = wc_stamp(f->names), mark = f->names->ntouched;
 	bool partial = text && read_header(f, NULL, path, text, len, st, &paths);
 	w->nbuilding--;
-	WcHeaderSum *hs = sum_capture(f, st, path, key, &paths);
+	WcHeaderSum *hs = sum_capture(f, st, path, key, &paths, mark);
 	for (int k = 0; k < paths.len; k++)
 		free(paths.data[k]);
 	vec_free(&paths);
 	hs->partial = partial;
-	WcHeaderSum **list = partial ? &w->partial : &w->sums[key & 255];
-	hs->next = *list;
-	*list = hs;
+	if (partial) {
+		partial_push(w, hs);
+	} else {
+		if (w->npartial > before)
+			w->side_partials = true;
+		hs->next = w->sums[key & 255];
+		w->sums[key & 255] = hs;
+	}
+	return hs;
+}
+
+static WcHeaderSum *sum_build(WcFile *f, const char *path, uint64_t key)
+{
+	WcWork *w = f->work;
+	if (w->nbuilding > 0)
+		return sum_make(f, path, key);
+	WcSumGroup *g = group_find(w, w->last_group, key, path);
+	if (g) {
+		for (int k = 0; k < g->n; k++)
+			partial_push(w, g->sums[k]);
+		w->last_group = g;
+		return g->ret;
+	}
+	int mark = w->npartial;
+	w->side_partials = false;
+	WcHeaderSum *hs = sum_make(f, path, key);
+	if (w->npartial == mark)
+		return hs;  /* whole summaries only: found again as they are */
+	/* A whole summary made here that made partial ones on the way is
+	 * found as it is by later files, which so do not get those partial
+	 * ones: the group would not be what they read. */
+	g = base_calloc(1, sizeof *g);
+	g->again = !w->side_partials;
+	g->parent = w->last_group, g->key = key, g->path = base_strdup(path), g->ret = hs;
+	g->n = w->npartial - mark;
+	g->sums = base_malloc(sizeof *g->sums * (size_t)g->n);
+	memcpy(g->sums, w->partial + mark, sizeof *g->sums * (size_t)g->n);
+	size_t bytes = 0;
+	for (int k = 0; k < g->n; k++)
+		bytes += sum_bytes(g->sums[k]);
+	/* Kept only under a kept parent (a freed one's address could come back
+	 * as another file's parent) and within the thread's budget. */
+	bool keep = g->again && (!g->parent || g->parent->kept);
+	if (keep) {
+		g->kept = true;
+		w->group_bytes += bytes;
+		group_add(w, g);
+	} else {
+		g->again = false;
+		g->next_local = w->local;
+		w->local = g;
+	}
+	w->last_group = g;
 	return hs;
 }
 
@@ -991,7 +1246,7 @@ static void include_defs(WcFile *f, int tok, int eod)
 		sum_replay(f, hs);
 		vec_push(&top->hdr_paths, base_strdup(hs->paths.data[0]));
 		for (int k = 1; k < hs->paths.len; k++)
-			if (seen_add(top, hs->paths.data[k]))
+			if (seen_add_hashed(top, hs->path_hash[k]))
 				vec_push(&top->hdr_paths, base_strdup(hs->paths.data[k]));
 		buf_free(&path);
 		return;
@@ -1340,6 +1595,7 @@ static void target_consts(WcFile *f)
 		if (target == NO_NAME)
 			continue;
 		WcName *nm = &f->names->v[defs[a].id];
+		wc_touch(f->names, defs[a].id, f->stamp);
 		nm->target_stamp = f->stamp;
 		nm->target_macro = target;
 		nm->target_file = NULL;

@@ -163,6 +163,7 @@ void wc_param_bounds(WcFile *f)
 			uint64_t m = ids[p] ? bound32(f, fn->open, fn->close, ids[p], &at) : 0;
 			if (m >= 2) {
 				WcName *nm = &f->names->v[f->t[fn->name].id];
+				wc_touch(f->names, f->t[fn->name].id, f->stamp);
 				nm->pbound_stamp = f->stamp, nm->pbound_param = (uint8_t)p, nm->pbound_max = (uint8_t)m;
 				break;
 			}

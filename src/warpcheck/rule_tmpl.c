@@ -493,7 +493,7 @@ static bool publish(WcFile *f, uint32_t id, WcWmul x)
 	WcNames *nt = f->names;
 	WcName *nm = &nt->v[id];
 	if (nm->wm_stamp != f->stamp)
-		nm->wm_stamp = f->stamp, nm->wm_at = nt->nwm, nm->wm_len = 0;
+		wc_touch(nt, id, f->stamp), nm->wm_stamp = f->stamp, nm->wm_at = nt->nwm, nm->wm_len = 0;
 	for (uint32_t k = 0; k < nm->wm_len; k++)
 		if (nt->wm[nm->wm_at + k].param == x.param && nt->wm[nm->wm_at + k].kind == x.kind)
 			return false;

@@ -401,7 +401,8 @@ void wc_header_kinds(WcFile *sub)
 			continue;
 		WcName *nm = &sub->names->v[sub->t[sub->fns[k].name].id];
 		if (nm->hdr_stamp != sub->stamp)
-			nm->hdr_stamp = sub->stamp, nm->hdr_kinds = 0;
+			wc_touch(sub->names, sub->t[sub->fns[k].name].id, sub->stamp), nm->hdr_stamp = sub->stamp,
+			nm->hdr_kinds = 0;
 		nm->hdr_kinds |= (uint8_t)(down[k] & ~S_LANES32);
 	}
 	free(e);

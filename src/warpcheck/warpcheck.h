@@ -195,6 +195,7 @@ typedef struct WcName {
 	uint64_t cdef_value;
 	uint32_t body_stamp;     /* an object-like #define: its body in WcNames.mt */
 	uint32_t body_at, body_len;
+	uint32_t touch_stamp;    /* the last stamp any fact a header summary keeps was set under (WcNames.touched) */
 	uint32_t pbound_stamp;   /* a template whose parameter pbound_param a static_assert bounds by the
 	                            device's width: at most pbound_max with 32 lanes (rule_params.c) */
 	uint8_t pbound_param, pbound_max;
@@ -212,7 +213,8 @@ typedef struct WcWmul {
 typedef struct WcNames {
 	WcName *v;
 	uint32_t n, cap;
-	uint32_t *slot;          /* open addressing: id + 1, 0 when empty */
+	uint64_t *slot;          /* open addressing: the name's hash << 32 | id + 1, 0 when empty (a
+	                            probe compares hashes without reading the name's entry) */
 	uint32_t mask;
 	char *chars;
 	size_t nchars, ccap;
@@ -221,6 +223,9 @@ typedef struct WcNames {
 	uint32_t nmt, mtcap;
 	WcWmul *wm;              /* templates' wavefront parameters, per file */
 	uint32_t nwm, wmcap;
+	uint32_t *touched;       /* ids whose facts were set, each once per stamp (wc_touch): what a
+	                            header's summary looks at instead of the whole table; per file */
+	uint32_t ntouched, touched_cap;
 } WcNames;
 
 void wc_names_init(WcNames *nm);
@@ -229,6 +234,18 @@ uint32_t wc_intern(WcNames *nm, const char *s, size_t n);
 /* h: FNV-1a (32-bit) of the name, as the lexer computes it while scanning */
 uint32_t wc_intern_hashed(WcNames *nm, const char *s, size_t n, uint32_t h);
 uint32_t wc_stamp(WcNames *nm);   /* a fresh stamp */
+void wc_touch_grow(WcNames *nm);
+/* A fact a header summary keeps (const, macro, wsize, wexpr, target,
+ * tmacro, hdr, pbound, wm, body) is being set on id under stamp. */
+static inline void wc_touch(WcNames *nm, uint32_t id, uint32_t stamp)
+{
+	if (nm->v[id].touch_stamp == stamp)
+		return;
+	nm->v[id].touch_stamp = stamp;
+	if (nm->ntouched == nm->touched_cap)
+		wc_touch_grow(nm);
+	nm->touched[nm->ntouched++] = id;
+}
 
 typedef struct WcSuppress {
 	int line;
@@ -303,6 +320,11 @@ void wc_tree_prepare(WcTree *t);   /* after the last add, before lookups */
 /* The file an #include of name (n bytes, angle for <...>) from the file
  * at from reaches, into out; false when none or a system header skipped. */
 bool wc_resolve_include(const WcConfig *c, const char *from, const char *name, size_t n, bool angle, Buf *out);
+typedef struct WcWork WcWork;
+/* The same, remembering for the thread (w, or none) what each folder and
+ * name gave: a header named by hundreds of files is looked for once. */
+bool wc_resolve_include_in(WcWork *w, const WcConfig *c, const char *from, const char *name, size_t n, bool angle,
+	Buf *out);
 
 /* A stretch of code tokens [from, next region's from) and the passes that
  * certainly (def) or possibly (maybe) compile it. */
@@ -325,9 +347,17 @@ typedef struct WcFunc {
  * buffers (text, tokens), so checking a file allocates almost nothing. */
 typedef struct WcHeader WcHeader;
 typedef struct WcHeaderSum WcHeaderSum;
-typedef struct WcWork {
+typedef struct WcIncl WcIncl;
+struct WcWork {
 	WcHeaderSum *sums[256];     /* headers' facts, by path and build flags: replayed, not reread */
-	WcHeaderSum *partial;       /* those in a cycle of includes: for the file being checked only */
+	WcHeaderSum **partial; int npartial, partial_cap;  /* those in a cycle of includes the file being
+	                               checked has met, oldest first: for it only */
+	struct WcSumGroup **groups; uint32_t groups_mask, ngroups;  /* the partial summaries each header
+	                               a file reads first made, after those made before it (pp.c) */
+	struct WcSumGroup *last_group;  /* the file's last group made or taken again */
+	struct WcSumGroup *local;   /* groups kept for the file being checked only, freed after it */
+	size_t group_bytes;         /* what the kept groups' summaries hold */
+	bool side_partials;         /* a whole summary made partial ones on the way (pp.c) */
 	const char **building; int nbuilding, building_cap;  /* headers being read, outermost first */
 	WcNames names;
 	const WcConfig *cfg;        /* the build flags of the next file checked */
@@ -335,7 +365,11 @@ typedef struct WcWork {
 	char *text; size_t text_cap;
 	WcTok *all; int all_cap;
 	WcTok *t; int t_cap;
-} WcWork;
+	struct WcTokBufs { WcTok *all, *t; int all_cap, t_cap; } *bufs;  /* a header read for its summary
+	                               borrows these, one pair per depth of summaries being made */
+	int nbufs;
+	WcIncl **incl; uint32_t incl_mask, nincl;  /* #include lookups made (wc_resolve_include_in) */
+};
 
 void wc_work_init(WcWork *w);
 void wc_work_free(WcWork *w);
@@ -403,6 +437,7 @@ void wc_cache_put(const char *dir, uint64_t key, const WcFile *f, WcWork *w, con
 /* build.c: the header cache of a thread */
 const char *wc_header_text(WcWork *w, const char *path, size_t *len);
 void wc_headers_free(WcWork *w);
+void wc_includes_free(WcWork *w);
 void wc_header_sums_free(WcWork *w);   /* pp.c */
 void wc_partial_sums_free(WcWork *w);  /* pp.c: those of the file checked last */
 void wc_include_summaries(WcFile *f);  /* pp.c: after wc_lex, before any fact of f's stamp */

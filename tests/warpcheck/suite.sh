@@ -171,6 +171,35 @@ else
 	pass header-order
 fi
 
+# A header named through "./" and "dir/.." steps is the header every other
+# spelling names: read once, its finding printed once, under its plain path.
+# A step back over a symbolic link goes where the file system goes.
+dd=$tmp/dotdot
+mkdir -p "$dd/include/proj" "$dd/src/a" "$dd/src/b" "$dd/elsewhere/deep"
+cp tests/warpcheck/trees/hostdef/include/proj/width.cuh "$dd/include/proj/"
+sed 's|<proj/width.cuh>|"../../include/proj/width.cuh"|' tests/warpcheck/trees/hostdef/src/again.cu >"$dd/src/a/again.cu"
+sed 's|<proj/width.cuh>|"./../.././include/proj/width.cuh"|' tests/warpcheck/trees/hostdef/src/launch.cu >"$dd/src/b/launch.cu"
+cp "$dd/include/proj/width.cuh" "$dd/src/w.cuh"
+printf '// no width here\n' >"$dd/elsewhere/w.cuh"
+printf '#include "c/../w.cuh"\nint rows(int t)\n{\n    return t / PROJ_WARP_SIZE;\n}\n' >"$dd/src/use.cu"
+if ln -s ../elsewhere/deep "$dd/src/c" 2>/dev/null; then
+	(cd "$dd" && "$WC" src -j 1) >"$tmp/dd1" 2>&1
+	(cd "$dd" && "$WC" src -j 4) >"$tmp/dd4" 2>&1
+	n=$(grep -c 'warning: the host pass takes this branch' "$tmp/dd1")
+	np=$(grep -c '^include/proj/width.cuh:6:9: warning' "$tmp/dd1")
+	if [ "$n" -ne 1 ] || [ "$np" -ne 1 ]; then
+		fail include-dotdot "the header's finding $n times, $np under include/proj/width.cuh, want 1 and 1"
+	elif grep -q '^src/use.cu' "$tmp/dd1"; then
+		fail include-dotdot "c/../w.cuh read as src/w.cuh, not through the link"
+	elif ! cmp -s "$tmp/dd1" "$tmp/dd4"; then
+		fail include-dotdot "-j 1 and -j 4 differ"
+	else
+		pass include-dotdot
+	fi
+else
+	pass include-dotdot
+fi
+
 # Launches judged with the kernels of another file: the same with any -j,
 # in JSON too, and again on runs with --cache (the kernels and launches a
 # file leaves to the others are kept in its entry).
