@@ -88,7 +88,7 @@ static void drop_unread_firsts(Lower *L)
 	for (int fi = 0; fi < L->nframes; fi++)
 		for (int d = 0; d < TC_MAX_RANK; d++)
 			left += L->firsts[fi][d] && !L->firsts[fi][d]->read;
-	SStmt **at = &L->k->first;
+	SStmt **at = &L->k->first, *prev = NULL;
 	while (*at && left) {
 		SStmt *s = *at;
 		const SReg *r = s->kind == SS_ASSIGN && s->dst && s->dst->kind == SE_REF ? s->dst->reg : NULL;
@@ -99,10 +99,11 @@ static void drop_unread_firsts(Lower *L)
 		if (drop) {
 			*at = s->next;
 			left--;
-			if (!*at)
-				L->k->last = NULL;   /* (never: the body follows) */
+			if (L->k->last == s)
+				L->k->last = prev;
 			continue;
 		}
+		prev = s;
 		at = &s->next;
 	}
 }
@@ -513,8 +514,6 @@ static void next_slot(Lower *L, SReg *slot, int stages, int line)
 	s->value = sel;
 }
 
-/* The consumer of iteration iv - (stages - 1), from iteration stages - 1 on
- * (`ahead`: step * (stages - 1)). */
 /* The carried values of both parts (PART_BOTH) read `state`: the
  * producer's registers or the consumer's own (Lower.cstate). */
 static void both_read(Lower *L, const TValue *v, SReg **state, const TValue **like)
@@ -524,6 +523,8 @@ static void both_read(Lower *L, const TValue *v, SReg **state, const TValue **li
 			lower_set_reg(L, like[i], state[i], L->vp[like[i]->id].present);
 }
 
+/* The consumer of iteration iv - (stages - 1), from iteration stages - 1 on
+ * (`ahead`: step * (stages - 1)). */
 static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const SStmt *f, SExpr *ivr, SExpr *ahead,
 			  SReg **pstate, const TValue **like)
 {
@@ -858,9 +859,7 @@ static void lower_for(Lower *L, const TValue *v)
 		/* a name assigned in the loop and read only before it (a loop's
 		 * rows made again in each iteration) is carried but never read:
 		 * its registers are not kept (place.c, drop_dead) */
-		bool read = !L->uses || L->uses[like[i]->id] > 0;
-		for (const TValue *r = v->next; !read && r && r->op == TOP_RESULT && r->args[0] == v; r = r->next)
-			read = r->aux == i && L->uses[r->id] > 0;
+		bool read = lower_carried_read(L, v, i);
 		L->vp[like[i]->id].unread = !read;
 		if (read)
 			copy_state(L, like[i], state[i], v->args[3 + i]);

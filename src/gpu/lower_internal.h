@@ -106,6 +106,9 @@ void lower_place(Lower *L);
 int lower_remat(Lower *L, TKernel *tk);
 /* place.c: ops whose only effect is their value (dropped when unused). */
 bool lower_pure(const TValue *v);
+/* Whether carried value i of for loop `loop` is read: by its body (its
+ * parameter) or after the loop (its result). */
+bool lower_carried_read(const Lower *L, const TValue *loop, int i);
 /* The value a store writes, as the lowering reads it: the operand of an
  * fp32 cast to the store's 16-bit float element (the store rounds as it
  * packs, and rounding twice is rounding once), else its value operand. */

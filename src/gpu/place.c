@@ -621,6 +621,16 @@ static void count_uses(const TBlock *b, int *uses)
 	}
 }
 
+bool lower_carried_read(const Lower *L, const TValue *loop, int i)
+{
+	if (!L->uses || L->uses[loop->body->params[i + 1]->id] > 0)
+		return true;
+	for (const TValue *r = loop->next; r && r->op == TOP_RESULT && r->args[0] == loop; r = r->next)
+		if (r->aux == i && L->uses[r->id] > 0)
+			return true;
+	return false;
+}
+
 /* Ops whose only effect is their value (tir_pure). */
 bool lower_pure(const TValue *v)
 {
@@ -655,10 +665,7 @@ static void drop_dead(Lower *L)
 		for (const TValue *x = v->body->first; x; x = x->next)
 			yield = x->op == TOP_YIELD ? x : yield;
 		for (int i = 0; i + 1 < v->body->nparams && yield && i < yield->nargs; i++) {
-			bool read = L->uses[v->body->params[i + 1]->id] > 0;
-			for (const TValue *r = v->next; !read && r && r->op == TOP_RESULT && r->args[0] == v; r = r->next)
-				read = r->aux == i && L->uses[r->id] > 0;
-			if (read)
+			if (lower_carried_read(L, v, i))
 				continue;
 			L->uses[v->args[3 + i]->id]--;
 			L->uses[yield->args[i]->id]--;

@@ -35,16 +35,6 @@ static bool same_type(const Type *a, const Type *b)
 	return true;
 }
 
-static void count_reads(const TBlock *b, int *reads)
-{
-	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
-		for (int i = 0; i < v->nargs; i++)
-			reads[v->args[i]->id]++;
-		count_reads(v->body, reads);
-		count_reads(v->orelse, reads);
-	}
-}
-
 /* pos[id]: a value's place in its block, block[id] the block's number. */
 typedef struct Combine {
 	int *reads, *pos, *block;
@@ -102,7 +92,7 @@ int tir_combine_dot_add(TKernel *k)
 		.block = base_calloc((size_t)n + 1, sizeof *c.block),
 		.repl = base_calloc((size_t)n + 1, sizeof *c.repl),
 	};
-	count_reads(k->body, c.reads);
+	tir_count_reads(k->body, c.reads);
 	combine_block(&c, k->body);
 	if (c.combined)
 		replace_reads(k->body, c.repl);

@@ -24,13 +24,13 @@ bool tir_pure(const TValue *v)
 	}
 }
 
-static void count_reads(const TBlock *b, int *reads)
+void tir_count_reads(const TBlock *b, int *reads)
 {
 	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
 		for (int i = 0; i < v->nargs; i++)
 			reads[v->args[i]->id]++;
-		count_reads(v->body, reads);
-		count_reads(v->orelse, reads);
+		tir_count_reads(v->body, reads);
+		tir_count_reads(v->orelse, reads);
 	}
 }
 
@@ -76,7 +76,7 @@ int tir_dce(TKernel *k)
 {
 	/* every value is the builder's here: its ids are below k->nids */
 	int *reads = base_calloc((size_t)k->nids + 1, sizeof *reads);
-	count_reads(k->body, reads);
+	tir_count_reads(k->body, reads);
 	Stack st = {0};
 	int marked = sweep(k->body, reads, &st);
 	free(st.v);

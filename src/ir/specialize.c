@@ -1101,7 +1101,7 @@ void spec_exec_block(Spec *s, const NodeList *body);
 /* Whether statements `body` call tl.dot or tl.dot_scaled (any spelling
  * whose last name is dot or dot_scaled), directly, not in a helper. An
  * explicit stack: a body's expressions may nest to any depth. */
-static bool calls_dot(Spec *s, const NodeList *body)
+static bool calls_dot(const NodeList *body)
 {
 	const Node **stack = NULL;
 	size_t n = 0, cap = 0;
@@ -1141,7 +1141,6 @@ static bool calls_dot(Spec *s, const NodeList *body)
 				stack[n++] = lists[k]->items[i];
 	}
 	free(stack);
-	(void)s;
 	return found;
 }
 
@@ -1171,7 +1170,7 @@ static void exec_for(Spec *s, const Node *n)
 	 * long to unroll; other range loops are unrolled (Inductor's reduction
 	 * loops over a constant numel: their masks fold). tl.static_range
 	 * always unrolls, as in Triton. */
-	if (strcmp(fn, "tl.static_range") && ((hi->i - lo->i) / step->i > STATIC_UNROLL_MAX || calls_dot(s, &n->body))) {
+	if (strcmp(fn, "tl.static_range") && ((hi->i - lo->i) / step->i > STATIC_UNROLL_MAX || calls_dot(&n->body))) {
 		spec_exec_runtime_for(s, n, lo, hi, step);
 		return;
 	}

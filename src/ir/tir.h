@@ -479,6 +479,8 @@ bool tir_pure(const TValue *v);
 /* Marks dead every pure value nothing reads, and those only dead values
  * read (TValue.dead); returns how many. */
 int tir_dce(TKernel *k);
+/* Adds to reads[id] how many ops of block b (and the blocks in them) read each value. */
+void tir_count_reads(const TBlock *b, int *reads);
 
 /* ---- combine.c ---- */
 /* `x + tl.dot(a, b)` (a dot from zeros that only the add reads) as
