@@ -195,6 +195,9 @@ make -s units >/dev/null || exit 2
 	# tritonc export: the exported launchers in a C program, against Triton
 	tests/gpu/export.sh
 
+	# --timeout on a kernel that never finishes
+	tests/gpu/timeout.sh
+
 	# Its own total is left out: the one below counts its lines.
 	tests/gpu/warpcheck.sh | sed '/^[0-9]* passed, [0-9]* failed$/d'
 } | tee "$log/all"
