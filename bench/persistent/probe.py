@@ -7,6 +7,9 @@ bench/tutorials/reference.py's median_ms (CUDA events, L2 flushed, median of 20)
 usage: probe.py TUTORIAL_DIR [time|once] NAME=FILE.cu ...
   time: prints "NAME ms=... max_err=..." for Triton and each file
   once: one launch of each (for a profiler)
+With KERNEL=matmul03 the same for tutorial 03's matmul_kernel (128x256x64,
+8 warps, 3 stages, 512 programs, B stored K x N), files compiled by
+tritonc with bench/tutorials/cases.txt's constexprs for it.
 """
 import os
 import sys
@@ -25,29 +28,41 @@ SHARED = 96 * 1024 + 1024
 
 def main():
     tut, mode, files = sys.argv[1], sys.argv[2], sys.argv[3:]
-    mod = jit_module(os.path.join(tut, "09-persistent-matmul.py"))
+    m03 = os.environ.get("KERNEL") == "matmul03"
     torch.manual_seed(0)
     a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-    b = torch.randn(N, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.float16) if m03 else torch.randn(N, K, device="cuda", dtype=torch.float16)
     c_ref = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    if m03:
+        mod = jit_module(os.path.join(tut, "03-matrix-multiplication.py"))
+        name_, grid, threads, shared = "matmul_kernel", 512, 256, 144 * 1024 + 1024
 
-    def triton_run():
-        mod.matmul_kernel_persistent[(SMS,)](a, b, c_ref, M, N, K, K, 1, 1, K, N, 1,
-                                             BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
-                                             GROUP_SIZE_M=8, NUM_SMS=SMS, num_stages=3, num_warps=4)
+        def triton_run():
+            mod.matmul_kernel[(grid,)](a, b, c_ref, M, N, K, K, 1, N, 1, N, 1, BLOCK_SIZE_M=128,
+                                       BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, ACTIVATION="",
+                                       num_stages=3, num_warps=8)
+        args = (np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(N), np.int32(N))
+    else:
+        mod = jit_module(os.path.join(tut, "09-persistent-matmul.py"))
+        name_, grid, threads, shared = "matmul_kernel_persistent", SMS, 128, SHARED
+
+        def triton_run():
+            mod.matmul_kernel_persistent[(SMS,)](a, b, c_ref, M, N, K, K, 1, 1, K, N, 1,
+                                                 BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
+                                                 GROUP_SIZE_M=8, NUM_SMS=SMS, num_stages=3, num_warps=4)
+        args = (np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(K), np.int32(N))
     runs = [("triton", triton_run, c_ref)]
     for spec in files:
         name, path = spec.split("=", 1)
         code = open(path).read()
         m = cupy.RawModule(code=code, options=("--std=c++17", "-arch=sm_90a"), backend="nvrtc")
-        f = m.get_function("matmul_kernel_persistent")
-        f.max_dynamic_shared_size_bytes = SHARED
+        f = m.get_function(name_)
+        f.max_dynamic_shared_size_bytes = shared
         c = torch.zeros(M, N, device="cuda", dtype=torch.float16)
 
         def run(f=f, c=c):
-            f((SMS,), (128,), (np.uint64(a.data_ptr()), np.uint64(b.data_ptr()), np.uint64(c.data_ptr()),
-                              np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(K), np.int32(N)),
-              shared_mem=SHARED)
+            f((grid,), (threads,), (np.uint64(a.data_ptr()), np.uint64(b.data_ptr()), np.uint64(c.data_ptr())) + args,
+              shared_mem=shared)
         runs.append((name, run, c))
     for name, run, c in runs:
         run()

@@ -888,16 +888,22 @@ static char *str_printf(const char *fmt, ...)
  * the array's symbol (a constant of the link) and not converted back from
  * a generic pointer, which nvcc redoes in every loop iteration (a read of
  * the cluster's CTA id and five more instructions a copy or descriptor).
- * Asynchronous copies and wgmma descriptors address the window by it. */
+ * Asynchronous copies and wgmma descriptors address the window by it. It
+ * passes through an asm so that nvcc keeps it in a register: left as an
+ * expression, nvcc recomputes it from the CTA id (S2UR, a slow read) before
+ * every group of wgmma descriptors and copies inside a loop (3 % of the
+ * persistent matmul's time on an H200, bench/persistent/RESULTS.md). */
 static void shared_window(Emit *E, int align)
 {
 	if (!E->window)
 		return;
 	line(E, "const tc_u32 tc_shared_s0 = (tc_u32)__cvta_generic_to_shared(tc_shared_block);");
+	line(E, "tc_u32 tc_shared_s;");
 	if (align > 16)
-		line(E, "const tc_u32 tc_shared_s = tc_shared_s0 + (-tc_shared_s0 & %du);", align - 1);
+		line(E, "asm volatile(\"mov.b32 %%0, %%1;\" : \"=r\"(tc_shared_s) : \"r\"(tc_shared_s0 + (-tc_shared_s0 & %du)));",
+		     align - 1);
 	else
-		line(E, "const tc_u32 tc_shared_s = tc_shared_s0;");
+		line(E, "asm volatile(\"mov.b32 %%0, %%1;\" : \"=r\"(tc_shared_s) : \"r\"(tc_shared_s0));");
 }
 
 /* The shared window address of array `r` (CUDA), as text. */

@@ -345,7 +345,8 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	extern __shared__ __align__(16) unsigned char tc_shared_block[];
 	unsigned char *tc_shared = tc_shared_block;
 	const tc_u32 tc_shared_s0 = (tc_u32)__cvta_generic_to_shared(tc_shared_block);
-	const tc_u32 tc_shared_s = tc_shared_s0;
+	tc_u32 tc_shared_s;
+	asm volatile("mov.b32 %0, %1;" : "=r"(tc_shared_s) : "r"(tc_shared_s0));
 	tc_u16 *acc_a __attribute__((unused)) = (tc_u16 *)(tc_shared + 0);
 	tc_u16 *acc_b __attribute__((unused)) = (tc_u16 *)(tc_shared + 49152);
 	tc_i32 load_slot;
