@@ -106,7 +106,8 @@ class Autotuner(KernelInterface):
         self.cache = {}
         self.reset_to_zero = list(reset_to_zero or [])
         self.restore_value = list(restore_value or [])
-        for name in self.reset_to_zero + self.restore_value + self.keys:
+        # a key that names no parameter is skipped when the key is made, as Triton does
+        for name in self.reset_to_zero + self.restore_value:
             if name not in arg_names:
                 raise ValueError(f"autotune: '{name}' is not a parameter of '{fn.__name__}'")
         self.user_pre_hook = pre_hook
