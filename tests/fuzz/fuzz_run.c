@@ -1,8 +1,9 @@
 /* fuzz_run.c: libFuzzer target for `tritonc run` on the C target: every
  * kernel that compiles is printed as C, built with the system cc (a
  * compile error there is a bug of the printer: abort) and run on a grid of
- * two programs over guarded buffers of 256 elements (an access past them
- * is reported by the runtime, not a crash). Parameters named *ptr* are
+ * two programs over guarded buffers of 256 elements, every access checked
+ * against them as `tritonc run` does (a stray one is reported by the
+ * runtime, not a crash). Parameters named *ptr* are
  * *fp32, others i32 = 100; every constexpr is 16. Slow per input (cc). */
 #include "driver/driver.h"
 #include "emit/emit.h"
@@ -45,7 +46,12 @@ static void try_kernel(const Kernel *k, bool wave64)
 	Target t;
 	char err[4096];
 	SKernel *sk = NULL;
-	if (tk && target_parse(wave64 ? "c:wave64" : "c", &t, err, sizeof err))
+	bool parsed = tk && target_parse(wave64 ? "c:wave64" : "c", &t, err, sizeof err);
+	/* every access checked against the buffers, as `tritonc run` builds
+	 * kernels: a stray access far from any buffer (past the guard pages)
+	 * is reported instead of landing in the fuzzer's own heap */
+	t.checked = true;
+	if (parsed)
 		sk = (driver_passes(&a, tk, NULL), simt_lower(&a, &d, k->src, tk, &t));
 	if (sk) {
 		Buf src = {0};
