@@ -190,3 +190,36 @@ def widen(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     m = offs < n
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m).to(tl.float32) * 2.0, mask=m)
+
+
+# Several GEMMs of different sizes in one launch, their operands reached through tables of
+# addresses (int64 values cast to pointers): program p takes the tiles, counted across the
+# problems in order, that are p modulo PROGRAMS.
+@triton.jit
+def gemm_table(a_table, b_table, c_table, dims, problems, PROGRAMS: tl.constexpr, BM: tl.constexpr,
+               BN: tl.constexpr, BK: tl.constexpr):
+    pid = tl.program_id(0)
+    before = 0
+    for g in range(problems):
+        M = tl.load(dims + 3 * g)
+        N = tl.load(dims + 3 * g + 1)
+        K = tl.load(dims + 3 * g + 2)
+        a = tl.load(a_table + g).to(tl.pointer_type(tl.float16))
+        b = tl.load(b_table + g).to(tl.pointer_type(tl.float16))
+        c = tl.load(c_table + g).to(tl.pointer_type(tl.float32))
+        across = tl.cdiv(N, BN)
+        tiles = tl.cdiv(M, BM) * across
+        mine = (pid - before % PROGRAMS + PROGRAMS) % PROGRAMS
+        for t in range(mine, tiles, PROGRAMS):
+            rm = (t // across) * BM + tl.arange(0, BM)
+            rn = (t % across) * BN + tl.arange(0, BN)
+            rk = tl.arange(0, BK)
+            acc = tl.zeros((BM, BN), dtype=tl.float32)
+            for k0 in range(0, K, BK):
+                x = tl.load(a + rm[:, None] * K + (k0 + rk)[None, :],
+                            mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
+                y = tl.load(b + (k0 + rk)[:, None] * N + rn[None, :],
+                            mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+                acc += tl.dot(x, y)
+            tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+        before += tiles

@@ -94,6 +94,12 @@ class Numpy:
     def full(self, shape, value, dtype=np.float32):
         return np.full(shape, value, dtype=dtype)
 
+    def ints(self, values):   # int32
+        return np.asarray(values, dtype=np.int32)
+
+    def table(self, arrays):   # their addresses, int64
+        return np.asarray([x.ctypes.data for x in arrays], dtype=np.int64)
+
     def np(self, x):
         return np.asarray(x)
 
@@ -129,6 +135,12 @@ class TorchCuda:
     def full(self, shape, value, dtype=np.float32):
         return self.torch.full(shape if isinstance(shape, tuple) else (shape,), value, dtype=self._dt(dtype),
                                device="cuda")
+
+    def ints(self, values):
+        return self.torch.tensor(values, dtype=self.torch.int32, device="cuda")
+
+    def table(self, arrays):
+        return self.torch.tensor([x.data_ptr() for x in arrays], dtype=self.torch.int64, device="cuda")
 
     def np(self, x):
         self.torch.cuda.synchronize()
@@ -211,6 +223,28 @@ def gemm(K, R, B):
         ref = B.zeros(M, N, dtype=np.float16)
         R.tiled_matmul[grid](a, b, ref, M, N, Kd, Kd, 1, N, 1, N, 1, BM=32, BN=32, BK=16)
         report("gemm equals Triton's (fp16 outputs within one rounding)", *close(B.np(c), B.np(ref), 1e-3))
+
+
+@case
+def gemm_table(K, R, B):
+    dims = [(37, 45, 29), (64, 20, 70), (16, 80, 33)]
+    a = [B.randn(m, k, dtype=np.float16) for m, n, k in dims]
+    b = [B.randn(k, n, dtype=np.float16) for m, n, k in dims]
+
+    def launch(mod):
+        c = [B.zeros(m, n) for m, n, k in dims]
+        mod.gemm_table[(3,)](B.table(a), B.table(b), B.table(c), B.ints([v for d in dims for v in d]), len(dims),
+                             PROGRAMS=3, BM=16, BN=32, BK=16)
+        return c
+    c = launch(K)
+    for i, (m, n, k) in enumerate(dims):
+        want = B.np(a[i]).astype(np.float64) @ B.np(b[i]).astype(np.float64)
+        report(f"GEMMs through tables of addresses: problem {i} ({m}x{n}x{k})", *close(B.np(c[i]), want, 1e-3))
+    if R:
+        theirs = launch(R)
+        for i in range(len(dims)):
+            report(f"GEMMs through tables of addresses: problem {i} equals Triton's",
+                   *close(B.np(c[i]), B.np(theirs[i]), 1e-5))
 
 
 @case
@@ -704,7 +738,7 @@ def main():
         TAG = " (torch cuda)"
     K = load_kernels("kernels_tritonc", True)
     R = load_kernels("kernels_triton", False) if args.triton else None
-    for test in (rmsnorm, softmax, gemm, autotune, do_not_specialize, none_and_alignment, heuristics, string_constexpr, strided_view,
+    for test in (rmsnorm, softmax, gemm, gemm_table, autotune, do_not_specialize, none_and_alignment, heuristics, string_constexpr, strided_view,
                  warmup_and_asm, bad_arguments, constexpr_globals, element_types, foreign_objects):
         test(K, R, B)
     if args.device == "cuda":
