@@ -241,6 +241,8 @@ static const char cuda_wgmma[] =
 	" * made once, plus at / 16; shared addresses are below 2^18, so the sum\n"
 	" * stays in the 14-bit field. */\n"
 	"#define tc_wgmma_desc_at(base, fields, at) (tc_wgmma_desc(base, fields) + (tc_u64)((tc_u32)(at) >> 4))\n"
+	"/* ... and of the array's 16-byte unit `at` */\n"
+	"#define tc_wgmma_desc_u(base, fields, at) (tc_wgmma_desc(base, fields) + (tc_u64)(tc_u32)(at))\n"
 	"TC_DEVICE void tc_fence_operand(float &r) { asm volatile(\"\" : \"+f\"(r) :: \"memory\"); }\n"
 	"#define tc_wgmma_fence() asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\")\n"
 	"#define tc_wgmma_commit() asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\")\n"

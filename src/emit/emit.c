@@ -1154,10 +1154,53 @@ static void body(Emit *E, const SStmt *s)
 	}
 }
 
+/* `e` >> shift as text, for a wgmma operand's start (SReg.desc_shift),
+ * whose value is a multiple of 2^shift: a term `x * C` with C a multiple of
+ * it and a constant that is one are divided where they stand, so that the
+ * C++ compiler sees slot * (bytes / 16) + constant instead of a shift of
+ * a sum it must keep exact for a wrap it cannot rule out (a dozen uniform
+ * instructions before each wgmma); the rest of a sum is then a multiple
+ * too and is shifted as it is. */
+static bool multiple_term(const SExpr *e, int shift)
+{
+	int64_t m = (int64_t)1 << shift;
+	if (e->kind == SE_INT)
+		return e->ival >= 0 && e->ival % m == 0;
+	if (e->kind == SE_BINARY && e->aux == TOP_MUL)
+		return (e->a[1]->kind == SE_INT && e->a[1]->ival > 0 && e->a[1]->ival % m == 0) ||
+		       (e->a[0]->kind == SE_INT && e->a[0]->ival > 0 && e->a[0]->ival % m == 0);
+	return false;
+}
+
+static char *desc_units(Emit *E, const SExpr *e, int shift)
+{
+	int64_t m = (int64_t)1 << shift;
+	if (e->kind == SE_INT && multiple_term(e, shift))
+		return str_printf("%lld", (long long)(e->ival / m));
+	if (e->kind == SE_BINARY && e->aux == TOP_MUL && multiple_term(e, shift)) {
+		int c = e->a[1]->kind == SE_INT && e->a[1]->ival > 0 && e->a[1]->ival % m == 0 ? 1 : 0;
+		char *x = expr_str(E, e->a[1 - c]), *r = str_printf("(%s * %lld)", x, (long long)(e->a[c]->ival / m));
+		free(x);
+		return r;
+	}
+	if (e->kind == SE_BINARY && e->aux == TOP_ADD && (multiple_term(e->a[0], shift) || multiple_term(e->a[1], shift))) {
+		char *a = desc_units(E, e->a[0], shift), *b = desc_units(E, e->a[1], shift);
+		char *r = str_printf("(%s + %s)", a, b);
+		free(a);
+		free(b);
+		return r;
+	}
+	char *x = expr_str(E, e), *r = str_printf("(tc_i32)((tc_u32)(%s) >> %d)", x, shift);
+	free(x);
+	return r;
+}
+
 static void assign_stmt(Emit *E, const SStmt *s)
 {
 	{
-		char *dst = expr_str(E, s->dst), *value = expr_str(E, s->value);
+		char *dst = expr_str(E, s->dst);
+		char *value = s->dst->reg->desc_shift && E->window ? desc_units(E, s->value, s->dst->reg->desc_shift)
+		                                                   : expr_str(E, s->value);
 		if (s->dst->reg->packed) {   /* a 16-bit pattern in shared memory */
 			char *v = value;
 			value = str_printf("%s(%s)", to_memory(s->dst->reg->dtype), v);
@@ -1378,6 +1421,17 @@ static unsigned long long wgmma_fields(const WgmmaDesc *d)
 	       mode << 62;
 }
 
+/* A wgmma operand's descriptor (CUDA): the array's window `w`, its fields,
+ * and the start `at` (text of `ref`), held in 16-byte units where its
+ * register says so (SReg.desc_shift), else in elements of `bytes`. */
+static char *desc_text(const Emit *E, const char *w, const WgmmaDesc *d, const SExpr *ref, const char *at,
+                       const SReg *arr)
+{
+	if (ref->reg->desc_shift && E->window)   /* as assign_stmt wrote it */
+		return str_printf("tc_wgmma_desc_u(%s, 0x%llxull, %s)", w, wgmma_fields(d), at);
+	return str_printf("tc_wgmma_desc_at(%s, 0x%llxull, (%s) * %d)", w, wgmma_fields(d), at, dtype_bytes(arr->dtype));
+}
+
 /* The accumulators of a wgmma call, in the instruction's order. */
 static void wgmma_accumulators(Emit *E, const SStmt *s, const char *x, const char *y)
 {
@@ -1410,9 +1464,10 @@ static void wgmma_regs_stmt(Emit *E, const SStmt *s, char *x, char *y)
 		for (int j = 0; j < 4; j++)
 			w[j] = elem_str(E, s->frag_a, j);
 		char *wb = window_of(E, s->smem[1]);
-		line(E, "tc_wgmma_m64n%dk16_%s_r%d(%s, %s, %s, %s, tc_wgmma_desc_at(%s, 0x%llxull, (%s) * %d),", s->n,
-		     s->operand == DT_BF16 ? "bf16" : "f16", db->trans, w[0], w[1], w[2], w[3], wb,
-		     wgmma_fields(db), b, dtype_bytes(s->smem[1]->dtype));
+		char *tb = desc_text(E, wb, db, s->frag_b, b, s->smem[1]);
+		line(E, "tc_wgmma_m64n%dk16_%s_r%d(%s, %s, %s, %s, %s,", s->n, s->operand == DT_BF16 ? "bf16" : "f16",
+		     db->trans, w[0], w[1], w[2], w[3], tb);
+		free(tb);
 		free(wb);
 		wgmma_accumulators(E, s, x, y);
 		for (int j = 0; j < 4; j++)
@@ -1451,11 +1506,12 @@ static void wgmma_stmt(Emit *E, const SStmt *s)
 	} else {
 		char *a = expr_str(E, s->frag_a), *b = expr_str(E, s->frag_b);
 		char *wa = window_of(E, s->smem[0]), *wb = window_of(E, s->smem[1]);
-		line(E, "tc_wgmma_m64n%dk16_%s_%d%d(tc_wgmma_desc_at(%s, 0x%llxull, (%s) * %d), "
-			"tc_wgmma_desc_at(%s, 0x%llxull, (%s) * %d),", s->n,
-		     s->operand == DT_BF16 ? "bf16" : "f16", s->desc[0].trans, s->desc[1].trans, wa,
-		     wgmma_fields(&s->desc[0]), a, dtype_bytes(s->smem[0]->dtype), wb,
-		     wgmma_fields(&s->desc[1]), b, dtype_bytes(s->smem[1]->dtype));
+		char *ta = desc_text(E, wa, &s->desc[0], s->frag_a, a, s->smem[0]);
+		char *tb = desc_text(E, wb, &s->desc[1], s->frag_b, b, s->smem[1]);
+		line(E, "tc_wgmma_m64n%dk16_%s_%d%d(%s, %s,", s->n, s->operand == DT_BF16 ? "bf16" : "f16",
+		     s->desc[0].trans, s->desc[1].trans, ta, tb);
+		free(ta);
+		free(tb);
 		free(wa);
 		free(wb);
 		wgmma_accumulators(E, s, x, y);

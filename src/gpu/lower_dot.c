@@ -701,6 +701,13 @@ static void lower_dot_wgmma(Lower *L, const TValue *v)
 	SExpr *group = lower_ibin(L, TOP_SHR, simt_ref(L->k, L->warp, NULL), lower_ic(L, 2));
 	SReg *da = fa ? NULL : simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, tiles, dot_name(L, v, "a_at"));
 	SReg *db = simt_reg(L->k, SR_THREAD, DT_I32, DT_I32, 1, dot_name(L, v, "b_at"));
+	for (int i = 0; i < 2; i++) {   /* elements to 16-byte units: 16 / bytes = 2^shift */
+		SReg *r = i ? db : da;
+		const SReg *arr = L->operand_smem[(i ? ob : oa)->id];
+		if (r && arr)
+			for (int e = 16 / dtype_bytes(arr->dtype); e > 1; e >>= 1)
+				r->desc_shift++;
+	}
 	lower_mma_group_stmt(L, SS_MMA_FENCE, v->line, acc, 0)->frag_regs = fa;
 	for (int kk = 0; kk < K / 16; kk++) {
 		SExpr *t = loop_var(L, 0);

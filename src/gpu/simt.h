@@ -55,6 +55,9 @@ typedef struct SReg {
 	bool read;             /* a frame's first coordinate (Lower.firsts) that some expression reads */
 	bool kept;             /* SR_THREAD i32: computed once before a loop and held in a register there (CUDA: set
 	                          through an asm, which the C++ compiler neither sinks into the loop nor recomputes) */
+	int desc_shift;        /* SR_THREAD i32 > 0: a wgmma operand's start in its shared array, in elements, read
+	                          only by wgmma descriptors; CUDA holds it in 16-byte units (the elements >>
+	                          desc_shift), the C model in elements (emit.c, desc_units) */
 } SReg;
 
 typedef enum {
