@@ -19,6 +19,18 @@ def cdiv(x, y):
     return (x + y - 1) // y
 
 
+_allocator = None
+
+
+def set_allocator(allocator):
+    """Triton's global scratch allocator, ``allocator(size, alignment, stream)``.
+    Kept for code that sets it before launching kernels that make tensor
+    descriptors on the device; tritonc's kernels need no scratch memory (their
+    descriptors are pointer accesses with bounds masks), so it is never called."""
+    global _allocator
+    _allocator = allocator
+
+
 def next_power_of_2(n):
     """The smallest power of 2 >= n (1 for n <= 1)."""
     n = int(n)
@@ -27,5 +39,5 @@ def next_power_of_2(n):
 
 __all__ = [
     "CompilationError", "Config", "JITFunction", "KernelInterface", "OutOfResources", "autotune", "cdiv",
-    "heuristics", "jit", "language", "next_power_of_2", "runtime", "testing",
+    "heuristics", "jit", "language", "next_power_of_2", "runtime", "set_allocator", "testing",
 ]

@@ -223,3 +223,13 @@ def gemm_table(a_table, b_table, c_table, dims, problems, PROGRAMS: tl.constexpr
                 acc += tl.dot(x, y)
             tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
         before += tiles
+
+
+# descriptors made in the kernel (Triton asks for an allocator first: set_allocator)
+@triton.jit
+def desc_double(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    dx = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    dy = tl.make_tensor_descriptor(y_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    m0 = tl.program_id(0) * BM
+    n0 = tl.program_id(1) * BN
+    dy.store([m0, n0], dx.load([m0, n0]) * 2.0)

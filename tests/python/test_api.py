@@ -248,6 +248,19 @@ def gemm_table(K, R, B):
 
 
 @case
+def device_descriptors(K, R, B):
+    calls = []
+    tritonc.set_allocator(lambda size, alignment, stream: calls.append(size))
+    M, N = 37, 52
+    x, y = B.randn(M, N), B.zeros(M, N)
+    K.desc_double[(tritonc.cdiv(M, 16), tritonc.cdiv(N, 32))](x, y, M, N, BM=16, BN=32)
+    ok, why = close(B.np(y), B.np(x).astype(np.float64) * 2, 0)
+    report("descriptors made in the kernel after set_allocator (blocks past the edges)", ok and not calls,
+           f"{why}; allocator called {len(calls)} times")
+    tritonc.set_allocator(None)
+
+
+@case
 def autotune(K, R, B):
     for n in (1000, 5000):
         x = B.randn(n)
@@ -738,7 +751,7 @@ def main():
         TAG = " (torch cuda)"
     K = load_kernels("kernels_tritonc", True)
     R = load_kernels("kernels_triton", False) if args.triton else None
-    for test in (rmsnorm, softmax, gemm, gemm_table, autotune, do_not_specialize, none_and_alignment, heuristics, string_constexpr, strided_view,
+    for test in (rmsnorm, softmax, gemm, gemm_table, device_descriptors, autotune, do_not_specialize, none_and_alignment, heuristics, string_constexpr, strided_view,
                  warmup_and_asm, bad_arguments, constexpr_globals, element_types, foreign_objects):
         test(K, R, B)
     if args.device == "cuda":
