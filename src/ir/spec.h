@@ -97,6 +97,7 @@ void spec_weak_operands(Spec *s, const Node *n, SVal *x, SVal *y, bool div_or_mo
 TValue *spec_checked(Spec *s, const Node *n, TValue *v);    /* v, or the builder's error at n */
 
 SVal *spec_eval(Spec *s, const Node *n);
+const Node *spec_hint_target(const Node *st);   /* a hint statement's name (spec_control.c) */
 SVal *spec_eval_binary(Spec *s, const Node *n, Op op, SVal *x, SVal *y);
 SVal *spec_eval_compare(Spec *s, const Node *n, Op op, SVal *x, SVal *y);
 int64_t spec_const_int(Spec *s, const Node *n, SVal *v, const char *what);

@@ -183,9 +183,29 @@ static void target_names(const Node *t, Names *out)
 			target_names(t->items.items[i], out);
 }
 
+/* `tl.multiple_of(x, ...)` (or max_contiguous, max_constancy) as a
+ * statement of its own, on a name: Triton sets the hint on x's value in
+ * place (the result need not be used: tutorial-style `tl.multiple_of(ptrs,
+ * [16, 16])` before the loads), so the statement rebinds x to the hinted
+ * value. The name node, or NULL. */
+const Node *spec_hint_target(const Node *st)
+{
+	if (st->kind != ND_EXPR_STMT || !st->lhs || st->lhs->kind != ND_CALL)
+		return NULL;
+	const Node *call = st->lhs, *f = call->lhs;
+	if (f->kind != ND_ATTR || !f->name ||
+	    (strcmp(f->name, "multiple_of") && strcmp(f->name, "max_contiguous") && strcmp(f->name, "max_constancy")))
+		return NULL;
+	const Node *x = spec_arg_node(call, 0, "input");
+	return x && x->kind == ND_NAME ? x : NULL;
+}
+
 /* Names a statement assigns directly (not in nested blocks). */
 static void stmt_targets(const Node *st, Names *out)
 {
+	const Node *hinted = spec_hint_target(st);
+	if (hinted)
+		target_names(hinted, out);
 	switch (st->kind) {
 	case ND_ASSIGN:
 		for (int i = 0; i < st->items.len; i++)

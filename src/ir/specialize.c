@@ -1187,8 +1187,12 @@ static void exec_stmt(Spec *s, const Node *n)
 {
 	switch (n->kind) {
 	case ND_EXPR_STMT:
-		if (n->lhs->kind != ND_STR)
-			spec_eval(s, n->lhs);
+		if (n->lhs->kind != ND_STR) {
+			const Node *hinted = spec_hint_target(n);
+			SVal *v = spec_eval(s, n->lhs);
+			if (hinted && v->kind == SV_VALUE)   /* the hint holds for the name from here on */
+				spec_assign(s, hinted, v);
+		}
 		return;
 	case ND_ASSIGN: {
 		SVal *v = spec_eval(s, n->rhs);

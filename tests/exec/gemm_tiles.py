@@ -1,8 +1,11 @@
 # Matrix products written the ways hand-written Triton GEMMs are: rows and
 # columns wrapped with % M and % N (in bounds by construction), a tile loop
 # around the K loop with tl.where and tl.multiple_of / tl.max_contiguous on
-# the offsets, and tensor-descriptor blocks multiplied as a @ b.T. Each must
-# keep its K loop on the pipelined matrix path (tests/unit/test_gemm.c).
+# the offsets, tensor-descriptor blocks multiplied as a @ b.T, and row strides
+# known only at run time with tl.multiple_of as statements of their own on
+# the pointer tiles (the hint holds for the name, as Triton sets it in
+# place). Each must keep its K loop on the pipelined matrix path
+# (tests/unit/test_gemm.c).
 import triton
 import triton.language as tl
 
@@ -59,6 +62,29 @@ def tile_loop(a_ptr, b_ptr, c_ptr, M, N, K, s_am, s_ak, s_bk, s_bn, s_cm, s_cn,
         cn = tn * BN + tl.arange(0, BN)
         tl.store(c_ptr + cm[:, None] * s_cm + cn[None, :] * s_cn, acc.to(tl.float16),
                  mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+@triton.jit
+def hinted(a_ptr, b_ptr, c_ptr, M, N, K, s_am, s_ak, s_bk, s_bn, s_cm, s_cn,
+           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
+    tm = tl.program_id(0) // tl.cdiv(N, BN)
+    tn = tl.program_id(0) % tl.cdiv(N, BN)
+    rows = tm * BM + tl.arange(0, BM)
+    cols = tn * BN + tl.arange(0, BN)
+    ks = tl.arange(0, BK)
+    pa = a_ptr + rows[:, None] * s_am + ks[None, :] * s_ak
+    pb = b_ptr + ks[:, None] * s_bk + cols[None, :] * s_bn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for i in range(tl.cdiv(K, BK)):
+        tl.multiple_of(pa, [16, 16])
+        tl.multiple_of(pb, [16, 16])
+        x = tl.load(pa, mask=(rows[:, None] < M) & (ks[None, :] < K - i * BK), other=0.0)
+        y = tl.load(pb, mask=(ks[:, None] < K - i * BK) & (cols[None, :] < N), other=0.0)
+        acc += tl.dot(x, y)
+        pa += BK * s_ak
+        pb += BK * s_bk
+    tl.store(c_ptr + rows[:, None] * s_cm + cols[None, :] * s_cn, acc.to(tl.float16),
+             mask=(rows[:, None] < M) & (cols[None, :] < N))
 
 
 @triton.jit

@@ -86,6 +86,9 @@ make -s units >/dev/null || exit 2
 				-s '*fp16,*fp16,*fp16,i32:16,i32:16,i32,i32:16,i32:16,i32:16' -D s_ak=1 -D s_bn=1 -D s_cn=1 \
 				-D BM=128 -D BN=128 -D BK=64 -D GROUP=2 --num-stages 3 $W
 		done
+		TARGET=cuda:$arch run "gemm_tiles $arch hinted (tl.multiple_of statements, run-time strides)" \
+			tests/exec/gemm_tiles.py -k hinted -s '*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32' -D s_ak=1 -D s_bn=1 \
+			-D s_cn=1 -D BM=128 -D BN=128 -D BK=64 -D GROUP=1 --num-stages 3 $W --grid 4
 		TARGET=cuda:$arch run "gemm_tiles $arch blocks (descriptors)" tests/exec/gemm_tiles.py -k blocks \
 			-s 'tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,tensordesc<fp16[128,128]>,i32,i32,i32' \
 			-D BM=128 -D BN=128 -D BK=64 --num-stages 3 --arg M=200 --arg N=136 --arg K=77 \

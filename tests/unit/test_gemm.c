@@ -577,6 +577,7 @@ static void test_tiles(void)
 {
 	static const char *const ptr_sig = "*fp16,*fp16,*fp16,i32:16,i32:16,i32,i32:16,i32:16,i32:16";
 	static const char *const ptr_sig_k16 = "*fp16,*fp16,*fp16,i32,i32:16,i32:16,i32:16,i32:16,i32:16";
+	static const char *const plain_sig = "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32";
 	static const char *const desc_sig = "tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,tensordesc<fp16[128,128]>,i32,i32,i32";
 	static const char *const desc_sig_small = "tensordesc<fp16[64,32]>,tensordesc<fp16[64,32]>,tensordesc<fp16[64,64]>,i32,i32,i32";
 	static const char *const half_sig = "tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,i32,i32,i32";
@@ -591,6 +592,10 @@ static void test_tiles(void)
 		 * pipeline carried from tile to tile */
 		{"tile_loop", NULL, 208, 144, 77, 80, 144, 144, false, 64, 64, 32, 4, 3, 3, true, true, true, NULL},
 		{"tile_loop", NULL, 208, 144, 77, 80, 144, 144, false, 128, 128, 64, 4, 3, 3, true, true, true, NULL},
+		/* row strides of no known divisibility, hinted by tl.multiple_of statements on the pointer
+		 * tiles (rows of 80 and 144 elements: 16-byte multiples, as the hint says) */
+		{"hinted", NULL, 208, 144, 77, 80, 144, 144, false, 128, 128, 64, 4, 3, 0, true, true, false, NULL},
+		{"hinted", NULL, 200, 136, 96, 96, 136, 136, false, 64, 64, 32, 4, 2, 0, true, true, false, NULL},
 		/* descriptors: rows padded to 16 bytes, extents anywhere */
 		{"blocks", NULL, 200, 136, 77, 80, 80, 136, true, 128, 128, 64, 4, 3, 0, true, true, false, NULL},
 		{"blocks", NULL, 200, 136, 77, 80, 80, 136, true, 64, 64, 32, 4, 2, 0, true, true, false, NULL},
@@ -616,7 +621,7 @@ static void test_tiles(void)
 		TileCase c = cases[i];
 		bool halves = c.file && c.bt;   /* persistent_blocks stores its tile in two halves */
 		c.signature = c.bt ? (c.bm == 128 ? (halves ? half_sig : desc_sig) : (halves ? half_sig_small : desc_sig_small))
-				   : c.counted ? ptr_sig : ptr_sig_k16;
+				   : !strcmp(c.kernel, "hinted") ? plain_sig : c.counted ? ptr_sig : ptr_sig_k16;
 		for (int w = 0; w < 3; w++) {
 			static const char *const targets[] = {"c", "c:wave64", "c:wgmma"};
 			bool counted = false, across = false;
