@@ -347,9 +347,11 @@ typedef struct WcFunc {
  * buffers (text, tokens), so checking a file allocates almost nothing. */
 typedef struct WcHeader WcHeader;
 typedef struct WcHeaderSum WcHeaderSum;
+typedef struct WcSumPool WcSumPool;
 typedef struct WcIncl WcIncl;
 struct WcWork {
 	WcHeaderSum *sums[256];     /* headers' facts, by path and build flags: replayed, not reread */
+	struct WcSumPool *pool;     /* the entries of those sums, each kept once (pp.c) */
 	WcHeaderSum **partial; int npartial, partial_cap;  /* those in a cycle of includes the file being
 	                               checked has met, oldest first: for it only */
 	struct WcSumGroup **groups; uint32_t groups_mask, ngroups;  /* the partial summaries each header
