@@ -252,6 +252,7 @@ void wc_set_const(WcFile *f, uint32_t id, uint64_t v, bool conflict)
 	if (nm->const_stamp == f->stamp) {
 		if (conflict || nm->const_value != v)
 			nm->const_conflict = true;
+		nm->src_stamp = 0;  /* a change with no wc_touch */
 		return;
 	}
 	wc_touch(f->names, id, f->stamp);
@@ -899,6 +900,15 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 	for (uint32_t k = 0; k < nids; k++) {
 		uint32_t id = ids[k];
 		const WcName *nm = &nt->v[id];
+		/* As a replay of a pooled entry left it: that entry (its target's
+		 * file aside, which is taken as this header's own when the paths
+		 * are equal). */
+		if (pool && nm->src_stamp == st && !(pool->e[nm->src_entry].has & F_TARGET)) {
+			if (s->n == cap)
+				s->ei = base_realloc(s->ei, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *s->ei);
+			s->ei[s->n++] = nm->src_entry;
+			continue;
+		}
 		SumEntry x = {.id = id};
 		if (nm->const_stamp == st)
 			x.has |= F_CONST, x.value = nm->const_value, x.conflict = nm->const_conflict;
@@ -980,6 +990,17 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 	for (int k = 0; k < s->n; k++) {
 		const SumEntry *x = s->ei ? &base[s->ei[k]] : &base[k];
 		WcName *nm = &nt->v[x->id];
+		/* The same entry again, with nothing between: it would change
+		 * nothing (the wavefront parameters aside, which it would append
+		 * again, so entries with them are never marked). */
+		if (pool && nm->src_stamp == st && nm->src_entry == s->ei[k])
+			continue;
+		/* The name holds no fact of this file yet: after the replay its
+		 * facts are exactly the entry's. */
+		bool fresh = pool && !(x->has & F_WMUL) && nm->const_stamp != st && nm->macro_stamp != st &&
+		             nm->wsize_stamp != st && nm->wexpr_stamp != st && nm->target_stamp != st &&
+		             nm->tmacro_stamp != st && nm->hdr_stamp != st && nm->pbound_stamp != st &&
+		             nm->wm_stamp != st && nm->body_stamp != st;
 		wc_touch(nt, x->id, st);
 		if (x->has & F_CONST)
 			wc_set_const(f, x->id, x->value, x->conflict);
@@ -1029,6 +1050,8 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 			nm->body_stamp = st, nm->body_at = nt->nmt, nm->body_len = x->body_len;
 			nt->nmt += x->body_len;
 		}
+		if (fresh)
+			nm->src_stamp = st, nm->src_entry = s->ei[k];
 	}
 }
 

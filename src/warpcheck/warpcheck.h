@@ -201,6 +201,9 @@ typedef struct WcName {
 	uint8_t pbound_param, pbound_max;
 	uint32_t wm_stamp;       /* a template whose parameters are counted in wavefronts: WcNames.wm */
 	uint32_t wm_at, wm_len;  /* ...from wm_at, wm_len of them (rule_tmpl.c) */
+	uint32_t src_stamp;      /* its facts of this stamp are exactly those of entry src_entry of the
+	                            summaries' pool: set by a replay and by nothing since (pp.c) */
+	uint32_t src_entry;
 } WcName;
 
 /* A template parameter that must be whole wavefronts (rule_tmpl.c). */
@@ -239,6 +242,7 @@ void wc_touch_grow(WcNames *nm);
  * tmacro, hdr, pbound, wm, body) is being set on id under stamp. */
 static inline void wc_touch(WcNames *nm, uint32_t id, uint32_t stamp)
 {
+	nm->v[id].src_stamp = 0;  /* no longer as a replay left it */
 	if (nm->v[id].touch_stamp == stamp)
 		return;
 	nm->v[id].touch_stamp = stamp;
