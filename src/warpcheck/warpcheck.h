@@ -216,6 +216,7 @@ typedef struct WcWmul {
 typedef struct WcNames {
 	WcName *v;
 	uint32_t n, cap;
+	uint16_t *fl;            /* each name's flags again, dense: what a pass over the tokens reads */
 	uint64_t *slot;          /* open addressing: the name's hash << 32 | id + 1, 0 when empty (a
 	                            probe compares hashes without reading the name's entry) */
 	uint32_t mask;
@@ -408,6 +409,9 @@ typedef struct WcFile {
 	WcTok *all; int nall;       /* every token, directives included */
 	WcTok *t; int n;            /* code tokens only, what rules read */
 	int *match; int nmatch;     /* each bracket's partner in t, -1 if none (wc_match_table; nmatch == n) */
+	uint16_t tok_flags;         /* the flags of t's names, or-ed, and */
+	uint64_t tok_ops;           /* ...bit p: a punctuator p in t (wc_match_table): a rule's pass that
+	                               looks only at tokens a file lacks is not made */
 	WcSuppress *sup; int nsup;
 	WcFinding *finds; int nfinds;
 	WcFunc *fns; int nfns;
@@ -473,7 +477,7 @@ static inline bool wc_ident(const WcFile *f, int i)
 }
 static inline uint16_t wc_flags(const WcFile *f, int i)
 {
-	return wc_ident(f, i) ? f->names->v[f->t[i].id].flags : 0;
+	return wc_ident(f, i) ? f->names->fl[f->t[i].id] : 0;
 }
 static inline bool wc_same_ident(const WcFile *f, int a, int b)
 {
