@@ -97,30 +97,28 @@ static inline void step(Lexer *lx)
 
 /* Code tokens go to f->t, directive tokens to f->all; a directive's "#"
  * records in `num` how many code tokens came before it. */
-static WcTok *push(Lexer *lx, WcTokKind kind, size_t off, int line, int col)
+static void grow_tokens(WcTok **v, int *cap)
+{
+	*cap = *cap ? *cap * 2 : 256;
+	*v = base_realloc(*v, (size_t)*cap * sizeof **v);
+}
+
+static inline WcTok *push(Lexer *lx, WcTokKind kind, size_t off, int line, int col)
 {
 	WcFile *f = lx->f;
 	WcTok *t;
-	if (lx->in_pp || kind == WT_EOD) {
-		if (f->nall == f->all_cap) {
-			f->all_cap = f->all_cap ? f->all_cap * 2 : 256;
-			f->all = base_realloc(f->all, (size_t)f->all_cap * sizeof *f->all);
-		}
+	bool pp = lx->in_pp || kind == WT_EOD;
+	if (pp) {
+		if (f->nall == f->all_cap)
+			grow_tokens(&f->all, &f->all_cap);
 		t = &f->all[f->nall++];
 	} else {
-		if (f->n == f->t_cap) {
-			f->t_cap = f->t_cap ? f->t_cap * 2 : 256;
-			f->t = base_realloc(f->t, (size_t)f->t_cap * sizeof *f->t);
-		}
+		if (f->n == f->t_cap)
+			grow_tokens(&f->t, &f->t_cap);
 		t = &f->t[f->n++];
 	}
-	memset(t, 0, sizeof *t);
-	t->kind = (uint8_t)kind;
-	t->off = (uint32_t)off;
-	t->len = (uint32_t)(lx->pos - off);
-	t->line = line;
-	t->col = col;
-	t->pp = lx->in_pp || kind == WT_EOD;
+	*t = (WcTok){.off = (uint32_t)off, .len = (uint32_t)(lx->pos - off), .line = line, .col = col,
+	             .kind = (uint8_t)kind, .pp = pp};
 	return t;
 }
 

@@ -166,6 +166,7 @@ static uint32_t add_name(WcNames *nm, const char *s, size_t n, uint32_t h)
 	if (nm->n == nm->cap) {
 		nm->cap = nm->cap ? nm->cap * 2 : 512;
 		nm->v = base_realloc(nm->v, nm->cap * sizeof *nm->v);
+		nm->fl = base_realloc(nm->fl, nm->cap * sizeof *nm->fl);
 	}
 	if (nm->nchars + n > nm->ccap) {
 		nm->ccap = (nm->ccap + n) * 2;
@@ -179,6 +180,7 @@ static uint32_t add_name(WcNames *nm, const char *s, size_t n, uint32_t h)
 	e->len = (uint32_t)n;
 	e->hash = h;
 	e->flags = id < WK__COUNT ? known_flags(id) | name_flags(s, n) : name_flags(s, n);
+	nm->fl[id] = e->flags;
 	nm->nchars += n;
 	return id;
 }
@@ -217,6 +219,7 @@ void wc_names_init(WcNames *nm)
 void wc_names_free(WcNames *nm)
 {
 	free(nm->v);
+	free(nm->fl);
 	free(nm->slot);
 	free(nm->chars);
 	free(nm->mt);

@@ -252,6 +252,7 @@ void wc_set_const(WcFile *f, uint32_t id, uint64_t v, bool conflict)
 	if (nm->const_stamp == f->stamp) {
 		if (conflict || nm->const_value != v)
 			nm->const_conflict = true;
+		nm->src_stamp = 0;  /* a change with no wc_touch */
 		return;
 	}
 	wc_touch(f->names, id, f->stamp);
@@ -624,8 +625,9 @@ enum { F_CONST = 1, F_MACRO = 2, F_WSIZE = 4, F_WEXPR = 8, F_TARGET = 16, F_TMAC
 struct WcHeaderSum {
 	char *path;
 	uint64_t key;             /* path and build flags */
-	SumEntry *e; int n;
-	WcTok *toks; uint32_t ntoks;
+	SumEntry *e; int n;       /* a partial summary's own entries; a whole one's are in the pool: */
+	uint32_t *ei;             /* ...their indexes in WcSumPool.e (NULL: a partial summary) */
+	WcTok *toks; uint32_t ntoks;   /* a partial summary's macro bodies (a whole one's: the pool's) */
 	WcWmul *wm; uint32_t nwm;
 	Vec paths;                /* the headers it read, itself first */
 	uint32_t *path_hash;      /* each one's for seen_add, made once */
@@ -633,6 +635,159 @@ struct WcHeaderSum {
 	                             included it): what it holds depends on where it was entered */
 	WcHeaderSum *next;
 };
+
+/* The entries of whole summaries, each kept once: a header's summary holds
+ * every fact of the headers it includes too, so most entries are the same
+ * in many summaries (rocPRIM's config headers in each of its 229). An entry
+ * is shared only with one equal in every field, its macro body and its
+ * wavefront parameters included, so a replay writes the same facts. */
+struct WcSumPool {
+	SumEntry *e; uint32_t n, cap;
+	WcTok *toks; uint32_t ntoks, toks_cap;   /* the entries' macro bodies */
+	WcWmul *wm; uint32_t nwm, wm_cap;        /* and wavefront parameters */
+	uint32_t *slot; uint32_t mask;           /* open addressing: index + 1, 0 when empty */
+	uint64_t *hash;                          /* each entry's */
+};
+
+static uint64_t entry_hash(const SumEntry *x, const WcTok *body, const WcWmul *wm)
+{
+	uint64_t h = base_hash_fnv1a(&x->id, sizeof x->id, x->has);
+	if (x->has & F_CONST)
+		h = base_hash_fnv1a(&x->value, sizeof x->value, h ^ (uint64_t)x->conflict);
+	if (x->has & F_MACRO) {
+		uint64_t m[3] = {(uint64_t)x->nparams | (uint64_t)x->select << 8 | (uint64_t)x->shuffle << 16 |
+		                 (uint64_t)x->wsize_fn << 17 | (uint64_t)x->select_amd << 18 | (uint64_t)x->used << 32,
+		                 x->select_def, 0};
+		h = base_hash_fnv1a(m, sizeof m, h);
+	}
+	if (x->has & F_TARGET) {
+		uint64_t m[3] = {(uint64_t)x->target | (uint64_t)x->toff << 32, (uint64_t)(uintptr_t)x->tfile,
+		                 (uint64_t)(uint32_t)x->tline | (uint64_t)(uint32_t)x->tcol << 32};
+		h = base_hash_fnv1a(m, sizeof m, h);
+	}
+	uint64_t m[2] = {(uint64_t)x->tmacro | (uint64_t)x->hdr_kinds << 32 | (uint64_t)x->pparam << 40 |
+	                 (uint64_t)x->pmax << 48, (uint64_t)x->body_len | (uint64_t)x->wm_len << 32};
+	h = base_hash_fnv1a(m, sizeof m, h);
+	if ((x->has & F_BODY) && x->body_len)
+		h = base_hash_fnv1a(body, (size_t)x->body_len * sizeof *body, h);
+	if ((x->has & F_WMUL) && x->wm_len)
+		for (uint32_t k = 0; k < x->wm_len; k++) {
+			uint64_t w = (uint64_t)wm[k].param | (uint64_t)wm[k].inner << 32;
+			h = base_hash_fnv1a(&w, sizeof w, h ^ wm[k].kind);
+		}
+	return h;
+}
+
+/* Every field a replay reads (body_at and wm_at aside: where the body and
+ * parameters are, compared by content). */
+static bool entry_eq(const SumEntry *a, const WcTok *abody, const WcWmul *awm, const SumEntry *b,
+	const WcTok *bbody, const WcWmul *bwm)
+{
+	if (a->id != b->id || a->has != b->has)
+		return false;
+	if ((a->has & F_CONST) && (a->value != b->value || a->conflict != b->conflict))
+		return false;
+	if ((a->has & F_MACRO) && (a->nparams != b->nparams || a->used != b->used || a->shuffle != b->shuffle ||
+	                           a->wsize_fn != b->wsize_fn || a->select != b->select ||
+	                           a->select_amd != b->select_amd || a->select_def != b->select_def))
+		return false;
+	if ((a->has & F_TARGET) && (a->target != b->target || a->tfile != b->tfile || a->toff != b->toff ||
+	                            a->tline != b->tline || a->tcol != b->tcol))
+		return false;
+	if ((a->has & F_TMACRO) && a->tmacro != b->tmacro)
+		return false;
+	if ((a->has & F_HDR) && a->hdr_kinds != b->hdr_kinds)
+		return false;
+	if ((a->has & F_PBOUND) && (a->pparam != b->pparam || a->pmax != b->pmax))
+		return false;
+	if ((a->has & F_BODY) && (a->body_len != b->body_len ||
+	                          (a->body_len && memcmp(abody, bbody, (size_t)a->body_len * sizeof *abody) != 0)))
+		return false;
+	if (a->has & F_WMUL) {
+		if (a->wm_len != b->wm_len)
+			return false;
+		for (uint32_t k = 0; k < a->wm_len; k++)
+			if (awm[k].param != bwm[k].param || awm[k].inner != bwm[k].inner || awm[k].kind != bwm[k].kind)
+				return false;
+	}
+	return true;
+}
+
+/* The pool's index of an entry equal to x (whose body and wavefront
+ * parameters are at body and wm), added when there is none. */
+static uint32_t pool_intern(WcSumPool *p, const SumEntry *x, const WcTok *body, const WcWmul *wm)
+{
+	uint64_t h = entry_hash(x, body, wm);
+	if (p->slot) {
+		for (uint32_t s = (uint32_t)h & p->mask; p->slot[s]; s = (s + 1) & p->mask) {
+			uint32_t k = p->slot[s] - 1;
+			const SumEntry *y = &p->e[k];
+			if (p->hash[k] == h && entry_eq(x, body, wm, y, p->toks + y->body_at, p->wm + y->wm_at))
+				return k;
+		}
+	}
+	if (!p->slot || (p->n + 1) * 2 > p->mask + 1) {
+		uint32_t size = p->slot ? (p->mask + 1) * 2 : 4096;
+		uint32_t *slots = base_calloc(size, sizeof *slots);
+		for (uint32_t k = 0; k < p->n; k++) {
+			uint32_t s = (uint32_t)p->hash[k] & (size - 1);
+			while (slots[s])
+				s = (s + 1) & (size - 1);
+			slots[s] = k + 1;
+		}
+		free(p->slot);
+		p->slot = slots;
+		p->mask = size - 1;
+	}
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 1024;
+		p->e = base_realloc(p->e, (size_t)p->cap * sizeof *p->e);
+		p->hash = base_realloc(p->hash, (size_t)p->cap * sizeof *p->hash);
+	}
+	SumEntry y = *x;
+	if ((x->has & F_BODY) && x->body_len) {
+		if (p->ntoks + x->body_len > p->toks_cap) {
+			p->toks_cap = (p->ntoks + x->body_len) * 2 + 256;
+			p->toks = base_realloc(p->toks, (size_t)p->toks_cap * sizeof *p->toks);
+		}
+		memcpy(p->toks + p->ntoks, body, (size_t)x->body_len * sizeof *body);
+		y.body_at = p->ntoks;
+		p->ntoks += x->body_len;
+	} else {
+		y.body_at = 0;
+	}
+	if ((x->has & F_WMUL) && x->wm_len) {
+		if (p->nwm + x->wm_len > p->wm_cap) {
+			p->wm_cap = (p->nwm + x->wm_len) * 2 + 16;
+			p->wm = base_realloc(p->wm, (size_t)p->wm_cap * sizeof *p->wm);
+		}
+		memcpy(p->wm + p->nwm, wm, (size_t)x->wm_len * sizeof *wm);
+		y.wm_at = p->nwm;
+		p->nwm += x->wm_len;
+	} else {
+		y.wm_at = 0;
+	}
+	uint32_t k = p->n++;
+	p->e[k] = y;
+	p->hash[k] = h;
+	uint32_t s = (uint32_t)h & p->mask;
+	while (p->slot[s])
+		s = (s + 1) & p->mask;
+	p->slot[s] = k + 1;
+	return k;
+}
+
+static void pool_free(WcSumPool *p)
+{
+	if (!p)
+		return;
+	free(p->e);
+	free(p->hash);
+	free(p->toks);
+	free(p->wm);
+	free(p->slot);
+	free(p);
+}
 
 /* Adds a header's path to the set the top file has read; false when it
  * was there. An open-addressing set of path hashes (0 stands for empty). */
@@ -716,12 +871,18 @@ static void sort_ids(uint32_t *ids, uint32_t n)
  * touched since the log stood at mark can hold one (wc_touch), taken in
  * the order of their ids, as a scan of the whole table would. */
 static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64_t key, const Vec *paths,
-	uint32_t mark)
+	uint32_t mark, bool partial)
 {
 	WcNames *nt = f->names;
 	WcHeaderSum *s = base_calloc(1, sizeof *s);
 	s->path = base_strdup(path);
 	s->key = key;
+	WcSumPool *pool = NULL;
+	if (!partial) {
+		if (!f->work->pool)
+			f->work->pool = base_calloc(1, sizeof *f->work->pool);
+		pool = f->work->pool;
+	}
 	int cap = 0;
 	uint32_t nids = 0, *ids = nt->touched ? nt->touched + mark : NULL;  /* none touched yet: no log */
 	/* A name touched under st, then by a nested summary, then under st
@@ -739,6 +900,15 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 	for (uint32_t k = 0; k < nids; k++) {
 		uint32_t id = ids[k];
 		const WcName *nm = &nt->v[id];
+		/* As a replay of a pooled entry left it: that entry (its target's
+		 * file aside, which is taken as this header's own when the paths
+		 * are equal). */
+		if (pool && nm->src_stamp == st && !(pool->e[nm->src_entry].has & F_TARGET)) {
+			if (s->n == cap)
+				s->ei = base_realloc(s->ei, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *s->ei);
+			s->ei[s->n++] = nm->src_entry;
+			continue;
+		}
 		SumEntry x = {.id = id};
 		if (nm->const_stamp == st)
 			x.has |= F_CONST, x.value = nm->const_value, x.conflict = nm->const_conflict;
@@ -763,23 +933,34 @@ static WcHeaderSum *sum_capture(WcFile *f, uint32_t st, const char *path, uint64
 			x.has |= F_HDR, x.hdr_kinds = nm->hdr_kinds;
 		if (nm->pbound_stamp == st)
 			x.has |= F_PBOUND, x.pparam = nm->pbound_param, x.pmax = nm->pbound_max;
-		if (nm->wm_stamp == st && nm->wm_len) {
-			x.has |= F_WMUL;
-			x.wm_at = s->nwm, x.wm_len = nm->wm_len;
-			s->wm = base_realloc(s->wm, (size_t)(s->nwm + nm->wm_len) * sizeof *s->wm);
-			memcpy(s->wm + s->nwm, nt->wm + nm->wm_at, (size_t)nm->wm_len * sizeof *s->wm);
-			s->nwm += nm->wm_len;
-		}
-		if (nm->body_stamp == st) {
-			x.has |= F_BODY;
-			x.body_at = s->ntoks, x.body_len = nm->body_len;
-			s->toks = base_realloc(s->toks, (size_t)(s->ntoks + nm->body_len + 1) * sizeof *s->toks);
-			if (nm->body_len)  /* an empty body may have no token table behind it */
-				memcpy(s->toks + s->ntoks, nt->mt + nm->body_at, (size_t)nm->body_len * sizeof *s->toks);
-			s->ntoks += nm->body_len;
-		}
+		if (nm->wm_stamp == st && nm->wm_len)
+			x.has |= F_WMUL, x.wm_len = nm->wm_len;
+		if (nm->body_stamp == st)
+			x.has |= F_BODY, x.body_len = nm->body_len;
 		if (!x.has)
 			continue;
+		/* an empty body may have no token table behind it */
+		const WcTok *body = (x.has & F_BODY) && x.body_len ? nt->mt + nm->body_at : NULL;
+		const WcWmul *wm = (x.has & F_WMUL) ? nt->wm + nm->wm_at : NULL;
+		if (pool) {
+			if (s->n == cap)
+				s->ei = base_realloc(s->ei, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *s->ei);
+			s->ei[s->n++] = pool_intern(pool, &x, body, wm);
+			continue;
+		}
+		if (x.has & F_WMUL) {
+			x.wm_at = s->nwm;
+			s->wm = base_realloc(s->wm, (size_t)(s->nwm + nm->wm_len) * sizeof *s->wm);
+			memcpy(s->wm + s->nwm, wm, (size_t)nm->wm_len * sizeof *s->wm);
+			s->nwm += nm->wm_len;
+		}
+		if (x.has & F_BODY) {
+			x.body_at = s->ntoks;
+			s->toks = base_realloc(s->toks, (size_t)(s->ntoks + nm->body_len + 1) * sizeof *s->toks);
+			if (body)
+				memcpy(s->toks + s->ntoks, body, (size_t)nm->body_len * sizeof *s->toks);
+			s->ntoks += nm->body_len;
+		}
 		if (s->n == cap)
 			s->e = base_realloc(s->e, (size_t)(cap = cap ? cap * 2 : 16) * sizeof *s->e);
 		s->e[s->n++] = x;
@@ -802,9 +983,24 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 {
 	WcNames *nt = f->names;
 	uint32_t st = f->stamp;
+	const WcSumPool *pool = s->ei ? f->work->pool : NULL;   /* a whole summary's entries */
+	const SumEntry *base = pool ? pool->e : s->e;
+	const WcTok *toks = pool ? pool->toks : s->toks;
+	const WcWmul *wms = pool ? pool->wm : s->wm;
 	for (int k = 0; k < s->n; k++) {
-		const SumEntry *x = &s->e[k];
+		const SumEntry *x = s->ei ? &base[s->ei[k]] : &base[k];
 		WcName *nm = &nt->v[x->id];
+		/* The same entry again, with nothing between: it would change
+		 * nothing (the wavefront parameters aside, which it would append
+		 * again, so entries with them are never marked). */
+		if (pool && nm->src_stamp == st && nm->src_entry == s->ei[k])
+			continue;
+		/* The name holds no fact of this file yet: after the replay its
+		 * facts are exactly the entry's. */
+		bool fresh = pool && !(x->has & F_WMUL) && nm->const_stamp != st && nm->macro_stamp != st &&
+		             nm->wsize_stamp != st && nm->wexpr_stamp != st && nm->target_stamp != st &&
+		             nm->tmacro_stamp != st && nm->hdr_stamp != st && nm->pbound_stamp != st &&
+		             nm->wm_stamp != st && nm->body_stamp != st;
 		wc_touch(nt, x->id, st);
 		if (x->has & F_CONST)
 			wc_set_const(f, x->id, x->value, x->conflict);
@@ -840,7 +1036,7 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 			}
 			if (old)
 				memmove(nt->wm + nt->nwm, nt->wm + nm->wm_at, (size_t)old * sizeof *nt->wm);
-			memcpy(nt->wm + nt->nwm + old, s->wm + x->wm_at, (size_t)x->wm_len * sizeof *nt->wm);
+			memcpy(nt->wm + nt->nwm + old, wms + x->wm_at, (size_t)x->wm_len * sizeof *nt->wm);
 			nm->wm_stamp = st, nm->wm_at = nt->nwm, nm->wm_len = old + x->wm_len;
 			nt->nwm += old + x->wm_len;
 		}
@@ -850,10 +1046,12 @@ static void sum_replay(WcFile *f, const WcHeaderSum *s)
 				nt->mt = base_realloc(nt->mt, (size_t)nt->mtcap * sizeof *nt->mt);
 			}
 			if (x->body_len)
-				memcpy(nt->mt + nt->nmt, s->toks + x->body_at, (size_t)x->body_len * sizeof *nt->mt);
+				memcpy(nt->mt + nt->nmt, toks + x->body_at, (size_t)x->body_len * sizeof *nt->mt);
 			nm->body_stamp = st, nm->body_at = nt->nmt, nm->body_len = x->body_len;
 			nt->nmt += x->body_len;
 		}
+		if (fresh)
+			nm->src_stamp = st, nm->src_entry = s->ei[k];
 	}
 }
 
@@ -863,6 +1061,7 @@ static void sum_list_free(WcHeaderSum *s)
 		next = s->next;
 		free(s->path);
 		free(s->e);
+		free(s->ei);
 		free(s->toks);
 		free(s->wm);
 		for (int k = 0; k < s->paths.len; k++)
@@ -994,6 +1193,8 @@ void wc_header_sums_free(WcWork *w)
 		sum_list_free(w->sums[b]);
 		w->sums[b] = NULL;
 	}
+	pool_free(w->pool);
+	w->pool = NULL;
 	for (uint32_t k = 0; w->groups && k <= w->groups_mask; k++) {
 		if (w->groups[k])
 			group_free(w->groups[k]);
@@ -1131,7 +1332,7 @@ static WcHeaderSum *sum_make(WcFile *f, const char *path, uint64_t key)
 	uint32_t st = wc_stamp(f->names), mark = f->names->ntouched;
 	bool partial = text && read_header(f, NULL, path, text, len, st, &paths);
 	w->nbuilding--;
-	WcHeaderSum *hs = sum_capture(f, st, path, key, &paths, mark);
+	WcHeaderSum *hs = sum_capture(f, st, path, key, &paths, mark, partial);
 	for (int k = 0; k < paths.len; k++)
 		free(paths.data[k]);
 	vec_free(&paths);

@@ -174,6 +174,8 @@ static void check_collective(WcFile *f, int i)
 
 void wc_rule_library(WcFile *f)
 {
+	if (!(f->tok_flags & WN_COLLECTIVE))
+		return;
 	for (int i = 0; i + 1 < f->n; i++)
 		if (wc_flags(f, i) & WN_COLLECTIVE)
 			check_collective(f, i);

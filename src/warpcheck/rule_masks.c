@@ -59,6 +59,8 @@ static void check_shift(WcFile *f, int i)
 
 void wc_rule_masks(WcFile *f)
 {
+	if (!(f->tok_flags & WN_SYNC) && !(f->tok_ops & (uint64_t)1 << WP_SHL))
+		return;  /* no call with a lane mask (wc_is_sync), no "1 <<" (check_shift) */
 	for (int i = 0; i + 1 < f->n; i++) {
 		if (wc_is_sync(f, i))
 			check_sync(f, i);

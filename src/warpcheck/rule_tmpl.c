@@ -492,6 +492,7 @@ static bool publish(WcFile *f, uint32_t id, WcWmul x)
 {
 	WcNames *nt = f->names;
 	WcName *nm = &nt->v[id];
+	nm->src_stamp = 0;  /* a change, with no wc_touch below when the name has parameters (pp.c's replays) */
 	if (nm->wm_stamp != f->stamp)
 		wc_touch(nt, id, f->stamp), nm->wm_stamp = f->stamp, nm->wm_at = nt->nwm, nm->wm_len = 0;
 	for (uint32_t k = 0; k < nm->wm_len; k++)

@@ -106,6 +106,8 @@ static void check_wrapper(WcFile *f, int i)
 
 void wc_rule_width(WcFile *f)
 {
+	if (!(f->tok_flags & (WN_SHUFFLE | WN_SHFL_WRAP)))
+		return;  /* neither a shuffle (wc_is_shuffle) nor a wrapper's name (wc_is_shuffle_wrapper) */
 	for (int i = 0; i + 1 < f->n; i++) {
 		if (wc_is_shuffle(f, i))
 			check_shuffle(f, i);

@@ -404,6 +404,7 @@ void wc_header_kinds(WcFile *sub)
 			wc_touch(sub->names, sub->t[sub->fns[k].name].id, sub->stamp), nm->hdr_stamp = sub->stamp,
 			nm->hdr_kinds = 0;
 		nm->hdr_kinds |= (uint8_t)(down[k] & ~S_LANES32);
+		nm->src_stamp = 0;  /* a change with no wc_touch (pp.c's replays) */
 	}
 	free(e);
 	free(down);

@@ -23,6 +23,8 @@ static WcPunct closer(WcPunct open)
 /* Each bracket's partner, once the code tokens are final: a scan per
  * bracket was quadratic in deeply nested code. Brackets of one kind pair
  * up among themselves, as the scans below count them. */
+_Static_assert(WP__COUNT <= 64, "WcFile.tok_ops has a bit for each punctuator");
+
 void wc_match_table(WcFile *f)
 {
 	free(f->match);
@@ -31,11 +33,17 @@ void wc_match_table(WcFile *f)
 	int *stack[3], depth[3] = {0, 0, 0};
 	for (int k = 0; k < 3; k++)
 		stack[k] = base_malloc(((size_t)f->n + 1) * sizeof *stack[k]);
+	uint16_t flags = 0;
+	uint64_t ops = 0;
+	const uint16_t *fl = f->names->fl;
 	for (int i = 0; i < f->n; i++) {
 		f->match[i] = -1;
+		if (f->t[i].kind == WT_IDENT)
+			flags |= fl[f->t[i].id];
 		if (f->t[i].kind != WT_PUNCT)
 			continue;
 		WcPunct op = f->t[i].op;
+		ops |= (uint64_t)1 << op;
 		int k = op == WP_LPAREN || op == WP_RPAREN ? 0 : op == WP_LBRACK || op == WP_RBRACK ? 1 :
 			op == WP_LBRACE || op == WP_RBRACE ? 2 : -1;
 		if (k < 0)
@@ -50,6 +58,8 @@ void wc_match_table(WcFile *f)
 	}
 	for (int k = 0; k < 3; k++)
 		free(stack[k]);
+	f->tok_flags = flags;
+	f->tok_ops = ops;
 }
 
 int wc_match(const WcFile *f, int open)

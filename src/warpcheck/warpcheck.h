@@ -201,6 +201,9 @@ typedef struct WcName {
 	uint8_t pbound_param, pbound_max;
 	uint32_t wm_stamp;       /* a template whose parameters are counted in wavefronts: WcNames.wm */
 	uint32_t wm_at, wm_len;  /* ...from wm_at, wm_len of them (rule_tmpl.c) */
+	uint32_t src_stamp;      /* its facts of this stamp are exactly those of entry src_entry of the
+	                            summaries' pool: set by a replay and by nothing since (pp.c) */
+	uint32_t src_entry;
 } WcName;
 
 /* A template parameter that must be whole wavefronts (rule_tmpl.c). */
@@ -213,6 +216,7 @@ typedef struct WcWmul {
 typedef struct WcNames {
 	WcName *v;
 	uint32_t n, cap;
+	uint16_t *fl;            /* each name's flags again, dense: what a pass over the tokens reads */
 	uint64_t *slot;          /* open addressing: the name's hash << 32 | id + 1, 0 when empty (a
 	                            probe compares hashes without reading the name's entry) */
 	uint32_t mask;
@@ -239,6 +243,7 @@ void wc_touch_grow(WcNames *nm);
  * tmacro, hdr, pbound, wm, body) is being set on id under stamp. */
 static inline void wc_touch(WcNames *nm, uint32_t id, uint32_t stamp)
 {
+	nm->v[id].src_stamp = 0;  /* no longer as a replay left it */
 	if (nm->v[id].touch_stamp == stamp)
 		return;
 	nm->v[id].touch_stamp = stamp;
@@ -347,9 +352,11 @@ typedef struct WcFunc {
  * buffers (text, tokens), so checking a file allocates almost nothing. */
 typedef struct WcHeader WcHeader;
 typedef struct WcHeaderSum WcHeaderSum;
+typedef struct WcSumPool WcSumPool;
 typedef struct WcIncl WcIncl;
 struct WcWork {
 	WcHeaderSum *sums[256];     /* headers' facts, by path and build flags: replayed, not reread */
+	struct WcSumPool *pool;     /* the entries of those sums, each kept once (pp.c) */
 	WcHeaderSum **partial; int npartial, partial_cap;  /* those in a cycle of includes the file being
 	                               checked has met, oldest first: for it only */
 	struct WcSumGroup **groups; uint32_t groups_mask, ngroups;  /* the partial summaries each header
@@ -402,6 +409,9 @@ typedef struct WcFile {
 	WcTok *all; int nall;       /* every token, directives included */
 	WcTok *t; int n;            /* code tokens only, what rules read */
 	int *match; int nmatch;     /* each bracket's partner in t, -1 if none (wc_match_table; nmatch == n) */
+	uint16_t tok_flags;         /* the flags of t's names, or-ed, and */
+	uint64_t tok_ops;           /* ...bit p: a punctuator p in t (wc_match_table): a rule's pass that
+	                               looks only at tokens a file lacks is not made */
 	WcSuppress *sup; int nsup;
 	WcFinding *finds; int nfinds;
 	WcFunc *fns; int nfns;
@@ -467,7 +477,7 @@ static inline bool wc_ident(const WcFile *f, int i)
 }
 static inline uint16_t wc_flags(const WcFile *f, int i)
 {
-	return wc_ident(f, i) ? f->names->v[f->t[i].id].flags : 0;
+	return wc_ident(f, i) ? f->names->fl[f->t[i].id] : 0;
 }
 static inline bool wc_same_ident(const WcFile *f, int a, int b)
 {
