@@ -722,7 +722,9 @@ static uint32_t pool_intern(WcSumPool *p, const SumEntry *x, const WcTok *body, 
 		for (uint32_t s = (uint32_t)h & p->mask; p->slot[s]; s = (s + 1) & p->mask) {
 			uint32_t k = p->slot[s] - 1;
 			const SumEntry *y = &p->e[k];
-			if (p->hash[k] == h && entry_eq(x, body, wm, y, p->toks + y->body_at, p->wm + y->wm_at))
+			const WcTok *ybody = y->body_len ? p->toks + y->body_at : NULL;  /* none may be stored yet */
+			const WcWmul *ywm = y->wm_len ? p->wm + y->wm_at : NULL;
+			if (p->hash[k] == h && entry_eq(x, body, wm, y, ybody, ywm))
 				return k;
 		}
 	}
