@@ -1161,15 +1161,22 @@ static void body(Emit *E, const SStmt *s)
  * a sum it must keep exact for a wrap it cannot rule out (a dozen uniform
  * instructions before each wgmma); the rest of a sum is then a multiple
  * too and is shifted as it is. */
+/* The factor of product `e` that is a positive constant multiple of m
+ * (0 or 1), or -1. */
+static int multiple_factor(const SExpr *e, int64_t m)
+{
+	for (int i = 1; i >= 0; i--)
+		if (e->a[i]->kind == SE_INT && e->a[i]->ival > 0 && e->a[i]->ival % m == 0)
+			return i;
+	return -1;
+}
+
 static bool multiple_term(const SExpr *e, int shift)
 {
 	int64_t m = (int64_t)1 << shift;
 	if (e->kind == SE_INT)
 		return e->ival >= 0 && e->ival % m == 0;
-	if (e->kind == SE_BINARY && e->aux == TOP_MUL)
-		return (e->a[1]->kind == SE_INT && e->a[1]->ival > 0 && e->a[1]->ival % m == 0) ||
-		       (e->a[0]->kind == SE_INT && e->a[0]->ival > 0 && e->a[0]->ival % m == 0);
-	return false;
+	return e->kind == SE_BINARY && e->aux == TOP_MUL && multiple_factor(e, m) >= 0;
 }
 
 static char *desc_units(Emit *E, const SExpr *e, int shift)
@@ -1178,7 +1185,7 @@ static char *desc_units(Emit *E, const SExpr *e, int shift)
 	if (e->kind == SE_INT && multiple_term(e, shift))
 		return str_printf("%lld", (long long)(e->ival / m));
 	if (e->kind == SE_BINARY && e->aux == TOP_MUL && multiple_term(e, shift)) {
-		int c = e->a[1]->kind == SE_INT && e->a[1]->ival > 0 && e->a[1]->ival % m == 0 ? 1 : 0;
+		int c = multiple_factor(e, m);
 		char *x = expr_str(E, e->a[1 - c]), *r = str_printf("(%s * %lld)", x, (long long)(e->a[c]->ival / m));
 		free(x);
 		return r;
