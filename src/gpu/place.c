@@ -696,8 +696,8 @@ static void remat_block(Lower *L, TBlock *b, const int *uses, int counted)
 			if (v->op == TOP_IF)
 				remat_block(L, v->orelse, uses, counted);
 		}
-		if ((v->op != TOP_EXPAND && v->op != TOP_RESHAPE && v->op != TOP_TRANS) || !prev)
-			continue;
+		if (v->op != TOP_EXPAND && v->op != TOP_RESHAPE && v->op != TOP_TRANS)
+			continue;   /* (the first value of a block too: its copies go first) */
 		TValue *x = v->args[0];
 		if (x->id >= counted || x->type.rank == 0 || !cheap(x, 0) || !shared_part(x, uses, counted, 0))
 			continue;

@@ -272,38 +272,38 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 {
 	tc_i32 lane[TC_THREADS];
 	tc_i32 warp[TC_THREADS];
-	tc_i32 f1_first0[TC_THREADS];
-	tc_i32 f1_first1[TC_THREADS];
 	tc_i32 f4_first0[TC_THREADS];
 	tc_i32 f4_first1[TC_THREADS];
 	tc_i32 f5_first0[TC_THREADS];
 	tc_i32 f5_first1[TC_THREADS];
+	tc_i32 f6_first0[TC_THREADS];
+	tc_i32 f6_first1[TC_THREADS];
 	tc_i32 t8;
-	tc_i32 t9[TC_THREADS][4];
+	tc_i32 t9;
+	tc_i32 t10[TC_THREADS][4];
 	tc_i32 offs_m[TC_THREADS][4];
-	tc_i32 t11;
 	tc_i32 t12[TC_THREADS][4];
-	tc_i32 offs_m13[TC_THREADS][4];
-	tc_i32 t14[TC_THREADS][4];
 	tc_i32 offs_k[TC_THREADS][8];
-	tc_i32 t16[TC_THREADS][8];
-	tc_i32 t17[TC_THREADS][32];
+	tc_i32 t14[TC_THREADS][8];
+	tc_i32 t15[TC_THREADS][32];
 	tc_u16 *a_ptrs[TC_THREADS][32];
-	tc_i32 offs_k19[TC_THREADS][4];
-	tc_i32 t20[TC_THREADS][4];
-	tc_i32 t21[TC_THREADS][8];
+	tc_i32 offs_k17[TC_THREADS][4];
+	tc_i32 t18[TC_THREADS][4];
+	tc_i32 t19[TC_THREADS][8];
 	tc_i32 offs_n[TC_THREADS][8];
-	tc_i32 t23[TC_THREADS][8];
-	tc_i32 t24[TC_THREADS][32];
+	tc_i32 t21[TC_THREADS][8];
+	tc_i32 t22[TC_THREADS][32];
 	tc_u16 *b_ptrs[TC_THREADS][32];
 	tc_i32 k;
 	float acc[TC_THREADS][64];
-	tc_u16 *a_ptrs28[TC_THREADS][32];
-	tc_u16 *b_ptrs29[TC_THREADS][32];
+	tc_u16 *a_ptrs26[TC_THREADS][32];
+	tc_u16 *b_ptrs27[TC_THREADS][32];
 	_Alignas(16) tc_u16 acc_a[24576] = {0};
 	_Alignas(16) tc_u16 acc_b[24576] = {0};
 	tc_i32 load_slot;
 	tc_i32 use_slot;
+	tc_i32 t32[TC_THREADS][4];
+	tc_i32 offs_m33[TC_THREADS][4];
 	bool t34[TC_THREADS][4];
 	tc_i32 offs_k35[TC_THREADS][8];
 	tc_i32 t36[TC_THREADS][8];
@@ -346,22 +346,22 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 		warp[t] = (t / TC_RUN_W);
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
-		f1_first0[t] = (((tc_i32)tc_shr_i32(lane[t], 3) & 7) + ((warp[t] & 3) * 8));
+		f4_first0[t] = (((tc_i32)tc_shr_i32(lane[t], 3) & 7) + ((warp[t] & 3) * 8));
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
-		f1_first1[t] = ((lane[t] & 7) * 8);
+		f4_first1[t] = ((lane[t] & 7) * 8);
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
-		f4_first0[t] = (((tc_i32)tc_shr_i32(lane[t], 4) & 3) + ((warp[t] & 3) * 4));
+		f5_first0[t] = (((tc_i32)tc_shr_i32(lane[t], 4) & 3) + ((warp[t] & 3) * 4));
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
-		f4_first1[t] = ((lane[t] & 15) * 8);
+		f5_first1[t] = ((lane[t] & 15) * 8);
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
-		f5_first0[t] = ((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16));
+		f6_first0[t] = ((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16));
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
-		f5_first1[t] = ((lane[t] & 15) + ((warp[t] & 1) * 16));
+		f6_first1[t] = ((lane[t] & 15) + ((warp[t] & 1) * 16));
 	}
 
 	// 8: pid_m = tl.program_id(0)
@@ -370,63 +370,53 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	t8 = (tc_i32)((tc_u32)tc_pid[0] * (tc_u32)128);
-	for (int t = 0; t < TC_THREADS; ++t) {
-		for (int i0 = 0; i0 < 4; ++i0) {
-			t9[t][i0] = ((i0 * 32) + f1_first0[t]);
-		}
-	}
-	for (int t = 0; t < TC_THREADS; ++t) {
-		for (int i0 = 0; i0 < 4; ++i0) {
-			offs_m[t][i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t9[t][i0]);
-		}
-	}
 
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-	t11 = (tc_i32)((tc_u32)tc_pid[1] * (tc_u32)128);
+	t9 = (tc_i32)((tc_u32)tc_pid[1] * (tc_u32)128);
 
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			t12[t][i0] = ((i0 * 32) + f1_first0[t]);
+			t10[t][i0] = ((i0 * 32) + f4_first0[t]);
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			offs_m13[t][i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t12[t][i0]);
+			offs_m[t][i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t10[t][i0]);
 		}
 	}
 
 	// 15: a_ptrs = A_ptr + (offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			t14[t][i0] = (tc_i32)((tc_u32)offs_m13[t][i0] * (tc_u32)stride_am);
+			t12[t][i0] = (tc_i32)((tc_u32)offs_m[t][i0] * (tc_u32)stride_am);
 		}
 	}
 
 	// 13: offs_k = tl.arange(0, BLOCK_K)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 8; ++i0) {
-			offs_k[t][i0] = (i0 + f1_first1[t]);
+			offs_k[t][i0] = (i0 + f4_first1[t]);
 		}
 	}
 
 	// 15: a_ptrs = A_ptr + (offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 8; ++i0) {
-			t16[t][i0] = (tc_i32)((tc_u32)offs_k[t][i0] * (tc_u32)1);
+			t14[t][i0] = (tc_i32)((tc_u32)offs_k[t][i0] * (tc_u32)1);
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
 			for (int i1 = 0; i1 < 8; ++i1) {
-				t17[t][((i0 * 8) + i1)] = (tc_i32)((tc_u32)t14[t][i0] + (tc_u32)t16[t][i1]);
+				t15[t][((i0 * 8) + i1)] = (tc_i32)((tc_u32)t12[t][i0] + (tc_u32)t14[t][i1]);
 			}
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
 			for (int i1 = 0; i1 < 8; ++i1) {
-				a_ptrs[t][((i0 * 8) + i1)] = (A_ptr + t17[t][((i0 * 8) + i1)]);
+				a_ptrs[t][((i0 * 8) + i1)] = (A_ptr + t15[t][((i0 * 8) + i1)]);
 			}
 		}
 	}
@@ -434,46 +424,46 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	// 13: offs_k = tl.arange(0, BLOCK_K)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			offs_k19[t][i0] = ((i0 * 16) + f4_first0[t]);
+			offs_k17[t][i0] = ((i0 * 16) + f5_first0[t]);
 		}
 	}
 
 	// 16: b_ptrs = B_ptr + (offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			t20[t][i0] = (tc_i32)((tc_u32)offs_k19[t][i0] * (tc_u32)stride_bk);
+			t18[t][i0] = (tc_i32)((tc_u32)offs_k17[t][i0] * (tc_u32)stride_bk);
 		}
 	}
 
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 8; ++i0) {
-			t21[t][i0] = (i0 + f4_first1[t]);
+			t19[t][i0] = (i0 + f5_first1[t]);
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 8; ++i0) {
-			offs_n[t][i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t21[t][i0]);
+			offs_n[t][i0] = (tc_i32)((tc_u32)t9 + (tc_u32)t19[t][i0]);
 		}
 	}
 
 	// 16: b_ptrs = B_ptr + (offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 8; ++i0) {
-			t23[t][i0] = (tc_i32)((tc_u32)offs_n[t][i0] * (tc_u32)1);
+			t21[t][i0] = (tc_i32)((tc_u32)offs_n[t][i0] * (tc_u32)1);
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
 			for (int i1 = 0; i1 < 8; ++i1) {
-				t24[t][((i0 * 8) + i1)] = (tc_i32)((tc_u32)t20[t][i0] + (tc_u32)t23[t][i1]);
+				t22[t][((i0 * 8) + i1)] = (tc_i32)((tc_u32)t18[t][i0] + (tc_u32)t21[t][i1]);
 			}
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
 			for (int i1 = 0; i1 < 8; ++i1) {
-				b_ptrs[t][((i0 * 8) + i1)] = (B_ptr + t24[t][((i0 * 8) + i1)]);
+				b_ptrs[t][((i0 * 8) + i1)] = (B_ptr + t22[t][((i0 * 8) + i1)]);
 			}
 		}
 	}
@@ -491,40 +481,52 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
 			for (int i1 = 0; i1 < 8; ++i1) {
-				a_ptrs28[t][((i0 * 8) + i1)] = a_ptrs[t][((i0 * 8) + i1)];
+				a_ptrs26[t][((i0 * 8) + i1)] = a_ptrs[t][((i0 * 8) + i1)];
 			}
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
 			for (int i1 = 0; i1 < 8; ++i1) {
-				b_ptrs29[t][((i0 * 8) + i1)] = b_ptrs[t][((i0 * 8) + i1)];
+				b_ptrs27[t][((i0 * 8) + i1)] = b_ptrs[t][((i0 * 8) + i1)];
 			}
 		}
 	}
 	load_slot = 0;
 	use_slot = 0;
 	for (int t = 0; t < TC_THREADS; ++t) {
-		acc_a_place[t] = (((f1_first0[t] * 64) + (((tc_i32)tc_shr_i32(f1_first1[t], 3) ^ (f1_first0[t] & 7)) * 8)) + (f1_first1[t] & 7));
+		acc_a_place[t] = (((f4_first0[t] * 64) + (((tc_i32)tc_shr_i32(f4_first1[t], 3) ^ (f4_first0[t] & 7)) * 8)) + (f4_first1[t] & 7));
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
-		acc_b_place[t] = (((f4_first0[t] * 128) + (((tc_i32)tc_shr_i32(f4_first1[t], 3) ^ (f4_first0[t] & 7)) * 8)) + (f4_first1[t] & 7));
+		acc_b_place[t] = (((f5_first0[t] * 128) + (((tc_i32)tc_shr_i32(f5_first1[t], 3) ^ (f5_first0[t] & 7)) * 8)) + (f5_first1[t] & 7));
 	}
 	for (k = 0; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)); k += 64) {
 		/* barrier: every statement already ends with all threads */
 		if ((k < K)) {
 
+			// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+			for (int t = 0; t < TC_THREADS; ++t) {
+				for (int i0 = 0; i0 < 4; ++i0) {
+					t32[t][i0] = ((i0 * 32) + f4_first0[t]);
+				}
+			}
+			for (int t = 0; t < TC_THREADS; ++t) {
+				for (int i0 = 0; i0 < 4; ++i0) {
+					offs_m33[t][i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t32[t][i0]);
+				}
+			}
+
 			// 21: a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (k + offs_k[None, :] < K), other=0.0)
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
-					t34[t][i0] = (offs_m[t][i0] < M);
+					t34[t][i0] = (offs_m33[t][i0] < M);
 				}
 			}
 
 			// 13: offs_k = tl.arange(0, BLOCK_K)
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 8; ++i0) {
-					offs_k35[t][i0] = (i0 + f1_first1[t]);
+					offs_k35[t][i0] = (i0 + f4_first1[t]);
 				}
 			}
 
@@ -549,14 +551,14 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 1; ++i1) {
-						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048)))] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[0] : 0;
-						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 1] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[1] : 0;
-						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 2] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[2] : 0;
-						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 3] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[3] : 0;
-						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 4] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[4] : 0;
-						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 5] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[5] : 0;
-						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 6] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[6] : 0;
-						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 7] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[t][((i0 * 8) + (i1 * 8))])[7] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048)))] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[0] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 1] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[1] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 2] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[2] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 3] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[3] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 4] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[4] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 5] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[5] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 6] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[6] : 0;
+						acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 7] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[7] : 0;
 					}
 				}
 			}
@@ -564,7 +566,7 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			// 13: offs_k = tl.arange(0, BLOCK_K)
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
-					offs_k40[t][i0] = ((i0 * 16) + f4_first0[t]);
+					offs_k40[t][i0] = ((i0 * 16) + f5_first0[t]);
 				}
 			}
 
@@ -583,12 +585,12 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 8; ++i0) {
-					t43[t][i0] = (i0 + f4_first1[t]);
+					t43[t][i0] = (i0 + f5_first1[t]);
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 8; ++i0) {
-					offs_n44[t][i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t43[t][i0]);
+					offs_n44[t][i0] = (tc_i32)((tc_u32)t9 + (tc_u32)t43[t][i0]);
 				}
 			}
 
@@ -608,14 +610,14 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 1; ++i1) {
-						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048)))] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[0] : 0;
-						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 1] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[1] : 0;
-						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 2] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[2] : 0;
-						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 3] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[3] : 0;
-						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 4] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[4] : 0;
-						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 5] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[5] : 0;
-						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 6] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[6] : 0;
-						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 7] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[t][((i0 * 8) + (i1 * 8))])[7] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048)))] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[0] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 1] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[1] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 2] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[2] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 3] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[3] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 4] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[4] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 5] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[5] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 6] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[6] : 0;
+						acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 7] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[7] : 0;
 					}
 				}
 			}
@@ -624,7 +626,7 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 8; ++i1) {
-						a_ptrs48[t][((i0 * 8) + i1)] = (a_ptrs28[t][((i0 * 8) + i1)] + 64);
+						a_ptrs48[t][((i0 * 8) + i1)] = (a_ptrs26[t][((i0 * 8) + i1)] + 64);
 					}
 				}
 			}
@@ -634,21 +636,21 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 8; ++i1) {
-						b_ptrs50[t][((i0 * 8) + i1)] = (b_ptrs29[t][((i0 * 8) + i1)] + t49);
+						b_ptrs50[t][((i0 * 8) + i1)] = (b_ptrs27[t][((i0 * 8) + i1)] + t49);
 					}
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 8; ++i1) {
-						a_ptrs28[t][((i0 * 8) + i1)] = a_ptrs48[t][((i0 * 8) + i1)];
+						a_ptrs26[t][((i0 * 8) + i1)] = a_ptrs48[t][((i0 * 8) + i1)];
 					}
 				}
 			}
 			for (int t = 0; t < TC_THREADS; ++t) {
 				for (int i0 = 0; i0 < 4; ++i0) {
 					for (int i1 = 0; i1 < 8; ++i1) {
-						b_ptrs29[t][((i0 * 8) + i1)] = b_ptrs50[t][((i0 * 8) + i1)];
+						b_ptrs27[t][((i0 * 8) + i1)] = b_ptrs50[t][((i0 * 8) + i1)];
 					}
 				}
 			}
@@ -760,7 +762,7 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
-			t54[t][i0] = ((((i0 / 4) * 32) + f5_first0[t]) + (i0 % 4));
+			t54[t][i0] = ((((i0 / 4) * 32) + f6_first0[t]) + (i0 % 4));
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
@@ -784,12 +786,12 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			t58[t][i0] = ((i0 * 32) + f5_first1[t]);
+			t58[t][i0] = ((i0 * 32) + f6_first1[t]);
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			offs_n59[t][i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t58[t][i0]);
+			offs_n59[t][i0] = (tc_i32)((tc_u32)t9 + (tc_u32)t58[t][i0]);
 		}
 	}
 
@@ -810,7 +812,7 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 16; ++i0) {
-			t62[t][i0] = ((((i0 / 4) * 32) + f5_first0[t]) + (i0 % 4));
+			t62[t][i0] = ((((i0 / 4) * 32) + f6_first0[t]) + (i0 % 4));
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
@@ -829,12 +831,12 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			t65[t][i0] = ((i0 * 32) + f5_first1[t]);
+			t65[t][i0] = ((i0 * 32) + f6_first1[t]);
 		}
 	}
 	for (int t = 0; t < TC_THREADS; ++t) {
 		for (int i0 = 0; i0 < 4; ++i0) {
-			offs_n66[t][i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t65[t][i0]);
+			offs_n66[t][i0] = (tc_i32)((tc_u32)t9 + (tc_u32)t65[t][i0]);
 		}
 	}
 

@@ -150,38 +150,38 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 {
 	tc_i32 lane;
 	tc_i32 warp;
-	tc_i32 f1_first0;
-	tc_i32 f1_first1;
 	tc_i32 f4_first0;
 	tc_i32 f4_first1;
 	tc_i32 f5_first0;
 	tc_i32 f5_first1;
+	tc_i32 f6_first0;
+	tc_i32 f6_first1;
 	tc_i32 t8;
-	tc_i32 t9[4];
+	tc_i32 t9;
+	tc_i32 t10[4];
 	tc_i32 offs_m[4];
-	tc_i32 t11;
 	tc_i32 t12[4];
-	tc_i32 offs_m13[4];
-	tc_i32 t14[4];
 	tc_i32 offs_k[8];
-	tc_i32 t16[8];
-	tc_i32 t17[32];
+	tc_i32 t14[8];
+	tc_i32 t15[32];
 	tc_u16 *a_ptrs[32];
-	tc_i32 offs_k19[4];
-	tc_i32 t20[4];
-	tc_i32 t21[8];
+	tc_i32 offs_k17[4];
+	tc_i32 t18[4];
+	tc_i32 t19[8];
 	tc_i32 offs_n[8];
-	tc_i32 t23[8];
-	tc_i32 t24[32];
+	tc_i32 t21[8];
+	tc_i32 t22[32];
 	tc_u16 *b_ptrs[32];
 	tc_i32 k;
 	float acc[64];
-	tc_u16 *a_ptrs28[32];
-	tc_u16 *b_ptrs29[32];
+	tc_u16 *a_ptrs26[32];
+	tc_u16 *b_ptrs27[32];
 	__shared__ __attribute__((aligned(16))) tc_u16 acc_a[16384];
 	__shared__ __attribute__((aligned(16))) tc_u16 acc_b[16384];
 	tc_i32 load_slot;
 	tc_i32 use_slot;
+	tc_i32 t32[4];
+	tc_i32 offs_m33[4];
 	bool t34[4];
 	tc_i32 offs_k35[8];
 	tc_i32 t36[8];
@@ -219,12 +219,12 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	bool t68[64];
 	lane = (tc_i32)(threadIdx.x % 64);
 	warp = (tc_i32)(threadIdx.x / 64);
-	f1_first0 = (((lane >> 3) & 7) + ((warp & 3) * 8));
-	f1_first1 = ((lane & 7) * 8);
-	f4_first0 = (((lane >> 4) & 3) + ((warp & 3) * 4));
-	f4_first1 = ((lane & 15) * 8);
-	f5_first0 = ((((lane >> 4) & 3) * 4) + (((warp >> 1) & 1) * 16));
-	f5_first1 = ((lane & 15) + ((warp & 1) * 16));
+	f4_first0 = (((lane >> 3) & 7) + ((warp & 3) * 8));
+	f4_first1 = ((lane & 7) * 8);
+	f5_first0 = (((lane >> 4) & 3) + ((warp & 3) * 4));
+	f5_first1 = ((lane & 15) * 8);
+	f6_first0 = ((((lane >> 4) & 3) * 4) + (((warp >> 1) & 1) * 16));
+	f6_first1 = ((lane & 15) + ((warp & 1) * 16));
 
 	// 8: pid_m = tl.program_id(0)
 
@@ -232,99 +232,91 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	t8 = (tc_i32)((tc_u32)(tc_i32)blockIdx.x * (tc_u32)128);
-	#pragma unroll
-	for (int i0 = 0; i0 < 4; ++i0) {
-		t9[i0] = ((i0 * 32) + f1_first0);
-	}
-	#pragma unroll
-	for (int i0 = 0; i0 < 4; ++i0) {
-		offs_m[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t9[i0]);
-	}
 
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-	t11 = (tc_i32)((tc_u32)(tc_i32)blockIdx.y * (tc_u32)128);
+	t9 = (tc_i32)((tc_u32)(tc_i32)blockIdx.y * (tc_u32)128);
 
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		t12[i0] = ((i0 * 32) + f1_first0);
+		t10[i0] = ((i0 * 32) + f4_first0);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		offs_m13[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t12[i0]);
+		offs_m[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t10[i0]);
 	}
 
 	// 15: a_ptrs = A_ptr + (offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak)
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		t14[i0] = (tc_i32)((tc_u32)offs_m13[i0] * (tc_u32)stride_am);
+		t12[i0] = (tc_i32)((tc_u32)offs_m[i0] * (tc_u32)stride_am);
 	}
 
 	// 13: offs_k = tl.arange(0, BLOCK_K)
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		offs_k[i0] = (i0 + f1_first1);
+		offs_k[i0] = (i0 + f4_first1);
 	}
 
 	// 15: a_ptrs = A_ptr + (offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak)
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		t16[i0] = (tc_i32)((tc_u32)offs_k[i0] * (tc_u32)1);
+		t14[i0] = (tc_i32)((tc_u32)offs_k[i0] * (tc_u32)1);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 8; ++i1) {
-			t17[((i0 * 8) + i1)] = (tc_i32)((tc_u32)t14[i0] + (tc_u32)t16[i1]);
+			t15[((i0 * 8) + i1)] = (tc_i32)((tc_u32)t12[i0] + (tc_u32)t14[i1]);
 		}
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 8; ++i1) {
-			a_ptrs[((i0 * 8) + i1)] = (A_ptr + t17[((i0 * 8) + i1)]);
+			a_ptrs[((i0 * 8) + i1)] = (A_ptr + t15[((i0 * 8) + i1)]);
 		}
 	}
 
 	// 13: offs_k = tl.arange(0, BLOCK_K)
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		offs_k19[i0] = ((i0 * 16) + f4_first0);
+		offs_k17[i0] = ((i0 * 16) + f5_first0);
 	}
 
 	// 16: b_ptrs = B_ptr + (offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn)
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		t20[i0] = (tc_i32)((tc_u32)offs_k19[i0] * (tc_u32)stride_bk);
+		t18[i0] = (tc_i32)((tc_u32)offs_k17[i0] * (tc_u32)stride_bk);
 	}
 
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		t21[i0] = (i0 + f4_first1);
+		t19[i0] = (i0 + f5_first1);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		offs_n[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t21[i0]);
+		offs_n[i0] = (tc_i32)((tc_u32)t9 + (tc_u32)t19[i0]);
 	}
 
 	// 16: b_ptrs = B_ptr + (offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn)
 	#pragma unroll
 	for (int i0 = 0; i0 < 8; ++i0) {
-		t23[i0] = (tc_i32)((tc_u32)offs_n[i0] * (tc_u32)1);
+		t21[i0] = (tc_i32)((tc_u32)offs_n[i0] * (tc_u32)1);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 8; ++i1) {
-			t24[((i0 * 8) + i1)] = (tc_i32)((tc_u32)t20[i0] + (tc_u32)t23[i1]);
+			t22[((i0 * 8) + i1)] = (tc_i32)((tc_u32)t18[i0] + (tc_u32)t21[i1]);
 		}
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 8; ++i1) {
-			b_ptrs[((i0 * 8) + i1)] = (B_ptr + t24[((i0 * 8) + i1)]);
+			b_ptrs[((i0 * 8) + i1)] = (B_ptr + t22[((i0 * 8) + i1)]);
 		}
 	}
 
@@ -342,34 +334,44 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	for (int i0 = 0; i0 < 4; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 8; ++i1) {
-			a_ptrs28[((i0 * 8) + i1)] = a_ptrs[((i0 * 8) + i1)];
+			a_ptrs26[((i0 * 8) + i1)] = a_ptrs[((i0 * 8) + i1)];
 		}
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
 		#pragma unroll
 		for (int i1 = 0; i1 < 8; ++i1) {
-			b_ptrs29[((i0 * 8) + i1)] = b_ptrs[((i0 * 8) + i1)];
+			b_ptrs27[((i0 * 8) + i1)] = b_ptrs[((i0 * 8) + i1)];
 		}
 	}
 	load_slot = 0;
 	use_slot = 0;
-	acc_a_place = (((f1_first0 * 64) + (((f1_first1 >> 3) ^ (f1_first0 & 7)) * 8)) + (f1_first1 & 7));
-	acc_b_place = (((f4_first0 * 128) + (((f4_first1 >> 3) ^ (f4_first0 & 7)) * 8)) + (f4_first1 & 7));
+	acc_a_place = (((f4_first0 * 64) + (((f4_first1 >> 3) ^ (f4_first0 & 7)) * 8)) + (f4_first1 & 7));
+	acc_b_place = (((f5_first0 * 128) + (((f5_first1 >> 3) ^ (f5_first0 & 7)) * 8)) + (f5_first1 & 7));
 	for (k = 0; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)1)); k += 64) {
 		__syncthreads();
 		if ((k < K)) {
 
+			// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+			#pragma unroll
+			for (int i0 = 0; i0 < 4; ++i0) {
+				t32[i0] = ((i0 * 32) + f4_first0);
+			}
+			#pragma unroll
+			for (int i0 = 0; i0 < 4; ++i0) {
+				offs_m33[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t32[i0]);
+			}
+
 			// 21: a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (k + offs_k[None, :] < K), other=0.0)
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
-				t34[i0] = (offs_m[i0] < M);
+				t34[i0] = (offs_m33[i0] < M);
 			}
 
 			// 13: offs_k = tl.arange(0, BLOCK_K)
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				offs_k35[i0] = (i0 + f1_first1);
+				offs_k35[i0] = (i0 + f4_first1);
 			}
 
 			// 21: a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (k + offs_k[None, :] < K), other=0.0)
@@ -392,21 +394,21 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048)))] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[0] : 0;
-					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 1] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[1] : 0;
-					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 2] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[2] : 0;
-					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 3] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[3] : 0;
-					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 4] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[4] : 0;
-					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 5] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[5] : 0;
-					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 6] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[6] : 0;
-					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 7] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs28[((i0 * 8) + (i1 * 8))])[7] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048)))] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[0] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 1] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[1] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 2] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[2] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 3] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[3] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 4] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[4] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 5] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[5] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 6] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[6] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 7] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[7] : 0;
 				}
 			}
 
 			// 13: offs_k = tl.arange(0, BLOCK_K)
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
-				offs_k40[i0] = ((i0 * 16) + f4_first0);
+				offs_k40[i0] = ((i0 * 16) + f5_first0);
 			}
 
 			// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
@@ -422,11 +424,11 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				t43[i0] = (i0 + f4_first1);
+				t43[i0] = (i0 + f5_first1);
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 8; ++i0) {
-				offs_n44[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t43[i0]);
+				offs_n44[i0] = (tc_i32)((tc_u32)t9 + (tc_u32)t43[i0]);
 			}
 
 			// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
@@ -445,14 +447,14 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 1; ++i1) {
-					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048)))] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[0] : 0;
-					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 1] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[1] : 0;
-					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 2] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[2] : 0;
-					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 3] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[3] : 0;
-					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 4] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[4] : 0;
-					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 5] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[5] : 0;
-					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 6] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[6] : 0;
-					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 7] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs29[((i0 * 8) + (i1 * 8))])[7] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048)))] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[0] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 1] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[1] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 2] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[2] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 3] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[3] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 4] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[4] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 5] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[5] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 6] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[6] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 7] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[7] : 0;
 				}
 			}
 
@@ -461,7 +463,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					a_ptrs48[((i0 * 8) + i1)] = (a_ptrs28[((i0 * 8) + i1)] + 64);
+					a_ptrs48[((i0 * 8) + i1)] = (a_ptrs26[((i0 * 8) + i1)] + 64);
 				}
 			}
 
@@ -471,21 +473,21 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					b_ptrs50[((i0 * 8) + i1)] = (b_ptrs29[((i0 * 8) + i1)] + t49);
+					b_ptrs50[((i0 * 8) + i1)] = (b_ptrs27[((i0 * 8) + i1)] + t49);
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					a_ptrs28[((i0 * 8) + i1)] = a_ptrs48[((i0 * 8) + i1)];
+					a_ptrs26[((i0 * 8) + i1)] = a_ptrs48[((i0 * 8) + i1)];
 				}
 			}
 			#pragma unroll
 			for (int i0 = 0; i0 < 4; ++i0) {
 				#pragma unroll
 				for (int i1 = 0; i1 < 8; ++i1) {
-					b_ptrs29[((i0 * 8) + i1)] = b_ptrs50[((i0 * 8) + i1)];
+					b_ptrs27[((i0 * 8) + i1)] = b_ptrs50[((i0 * 8) + i1)];
 				}
 			}
 			load_slot = ((load_slot == 1) ? 0 : (load_slot + 1));
@@ -600,7 +602,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		t54[i0] = ((((i0 / 4) * 32) + f5_first0) + (i0 % 4));
+		t54[i0] = ((((i0 / 4) * 32) + f6_first0) + (i0 % 4));
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
@@ -620,11 +622,11 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		t58[i0] = ((i0 * 32) + f5_first1);
+		t58[i0] = ((i0 * 32) + f6_first1);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		offs_n59[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t58[i0]);
+		offs_n59[i0] = (tc_i32)((tc_u32)t9 + (tc_u32)t58[i0]);
 	}
 
 	// 27: c_ptrs = C_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :]
@@ -643,7 +645,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
-		t62[i0] = ((((i0 / 4) * 32) + f5_first0) + (i0 % 4));
+		t62[i0] = ((((i0 / 4) * 32) + f6_first0) + (i0 % 4));
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 16; ++i0) {
@@ -659,11 +661,11 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		t65[i0] = ((i0 * 32) + f5_first1);
+		t65[i0] = ((i0 * 32) + f6_first1);
 	}
 	#pragma unroll
 	for (int i0 = 0; i0 < 4; ++i0) {
-		offs_n66[i0] = (tc_i32)((tc_u32)t11 + (tc_u32)t65[i0]);
+		offs_n66[i0] = (tc_i32)((tc_u32)t9 + (tc_u32)t65[i0]);
 	}
 
 	// 28: tl.store(c_ptrs, acc.to(tl.float16), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
