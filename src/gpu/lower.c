@@ -65,7 +65,11 @@ static void lower_thread_coords(Lower *L)
 			if (wpc > 1) {
 				SExpr *warp = simt_ref(k, L->warp, NULL);
 				SExpr *bits = lower_ibin(L, TOP_AND, lower_ibin(L, TOP_SHR, warp, lower_ic(L, layout_warp_shift(f, d))), lower_ic(L, wpc - 1));
-				first = lower_iadd(L, first, lower_imul(L, bits, lower_ic(L, (int64_t)spt * tpw)));
+				if (d == 0 && fr->wgmma_rows)   /* 16 (w % 4) + 64 (w / 4): Frame.wgmma_rows */
+					first = lower_iadd(L, first, lower_iadd(L, lower_imul(L, lower_ibin(L, TOP_AND, bits, lower_ic(L, 3)), lower_ic(L, 16)),
+										lower_imul(L, lower_ibin(L, TOP_SHR, bits, lower_ic(L, 2)), lower_ic(L, 64))));
+				else
+					first = lower_iadd(L, first, lower_imul(L, bits, lower_ic(L, (int64_t)spt * tpw)));
 			}
 			if (lower_is_int_const(first, 0))
 				continue;

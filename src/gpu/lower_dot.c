@@ -217,12 +217,29 @@ static void plan_block(Lower *L, const TBlock *b, MatrixUnit unit, const Shape *
 	}
 }
 
+/* Whether block b has a scan whose value lies in frame f. */
+static bool scans_in(const Lower *L, const TBlock *b, int f)
+{
+	for (const TValue *v = b ? b->first : NULL; v; v = v->next) {
+		if (scans_in(L, v->body, f) || (v->op == TOP_IF && scans_in(L, v->orelse, f)))
+			return true;
+		if (v->op == TOP_SCAN && L->vp[v->id].frame == f)
+			return true;
+	}
+	return false;
+}
+
 void lower_plan_dots(Lower *L)
 {
 	MatrixUnit unit = unit_of(L);
 	Shape s;
-	if (unit_shape(unit, &s))
-		plan_block(L, L->tk->body, unit, &s);
+	if (!unit_shape(unit, &s))
+		return;
+	plan_block(L, L->tk->body, unit, &s);
+	for (int f = 0; f < L->nframes; f++) {
+		Frame *fr = &L->frames[f];
+		fr->wgmma_rows = fr->unit == MATRIX_WGMMA && fr->wm % 4 == 0 && !scans_in(L, L->tk->body, f);
+	}
 }
 
 /* ---- shared memory ---- */
@@ -388,6 +405,11 @@ typedef struct Warp {
 static SExpr *row_of(Lower *L, const Warp *w, SExpr *mi, int h, SExpr *r)
 {
 	int wm = w->fr->wm;
+	if (w->fr->wgmma_rows) {   /* g + 8 h + 16 (w % 4) + 64 (w / 4) + 16 wm mi (Frame.wgmma_rows) */
+		SExpr *wq = lower_iadd(L, lower_imul(L, lower_ibin(L, TOP_AND, w->wm, lower_ic(L, 3)), lower_ic(L, 16)),
+				       lower_imul(L, lower_ibin(L, TOP_SHR, w->wm, lower_ic(L, 2)), lower_ic(L, 64)));
+		return lower_iadd(L, lower_iadd(L, lower_imul(L, mi, lower_ic(L, 16 * wm)), wq), lower_iadd(L, lower_ic(L, h * 8), r));
+	}
 	if (w->fr->unit != MATRIX_MFMA)
 		return lower_iadd(L, lower_iadd(L, lower_imul(L, mi, lower_ic(L, 16 * wm)), lower_imul(L, w->wm, lower_ic(L, 8))), lower_iadd(L, lower_ic(L, h * 8 * wm), r));
 	return lower_iadd(L, lower_iadd(L, lower_imul(L, mi, lower_ic(L, 16 * wm)), lower_imul(L, w->wm, lower_ic(L, 16))), r);
@@ -438,12 +460,13 @@ static void mma_fragment_a(Lower *L, const TValue *v, const Warp *w, const Opera
 	SExpr *mi = loop_var(L, 0);
 	SExpr *half = lower_ibin(L, TOP_AND, j, lower_ic(L, 1)), *kblock = lower_ibin(L, TOP_SHR, j, lower_ic(L, 1));
 	/* row_of with a run-time half: both halves' rows differ by 8 wm */
-	SExpr *m = lower_iadd(L, row_of(L, w, mi, 0, r), lower_imul(L, half, lower_ic(L, 8 * w->fr->wm)));
+	int half_rows = w->fr->wgmma_rows ? 8 : 8 * w->fr->wm;
+	SExpr *m = lower_iadd(L, row_of(L, w, mi, 0, r), lower_imul(L, half, lower_ic(L, half_rows)));
 	SExpr *k = lower_iadd(L, lower_ic(L, kk * 16), lower_imul(L, kblock, lower_ic(L, 8)));
 	if (o->inner)
 		ldmatrix(L, v, o, fa, w->tiles_m, 4, false, m, k);
 	else
-		ldmatrix(L, v, o, fa, w->tiles_m, 4, true, lower_iadd(L, k, r), lower_iadd(L, row_of(L, w, mi, 0, lower_ic(L, 0)), lower_imul(L, half, lower_ic(L, 8 * w->fr->wm))));
+		ldmatrix(L, v, o, fa, w->tiles_m, 4, true, lower_iadd(L, k, r), lower_iadd(L, row_of(L, w, mi, 0, lower_ic(L, 0)), lower_imul(L, half, lower_ic(L, half_rows))));
 }
 
 /* mma.sync's B fragments: per pair of tiles (ni, ni + 1) four matrices
@@ -1273,8 +1296,6 @@ static bool wgmma_operand(Lower *L, const TValue *x, bool is_a)
 	return k_major ? width == 16 || width == 32 || width % 64 == 0 : width % 64 == 0;
 }
 
-/* m_warps: the operand A of a wgmma dot whose result has that many warps
- * along its rows (its rows permuted, wgmma_row); -1 for B; 0 not wgmma. */
 /* A new operand of the plan (in program order: its id). */
 static Operand *new_operand(Lower *L, const TValue *x, const char *name)
 {
@@ -1293,17 +1314,17 @@ static Operand *new_operand(Lower *L, const TValue *x, const char *name)
 	return o;
 }
 
-/* m_warps: the operand A of a wgmma dot whose result has that many warps
- * along its rows (its rows permuted, wgmma_row); -1 for B; 0 not wgmma. */
-static Operand *copy_target(Lower *L, const TValue *x, Pipeline *pp, const char *name, int m_warps)
+/* An operand of a wgmma dot (wgmma), its rows permuted for a result with
+ * m_warps warps along its rows (wgmma_row; 0: in their own order). */
+static Operand *copy_target(Lower *L, const TValue *x, Pipeline *pp, const char *name, bool wgmma, int m_warps)
 {
 	Operand *o = new_operand(L, x, name);
 	o->inner = inner_of(L, x);
 	o->width = x->type.shape[o->inner];
 	o->elems = x->type.shape[0] * x->type.shape[1];
 	o->pipe = pp;
-	o->wgmma = m_warps != 0;
-	o->m_warps = imax(m_warps, 0);
+	o->wgmma = wgmma;
+	o->m_warps = m_warps;
 	return o;
 }
 
@@ -1412,9 +1433,10 @@ static bool wgmma_dot(Lower *L, const TValue *v)
  * copies, each box landing in wgmma's swizzled layout as the hardware
  * swizzles it (16-byte chunk c of row r of a box at chunk c ^ (r % 8) for
  * 128-byte rows; 64- and 32-byte rows as swizzled() has them), zeros
- * outside the view (the masks' meaning). Operand A's rows are permuted
- * (wgmma_row), which keeps groups of 8 rows: it is copied as boxes of 8
- * rows, each to its place. Rows wider than 64 elements are blocks of 64
+ * outside the view (the masks' meaning). Where operand A's rows are
+ * permuted (wgmma_row, a frame without Frame.wgmma_rows), which keeps
+ * groups of 8 rows, it could be copied as boxes of 8 rows, each to its
+ * place (tma_permuted_rows). Rows wider than 64 elements are blocks of 64
  * columns, a box each. The host encodes one tensor map per descriptor and
  * box shape (cuTensorMapEncodeTiled, src/runtime/cuda.c). */
 
@@ -1619,11 +1641,11 @@ Pipeline *lower_plan_pipeline(Lower *L, const TValue *loop, int room)
 		p->wgmma = wgmma_dot(L, v);
 		Feed fa = feed_of(L, body, v, 0, p->wgmma), fb = feed_of(L, body, v, 1, p->wgmma);
 		pp->wgmma |= p->wgmma;
-		int wm = p->wgmma ? fr->wm : 0;
+		int wm = p->wgmma && !fr->wgmma_rows ? fr->wm : 0;
 		Operand *prev_b = L->vp[copied_load(L, body, v->args[1])->id].staged;   /* an earlier dot's copy */
 		prev_b = prev_b && prev_b->pipe == pp ? prev_b : NULL;
-		p->staged = L->vp[v->args[0]->id].staged = copy_target(L, v->args[0], fa == FEED_COPY ? pp : NULL, dot_name(L, v, "a"), wm);
-		p->staged_b = L->vp[v->args[1]->id].staged = copy_target(L, v->args[1], fb == FEED_COPY ? pp : NULL, dot_name(L, v, "b"), -(wm > 0));
+		p->staged = L->vp[v->args[0]->id].staged = copy_target(L, v->args[0], fa == FEED_COPY ? pp : NULL, dot_name(L, v, "a"), p->wgmma, wm);
+		p->staged_b = L->vp[v->args[1]->id].staged = copy_target(L, v->args[1], fb == FEED_COPY ? pp : NULL, dot_name(L, v, "b"), p->wgmma, 0);
 		for (int i = 0; i < 2; i++) {
 			Operand *o = i ? p->staged_b : p->staged;
 			Feed f = i ? fb : fa;

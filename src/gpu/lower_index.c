@@ -221,6 +221,15 @@ static SExpr *first_of(Lower *L, int d)
 /* The tile coordinate along d, before wrapping, of local index `li`. */
 static SExpr *raw_coord(Lower *L, int d, SExpr *li)
 {
+	const Frame *fr = &L->frames[L->cur];
+	if (d == 0 && fr->wgmma_rows) {
+		/* repetition r at 8 (r % 2) + 16 wm (r / 2); the thread's own part,
+		 * g + 16 (w % 4) + 64 (w / 4), is its first (Frame.wgmma_rows) */
+		SExpr *r = lower_ibin(L, TOP_IDIV, li, lower_ic(L, L->frame.size_per_thread[0]));
+		SExpr *at = lower_iadd(L, lower_imul(L, lower_ibin(L, TOP_AND, r, lower_ic(L, 1)), lower_ic(L, 8)),
+				       lower_imul(L, lower_ibin(L, TOP_SHR, r, lower_ic(L, 1)), lower_ic(L, 16 * fr->wm)));
+		return lower_iadd(L, at, first_of(L, d));
+	}
 	int spt = L->frame.size_per_thread[d];
 	if (lower_extent_of(L, d) <= spt)
 		return lower_iadd(L, li, first_of(L, d));

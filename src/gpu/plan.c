@@ -945,7 +945,8 @@ void plan_dump(Buf *b, const Plan *p)
 		layout_format(&fr->layout, lay, sizeof lay);
 		buf_printf(b, "frame %d: %s", f, fr->rank ? lay : "scalars");
 		if (fr->unit != MATRIX_NONE)
-			buf_printf(b, " %s warps %dx%d", unit_name(fr->unit), fr->wm, fr->wn);
+			buf_printf(b, " %s warps %dx%d%s", unit_name(fr->unit), fr->wm, fr->wn,
+				   fr->wgmma_rows ? ", rows in wgmma order" : "");
 		else if (fr->rank)
 			buf_printf(b, " vector %d", fr->vector);
 		buf_puts(b, fr->live ? "\n" : " (unused)\n");

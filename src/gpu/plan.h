@@ -70,7 +70,8 @@ typedef struct Operand {
 	bool regs;
 	/* wgmma's layout: rows cut into blocks of 64 elements (128-byte rows,
 	 * the swizzle the instruction reads), block after block; the result's
-	 * rows permuted (lower_dot.c, wgmma_row) when m_warps > 0. */
+	 * rows permuted (lower_dot.c, wgmma_row) when m_warps > 0 (a result
+	 * frame without Frame.wgmma_rows). */
 	bool wgmma;
 	int m_warps;
 	/* Copied by the bulk tensor copy engine: tensor map Plan.tmaps[tmap],
@@ -150,6 +151,14 @@ typedef struct Frame {
 	 * that instruction's layout, warps arranged wm x wn (lower_dot.c) */
 	MatrixUnit unit;
 	int wm, wn;
+	/* MATRIX_WGMMA: the row coordinate (frame dim 0) is the order in which
+	 * wgmma's warpgroups hold rows, not the blocked layout's: the thread of
+	 * warp w, lane bits g (lane >> 2) holds at its repetition r the row
+	 * g + 8 (r % 2) + 16 (w % 4) + 64 (w / 4) + 16 wm (r / 2)
+	 * (lower_index.c), so that operand A goes to shared memory in its own
+	 * row order, one box for the copy engine (lower_dot.c). Not in a frame
+	 * with a scan, whose steps follow the blocked order. */
+	bool wgmma_rows;
 } Frame;
 
 typedef struct Plan {
