@@ -11,8 +11,9 @@
  * info and are joined (gcd per dim) with what the body yields until nothing
  * changes, so what holds is what holds on every iteration (after 32 rounds
  * without a fixpoint they fall to unknown). An if's results join its two
- * yields. tl.multiple_of / max_contiguous / max_constancy (TOP_HINT) replace
- * what is known, as Triton's attributes do. */
+ * yields. tl.max_contiguous / max_constancy (TOP_HINT) replace what is
+ * known, as Triton's attributes do; tl.multiple_of raises the divisibility
+ * to its value where less is known (a larger known one stays: both hold). */
 #include "ir/tir.h"
 
 #include <stdlib.h>
@@ -214,8 +215,8 @@ static void infer_hint(TValue *v, AxisInfo *r)
 	*r = *v->args[0]->axis;
 	for (int d = 0; d < TC_MAX_RANK; d++) {
 		int64_t h = v->hint[d];
-		if (v->aux == HINT_MULTIPLE_OF)
-			r->divisibility[d] = h;
+		if (v->aux == HINT_MULTIPLE_OF)   /* both are facts: the larger holds */
+			r->divisibility[d] = h > r->divisibility[d] ? h : r->divisibility[d];
 		else if (v->aux == HINT_MAX_CONTIGUOUS)
 			r->contiguity[d] = (int)h;
 		else

@@ -157,10 +157,21 @@ static SVal *make_descriptor(Spec *s, const Node *call)
 	SVal *last = strides[rank - 1];
 	if (last->kind == SV_INT && last->i != 1)
 		spec_error(s, call, "a descriptor's last stride must be 1");
-	SVal *d = new_desc(s, base->v, rank);
+	/* Triton's contract for a descriptor (the copy engine's): the base
+	 * 16-byte aligned, the strides but the last multiples of 16 bytes.
+	 * Said as tl.multiple_of, so that the block's rows are 16-byte copies
+	 * where the strides are run-time values (tutorial 08's, loaded from
+	 * memory); a fact known besides it stays (axis.c keeps the larger). */
+	int esize = dtype_bytes(base->v->type.elem);
+	int64_t align[TC_MAX_RANK] = {16};
+	SVal *d = new_desc(s, tir_hint(&s->b, base->v, HINT_MULTIPLE_OF, align), rank);
+	align[0] = esize > 0 && esize < 16 ? 16 / esize : 1;
 	for (int k = 0; k < rank; k++) {
 		desc_shape(d)[k] = shape[k];
-		desc_strides(d)[k] = strides[k];
+		SVal *st = strides[k];
+		if (k < rank - 1 && st->kind == SV_VALUE && st->v->type.rank == 0 && !dtype_is_float(st->v->type.dtype) && st->v->type.dtype != DT_PTR)
+			st = spec_sv_value(s, call, tir_hint(&s->b, st->v, HINT_MULTIPLE_OF, align));
+		desc_strides(d)[k] = st;
 		int64_t b = spec_const_int(s, call, block[k], "a block extent");
 		if (!power_of_two(b))
 			spec_error(s, call, "a descriptor's block extents must be powers of two; %lld is not", (long long)b);
