@@ -194,9 +194,17 @@ static void block_addresses(Spec *s, const Node *call, SVal *d, SVal **offsets, 
 			if (j != k)
 				idx = spec_checked(s, call, tir_expand(&s->b, idx, j));
 		SVal *x = spec_eval_binary(s, call, OP_ADD, spec_sv_value(s, call, idx), offsets[k]);
-		SVal *in = spec_eval_compare(s, call, OP_LT, x, desc_shape(d)[k]);
-		if (!(offsets[k]->kind == SV_INT && offsets[k]->i >= 0))
-			in = spec_eval_binary(s, call, OP_BITAND, in, spec_eval_compare(s, call, OP_GE, x, spec_sv_int(s, 0)));
+		SVal *in;
+		if (offsets[k]->kind == SV_INT && offsets[k]->i >= 0) {
+			in = spec_eval_compare(s, call, OP_LT, x, desc_shape(d)[k]);
+		} else {
+			/* 0 <= x < shape as one unsigned compare: a descriptor's shape
+			 * is not negative (Triton's contract), a negative x is past it */
+			TValue *xv = spec_to_value(s, call, x), *sv = spec_to_value(s, call, desc_shape(d)[k]);
+			DType u = xv->type.dtype == DT_I64 || sv->type.dtype == DT_I64 ? DT_U64 : DT_U32;
+			in = spec_eval_compare(s, call, OP_LT, spec_sv_value(s, call, tir_cast(&s->b, xv, u)),
+					       spec_sv_value(s, call, tir_cast(&s->b, sv, u)));
+		}
 		m = m ? spec_eval_binary(s, call, OP_BITAND, m, in) : in;
 		SVal *st = desc_strides(d)[k];
 		SVal *term = st->kind == SV_INT && st->i == 1 ? x : spec_eval_binary(s, call, OP_MUL, x, st);
