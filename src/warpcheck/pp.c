@@ -549,7 +549,8 @@ static void define(PP *pp, int i, int eod)
 		 * summaries, a header's path is freed once it is read) */
 		if ((maybe & WC_HOST_PASS) && (f->include_depth == 0 || f->work)) {
 			nm->target_file = f->src.name;
-			nm->target_off = nt->off, nm->target_line = nt->line, nm->target_col = nt->col;
+			nm->target_off = nt->off;
+			wc_tok_pos(f, nt, &nm->target_line, &nm->target_col);
 		}
 		wc_touch(f->names, nt->id, f->stamp);
 		nm->target_stamp = f->stamp;

@@ -297,8 +297,7 @@ WcFinding *wc_vfind(WcFile *f, const WcTok *t, const char *id, const char *name,
 	WcFinding *fd = &f->finds[f->nfinds++];
 	memset(fd, 0, sizeof *fd);
 	fd->off = t->off;
-	fd->line = t->line;
-	fd->col = t->col;
+	wc_tok_pos(f, t, &fd->line, &fd->col);
 	fd->id = id;
 	fd->name = name;
 	fd->fix = fix;

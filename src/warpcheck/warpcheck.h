@@ -142,8 +142,7 @@ typedef struct WcVal {
 } WcVal;
 
 typedef struct WcTok {
-	uint32_t off, len;
-	int line, col;
+	uint32_t off, len;  /* its line and column: from off (wc_tok_pos) */
 	uint32_t id;     /* WT_IDENT: interned name */
 	uint8_t kind;    /* WcTokKind */
 	uint8_t op;      /* WT_PUNCT: WcPunct */
@@ -156,7 +155,7 @@ typedef struct WcTok {
 	bool varying : 1;    /* dataflow: WcVal.varying of the name */
 	bool whole : 1;      /* dataflow: WcVal.whole of the name */
 	uint64_t num;
-} WcTok;             /* 32 bytes: every pass over the tokens is memory-bound */
+} WcTok;             /* 24 bytes: every pass over the tokens is memory-bound */
 
 /* One interned name. The *_stamp fields say which file (or function) a
  * fact belongs to: a fact holds only while its stamp is the current one,
@@ -425,11 +424,23 @@ typedef struct WcFile {
 	bool partial;               /* a header it reads includes it, or one it replays is partial */
 	WcFinding *hfinds; const char **hpaths; int nhfinds, hfinds_cap;  /* findings in included headers */
 	WcKernelFact *kfacts; int nkfacts;   /* for the other files of the run */
+	uint32_t pos_at, pos_ls; int pos_line;  /* wc_tok_pos's last answer: the line pos_line, which
+	                               starts at pos_ls, holds offset pos_at (pos_line 0: none yet) */
 	WcLaunchRef *lrefs; int nlrefs;
 } WcFile;
 
 /* lex.c */
 void wc_lex(WcFile *f);
+/* The line and column (from 1) of the token t of f (of f->t or f->all), as the
+ * lexer counts them: lines end at each newline byte, and a byte-order mark is no
+ * column. */
+void wc_tok_pos(const WcFile *f, const WcTok *t, int *line, int *col);
+static inline int wc_tok_line(const WcFile *f, const WcTok *t)
+{
+	int line, col;
+	wc_tok_pos(f, t, &line, &col);
+	return line;
+}
 /* pp.c */
 void wc_preprocess(WcFile *f);
 /* cond.c: the condition all[from, to) of #if/#elif, for each pass: *t the
