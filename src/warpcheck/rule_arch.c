@@ -223,6 +223,8 @@ static int width_params(const WcFile *f, WidthParam *out, int max)
  * judged per chip as a #define of it would be. */
 static void check_ctor_widths(WcFile *f)
 {
+	if (!(f->tok_flags & WN_WARP_SIZE))
+		return;  /* no parameter named for the warp size (width_params) */
 	WidthParam wp[8];
 	int nwp = width_params(f, wp, 8);
 	for (int i = 0; nwp && i + 2 < f->n; i++) {
@@ -371,9 +373,10 @@ static void check_chip_classes(WcFile *f)
 void wc_rule_arch(WcFile *f)
 {
 	check_chip_classes(f);
-	for (int i = 0; i + 3 < f->n; i++)
-		if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_static_assert)
-			check_host_pass_assert(f, i);
+	if (wc_file_has_kw(f, WK_static_assert))
+		for (int i = 0; i + 3 < f->n; i++)
+			if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_static_assert)
+				check_host_pass_assert(f, i);
 	check_ctor_widths(f);
 	for (int i = 0; i + 2 < f->n; i++)
 		if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_return)

@@ -24,6 +24,7 @@ static WcPunct closer(WcPunct open)
  * bracket was quadratic in deeply nested code. Brackets of one kind pair
  * up among themselves, as the scans below count them. */
 _Static_assert(WP__COUNT <= 64, "WcFile.tok_ops has a bit for each punctuator");
+_Static_assert(WK__COUNT <= 3 * 64, "WcFile.tok_kws has a bit for each known name");
 
 void wc_match_table(WcFile *f)
 {
@@ -34,12 +35,16 @@ void wc_match_table(WcFile *f)
 	for (int k = 0; k < 3; k++)
 		stack[k] = base_malloc(((size_t)f->n + 1) * sizeof *stack[k]);
 	uint16_t flags = 0;
-	uint64_t ops = 0;
+	uint64_t ops = 0, kws[3] = {0, 0, 0};
 	const uint16_t *fl = f->names->fl;
 	for (int i = 0; i < f->n; i++) {
 		f->match[i] = -1;
-		if (f->t[i].kind == WT_IDENT)
-			flags |= fl[f->t[i].id];
+		if (f->t[i].kind == WT_IDENT) {
+			uint32_t id = f->t[i].id;
+			flags |= fl[id];
+			if (id < WK__COUNT)
+				kws[id >> 6] |= (uint64_t)1 << (id & 63);
+		}
 		if (f->t[i].kind != WT_PUNCT)
 			continue;
 		WcPunct op = f->t[i].op;
@@ -60,6 +65,7 @@ void wc_match_table(WcFile *f)
 		free(stack[k]);
 	f->tok_flags = flags;
 	f->tok_ops = ops;
+	memcpy(f->tok_kws, kws, sizeof kws);
 }
 
 int wc_match(const WcFile *f, int open)

@@ -411,6 +411,7 @@ typedef struct WcFile {
 	uint16_t tok_flags;         /* the flags of t's names, or-ed, and */
 	uint64_t tok_ops;           /* ...bit p: a punctuator p in t (wc_match_table): a rule's pass that
 	                               looks only at tokens a file lacks is not made */
+	uint64_t tok_kws[3];        /* ...and bit k: the known name k (WK_*) in t (wc_file_has_kw) */
 	WcSuppress *sup; int nsup;
 	WcFinding *finds; int nfinds;
 	WcFunc *fns; int nfns;
@@ -489,6 +490,11 @@ static inline bool wc_ident(const WcFile *f, int i)
 static inline uint16_t wc_flags(const WcFile *f, int i)
 {
 	return wc_ident(f, i) ? f->names->fl[f->t[i].id] : 0;
+}
+/* The known name k is one of f's code tokens (set by wc_match_table). */
+static inline bool wc_file_has_kw(const WcFile *f, WcKnown k)
+{
+	return f->tok_kws[k >> 6] >> (k & 63) & 1;
 }
 static inline bool wc_same_ident(const WcFile *f, int a, int b)
 {
