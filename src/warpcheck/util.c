@@ -5,16 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool wc_is_open(const WcFile *f, int i)
-{
-	return wc_op(f, i, WP_LPAREN) || wc_op(f, i, WP_LBRACK) || wc_op(f, i, WP_LBRACE);
-}
-
-bool wc_is_close(const WcFile *f, int i)
-{
-	return wc_op(f, i, WP_RPAREN) || wc_op(f, i, WP_RBRACK) || wc_op(f, i, WP_RBRACE);
-}
-
 static WcPunct closer(WcPunct open)
 {
 	return open == WP_LPAREN ? WP_RPAREN : open == WP_LBRACK ? WP_RBRACK : WP_RBRACE;

@@ -475,17 +475,25 @@ int wc_operand_start(const WcFile *f, int end);
 WcView wc_expr_view(const WcFile *f, int from, int to);
 WcVal wc_expr_val(const WcFile *f, int from, int to);
 /* util.c */
+/* These three are the most called functions of the checker: one unsigned
+ * compare for 0 <= i < n (n is never negative). */
 static inline bool wc_op(const WcFile *f, int i, WcPunct op)
 {
-	return i >= 0 && i < f->n && f->t[i].op == op && f->t[i].kind == WT_PUNCT;
+	if ((unsigned)i >= (unsigned)f->n)
+		return false;
+	const WcTok *t = &f->t[i];
+	return t->op == op && t->kind == WT_PUNCT;
 }
 static inline bool wc_kw(const WcFile *f, int i, WcKnown k)
 {
-	return i >= 0 && i < f->n && f->t[i].id == (uint32_t)k && f->t[i].kind == WT_IDENT;
+	if ((unsigned)i >= (unsigned)f->n)
+		return false;
+	const WcTok *t = &f->t[i];
+	return t->id == (uint32_t)k && t->kind == WT_IDENT;
 }
 static inline bool wc_ident(const WcFile *f, int i)
 {
-	return i >= 0 && i < f->n && f->t[i].kind == WT_IDENT;
+	return (unsigned)i < (unsigned)f->n && f->t[i].kind == WT_IDENT;
 }
 static inline uint16_t wc_flags(const WcFile *f, int i)
 {
@@ -500,8 +508,20 @@ static inline bool wc_same_ident(const WcFile *f, int a, int b)
 {
 	return wc_ident(f, a) && wc_ident(f, b) && f->t[a].id == f->t[b].id;
 }
-bool wc_is_open(const WcFile *f, int i);           /* ( [ { */
-bool wc_is_close(const WcFile *f, int i);          /* ) ] } */
+static inline bool wc_is_open(const WcFile *f, int i)   /* ( [ { */
+{
+	if ((unsigned)i >= (unsigned)f->n || f->t[i].kind != WT_PUNCT)
+		return false;
+	WcPunct op = (WcPunct)f->t[i].op;
+	return op == WP_LPAREN || op == WP_LBRACK || op == WP_LBRACE;
+}
+static inline bool wc_is_close(const WcFile *f, int i)  /* ) ] } */
+{
+	if ((unsigned)i >= (unsigned)f->n || f->t[i].kind != WT_PUNCT)
+		return false;
+	WcPunct op = (WcPunct)f->t[i].op;
+	return op == WP_RPAREN || op == WP_RBRACK || op == WP_RBRACE;
+}
 void wc_match_table(WcFile *f);                      /* fills f->match once the code tokens are final */
 int wc_match(const WcFile *f, int open);            /* index of the closing bracket or -1 */
 int wc_launched_name(const WcFile *f, int i);    /* the kernel named before the "<<<" at i, or -1 */
@@ -510,7 +530,7 @@ int wc_call_args(const WcFile *f, int open, int *starts, int *ends, int max);
 /* A literal or a known constant (#define, or a local assigned once). */
 static inline bool wc_value(const WcFile *f, int i, uint64_t *v)
 {
-	if (i < 0 || i >= f->n)
+	if ((unsigned)i >= (unsigned)f->n)
 		return false;
 	const WcTok *t = &f->t[i];
 	if (t->kind == WT_NUMBER && t->num_ok) {
