@@ -638,7 +638,7 @@ static void free_macros(Macro *ms, int n)
 
 static bool all_op(const WcFile *f, int i, WcPunct op)
 {
-	return i >= 0 && i < f->nall && f->all[i].kind == WT_PUNCT && f->all[i].op == op;
+	return (unsigned)i < (unsigned)f->nall && f->all[i].kind == WT_PUNCT && f->all[i].op == op;
 }
 
 static Macro *instantiating_macros(const WcFile *f, int *nm)

@@ -635,7 +635,7 @@ static void check_launch_widths(WcFile *f, const int *down, const NameFn *names)
 
 static bool all_op(const WcFile *f, int i, WcPunct op)
 {
-	return i >= 0 && i < f->nall && f->all[i].kind == WT_PUNCT && f->all[i].op == op;
+	return (unsigned)i < (unsigned)f->nall && f->all[i].kind == WT_PUNCT && f->all[i].op == op;
 }
 
 /* A launch inside a function-like macro of the file: the macro, the kernel

@@ -209,15 +209,21 @@ int wc_stmt_end(const WcFile *f, int start)
 /* The binary operator of a compound assignment (+= gives +), or WP_NONE. */
 WcPunct wc_compound_op(const WcFile *f, int i)
 {
-	static const WcPunct pairs[][2] = {
-		{WP_PLUS_EQ, WP_PLUS}, {WP_MINUS_EQ, WP_MINUS}, {WP_STAR_EQ, WP_STAR}, {WP_SLASH_EQ, WP_SLASH},
-		{WP_PERCENT_EQ, WP_PERCENT}, {WP_AMP_EQ, WP_AMP}, {WP_PIPE_EQ, WP_PIPE}, {WP_CARET_EQ, WP_CARET},
-		{WP_SHL_EQ, WP_SHL}, {WP_SHR_EQ, WP_SHR},
-	};
-	for (size_t k = 0; k < TC_COUNT(pairs); k++)
-		if (wc_op(f, i, pairs[k][0]))
-			return pairs[k][1];
-	return WP_NONE;
+	if ((unsigned)i >= (unsigned)f->n || f->t[i].kind != WT_PUNCT)
+		return WP_NONE;
+	switch ((WcPunct)f->t[i].op) {
+	case WP_PLUS_EQ: return WP_PLUS;
+	case WP_MINUS_EQ: return WP_MINUS;
+	case WP_STAR_EQ: return WP_STAR;
+	case WP_SLASH_EQ: return WP_SLASH;
+	case WP_PERCENT_EQ: return WP_PERCENT;
+	case WP_AMP_EQ: return WP_AMP;
+	case WP_PIPE_EQ: return WP_PIPE;
+	case WP_CARET_EQ: return WP_CARET;
+	case WP_SHL_EQ: return WP_SHL;
+	case WP_SHR_EQ: return WP_SHR;
+	default: return WP_NONE;
+	}
 }
 
 bool wc_for_header(const WcFile *f, int open, WcFor *h)
