@@ -1597,6 +1597,11 @@ static bool own_decl(const WcFile *f, int i)
  * for a parameter or template parameter, the function body that follows. */
 static void own_warp_size(WcFile *f)
 {
+	int first = 0;
+	while (first < f->n && !(f->t[first].kind == WT_IDENT && f->t[first].id == WK_warpSize))
+		first++;
+	if (first == f->n)
+		return;  /* no warpSize in the code: nothing to rename, no scopes to follow */
 	uint32_t own = UINT32_MAX;
 	int *stack = NULL, depth = 0, cap = 0, paren = 0;
 	for (int i = 0; i < f->n; i++) {
@@ -1779,9 +1784,13 @@ static void target_consts(WcFile *f)
 {
 	TargetDef defs[32];
 	int n = 0;
+	const WcTok *t = f->t;
+	const uint16_t *fl = f->names->fl;
 	for (int i = 1; i + 3 < f->n && n < (int)TC_COUNT(defs); i++) {
 		uint64_t v;
-		if (f->t[i].kind != WT_IDENT || !(wc_flags(f, i) & WN_WARPISH) || !(wc_flags(f, i - 1) & WN_TYPE) ||
+		if (t[i].kind != WT_IDENT || !(fl[t[i].id] & WN_WARPISH))  /* wc_flags, read directly */
+			continue;
+		if (!(wc_flags(f, i - 1) & WN_TYPE) ||
 		    !wc_op(f, i + 1, WP_ASSIGN) || f->t[i + 2].kind != WT_NUMBER || !wc_op(f, i + 3, WP_SEMI) ||
 		    !wc_value(f, i + 2, &v) || (v != 32 && v != 64) || f->t[i].cuda_only)
 			continue;

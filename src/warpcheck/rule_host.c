@@ -570,12 +570,12 @@ static bool names_threads(const WcFile *f, int i)
  * function whose kernels keep to 32-lane groups gets a note (scheme.c). */
 static void check_host_warps(WcFile *f, int i)
 {
-	if (!names_threads(f, i) || wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW) || f->t[i].cuda_only)
+	if (wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW) || f->t[i].cuda_only)
 		return;
 	int d = i + 1;
 	if (wc_op(f, d, WP_DOT) && wc_ident(f, d + 1))
 		d += 2;
-	if (!wc_op(f, d, WP_SLASH))
+	if (!wc_op(f, d, WP_SLASH) || !names_threads(f, i))  /* the "/" first: the name's spelling costs more */
 		return;
 	int c = d + 1;
 	if (!(f->t[c].kind == WT_NUMBER ? wc_value_is(f, c, 32) : warp_size_const(f, c)) || wc_op(f, c + 1, WP_LPAREN))
