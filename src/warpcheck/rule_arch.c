@@ -373,17 +373,21 @@ static void check_chip_classes(WcFile *f)
 void wc_rule_arch(WcFile *f)
 {
 	check_chip_classes(f);
-	if (wc_file_has_kw(f, WK_static_assert))
-		for (int i = 0; i + 3 < f->n; i++)
-			if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_static_assert)
-				check_host_pass_assert(f, i);
 	check_ctor_widths(f);
-	for (int i = 0; i + 2 < f->n; i++)
-		if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_return)
+	/* One pass for three checks: each reports at a token of its own (the
+	 * static_assert, the number after a return, the number after a "="),
+	 * so the findings are the same as from a pass each. */
+	for (int i = 0; i + 2 < f->n; i++) {
+		const WcTok *t = &f->t[i];
+		if (t->kind != WT_IDENT)
+			continue;
+		if (t->id == WK_static_assert && i + 3 < f->n)
+			check_host_pass_assert(f, i);
+		if (t->id == WK_return)
 			check_return_width(f, i);
-	for (int i = 0; i + 3 < f->n; i++)
-		if (f->t[i].kind == WT_IDENT && f->t[i + 2].kind == WT_NUMBER && f->t[i + 1].op == WP_ASSIGN)
+		if (i + 3 < f->n && f->t[i + 2].kind == WT_NUMBER && f->t[i + 1].op == WP_ASSIGN)
 			check_code_width(f, i);
+	}
 	for (int k = 0; k < f->nfns; k++)
 		if (f->fns[k].kind == WF_HOST)
 			check_host_function(f, &f->fns[k]);
