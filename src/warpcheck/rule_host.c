@@ -657,6 +657,8 @@ typedef struct {
 
 static void check_amd_launches(WcFile *f)
 {
+	if (!(f->tok_ops & (uint64_t)1 << WP_LAUNCH_OPEN))
+		return;  /* no <<< */
 	Launch *ls = NULL;
 	int nl = 0, cap = 0;
 	for (int i = 1; i < f->n; i++) {
@@ -769,6 +771,8 @@ static uint64_t small_block_value(const WcFile *f, int name, bool *amd)
 static void check_warp_grid(WcFile *f, const WcFunc *fn)
 {
 	bool launch = false;
+	if (!(f->tok_ops & (uint64_t)1 << WP_LAUNCH_OPEN) && !wc_file_has_kw(f, WK_hipLaunchKernelGGL))
+		return;  /* no launch anywhere in the file */
 	for (int i = fn->open; i < fn->close && !launch; i++)
 		launch = wc_op(f, i, WP_LAUNCH_OPEN) || wc_kw(f, i, WK_hipLaunchKernelGGL);
 	if (!launch)
