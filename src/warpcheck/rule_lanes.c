@@ -393,7 +393,8 @@ void wc_rule_lanes(WcFile *f)
 	for (int i = 1; i + 1 < f->n; i++) {
 		const WcTok *t = &f->t[i];
 		if (t->kind == WT_PUNCT) {
-			check_op(f, i);
+			if (t->op == WP_AMP || t->op == WP_PERCENT || t->op == WP_SLASH || t->op == WP_SHR)
+				check_op(f, i);  /* the only operators it (and check_mask_expr) reports */
 			if (t->op == WP_STAR)
 				check_warp_stride(f, i);
 			if (t->op == WP_EQ)
