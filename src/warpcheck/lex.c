@@ -362,8 +362,8 @@ static void lex_word(Lexer *lx, size_t start)
 {
 	uint32_t h = 2166136261u;  /* FNV-1a, as names.c hashes, in the same pass */
 	const char *s = lx->s;
-	size_t pos = lx->pos, n = lx->n;  /* in registers: the stores below cannot change them */
-	while (pos < n && ident_char(s[pos]))
+	size_t pos = lx->pos;  /* in a register: the stores below cannot change it */
+	while (ident_char(s[pos]))  /* the NUL after the text ends it (wc_lex) */
 		h = (h ^ (unsigned char)s[pos++]) * 16777619u;
 	lx->pos = pos;
 	bool raw = false;
@@ -391,7 +391,7 @@ static void lex_one(Lexer *lx)
 	if (cclass[(unsigned char)c] & C_SPACE) {
 		do  /* a run of blanks at once (indentation) */
 			lx->pos++;
-		while (lx->pos < lx->n && (cclass[(unsigned char)lx->s[lx->pos]] & C_SPACE));
+		while (cclass[(unsigned char)lx->s[lx->pos]] & C_SPACE);  /* the NUL after the text ends it */
 		return;
 	}
 	if (c == '\n') {
@@ -466,6 +466,8 @@ static size_t bad_utf8(const unsigned char *s, size_t n)
 	return (size_t)-1;
 }
 
+/* The text is followed by a NUL (read_text, the header cache): the scans
+ * of a word and of blanks stop there without a test of the length. */
 void wc_lex(WcFile *f)
 {
 	Lexer lx = {.f = f, .s = f->src.text, .n = f->src.len, .line = 1, .bol = true};

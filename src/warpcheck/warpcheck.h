@@ -431,7 +431,7 @@ typedef struct WcFile {
 } WcFile;
 
 /* lex.c */
-void wc_lex(WcFile *f);
+void wc_lex(WcFile *f);   /* f->src.text[f->src.len] must be a NUL */
 /* The line and column (from 1) of the token t of f (of f->t or f->all), as the
  * lexer counts them: lines end at each newline byte, and a byte-order mark is no
  * column. */
