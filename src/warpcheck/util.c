@@ -360,3 +360,46 @@ int wc_launched_name(const WcFile *f, int i)
 	}
 	return wc_ident(f, k) ? k : -1;
 }
+
+void wc_ptab_add(WcPtrTab *t, uint64_t h, void *p, uint32_t first_size)
+{
+	if (!t->v || (t->n + 1) * 2 > t->mask + 1) {
+		uint32_t size = t->v ? (t->mask + 1) * 2 : first_size;
+		void **v = base_calloc(size, sizeof *v);
+		uint64_t *hs = base_malloc(size * sizeof *hs);
+		for (uint32_t k = 0; t->v && k <= t->mask; k++) {
+			if (!t->v[k])
+				continue;
+			uint32_t s = (uint32_t)t->h[k] & (size - 1);
+			while (v[s])
+				s = (s + 1) & (size - 1);
+			v[s] = t->v[k];
+			hs[s] = t->h[k];
+		}
+		free(t->v);
+		free(t->h);
+		t->v = v;
+		t->h = hs;
+		t->mask = size - 1;
+	}
+	uint32_t s = (uint32_t)h & t->mask;
+	while (t->v[s])
+		s = (s + 1) & t->mask;
+	t->v[s] = p;
+	t->h[s] = h;
+	t->n++;
+}
+
+void wc_ptab_clear(WcPtrTab *t)
+{
+	if (t->v)
+		memset(t->v, 0, sizeof *t->v * ((size_t)t->mask + 1));
+	t->n = 0;
+}
+
+void wc_ptab_free(WcPtrTab *t)
+{
+	free(t->v);
+	free(t->h);
+	memset(t, 0, sizeof *t);
+}

@@ -353,13 +353,36 @@ typedef struct WcHeader WcHeader;
 typedef struct WcHeaderSum WcHeaderSum;
 typedef struct WcSumPool WcSumPool;
 typedef struct WcIncl WcIncl;
+/* An open-addressed table of pointers by a hash each (util.c): the header
+ * cache and the include lookups of build.c, the groups of pp.c. Linear
+ * probing from the hash's low bits; it doubles when half full. */
+typedef struct WcPtrTab {
+	void **v;                /* NULL: an empty slot */
+	uint64_t *h;             /* each slot's hash: a probe compares it before the entry */
+	uint32_t mask, n;
+} WcPtrTab;
+/* The entries added under hash h, one a call: *at starts at UINT32_MAX. */
+static inline void *wc_ptab_next(const WcPtrTab *t, uint64_t h, uint32_t *at)
+{
+	if (!t->v)
+		return NULL;
+	for (uint32_t s = *at == UINT32_MAX ? (uint32_t)h & t->mask : (*at + 1) & t->mask; t->v[s]; s = (s + 1) & t->mask)
+		if (t->h[s] == h) {
+			*at = s;
+			return t->v[s];
+		}
+	return NULL;
+}
+void wc_ptab_add(WcPtrTab *t, uint64_t h, void *p, uint32_t first_size);  /* first_size: a power of 2 */
+void wc_ptab_clear(WcPtrTab *t);   /* no entry, the same size */
+void wc_ptab_free(WcPtrTab *t);    /* the table, not its entries */
 struct WcWork {
 	WcHeaderSum *sums[256];     /* headers' facts, by path and build flags: replayed, not reread */
 	struct WcSumPool *pool;     /* the entries of those sums, each kept once (pp.c) */
 	WcHeaderSum **partial; int npartial, partial_cap;  /* those in a cycle of includes the file being
 	                               checked has met, oldest first: for it only */
-	struct WcSumGroup **groups; uint32_t groups_mask, ngroups;  /* the partial summaries each header
-	                               a file reads first made, after those made before it (pp.c) */
+	WcPtrTab groups;            /* the partial summaries each header a file reads first made, after
+	                               those made before it (pp.c's WcSumGroup) */
 	struct WcSumGroup *last_group;  /* the file's last group made or taken again */
 	struct WcSumGroup *local;   /* groups kept for the file being checked only, freed after it */
 	size_t group_bytes;         /* what the kept groups' summaries hold */
@@ -367,14 +390,14 @@ struct WcWork {
 	const char **building; int nbuilding, building_cap;  /* headers being read, outermost first */
 	WcNames names;
 	const WcConfig *cfg;        /* the build flags of the next file checked */
-	WcHeader **hdr; uint32_t hdr_mask, nhdr;  /* headers read, by path: read once per thread */
+	WcPtrTab hdr;               /* headers read (WcHeader), by path: read once per thread */
 	char *text; size_t text_cap;
 	WcTok *all; int all_cap;
 	WcTok *t; int t_cap;
 	struct WcTokBufs { WcTok *all, *t; int all_cap, t_cap; } *bufs;  /* a header read for its summary
 	                               borrows these, one pair per depth of summaries being made */
 	int nbufs;
-	WcIncl **incl; uint32_t incl_mask, nincl;  /* #include lookups made (wc_resolve_include_in) */
+	WcPtrTab incl;              /* #include lookups made (WcIncl, wc_resolve_include_in) */
 };
 
 void wc_work_init(WcWork *w);
