@@ -825,12 +825,30 @@ static void check_warp_grid(WcFile *f, const WcFunc *fn)
 	}
 }
 
+/* Whether a name of f can be one the pass below looks for: warpSize, a
+ * library's name for the width, or a name with a fact of f's stamp about
+ * the width (a wsize, wexpr or width-using macro fact), which names.touched
+ * lists, since each place that sets such a fact calls wc_touch. Cheaper
+ * than reading every name's facts where there is none. */
+static bool may_name_width(const WcFile *f)
+{
+	if (wc_file_has_kw(f, WK_warpSize) || (f->tok_flags & WN_LIBWIDTH))
+		return true;
+	const WcNames *nt = f->names;
+	for (uint32_t k = 0; k < nt->ntouched; k++) {
+		const WcName *nm = &nt->v[nt->touched[k]];
+		if (nm->wsize_stamp == f->stamp || nm->wexpr_stamp == f->stamp || (nm->macro_stamp == f->stamp && nm->macro_wsize))
+			return true;
+	}
+	return false;
+}
+
 void wc_rule_host(WcFile *f)
 {
 	/* The constant contexts and host code matter only where the device's
 	 * width is named at all. */
 	bool widths = false;
-	for (int i = 0; i < f->n && !widths; i++) {
+	for (int i = may_name_width(f) ? 0 : f->n; i < f->n && !widths; i++) {
 		if (f->t[i].kind != WT_IDENT)
 			continue;
 		const WcName *nm = &f->names->v[f->t[i].id];
