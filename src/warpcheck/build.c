@@ -18,7 +18,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- flags ---- */
 
@@ -571,33 +573,14 @@ bool wc_resolve_include_in(WcWork *w, const WcConfig *c, const char *from, const
 	size_t dn = angle ? 0 : slash ? (size_t)(slash - from) + 1 : 0;  /* with its slash: "" is the current folder */
 	uint64_t h = incl_hash(c, from, dn, name, n, angle);
 	WcIncl *e = NULL;
-	uint32_t s = 0;
-	if (w->incl) {
-		for (s = (uint32_t)h & w->incl_mask; w->incl[s]; s = (s + 1) & w->incl_mask) {
-			WcIncl *x = w->incl[s];
-			if (x->hash == h && x->cfg == c && x->angle == angle && x->dn == dn && x->n == n &&
-			    memcmp(x->key, from, dn) == 0 && memcmp(x->key + dn, name, n) == 0) {
-				e = x;
-				break;
-			}
+	uint32_t at = UINT32_MAX;
+	for (WcIncl *x; (x = wc_ptab_next(&w->incl, h, &at)) != NULL;)
+		if (x->cfg == c && x->angle == angle && x->dn == dn && x->n == n && memcmp(x->key, from, dn) == 0 &&
+		    memcmp(x->key + dn, name, n) == 0) {
+			e = x;
+			break;
 		}
-	}
 	if (!e) {
-		if (!w->incl || (w->nincl + 1) * 2 > w->incl_mask + 1) {
-			uint32_t size = w->incl ? (w->incl_mask + 1) * 2 : 256;
-			WcIncl **slots = base_calloc(size, sizeof *slots);
-			for (uint32_t k = 0; w->incl && k <= w->incl_mask; k++) {
-				if (!w->incl[k])
-					continue;
-				uint32_t m = (uint32_t)w->incl[k]->hash & (size - 1);
-				while (slots[m])
-					m = (m + 1) & (size - 1);
-				slots[m] = w->incl[k];
-			}
-			free(w->incl);
-			w->incl = slots;
-			w->incl_mask = size - 1;
-		}
 		e = base_calloc(1, sizeof *e);
 		e->hash = h, e->cfg = c, e->dn = dn, e->n = n, e->angle = angle;
 		e->key = base_malloc(dn + n + 1);
@@ -607,10 +590,7 @@ bool wc_resolve_include_in(WcWork *w, const WcConfig *c, const char *from, const
 		e->state = resolve_dirs(c, from, name, n, angle, out);
 		if (e->state == 1)
 			e->path = base_strdup(buf_str(out));
-		for (s = (uint32_t)h & w->incl_mask; w->incl[s]; s = (s + 1) & w->incl_mask)
-			;
-		w->incl[s] = e;
-		w->nincl++;
+		wc_ptab_add(&w->incl, h, e, 256);
 	}
 	if (e->state == 1) {
 		out->len = 0;
@@ -622,16 +602,15 @@ bool wc_resolve_include_in(WcWork *w, const WcConfig *c, const char *from, const
 
 void wc_includes_free(WcWork *w)
 {
-	for (uint32_t k = 0; w->incl && k <= w->incl_mask; k++) {
-		if (!w->incl[k])
+	for (uint32_t k = 0; w->incl.v && k <= w->incl.mask; k++) {
+		WcIncl *x = w->incl.v[k];
+		if (!x)
 			continue;
-		free(w->incl[k]->key);
-		free(w->incl[k]->path);
-		free(w->incl[k]);
+		free(x->key);
+		free(x->path);
+		free(x);
 	}
-	free(w->incl);
-	w->incl = NULL;
-	w->incl_mask = w->nincl = 0;
+	wc_ptab_free(&w->incl);
 }
 
 /* ---- a thread's header cache ---- */
@@ -643,60 +622,80 @@ struct WcHeader {
 	uint32_t hash;
 };
 
+/* The text of a regular file of under 16 MB (NUL-terminated), or NULL: read
+ * straight into a buffer of the size fstat gives, where file_read copies
+ * each 64 KB read again into a buffer that doubles. */
+static char *read_regular(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size >= (1 << 24)) {
+		close(fd);
+		return NULL;
+	}
+	size_t cap = (size_t)st.st_size + 2, n = 0;  /* room for the NUL, and a byte to see the end by */
+	char *text = base_malloc(cap);
+	for (;;) {
+		if (n + 1 == cap) {  /* it grew while being read */
+			cap *= 2;
+			text = base_realloc(text, cap);
+		}
+		ssize_t got = read(fd, text + n, cap - 1 - n);
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got < 0) {
+			free(text);
+			close(fd);
+			return NULL;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if ((off_t)n > FILE_READ_MAX) {  /* file_read's limit */
+			free(text);
+			close(fd);
+			return NULL;
+		}
+	}
+	close(fd);
+	text[n] = '\0';
+	*len = n;
+	return text;
+}
+
 const char *wc_header_text(WcWork *w, const char *path, size_t *len)
 {
 	uint32_t h = name_hash(path, strlen(path));
-	if (w->hdr) {
-		for (uint32_t s = h & w->hdr_mask; w->hdr[s]; s = (s + 1) & w->hdr_mask) {
-			WcHeader *x = w->hdr[s];
-			if (x->hash == h && strcmp(x->path, path) == 0) {
-				*len = x->len;
-				return x->text;
-			}
+	uint32_t at = UINT32_MAX;
+	for (WcHeader *x; (x = wc_ptab_next(&w->hdr, h, &at)) != NULL;)
+		if (strcmp(x->path, path) == 0) {
+			*len = x->len;
+			return x->text;
 		}
-	}
-	if (!w->hdr || (w->nhdr + 1) * 2 > w->hdr_mask + 1) {
-		uint32_t size = w->hdr ? (w->hdr_mask + 1) * 2 : 64;
-		WcHeader **slots = base_calloc(size, sizeof *slots);
-		for (uint32_t s = 0; w->hdr && s <= w->hdr_mask; s++) {
-			if (!w->hdr[s])
-				continue;
-			uint32_t k = w->hdr[s]->hash & (size - 1);
-			while (slots[k])
-				k = (k + 1) & (size - 1);
-			slots[k] = w->hdr[s];
-		}
-		free(w->hdr);
-		w->hdr = slots;
-		w->hdr_mask = size - 1;
-	}
 	WcHeader *x = base_calloc(1, sizeof *x);
 	x->path = base_strdup(path);
 	x->hash = h;
-	x->text = regular(path) ? file_read(path, &x->len) : NULL;
+	x->text = read_regular(path, &x->len);
 	if (x->text && memchr(x->text, '\0', x->len)) {
 		free(x->text);
 		x->text = NULL;
 	}
-	uint32_t s = h & w->hdr_mask;
-	while (w->hdr[s])
-		s = (s + 1) & w->hdr_mask;
-	w->hdr[s] = x;
-	w->nhdr++;
+	wc_ptab_add(&w->hdr, h, x, 64);
 	*len = x->len;
 	return x->text;
 }
 
 void wc_headers_free(WcWork *w)
 {
-	for (uint32_t s = 0; w->hdr && s <= w->hdr_mask; s++) {
-		if (!w->hdr[s])
+	for (uint32_t s = 0; w->hdr.v && s <= w->hdr.mask; s++) {
+		WcHeader *x = w->hdr.v[s];
+		if (!x)
 			continue;
-		free(w->hdr[s]->path);
-		free(w->hdr[s]->text);
-		free(w->hdr[s]);
+		free(x->path);
+		free(x->text);
+		free(x);
 	}
-	free(w->hdr);
-	w->hdr = NULL;
-	w->nhdr = w->hdr_mask = 0;
+	wc_ptab_free(&w->hdr);
 }

@@ -1332,7 +1332,7 @@ void wc_dataflow(WcFile *f)
 
 bool wc_derived(const WcFile *f, int i)
 {
-	return i >= 0 && i < f->n && f->t[i].kind == WT_IDENT && wc_view_thread(f->t[i].view);
+	return (unsigned)i < (unsigned)f->n && f->t[i].kind == WT_IDENT && wc_view_thread(f->t[i].view);
 }
 
 /* Words before "(" that do not make a call. */

@@ -103,7 +103,7 @@ static void grow_tokens(WcTok **v, int *cap)
 	*v = base_realloc(*v, (size_t)*cap * sizeof **v);
 }
 
-static inline WcTok *push(Lexer *lx, WcTokKind kind, size_t off, int line, int col)
+static inline WcTok *push(Lexer *lx, WcTokKind kind, size_t off)
 {
 	WcFile *f = lx->f;
 	WcTok *t;
@@ -117,8 +117,7 @@ static inline WcTok *push(Lexer *lx, WcTokKind kind, size_t off, int line, int c
 			grow_tokens(&f->t, &f->t_cap);
 		t = &f->t[f->n++];
 	}
-	*t = (WcTok){.off = (uint32_t)off, .len = (uint32_t)(lx->pos - off), .line = line, .col = col,
-	             .kind = (uint8_t)kind, .pp = pp};
+	*t = (WcTok){.off = (uint32_t)off, .len = (uint32_t)(lx->pos - off), .kind = (uint8_t)kind, .pp = pp};
 	return t;
 }
 
@@ -359,12 +358,12 @@ static WcPunct punct(const char *s, size_t left, size_t *len)
 #undef P3
 }
 
-static void lex_word(Lexer *lx, size_t start, int line, int col)
+static void lex_word(Lexer *lx, size_t start)
 {
 	uint32_t h = 2166136261u;  /* FNV-1a, as names.c hashes, in the same pass */
 	const char *s = lx->s;
-	size_t pos = lx->pos, n = lx->n;  /* in registers: the stores below cannot change them */
-	while (pos < n && ident_char(s[pos]))
+	size_t pos = lx->pos;  /* in a register: the stores below cannot change it */
+	while (ident_char(s[pos]))  /* the NUL after the text ends it (wc_lex) */
 		h = (h ^ (unsigned char)s[pos++]) * 16777619u;
 	lx->pos = pos;
 	bool raw = false;
@@ -374,12 +373,12 @@ static void lex_word(Lexer *lx, size_t start, int line, int col)
 			lex_raw(lx, start);
 		else
 			lex_quoted(lx, start, '"');
-		push(lx, WT_STRING, start, line, col);
+		push(lx, WT_STRING, start);
 	} else if (next == '\'' && string_prefix(lx->s + start, lx->pos - start, &raw) && !raw) {
 		lex_quoted(lx, start, '\'');
-		push(lx, WT_CHAR, start, line, col);
+		push(lx, WT_CHAR, start);
 	} else {
-		WcTok *t = push(lx, WT_IDENT, start, line, col);
+		WcTok *t = push(lx, WT_IDENT, start);
 		t->id = wc_intern_hashed(lx->f->names, lx->s + start, lx->pos - start, h);
 	}
 }
@@ -392,13 +391,12 @@ static void lex_one(Lexer *lx)
 	if (cclass[(unsigned char)c] & C_SPACE) {
 		do  /* a run of blanks at once (indentation) */
 			lx->pos++;
-		while (lx->pos < lx->n && (cclass[(unsigned char)lx->s[lx->pos]] & C_SPACE));
+		while (cclass[(unsigned char)lx->s[lx->pos]] & C_SPACE);  /* the NUL after the text ends it */
 		return;
 	}
-	int line = lx->line, col = (int)(start - lx->line_start) + 1;
 	if (c == '\n') {
 		if (lx->in_pp) {
-			push(lx, WT_EOD, start, line, col);
+			push(lx, WT_EOD, start);
 			lx->in_pp = false;
 		}
 		newline(lx);
@@ -423,23 +421,23 @@ static void lex_one(Lexer *lx)
 	if (c == '#' && bol) {
 		lx->in_pp = true;
 		lx->pos++;
-		push(lx, WT_PUNCT, start, line, col)->num = (uint64_t)lx->f->n;  /* op set below */
+		push(lx, WT_PUNCT, start)->num = (uint64_t)lx->f->n;  /* op set below */
 		lx->f->all[lx->f->nall - 1].op = WP_HASH;
 		return;
 	}
 	if (digit(c) || (c == '.' && digit(peek(lx, 1)))) {
 		lex_number(lx);
-		number_value(push(lx, WT_NUMBER, start, line, col), lx->s + start);
+		number_value(push(lx, WT_NUMBER, start), lx->s + start);
 	} else if (ident_char(c)) {
-		lex_word(lx, start, line, col);
+		lex_word(lx, start);
 	} else if (c == '"' || c == '\'') {
 		lex_quoted(lx, start, c);
-		push(lx, c == '"' ? WT_STRING : WT_CHAR, start, line, col);
+		push(lx, c == '"' ? WT_STRING : WT_CHAR, start);
 	} else {
 		size_t len;
 		WcPunct op = punct(lx->s + start, lx->n - start, &len);
 		lx->pos += len;
-		push(lx, WT_PUNCT, start, line, col)->op = (uint8_t)op;
+		push(lx, WT_PUNCT, start)->op = (uint8_t)op;
 	}
 }
 
@@ -468,6 +466,8 @@ static size_t bad_utf8(const unsigned char *s, size_t n)
 	return (size_t)-1;
 }
 
+/* The text is followed by a NUL (read_text, the header cache): the scans
+ * of a word and of blanks stop there without a test of the length. */
 void wc_lex(WcFile *f)
 {
 	Lexer lx = {.f = f, .s = f->src.text, .n = f->src.len, .line = 1, .bol = true};
@@ -489,5 +489,25 @@ void wc_lex(WcFile *f)
 	while (lx.pos < lx.n)
 		lex_one(&lx);
 	if (lx.in_pp)
-		push(&lx, WT_EOD, lx.pos, lx.line, (int)(lx.pos - lx.line_start) + 1);
+		push(&lx, WT_EOD, lx.pos);
+}
+
+/* Counted from the last answer when t lies after it (the passes that ask go
+ * forward through a file), else from the start. */
+void wc_tok_pos(const WcFile *f, const WcTok *t, int *line, int *col)
+{
+	WcFile *m = (WcFile *)f;  /* only its memo of the last answer is written */
+	const char *s = f->src.text;
+	uint32_t off = t->off, at = m->pos_at, ls = m->pos_ls;
+	int ln = m->pos_line;
+	if (ln == 0 || off < at) {
+		at = 0, ln = 1;
+		ls = f->src.len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;  /* as wc_lex starts */
+	}
+	const char *p;
+	while (at < off && (p = memchr(s + at, '\n', off - at)) != NULL)
+		ln++, at = ls = (uint32_t)(p - s) + 1;
+	m->pos_at = off, m->pos_ls = ls, m->pos_line = ln;
+	*line = ln;
+	*col = (int)(off - ls) + 1;
 }

@@ -30,30 +30,6 @@ static char lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
 }
 
-/* Case-insensitive substring test. */
-static bool has(const char *s, size_t n, const char *part)
-{
-	size_t k = strlen(part);
-	for (size_t a = 0; a + k <= n; a++) {
-		size_t b = 0;
-		while (b < k && lower(s[a + b]) == part[b])
-			b++;
-		if (b == k)
-			return true;
-	}
-	return false;
-}
-
-/* Case-sensitive substring test. */
-static bool has_exact(const char *s, size_t n, const char *part)
-{
-	size_t k = strlen(part);
-	for (size_t a = 0; a + k <= n; a++)
-		if (memcmp(s + a, part, k) == 0)
-			return true;
-	return false;
-}
-
 /* "lane" as a word of the name (lane, lane_id, laneId, srcLane), so that
  * "plane" or "planes" are not lane ids. */
 static bool lane_word(const char *s, size_t n)
@@ -74,14 +50,6 @@ static bool target_macro(const char *s, size_t n)
 	if (memcmp(s + 2, "GFX", 3) != 0 && memcmp(s + 2, "gfx", 3) != 0)
 		return false;
 	return s[5] >= '0' && s[5] <= '9';
-}
-
-/* A macro only AMD builds define (not one that mentions NVIDIA or CUDA). */
-static bool amd_macro(const char *s, size_t n)
-{
-	if (has_exact(s, n, "NVIDIA") || has_exact(s, n, "NVCC") || has_exact(s, n, "CUDA"))
-		return false;
-	return has_exact(s, n, "HIP") || has_exact(s, n, "ROCM") || has_exact(s, n, "AMD");
 }
 
 static uint16_t known_flags(uint32_t id)
@@ -121,28 +89,120 @@ static uint16_t known_flags(uint32_t id)
 	}
 }
 
+/* The words name_flags looks for, found in one pass over the name: has()'s
+ * (any case) and has_exact()'s, as those tests would answer. */
+enum {
+	P_WARP = 1 << 0, P_WAVE = 1 << 1, P_SIZE = 1 << 2, P_WIDTH = 1 << 3, P_BITS = 1 << 4,
+	P_SHFL = 1 << 5, P_SHUFFLE = 1 << 6,                          /* any case */
+	P_NVIDIA = 1 << 7, P_NVCC = 1 << 8, P_CUDA = 1 << 9, P_HIP = 1 << 10, P_ROCM = 1 << 11,
+	P_AMD = 1 << 12, P_WAVEFRONT = 1 << 13,                       /* exact */
+};
+
+/* part (lower case) at s[a] in any case, within n */
+static inline bool at_ci(const char *s, size_t n, size_t a, const char *part, size_t k)
+{
+	if (a + k > n)
+		return false;
+	for (size_t b = 1; b < k; b++)
+		if (lower(s[a + b]) != part[b])
+			return false;
+	return true;
+}
+
+static inline bool at_exact(const char *s, size_t n, size_t a, const char *part, size_t k)
+{
+	return a + k <= n && memcmp(s + a, part, k) == 0;
+}
+
+static unsigned name_parts(const char *s, size_t n)
+{
+	unsigned p = 0;
+	for (size_t a = 0; a < n; a++) {
+		char c = s[a];
+		switch (c) {
+		case 'N':
+			if (at_exact(s, n, a, "NVIDIA", 6))
+				p |= P_NVIDIA;
+			if (at_exact(s, n, a, "NVCC", 4))
+				p |= P_NVCC;
+			break;
+		case 'C':
+			if (at_exact(s, n, a, "CUDA", 4))
+				p |= P_CUDA;
+			break;
+		case 'H':
+			if (at_exact(s, n, a, "HIP", 3))
+				p |= P_HIP;
+			break;
+		case 'R':
+			if (at_exact(s, n, a, "ROCM", 4))
+				p |= P_ROCM;
+			break;
+		case 'A':
+			if (at_exact(s, n, a, "AMD", 3))
+				p |= P_AMD;
+			break;
+		default:
+			break;
+		}
+		if (c == 'W' && at_exact(s, n, a, "WAVEFRONT", 9))
+			p |= P_WAVEFRONT;
+		switch (lower(c)) {
+		case 'w':
+			if (at_ci(s, n, a, "warp", 4))
+				p |= P_WARP;
+			if (at_ci(s, n, a, "wave", 4))
+				p |= P_WAVE;
+			if (at_ci(s, n, a, "width", 5))
+				p |= P_WIDTH;
+			break;
+		case 's':
+			if (at_ci(s, n, a, "size", 4))
+				p |= P_SIZE;
+			if (at_ci(s, n, a, "shfl", 4))
+				p |= P_SHFL;
+			if (at_ci(s, n, a, "shuffle", 7))
+				p |= P_SHUFFLE;
+			break;
+		case 'b':
+			if (at_ci(s, n, a, "bits", 4))
+				p |= P_BITS;
+			break;
+		default:
+			break;
+		}
+	}
+	return p;
+}
+
 static uint16_t name_flags(const char *s, size_t n)
 {
 	uint16_t fl = 0;
+	unsigned p = name_parts(s, n);
 	if (lane_word(s, n))
 		fl |= WN_LANE;
-	bool warp = has(s, n, "warp"), wave = has(s, n, "wave");
-	if (warp && has(s, n, "size"))
+	bool warp = p & P_WARP, wave = p & P_WAVE;
+	if (warp && (p & P_SIZE))
 		fl |= WN_WARP_SIZE;
 	if (warp || wave)
 		fl |= WN_WARPISH;
+	bool amd = !(p & (P_NVIDIA | P_NVCC | P_CUDA)) && (p & (P_HIP | P_ROCM | P_AMD));  /* amd_macro */
 	if (target_macro(s, n))
 		fl |= WN_TARGET;
-	else if (amd_macro(s, n) && !has_exact(s, n, "WAVEFRONT"))
+	else if (amd && !(p & P_WAVEFRONT))
 		fl |= WN_AMD;
-	if (has(s, n, "width") || has(s, n, "size") || has(s, n, "bits"))
+	if (p & (P_WIDTH | P_SIZE | P_BITS))
 		fl |= WN_WIDTHISH;
-	if ((has(s, n, "shfl") || has(s, n, "shuffle")) && !(n > 6 && memcmp(s, "__shfl", 6) == 0))
+	if ((p & (P_SHFL | P_SHUFFLE)) && !(n > 6 && memcmp(s, "__shfl", 6) == 0))
 		fl |= WN_SHFL_WRAP;
-	static const char *const lib[] = {"C10_WARP_SIZE", "HIPCUB_WARP_THREADS", "HIPCUB_DEVICE_WARP_THREADS",
-	                                  "warp_size", "device_warp_size", "__builtin_amdgcn_wavefrontsize"};
+	static const struct { const char *s; size_t n; } lib[] = {
+#define LIB(x) {x, sizeof x - 1}
+		LIB("C10_WARP_SIZE"), LIB("HIPCUB_WARP_THREADS"), LIB("HIPCUB_DEVICE_WARP_THREADS"),
+		LIB("warp_size"), LIB("device_warp_size"), LIB("__builtin_amdgcn_wavefrontsize"),
+#undef LIB
+	};
 	for (size_t k = 0; k < TC_COUNT(lib); k++)
-		if (strlen(lib[k]) == n && memcmp(lib[k], s, n) == 0)
+		if (lib[k].n == n && memcmp(lib[k].s, s, n) == 0)
 			fl |= WN_LIBWIDTH;
 	return fl;
 }

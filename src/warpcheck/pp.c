@@ -549,7 +549,8 @@ static void define(PP *pp, int i, int eod)
 		 * summaries, a header's path is freed once it is read) */
 		if ((maybe & WC_HOST_PASS) && (f->include_depth == 0 || f->work)) {
 			nm->target_file = f->src.name;
-			nm->target_off = nt->off, nm->target_line = nt->line, nm->target_col = nt->col;
+			nm->target_off = nt->off;
+			wc_tok_pos(f, nt, &nm->target_line, &nm->target_col);
 		}
 		wc_touch(f->names, nt->id, f->stamp);
 		nm->target_stamp = f->stamp;
@@ -1125,38 +1126,16 @@ static uint64_t group_hash(const WcSumGroup *parent, uint64_t key)
 
 static WcSumGroup *group_find(const WcWork *w, const WcSumGroup *parent, uint64_t key, const char *path)
 {
-	if (!w->groups)
-		return NULL;
-	for (uint32_t s = (uint32_t)group_hash(parent, key) & w->groups_mask; w->groups[s]; s = (s + 1) & w->groups_mask) {
-		WcSumGroup *g = w->groups[s];
+	uint32_t at = UINT32_MAX;
+	for (WcSumGroup *g; (g = wc_ptab_next(&w->groups, group_hash(parent, key), &at)) != NULL;)
 		if (g->again && g->parent == parent && g->key == key && strcmp(g->path, path) == 0)
 			return g;
-	}
 	return NULL;
 }
 
 static void group_add(WcWork *w, WcSumGroup *g)
 {
-	if (!w->groups || (w->ngroups + 1) * 2 > w->groups_mask + 1) {
-		uint32_t size = w->groups ? (w->groups_mask + 1) * 2 : 64;
-		WcSumGroup **slots = base_calloc(size, sizeof *slots);
-		for (uint32_t k = 0; w->groups && k <= w->groups_mask; k++) {
-			if (!w->groups[k])
-				continue;
-			uint32_t s = (uint32_t)group_hash(w->groups[k]->parent, w->groups[k]->key) & (size - 1);
-			while (slots[s])
-				s = (s + 1) & (size - 1);
-			slots[s] = w->groups[k];
-		}
-		free(w->groups);
-		w->groups = slots;
-		w->groups_mask = size - 1;
-	}
-	uint32_t s = (uint32_t)group_hash(g->parent, g->key) & w->groups_mask;
-	while (w->groups[s])
-		s = (s + 1) & w->groups_mask;
-	w->groups[s] = g;
-	w->ngroups++;
+	wc_ptab_add(&w->groups, group_hash(g->parent, g->key), g, 64);
 }
 
 static void partial_push(WcWork *w, WcHeaderSum *s)
@@ -1180,11 +1159,10 @@ void wc_partial_sums_free(WcWork *w)
 	w->npartial = 0;
 	w->last_group = NULL;
 	if (w->group_bytes > GROUP_BYTES) {  /* past the budget: start again with the files to come */
-		for (uint32_t k = 0; k <= w->groups_mask; k++)
-			if (w->groups[k])
-				group_free(w->groups[k]);
-		memset(w->groups, 0, sizeof *w->groups * (w->groups_mask + 1));
-		w->ngroups = 0;
+		for (uint32_t k = 0; k <= w->groups.mask; k++)
+			if (w->groups.v[k])
+				group_free(w->groups.v[k]);
+		wc_ptab_clear(&w->groups);
 		w->group_bytes = 0;
 	}
 }
@@ -1197,15 +1175,13 @@ void wc_header_sums_free(WcWork *w)
 	}
 	pool_free(w->pool);
 	w->pool = NULL;
-	for (uint32_t k = 0; w->groups && k <= w->groups_mask; k++) {
-		if (w->groups[k])
-			group_free(w->groups[k]);
+	for (uint32_t k = 0; w->groups.v && k <= w->groups.mask; k++) {
+		if (w->groups.v[k])
+			group_free(w->groups.v[k]);
 	}
 	wc_partial_sums_free(w);
 	w->group_bytes = 0;
-	free(w->groups);
-	w->groups = NULL;
-	w->groups_mask = w->ngroups = 0;
+	wc_ptab_free(&w->groups);
 	free(w->partial);
 	w->partial = NULL;
 	w->npartial = w->partial_cap = 0;
@@ -1596,6 +1572,11 @@ static bool own_decl(const WcFile *f, int i)
  * for a parameter or template parameter, the function body that follows. */
 static void own_warp_size(WcFile *f)
 {
+	int first = 0;
+	while (first < f->n && !(f->t[first].kind == WT_IDENT && f->t[first].id == WK_warpSize))
+		first++;
+	if (first == f->n)
+		return;  /* no warpSize in the code: nothing to rename, no scopes to follow */
 	uint32_t own = UINT32_MAX;
 	int *stack = NULL, depth = 0, cap = 0, paren = 0;
 	for (int i = 0; i < f->n; i++) {
@@ -1778,9 +1759,13 @@ static void target_consts(WcFile *f)
 {
 	TargetDef defs[32];
 	int n = 0;
+	const WcTok *t = f->t;
+	const uint16_t *fl = f->names->fl;
 	for (int i = 1; i + 3 < f->n && n < (int)TC_COUNT(defs); i++) {
 		uint64_t v;
-		if (f->t[i].kind != WT_IDENT || !(wc_flags(f, i) & WN_WARPISH) || !(wc_flags(f, i - 1) & WN_TYPE) ||
+		if (t[i].kind != WT_IDENT || !(fl[t[i].id] & WN_WARPISH))  /* wc_flags, read directly */
+			continue;
+		if (!(wc_flags(f, i - 1) & WN_TYPE) ||
 		    !wc_op(f, i + 1, WP_ASSIGN) || f->t[i + 2].kind != WT_NUMBER || !wc_op(f, i + 3, WP_SEMI) ||
 		    !wc_value(f, i + 2, &v) || (v != 32 && v != 64) || f->t[i].cuda_only)
 			continue;

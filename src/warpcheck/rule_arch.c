@@ -223,6 +223,8 @@ static int width_params(const WcFile *f, WidthParam *out, int max)
  * judged per chip as a #define of it would be. */
 static void check_ctor_widths(WcFile *f)
 {
+	if (!(f->tok_flags & WN_WARP_SIZE))
+		return;  /* no parameter named for the warp size (width_params) */
 	WidthParam wp[8];
 	int nwp = width_params(f, wp, 8);
 	for (int i = 0; nwp && i + 2 < f->n; i++) {
@@ -371,16 +373,21 @@ static void check_chip_classes(WcFile *f)
 void wc_rule_arch(WcFile *f)
 {
 	check_chip_classes(f);
-	for (int i = 0; i + 3 < f->n; i++)
-		if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_static_assert)
-			check_host_pass_assert(f, i);
 	check_ctor_widths(f);
-	for (int i = 0; i + 2 < f->n; i++)
-		if (f->t[i].kind == WT_IDENT && f->t[i].id == WK_return)
+	/* One pass for three checks: each reports at a token of its own (the
+	 * static_assert, the number after a return, the number after a "="),
+	 * so the findings are the same as from a pass each. */
+	for (int i = 0; i + 2 < f->n; i++) {
+		const WcTok *t = &f->t[i];
+		if (t->kind != WT_IDENT)
+			continue;
+		if (t->id == WK_static_assert && i + 3 < f->n)
+			check_host_pass_assert(f, i);
+		if (t->id == WK_return)
 			check_return_width(f, i);
-	for (int i = 0; i + 3 < f->n; i++)
-		if (f->t[i].kind == WT_IDENT && f->t[i + 2].kind == WT_NUMBER && f->t[i + 1].op == WP_ASSIGN)
+		if (i + 3 < f->n && f->t[i + 2].kind == WT_NUMBER && f->t[i + 1].op == WP_ASSIGN)
 			check_code_width(f, i);
+	}
 	for (int k = 0; k < f->nfns; k++)
 		if (f->fns[k].kind == WF_HOST)
 			check_host_function(f, &f->fns[k]);

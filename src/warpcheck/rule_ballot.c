@@ -104,6 +104,9 @@ static void check_lane_bit(WcFile *f, int i)
 
 void wc_rule_ballot(WcFile *f)
 {
+	if (!(f->tok_flags & WN_BALLOT) && !(f->tok_ops & (uint64_t)1 << WP_SHL) && !wc_file_has_kw(f, WK___popc) &&
+	    !wc_file_has_kw(f, WK___ffs))
+		return;  /* no ballot (check_decl), __popc or __ffs (check_count), "1 <<" (check_lane_bit) */
 	for (int i = 0; i + 1 < f->n; i++) {
 		if (f->t[i].kind == WT_IDENT) {
 			check_decl(f, i);

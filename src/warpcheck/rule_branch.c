@@ -383,7 +383,7 @@ static void check_call(WcFile *f, int i, const Partial *why)
 		: "full lane mask in %.*s inside %s on a value that differs between lanes (line %d): it names lanes "
 		  "that never arrive";
 	WcFinding *fd = wc_find(f, s[0], "H10", "partial-wave-mask", edit ? fix_active : fix_reach, fmt,
-		(int)f->t[i].len, f->src.text + f->t[i].off, what, w->line);
+		(int)f->t[i].len, f->src.text + f->t[i].off, what, wc_tok_line(f, w));
 	if (edit)
 		wc_edit(fd, f, s[0], e[0] - 1, "__activemask()");
 }
@@ -450,8 +450,8 @@ static void check_callee(WcFile *f, int i, int sync, const Partial *why)
 	wc_find(f, i, "H10", "partial-wave-mask", fix_active,
 		"%.*s, called in a branch only some lanes take (line %d), uses a full lane mask in %.*s (line %d): on a "
 		"64-lane wavefront it names lanes that never arrive",
-		(int)f->t[i].len, f->src.text + f->t[i].off, w->line, (int)f->t[sync].len, f->src.text + f->t[sync].off,
-		f->t[sync].line);
+		(int)f->t[i].len, f->src.text + f->t[i].off, wc_tok_line(f, w), (int)f->t[sync].len, f->src.text + f->t[sync].off,
+		wc_tok_line(f, &f->t[sync]));
 }
 
 static void check_function(WcFile *f, const WcFunc *fn, Marks *m, const Callee *cs, int ncs)

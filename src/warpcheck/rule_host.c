@@ -570,12 +570,12 @@ static bool names_threads(const WcFile *f, int i)
  * function whose kernels keep to 32-lane groups gets a note (scheme.c). */
 static void check_host_warps(WcFile *f, int i)
 {
-	if (!names_threads(f, i) || wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW) || f->t[i].cuda_only)
+	if (wc_op(f, i - 1, WP_DOT) || wc_op(f, i - 1, WP_ARROW) || f->t[i].cuda_only)
 		return;
 	int d = i + 1;
 	if (wc_op(f, d, WP_DOT) && wc_ident(f, d + 1))
 		d += 2;
-	if (!wc_op(f, d, WP_SLASH))
+	if (!wc_op(f, d, WP_SLASH) || !names_threads(f, i))  /* the "/" first: the name's spelling costs more */
 		return;
 	int c = d + 1;
 	if (!(f->t[c].kind == WT_NUMBER ? wc_value_is(f, c, 32) : warp_size_const(f, c)) || wc_op(f, c + 1, WP_LPAREN))
@@ -657,6 +657,8 @@ typedef struct {
 
 static void check_amd_launches(WcFile *f)
 {
+	if (!(f->tok_ops & (uint64_t)1 << WP_LAUNCH_OPEN))
+		return;  /* no <<< */
 	Launch *ls = NULL;
 	int nl = 0, cap = 0;
 	for (int i = 1; i < f->n; i++) {
@@ -769,6 +771,8 @@ static uint64_t small_block_value(const WcFile *f, int name, bool *amd)
 static void check_warp_grid(WcFile *f, const WcFunc *fn)
 {
 	bool launch = false;
+	if (!(f->tok_ops & (uint64_t)1 << WP_LAUNCH_OPEN) && !wc_file_has_kw(f, WK_hipLaunchKernelGGL))
+		return;  /* no launch anywhere in the file */
 	for (int i = fn->open; i < fn->close && !launch; i++)
 		launch = wc_op(f, i, WP_LAUNCH_OPEN) || wc_kw(f, i, WK_hipLaunchKernelGGL);
 	if (!launch)
@@ -821,12 +825,30 @@ static void check_warp_grid(WcFile *f, const WcFunc *fn)
 	}
 }
 
+/* Whether a name of f can be one the pass below looks for: warpSize, a
+ * library's name for the width, or a name with a fact of f's stamp about
+ * the width (a wsize, wexpr or width-using macro fact), which names.touched
+ * lists, since each place that sets such a fact calls wc_touch. Cheaper
+ * than reading every name's facts where there is none. */
+static bool may_name_width(const WcFile *f)
+{
+	if (wc_file_has_kw(f, WK_warpSize) || (f->tok_flags & WN_LIBWIDTH))
+		return true;
+	const WcNames *nt = f->names;
+	for (uint32_t k = 0; k < nt->ntouched; k++) {
+		const WcName *nm = &nt->v[nt->touched[k]];
+		if (nm->wsize_stamp == f->stamp || nm->wexpr_stamp == f->stamp || (nm->macro_stamp == f->stamp && nm->macro_wsize))
+			return true;
+	}
+	return false;
+}
+
 void wc_rule_host(WcFile *f)
 {
 	/* The constant contexts and host code matter only where the device's
 	 * width is named at all. */
 	bool widths = false;
-	for (int i = 0; i < f->n && !widths; i++) {
+	for (int i = may_name_width(f) ? 0 : f->n; i < f->n && !widths; i++) {
 		if (f->t[i].kind != WT_IDENT)
 			continue;
 		const WcName *nm = &f->names->v[f->t[i].id];

@@ -224,7 +224,7 @@ static void check_shared(WcFile *f, int i)
 	if (use >= 0) {
 		wc_find(f, j + 1, "H3", "per-warp-storage",
 			"size per-warp storage by blockDim.x / warpSize and index it by tid / warpSize",
-			"per-warp array of 32 slots indexed by a 32-lane warp id (line %d)", f->t[use].line);
+			"per-warp array of 32 slots indexed by a 32-lane warp id (line %d)", wc_tok_line(f, &f->t[use]));
 		return;
 	}
 	use = lane_index_use(f, j - 1, j + 3);
@@ -233,7 +233,7 @@ static void check_shared(WcFile *f, int i)
 	if (use >= 0)
 		wc_find(f, j + 1, "H3", "lane-storage", "size the array by warpSize's largest value (64)",
 			"array of 32 slots indexed by a lane of the wavefront (line %d): lanes 32..63 of a 64-lane "
-			"wavefront write past it", f->t[use].line);
+			"wavefront write past it", wc_tok_line(f, &f->t[use]));
 }
 
 /* A name for the warp's width (kWarpSize, WARP_WIDTH). */
@@ -393,7 +393,8 @@ void wc_rule_lanes(WcFile *f)
 	for (int i = 1; i + 1 < f->n; i++) {
 		const WcTok *t = &f->t[i];
 		if (t->kind == WT_PUNCT) {
-			check_op(f, i);
+			if (t->op == WP_AMP || t->op == WP_PERCENT || t->op == WP_SLASH || t->op == WP_SHR)
+				check_op(f, i);  /* the only operators it (and check_mask_expr) reports */
 			if (t->op == WP_STAR)
 				check_warp_stride(f, i);
 			if (t->op == WP_EQ)

@@ -134,7 +134,7 @@ static void report(WcFile *f, const Collective *c, const Storage *st)
 	const char *nm = f->src.text + f->t[c->name].off;
 	int len = (int)f->t[c->name].len;
 	if (c->kind == WIDTH_DEVICE && (st->warp32_use >= 0 || (st->per32 && st->warp_use < 0))) {
-		int line = st->warp32_use >= 0 ? f->t[st->warp32_use].line : 0;
+		int line = st->warp32_use >= 0 ? wc_tok_line(f, &f->t[st->warp32_use]) : 0;
 		if (line)
 			wc_find(f, c->name, "H9", "library-warp-width",
 				"index the TempStorage by tid / warpSize, or give the collective the width 32",
@@ -149,7 +149,7 @@ static void report(WcFile *f, const Collective *c, const Storage *st)
 		WcFinding *fd = wc_find(f, c->width, "H9", "library-warp-width",
 			"drop the width (one collective per physical warp), or index the TempStorage by tid / 32",
 			"%.*s has 32-lane logical warps but its TempStorage is indexed by the physical warp id "
-			"(line %d): both halves of a 64-lane wavefront share one", len, nm, f->t[st->warp_use].line);
+			"(line %d): both halves of a 64-lane wavefront share one", len, nm, wc_tok_line(f, &f->t[st->warp_use]));
 		wc_edit(fd, f, c->comma, c->width, "");
 	}
 }

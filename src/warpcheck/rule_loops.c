@@ -37,8 +37,10 @@ static bool body_shuffles(const WcFile *f, int from, int to, int var)
 			}
 	}
 	for (int i = from; i < to; i++) {
+		if (!wc_ident(f, i) || !wc_op(f, i + 1, WP_LPAREN))
+			continue;  /* each test below asks for a name called: that first, the name's facts after */
 		bool macro = wc_is_shuffle_macro(f, i), wrapper = !macro && wc_is_shuffle_wrapper(f, i);
-		if (!(macro || wrapper || wc_is_shuffle(f, i)) || !wc_op(f, i + 1, WP_LPAREN))
+		if (!(macro || wrapper || wc_is_shuffle(f, i)))
 			continue;
 		int s[8], e[8];
 		int n = wc_call_args(f, i + 1, s, e, 8);

@@ -638,7 +638,7 @@ static void free_macros(Macro *ms, int n)
 
 static bool all_op(const WcFile *f, int i, WcPunct op)
 {
-	return i >= 0 && i < f->nall && f->all[i].kind == WT_PUNCT && f->all[i].op == op;
+	return (unsigned)i < (unsigned)f->nall && f->all[i].kind == WT_PUNCT && f->all[i].op == op;
 }
 
 static Macro *instantiating_macros(const WcFile *f, int *nm)
@@ -776,13 +776,13 @@ static void instantiate(WcFile *f, Tmpl *ts, int nt, uint32_t id, int at, int en
 				wc_find(f, st->a, "H15", "wavefront-multiple", fix_text,
 					"%.*s is %llu for %.*s (line %d): %.*s divides it by the device's width (%llu / 64 is %llu "
 					"on CDNA)", span > 40 ? 40 : span, f->src.text + f->t[st->a].off, (unsigned long long)v, shown,
-					f->src.text + f->t[at].off, f->t[at].line, name_len(f, st->inner), name_text(f, st->inner),
+					f->src.text + f->t[at].off, wc_tok_line(f, &f->t[at]), name_len(f, st->inner), name_text(f, st->inner),
 					(unsigned long long)v, (unsigned long long)(v / 64));
 			else
 				wc_find(f, st->a, "H15", "wavefront-multiple", fix_text,
 					"%.*s is %llu for %.*s (line %d): %.*s with WARP_TRANSPOSE needs a multiple of 64 threads on "
 					"CDNA%s", span > 40 ? 40 : span, f->src.text + f->t[st->a].off, (unsigned long long)v, shown,
-					f->src.text + f->t[at].off, f->t[at].line, name_len(f, st->inner), name_text(f, st->inner), why);
+					f->src.text + f->t[at].off, wc_tok_line(f, &f->t[at]), name_len(f, st->inner), name_text(f, st->inner), why);
 		}
 	}
 }

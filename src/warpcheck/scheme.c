@@ -553,7 +553,9 @@ static void launch_ref(WcFile *f, int name, uint64_t x, bool rows, int at)
 	if (!((x == 64 && !rows) || (x == 32 && rows)))
 		return;
 	f->lrefs = base_realloc(f->lrefs, (size_t)(f->nlrefs + 1) * sizeof *f->lrefs);
-	f->lrefs[f->nlrefs++] = (WcLaunchRef){name_copy(f, name), x, rows, f->t[at].off, f->t[at].line, f->t[at].col};
+	int line, col;
+	wc_tok_pos(f, &f->t[at], &line, &col);
+	f->lrefs[f->nlrefs++] = (WcLaunchRef){name_copy(f, name), x, rows, f->t[at].off, line, col};
 }
 
 /* The kernels of the file that do warp-level work on threadIdx.x, with
@@ -633,7 +635,7 @@ static void check_launch_widths(WcFile *f, const int *down, const NameFn *names)
 
 static bool all_op(const WcFile *f, int i, WcPunct op)
 {
-	return i >= 0 && i < f->nall && f->all[i].kind == WT_PUNCT && f->all[i].op == op;
+	return (unsigned)i < (unsigned)f->nall && f->all[i].kind == WT_PUNCT && f->all[i].op == op;
 }
 
 /* A launch inside a function-like macro of the file: the macro, the kernel

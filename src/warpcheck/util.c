@@ -5,16 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool wc_is_open(const WcFile *f, int i)
-{
-	return wc_op(f, i, WP_LPAREN) || wc_op(f, i, WP_LBRACK) || wc_op(f, i, WP_LBRACE);
-}
-
-bool wc_is_close(const WcFile *f, int i)
-{
-	return wc_op(f, i, WP_RPAREN) || wc_op(f, i, WP_RBRACK) || wc_op(f, i, WP_RBRACE);
-}
-
 static WcPunct closer(WcPunct open)
 {
 	return open == WP_LPAREN ? WP_RPAREN : open == WP_LBRACK ? WP_RBRACK : WP_RBRACE;
@@ -24,6 +14,7 @@ static WcPunct closer(WcPunct open)
  * bracket was quadratic in deeply nested code. Brackets of one kind pair
  * up among themselves, as the scans below count them. */
 _Static_assert(WP__COUNT <= 64, "WcFile.tok_ops has a bit for each punctuator");
+_Static_assert(WK__COUNT <= 3 * 64, "WcFile.tok_kws has a bit for each known name");
 
 void wc_match_table(WcFile *f)
 {
@@ -34,12 +25,16 @@ void wc_match_table(WcFile *f)
 	for (int k = 0; k < 3; k++)
 		stack[k] = base_malloc(((size_t)f->n + 1) * sizeof *stack[k]);
 	uint16_t flags = 0;
-	uint64_t ops = 0;
+	uint64_t ops = 0, kws[3] = {0, 0, 0};
 	const uint16_t *fl = f->names->fl;
 	for (int i = 0; i < f->n; i++) {
 		f->match[i] = -1;
-		if (f->t[i].kind == WT_IDENT)
-			flags |= fl[f->t[i].id];
+		if (f->t[i].kind == WT_IDENT) {
+			uint32_t id = f->t[i].id;
+			flags |= fl[id];
+			if (id < WK__COUNT)
+				kws[id >> 6] |= (uint64_t)1 << (id & 63);
+		}
 		if (f->t[i].kind != WT_PUNCT)
 			continue;
 		WcPunct op = f->t[i].op;
@@ -60,6 +55,7 @@ void wc_match_table(WcFile *f)
 		free(stack[k]);
 	f->tok_flags = flags;
 	f->tok_ops = ops;
+	memcpy(f->tok_kws, kws, sizeof kws);
 }
 
 int wc_match(const WcFile *f, int open)
@@ -213,15 +209,21 @@ int wc_stmt_end(const WcFile *f, int start)
 /* The binary operator of a compound assignment (+= gives +), or WP_NONE. */
 WcPunct wc_compound_op(const WcFile *f, int i)
 {
-	static const WcPunct pairs[][2] = {
-		{WP_PLUS_EQ, WP_PLUS}, {WP_MINUS_EQ, WP_MINUS}, {WP_STAR_EQ, WP_STAR}, {WP_SLASH_EQ, WP_SLASH},
-		{WP_PERCENT_EQ, WP_PERCENT}, {WP_AMP_EQ, WP_AMP}, {WP_PIPE_EQ, WP_PIPE}, {WP_CARET_EQ, WP_CARET},
-		{WP_SHL_EQ, WP_SHL}, {WP_SHR_EQ, WP_SHR},
-	};
-	for (size_t k = 0; k < TC_COUNT(pairs); k++)
-		if (wc_op(f, i, pairs[k][0]))
-			return pairs[k][1];
-	return WP_NONE;
+	if ((unsigned)i >= (unsigned)f->n || f->t[i].kind != WT_PUNCT)
+		return WP_NONE;
+	switch ((WcPunct)f->t[i].op) {
+	case WP_PLUS_EQ: return WP_PLUS;
+	case WP_MINUS_EQ: return WP_MINUS;
+	case WP_STAR_EQ: return WP_STAR;
+	case WP_SLASH_EQ: return WP_SLASH;
+	case WP_PERCENT_EQ: return WP_PERCENT;
+	case WP_AMP_EQ: return WP_AMP;
+	case WP_PIPE_EQ: return WP_PIPE;
+	case WP_CARET_EQ: return WP_CARET;
+	case WP_SHL_EQ: return WP_SHL;
+	case WP_SHR_EQ: return WP_SHR;
+	default: return WP_NONE;
+	}
 }
 
 bool wc_for_header(const WcFile *f, int open, WcFor *h)
@@ -297,8 +299,7 @@ WcFinding *wc_vfind(WcFile *f, const WcTok *t, const char *id, const char *name,
 	WcFinding *fd = &f->finds[f->nfinds++];
 	memset(fd, 0, sizeof *fd);
 	fd->off = t->off;
-	fd->line = t->line;
-	fd->col = t->col;
+	wc_tok_pos(f, t, &fd->line, &fd->col);
 	fd->id = id;
 	fd->name = name;
 	fd->fix = fix;
@@ -358,4 +359,47 @@ int wc_launched_name(const WcFile *f, int i)
 		k--;
 	}
 	return wc_ident(f, k) ? k : -1;
+}
+
+void wc_ptab_add(WcPtrTab *t, uint64_t h, void *p, uint32_t first_size)
+{
+	if (!t->v || (t->n + 1) * 2 > t->mask + 1) {
+		uint32_t size = t->v ? (t->mask + 1) * 2 : first_size;
+		void **v = base_calloc(size, sizeof *v);
+		uint64_t *hs = base_malloc(size * sizeof *hs);
+		for (uint32_t k = 0; t->v && k <= t->mask; k++) {
+			if (!t->v[k])
+				continue;
+			uint32_t s = (uint32_t)t->h[k] & (size - 1);
+			while (v[s])
+				s = (s + 1) & (size - 1);
+			v[s] = t->v[k];
+			hs[s] = t->h[k];
+		}
+		free(t->v);
+		free(t->h);
+		t->v = v;
+		t->h = hs;
+		t->mask = size - 1;
+	}
+	uint32_t s = (uint32_t)h & t->mask;
+	while (t->v[s])
+		s = (s + 1) & t->mask;
+	t->v[s] = p;
+	t->h[s] = h;
+	t->n++;
+}
+
+void wc_ptab_clear(WcPtrTab *t)
+{
+	if (t->v)
+		memset(t->v, 0, sizeof *t->v * ((size_t)t->mask + 1));
+	t->n = 0;
+}
+
+void wc_ptab_free(WcPtrTab *t)
+{
+	free(t->v);
+	free(t->h);
+	memset(t, 0, sizeof *t);
 }

@@ -142,8 +142,7 @@ typedef struct WcVal {
 } WcVal;
 
 typedef struct WcTok {
-	uint32_t off, len;
-	int line, col;
+	uint32_t off, len;  /* its line and column: from off (wc_tok_pos) */
 	uint32_t id;     /* WT_IDENT: interned name */
 	uint8_t kind;    /* WcTokKind */
 	uint8_t op;      /* WT_PUNCT: WcPunct */
@@ -156,7 +155,7 @@ typedef struct WcTok {
 	bool varying : 1;    /* dataflow: WcVal.varying of the name */
 	bool whole : 1;      /* dataflow: WcVal.whole of the name */
 	uint64_t num;
-} WcTok;             /* 32 bytes: every pass over the tokens is memory-bound */
+} WcTok;             /* 24 bytes: every pass over the tokens is memory-bound */
 
 /* One interned name. The *_stamp fields say which file (or function) a
  * fact belongs to: a fact holds only while its stamp is the current one,
@@ -354,13 +353,36 @@ typedef struct WcHeader WcHeader;
 typedef struct WcHeaderSum WcHeaderSum;
 typedef struct WcSumPool WcSumPool;
 typedef struct WcIncl WcIncl;
+/* An open-addressed table of pointers by a hash each (util.c): the header
+ * cache and the include lookups of build.c, the groups of pp.c. Linear
+ * probing from the hash's low bits; it doubles when half full. */
+typedef struct WcPtrTab {
+	void **v;                /* NULL: an empty slot */
+	uint64_t *h;             /* each slot's hash: a probe compares it before the entry */
+	uint32_t mask, n;
+} WcPtrTab;
+/* The entries added under hash h, one a call: *at starts at UINT32_MAX. */
+static inline void *wc_ptab_next(const WcPtrTab *t, uint64_t h, uint32_t *at)
+{
+	if (!t->v)
+		return NULL;
+	for (uint32_t s = *at == UINT32_MAX ? (uint32_t)h & t->mask : (*at + 1) & t->mask; t->v[s]; s = (s + 1) & t->mask)
+		if (t->h[s] == h) {
+			*at = s;
+			return t->v[s];
+		}
+	return NULL;
+}
+void wc_ptab_add(WcPtrTab *t, uint64_t h, void *p, uint32_t first_size);  /* first_size: a power of 2 */
+void wc_ptab_clear(WcPtrTab *t);   /* no entry, the same size */
+void wc_ptab_free(WcPtrTab *t);    /* the table, not its entries */
 struct WcWork {
 	WcHeaderSum *sums[256];     /* headers' facts, by path and build flags: replayed, not reread */
 	struct WcSumPool *pool;     /* the entries of those sums, each kept once (pp.c) */
 	WcHeaderSum **partial; int npartial, partial_cap;  /* those in a cycle of includes the file being
 	                               checked has met, oldest first: for it only */
-	struct WcSumGroup **groups; uint32_t groups_mask, ngroups;  /* the partial summaries each header
-	                               a file reads first made, after those made before it (pp.c) */
+	WcPtrTab groups;            /* the partial summaries each header a file reads first made, after
+	                               those made before it (pp.c's WcSumGroup) */
 	struct WcSumGroup *last_group;  /* the file's last group made or taken again */
 	struct WcSumGroup *local;   /* groups kept for the file being checked only, freed after it */
 	size_t group_bytes;         /* what the kept groups' summaries hold */
@@ -368,14 +390,14 @@ struct WcWork {
 	const char **building; int nbuilding, building_cap;  /* headers being read, outermost first */
 	WcNames names;
 	const WcConfig *cfg;        /* the build flags of the next file checked */
-	WcHeader **hdr; uint32_t hdr_mask, nhdr;  /* headers read, by path: read once per thread */
+	WcPtrTab hdr;               /* headers read (WcHeader), by path: read once per thread */
 	char *text; size_t text_cap;
 	WcTok *all; int all_cap;
 	WcTok *t; int t_cap;
 	struct WcTokBufs { WcTok *all, *t; int all_cap, t_cap; } *bufs;  /* a header read for its summary
 	                               borrows these, one pair per depth of summaries being made */
 	int nbufs;
-	WcIncl **incl; uint32_t incl_mask, nincl;  /* #include lookups made (wc_resolve_include_in) */
+	WcPtrTab incl;              /* #include lookups made (WcIncl, wc_resolve_include_in) */
 };
 
 void wc_work_init(WcWork *w);
@@ -412,6 +434,7 @@ typedef struct WcFile {
 	uint16_t tok_flags;         /* the flags of t's names, or-ed, and */
 	uint64_t tok_ops;           /* ...bit p: a punctuator p in t (wc_match_table): a rule's pass that
 	                               looks only at tokens a file lacks is not made */
+	uint64_t tok_kws[3];        /* ...and bit k: the known name k (WK_*) in t (wc_file_has_kw) */
 	WcSuppress *sup; int nsup;
 	WcFinding *finds; int nfinds;
 	WcFunc *fns; int nfns;
@@ -425,11 +448,23 @@ typedef struct WcFile {
 	bool partial;               /* a header it reads includes it, or one it replays is partial */
 	WcFinding *hfinds; const char **hpaths; int nhfinds, hfinds_cap;  /* findings in included headers */
 	WcKernelFact *kfacts; int nkfacts;   /* for the other files of the run */
+	uint32_t pos_at, pos_ls; int pos_line;  /* wc_tok_pos's last answer: the line pos_line, which
+	                               starts at pos_ls, holds offset pos_at (pos_line 0: none yet) */
 	WcLaunchRef *lrefs; int nlrefs;
 } WcFile;
 
 /* lex.c */
-void wc_lex(WcFile *f);
+void wc_lex(WcFile *f);   /* f->src.text[f->src.len] must be a NUL */
+/* The line and column (from 1) of the token t of f (of f->t or f->all), as the
+ * lexer counts them: lines end at each newline byte, and a byte-order mark is no
+ * column. */
+void wc_tok_pos(const WcFile *f, const WcTok *t, int *line, int *col);
+static inline int wc_tok_line(const WcFile *f, const WcTok *t)
+{
+	int line, col;
+	wc_tok_pos(f, t, &line, &col);
+	return line;
+}
 /* pp.c */
 void wc_preprocess(WcFile *f);
 /* cond.c: the condition all[from, to) of #if/#elif, for each pass: *t the
@@ -463,28 +498,53 @@ int wc_operand_start(const WcFile *f, int end);
 WcView wc_expr_view(const WcFile *f, int from, int to);
 WcVal wc_expr_val(const WcFile *f, int from, int to);
 /* util.c */
+/* These three are the most called functions of the checker: one unsigned
+ * compare for 0 <= i < n (n is never negative). */
 static inline bool wc_op(const WcFile *f, int i, WcPunct op)
 {
-	return i >= 0 && i < f->n && f->t[i].op == op && f->t[i].kind == WT_PUNCT;
+	if ((unsigned)i >= (unsigned)f->n)
+		return false;
+	const WcTok *t = &f->t[i];
+	return t->op == op && t->kind == WT_PUNCT;
 }
 static inline bool wc_kw(const WcFile *f, int i, WcKnown k)
 {
-	return i >= 0 && i < f->n && f->t[i].id == (uint32_t)k && f->t[i].kind == WT_IDENT;
+	if ((unsigned)i >= (unsigned)f->n)
+		return false;
+	const WcTok *t = &f->t[i];
+	return t->id == (uint32_t)k && t->kind == WT_IDENT;
 }
 static inline bool wc_ident(const WcFile *f, int i)
 {
-	return i >= 0 && i < f->n && f->t[i].kind == WT_IDENT;
+	return (unsigned)i < (unsigned)f->n && f->t[i].kind == WT_IDENT;
 }
 static inline uint16_t wc_flags(const WcFile *f, int i)
 {
 	return wc_ident(f, i) ? f->names->fl[f->t[i].id] : 0;
 }
+/* The known name k is one of f's code tokens (set by wc_match_table). */
+static inline bool wc_file_has_kw(const WcFile *f, WcKnown k)
+{
+	return f->tok_kws[k >> 6] >> (k & 63) & 1;
+}
 static inline bool wc_same_ident(const WcFile *f, int a, int b)
 {
 	return wc_ident(f, a) && wc_ident(f, b) && f->t[a].id == f->t[b].id;
 }
-bool wc_is_open(const WcFile *f, int i);           /* ( [ { */
-bool wc_is_close(const WcFile *f, int i);          /* ) ] } */
+static inline bool wc_is_open(const WcFile *f, int i)   /* ( [ { */
+{
+	if ((unsigned)i >= (unsigned)f->n || f->t[i].kind != WT_PUNCT)
+		return false;
+	WcPunct op = (WcPunct)f->t[i].op;
+	return op == WP_LPAREN || op == WP_LBRACK || op == WP_LBRACE;
+}
+static inline bool wc_is_close(const WcFile *f, int i)  /* ) ] } */
+{
+	if ((unsigned)i >= (unsigned)f->n || f->t[i].kind != WT_PUNCT)
+		return false;
+	WcPunct op = (WcPunct)f->t[i].op;
+	return op == WP_RPAREN || op == WP_RBRACK || op == WP_RBRACE;
+}
 void wc_match_table(WcFile *f);                      /* fills f->match once the code tokens are final */
 int wc_match(const WcFile *f, int open);            /* index of the closing bracket or -1 */
 int wc_launched_name(const WcFile *f, int i);    /* the kernel named before the "<<<" at i, or -1 */
@@ -493,7 +553,7 @@ int wc_call_args(const WcFile *f, int open, int *starts, int *ends, int max);
 /* A literal or a known constant (#define, or a local assigned once). */
 static inline bool wc_value(const WcFile *f, int i, uint64_t *v)
 {
-	if (i < 0 || i >= f->n)
+	if ((unsigned)i >= (unsigned)f->n)
 		return false;
 	const WcTok *t = &f->t[i];
 	if (t->kind == WT_NUMBER && t->num_ok) {
