@@ -274,6 +274,12 @@ static void wgmma_functions(Buf *b, const SKernel *k)
 
 /* cp.async: 16 bytes bypass L1 (.cg), 4 and 8 go through it (.ca); a
  * source size of 0 fills the destination with zeros. */
+/* A value the copies or wgmma descriptors of a loop read (a copy's place,
+ * the shared window's address), held in a register: nvcc moves neither an
+ * asm volatile nor its result's computation into the loop. */
+static const char cuda_kept[] =
+	"TC_DEVICE tc_i32 tc_kept_i32(tc_i32 x) { tc_i32 y; asm volatile(\"mov.b32 %0, %1;\" : \"=r\"(y) : \"r\"(x)); return y; }\n";
+
 static const char cuda_copies[] =
 	"TC_DEVICE void tc_copy_async16(tc_u32 dst, const void *src, bool fill)\n"
 	"{\n"
@@ -290,9 +296,6 @@ static const char cuda_copies[] =
 	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 4, %2;\" :: \"r\"(dst), "
 	"\"l\"(src), \"r\"(fill ? 4 : 0) : \"memory\");\n"
 	"}\n"
-	"/* A value the copies of a loop read, held in a register: nvcc moves neither\n"
-	" * an asm volatile nor its result's computation into the loop. */\n"
-	"TC_DEVICE tc_i32 tc_kept_i32(tc_i32 x) { tc_i32 y; asm volatile(\"mov.b32 %0, %1;\" : \"=r\"(y) : \"r\"(x)); return y; }\n"
 	"#define tc_copy_commit() asm volatile(\"cp.async.commit_group;\" ::: \"memory\")\n"
 	"#define tc_copy_wait(n) asm volatile(\"cp.async.wait_group %0;\" :: \"n\"(n) : \"memory\")\n";
 
@@ -392,6 +395,8 @@ static void cuda_head(Buf *b, const SKernel *k)
 		}
 		store_function(b, words);
 	}
+	if (simt_uses(k, SS_COPY_ASYNC) || simt_uses_mma(k, WGMMA_M64K16))
+		buf_puts(b, cuda_kept);   /* as emit.c's E.window */
 	if (simt_uses(k, SS_COPY_ASYNC))
 		buf_puts(b, cuda_copies);
 	if (emit_uses_runtime_shift(k))

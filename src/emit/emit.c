@@ -898,12 +898,10 @@ static void shared_window(Emit *E, int align)
 	if (!E->window)
 		return;
 	line(E, "const tc_u32 tc_shared_s0 = (tc_u32)__cvta_generic_to_shared(tc_shared_block);");
-	line(E, "tc_u32 tc_shared_s;");
 	if (align > 16)
-		line(E, "asm volatile(\"mov.b32 %%0, %%1;\" : \"=r\"(tc_shared_s) : \"r\"(tc_shared_s0 + (-tc_shared_s0 & %du)));",
-		     align - 1);
+		line(E, "const tc_u32 tc_shared_s = (tc_u32)tc_kept_i32((tc_i32)(tc_shared_s0 + (-tc_shared_s0 & %du)));", align - 1);
 	else
-		line(E, "asm volatile(\"mov.b32 %%0, %%1;\" : \"=r\"(tc_shared_s) : \"r\"(tc_shared_s0));");
+		line(E, "const tc_u32 tc_shared_s = (tc_u32)tc_kept_i32((tc_i32)tc_shared_s0);");
 }
 
 /* The shared window address of array `r` (CUDA), as text. */

@@ -249,6 +249,7 @@ TC_DEVICE void tc_st4(void *p, const tc_u32 *w)
 {
 	asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]) : "memory");
 }
+TC_DEVICE tc_i32 tc_kept_i32(tc_i32 x) { tc_i32 y; asm volatile("mov.b32 %0, %1;" : "=r"(y) : "r"(x)); return y; }
 TC_DEVICE void tc_copy_async16(tc_u32 dst, const void *src, bool fill)
 {
 	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(fill ? 16 : 0) : "memory");
@@ -261,9 +262,6 @@ TC_DEVICE void tc_copy_async4(tc_u32 dst, const void *src, bool fill)
 {
 	asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(fill ? 4 : 0) : "memory");
 }
-/* A value the copies of a loop read, held in a register: nvcc moves neither
- * an asm volatile nor its result's computation into the loop. */
-TC_DEVICE tc_i32 tc_kept_i32(tc_i32 x) { tc_i32 y; asm volatile("mov.b32 %0, %1;" : "=r"(y) : "r"(x)); return y; }
 #define tc_copy_commit() asm volatile("cp.async.commit_group;" ::: "memory")
 #define tc_copy_wait(n) asm volatile("cp.async.wait_group %0;" :: "n"(n) : "memory")
 TC_DEVICE void tc_ldmatrix_x1(tc_u32 *d, const tc_u16 *p)
@@ -343,8 +341,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	extern __shared__ __align__(16) unsigned char tc_shared_block[];
 	unsigned char *tc_shared = tc_shared_block;
 	const tc_u32 tc_shared_s0 = (tc_u32)__cvta_generic_to_shared(tc_shared_block);
-	tc_u32 tc_shared_s;
-	asm volatile("mov.b32 %0, %1;" : "=r"(tc_shared_s) : "r"(tc_shared_s0));
+	const tc_u32 tc_shared_s = (tc_u32)tc_kept_i32((tc_i32)tc_shared_s0);
 	tc_u16 *acc_a __attribute__((unused)) = (tc_u16 *)(tc_shared + 0);
 	tc_u16 *acc_b __attribute__((unused)) = (tc_u16 *)(tc_shared + 49152);
 	tc_i32 load_slot;

@@ -8,18 +8,7 @@ cd "$(dirname "$0")/../.." || exit 2
 BIN=${BIN:-bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cat >"$tmp/spin.py" <<'PY'
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def spin(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
-    x = tl.load(x_ptr)
-    while x >= 0:
-        x = (x + 1) % 16
-    tl.store(y_ptr, x)
-PY
+cp tests/robust/spin.py "$tmp/spin.py"
 for arch in sm_90a sm_80; do
 	start=$(date +%s)
 	timeout 120 "$BIN/tritonc" run "$tmp/spin.py" -s '*i32,*i32,i32' -D BLOCK=16 --grid 4 --arg n=1 \

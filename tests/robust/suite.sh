@@ -637,18 +637,7 @@ CASES
 # true: x cycles through [0, 16)) is stopped at --timeout, on one worker
 # thread and on several, with the --check interpreter's time limit too;
 # --timeout takes seconds.
-cat >"$tmp/spin.py" <<'PY'
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def spin(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
-    x = tl.load(x_ptr)
-    while x >= 0:
-        x = (x + 1) % 16
-    tl.store(y_ptr, x)
-PY
+cp tests/robust/spin.py "$tmp/spin.py"
 for extra in "--threads 1" "--threads 4 --check" ""; do
 	start=$(now_ms)
 	# shellcheck disable=SC2086
