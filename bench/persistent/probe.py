@@ -9,7 +9,11 @@ usage: probe.py TUTORIAL_DIR [time|once] NAME=FILE.cu ...
   once: one launch of each (for a profiler)
 With KERNEL=matmul03 the same for tutorial 03's matmul_kernel (128x256x64,
 8 warps, 3 stages, 512 programs, B stored K x N), files compiled by
-tritonc with bench/tutorials/cases.txt's constexprs for it.
+tritonc with bench/tutorials/cases.txt's constexprs for it. With
+KERNEL=descriptor, 09's matmul_kernel_descriptor_persistent (device-made
+descriptors, FLATTEN=True, EPILOGUE_SUBTILE from SUBTILE=1 or 0).
+NAME=FILE.cu@BYTES gives a file's dynamic shared memory in bytes.
+With CUBIN=DIR, Triton's cubin is written to DIR/triton.cubin.
 """
 import os
 import sys
@@ -29,6 +33,7 @@ SHARED = 96 * 1024 + 1024
 def main():
     tut, mode, files = sys.argv[1], sys.argv[2], sys.argv[3:]
     m03 = os.environ.get("KERNEL") == "matmul03"
+    desc = os.environ.get("KERNEL") == "descriptor"
     torch.manual_seed(0)
     a = torch.randn(M, K, device="cuda", dtype=torch.float16)
     b = torch.randn(K, N, device="cuda", dtype=torch.float16) if m03 else torch.randn(N, K, device="cuda", dtype=torch.float16)
@@ -38,31 +43,49 @@ def main():
         name_, grid, threads, shared = "matmul_kernel", 512, 256, 144 * 1024 + 1024
 
         def triton_run():
-            mod.matmul_kernel[(grid,)](a, b, c_ref, M, N, K, K, 1, N, 1, N, 1, BLOCK_SIZE_M=128,
+            return mod.matmul_kernel[(grid,)](a, b, c_ref, M, N, K, K, 1, N, 1, N, 1, BLOCK_SIZE_M=128,
                                        BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, ACTIVATION="",
                                        num_stages=3, num_warps=8)
         args = (np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(N), np.int32(N))
+    elif desc:
+        import triton
+        triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+        mod = jit_module(os.path.join(tut, "09-persistent-matmul.py"))
+        name_, grid, threads, shared = "matmul_kernel_descriptor_persistent", SMS, 128, SHARED
+        subtile = os.environ.get("SUBTILE", "1") == "1"
+
+        def triton_run():
+            return mod.matmul_kernel_descriptor_persistent[(SMS,)](
+                a, b, c_ref, M, N, K, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64, GROUP_SIZE_M=8,
+                EPILOGUE_SUBTILE=subtile, NUM_SMS=SMS, WARP_SPECIALIZE=False, FLATTEN=True,
+                num_stages=3, num_warps=4)
+        args = (np.int32(M), np.int32(N), np.int32(K))
     else:
         mod = jit_module(os.path.join(tut, "09-persistent-matmul.py"))
         name_, grid, threads, shared = "matmul_kernel_persistent", SMS, 128, SHARED
 
         def triton_run():
-            mod.matmul_kernel_persistent[(SMS,)](a, b, c_ref, M, N, K, K, 1, 1, K, N, 1,
+            return mod.matmul_kernel_persistent[(SMS,)](a, b, c_ref, M, N, K, K, 1, 1, K, N, 1,
                                                  BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
                                                  GROUP_SIZE_M=8, NUM_SMS=SMS, num_stages=3, num_warps=4)
         args = (np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(K), np.int32(N))
+    compiled = triton_run()
+    if os.environ.get("CUBIN") and compiled is not None:
+        with open(os.path.join(os.environ["CUBIN"], "triton.cubin"), "wb") as out:
+            out.write(compiled.asm["cubin"])
     runs = [("triton", triton_run, c_ref)]
     for spec in files:
         name, path = spec.split("=", 1)
+        path, _, nbytes = path.partition("@")
         code = open(path).read()
         m = cupy.RawModule(code=code, options=("--std=c++17", "-arch=sm_90a"), backend="nvrtc")
         f = m.get_function(name_)
-        f.max_dynamic_shared_size_bytes = shared
+        f.max_dynamic_shared_size_bytes = int(nbytes) if nbytes else shared
         c = torch.zeros(M, N, device="cuda", dtype=torch.float16)
 
-        def run(f=f, c=c):
+        def run(f=f, c=c, nb=int(nbytes) if nbytes else shared):
             f((grid,), (threads,), (np.uint64(a.data_ptr()), np.uint64(b.data_ptr()), np.uint64(c.data_ptr())) + args,
-              shared_mem=shared)
+              shared_mem=nb)
         runs.append((name, run, c))
     for name, run, c in runs:
         run()
