@@ -418,11 +418,16 @@ static void cuda_head(Buf *b, const SKernel *k)
 		wgmma_functions(b, k);
 	if (k->ntmaps)
 		buf_puts(b, cuda_tma);
-	/* what the runtime encodes and passes after the arguments (src/runtime/cuda.c) */
+	/* what the runtime encodes and passes after the arguments (src/runtime/cuda.c):
+	 * the argument numbers, then the view, then the widths of the extents'
+	 * and the stride's arguments (bytes) */
 	for (int i = 0; i < k->ntmaps; i++) {
 		const STensorMap *m = &k->tmaps[i];
-		buf_printf(b, "// tritonc:tmap %d %d %d %d %d %d %d %d %d %d\n", k->tile->nargs, m->base, m->shape[0], m->shape[1],
-			   m->stride, dtype_bytes(m->elem), m->elem == DT_BF16, m->box_rows, m->box_cols, m->swizzle);
+		TValue *const *a = k->tile->args;
+		buf_printf(b, "// tritonc:tmap %d %d %d %d %d %d %d %d %d %d %d %d %d\n", k->tile->nargs, m->base, m->shape[0],
+			   m->shape[1], m->stride, dtype_bytes(m->elem), m->elem == DT_BF16, m->box_rows, m->box_cols, m->swizzle,
+			   dtype_bytes(a[m->shape[0]]->type.dtype), dtype_bytes(a[m->shape[1]]->type.dtype),
+			   dtype_bytes(a[m->stride]->type.dtype));
 	}
 	if (k->min_blocks)
 		buf_printf(b, "\nextern \"C\" __global__ void __launch_bounds__(%d, %d)\n%s(", k->threads, k->min_blocks, k->name);

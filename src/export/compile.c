@@ -50,6 +50,7 @@ ExCode *export_compile(Arena *a, Diag *d, const ExSpec *spec, const char *kernel
 				 .defines = (const char *const *)spec->defines, .ndefines = spec->ndefines,
 				 .num_warps = spec->num_warps, .num_stages = spec->num_stages, .target = *target,
 				 .last = STAGE_SIMT, .pointer_hints = true};
+	dr.opt.target.no_tensor_maps = true;   /* the exported launchers encode none (yet) */
 	bool ok = driver_compile(&dr);
 	driver_free(&dr);
 	if (!notes) {
@@ -67,9 +68,9 @@ ExCode *export_compile(Arena *a, Diag *d, const ExSpec *spec, const char *kernel
 	SKernel *sk = dr.simt;
 	int64_t *hints = dr.hints;
 	const char **defines = dr.defines;
-	if (sk->ntmaps) {   /* the exported launchers pass no tensor maps yet */
-		diag_plain(d, DIAG_ERROR, "%s: kernel '%s' copies host descriptors' blocks with the bulk tensor copy engine "
-			   "(sm_90a), which exported launchers do not set up yet; export it for cuda:sm_90", spec->file, kernel);
+	if (sk->ntmaps) {   /* not asked for (no_tensor_maps): the launchers would pass too few parameters */
+		diag_plain(d, DIAG_ERROR, "%s: kernel '%s' was lowered to the bulk tensor copy engine, whose tensor maps "
+			   "exported launchers do not pass", spec->file, kernel);
 		return NULL;
 	}
 	sk->name = fn;

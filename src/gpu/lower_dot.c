@@ -1524,7 +1524,7 @@ static const bool tma_permuted_rows = false;
 
 static void plan_tma(Lower *L, const TBlock *body, Pipeline *pp)
 {
-	if (L->target->matrix != MATRIX_WGMMA || !pp->wgmma)
+	if (L->target->matrix != MATRIX_WGMMA || !pp->wgmma || L->target->no_tensor_maps)
 		return;
 	bool some = false;
 	for (int i = 0; i < L->plan->noperands; i++) {

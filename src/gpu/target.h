@@ -39,6 +39,8 @@ typedef struct Target {
 	                            16x16x8 for tf32 dots); else gfx908/gfx90a's */
 	bool checked;            /* C, for `tritonc run`: each load, store and atomic checks its bytes lie in
 	                            a buffer of the run (emit/c.c's tc_check), naming the first that does not */
+	bool no_tensor_maps;     /* the launcher passes no tensor maps (exported launchers): descriptors'
+	                            blocks are pointer copies, not the bulk tensor copy engine's */
 } Target;
 
 /* Parses "cuda[:sm_NN]", "hip:gfxNNN", "c[:wave32|wave64|cdna3|...]", "interp".

@@ -20,7 +20,10 @@
  * as Triton requires of every descriptor. Its loads also carry which
  * arguments those are and the block's offsets (TValue.desc): on sm_90a
  * the pipeline copies such blocks with the bulk tensor copy engine, by a
- * tensor map the runtime encodes from the same arguments (lower_dot.c). */
+ * tensor map the runtime encodes from the same arguments (lower_dot.c).
+ * So do the loads of a descriptor made in the kernel from arguments
+ * alone (host_load): its tensor map is the same at every program, so it
+ * is made once on the host rather than by each program on the device. */
 #include "ir/spec.h"
 
 #include <stdlib.h>
@@ -220,21 +223,36 @@ static SVal **offsets_arg(Spec *s, const Node *call, int pos, SVal *d)
 	return list_arg(s, call, pos, "offsets", &rank);
 }
 
-/* The arguments behind a host descriptor's load, and its offsets: what a
- * target with a bulk tensor copy engine reads instead (TDescLoad). */
+/* The kernel argument behind v, through hints (tl.multiple_of and the
+ * like say something of the value, not a new one), or NULL. */
+static const TValue *arg_under(const TValue *v)
+{
+	while (v && v->op == TOP_HINT)
+		v = v->args[0];
+	return v && v->op == TOP_ARG ? v : NULL;
+}
+
+/* The arguments behind a descriptor's load, and its offsets: what a
+ * target with a bulk tensor copy engine reads instead (TDescLoad), where
+ * the host can encode the tensor map from the kernel's arguments alone:
+ * a descriptor argument, or one made in the kernel (tutorial 09's) from
+ * a pointer argument, extents and strides that are arguments, and a last
+ * stride of 1. Made from anything else (pointers loaded from memory,
+ * tutorial 08's), its blocks are pointer loads. */
 static const TDescLoad *host_load(Spec *s, const Node *call, SVal *d, SVal **offsets)
 {
-	if (!d->str || d->v->op != TOP_ARG)
+	const TValue *base = arg_under(d->v);
+	if (!base)
 		return NULL;
 	TDescLoad *r = arena_alloc(s->a, sizeof *r);
 	memset(r, 0, sizeof *r);
-	r->base = d->v;
+	r->base = base;
 	r->rank = (int)d->i;
 	for (int k = 0; k < r->rank; k++) {
-		const TValue *sh = desc_shape(d)[k]->v, *st = desc_strides(d)[k]->kind == SV_VALUE ? desc_strides(d)[k]->v : NULL;
-		if (st && st->op == TOP_HINT)
-			st = st->args[0];
-		if (!sh || sh->op != TOP_ARG || (k < r->rank - 1 && (!st || st->op != TOP_ARG)))
+		SVal *shv = desc_shape(d)[k], *stv = desc_strides(d)[k];
+		const TValue *sh = shv->kind == SV_VALUE ? arg_under(shv->v) : NULL;
+		const TValue *st = stv->kind == SV_VALUE ? arg_under(stv->v) : NULL;
+		if (!sh || (k < r->rank - 1 ? !st : !(stv->kind == SV_INT && stv->i == 1)))
 			return NULL;
 		r->shape[k] = sh;
 		r->stride[k] = k < r->rank - 1 ? st : NULL;

@@ -302,8 +302,8 @@ typedef struct TValue TValue;
  * instead of the pointer tile and mask the load also has. */
 typedef struct TDescLoad {
 	const TValue *base;                  /* TOP_ARG: the base pointer */
-	const TValue *shape[TC_MAX_RANK];    /* TOP_ARG (i32): the extents */
-	const TValue *stride[TC_MAX_RANK];   /* TOP_ARG (i64, elements); the last one NULL: 1 */
+	const TValue *shape[TC_MAX_RANK];    /* TOP_ARG (an integer): the extents */
+	const TValue *stride[TC_MAX_RANK];   /* TOP_ARG (an integer, elements); the last one NULL: 1 */
 	const TValue *offset[TC_MAX_RANK];   /* the block's offsets (scalars), NULL: offset_const */
 	int64_t offset_const[TC_MAX_RANK];
 	int64_t block[TC_MAX_RANK];
@@ -333,7 +333,7 @@ struct TValue {
 	const char *text;      /* TOP_ASSERT: the message */
 	int64_t *hint;         /* TOP_HINT: the value for each dim; TOP_ASM: see TOP_ASM (TC_MAX_RANK of them, else NULL) */
 	int *perm;             /* TOP_TRANS: the operand dim of each result dim; TOP_ASM: perm[0] (TC_MAX_RANK, else NULL) */
-	const TDescLoad *desc; /* TOP_LOAD of a host descriptor's block, or NULL */
+	const TDescLoad *desc; /* TOP_LOAD of a block of a descriptor made of arguments, or NULL */
 	/* What axis analysis knows (all zeros before it): one shared copy of
 	 * each distinct AxisInfo (128 bytes), never written once set; a value
 	 * is given another. */

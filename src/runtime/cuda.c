@@ -127,6 +127,7 @@ struct CudaRuntime {
  * names and passed after the kernel's nargs arguments. */
 typedef struct TensorMapSpec {
 	int nargs, base, shape0, shape1, stride, elem_bytes, bf16, box_rows, box_cols, swizzle;
+	int shape0_bytes, shape1_bytes, stride_bytes;   /* the widths of those arguments: 4 or 8 */
 } TensorMapSpec;
 
 struct CudaKernel {
@@ -666,18 +667,27 @@ bool cuda_nvrtc_images(const char *source, const char *arch, CudaImages *images,
 }
 
 /* The tensor maps the code takes after its arguments, from its
- * `// tritonc:tmap` lines. */
-static void parse_tensor_maps(CudaKernel *k, const char *source)
+ * `// tritonc:tmap` lines; false for a line it cannot read (the kernel
+ * would be launched with too few parameters). */
+static bool parse_tensor_maps(CudaKernel *k, const char *source)
 {
 	static const char tag[] = "// tritonc:tmap ";
 	for (const char *p = strstr(source, tag); p; p = strstr(p + 1, tag)) {
 		TensorMapSpec m;
-		if (sscanf(p + sizeof tag - 1, "%d %d %d %d %d %d %d %d %d %d", &m.nargs, &m.base, &m.shape0, &m.shape1, &m.stride,
-			   &m.elem_bytes, &m.bf16, &m.box_rows, &m.box_cols, &m.swizzle) != 10)
-			continue;
+		if (sscanf(p + sizeof tag - 1, "%d %d %d %d %d %d %d %d %d %d %d %d %d", &m.nargs, &m.base, &m.shape0, &m.shape1,
+			   &m.stride, &m.elem_bytes, &m.bf16, &m.box_rows, &m.box_cols, &m.swizzle, &m.shape0_bytes,
+			   &m.shape1_bytes, &m.stride_bytes) != 13)
+			return false;
+		int idx[3] = {m.base, m.shape0, m.shape1}, w[3] = {m.shape0_bytes, m.shape1_bytes, m.stride_bytes};
+		bool sane = m.stride >= 0 && m.stride < m.nargs;
+		for (int i = 0; i < 3; i++)
+			sane = sane && idx[i] >= 0 && idx[i] < m.nargs && (w[i] == 4 || w[i] == 8);
+		if (!sane)
+			return false;
 		k->tmaps = base_realloc(k->tmaps, sizeof *k->tmaps * (size_t)(k->ntmaps + 1));
 		k->tmaps[k->ntmaps++] = m;
 	}
+	return true;
 }
 
 CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
@@ -723,8 +733,11 @@ CudaKernel *cuda_compile(CudaRuntime *rt, const char *source, const char *name,
 	}
 	free(cache_path);
 	free(opts);
-	if (ok)
-		parse_tensor_maps(k, source);
+	if (ok && !parse_tensor_maps(k, source)) {
+		set_error(err, errlen, "cuda_compile: kernel '%s' has a tensor map line (// tritonc:tmap) that does not "
+		          "name its arguments", name);
+		ok = false;
+	}
 	if (!ok) {
 		cuda_kernel_free(k);
 		return NULL;
@@ -836,11 +849,36 @@ static bool valid_launch(const char *who, const CudaKernel *k, const int grid[3]
  * limit when `shared_bytes` is over it. */
 /* ---- tensor maps (the bulk tensor copy engine) ---- */
 
-enum { MAX_MAPS = 8, MAX_ARGS = 256 };
+/* The storage of one launch's parameters with tensor maps: in place for
+ * most kernels, from the heap for more maps or arguments than that. */
+enum { MAPS_HERE = 8, ARGS_HERE = 120 };
+typedef uint64_t TensorMap[16];
 typedef struct TensorMapArgs {
-	_Alignas(64) uint64_t maps[MAX_MAPS][16];
-	void *args[MAX_ARGS + MAX_MAPS];
+	_Alignas(64) TensorMap maps_here[MAPS_HERE];
+	void *args_here[ARGS_HERE + MAPS_HERE];
+	TensorMap *maps;
+	void **args;
+	void *heap;
 } TensorMapArgs;
+
+static void tensor_map_args_free(TensorMapArgs *tm)
+{
+	free(tm->heap);
+	tm->heap = NULL;
+}
+
+/* An integer argument of 4 or 8 bytes, widened. */
+static int64_t int_arg(const void *p, int bytes)
+{
+	if (bytes == 4) {
+		int32_t v;
+		memcpy(&v, p, sizeof v);
+		return v;
+	}
+	int64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
 
 /* The kernel's arguments followed by its tensor maps, each encoded with
  * cuTensorMapEncodeTiled from the arguments it names (a 2-D view of
@@ -852,9 +890,19 @@ static void **with_tensor_maps(CudaKernel *k, void **args, TensorMapArgs *tm, ch
 {
 	const CudaDriver *drv = &k->rt->drv;
 	int nargs = k->tmaps[0].nargs;
-	if (k->ntmaps > MAX_MAPS || nargs > MAX_ARGS) {
-		set_error(err, errlen, "cuda_launch: more than %d tensor maps or %d arguments", MAX_MAPS, MAX_ARGS);
-		return NULL;
+	tm->heap = NULL;
+	tm->maps = tm->maps_here;
+	tm->args = tm->args_here;
+	if (k->ntmaps > MAPS_HERE || nargs > ARGS_HERE) {
+		size_t map_bytes = sizeof(TensorMap) * (size_t)k->ntmaps;
+		size_t bytes = map_bytes + sizeof(void *) * (size_t)(nargs + k->ntmaps);
+		tm->heap = aligned_alloc(64, (bytes + 63) / 64 * 64);
+		if (!tm->heap) {
+			set_error(err, errlen, "out of memory");
+			return NULL;
+		}
+		tm->maps = tm->heap;
+		tm->args = (void **)((char *)tm->heap + map_bytes);
 	}
 	if (!drv->cuTensorMapEncodeTiled) {
 		set_error(err, errlen, "the CUDA driver (libcuda) is too old for the bulk tensor copies: it lacks "
@@ -865,12 +913,9 @@ static void **with_tensor_maps(CudaKernel *k, void **args, TensorMapArgs *tm, ch
 	for (int i = 0; i < k->ntmaps; i++) {
 		const TensorMapSpec *m = &k->tmaps[i];
 		uint64_t base, dims[2], strides[1];
-		int32_t rows, cols;
-		int64_t stride;
 		memcpy(&base, args[m->base], sizeof base);
-		memcpy(&rows, args[m->shape0], sizeof rows);
-		memcpy(&cols, args[m->shape1], sizeof cols);
-		memcpy(&stride, args[m->stride], sizeof stride);
+		int64_t rows = int_arg(args[m->shape0], m->shape0_bytes), cols = int_arg(args[m->shape1], m->shape1_bytes);
+		int64_t stride = int_arg(args[m->stride], m->stride_bytes);
 		dims[0] = (uint64_t)(cols > 0 ? cols : 1);
 		dims[1] = (uint64_t)(rows > 0 ? rows : 1);
 		strides[0] = (uint64_t)stride * (uint64_t)m->elem_bytes;
@@ -882,8 +927,10 @@ static void **with_tensor_maps(CudaKernel *k, void **args, TensorMapArgs *tm, ch
 		if (!cu_ok(drv, r, "cuTensorMapEncodeTiled", err, errlen)) {
 			size_t n = err ? strlen(err) : 0;
 			if (err && n < errlen)
-				snprintf(err + n, errlen - n, " (a view of %d x %d at 0x%llx, rows %lld elements apart, box %d x %d)",
-				         rows, cols, (unsigned long long)base, (long long)stride, m->box_rows, m->box_cols);
+				snprintf(err + n, errlen - n, " (a view of %lld x %lld at 0x%llx, rows %lld elements apart, box %d x %d;"
+				         " a descriptor's base must be 16-byte aligned and its row stride a multiple of 16 bytes)",
+				         (long long)rows, (long long)cols, (unsigned long long)base, (long long)stride, m->box_rows,
+				         m->box_cols);
 			return NULL;
 		}
 		tm->args[nargs + i] = tm->maps[i];
@@ -903,10 +950,14 @@ static bool launch_async(CudaKernel *k, const int grid[3], int threads, int shar
 		k->shared_limit = shared_bytes;
 	}
 	TensorMapArgs tm;
-	if (k->ntmaps && !(args = with_tensor_maps(k, args, &tm, err, errlen)))
+	tm.heap = NULL;
+	if (k->ntmaps && !(args = with_tensor_maps(k, args, &tm, err, errlen))) {
+		tensor_map_args_free(&tm);
 		return false;
+	}
 	CUresult result = drv->cuLaunchKernel(k->function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
 	                                      (unsigned)threads, 1, 1, (unsigned)shared_bytes, NULL, args, NULL);
+	tensor_map_args_free(&tm);
 	return cu_ok(drv, result, "cuLaunchKernel", err, errlen);
 }
 
@@ -978,14 +1029,18 @@ int cuda_launch_async(CudaKernel *k, const int grid[3], int threads, int shared_
 		k->shared_limit = shared_bytes;
 	}
 	TensorMapArgs tm;
-	if (k->ntmaps && !(args = with_tensor_maps(k, args, &tm, err, errlen)))
+	tm.heap = NULL;
+	if (k->ntmaps && !(args = with_tensor_maps(k, args, &tm, err, errlen))) {
+		tensor_map_args_free(&tm);
 		return -1;
+	}
 	CUresult result = drv->cuLaunchKernel(k->function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
 	                                      (unsigned)threads, 1, 1, (unsigned)shared_bytes, (CUstream)stream, args,
 	                                      NULL);
 	if (result != CUDA_SUCCESS && make_current(k->rt, NULL, 0))   /* another context was current: retry in ours */
 		result = drv->cuLaunchKernel(k->function, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
 		                             (unsigned)threads, 1, 1, (unsigned)shared_bytes, (CUstream)stream, args, NULL);
+	tensor_map_args_free(&tm);
 	return cu_ok(drv, result, "cuLaunchKernel", err, errlen) ? 0 : -1;
 }
 

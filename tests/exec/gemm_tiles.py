@@ -102,8 +102,8 @@ def blocks(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, 
 @triton.jit
 def made_blocks(a_ptr, b_ptr, c_ptr, M, N, K, s_a, s_b, s_c, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     # descriptors made in the kernel over row strides known only at run
-    # time: Triton's contract for them (strides in multiples of 16 bytes, the
-    # base 16-byte aligned) makes the blocks' rows 16-byte copies, pipelined
+    # time, all of them arguments: on sm_90a the host encodes their tensor
+    # maps and the bulk tensor copy engine copies A and B
     # (tests/expected/gemm_made_blocks.plan)
     a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[s_a, 1], block_shape=[BM, BK])
     b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[s_b, 1], block_shape=[BN, BK])
@@ -117,3 +117,24 @@ def made_blocks(a_ptr, b_ptr, c_ptr, M, N, K, s_a, s_b, s_c, BM: tl.constexpr, B
 
 # run-wgmma: -k made_blocks -s *fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64 --num-stages 3 --arg M=200 --arg N=136 --arg K=77 --arg s_a=80 --arg s_b=80 --arg s_c=136 --arg a_ptr=16000 --arg b_ptr=10880 --arg c_ptr=27200 --grid 2,2
 # run-wgmma: -k made_blocks -s *fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32 -D BM=64 -D BN=64 -D BK=32 --num-stages 2 --arg M=200 --arg N=136 --arg K=77 --arg s_a=80 --arg s_b=80 --arg s_c=136 --arg a_ptr=16000 --arg b_ptr=10880 --arg c_ptr=27200 --grid 4,3
+
+
+@triton.jit
+def made_batched(a_ptr, b_ptr, c_ptr, M, N, K, s_a, s_b, s_c, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A and C of batch program_id(2), one B for all: A's and C's bases are
+    # computed, so no tensor map is made of arguments for them; Triton's
+    # contract for a descriptor (the base 16-byte aligned, strides in
+    # multiples of 16 bytes) makes A's rows 16-byte async copies beside B's
+    # bulk tensor copies in one pipeline (tests/expected/gemm_made_batched.plan)
+    tb = tl.program_id(2)
+    a_desc = tl.make_tensor_descriptor(a_ptr + tb * M * s_a, shape=[M, K], strides=[s_a, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[s_b, 1], block_shape=[BN, BK])
+    c_desc = tl.make_tensor_descriptor(c_ptr + tb * M * s_c, shape=[M, N], strides=[s_c, 1], block_shape=[BM, BN])
+    tm = tl.program_id(0)
+    tn = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for i in range(tl.cdiv(K, BK)):
+        acc = tl.dot(a_desc.load([tm * BM, i * BK]), b_desc.load([tn * BN, i * BK]).T, acc)
+    c_desc.store([tm * BM, tn * BN], acc.to(tl.float16))
+
+# run-wgmma: -k made_batched -s *fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64 --num-stages 3 --arg M=200 --arg N=136 --arg K=77 --arg s_a=80 --arg s_b=80 --arg s_c=136 --arg a_ptr=32000 --arg b_ptr=10880 --arg c_ptr=54400 --grid 2,2,2

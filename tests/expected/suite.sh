@@ -51,7 +51,8 @@ var_mean_f32|tests/corpus/var_mean_f32.py'
 # descriptor blocks on the pipelined wgmma path; attention_causal: q written once, p every iteration, K/V streamed; trans_add_shared.cu and reuse.simt: shared arrays sharing bytes;
 # ahead_mixed, rows_softmax_ahead.cu: loads issued an iteration ahead, and one that is not; outer_blocks: the blocks an SM is asked to hold;
 # kv_grads: attention backward's loops on wgmma, one copy read by two dots, side loads in the consumer, k and v written once for two loops;
-# gemm_made_blocks: descriptors made in the kernel over run-time strides, 16-byte copies by their contract;
+# gemm_made_blocks: descriptors made in the kernel of arguments (run-time strides), bulk tensor copies by
+# tensor maps the host encodes; gemm_made_batched: A's base computed, 16-byte async copies by the contract;
 # wgmma_rows, wgmma_scanned: a wgmma result's frame with rows in the instruction's order, and one with a scan that keeps blocked rows)
 one='outer_convert|simt|tests/exec/outer.py -s *fp32,*fp32 -D N=64 --target hip:gfx940 --dump simt
 dropout|simt|tests/exec/philox.py -k dropout -s *fp32,*fp32,i32,i32 -D P=0.25 -D BLOCK=1024 --target cuda:sm_90 --dump simt
@@ -63,6 +64,7 @@ gemm_tile_loop|plan|tests/exec/gemm_tiles.py -k tile_loop -s *fp16,*fp16,*fp16,i
 gemm_hinted|plan|tests/exec/gemm_tiles.py -k hinted -s *fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32 -D s_ak=1 -D s_bn=1 -D s_cn=1 -D BM=128 -D BN=128 -D BK=64 -D GROUP=1 --num-stages 3 --target cuda:sm_90a --dump plan
 gemm_blocks|plan|tests/exec/gemm_tiles.py -k blocks -s tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,tensordesc<fp16[128,128]>,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64 --num-stages 3 --target cuda:sm_90a --dump plan
 gemm_made_blocks|plan|tests/exec/gemm_tiles.py -k made_blocks -s *fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64 --num-stages 3 --target cuda:sm_90a --dump plan
+gemm_made_batched|plan|tests/exec/gemm_tiles.py -k made_batched -s *fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32 -D BM=128 -D BN=128 -D BK=64 --num-stages 3 --target cuda:sm_90a --dump plan
 wgmma_rows|plan|tests/exec/wgmma_rows.py -k rows_reduced -s *fp16,*fp16,*fp32,*fp32,*fp32,*fp32,i32,i32 -D BM=128 -D BN=64 -D BK=32 --num-stages 3 --target cuda:sm_90a --dump plan
 wgmma_scanned|plan|tests/exec/wgmma_rows.py -k rows_scanned -s *fp16,*fp16,*fp32,i32,i32 -D BM=128 -D BN=64 -D BK=32 --num-stages 3 --target cuda:sm_90a --dump plan
 attention_causal|plan|tests/exec/attention.py -s *fp16,*fp16,*fp16,*fp16,i32,fp32 -D D=64 -D BM=64 -D BN=64 -D CAUSAL=True --num-stages 2 --target cuda:sm_90a --dump plan

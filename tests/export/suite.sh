@@ -106,6 +106,17 @@ if ex examples/rmsnorm.py -k $RMS -s '*fp32:16,*fp32:16,*fp32:16,i32,i32:16' -D 
 	prog test_cuda_nodriver $g -DTRITONC_CUDA_LIBRARY='"libcuda-that-is-not-there.so.1"' tests/export/test_cuda_nodriver.c $g/$RMS.c -ldl
 fi
 
+# descriptors on sm_90a: the exported launchers pass no tensor maps, so their blocks are pointer copies
+t=$tmp/tma
+if ex tests/exec/gemm_tiles.py -k made_blocks -s '*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32' -D BM=128 -D BN=128 -D BK=64 \
+	--num-stages 3 --grid 'cdiv(M, BM), cdiv(N, BN)' --target cuda:sm_90a -o $t; then
+	if grep -q 'tc_tmap\|tritonc:tmap' $t/made_blocks.cu; then fail "export sm_90a: made_blocks.cu takes tensor maps"
+	else pass "export sm_90a: descriptors made of arguments are pointer copies (no tensor maps to pass)"; fi
+	if [ -z "$NVCC" ]; then fail "cuda: nvcc not found (needed to compile made_blocks.cu)"
+	elif "$NVCC" -c -gencode arch=compute_90a,code=sm_90a $t/made_blocks.cu -o $tmp/made_blocks.o 2>"$tmp/err"; then pass "cuda: nvcc -c made_blocks.cu (sm_90a)"
+	else fail "cuda: nvcc -c made_blocks.cu (sm_90a)"; head -20 "$tmp/err"; fi
+fi
+
 # ---- the hip target: code objects by hipcc --genco, or HIP source for hiprtc; cc for NAME.c, hipcc for NAME.hip ----
 h=$tmp/hip
 if ex examples/rmsnorm.py -k $RMS -s '*fp32:16,*fp32:16,*fp32:16,i32,i32:16' -D XBLOCK=2 --target hip:gfx90a,hip:gfx1030 -o $h; then

@@ -95,6 +95,18 @@ make -s units >/dev/null || exit 2
 			--arg a_desc_shape0=200 --arg a_desc_shape1=77 --arg a_desc_stride0=80 --arg b_desc_shape0=136 \
 			--arg b_desc_shape1=77 --arg b_desc_stride0=80 --arg c_desc_shape0=200 --arg c_desc_shape1=136 \
 			--arg c_desc_stride0=136 --arg a_desc=16000 --arg b_desc=10880 --arg c_desc=27200 --grid 2,2
+		# descriptors made in the kernel: of arguments (tensor maps the runtime encodes on sm_90a; the
+		# extents' and strides' arguments of 4 and of 8 bytes), and with computed bases (async copies)
+		for sig in i32,i32,i32,i32,i32,i32 i64,i32,i64,i32,i64,i32; do
+			TARGET=cuda:$arch run "gemm_tiles $arch made_blocks ($sig)" tests/exec/gemm_tiles.py -k made_blocks \
+				-s "*fp16,*fp16,*fp16,$sig" -D BM=128 -D BN=128 -D BK=64 --num-stages 3 --arg M=200 --arg N=136 \
+				--arg K=77 --arg s_a=80 --arg s_b=80 --arg s_c=136 --arg a_ptr=16000 --arg b_ptr=10880 \
+				--arg c_ptr=27200 --grid 2,2
+		done
+		TARGET=cuda:$arch run "gemm_tiles $arch made_batched" tests/exec/gemm_tiles.py -k made_batched \
+			-s '*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32' -D BM=128 -D BN=128 -D BK=64 --num-stages 3 \
+			--arg M=200 --arg N=136 --arg K=77 --arg s_a=80 --arg s_b=80 --arg s_c=136 --arg a_ptr=32000 \
+			--arg b_ptr=10880 --arg c_ptr=54400 --grid 2,2,2
 	done
 	# argmax / argmin with NaNs, tl.reduce with jitted combines, run-time while, break / continue
 	run "reduce: argmax/argmin, axis=None, NaNs" tests/exec/reduce.py -k indices -s '*fp32,*i32,*fp32,*i32' \
