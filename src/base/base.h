@@ -85,6 +85,7 @@ void buf_putn(Buf *b, const char *s, size_t n);
 void buf_printf(Buf *b, const char *fmt, ...) TC_PRINTF(2, 3);
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 void buf_indent(Buf *b, int depth);               /* depth tabs */
+void buf_put_int(Buf *b, long long v);            /* v as %lld prints it, without printf */
 const char *buf_str(Buf *b);                      /* "" when empty */
 char *buf_detach(Buf *b);                         /* caller frees */
 void buf_free(Buf *b);

@@ -338,6 +338,18 @@ void buf_indent(Buf *b, int depth)
 	b->data[b->len] = '\0';
 }
 
+void buf_put_int(Buf *b, long long v)
+{
+	char digits[24], *at = digits + sizeof digits;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--at = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--at = '-';
+	buf_putn(b, at, (size_t)(digits + sizeof digits - at));
+}
+
 const char *buf_str(Buf *b)
 {
 	return b->data ? b->data : "";
