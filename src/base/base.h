@@ -60,6 +60,10 @@ void arena_free(Arena *a);
  * virtual machine, microseconds): a stage's scratch (the tokens, the
  * specializer's values) becomes the next stage's. */
 void arena_recycle(Arena *to, Arena *from);
+/* Gives all of `from`'s memory to `to`, freed with it but never handed out
+ * again (what `from` holds stays valid as long as `to`); `from` is left
+ * empty. */
+void arena_adopt(Arena *to, Arena *from);
 /* Records of one kind taken from the arena a run of 64 KiB at a time, so
  * that those made one after another lie one after another in memory (a
  * walk of them reads memory in order, as the processor fetches ahead)

@@ -268,6 +268,25 @@ void arena_recycle(Arena *to, Arena *from)
 	from->reserved = 0;
 }
 
+void arena_adopt(Arena *to, Arena *from)
+{
+	ArenaBlock **tail = to->head ? &to->head->next : &to->head;   /* behind the block allocations go on in */
+	for (ArenaBlock *b = from->head, *next; b; b = next) {
+		next = b->next;
+		b->next = *tail;
+		*tail = b;
+		tail = &b->next;
+	}
+	for (ArenaBlock *b = from->spare, *next; b; b = next) {
+		next = b->next;
+		b->next = to->spare;
+		to->spare = b;
+	}
+	to->reserved += from->reserved;
+	from->head = from->spare = NULL;
+	from->reserved = 0;
+}
+
 /* ---- buf ---- */
 
 static void buf_reserve(Buf *b, size_t extra)
