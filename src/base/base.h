@@ -154,9 +154,10 @@ typedef struct LineTable {
 	const Source *src;
 	size_t *starts;
 	size_t n;
+	size_t last;    /* the line found last: most lookups are of it or the next */
 } LineTable;
 LineTable *base_line_table(Arena *a, const Source *src);
-void base_line_table_linecol(const LineTable *t, size_t offset, int *line, int *col);
+void base_line_table_linecol(LineTable *t, size_t offset, int *line, int *col);
 /* Where reported line `line` starts (the source's end past its last line). */
 size_t base_line_table_start(const LineTable *t, int line);
 

@@ -99,7 +99,7 @@ static bool is_async_compile(const Source *src, const Token *t, int i, int n)
 }
 
 /* Parses one embedded kernel module and adds its kernel. */
-static void embedded(Arena *a, Arena *trees, Arena *toks_arena, Diag *d, const LineTable *lines, const Token *name, const Token *body,
+static void embedded(Arena *a, Arena *trees, Arena *toks_arena, Diag *d, LineTable *lines, const Token *name, const Token *body,
 		     KernelList *out)
 {
 	const Source *src = lines->src;
