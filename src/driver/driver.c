@@ -252,7 +252,7 @@ static bool compile_stages(Driver *d, Arena *trees)
 
 	/* Nothing after this reads the trees (the tile IR holds copies of the
 	 * names): a long kernel's 100 MB of nodes are already-touched memory
-	 * for the plan, the SIMT statements and the printers' scratch. */
+	 * for the plan and the SIMT statements. */
 	const Source *src = d->kernel->src;
 	if (d->opt.drop_trees) {
 		arena_recycle(d->arena, trees);
