@@ -39,14 +39,14 @@ struct tritonc_result {
  * `keep` and stopping after `last`; the messages go to *diagnostics. The
  * caller reads `d` and then calls finish. */
 static bool start(Driver *d, Arena *a, Diag *diag, Source *src, const char *source, const char *filename,
-		  const tritonc_options *options, unsigned keep, Stage last)
+		  const tritonc_options *options, unsigned keep, Stage last, bool drop_trees)
 {
 	tritonc_options o = options ? *options : (tritonc_options){0};
 	*src = (Source){.name = filename ? filename : "<source>", .text = source, .len = source ? strlen(source) : 0};
 	*d = (Driver){.arena = a, .diag = diag, .src = src};
 	d->opt = (DriverOptions){.kernel = o.kernel, .signature = o.signature, .defines = o.defines,
 				 .ndefines = o.ndefines, .num_warps = o.num_warps, .num_stages = o.num_stages,
-				 .keep = keep, .last = last, .pointer_hints = o.pointer_hints != 0};
+				 .keep = keep, .last = last, .pointer_hints = o.pointer_hints != 0, .drop_trees = drop_trees};
 	char err[200];
 	if (!source) {
 		diag_plain(diag, DIAG_ERROR, "no source");
@@ -90,7 +90,7 @@ static char *compile_here(const char *source, const char *filename, const triton
 		for (int s = 0; s < STAGE_COUNT; s++)
 			if (mask & (1u << s))
 				last = (Stage)s;
-		ok = start(&d, &a, &diag, &src, source, filename, options, mask, last);
+		ok = start(&d, &a, &diag, &src, source, filename, options, mask, last, true);   /* the texts alone are read */
 	}
 	if (ok) {
 		Buf b = {0};
@@ -165,7 +165,7 @@ static tritonc_result *compile_kernel_here(const char *source, const char *filen
 	Driver d;
 	unsigned keep = ALL_STAGES;
 	tritonc_result *r = NULL;
-	if (start(&d, &a, &diag, &src, source, filename, options, keep, STAGE_CODE)) {
+	if (start(&d, &a, &diag, &src, source, filename, options, keep, STAGE_CODE, false)) {
 		r = base_calloc(1, sizeof *r);
 		for (int s = 0; s < STAGE_COUNT; s++)
 			if (d.have[s])

@@ -60,6 +60,10 @@ void arena_free(Arena *a);
  * virtual machine, microseconds): a stage's scratch (the tokens, the
  * specializer's values) becomes the next stage's. */
 void arena_recycle(Arena *to, Arena *from);
+/* Gives all of `from`'s memory to `to`, freed with it but never handed out
+ * again (what `from` holds stays valid as long as `to`); `from` is left
+ * empty. */
+void arena_adopt(Arena *to, Arena *from);
 /* Records of one kind taken from the arena a run of 64 KiB at a time, so
  * that those made one after another lie one after another in memory (a
  * walk of them reads memory in order, as the processor fetches ahead)
@@ -85,6 +89,7 @@ void buf_putn(Buf *b, const char *s, size_t n);
 void buf_printf(Buf *b, const char *fmt, ...) TC_PRINTF(2, 3);
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 void buf_indent(Buf *b, int depth);               /* depth tabs */
+void buf_put_int(Buf *b, long long v);            /* v as %lld prints it, without printf */
 const char *buf_str(Buf *b);                      /* "" when empty */
 char *buf_detach(Buf *b);                         /* caller frees */
 void buf_free(Buf *b);
@@ -149,9 +154,10 @@ typedef struct LineTable {
 	const Source *src;
 	size_t *starts;
 	size_t n;
+	size_t last;    /* the line found last: most lookups are of it or the next */
 } LineTable;
 LineTable *base_line_table(Arena *a, const Source *src);
-void base_line_table_linecol(const LineTable *t, size_t offset, int *line, int *col);
+void base_line_table_linecol(LineTable *t, size_t offset, int *line, int *col);
 /* Where reported line `line` starts (the source's end past its last line). */
 size_t base_line_table_start(const LineTable *t, int line);
 

@@ -45,18 +45,31 @@ LineTable *base_line_table(Arena *a, const Source *src)
 	return t;
 }
 
-void base_line_table_linecol(const LineTable *t, size_t offset, int *line, int *col)
+/* Whether line i (0-based) holds offset. */
+static bool line_holds(const LineTable *t, size_t i, size_t offset)
+{
+	return i < t->n && t->starts[i] <= offset && (i + 1 == t->n || offset < t->starts[i + 1]);
+}
+
+void base_line_table_linecol(LineTable *t, size_t offset, int *line, int *col)
 {
 	if (offset > t->src->len)
 		offset = t->src->len;
-	size_t lo = 0, hi = t->n;   /* the last start <= offset */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->starts[mid] <= offset)
-			lo = mid;
-		else
-			hi = mid;
+	size_t lo = t->last;   /* the last start <= offset */
+	if (line_holds(t, lo + 1, offset)) {
+		lo++;
+	} else if (!line_holds(t, lo, offset)) {
+		size_t hi = t->n;
+		lo = 0;
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (t->starts[mid] <= offset)
+				lo = mid;
+			else
+				hi = mid;
+		}
 	}
+	t->last = lo;
 	*line = (int)lo + 1 + t->src->line_base;
 	*col = (int)(offset - t->starts[lo]) + 1 + (lo == 0 ? t->src->col_base : 0);
 }

@@ -268,6 +268,25 @@ void arena_recycle(Arena *to, Arena *from)
 	from->reserved = 0;
 }
 
+void arena_adopt(Arena *to, Arena *from)
+{
+	ArenaBlock **tail = to->head ? &to->head->next : &to->head;   /* behind the block allocations go on in */
+	for (ArenaBlock *b = from->head, *next; b; b = next) {
+		next = b->next;
+		b->next = *tail;
+		*tail = b;
+		tail = &b->next;
+	}
+	for (ArenaBlock *b = from->spare, *next; b; b = next) {
+		next = b->next;
+		b->next = to->spare;
+		to->spare = b;
+	}
+	to->reserved += from->reserved;
+	from->head = from->spare = NULL;
+	from->reserved = 0;
+}
+
 /* ---- buf ---- */
 
 static void buf_reserve(Buf *b, size_t extra)
@@ -336,6 +355,18 @@ void buf_indent(Buf *b, int depth)
 	memset(b->data + b->len, '\t', (size_t)depth);
 	b->len += (size_t)depth;
 	b->data[b->len] = '\0';
+}
+
+void buf_put_int(Buf *b, long long v)
+{
+	char digits[24], *at = digits + sizeof digits;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--at = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--at = '-';
+	buf_putn(b, at, (size_t)(digits + sizeof digits - at));
 }
 
 const char *buf_str(Buf *b)

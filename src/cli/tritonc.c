@@ -335,6 +335,7 @@ static int cmd_compile(int argc, char **argv)
 	status = 1;
 	if (load(&l, o.file)) {
 		l.driver.opt = driver_options(&o, &target);
+		l.driver.opt.drop_trees = true;   /* only the texts are read */
 		if (driver_compile(&l.driver)) {
 			Buf b = {0};
 			driver_dump_text(&l.driver, l.driver.opt.keep, &b);

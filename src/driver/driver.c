@@ -198,7 +198,7 @@ static bool more(Driver *d, Stage s)
 	return s < d->opt.last;
 }
 
-bool driver_compile(Driver *d)
+static bool compile_stages(Driver *d, Arena *trees)
 {
 	bool interp = d->opt.target.kind == TARGET_INTERP;
 	if (interp && (want(d, STAGE_PASSES) || want(d, STAGE_PLAN) || want(d, STAGE_SIMT))) {
@@ -207,7 +207,7 @@ bool driver_compile(Driver *d)
 	}
 
 	/* discover */
-	if (discover_kernels(d->arena, d->diag, d->src, &d->kernels) < 0)
+	if (discover_kernels_in(d->arena, trees, d->diag, d->src, &d->kernels) < 0)
 		return false;
 	if (want(d, STAGE_KERNELS))
 		driver_list_kernels(&d->text[STAGE_KERNELS], d->src, &d->kernels);
@@ -250,8 +250,18 @@ bool driver_compile(Driver *d)
 	if (!more(d, STAGE_PASSES))
 		return true;
 
+	/* Nothing after this reads the trees (the tile IR holds copies of the
+	 * names): a long kernel's 100 MB of nodes are already-touched memory
+	 * for the plan and the SIMT statements. */
+	const Source *src = d->kernel->src;
+	if (d->opt.drop_trees) {
+		arena_recycle(d->arena, trees);
+		d->kernels = (KernelList){0};
+		d->kernel = NULL;
+	}
+
 	/* plan: frames, layouts, matrix units, pipelines */
-	if (!(d->plan = simt_plan(d->arena, d->diag, d->kernel->src, d->tir, &d->opt.target)))
+	if (!(d->plan = simt_plan(d->arena, d->diag, src, d->tir, &d->opt.target)))
 		return false;
 	if (want(d, STAGE_PLAN))
 		plan_dump(&d->text[STAGE_PLAN], d->plan);
@@ -259,7 +269,7 @@ bool driver_compile(Driver *d)
 		return true;
 
 	/* emit SIMT by the plan, then give the shared arrays their bytes */
-	if (!(d->simt = simt_emit(d->arena, d->diag, d->kernel->src, d->plan)) || !simt_allocate(d->diag, d->simt))
+	if (!(d->simt = simt_emit(d->arena, d->diag, src, d->plan)) || !simt_allocate(d->diag, d->simt))
 		return false;
 	if (want(d, STAGE_SIMT))
 		simt_dump(&d->text[STAGE_SIMT], d->simt);
@@ -271,6 +281,16 @@ bool driver_compile(Driver *d)
 		emit_kernel(&d->text[STAGE_CODE], d->simt);
 	more(d, STAGE_CODE);
 	return true;
+}
+
+bool driver_compile(Driver *d)
+{
+	/* held in the compile's arena, which takes its blocks at the end
+	 * (what drop_trees did not give away is freed with it) */
+	Arena *trees = arena_alloc(d->arena, sizeof *trees);
+	bool ok = compile_stages(d, trees);
+	arena_adopt(d->arena, trees);
+	return ok;
 }
 
 void driver_free(Driver *d)

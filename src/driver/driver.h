@@ -35,6 +35,9 @@ typedef struct DriverOptions {
 	Stage last;                      /* the stage to stop after */
 	bool pointer_hints;              /* pointers 16-byte aligned only where the signature says ':16'
 	                                    (else to their element); false: every pointer */
+	bool drop_trees;                 /* the caller reads only the texts: the syntax trees' memory goes to
+	                                    the stages after the tile-IR passes, and `kernels` and `kernel`
+	                                    are left empty */
 	/* Optional, for a caller that knows the argument values (tritonc run):
 	 * called after specialization with each argument's divisibility from
 	 * the signature in div[0..tk->nargs); it may change them (Triton

@@ -410,6 +410,8 @@ static const char c_wgmma_queue[] =
 /* Whether some wgmma reads its A from registers. */
 static bool uses_wgmma_regs(const SKernel *k)
 {
+	if (!simt_uses(k, SS_MMA))
+		return false;
 	for (const SStmt *s = k->first; s; s = s->next)
 		if (s->kind == SS_MMA && s->mop == WGMMA_M64K16 && !s->smem[0])
 			return true;
@@ -419,6 +421,8 @@ static bool uses_wgmma_regs(const SKernel *k)
 /* Whether some shuffle reads the lane a distance up or down. */
 static bool uses_shifts(const SKernel *k)
 {
+	if (!simt_uses(k, SS_SHUFFLE))
+		return false;
 	for (const SStmt *s = k->first; s; s = s->next)
 		if (s->kind == SS_SHUFFLE && s->shuffle != SHUFFLE_XOR)
 			return true;

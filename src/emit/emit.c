@@ -38,6 +38,15 @@ static void line(Emit *E, const char *fmt, ...)
 	buf_putc(E->b, '\n');
 }
 
+/* A line of fixed text: the braces and loop heads of every statement cost
+ * no printf. */
+static void line_str(Emit *E, const char *text)
+{
+	buf_indent(E->b, E->depth);
+	buf_puts(E->b, text);
+	buf_putc(E->b, '\n');
+}
+
 /* ---- types ---- */
 
 static const char *reg_type(const SReg *r, Arena *a)
@@ -83,6 +92,8 @@ void emit_gpu_leaf(Buf *b, const SKernel *k, const SExpr *e)
 
 bool emit_uses_atomic(const SKernel *k, AtomicOp op)
 {
+	if (!simt_uses(k, SS_ATOMIC))
+		return false;
 	for (const SStmt *s = k->first; s; s = s->next)
 		if (s->kind == SS_ATOMIC && s->atomic == op)
 			return true;
@@ -139,11 +150,24 @@ static void float_const(Buf *b, DType dt, double v)
 		buf_puts(b, v > 0 ? "TC_INF" : "(-TC_INF)");
 		return;
 	}
-	char s[64];
-	snprintf(s, sizeof s, dt == DT_F64 ? "%.17g" : "%.9g", v);
-	bool has_point = strpbrk(s, ".e") != NULL;
-	buf_printf(b, "%s%s%s%s%s", v < 0 ? "(" : "", s, has_point ? "" : ".0", dt == DT_F64 ? "" : "f",
-		   v < 0 ? ")" : "");
+	if (v < 0)
+		buf_putc(b, '(');
+	/* a whole number of fewer digits than the precision prints as its
+	 * digits (most constants: no printf); -0.0 goes through printf */
+	if (v == floor(v) && fabs(v) < (dt == DT_F64 ? 1e17 : 1e9) && (v != 0 || !signbit(v))) {
+		buf_put_int(b, (long long)v);
+		buf_puts(b, ".0");
+	} else {
+		char s[64];
+		snprintf(s, sizeof s, dt == DT_F64 ? "%.17g" : "%.9g", v);
+		buf_puts(b, s);
+		if (!strpbrk(s, ".e"))
+			buf_puts(b, ".0");
+	}
+	if (dt != DT_F64)
+		buf_putc(b, 'f');
+	if (v < 0)
+		buf_putc(b, ')');
 }
 
 static void int_const(Buf *b, DType dt, int64_t v)
@@ -153,8 +177,12 @@ static void int_const(Buf *b, DType dt, int64_t v)
 	case DT_I64:
 		if (v == INT64_MIN)
 			buf_puts(b, "(-9223372036854775807LL - 1)");
-		else
-			buf_printf(b, v < 0 ? "(%lldLL)" : "%lldLL", (long long)v);
+		else if (v < 0)
+			buf_printf(b, "(%lldLL)", (long long)v);
+		else {
+			buf_put_int(b, (long long)v);
+			buf_puts(b, "LL");
+		}
 		return;
 	case DT_U32: case DT_U64: case DT_U8: case DT_U16:
 		buf_printf(b, "%lluu%s", (unsigned long long)v, dt == DT_U64 ? "LL" : "");
@@ -162,8 +190,10 @@ static void int_const(Buf *b, DType dt, int64_t v)
 	default:
 		if (v == INT32_MIN)
 			buf_puts(b, "(-2147483647 - 1)");
+		else if (v < 0)
+			buf_printf(b, "(%lld)", (long long)v);
 		else
-			buf_printf(b, v < 0 ? "(%lld)" : "%lld", (long long)v);
+			buf_put_int(b, (long long)v);
 	}
 }
 
@@ -307,7 +337,9 @@ static void binary(Emit *E, const SExpr *e)
 	const char *sym = logical ? (op == TOP_AND ? "&&" : "||") : ops[op];
 	buf_putc(b, '(');
 	expr(E, e->a[0]);
-	buf_printf(b, " %s ", sym ? sym : "?");
+	buf_putc(b, ' ');
+	buf_puts(b, sym ? sym : "?");
+	buf_putc(b, ' ');
 	expr(E, e->a[1]);
 	buf_putc(b, ')');
 }
@@ -475,7 +507,7 @@ static void expr(Emit *E, const SExpr *e)
 	case SE_REF: ref(E, e->reg, e->index); return;
 	case SE_INT: int_const(b, e->dtype, e->ival); return;
 	case SE_FLOAT: float_const(b, e->dtype, e->fval); return;
-	case SE_LOOP: buf_printf(b, "i%d", e->aux); return;
+	case SE_LOOP: buf_putc(b, 'i'); buf_put_int(b, e->aux); return;
 	case SE_ARG: buf_puts(b, E->k->tile->args[e->aux]->name); return;
 	case SE_LANE: case SE_WARP: case SE_THREAD: case SE_PROGRAM_ID: case SE_NUM_PROGRAMS:
 		E->P->leaf(b, E->k, e);
@@ -497,7 +529,9 @@ static void expr(Emit *E, const SExpr *e)
 	case SE_LOGIC_AND:
 		buf_putc(b, '(');
 		expr(E, e->a[0]);
-		buf_printf(b, " %s ", e->kind == SE_CMP ? cmp[e->aux] : "&&");
+		buf_putc(b, ' ');
+		buf_puts(b, e->kind == SE_CMP ? cmp[e->aux] : "&&");
+		buf_putc(b, ' ');
 		expr(E, e->a[1]);
 		buf_putc(b, ')');
 		return;
@@ -1202,6 +1236,21 @@ static char *desc_units(Emit *E, const SExpr *e, int shift)
 
 static void assign_stmt(Emit *E, const SStmt *s)
 {
+	const SReg *r = s->dst->reg;
+	if (!(r->desc_shift && E->window) && !r->packed && !(r->kept && E->window)) {   /* most: printed in place */
+		if (s->guard) {
+			buf_indent(E->b, E->depth);
+			buf_puts(E->b, "if (");
+			expr(E, s->guard);
+			buf_puts(E->b, ")\n");
+		}
+		buf_indent(E->b, E->depth + (s->guard != NULL));
+		expr(E, s->dst);
+		buf_puts(E->b, " = ");
+		expr(E, s->value);
+		buf_puts(E->b, ";\n");
+		return;
+	}
 	{
 		char *dst = expr_str(E, s->dst);
 		char *value = s->dst->reg->desc_shift && E->window ? desc_units(E, s->value, s->dst->reg->desc_shift)
@@ -1792,7 +1841,12 @@ static void stmt(Emit *E, const SStmt *s)
 {
 	if (s->kind == SS_COMMENT) {
 		buf_putc(E->b, '\n');
-		line(E, "// %d: %s", s->line, s->text);
+		buf_indent(E->b, E->depth);
+		buf_puts(E->b, "// ");
+		buf_put_int(E->b, s->line);
+		buf_puts(E->b, ": ");
+		buf_puts(E->b, s->text);
+		buf_putc(E->b, '\n');
 		return;
 	}
 	if (s->kind == SS_FOR || s->kind == SS_IF || s->kind == SS_ELSE || s->kind == SS_END || s->kind == SS_WHILE ||
@@ -1802,22 +1856,32 @@ static void stmt(Emit *E, const SStmt *s)
 	}
 	int opened = 0;
 	if (E->P->lockstep && !s->uniform && s->kind != SS_BARRIER) {
-		line(E, "for (int t = 0; t < TC_THREADS; ++t) {");
+		line_str(E, "for (int t = 0; t < TC_THREADS; ++t) {");
 		E->depth++;
 		opened++;
 		E->in_threads = true;
 	}
 	for (int i = 0; i < s->nloops; i++) {
 		if (!E->P->lockstep)
-			line(E, "#pragma unroll");
-		line(E, "for (int i%d = 0; i%d < %d; ++i%d) {", i, i, s->extent[i], i);
+			line_str(E, "#pragma unroll");
+		Buf *b = E->b;   /* for (int iI = 0; iI < EXTENT; ++iI) { */
+		buf_indent(b, E->depth);
+		buf_puts(b, "for (int i");
+		buf_put_int(b, i);
+		buf_puts(b, " = 0; i");
+		buf_put_int(b, i);
+		buf_puts(b, " < ");
+		buf_put_int(b, s->extent[i]);
+		buf_puts(b, "; ++i");
+		buf_put_int(b, i);
+		buf_puts(b, ") {\n");
 		E->depth++;
 		opened++;
 	}
 	body(E, s);
 	while (opened--) {
 		E->depth--;
-		line(E, "}");
+		line_str(E, "}");
 	}
 	E->in_threads = false;
 }
@@ -1894,7 +1958,7 @@ void emit_kernel(Buf *out, const SKernel *k)
 	for (int i = 0; i < k->nregs; i++)
 		declare(&E, k->regs[i], &scratch);
 	AsmSeen seen = {0};
-	for (const SStmt *s = k->first; s; s = s->next)
+	for (const SStmt *s = k->first; s && tir_may_have(k->tile, TOP_ASM); s = s->next)
 		asm_collect(&seen, s);
 	for (int i = 0; i < seen.v.len; i++)
 		asm_lambda(&E, seen.v.data[i]);

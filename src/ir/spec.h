@@ -85,6 +85,9 @@ SVal *spec_sv_float(Spec *s, double f);
 SVal *spec_sv_value(Spec *s, const Node *n, TValue *t);
 SVal *spec_sv_tuple(Spec *s, int n, SVal **items);
 void spec_bind(Spec *s, const char *name, SVal *v);
+/* A copy of `name` for a value of the tile IR, which outlives the syntax
+ * tree the name is read from (driver_compile gives the tree's memory away). */
+const char *spec_value_name(Spec *s, const char *name);
 SVal *spec_lookup(Spec *s, const char *name);
 void spec_bind_modules(Spec *s);
 Env *spec_env_new(Spec *s);

@@ -516,10 +516,10 @@ void spec_exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *ste
 		loop->aux2 = loop_option(s, range, "loop_unroll_factor");
 		TBlock *outer = b->block;
 		b->block = loop->body;
-		loop->body->params[0]->name = n->lhs->name;
+		loop->body->params[0]->name = spec_value_name(s, n->lhs->name);
 		spec_bind(s, n->lhs->name, spec_sv_value(s, n, loop->body->params[0]));
 		for (int i = 0; i < nc; i++) {
-			loop->body->params[i + 1]->name = carried.items[i];
+			loop->body->params[i + 1]->name = spec_value_name(s, carried.items[i]);
 			spec_bind(s, carried.items[i], spec_sv_value(s, n, loop->body->params[i + 1]));
 		}
 		spec_exec_block(s, &n->body);
@@ -543,7 +543,7 @@ void spec_exec_runtime_for(Spec *s, const Node *n, SVal *lo, SVal *hi, SVal *ste
 		b->block = outer;
 		tir_results(b, loop, next);
 		for (int i = 0; i < nc; i++) {
-			next[i]->name = carried.items[i];
+			next[i]->name = spec_value_name(s, carried.items[i]);
 			spec_bind(s, carried.items[i], spec_sv_value(s, n, next[i]));
 		}
 		break;
@@ -589,7 +589,7 @@ static void exec_runtime_while(Spec *s, const Node *n)
 		TBlock *outer = b->block;
 		b->block = loop->body;
 		for (int i = 0; i < nc; i++) {
-			loop->body->params[i]->name = carried.items[i];
+			loop->body->params[i]->name = spec_value_name(s, carried.items[i]);
 			spec_bind(s, carried.items[i], spec_sv_value(s, n, loop->body->params[i]));
 		}
 		SVal *c = spec_eval(s, n->cond);
@@ -617,7 +617,7 @@ static void exec_runtime_while(Spec *s, const Node *n)
 		b->block = outer;
 		tir_results(b, loop, next);
 		for (int i = 0; i < nc; i++) {
-			next[i]->name = carried.items[i];
+			next[i]->name = spec_value_name(s, carried.items[i]);
 			spec_bind(s, carried.items[i], spec_sv_value(s, n, next[i]));
 		}
 		break;
@@ -818,7 +818,7 @@ void spec_exec_runtime_if(Spec *s, const Node *n, TValue *cond)
 	TValue **results = arena_alloc(s->a, sizeof *results * (size_t)(count + 1));
 	tir_results(b, op, results);
 	for (int i = 0; i < count; i++) {
-		results[i]->name = names.items[i];
+		results[i]->name = spec_value_name(s, names.items[i]);
 		spec_bind(s, names.items[i], spec_sv_value(s, n, results[i]));
 	}
 }

@@ -1078,11 +1078,16 @@ static SVal *eval_node(Spec *s, const Node *n)
 
 /* ---- statements ---- */
 
+const char *spec_value_name(Spec *s, const char *name)
+{
+	return name ? arena_strdup(s->b.arena, name) : NULL;
+}
+
 void spec_assign(Spec *s, const Node *target, SVal *v)
 {
 	if (target->kind == ND_NAME) {
 		if (v->kind == SV_VALUE && !v->v->name)
-			v->v->name = target->name;
+			v->v->name = spec_value_name(s, target->name);
 		spec_bind(s, target->name, v);
 		return;
 	}

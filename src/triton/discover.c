@@ -99,7 +99,7 @@ static bool is_async_compile(const Source *src, const Token *t, int i, int n)
 }
 
 /* Parses one embedded kernel module and adds its kernel. */
-static void embedded(Arena *a, Arena *toks_arena, Diag *d, const LineTable *lines, const Token *name, const Token *body,
+static void embedded(Arena *a, Arena *trees, Arena *toks_arena, Diag *d, LineTable *lines, const Token *name, const Token *body,
 		     KernelList *out)
 {
 	const Source *src = lines->src;
@@ -113,7 +113,7 @@ static void embedded(Arena *a, Arena *toks_arena, Diag *d, const LineTable *line
 	inner->col_base = col - 1;
 	int ntoks;
 	Token *toks = lex_run(toks_arena, d, inner, &ntoks);
-	Node *module = parse_run(a, d, inner, toks, ntoks);
+	Node *module = parse_run(trees, d, inner, toks, ntoks);
 	for (int i = 0; i < module->body.len; i++) {
 		Node *f = module->body.items[i];
 		if (strlen(f->name) == name->s->len && memcmp(f->name, name->s->str, name->s->len) == 0) {
@@ -124,7 +124,7 @@ static void embedded(Arena *a, Arena *toks_arena, Diag *d, const LineTable *line
 	diag_fatal(d, src, name->offset, "kernel '%s' is not defined in its source", name->s->str);
 }
 
-static int discover_run(Arena *a, Arena *toks_arena, Diag *d, const Source *src, KernelList *out)
+static int discover_run(Arena *a, Arena *trees, Arena *toks_arena, Diag *d, const Source *src, KernelList *out)
 {
 	int ntoks;
 	Token *toks = lex_run(toks_arena, d, src, &ntoks);
@@ -133,18 +133,23 @@ static int discover_run(Arena *a, Arena *toks_arena, Diag *d, const Source *src,
 		if (is_async_compile(src, toks, i, ntoks)) {
 			if (!lines)
 				lines = base_line_table(a, src);
-			embedded(a, toks_arena, d, lines, &toks[i + 6], &toks[i + 8], out);
+			embedded(a, trees, toks_arena, d, lines, &toks[i + 6], &toks[i + 8], out);
 		}
 	}
 	if (lines)
 		return out->len;
-	Node *module = parse_run(a, d, src, toks, ntoks);
+	Node *module = parse_run(trees, d, src, toks, ntoks);
 	for (int i = 0; i < module->body.len; i++)
 		push_kernel(a, out, new_kernel(a, module, module->body.items[i], src, false));
 	return out->len;
 }
 
 int discover_kernels(Arena *a, Diag *d, const Source *src, KernelList *out)
+{
+	return discover_kernels_in(a, a, d, src, out);
+}
+
+int discover_kernels_in(Arena *a, Arena *trees, Diag *d, const Source *src, KernelList *out)
 {
 	jmp_buf jb;
 	jmp_buf *saved = d->jump;
@@ -154,7 +159,7 @@ int discover_kernels(Arena *a, Diag *d, const Source *src, KernelList *out)
 	Arena *toks = arena_alloc(a, sizeof *toks);   /* held in `a`, so what it holds is never lost */
 	d->jump = &jb;
 	if (setjmp(jb) == 0)
-		res = discover_run(a, toks, d, src, out);
+		res = discover_run(a, trees, toks, d, src, out);
 	d->jump = saved;
 	arena_recycle(a, toks);
 	return res;

@@ -109,6 +109,11 @@ typedef struct KernelList {
  * only those are returned). Returns the number of kernels, or -1 after
  * reporting an error. */
 int discover_kernels(Arena *a, Diag *d, const Source *src, KernelList *out);
+/* The same with the syntax trees (their nodes, lists and strings) in
+ * `trees` and the rest (the kernels, the list, embedded sources) in `a`:
+ * a caller done with the trees can give their memory to later stages
+ * (arena_recycle) while the sources stay. */
+int discover_kernels_in(Arena *a, Arena *trees, Diag *d, const Source *src, KernelList *out);
 /* The signature type string of parameter `param` ("*fp32", "i32",
  * "constexpr"), or NULL when unknown. */
 const char *discover_sig_type(const Kernel *k, const char *param);
