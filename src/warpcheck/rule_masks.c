@@ -37,6 +37,14 @@ static bool hcc_name(const WcFile *f, const WcTok *t)
 	return text_is(f, t, "__HIP_PLATFORM_HCC__") || text_is(f, t, "__HCC__");
 }
 
+/* The build gives the name itself (-D __HIP_PLATFORM_HCC__): no guard of
+ * it is stale then. */
+static bool hcc_given(const WcFile *f, const WcTok *t)
+{
+	const WcName *nm = &f->names->v[t->id];
+	return nm->cdef_stamp == f->stamp && nm->cdef == 1;
+}
+
 /* A name in a condition that may decide CUDA against HIP by itself: a
  * platform macro of AMD or NVIDIA, or a CUDA version. */
 static bool platform_name(const WcFile *f, const WcTok *t)
@@ -147,7 +155,7 @@ static void stale_scan(const WcFile *f, Stale *st)
 	st->done = true;
 	Frame *fr = NULL;
 	int depth = 0, cap = 0, code = 0;
-	bool stale = false, proj = false;
+	bool stale = false, proj = false, given = false;
 	for (int i = 0; i < f->nall; i++) {
 		if (!(f->all[i].kind == WT_PUNCT && f->all[i].op == WP_HASH && (i == 0 || f->all[i - 1].kind == WT_EOD)))
 			continue;
@@ -159,6 +167,8 @@ static void stale_scan(const WcFile *f, Stale *st)
 		if (proj)
 			stale_add(&st->proj, code, at);
 		code = at;
+		for (int q = i + 2; q < eod; q++)
+			given = given || (hcc_name(f, &f->all[q]) && hcc_given(f, &f->all[q]));
 		const WcTok *d = i + 1 < f->nall ? &f->all[i + 1] : NULL;
 		uint32_t k = d && d->kind == WT_IDENT ? d->id : UINT32_MAX;
 		if (k == WK_if || k == WK_ifdef || k == WK_ifndef) {
@@ -203,6 +213,8 @@ static void stale_scan(const WcFile *f, Stale *st)
 		stale_add(&st->stale, code, f->n);
 	if (proj)
 		stale_add(&st->proj, code, f->n);
+	if (given)
+		st->stale.n = 0;  /* the build defines it: its guards hold */
 	free(fr);
 }
 
