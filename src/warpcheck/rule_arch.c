@@ -15,10 +15,15 @@
  *   - a class named for a wave64 chip (scan_config_908, policy_gfx90a)
  *     that uses a name of the width 32 (ROCPRIM_WARP_SIZE_32 in a config
  *     for gfx908; 64 in a class for a wave32 chip keeps whole wavefronts
- *     and is not reported). */
+ *     and is not reported);
+ *   - a count of warps that the AMD branch halves against its CUDA branch
+ *     (return 4 under #if defined(PROJ_USE_HIP), return 8 in the #else):
+ *     the block keeps CUDA's threads only on 64-lane wavefronts, and the
+ *     RDNA chips (32 lanes) that compile the AMD value get half of them. */
 #include "warpcheck/warpcheck.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char fix_host[] =
@@ -370,8 +375,129 @@ static void check_chip_classes(WcFile *f)
 	}
 }
 
+/* The name at i says it counts warps: nwarps, num_warps, kNumWarps,
+ * WARPS_PER_BLOCK, get_nwarps_host (a plural "warps", no "size"). */
+static bool warp_count_name(const WcFile *f, int i)
+{
+	if (!(wc_flags(f, i) & WN_WARPISH) || (wc_flags(f, i) & WN_WARP_SIZE))
+		return false;
+	const char *s = f->src.text + f->t[i].off;
+	for (uint32_t k = 0; k + 5 <= f->t[i].len; k++)
+		if ((s[k] | 32) == 'w' && (s[k + 1] | 32) == 'a' && (s[k + 2] | 32) == 'r' && (s[k + 3] | 32) == 'p' &&
+		    (s[k + 4] | 32) == 's')
+			return true;
+	return false;
+}
+
+typedef struct WarpCount {
+	uint32_t id;       /* the function or constant */
+	int tok;           /* the number */
+	uint64_t v;
+	bool cuda;         /* in CUDA's branch (else under a condition about AMD) */
+} WarpCount;
+
+/* Some chip of 32 lanes may compile what region r holds, or the host pass
+ * does (which serves every chip: a count it returns is used for RDNA too). */
+static const char *wave32_chip(const WcRegion *r)
+{
+	if (r->maybe & WC_HOST_PASS)
+		return "RDNA (32 lanes; the host's count serves every chip)";
+	for (int k = 0; k < wc_nchips; k++)
+		if ((r->maybe >> (k + 1) & 1) && wc_chips[k].width == 32)
+			return wc_chips[k].name;  /* gfx1030 (32 lanes) */
+	return NULL;
+}
+
+static void add_count(WcFile *f, WarpCount **v, int *n, int *cap, uint32_t id, int k)
+{
+	uint64_t x;
+	if (!wc_value(f, k, &x) || x == 0 || x > 64 || f->t[k].kind != WT_NUMBER)
+		return;
+	bool cuda = f->t[k].cuda_only;
+	const WcRegion *r = wc_region_at(f, k);
+	if (!cuda && !(r && r->amd))
+		return;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = base_realloc(*v, (size_t)*cap * sizeof **v);
+	}
+	(*v)[(*n)++] = (WarpCount){id, k, x, cuda};
+}
+
+/* A project width constant at i (config::warp_size, WARP_SIZE), not the
+ * device's (warpSize or an alias, a library's per-target name). */
+static bool own_width(const WcFile *f, int i)
+{
+	return (wc_flags(f, i) & WN_WARP_SIZE) && !wc_warp_size_alias(f, i) && !wc_op(f, i + 1, WP_LPAREN);
+}
+
+/* Some use of id is multiplied by a project's own width constant
+ * (default_num_warps * config::warp_size): the threads follow that
+ * constant, and a wrong one is its definition's finding, not the count's. */
+static bool times_own_width(const WcFile *f, uint32_t id)
+{
+	for (int i = 0; i < f->n; i++) {
+		if (f->t[i].kind != WT_IDENT || f->t[i].id != id)
+			continue;
+		int end = wc_op(f, i + 1, WP_LPAREN) ? wc_match(f, i + 1) : i;
+		if (end >= 0 && wc_op(f, end + 1, WP_STAR)) {
+			int k = end + 2;
+			while (wc_ident(f, k) && wc_op(f, k + 1, WP_SCOPE))
+				k += 2;
+			if (own_width(f, k))
+				return true;
+		}
+		if (wc_op(f, i - 1, WP_STAR) && own_width(f, i - 2))
+			return true;
+	}
+	return false;
+}
+
+static void check_warp_counts(WcFile *f)
+{
+	WarpCount *v = NULL;
+	int n = 0, cap = 0;
+	for (int q = 0; q < f->nfns; q++) {
+		const WcFunc *fn = &f->fns[q];
+		if (fn->name < 0 || !warp_count_name(f, fn->name))
+			continue;
+		/* return 8; return cc_ok(cc) ? 8 : 4; */
+		for (int k = fn->open + 1; k < fn->close; k++)
+			if (f->t[k].kind == WT_NUMBER && (wc_kw(f, k - 1, WK_return) || wc_op(f, k - 1, WP_QUESTION) ||
+			                                  wc_op(f, k - 1, WP_COLON)) &&
+			    (wc_op(f, k + 1, WP_SEMI) || wc_op(f, k + 1, WP_COLON)))
+				add_count(f, &v, &n, &cap, f->t[fn->name].id, k);
+	}
+	/* constexpr int nwarps = 4; */
+	for (int i = 1; i + 3 < f->n; i++)
+		if (wc_ident(f, i) && (wc_flags(f, i - 1) & WN_TYPE) && wc_op(f, i + 1, WP_ASSIGN) &&
+		    f->t[i + 2].kind == WT_NUMBER && wc_op(f, i + 3, WP_SEMI) && warp_count_name(f, i))
+			add_count(f, &v, &n, &cap, f->t[i].id, i + 2);
+	for (int a = 0; a < n; a++) {
+		if (v[a].cuda)
+			continue;
+		int c = 0;
+		while (c < n && !(v[c].cuda && v[c].id == v[a].id && v[c].v == 2 * v[a].v))
+			c++;
+		if (c == n || times_own_width(f, v[a].id))
+			continue;
+		const char *chip = wave32_chip(wc_region_at(f, v[a].tok));
+		if (!chip)
+			continue;
+		int len;
+		const char *nm = name_text(f, v[a].id, &len);
+		wc_find(f, v[a].tok, "H8", "warp-count", "count the warps from the width: THREADS / warpSize (on the host, "
+			"from the device's warp size)",
+			"%.*s gives %llu warps on AMD, half of CUDA's %llu: the same threads only with 64 lanes; %s%s gets "
+			"half the block", len, nm, (unsigned long long)v[a].v, (unsigned long long)v[c].v, chip,
+			chip[0] == 'R' ? "" : " (32 lanes)");
+	}
+	free(v);
+}
+
 void wc_rule_arch(WcFile *f)
 {
+	check_warp_counts(f);
 	check_chip_classes(f);
 	check_ctor_widths(f);
 	/* One pass for three checks: each reports at a token of its own (the
