@@ -212,6 +212,13 @@ typedef struct WcWmul {
 	uint8_t kind;            /* 1: divided by the device's width; 2: a WARP_TRANSPOSE thread count */
 } WcWmul;
 
+/* One remembered lookup: the name's hash, id + 1 (0: empty), and where
+ * its spelling is in WcNames.chars. */
+typedef struct WcNameHit {
+	uint32_t hash, id1, off, len;
+} WcNameHit;
+enum { WC_HITS = 2048 };
+
 typedef struct WcNames {
 	WcName *v;
 	uint32_t n, cap;
@@ -219,6 +226,8 @@ typedef struct WcNames {
 	uint64_t *slot;          /* open addressing: the name's hash << 32 | id + 1, 0 when empty (a
 	                            probe compares hashes without reading the name's entry) */
 	uint32_t mask;
+	struct WcNameHit *hit;   /* WC_HITS recent lookups by hash, direct-mapped: a name met again
+	                            is found without the probe of slot and the read of its entry */
 	char *chars;
 	size_t nchars, ccap;
 	uint32_t serial;         /* last stamp handed out */
