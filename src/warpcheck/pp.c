@@ -846,22 +846,34 @@ static WcHeaderSum *sum_find(WcWork *w, const char *path, uint64_t key)
 	return NULL;
 }
 
-/* ids[0, n) in ascending order: a radix sort, 11 bits a pass. */
+/* ids[0, n) in ascending order: a radix sort, 8 bits a pass, as many
+ * passes as the largest id has bytes (two for 65,536 names); a short list
+ * by insertion. */
 static void sort_ids(uint32_t *ids, uint32_t n)
 {
 	if (n < 2)
 		return;
+	if (n <= 48) {
+		for (uint32_t k = 1; k < n; k++) {
+			uint32_t x = ids[k], j = k;
+			for (; j > 0 && ids[j - 1] > x; j--)
+				ids[j] = ids[j - 1];
+			ids[j] = x;
+		}
+		return;
+	}
+	uint32_t all = 0;
+	for (uint32_t k = 0; k < n; k++)
+		all |= ids[k];
 	uint32_t *tmp = base_malloc(sizeof *tmp * n), *a = ids, *b = tmp;
-	for (int shift = 0; shift < 32; shift += 11) {
-		uint32_t count[2049] = {0};
+	for (int shift = 0; shift < 32 && all >> shift; shift += 8) {
+		uint32_t count[257] = {0};
 		for (uint32_t k = 0; k < n; k++)
-			count[((a[k] >> shift) & 2047) + 1]++;
-		if (count[((a[0] >> shift) & 2047) + 1] == n)
-			continue;  /* one digit for every id: the pass would change nothing */
-		for (int d = 0; d < 2048; d++)
+			count[((a[k] >> shift) & 255) + 1]++;
+		for (int d = 0; d < 256; d++)
 			count[d + 1] += count[d];
 		for (uint32_t k = 0; k < n; k++)
-			b[count[(a[k] >> shift) & 2047]++] = a[k];
+			b[count[(a[k] >> shift) & 255]++] = a[k];
 		uint32_t *t = a;
 		a = b, b = t;
 	}
