@@ -380,6 +380,8 @@ static void lex_word(Lexer *lx, size_t start)
 	} else {
 		WcTok *t = push(lx, WT_IDENT, start);
 		t->id = wc_intern_hashed(lx->f->names, lx->s + start, lx->pos - start, h);
+		if (t->id == WK_warpSize && !t->pp)
+			lx->f->lex_warp_size = true;
 	}
 }
 
@@ -486,6 +488,7 @@ void wc_lex(WcFile *f)
 	}
 	f->n = 0;
 	f->nall = 0;
+	f->lex_warp_size = false;
 	while (lx.pos < lx.n)
 		lex_one(&lx);
 	if (lx.in_pp)

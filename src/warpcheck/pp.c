@@ -1584,11 +1584,8 @@ static bool own_decl(const WcFile *f, int i)
  * for a parameter or template parameter, the function body that follows. */
 static void own_warp_size(WcFile *f)
 {
-	int first = 0;
-	while (first < f->n && !(f->t[first].kind == WT_IDENT && f->t[first].id == WK_warpSize))
-		first++;
-	if (first == f->n)
-		return;  /* no warpSize in the code: nothing to rename, no scopes to follow */
+	if (!f->lex_warp_size)
+		return;  /* no warpSize in the code (the lexer's note): nothing to rename, no scopes to follow */
 	uint32_t own = UINT32_MAX;
 	int *stack = NULL, depth = 0, cap = 0, paren = 0;
 	for (int i = 0; i < f->n; i++) {

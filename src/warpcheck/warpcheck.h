@@ -444,6 +444,7 @@ typedef struct WcFile {
 	uint64_t tok_ops;           /* ...bit p: a punctuator p in t (wc_match_table): a rule's pass that
 	                               looks only at tokens a file lacks is not made */
 	uint64_t tok_kws[3];        /* ...and bit k: the known name k (WK_*) in t (wc_file_has_kw) */
+	bool lex_warp_size;         /* the lexer put a warpSize among the code tokens */
 	WcSuppress *sup; int nsup;
 	WcFinding *finds; int nfinds;
 	WcFunc *fns; int nfns;
