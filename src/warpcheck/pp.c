@@ -1766,6 +1766,11 @@ typedef struct { uint32_t id, target; uint64_t v; WcPasses maybe; } TargetDef;
 
 static void target_consts(WcFile *f)
 {
+	bool amd = false;  /* a definition is taken only in a region about AMD: most files have none */
+	for (int r = 0; r < f->nregions && !amd; r++)
+		amd = f->regions[r].amd;
+	if (!amd)
+		return;
 	TargetDef defs[32];
 	int n = 0;
 	const WcTok *t = f->t;
