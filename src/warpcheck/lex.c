@@ -503,7 +503,11 @@ static void lex_one(Lexer *lx)
 static size_t bad_utf8(const unsigned char *s, size_t n)
 {
 	for (size_t i = 0; i < n;) {
-		uint64_t word;
+		uint64_t word, w4[4];
+		if (i + 32 <= n && (memcpy(w4, s + i, 32), ((w4[0] | w4[1] | w4[2] | w4[3]) & 0x8080808080808080ull) == 0)) {
+			i += 32;  /* 32 ASCII bytes at once */
+			continue;
+		}
 		if (i + 8 <= n && (memcpy(&word, s + i, 8), (word & 0x8080808080808080ull) == 0)) {
 			i += 8;  /* eight ASCII bytes at once */
 			continue;
