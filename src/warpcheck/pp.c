@@ -1209,19 +1209,9 @@ static bool read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	WcFile sub = {.src = {.name = path, .text = text, .len = len}, .diag = &quiet, .names = f->names,
 	              .stamp = stamp, .include_depth = f->include_depth + 1, .cfg = f->cfg, .top = top,
 	              .work = top ? NULL : f->work};
-	struct WcTokBufs *bufs = NULL;  /* the token arrays of this depth, reused from header to header */
-	if (sub.work) {
-		WcWork *w = sub.work;
-		if (w->nbuilding >= w->nbufs) {
-			int n = w->nbuilding + 8;
-			w->bufs = base_realloc(w->bufs, (size_t)n * sizeof *w->bufs);
-			memset(w->bufs + w->nbufs, 0, (size_t)(n - w->nbufs) * sizeof *w->bufs);
-			w->nbufs = n;
-		}
-		bufs = &w->bufs[w->nbuilding];
-		sub.all = bufs->all, sub.all_cap = bufs->all_cap, sub.t = bufs->t, sub.t_cap = bufs->t_cap;
-		bufs->all = bufs->t = NULL;
-	}
+	/* The token arrays are freed when the header is read: the next header,
+	 * at any depth, takes the same memory again (arrays kept per depth held
+	 * the largest header of each depth at once). */
 	wc_lex(&sub);
 	if (!top) {
 		wc_include_summaries(&sub);   /* before the first fact of stamp is set */
@@ -1241,13 +1231,8 @@ static bool read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	vec_free(&sub.hdr_paths);
 	free(sub.seen);
 	free(sub.fns);
-	if (bufs) {
-		bufs = &sub.work->bufs[sub.work->nbuilding];  /* bufs may have moved */
-		bufs->all = sub.all, bufs->all_cap = sub.all_cap, bufs->t = sub.t, bufs->t_cap = sub.t_cap;
-	} else {
-		free(sub.all);
-		free(sub.t);
-	}
+	free(sub.all);
+	free(sub.t);
 	free(sub.sup);
 	free(sub.finds);
 	free(sub.hfinds);

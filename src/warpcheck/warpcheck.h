@@ -407,9 +407,6 @@ struct WcWork {
 	char *text; size_t text_cap;
 	WcTok *all; int all_cap;
 	WcTok *t; int t_cap;
-	struct WcTokBufs { WcTok *all, *t; int all_cap, t_cap; } *bufs;  /* a header read for its summary
-	                               borrows these, one pair per depth of summaries being made */
-	int nbufs;
 	WcPtrTab incl;              /* #include lookups made (WcIncl, wc_resolve_include_in) */
 };
 
