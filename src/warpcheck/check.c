@@ -66,11 +66,6 @@ void wc_work_free(WcWork *w)
 	free(w->all);
 	free(w->t);
 	free(w->building);
-	for (int k = 0; k < w->nbufs; k++) {
-		free(w->bufs[k].all);
-		free(w->bufs[k].t);
-	}
-	free(w->bufs);
 	memset(w, 0, sizeof *w);
 }
 

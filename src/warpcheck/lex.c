@@ -380,21 +380,56 @@ static void lex_word(Lexer *lx, size_t start)
 	} else {
 		WcTok *t = push(lx, WT_IDENT, start);
 		t->id = wc_intern_hashed(lx->f->names, lx->s + start, lx->pos - start, h);
+		if (t->id == WK_warpSize && !t->pp)
+			lx->f->lex_warp_size = true;
 	}
 }
 
-/* One token (or comment/whitespace) at lx->pos. */
+/* What a byte starts, for lex_one's one dispatch. */
+enum { K_PUNCT, K_SPACE, K_NEWLINE, K_BACKSLASH, K_SLASH, K_HASH, K_DIGIT, K_DOT, K_IDENT, K_QUOTE };
+
+static const uint8_t kstart[256] = {
+	[' '] = K_SPACE, ['\t'] = K_SPACE, ['\r'] = K_SPACE, ['\f'] = K_SPACE, ['\v'] = K_SPACE,
+	['\n'] = K_NEWLINE, ['\\'] = K_BACKSLASH, ['/'] = K_SLASH, ['#'] = K_HASH, ['.'] = K_DOT,
+	['"'] = K_QUOTE, ['\''] = K_QUOTE, ['_'] = K_IDENT, ['$'] = K_IDENT,
+#define R10(b) [b] = K_DIGIT, [b + 1] = K_DIGIT, [b + 2] = K_DIGIT, [b + 3] = K_DIGIT, [b + 4] = K_DIGIT, \
+	[b + 5] = K_DIGIT, [b + 6] = K_DIGIT, [b + 7] = K_DIGIT, [b + 8] = K_DIGIT, [b + 9] = K_DIGIT
+	R10('0'),
+#undef R10
+#define L13(b) [b] = K_IDENT, [b + 1] = K_IDENT, [b + 2] = K_IDENT, [b + 3] = K_IDENT, \
+	[b + 4] = K_IDENT, [b + 5] = K_IDENT, [b + 6] = K_IDENT, [b + 7] = K_IDENT, [b + 8] = K_IDENT, \
+	[b + 9] = K_IDENT, [b + 10] = K_IDENT, [b + 11] = K_IDENT, [b + 12] = K_IDENT
+	L13('a'), L13('n'), L13('A'), L13('N'),
+#undef L13
+#define H16(b) [b] = K_IDENT, [b + 1] = K_IDENT, [b + 2] = K_IDENT, [b + 3] = K_IDENT, \
+	[b + 4] = K_IDENT, [b + 5] = K_IDENT, [b + 6] = K_IDENT, [b + 7] = K_IDENT, [b + 8] = K_IDENT, \
+	[b + 9] = K_IDENT, [b + 10] = K_IDENT, [b + 11] = K_IDENT, [b + 12] = K_IDENT, \
+	[b + 13] = K_IDENT, [b + 14] = K_IDENT, [b + 15] = K_IDENT
+	H16(0x80), H16(0x90), H16(0xa0), H16(0xb0), H16(0xc0), H16(0xd0), H16(0xe0), H16(0xf0),
+#undef H16
+};
+
+static inline void lex_punct(Lexer *lx, size_t start)
+{
+	size_t len;
+	WcPunct op = punct(lx->s + start, lx->n - start, &len);
+	lx->pos += len;
+	push(lx, WT_PUNCT, start)->op = (uint8_t)op;
+}
+
+/* One token (or comment/whitespace) at lx->pos: one dispatch on its first
+ * byte (kstart), then the tests that byte needs. */
 static void lex_one(Lexer *lx)
 {
 	char c = lx->s[lx->pos];
 	size_t start = lx->pos;
-	if (cclass[(unsigned char)c] & C_SPACE) {
+	switch (kstart[(unsigned char)c]) {
+	case K_SPACE:
 		do  /* a run of blanks at once (indentation) */
 			lx->pos++;
 		while (cclass[(unsigned char)lx->s[lx->pos]] & C_SPACE);  /* the NUL after the text ends it */
 		return;
-	}
-	if (c == '\n') {
+	case K_NEWLINE:
 		if (lx->in_pp) {
 			push(lx, WT_EOD, start);
 			lx->in_pp = false;
@@ -402,42 +437,65 @@ static void lex_one(Lexer *lx)
 		newline(lx);
 		lx->bol = true;
 		return;
-	}
-	if (c == '\\' && (peek(lx, 1) == '\n' || (peek(lx, 1) == '\r' && peek(lx, 2) == '\n'))) {
-		lx->pos += peek(lx, 1) == '\n' ? 1 : 2;  /* line continuation */
-		newline(lx);
+	case K_BACKSLASH:
+		if (peek(lx, 1) == '\n' || (peek(lx, 1) == '\r' && peek(lx, 2) == '\n')) {
+			lx->pos += peek(lx, 1) == '\n' ? 1 : 2;  /* line continuation */
+			newline(lx);
+			return;
+		}
+		lx->bol = false;
+		lex_punct(lx, start);
 		return;
-	}
-	if (c == '/' && peek(lx, 1) == '/') {
-		skip_line_comment(lx);
+	case K_SLASH:
+		if (peek(lx, 1) == '/') {
+			skip_line_comment(lx);
+			return;
+		}
+		if (peek(lx, 1) == '*') {
+			skip_block_comment(lx);
+			return;
+		}
+		lx->bol = false;
+		lex_punct(lx, start);
 		return;
-	}
-	if (c == '/' && peek(lx, 1) == '*') {
-		skip_block_comment(lx);
+	case K_HASH:
+		if (lx->bol) {
+			lx->bol = false;
+			lx->in_pp = true;
+			lx->pos++;
+			push(lx, WT_PUNCT, start)->num = (uint64_t)lx->f->n;  /* op set below */
+			lx->f->all[lx->f->nall - 1].op = WP_HASH;
+			return;
+		}
+		lex_punct(lx, start);
 		return;
-	}
-	bool bol = lx->bol;
-	lx->bol = false;
-	if (c == '#' && bol) {
-		lx->in_pp = true;
-		lx->pos++;
-		push(lx, WT_PUNCT, start)->num = (uint64_t)lx->f->n;  /* op set below */
-		lx->f->all[lx->f->nall - 1].op = WP_HASH;
+	case K_DOT:
+		lx->bol = false;
+		if (!digit(peek(lx, 1))) {
+			lex_punct(lx, start);
+			return;
+		}
+		lex_number(lx);  /* .5 */
+		number_value(push(lx, WT_NUMBER, start), lx->s + start);
 		return;
-	}
-	if (digit(c) || (c == '.' && digit(peek(lx, 1)))) {
+	case K_DIGIT:
+		lx->bol = false;
 		lex_number(lx);
 		number_value(push(lx, WT_NUMBER, start), lx->s + start);
-	} else if (ident_char(c)) {
+		return;
+	case K_IDENT:
+		lx->bol = false;
 		lex_word(lx, start);
-	} else if (c == '"' || c == '\'') {
+		return;
+	case K_QUOTE:
+		lx->bol = false;
 		lex_quoted(lx, start, c);
 		push(lx, c == '"' ? WT_STRING : WT_CHAR, start);
-	} else {
-		size_t len;
-		WcPunct op = punct(lx->s + start, lx->n - start, &len);
-		lx->pos += len;
-		push(lx, WT_PUNCT, start)->op = (uint8_t)op;
+		return;
+	default:
+		lx->bol = false;
+		lex_punct(lx, start);
+		return;
 	}
 }
 
@@ -445,7 +503,11 @@ static void lex_one(Lexer *lx)
 static size_t bad_utf8(const unsigned char *s, size_t n)
 {
 	for (size_t i = 0; i < n;) {
-		uint64_t word;
+		uint64_t word, w4[4];
+		if (i + 32 <= n && (memcpy(w4, s + i, 32), ((w4[0] | w4[1] | w4[2] | w4[3]) & 0x8080808080808080ull) == 0)) {
+			i += 32;  /* 32 ASCII bytes at once */
+			continue;
+		}
 		if (i + 8 <= n && (memcpy(&word, s + i, 8), (word & 0x8080808080808080ull) == 0)) {
 			i += 8;  /* eight ASCII bytes at once */
 			continue;
@@ -486,6 +548,7 @@ void wc_lex(WcFile *f)
 	}
 	f->n = 0;
 	f->nall = 0;
+	f->lex_warp_size = false;
 	while (lx.pos < lx.n)
 		lex_one(&lx);
 	if (lx.in_pp)

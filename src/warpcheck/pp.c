@@ -846,22 +846,34 @@ static WcHeaderSum *sum_find(WcWork *w, const char *path, uint64_t key)
 	return NULL;
 }
 
-/* ids[0, n) in ascending order: a radix sort, 11 bits a pass. */
+/* ids[0, n) in ascending order: a radix sort, 8 bits a pass, as many
+ * passes as the largest id has bytes (two for 65,536 names); a short list
+ * by insertion. */
 static void sort_ids(uint32_t *ids, uint32_t n)
 {
 	if (n < 2)
 		return;
+	if (n <= 48) {
+		for (uint32_t k = 1; k < n; k++) {
+			uint32_t x = ids[k], j = k;
+			for (; j > 0 && ids[j - 1] > x; j--)
+				ids[j] = ids[j - 1];
+			ids[j] = x;
+		}
+		return;
+	}
+	uint32_t all = 0;
+	for (uint32_t k = 0; k < n; k++)
+		all |= ids[k];
 	uint32_t *tmp = base_malloc(sizeof *tmp * n), *a = ids, *b = tmp;
-	for (int shift = 0; shift < 32; shift += 11) {
-		uint32_t count[2049] = {0};
+	for (int shift = 0; shift < 32 && all >> shift; shift += 8) {
+		uint32_t count[257] = {0};
 		for (uint32_t k = 0; k < n; k++)
-			count[((a[k] >> shift) & 2047) + 1]++;
-		if (count[((a[0] >> shift) & 2047) + 1] == n)
-			continue;  /* one digit for every id: the pass would change nothing */
-		for (int d = 0; d < 2048; d++)
+			count[((a[k] >> shift) & 255) + 1]++;
+		for (int d = 0; d < 256; d++)
 			count[d + 1] += count[d];
 		for (uint32_t k = 0; k < n; k++)
-			b[count[(a[k] >> shift) & 2047]++] = a[k];
+			b[count[(a[k] >> shift) & 255]++] = a[k];
 		uint32_t *t = a;
 		a = b, b = t;
 	}
@@ -1197,19 +1209,9 @@ static bool read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	WcFile sub = {.src = {.name = path, .text = text, .len = len}, .diag = &quiet, .names = f->names,
 	              .stamp = stamp, .include_depth = f->include_depth + 1, .cfg = f->cfg, .top = top,
 	              .work = top ? NULL : f->work};
-	struct WcTokBufs *bufs = NULL;  /* the token arrays of this depth, reused from header to header */
-	if (sub.work) {
-		WcWork *w = sub.work;
-		if (w->nbuilding >= w->nbufs) {
-			int n = w->nbuilding + 8;
-			w->bufs = base_realloc(w->bufs, (size_t)n * sizeof *w->bufs);
-			memset(w->bufs + w->nbufs, 0, (size_t)(n - w->nbufs) * sizeof *w->bufs);
-			w->nbufs = n;
-		}
-		bufs = &w->bufs[w->nbuilding];
-		sub.all = bufs->all, sub.all_cap = bufs->all_cap, sub.t = bufs->t, sub.t_cap = bufs->t_cap;
-		bufs->all = bufs->t = NULL;
-	}
+	/* The token arrays are freed when the header is read: the next header,
+	 * at any depth, takes the same memory again (arrays kept per depth held
+	 * the largest header of each depth at once). */
 	wc_lex(&sub);
 	if (!top) {
 		wc_include_summaries(&sub);   /* before the first fact of stamp is set */
@@ -1229,13 +1231,8 @@ static bool read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	vec_free(&sub.hdr_paths);
 	free(sub.seen);
 	free(sub.fns);
-	if (bufs) {
-		bufs = &sub.work->bufs[sub.work->nbuilding];  /* bufs may have moved */
-		bufs->all = sub.all, bufs->all_cap = sub.all_cap, bufs->t = sub.t, bufs->t_cap = sub.t_cap;
-	} else {
-		free(sub.all);
-		free(sub.t);
-	}
+	free(sub.all);
+	free(sub.t);
 	free(sub.sup);
 	free(sub.finds);
 	free(sub.hfinds);
@@ -1572,11 +1569,8 @@ static bool own_decl(const WcFile *f, int i)
  * for a parameter or template parameter, the function body that follows. */
 static void own_warp_size(WcFile *f)
 {
-	int first = 0;
-	while (first < f->n && !(f->t[first].kind == WT_IDENT && f->t[first].id == WK_warpSize))
-		first++;
-	if (first == f->n)
-		return;  /* no warpSize in the code: nothing to rename, no scopes to follow */
+	if (!f->lex_warp_size)
+		return;  /* no warpSize in the code (the lexer's note): nothing to rename, no scopes to follow */
 	uint32_t own = UINT32_MAX;
 	int *stack = NULL, depth = 0, cap = 0, paren = 0;
 	for (int i = 0; i < f->n; i++) {
@@ -1757,6 +1751,11 @@ typedef struct { uint32_t id, target; uint64_t v; WcPasses maybe; } TargetDef;
 
 static void target_consts(WcFile *f)
 {
+	bool amd = false;  /* a definition is taken only in a region about AMD: most files have none */
+	for (int r = 0; r < f->nregions && !amd; r++)
+		amd = f->regions[r].amd;
+	if (!amd)
+		return;
 	TargetDef defs[32];
 	int n = 0;
 	const WcTok *t = f->t;

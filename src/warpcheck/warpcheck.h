@@ -161,48 +161,52 @@ typedef struct WcTok {
  * fact belongs to: a fact holds only while its stamp is the current one,
  * so nothing is cleared between files. */
 typedef struct WcName {
+	/* The fields in an order with no holes (168 bytes, not 192: a first
+	 * touch and a cache line each name less); what belongs together is
+	 * said where it is. */
 	uint32_t off, len, hash;
 	uint16_t flags;
 	uint8_t macro_nparams;
 	bool macro_shuffle;      /* a function-like macro whose body shuffles with no width */
 	uint8_t view;            /* dataflow: the view of a local, for var_stamp */
 	bool varying, whole;     /* dataflow: WcVal's flags of a local, for var_stamp */
+	bool macro_wsize;        /* a function-like macro whose body uses the device's width */
+	uint8_t macro_select;    /* a function-like macro whose body is parameter k - 1 (0: not one) */
+	bool select_amd;         /* ...defined under a condition about AMD, for the passes select_def */
+	uint8_t ret_view;        /* ret_stamp's */
+	bool ret_varying;
+	uint8_t hdr_kinds;       /* hdr_stamp's: scheme.c's S_* bits */
+	bool const_conflict;     /* const_stamp's, with const_value */
+	uint8_t cdef;            /* cdef_stamp's: 1: -D NAME, with cdef_value when cdef_num; 2: -U NAME */
+	bool cdef_num;
+	uint8_t pbound_param, pbound_max;  /* pbound_stamp's */
 	uint32_t macro_used;     /* bit i: parameter i appears in the body */
 	uint32_t const_stamp, macro_stamp, var_stamp, target_stamp;
 	uint32_t wsize_stamp;    /* #define NAME warpSize (or another such name) */
 	uint32_t wexpr_stamp;    /* #define NAME (1024 / warpSize): computed from the device's width */
-	bool macro_wsize;        /* a function-like macro whose body uses the device's width */
-	uint8_t macro_select;    /* a function-like macro whose body is parameter k - 1 (0: not one) */
-	bool select_amd;         /* ...defined under a condition about AMD, for the passes select_def */
-	uint64_t select_def;
 	uint32_t ret_stamp;      /* a function of the file: what it returns, in ret_view, ret_varying */
-	uint8_t ret_view;
-	bool ret_varying;
 	uint32_t hdr_stamp;      /* a function of an included header: what its body does, in hdr_kinds */
-	uint8_t hdr_kinds;       /* scheme.c's S_* bits */
 	uint32_t target_macro;   /* the per-target macro whose branch defined it */
-	const char *target_file; /* where the #define the host pass may take is, when known (NULL: not), */
-	uint32_t target_off;     /* ...at that file's offset, line and column */
+	uint32_t target_off;     /* where the #define the host pass may take is (target_file, when
+	                            known), at that file's offset, line and column */
 	int target_line, target_col;
 	uint32_t tmacro_stamp;   /* #define IS_CDNA (defined(__gfx908__) || ...): a per-target test */
 	uint32_t tmacro_target;  /* the first per-target macro its body names */
-	bool const_conflict;
-	uint64_t const_value;
-	uint32_t cdef_stamp;     /* -D/-U on the command line or in the compile database */
-	uint8_t cdef;            /* 1: -D NAME, with cdef_value when cdef_num; 2: -U NAME */
-	bool cdef_num;
-	uint64_t cdef_value;
+	uint32_t cdef_stamp;     /* -D/-U on the command line or in the compile database: cdef */
 	uint32_t body_stamp;     /* an object-like #define: its body in WcNames.mt */
 	uint32_t body_at, body_len;
 	uint32_t touch_stamp;    /* the last stamp any fact a header summary keeps was set under (WcNames.touched) */
 	uint32_t pbound_stamp;   /* a template whose parameter pbound_param a static_assert bounds by the
 	                            device's width: at most pbound_max with 32 lanes (rule_params.c) */
-	uint8_t pbound_param, pbound_max;
 	uint32_t wm_stamp;       /* a template whose parameters are counted in wavefronts: WcNames.wm */
 	uint32_t wm_at, wm_len;  /* ...from wm_at, wm_len of them (rule_tmpl.c) */
 	uint32_t src_stamp;      /* its facts of this stamp are exactly those of entry src_entry of the
 	                            summaries' pool: set by a replay and by nothing since (pp.c) */
 	uint32_t src_entry;
+	uint64_t select_def;     /* select_amd's passes */
+	const char *target_file; /* target_off's file (NULL: not known) */
+	uint64_t const_value;
+	uint64_t cdef_value;
 } WcName;
 
 /* A template parameter that must be whole wavefronts (rule_tmpl.c). */
@@ -212,6 +216,13 @@ typedef struct WcWmul {
 	uint8_t kind;            /* 1: divided by the device's width; 2: a WARP_TRANSPOSE thread count */
 } WcWmul;
 
+/* One remembered lookup: the name's hash, id + 1 (0: empty), and where
+ * its spelling is in WcNames.chars. */
+typedef struct WcNameHit {
+	uint32_t hash, id1, off, len;
+} WcNameHit;
+enum { WC_HITS = 2048 };
+
 typedef struct WcNames {
 	WcName *v;
 	uint32_t n, cap;
@@ -219,6 +230,8 @@ typedef struct WcNames {
 	uint64_t *slot;          /* open addressing: the name's hash << 32 | id + 1, 0 when empty (a
 	                            probe compares hashes without reading the name's entry) */
 	uint32_t mask;
+	struct WcNameHit *hit;   /* WC_HITS recent lookups by hash, direct-mapped: a name met again
+	                            is found without the probe of slot and the read of its entry */
 	char *chars;
 	size_t nchars, ccap;
 	uint32_t serial;         /* last stamp handed out */
@@ -394,9 +407,6 @@ struct WcWork {
 	char *text; size_t text_cap;
 	WcTok *all; int all_cap;
 	WcTok *t; int t_cap;
-	struct WcTokBufs { WcTok *all, *t; int all_cap, t_cap; } *bufs;  /* a header read for its summary
-	                               borrows these, one pair per depth of summaries being made */
-	int nbufs;
 	WcPtrTab incl;              /* #include lookups made (WcIncl, wc_resolve_include_in) */
 };
 
@@ -435,6 +445,7 @@ typedef struct WcFile {
 	uint64_t tok_ops;           /* ...bit p: a punctuator p in t (wc_match_table): a rule's pass that
 	                               looks only at tokens a file lacks is not made */
 	uint64_t tok_kws[3];        /* ...and bit k: the known name k (WK_*) in t (wc_file_has_kw) */
+	bool lex_warp_size;         /* the lexer put a warpSize among the code tokens */
 	WcSuppress *sup; int nsup;
 	WcFinding *finds; int nfinds;
 	WcFunc *fns; int nfns;
