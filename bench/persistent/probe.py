@@ -12,6 +12,7 @@ With KERNEL=matmul03 the same for tutorial 03's matmul_kernel (128x256x64,
 tritonc with bench/tutorials/cases.txt's constexprs for it. With
 KERNEL=descriptor, 09's matmul_kernel_descriptor_persistent (device-made
 descriptors, FLATTEN=True, EPILOGUE_SUBTILE from SUBTILE=1 or 0).
+With STAGES=N, Triton builds with num_stages=N (3 by default).
 NAME=FILE.cu@BYTES gives a file's dynamic shared memory in bytes.
 With CUBIN=DIR, Triton's cubin is written to DIR/triton.cubin.
 """
@@ -28,6 +29,7 @@ from reference import jit_module, median_ms  # noqa: E402
 M = N = K = 4096
 SMS = 132
 SHARED = 96 * 1024 + 1024
+STAGES = int(os.environ.get("STAGES", "3"))   # Triton's num_stages
 
 
 def main():
@@ -45,7 +47,7 @@ def main():
         def triton_run():
             return mod.matmul_kernel[(grid,)](a, b, c_ref, M, N, K, K, 1, N, 1, N, 1, BLOCK_SIZE_M=128,
                                        BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, ACTIVATION="",
-                                       num_stages=3, num_warps=8)
+                                       num_stages=STAGES, num_warps=8)
         args = (np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(N), np.int32(N))
     elif desc:
         import triton
@@ -58,7 +60,7 @@ def main():
             return mod.matmul_kernel_descriptor_persistent[(SMS,)](
                 a, b, c_ref, M, N, K, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64, GROUP_SIZE_M=8,
                 EPILOGUE_SUBTILE=subtile, NUM_SMS=SMS, WARP_SPECIALIZE=False, FLATTEN=True,
-                num_stages=3, num_warps=4)
+                num_stages=STAGES, num_warps=4)
         args = (np.int32(M), np.int32(N), np.int32(K))
     else:
         mod = jit_module(os.path.join(tut, "09-persistent-matmul.py"))
@@ -67,7 +69,7 @@ def main():
         def triton_run():
             return mod.matmul_kernel_persistent[(SMS,)](a, b, c_ref, M, N, K, K, 1, 1, K, N, 1,
                                                  BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
-                                                 GROUP_SIZE_M=8, NUM_SMS=SMS, num_stages=3, num_warps=4)
+                                                 GROUP_SIZE_M=8, NUM_SMS=SMS, num_stages=STAGES, num_warps=4)
         args = (np.int32(M), np.int32(N), np.int32(K), np.int32(K), np.int32(K), np.int32(N))
     compiled = triton_run()
     if os.environ.get("CUBIN") and compiled is not None:
