@@ -49,7 +49,7 @@ var_mean_f32|tests/corpus/var_mean_f32.py'
 # name|extension|arguments: one stage (.plan files: the lowering's frames, layouts, dots
 # and pipelines; gemm_wrapped, gemm_tile_loop, gemm_blocks: tutorial 03's % M, 09's tile loop and
 # descriptor blocks on the pipelined wgmma path; attention_causal: q written once, p every iteration, K/V streamed; trans_add_shared.cu and reuse.simt: shared arrays sharing bytes;
-# ahead_mixed, rows_softmax_ahead.cu: loads issued an iteration ahead, and one that is not; outer_blocks: the blocks an SM is asked to hold;
+# ahead_mixed, rows_softmax_ahead.cu: loads issued an iteration ahead, and one that is not; outer_blocks: the blocks an SM is asked to hold; locked_held, locked_late: not asked when tiles are held through a loop, asked when not;
 # kv_grads: attention backward's loops on wgmma, one copy read by two dots, side loads in the consumer, k and v written once for two loops;
 # gemm_made_blocks: descriptors made in the kernel of arguments (run-time strides), bulk tensor copies by
 # tensor maps the host encodes; gemm_made_batched: A's base computed, 16-byte async copies by the contract;
@@ -75,6 +75,8 @@ trans_add_shared|cu|tests/exec/trans.py -k trans_add -s *fp32,*fp32,*fp32,*fp32,
 ahead_mixed|plan|tests/exec/ahead.py -k ahead_mixed -s *fp32,*fp32,*fp32,i32 -D BLOCK=64 --num-warps 2 --target cuda:sm_90 --dump plan
 rows_softmax_ahead|cu|tests/exec/ahead.py -k rows_softmax -s *fp32,*fp32,i32,i32,i32 -D BLOCK=128 -D STAGES=4 --num-warps 4 --target cuda:sm_90
 outer_blocks|plan|tests/exec/outer.py -s *fp32,*fp32 -D N=64 --target cuda:sm_90 --dump plan
+locked_held|plan|tests/exec/locked.py -k grouped_rows -s *fp32,*fp32,*fp32,*fp32,*i32,i32 -D GROUPS=3 -D BLOCK=1024 --num-warps 1 --target cuda:sm_90 --dump plan
+locked_late|plan|tests/exec/locked.py -k grouped_rows_late -s *fp32,*fp32,*i32,i32 -D GROUPS=2 -D BLOCK=1024 --num-warps 1 --target cuda:sm_90 --dump plan
 kv_grads|plan|tests/exec/kv_grads.py -k kv_grads -s *fp16,*fp16,*fp16,*fp16,*fp32,*fp32,*fp16,*fp16,i32 -D D=64 -D BM=32 -D BN=128 --num-stages 3 --target cuda:sm_90a --dump plan'
 
 stage_args() { # extension: what selects that stage
