@@ -40,6 +40,7 @@ typedef struct Frame {
 	 * branch certainly or possibly was. */
 	WcPasses def, maybe, done_def, done_maybe;
 	bool amd;            /* a condition names AMD, a chip or the wave size */
+	bool feature;        /* a test of an AMD feature inside an AMD branch: every branch is AMD code */
 } Frame;
 
 typedef struct PP {
@@ -146,6 +147,52 @@ static void note_arch_list(const WcFile *f, Frame *fr, int from, int to, bool if
 	fr->arch_pure = pure;
 	fr->arch_else = false;
 	fr->arch_done = false;
+}
+
+static bool same_ci(const char *s, const char *upper, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if ((s[k] >= 'a' && s[k] <= 'z' ? s[k] - 32 : s[k]) != upper[k])
+			return false;
+	return true;
+}
+
+/* The AMD names of the condition [from, to) are features or versions
+ * (AMD_MFMA_AVAILABLE, ROCM_VERSION), not the platform: the AMD word is
+ * not the name's last (GGML_USE_HIP, USE_ROCM, __HIPCC__) and the name
+ * does not say PLATFORM or HCC (__HIP_PLATFORM_AMD__ is not defined for
+ * HIP on NVIDIA, so its #else there is NVIDIA's code). */
+static bool cond_amd_feature(const WcFile *f, int from, int to)
+{
+	bool any = false;
+	for (int i = from; i < to; i++) {
+		if (!(all_flags(f, i) & WN_AMD))
+			continue;
+		const char *s = f->src.text + f->all[i].off;
+		size_t n = f->all[i].len;
+		while (n && s[n - 1] == '_')
+			n--;
+		for (size_t a = 0; a + 8 <= n; a++)
+			if (same_ci(s + a, "PLATFORM", 8))
+				return false;
+		static const char *const last[] = {"HIP", "AMD", "HCC", "ROCM", "HIPCC", "AMDGPU"};
+		for (size_t k = 0; k < TC_COUNT(last); k++) {
+			size_t m = strlen(last[k]);
+			if (n >= m && same_ci(s + n - m, last[k], m))
+				return false;
+		}
+		any = true;
+	}
+	return any;
+}
+
+/* Inside a branch for AMD, of the frames below depth. */
+static bool in_amd_branch(const PP *pp, int depth)
+{
+	for (int k = 0; k < depth; k++)
+		if (pp->st[k].cur_amd)
+			return true;
+	return false;
 }
 
 /* The condition names AMD, a chip or the wave size: a width chosen under
@@ -1469,7 +1516,15 @@ static void begin_if(PP *pp, int i, int d, int eod)
 	} else {
 		wc_cond_eval(f, d + 1, eod, &t, &fl);
 	}
-	push_frame(pp, i, d + 1, eod, ifdef, k, t & pp->all, fl & pp->all);
+	/* #if defined(AMD_MFMA_AVAILABLE) inside #if defined(GGML_USE_HIP):
+	 * its #else is AMD code too (chips without the feature), and whether
+	 * a pass defines the feature is not known. */
+	bool feature = in_amd_branch(pp, pp->depth) && cond_amd_feature(f, d + 1, eod);
+	push_frame(pp, i, d + 1, eod, ifdef, feature ? COND_OTHER : k, t & pp->all, fl & pp->all);
+	if (feature) {
+		pp->st[pp->depth - 1].feature = true;
+		pp->st[pp->depth - 1].maybe = pp->all;
+	}
 }
 
 static void next_branch(PP *pp, int d, int eod)
@@ -1481,6 +1536,8 @@ static void next_branch(PP *pp, int d, int eod)
 		fr->cur_amd = fr->rest_amd;
 		fr->arch_else = true;
 		enter_branch(pp, fr, pp->all, 0);
+		if (fr->feature)
+			fr->maybe = pp->all;
 		return;
 	}
 	WcPasses t, fl;
@@ -1488,6 +1545,11 @@ static void next_branch(PP *pp, int d, int eod)
 	enter_branch(pp, fr, t & pp->all, fl & pp->all);
 	fr->amd = fr->amd || cond_amd(f, d + 1, eod);
 	CondKind k = classify(f, d + 1, eod);
+	fr->feature = fr->feature || (in_amd_branch(pp, pp->depth - 1) && cond_amd_feature(f, d + 1, eod));
+	if (fr->feature) {
+		k = COND_OTHER;
+		fr->maybe = pp->all;
+	}
 	fr->cur_cuda = fr->rest_cuda || k == COND_CUDA;
 	fr->cur_amd = !fr->rest_cuda && (fr->rest_amd || k == COND_AMD);
 	fr->rest_cuda = fr->rest_cuda || k == COND_AMD;

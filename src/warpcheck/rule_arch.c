@@ -394,13 +394,14 @@ typedef struct WarpCount {
 	int tok;           /* the number */
 	uint64_t v;
 	bool cuda;         /* in CUDA's branch (else under a condition about AMD) */
+	bool device;       /* in a __device__ function: the host pass does not use it */
 } WarpCount;
 
 /* Some chip of 32 lanes may compile what region r holds, or the host pass
  * does (which serves every chip: a count it returns is used for RDNA too). */
-static const char *wave32_chip(const WcRegion *r)
+static const char *wave32_chip(const WcRegion *r, bool device)
 {
-	if (r->maybe & WC_HOST_PASS)
+	if ((r->maybe & WC_HOST_PASS) && !device)
 		return "RDNA (32 lanes; the host's count serves every chip)";
 	for (int k = 0; k < wc_nchips; k++)
 		if ((r->maybe >> (k + 1) & 1) && wc_chips[k].width == 32)
@@ -408,7 +409,7 @@ static const char *wave32_chip(const WcRegion *r)
 	return NULL;
 }
 
-static void add_count(WcFile *f, WarpCount **v, int *n, int *cap, uint32_t id, int k)
+static void add_count(WcFile *f, WarpCount **v, int *n, int *cap, uint32_t id, int k, bool device)
 {
 	uint64_t x;
 	if (!wc_value(f, k, &x) || x == 0 || x > 64 || f->t[k].kind != WT_NUMBER)
@@ -421,7 +422,7 @@ static void add_count(WcFile *f, WarpCount **v, int *n, int *cap, uint32_t id, i
 		*cap = *cap ? *cap * 2 : 16;
 		*v = base_realloc(*v, (size_t)*cap * sizeof **v);
 	}
-	(*v)[(*n)++] = (WarpCount){id, k, x, cuda};
+	(*v)[(*n)++] = (WarpCount){id, k, x, cuda, device};
 }
 
 /* A project width constant at i (config::warp_size, WARP_SIZE), not the
@@ -466,13 +467,13 @@ static void check_warp_counts(WcFile *f)
 			if (f->t[k].kind == WT_NUMBER && (wc_kw(f, k - 1, WK_return) || wc_op(f, k - 1, WP_QUESTION) ||
 			                                  wc_op(f, k - 1, WP_COLON)) &&
 			    (wc_op(f, k + 1, WP_SEMI) || wc_op(f, k + 1, WP_COLON)))
-				add_count(f, &v, &n, &cap, f->t[fn->name].id, k);
+				add_count(f, &v, &n, &cap, f->t[fn->name].id, k, fn->kind == WF_DEVICE || fn->kind == WF_KERNEL);
 	}
 	/* constexpr int nwarps = 4; */
 	for (int i = 1; i + 3 < f->n; i++)
 		if (wc_ident(f, i) && (wc_flags(f, i - 1) & WN_TYPE) && wc_op(f, i + 1, WP_ASSIGN) &&
 		    f->t[i + 2].kind == WT_NUMBER && wc_op(f, i + 3, WP_SEMI) && warp_count_name(f, i))
-			add_count(f, &v, &n, &cap, f->t[i].id, i + 2);
+			add_count(f, &v, &n, &cap, f->t[i].id, i + 2, false);
 	for (int a = 0; a < n; a++) {
 		if (v[a].cuda)
 			continue;
@@ -481,7 +482,7 @@ static void check_warp_counts(WcFile *f)
 			c++;
 		if (c == n || times_own_width(f, v[a].id))
 			continue;
-		const char *chip = wave32_chip(wc_region_at(f, v[a].tok));
+		const char *chip = wave32_chip(wc_region_at(f, v[a].tok), v[a].device);
 		if (!chip)
 			continue;
 		int len;
