@@ -1283,6 +1283,7 @@ static bool read_header(WcFile *f, WcFile *top, const char *path, const char *te
 	free(sub.hfinds);
 	free(sub.hpaths);
 	free(sub.regions);
+	free(sub.lines);
 	buf_free(&quiet.text);
 	return sub.partial;
 }

@@ -459,8 +459,7 @@ typedef struct WcFile {
 	bool partial;               /* a header it reads includes it, or one it replays is partial */
 	WcFinding *hfinds; const char **hpaths; int nhfinds, hfinds_cap;  /* findings in included headers */
 	WcKernelFact *kfacts; int nkfacts;   /* for the other files of the run */
-	uint32_t pos_at, pos_ls; int pos_line;  /* wc_tok_pos's last answer: the line pos_line, which
-	                               starts at pos_ls, holds offset pos_at (pos_line 0: none yet) */
+	uint32_t *lines; int nlines;  /* where each line starts, for wc_tok_pos (made at its first call) */
 	WcLaunchRef *lrefs; int nlrefs;
 } WcFile;
 
