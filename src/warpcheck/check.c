@@ -222,6 +222,7 @@ void wc_file_free(WcFile *f)
 		free(f->t);
 	}
 	free(f->match);
+	free(f->stmt_next);
 	free(f->lines);
 	free(f->sup);
 	free(f->finds);

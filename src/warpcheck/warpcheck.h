@@ -441,6 +441,8 @@ typedef struct WcFile {
 	WcTok *all; int nall;       /* every token, directives included */
 	WcTok *t; int n;            /* code tokens only, what rules read */
 	int *match; int nmatch;     /* each bracket's partner in t, -1 if none (wc_match_table; nmatch == n) */
+	int *stmt_next;             /* for wc_stmt_end: from each token, the first ')' ']' '}' or ';' at its
+	                               bracket depth (all kinds counted together), -1 if none (wc_match_table) */
 	uint16_t tok_flags;         /* the flags of t's names, or-ed, and */
 	uint64_t tok_ops;           /* ...bit p: a punctuator p in t (wc_match_table): a rule's pass that
 	                               looks only at tokens a file lacks is not made */
