@@ -601,6 +601,7 @@ done <<'CASES'
 --arg n=128 --arg x_ptr=0 --arg y_ptr=128|--arg x_ptr: a buffer needs at least one element
 --arg n=128 --arg x_ptr=128 --arg y_ptr=128 --threads 0|--threads takes a count from 1 to 1024, not '0'
 --arg n=128 --arg x_ptr=128 --arg y_ptr=128 -D NOPE=1|-D NOPE: kernel 'twice' has no constexpr parameter
+--arg n=128 --arg x_ptr=128 --arg y_ptr=128 -D n=5|the signature has more types than 'twice' has parameters
 --arg n=128 --arg x_ptr=128 --arg y_ptr=128 --grid 2147483647,2147483647,2147483647|the grid 2147483647 x 2147483647 x 2147483647 has too many programs
 --arg n=128 --arg x_ptr=100 --arg y_ptr=128|the kernel read x_ptr\[100\] at line 8, past its 100 elements
 --arg n=128 --arg x_ptr=128 --arg y_ptr=124|the kernel wrote y_ptr\[124\] at line 9, past its 124 elements
