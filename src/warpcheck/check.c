@@ -222,6 +222,8 @@ void wc_file_free(WcFile *f)
 		free(f->t);
 	}
 	free(f->match);
+	free(f->stmt_next);
+	free(f->lines);
 	free(f->sup);
 	free(f->finds);
 	free(f->hfinds);

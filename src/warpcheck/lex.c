@@ -533,6 +533,8 @@ static size_t bad_utf8(const unsigned char *s, size_t n)
 void wc_lex(WcFile *f)
 {
 	Lexer lx = {.f = f, .s = f->src.text, .n = f->src.len, .line = 1, .bol = true};
+	free(f->lines);  /* wc_tok_pos makes it again for this text */
+	f->lines = NULL, f->nlines = 0;
 	size_t bad = bad_utf8((const unsigned char *)lx.s, lx.n);
 	if (bad != (size_t)-1)
 		lex_error(&lx, bad, "invalid UTF-8 byte; the file is checked as raw bytes");
@@ -555,22 +557,35 @@ void wc_lex(WcFile *f)
 		push(&lx, WT_EOD, lx.pos);
 }
 
-/* Counted from the last answer when t lies after it (the passes that ask go
- * forward through a file), else from the start. */
+/* By a table of where each line starts, made at the first call: the
+ * passes that ask do not all go forward through a file (a finding at a
+ * chip list far above the width it reports), and a count from the start
+ * for each was quadratic in the findings. */
 void wc_tok_pos(const WcFile *f, const WcTok *t, int *line, int *col)
 {
-	WcFile *m = (WcFile *)f;  /* only its memo of the last answer is written */
+	WcFile *m = (WcFile *)f;  /* only its table of lines is written */
 	const char *s = f->src.text;
-	uint32_t off = t->off, at = m->pos_at, ls = m->pos_ls;
-	int ln = m->pos_line;
-	if (ln == 0 || off < at) {
-		at = 0, ln = 1;
-		ls = f->src.len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;  /* as wc_lex starts */
+	if (!m->lines) {
+		int cap = 64, n = 0;
+		uint32_t *v = base_malloc((size_t)cap * sizeof *v);
+		v[n++] = f->src.len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;  /* as wc_lex starts */
+		const char *p = s + v[0], *end = s + f->src.len;
+		while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+			if (n == cap)
+				v = base_realloc(v, (size_t)(cap *= 2) * sizeof *v);
+			v[n++] = (uint32_t)(++p - s);
+		}
+		m->lines = v, m->nlines = n;
 	}
-	const char *p;
-	while (at < off && (p = memchr(s + at, '\n', off - at)) != NULL)
-		ln++, at = ls = (uint32_t)(p - s) + 1;
-	m->pos_at = off, m->pos_ls = ls, m->pos_line = ln;
-	*line = ln;
-	*col = (int)(off - ls) + 1;
+	uint32_t off = t->off;
+	int lo = 1, hi = f->nlines;  /* the first line from lo on starts past off */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (f->lines[mid] <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*line = lo;
+	*col = (int)(off - f->lines[lo - 1]) + 1;
 }

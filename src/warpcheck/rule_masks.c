@@ -66,6 +66,10 @@ typedef struct Frame {
 	uint8_t kind, if_kind;  /* the current branch's, and what the #if's own branch was */
 	bool hcc_pos;           /* the #if branch is the one __HIP_PLATFORM_HCC__ selects */
 	bool proj, if_proj;     /* the current branch (the #if's) is a project's CUDA switch */
+	/* the frames below (around) this one, set when it is pushed, since
+	 * only the innermost frame changes: constant time per directive, not
+	 * a walk of the stack (100000 nested #ifs took 4 s) */
+	bool below_proj, below_stale, below_other;
 } Frame;
 
 /* A project's switch for its CUDA backend, tested alone and not negated
@@ -187,6 +191,10 @@ static void stale_scan(const WcFile *f, Stale *st)
 			x->if_kind = x->kind;
 			x->hcc_pos = pos;
 			x->proj = x->if_proj = k != WK_ifndef && proj_cuda(f, i + 2, eod);
+			const Frame *b = depth > 1 ? &fr[depth - 2] : NULL;
+			x->below_proj = b && (b->below_proj || b->proj);
+			x->below_stale = b && (b->below_stale || b->kind == FR_STALE);
+			x->below_other = b && (b->below_other || b->kind == FR_OTHER);
 		} else if (k == WK_else && depth) {
 			Frame *x = &fr[depth - 1];
 			x->kind = x->hcc_pos ? FR_STALE : x->if_kind == FR_STALE ? FR_NEUTRAL : x->if_kind;
@@ -198,14 +206,10 @@ static void stale_scan(const WcFile *f, Stale *st)
 			depth--;
 		}
 		stale = proj = false;
-		for (int q = 0; q < depth; q++)
-			proj = proj || fr[q].proj;
-		for (int q = 0; q < depth; q++) {
-			if (fr[q].kind == FR_OTHER) {
-				stale = false;
-				break;
-			}
-			stale = stale || fr[q].kind == FR_STALE;
+		if (depth) {
+			const Frame *x = &fr[depth - 1];
+			proj = x->below_proj || x->proj;
+			stale = !x->below_other && x->kind != FR_OTHER && (x->below_stale || x->kind == FR_STALE);
 		}
 		i = eod;
 	}
@@ -218,12 +222,19 @@ static void stale_scan(const WcFile *f, Stale *st)
 	free(fr);
 }
 
+/* The ranges are in order and apart (stale_scan adds them as it goes
+ * through the file): a binary search. */
 static bool in_ranges(const Ranges *r, int i)
 {
-	for (int k = 0; k < r->n; k++)
-		if (i >= r->from[k] && i < r->to[k])
-			return true;
-	return false;
+	int lo = 0, hi = r->n;  /* the first range from lo on starts past i */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (r->from[mid] <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && i < r->to[lo - 1];
 }
 
 /* Code token i is CUDA-only by a stale guard alone: HIP compiles it. */

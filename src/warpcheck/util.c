@@ -16,6 +16,36 @@ static WcPunct closer(WcPunct open)
 _Static_assert(WP__COUNT <= 64, "WcFile.tok_ops has a bit for each punctuator");
 _Static_assert(WK__COUNT <= 3 * 64, "WcFile.tok_kws has a bit for each known name");
 
+/* wc_stmt_end's scan counts the brackets of all kinds together: from a
+ * token, it stops at the first ')' ']' '}' or ';' met at the depth it
+ * started at. The depth before each token and a backward pass with the
+ * latest such token per depth give that stop for every token at once
+ * (a scan per statement was quadratic in nesting: 100000 nested ifs
+ * without braces took 70 s). */
+static void stmt_table(WcFile *f)
+{
+	free(f->stmt_next);
+	f->stmt_next = base_malloc(((size_t)f->n + 1) * sizeof *f->stmt_next);
+	int *depth = base_malloc(((size_t)f->n + 1) * sizeof *depth);
+	int d = 0, lo = 0, hi = 0;
+	for (int i = 0; i < f->n; i++) {
+		depth[i] = d;
+		d += wc_is_open(f, i) ? 1 : wc_is_close(f, i) ? -1 : 0;
+		lo = d < lo ? d : lo;
+		hi = d > hi ? d : hi;
+	}
+	int *last = base_malloc(((size_t)(hi - lo) + 1) * sizeof *last);
+	for (int k = 0; k <= hi - lo; k++)
+		last[k] = -1;
+	for (int i = f->n - 1; i >= 0; i--) {
+		if (wc_is_close(f, i) || wc_op(f, i, WP_SEMI))
+			last[depth[i] - lo] = i;
+		f->stmt_next[i] = last[depth[i] - lo];
+	}
+	free(last);
+	free(depth);
+}
+
 void wc_match_table(WcFile *f)
 {
 	free(f->match);
@@ -53,6 +83,7 @@ void wc_match_table(WcFile *f)
 	}
 	for (int k = 0; k < 3; k++)
 		free(stack[k]);
+	stmt_table(f);
 	f->tok_flags = flags;
 	f->tok_ops = ops;
 	memcpy(f->tok_kws, kws, sizeof kws);
@@ -190,13 +221,21 @@ int wc_stmt_end(const WcFile *f, int start)
 			return close < 0 ? f->n - 1 : close;
 		}
 		int depth = 0, i = start;
-		for (; i < f->n; i++) {
-			if (wc_is_open(f, i))
-				depth++;
-			else if (wc_is_close(f, i) && --depth < 0)
+		if (start >= 0 && start < f->n && f->stmt_next && f->match && f->nmatch == f->n) {
+			i = f->stmt_next[start];
+			if (i < 0)
+				return f->n - 1;
+			if (wc_is_close(f, i))
 				return i - 1;
-			else if (depth == 0 && wc_op(f, i, WP_SEMI))
-				break;
+		} else {
+			for (; i < f->n; i++) {
+				if (wc_is_open(f, i))
+					depth++;
+				else if (wc_is_close(f, i) && --depth < 0)
+					return i - 1;
+				else if (depth == 0 && wc_op(f, i, WP_SEMI))
+					break;
+			}
 		}
 		if (i >= f->n)
 			return f->n - 1;

@@ -441,6 +441,8 @@ typedef struct WcFile {
 	WcTok *all; int nall;       /* every token, directives included */
 	WcTok *t; int n;            /* code tokens only, what rules read */
 	int *match; int nmatch;     /* each bracket's partner in t, -1 if none (wc_match_table; nmatch == n) */
+	int *stmt_next;             /* for wc_stmt_end: from each token, the first ')' ']' '}' or ';' at its
+	                               bracket depth (all kinds counted together), -1 if none (wc_match_table) */
 	uint16_t tok_flags;         /* the flags of t's names, or-ed, and */
 	uint64_t tok_ops;           /* ...bit p: a punctuator p in t (wc_match_table): a rule's pass that
 	                               looks only at tokens a file lacks is not made */
@@ -459,8 +461,7 @@ typedef struct WcFile {
 	bool partial;               /* a header it reads includes it, or one it replays is partial */
 	WcFinding *hfinds; const char **hpaths; int nhfinds, hfinds_cap;  /* findings in included headers */
 	WcKernelFact *kfacts; int nkfacts;   /* for the other files of the run */
-	uint32_t pos_at, pos_ls; int pos_line;  /* wc_tok_pos's last answer: the line pos_line, which
-	                               starts at pos_ls, holds offset pos_at (pos_line 0: none yet) */
+	uint32_t *lines; int nlines;  /* where each line starts, for wc_tok_pos (made at its first call) */
 	WcLaunchRef *lrefs; int nlrefs;
 } WcFile;
 

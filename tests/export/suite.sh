@@ -15,6 +15,11 @@ K=tests/export/kernels.py
 CC=${CC:-cc}
 NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
 tmp=$(mktemp -d)
+# hipcc and clang make their temporary folders under TMPDIR and leave
+# some behind: here they go with the rest
+mkdir "$tmp/tmpdir"
+TMPDIR=$tmp/tmpdir
+export TMPDIR
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 pass() { echo "PASS $*"; }

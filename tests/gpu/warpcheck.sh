@@ -32,6 +32,11 @@ case ${1-} in
 esac
 [ -x "$WC" ] || make -s all >/dev/null || exit 2
 tmp=$(mktemp -d)
+# hipcc and clang make their temporary folders under TMPDIR and leave
+# some behind: here they go with the rest
+mkdir "$tmp/tmpdir"
+TMPDIR=$tmp/tmpdir
+export TMPDIR
 trap 'rm -rf "$tmp"' EXIT
 
 nvcc_build() { # source, executable

@@ -9,6 +9,11 @@
 cd "$(dirname "$0")/../.." || exit 2
 BIN=${BIN:-bin}
 tmp=$(mktemp -d)
+# hipcc and clang make their temporary folders under TMPDIR and leave
+# some behind: here they go with the rest
+mkdir "$tmp/tmpdir"
+TMPDIR=$tmp/tmpdir
+export TMPDIR
 trap 'rm -rf "$tmp"' EXIT
 NVCC=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })
 

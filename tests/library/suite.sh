@@ -9,6 +9,11 @@ LIB=${LIB:-$([ "$BUILD" = build ] && echo lib || echo "$BUILD/lib")}
 BIN=${BIN:-bin}
 CC=${CC:-cc}
 tmp=$(mktemp -d)
+# hipcc and clang make their temporary folders under TMPDIR and leave
+# some behind: here they go with the rest
+mkdir "$tmp/tmpdir"
+TMPDIR=$tmp/tmpdir
+export TMPDIR
 trap 'rm -rf "$tmp"' EXIT
 so=$LIB/libtritonc.so
 if [ ! -f "$so" ]; then echo "FAIL library: $so is missing (make builds it)"; exit 1; fi

@@ -352,6 +352,44 @@ for spec in 'sarif|"warpcheck/v1": "' 'json|"fingerprint": "'; do
 	fi
 done
 
+# Nesting 100000 deep, checked as processor time: each was quadratic in
+# the depth (a walk of the #if stack per directive: 43 s for #if 1, 4 s for
+# the stale-guard scan; a count of lines from the file's start per finding
+# at a chip list far above: 73 s; a scan per statement through the ifs
+# without braces inside it: 70 s; 200000 findings in nested ifs: 90 s),
+# now 0.1 to 2 s each.
+# NAME AWK-PROGRAM WANT-STATUS
+wc_deep() {
+	awk "BEGIN { n = 100000; $2 }" >"$tmp/deep_wc.cu"
+	cpu=$( (timeout 300 "$WC" "$tmp/deep_wc.cu" >"$tmp/out" 2>"$tmp/err"; echo "rc $?"; times) | awk '
+		/^rc / { rc = $2 } END { n = split($0, f, " "); t = 0
+		for (i = 1; i <= n; i++) { split(f[i], ms, "m"); t += ms[1] * 60 + ms[2] }
+		printf "%d %.2f\n", rc, t }')
+	rc=${cpu%% *}
+	secs=${cpu#* }
+	if [ "$rc" -eq "$3" ] && awk -v t="$secs" -v max="$((4 * wc_scale))" 'BEGIN { exit !(t <= max) }'; then
+		pass "warpcheck on $1: status $rc, $secs s of processor time (at most $((4 * wc_scale)))"
+	else
+		fail "warpcheck on $1" "status $rc (want $3), $secs s: $(head -2 "$tmp/err")"
+	fi
+}
+wc_deep "100000 nested #if 1" 'for (i = 0; i < n; i++) print "#if 1"
+	print "__global__ void k(int *p) { p[0] = __shfl_sync(0xffffffff, 1, 0); }"
+	for (i = 0; i < n; i++) print "#endif"' 1
+wc_deep "100000 nested #ifdef/#elif/#else" 'for (i = 0; i < n; i++) {
+	if (i % 3 == 0) print "#ifdef X\n#elif 1"; else if (i % 3 == 1) print "#ifndef __HIP_PLATFORM_HCC__"; else print "#ifdef Y\n#else"
+	print "__device__ int d" i "(int v) { return __shfl_sync(0xffffffff, v, 0); }" }
+	for (i = 0; i < n; i++) print "#endif"' 1
+wc_deep "100000 nested chip lists" 'for (i = 0; i < n; i++) { print "#if defined(__gfx90a__) || defined(__gfx942__)"
+	print (i % 2 ? "#elif 1" : "#else"); print "#define WARP_SIZE" i " 64" }
+	for (i = 0; i < n; i++) print "#endif"' 1
+wc_deep "100000 nested ifs without braces" 'print "__global__ void k(int *p) {"
+	for (i = 0; i < n; i++) printf "if (threadIdx.x < %d)\n", i
+	print "p[0] = __ballot_sync(0xffffffff, 1);\n}"' 1
+wc_deep "100000 nested blocks, each returning early" 'print "__global__ void k(int *p) {"
+	for (i = 0; i < n; i++) printf "if (threadIdx.x < %d) {\n", i; print "return;"
+	for (i = 0; i < n; i++) print "} p[0] = __ballot_sync(0xffffffff, 1);"; print "}"' 1
+
 # One function of 100000 lines: 33000 ifs on a local each assigns, then a
 # sync (H10 refines the local at each condition), flat and inside a loop.
 # The function's flow was quadratic (a region test per assignment, every
@@ -563,6 +601,7 @@ done <<'CASES'
 --arg n=128 --arg x_ptr=0 --arg y_ptr=128|--arg x_ptr: a buffer needs at least one element
 --arg n=128 --arg x_ptr=128 --arg y_ptr=128 --threads 0|--threads takes a count from 1 to 1024, not '0'
 --arg n=128 --arg x_ptr=128 --arg y_ptr=128 -D NOPE=1|-D NOPE: kernel 'twice' has no constexpr parameter
+--arg n=128 --arg x_ptr=128 --arg y_ptr=128 -D n=5|the signature has more types than 'twice' has parameters
 --arg n=128 --arg x_ptr=128 --arg y_ptr=128 --grid 2147483647,2147483647,2147483647|the grid 2147483647 x 2147483647 x 2147483647 has too many programs
 --arg n=128 --arg x_ptr=100 --arg y_ptr=128|the kernel read x_ptr\[100\] at line 8, past its 100 elements
 --arg n=128 --arg x_ptr=128 --arg y_ptr=124|the kernel wrote y_ptr\[124\] at line 9, past its 124 elements

@@ -11,6 +11,11 @@ WC=${BIN:-bin}/warpcheck
 case $WC in /*) ;; *) WC=$(pwd)/$WC ;; esac
 CASES=tests/warpcheck/cases
 tmp=$(mktemp -d)
+# hipcc and clang make their temporary folders under TMPDIR and leave
+# some behind: here they go with the rest
+mkdir "$tmp/tmpdir"
+TMPDIR=$tmp/tmpdir
+export TMPDIR
 trap 'rm -rf "$tmp"' EXIT
 failed=0
 
