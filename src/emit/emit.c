@@ -1796,13 +1796,14 @@ static void control(Emit *E, const SStmt *s)
 	switch (s->kind) {
 	case SS_FOR:
 		iv = expr_str(E, simt_ref((SKernel *)E->k, s->iv, NULL));
-		a = expr_str(E, s->lo);
+		a = s->lo ? expr_str(E, s->lo) : NULL;   /* NULL: on from iv's value (peel.c) */
 		b = expr_str(E, s->hi);
 		c = expr_str(E, s->step);
 		if (s->step->kind == SE_INT && s->step->ival > 0)
-			line(E, "for (%s = %s; %s < %s; %s += %s) {", iv, a, iv, b, iv, c);
+			line(E, "for (%s%s%s; %s < %s; %s += %s) {", a ? iv : "", a ? " = " : "", a ? a : "", iv, b, iv, c);
 		else
-			line(E, "for (%s = %s; %s > 0 ? %s < %s : %s > %s; %s += %s) {", iv, a, c, iv, b, iv, b, iv, c);
+			line(E, "for (%s%s%s; %s > 0 ? %s < %s : %s > %s; %s += %s) {", a ? iv : "", a ? " = " : "", a ? a : "",
+			     c, iv, b, iv, b, iv, c);
 		free(iv);
 		free(a);
 		free(b);

@@ -536,7 +536,9 @@ static void consumer_part(Lower *L, const TValue *v, const Pipeline *pp, const S
 	const TBlock *body = v->body;
 	SKernel *k = L->k;
 	DType dt = body->params[0]->type.dtype;
-	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_GE, dt, ivr, simt_binary(k, TOP_ADD, dt, f->lo, ahead));
+	SStmt *g = lower_uniform_stmt(L, SS_IF, v->line);
+	g->guard = simt_cmp(k, CMP_GE, dt, ivr, simt_binary(k, TOP_ADD, dt, f->lo, ahead));
+	g->peel = PEEL_CONSUMER;
 	if (pp->tma)   /* its slot's bulk copies have landed */
 		lower_tma_wait(L, pp);
 	const TValue *ivv = body->params[0];
@@ -574,7 +576,9 @@ static void producer_step(Lower *L, const TValue *v, const Pipeline *pp, SStmt *
 {
 	SKernel *k = L->k;
 	DType dt = v->body->params[0]->type.dtype;
-	lower_uniform_stmt(L, SS_IF, v->line)->guard = simt_cmp(k, CMP_LT, dt, simt_ref(k, iv, NULL), hi);
+	SStmt *g = lower_uniform_stmt(L, SS_IF, v->line);
+	g->guard = simt_cmp(k, CMP_LT, dt, simt_ref(k, iv, NULL), hi);
+	g->peel = PEEL_PRODUCER;
 	if (pp->tma)
 		lower_tma_expect(L, pp);
 	const TValue *y = lower_part(L, v->body, PART_PRODUCER);
@@ -917,6 +921,14 @@ static void lower_for(Lower *L, const TValue *v)
 	}
 	L->loop_depth--;
 	simt_stmt(L->k, SS_END, v->line)->uniform = true;
+	/* fill, steady and drain loops without guards (peel.c), where an
+	 * operand comes by cp.async: measured there (bench/merge/2026-12-04c.md);
+	 * pipelines of bulk tensor copies alone keep the one loop */
+	if (pp && pp->stages > 1 && (!pp->tma || pp->cp_async)) {
+		DType dt = ivv->type.dtype;
+		SExpr *ahead = simt_binary(L->k, TOP_MUL, dt, st, simt_int(L->k, dt, pp->stages - 1));
+		simt_peel_pipeline(L->k, f, simt_binary(L->k, TOP_ADD, dt, lo, ahead), hi);
+	}
 	for (int i = 0; pp && i < pp->nacc; i++)     /* the last wgmma groups in flight */
 		lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, L->place[pp->acc[i]->id].reg, 0);
 	if (pp && pp->tiles) {   /* the next tile's K loop: past the iterations this one's drain issued */

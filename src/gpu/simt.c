@@ -600,7 +600,10 @@ static void dump_stmt(Buf *b, const SStmt *s)
 		break;
 	case SS_FOR:
 		buf_printf(b, "for %s = ", s->iv->name);
-		dump_expr(b, s->lo);
+		if (s->lo)
+			dump_expr(b, s->lo);
+		else
+			buf_printf(b, "%s", s->iv->name);
 		buf_puts(b, " to ");
 		dump_expr(b, s->hi);
 		buf_puts(b, " step ");

@@ -261,6 +261,9 @@ struct SStmt {
 	/* SS_MBAR_EXPECT, SS_TMA_LOAD, SS_MBAR_WAIT */
 	SExpr *bar;                     /* SE_REF: the mbarrier (a u64 of a shared array) */
 	SExpr *coord[2];                /* SS_TMA_LOAD: the box's first column and row (i32) */
+	/* SS_IF of a pipelined loop's body (peel.c): the consumer's (iv past
+	 * the fill) or the producer's (iv < hi; its SS_ELSE, the drain's) */
+	enum { PEEL_NONE, PEEL_CONSUMER, PEEL_PRODUCER } peel;
 	SStmt *next;
 };
 
@@ -325,6 +328,12 @@ SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line);
 SStmt *simt_also(SKernel *k, SStmt *head);
 /* A statement put right after `after` (first of all where NULL), not at the end. */
 SStmt *simt_stmt_after(SKernel *k, SStmt *after, SStmtKind kind, int line);
+/* The pipelined loop f (SS_FOR .. its SS_END, the kernel's last statement)
+ * as three (peel.c): iterations below fill_end without the consumer's
+ * part, those below hi with both parts and no guards, and the rest with
+ * the consumer's part and the producer's SS_ELSE. SS_FOR with lo NULL
+ * goes on from the induction variable's value. */
+void simt_peel_pipeline(SKernel *k, SStmt *f, SExpr *fill_end, SExpr *hi);
 
 /* Bytes of one element of a shared array: packed 16-bit patterns, fp16 and
  * bf16 otherwise held in fp32, the dtype's size for the rest. */

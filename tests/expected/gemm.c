@@ -500,7 +500,7 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 	for (int t = 0; t < TC_THREADS; ++t) {
 		acc_b_place[t] = (((f5_first0[t] * 128) + (((tc_i32)tc_shr_i32(f5_first1[t], 3) ^ (f5_first0[t] & 7)) * 8)) + (f5_first1[t] & 7));
 	}
-	for (k = 0; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)); k += 64) {
+	for (k = 0; k < (((tc_i32)((tc_u32)0 + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)) < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2))) ? (tc_i32)((tc_u32)0 + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)) : (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2))); k += 64) {
 		/* barrier: every statement already ends with all threads */
 		if ((k < K)) {
 
@@ -656,105 +656,358 @@ static void gemm_triton_program(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_
 			}
 			load_slot = ((load_slot == 2) ? 0 : (load_slot + 1));
 		}
-		if ((k >= (tc_i32)((tc_u32)0 + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)))) {
+	}
+	for (; k < K; k += 64) {
+		/* barrier: every statement already ends with all threads */
 
-			// 23: acc = tl.dot(a, b, acc)  # Hardware Tensor Core instruction
-			for (int t = 0; t < TC_THREADS; ++t) {
-				for (int i0 = 0; i0 < 16; ++i0) {
-					for (int i1 = 0; i1 < 4; ++i1) {
-						acc51[t][((i0 * 4) + i1)] = acc[t][((i0 * 4) + i1)];
-					}
-				}
-			}
-			for (int t = 0; t < TC_THREADS; ++t) {
-				for (int i0 = 0; i0 < 4; ++i0) {
-					for (int i1 = 0; i1 < 2; ++i1) {
-						acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1) & 7)))] << 16;
-					}
-				}
-			}
-			for (int t = 0; t < TC_THREADS; ++t) {
-				for (int i0 = 0; i0 < 4; ++i0) {
-					for (int i1 = 0; i1 < 2; ++i1) {
-						acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
-					}
-				}
-			}
+		// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+		for (int t = 0; t < TC_THREADS; ++t) {
 			for (int i0 = 0; i0 < 4; ++i0) {
-				for (int i1 = 0; i1 < 4; ++i1) {
-					for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
-						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
-				}
+				t32[t][i0] = ((i0 * 32) + f4_first0[t]);
 			}
-			for (int t = 0; t < TC_THREADS; ++t) {
-				for (int i0 = 0; i0 < 4; ++i0) {
-					for (int i1 = 0; i1 < 2; ++i1) {
-						acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
-					}
-				}
-			}
-			for (int t = 0; t < TC_THREADS; ++t) {
-				for (int i0 = 0; i0 < 4; ++i0) {
-					for (int i1 = 0; i1 < 2; ++i1) {
-						acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
-					}
-				}
-			}
-			for (int i0 = 0; i0 < 4; ++i0) {
-				for (int i1 = 0; i1 < 4; ++i1) {
-					for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
-						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
-				}
-			}
-			for (int t = 0; t < TC_THREADS; ++t) {
-				for (int i0 = 0; i0 < 4; ++i0) {
-					for (int i1 = 0; i1 < 2; ++i1) {
-						acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
-					}
-				}
-			}
-			for (int t = 0; t < TC_THREADS; ++t) {
-				for (int i0 = 0; i0 < 4; ++i0) {
-					for (int i1 = 0; i1 < 2; ++i1) {
-						acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
-					}
-				}
-			}
-			for (int i0 = 0; i0 < 4; ++i0) {
-				for (int i1 = 0; i1 < 4; ++i1) {
-					for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
-						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
-				}
-			}
-			for (int t = 0; t < TC_THREADS; ++t) {
-				for (int i0 = 0; i0 < 4; ++i0) {
-					for (int i1 = 0; i1 < 2; ++i1) {
-						acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
-					}
-				}
-			}
-			for (int t = 0; t < TC_THREADS; ++t) {
-				for (int i0 = 0; i0 < 4; ++i0) {
-					for (int i1 = 0; i1 < 2; ++i1) {
-						acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
-					}
-				}
-			}
-			for (int i0 = 0; i0 < 4; ++i0) {
-				for (int i1 = 0; i1 < 4; ++i1) {
-					for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
-						tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
-				}
-			}
-			for (int t = 0; t < TC_THREADS; ++t) {
-				for (int i0 = 0; i0 < 16; ++i0) {
-					for (int i1 = 0; i1 < 4; ++i1) {
-						acc[t][((i0 * 4) + i1)] = acc51[t][((i0 * 4) + i1)];
-					}
-				}
-			}
-			use_slot = ((use_slot == 2) ? 0 : (use_slot + 1));
 		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				offs_m33[t][i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t32[t][i0]);
+			}
+		}
+
+		// 21: a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (k + offs_k[None, :] < K), other=0.0)
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				t34[t][i0] = (offs_m33[t][i0] < M);
+			}
+		}
+
+		// 13: offs_k = tl.arange(0, BLOCK_K)
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 8; ++i0) {
+				offs_k35[t][i0] = (i0 + f4_first1[t]);
+			}
+		}
+
+		// 21: a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (k + offs_k[None, :] < K), other=0.0)
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 8; ++i0) {
+				t36[t][i0] = (tc_i32)((tc_u32)k + (tc_u32)offs_k35[t][i0]);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 8; ++i0) {
+				t37[t][i0] = (t36[t][((i0 / 8) * 8)] < K);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 8; ++i1) {
+					t38[t][((i0 * 8) + i1)] = (t34[t][i0] && t37[t][((i1 / 8) * 8)]);
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 1; ++i1) {
+					acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048)))] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[0] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 1] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[1] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 2] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[2] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 3] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[3] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 4] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[4] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 5] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[5] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 6] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[6] : 0;
+					acc_a[((load_slot * 8192) + (acc_a_place[t] + (i0 * 2048))) + 7] = t38[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[t][((i0 * 8) + (i1 * 8))])[7] : 0;
+				}
+			}
+		}
+
+		// 13: offs_k = tl.arange(0, BLOCK_K)
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				offs_k40[t][i0] = ((i0 * 16) + f5_first0[t]);
+			}
+		}
+
+		// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				t41[t][i0] = (tc_i32)((tc_u32)k + (tc_u32)offs_k40[t][i0]);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				t42[t][i0] = (t41[t][i0] < K);
+			}
+		}
+
+		// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 8; ++i0) {
+				t43[t][i0] = (i0 + f5_first1[t]);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 8; ++i0) {
+				offs_n44[t][i0] = (tc_i32)((tc_u32)t9 + (tc_u32)t43[t][i0]);
+			}
+		}
+
+		// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 8; ++i0) {
+				t45[t][i0] = (offs_n44[t][((i0 / 8) * 8)] < N);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 8; ++i1) {
+					t46[t][((i0 * 8) + i1)] = (t42[t][i0] && t45[t][((i1 / 8) * 8)]);
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 1; ++i1) {
+					acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048)))] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[0] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 1] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[1] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 2] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[2] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 3] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[3] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 4] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[4] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 5] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[5] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 6] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[6] : 0;
+					acc_b[((load_slot * 8192) + (acc_b_place[t] + (i0 * 2048))) + 7] = t46[t][((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[t][((i0 * 8) + (i1 * 8))])[7] : 0;
+				}
+			}
+		}
+
+		// 24: a_ptrs += BLOCK_K * stride_ak
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 8; ++i1) {
+					a_ptrs48[t][((i0 * 8) + i1)] = (a_ptrs26[t][((i0 * 8) + i1)] + 64);
+				}
+			}
+		}
+
+		// 25: b_ptrs += BLOCK_K * stride_bk
+		t49 = (tc_i32)((tc_u32)64 * (tc_u32)stride_bk);
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 8; ++i1) {
+					b_ptrs50[t][((i0 * 8) + i1)] = (b_ptrs27[t][((i0 * 8) + i1)] + t49);
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 8; ++i1) {
+					a_ptrs26[t][((i0 * 8) + i1)] = a_ptrs48[t][((i0 * 8) + i1)];
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 8; ++i1) {
+					b_ptrs27[t][((i0 * 8) + i1)] = b_ptrs50[t][((i0 * 8) + i1)];
+				}
+			}
+		}
+		load_slot = ((load_slot == 2) ? 0 : (load_slot + 1));
+
+		// 23: acc = tl.dot(a, b, acc)  # Hardware Tensor Core instruction
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 16; ++i0) {
+				for (int i1 = 0; i1 < 4; ++i1) {
+					acc51[t][((i0 * 4) + i1)] = acc[t][((i0 * 4) + i1)];
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1) & 7)))] << 16;
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
+				}
+			}
+		}
+		for (int i0 = 0; i0 < 4; ++i0) {
+			for (int i1 = 0; i1 < 4; ++i1) {
+				for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
+					tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
+				}
+			}
+		}
+		for (int i0 = 0; i0 < 4; ++i0) {
+			for (int i1 = 0; i1 < 4; ++i1) {
+				for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
+					tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
+				}
+			}
+		}
+		for (int i0 = 0; i0 < 4; ++i0) {
+			for (int i1 = 0; i1 < 4; ++i1) {
+				for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
+					tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
+				}
+			}
+		}
+		for (int i0 = 0; i0 < 4; ++i0) {
+			for (int i1 = 0; i1 < 4; ++i1) {
+				for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
+					tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 16; ++i0) {
+				for (int i1 = 0; i1 < 4; ++i1) {
+					acc[t][((i0 * 4) + i1)] = acc51[t][((i0 * 4) + i1)];
+				}
+			}
+		}
+		use_slot = ((use_slot == 2) ? 0 : (use_slot + 1));
+	}
+	for (; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)2)); k += 64) {
+		/* barrier: every statement already ends with all threads */
+
+		// 23: acc = tl.dot(a, b, acc)  # Hardware Tensor Core instruction
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 16; ++i0) {
+				for (int i1 = 0; i1 < 4; ++i1) {
+					acc51[t][((i0 * 4) + i1)] = acc[t][((i0 * 4) + i1)];
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1) & 7)))] << 16;
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
+				}
+			}
+		}
+		for (int i0 = 0; i0 < 4; ++i0) {
+			for (int i1 = 0; i1 < 4; ++i1) {
+				for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
+					tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((16 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
+				}
+			}
+		}
+		for (int i0 = 0; i0 < 4; ++i0) {
+			for (int i1 = 0; i1 < 4; ++i1) {
+				for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
+					tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((32 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
+				}
+			}
+		}
+		for (int i0 = 0; i0 < 4; ++i0) {
+			for (int i1 = 0; i1 < 4; ++i1) {
+				for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
+					tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fa[t][((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32(((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + (((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) * 64) + (((tc_i32)tc_shr_i32((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1), 3) ^ ((((i0 * 32) + (((tc_i32)tc_shr_i32(warp[t], 1) & 1) * 16)) + (lane[t] & 15)) & 7)) * 8)) + ((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+				}
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 4; ++i0) {
+				for (int i1 = 0; i1 < 2; ++i1) {
+					acc_fb[t][((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ (((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + (((tc_i32)tc_shr_i32((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)), 3) ^ ((((48 + (((tc_i32)tc_shr_i32(lane[t], 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp[t] & 1) * 16)) + (lane[t] & 15)) & 7)))] << 16;
+				}
+			}
+		}
+		for (int i0 = 0; i0 < 4; ++i0) {
+			for (int i1 = 0; i1 < 4; ++i1) {
+				for (int w0 = 0; w0 < TC_THREADS; w0 += 64)
+					tc_mfma_16x16x16(0, &acc_fa[0][0], 8, (i0 * 2), &acc_fb[0][0], 8, (i1 * 2), &acc51[0][0], 64, (const int[4]){((i0 * 16) + i1), (((i0 * 16) + i1) + 4), (((i0 * 16) + i1) + 8), (((i0 * 16) + i1) + 12)}, w0);
+			}
+		}
+		for (int t = 0; t < TC_THREADS; ++t) {
+			for (int i0 = 0; i0 < 16; ++i0) {
+				for (int i1 = 0; i1 < 4; ++i1) {
+					acc[t][((i0 * 4) + i1)] = acc51[t][((i0 * 4) + i1)];
+				}
+			}
+		}
+		use_slot = ((use_slot == 2) ? 0 : (use_slot + 1));
 	}
 
 	// 25: b_ptrs += BLOCK_K * stride_bk

@@ -348,7 +348,7 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 	use_slot = 0;
 	acc_a_place = (((f4_first0 * 64) + (((f4_first1 >> 3) ^ (f4_first0 & 7)) * 8)) + (f4_first1 & 7));
 	acc_b_place = (((f5_first0 * 128) + (((f5_first1 >> 3) ^ (f5_first0 & 7)) * 8)) + (f5_first1 & 7));
-	for (k = 0; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)1)); k += 64) {
+	for (k = 0; k < (((tc_i32)((tc_u32)0 + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)1)) < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)1))) ? (tc_i32)((tc_u32)0 + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)1)) : (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)1))); k += 64) {
 		__syncthreads();
 		if ((k < K)) {
 
@@ -492,109 +492,354 @@ gemm_triton(tc_u16 *A_ptr, tc_u16 *B_ptr, tc_u16 *C_ptr, tc_i32 M, tc_i32 N, tc_
 			}
 			load_slot = ((load_slot == 1) ? 0 : (load_slot + 1));
 		}
-		if ((k >= (tc_i32)((tc_u32)0 + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)1)))) {
+	}
+	for (; k < K; k += 64) {
+		__syncthreads();
 
-			// 23: acc = tl.dot(a, b, acc)  # Hardware Tensor Core instruction
-			#pragma unroll
-			for (int i0 = 0; i0 < 16; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 4; ++i1) {
-					acc51[((i0 * 4) + i1)] = acc[((i0 * 4) + i1)];
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 2; ++i1) {
-					acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((((lane >> 4) & 3) * 4) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((((lane >> 4) & 3) * 4) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) & 7)))] << 16;
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 2; ++i1) {
-					acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((((lane >> 4) & 3) * 4) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((((lane >> 4) & 3) * 4) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 4; ++i1) {
-					tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 2; ++i1) {
-					acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 2; ++i1) {
-					acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 4; ++i1) {
-					tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 2; ++i1) {
-					acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 2; ++i1) {
-					acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 4; ++i1) {
-					tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 2; ++i1) {
-					acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 2; ++i1) {
-					acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 4; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 4; ++i1) {
-					tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
-				}
-			}
-			#pragma unroll
-			for (int i0 = 0; i0 < 16; ++i0) {
-				#pragma unroll
-				for (int i1 = 0; i1 < 4; ++i1) {
-					acc[((i0 * 4) + i1)] = acc51[((i0 * 4) + i1)];
-				}
-			}
-			use_slot = ((use_slot == 1) ? 0 : (use_slot + 1));
+		// 11: offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			t32[i0] = ((i0 * 32) + f4_first0);
 		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			offs_m33[i0] = (tc_i32)((tc_u32)t8 + (tc_u32)t32[i0]);
+		}
+
+		// 21: a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (k + offs_k[None, :] < K), other=0.0)
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			t34[i0] = (offs_m33[i0] < M);
+		}
+
+		// 13: offs_k = tl.arange(0, BLOCK_K)
+		#pragma unroll
+		for (int i0 = 0; i0 < 8; ++i0) {
+			offs_k35[i0] = (i0 + f4_first1);
+		}
+
+		// 21: a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (k + offs_k[None, :] < K), other=0.0)
+		#pragma unroll
+		for (int i0 = 0; i0 < 8; ++i0) {
+			t36[i0] = (tc_i32)((tc_u32)k + (tc_u32)offs_k35[i0]);
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 8; ++i0) {
+			t37[i0] = (t36[((i0 / 8) * 8)] < K);
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 8; ++i1) {
+				t38[((i0 * 8) + i1)] = (t34[i0] && t37[((i1 / 8) * 8)]);
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 1; ++i1) {
+				acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048)))] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[0] : 0;
+				acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 1] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[1] : 0;
+				acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 2] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[2] : 0;
+				acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 3] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[3] : 0;
+				acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 4] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[4] : 0;
+				acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 5] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[5] : 0;
+				acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 6] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[6] : 0;
+				acc_a[((load_slot * 8192) + (acc_a_place + (i0 * 2048))) + 7] = t38[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)a_ptrs26[((i0 * 8) + (i1 * 8))])[7] : 0;
+			}
+		}
+
+		// 13: offs_k = tl.arange(0, BLOCK_K)
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			offs_k40[i0] = ((i0 * 16) + f5_first0);
+		}
+
+		// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			t41[i0] = (tc_i32)((tc_u32)k + (tc_u32)offs_k40[i0]);
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			t42[i0] = (t41[i0] < K);
+		}
+
+		// 12: offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+		#pragma unroll
+		for (int i0 = 0; i0 < 8; ++i0) {
+			t43[i0] = (i0 + f5_first1);
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 8; ++i0) {
+			offs_n44[i0] = (tc_i32)((tc_u32)t9 + (tc_u32)t43[i0]);
+		}
+
+		// 22: b = tl.load(b_ptrs, mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+		#pragma unroll
+		for (int i0 = 0; i0 < 8; ++i0) {
+			t45[i0] = (offs_n44[((i0 / 8) * 8)] < N);
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 8; ++i1) {
+				t46[((i0 * 8) + i1)] = (t42[i0] && t45[((i1 / 8) * 8)]);
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 1; ++i1) {
+				acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048)))] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[0] : 0;
+				acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 1] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[1] : 0;
+				acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 2] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[2] : 0;
+				acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 3] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[3] : 0;
+				acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 4] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[4] : 0;
+				acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 5] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[5] : 0;
+				acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 6] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[6] : 0;
+				acc_b[((load_slot * 8192) + (acc_b_place + (i0 * 2048))) + 7] = t46[((i0 * 8) + (i1 * 8))] ? ((const tc_u16 *)b_ptrs27[((i0 * 8) + (i1 * 8))])[7] : 0;
+			}
+		}
+
+		// 24: a_ptrs += BLOCK_K * stride_ak
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 8; ++i1) {
+				a_ptrs48[((i0 * 8) + i1)] = (a_ptrs26[((i0 * 8) + i1)] + 64);
+			}
+		}
+
+		// 25: b_ptrs += BLOCK_K * stride_bk
+		t49 = (tc_i32)((tc_u32)64 * (tc_u32)stride_bk);
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 8; ++i1) {
+				b_ptrs50[((i0 * 8) + i1)] = (b_ptrs27[((i0 * 8) + i1)] + t49);
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 8; ++i1) {
+				a_ptrs26[((i0 * 8) + i1)] = a_ptrs48[((i0 * 8) + i1)];
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 8; ++i1) {
+				b_ptrs27[((i0 * 8) + i1)] = b_ptrs50[((i0 * 8) + i1)];
+			}
+		}
+		load_slot = ((load_slot == 1) ? 0 : (load_slot + 1));
+
+		// 23: acc = tl.dot(a, b, acc)  # Hardware Tensor Core instruction
+		#pragma unroll
+		for (int i0 = 0; i0 < 16; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				acc51[((i0 * 4) + i1)] = acc[((i0 * 4) + i1)];
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((((lane >> 4) & 3) * 4) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((((lane >> 4) & 3) * 4) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((((lane >> 4) & 3) * 4) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((((lane >> 4) & 3) * 4) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 16; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				acc[((i0 * 4) + i1)] = acc51[((i0 * 4) + i1)];
+			}
+		}
+		use_slot = ((use_slot == 1) ? 0 : (use_slot + 1));
+	}
+	for (; k < (tc_i32)((tc_u32)K + (tc_u32)(tc_i32)((tc_u32)64 * (tc_u32)1)); k += 64) {
+		__syncthreads();
+
+		// 23: acc = tl.dot(a, b, acc)  # Hardware Tensor Core instruction
+		#pragma unroll
+		for (int i0 = 0; i0 < 16; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				acc51[((i0 * 4) + i1)] = acc[((i0 * 4) + i1)];
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((((lane >> 4) & 3) * 4) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((((lane >> 4) & 3) * 4) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((((lane >> 4) & 3) * 4) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((((lane >> 4) & 3) * 4) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((((lane >> 4) & 3) * 4) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((16 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((32 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fa[((i0 * 2) + i1)] = (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + (((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + (((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)))] | (tc_u32)acc_a[((use_slot * 8192) + ((((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) * 64) + ((((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) >> 3) ^ ((((i0 * 32) + (((warp >> 1) & 1) * 16)) + (lane & 15)) & 7)) * 8)) + ((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 2; ++i1) {
+				acc_fb[((i0 * 2) + i1)] = (tc_u32)acc_b[((use_slot * 8192) + (((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ (((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] | (tc_u32)acc_b[((use_slot * 8192) + ((((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) * 128) + ((((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) >> 3) ^ ((((48 + (((lane >> 4) & 3) * 4)) + (i1 * 2)) + 1) & 7)) * 8)) + ((((i0 * 32) + ((warp & 1) * 16)) + (lane & 15)) & 7)))] << 16;
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 4; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				tc_mfma_16x16x16_f16(acc51[((i0 * 16) + i1)], acc51[(((i0 * 16) + i1) + 4)], acc51[(((i0 * 16) + i1) + 8)], acc51[(((i0 * 16) + i1) + 12)], &acc_fa[(i0 * 2)], &acc_fb[(i1 * 2)]);
+			}
+		}
+		#pragma unroll
+		for (int i0 = 0; i0 < 16; ++i0) {
+			#pragma unroll
+			for (int i1 = 0; i1 < 4; ++i1) {
+				acc[((i0 * 4) + i1)] = acc51[((i0 * 4) + i1)];
+			}
+		}
+		use_slot = ((use_slot == 1) ? 0 : (use_slot + 1));
 	}
 
 	// 25: b_ptrs += BLOCK_K * stride_bk

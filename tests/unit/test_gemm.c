@@ -395,6 +395,9 @@ static void test_acc(void)
 		{128, 128, 128, false, false, true, false},  {128, 128, 128, true, false, true, false},
 		{130, 70, 77, false, false, false, PREC_TF32X3}, {257, 129, 77, false, true, true, PREC_TF32X3},
 		{130, 70, 77, false, false, false, PREC_IEEE}, {257, 129, 77, false, true, true, PREC_IEEE},
+		/* one K step, fewer than the stages ahead: the steady loop of a
+		 * peeled pipeline runs no iteration (src/gpu/peel.c) */
+		{130, 70, 20, false, false, false, false},   {130, 70, 20, true, true, true, false},
 	};
 	static const int configs[][5] = {
 		{64, 64, 32, 4, 1}, {64, 64, 32, 8, 2}, {128, 128, 64, 4, 3}, {128, 128, 64, 8, 2}, {64, 64, 64, 4, 3},
