@@ -388,8 +388,135 @@ static void check_warp_stride(WcFile *f, int star)
 		(int)f->t[id].len, f->src.text + f->t[id].off, (int)f->t[w].len, f->src.text + f->t[w].off);
 }
 
+/* A thread index: threadIdx.x, hipThreadIdx_x, or a local the dataflow
+ * says holds one. */
+static bool thread_index_at(const WcFile *f, int j)
+{
+	return (wc_kw(f, j, WK_threadIdx) && wc_op(f, j + 1, WP_DOT)) || wc_kw(f, j, WK_hipThreadIdx_x) ||
+	       (wc_ident(f, j) && f->t[j].view == WV_TID);
+}
+
+/* The width w divides a thread index into warp ids in fn and has no value
+ * of its own: warpSize (or a macro of it), or a name the function also
+ * takes lanes with (tid & (W - 1), tid % W), such as a template parameter. */
+static bool open_width(const WcFile *f, const WcFunc *fn, int w)
+{
+	uint64_t v;
+	if (!wc_ident(f, w) || wc_value(f, w, &v))
+		return false;
+	if (wc_warp_size_alias(f, w))
+		return true;
+	for (int j = fn->open; j < fn->close; j++) {
+		if (!wc_same_ident(f, j, w))
+			continue;
+		if (wc_op(f, j - 1, WP_PERCENT) && wc_operand_derived(f, j - 2))
+			return true;
+		if (wc_op(f, j - 1, WP_LPAREN) && wc_op(f, j - 2, WP_AMP) && wc_op(f, j + 1, WP_MINUS) &&
+		    wc_value_is(f, j + 2, 1) && wc_op(f, j + 3, WP_RPAREN))
+			return true;
+	}
+	return false;
+}
+
+/* The width the local at `var` (assigned in fn before `before`) divides a
+ * thread index by: wid = threadIdx.x / WFSIZE gives WFSIZE's token, or -1. */
+static int warp_id_width(const WcFile *f, const WcFunc *fn, int var, int before)
+{
+	for (int j = fn->open; j < before; j++) {
+		if (!wc_same_ident(f, j, var) || !wc_op(f, j + 1, WP_ASSIGN))
+			continue;
+		int end = wc_stmt_end(f, j + 2);
+		if (end < 0 || end >= before)
+			continue;
+		bool tid = false;
+		for (int k = j + 2; k < end; k++) {
+			tid = tid || thread_index_at(f, k);
+			if (tid && wc_op(f, k, WP_SLASH) && k + 2 == end && open_width(f, fn, k + 1))
+				return k + 1;
+		}
+	}
+	return -1;
+}
+
+/* Token i lies in a statement of fn governed by an if whose condition names
+ * the width at w (if (WFSIZE == 32) { ... }). */
+static bool under_width_if(const WcFile *f, const WcFunc *fn, int w, int i)
+{
+	for (int k = fn->open; k < i; k++) {
+		if (!wc_kw(f, k, WK_if))
+			continue;
+		int open = wc_op(f, k + 1, WP_LPAREN) ? k + 1 : k + 2;
+		int close = wc_match(f, open);
+		if (!wc_op(f, open, WP_LPAREN) || close < 0 || close > i)
+			continue;
+		bool names = false;
+		for (int c = open + 1; c < close && !names; c++)
+			names = wc_same_ident(f, c, w) || wc_kw(f, c, WK_warpSize);
+		if (!names)
+			continue;
+		int end = wc_stmt_end(f, close + 1);
+		if (wc_kw(f, end + 1, WK_else))
+			end = wc_stmt_end(f, end + 2);
+		if (i <= end)
+			return true;
+	}
+	return false;
+}
+
+/* An unrolled tree over warp ids whose steps are literals:
+ *
+ *   int wid = threadIdx.x / WFSIZE;
+ *   if (wid < 8) s[wid * WFSIZE + lid] += s[(wid + 8) * WFSIZE + lid];
+ *   if (wid < 4) ...
+ *
+ * The first step (8) sums 16 warps, but a block holds BLOCKSIZE / WFSIZE of
+ * them, twice as many with 32 lanes as with 64: the partial sums of the
+ * upper half are never added. Reported at the largest step of a function,
+ * unless a step at least as large sits in a branch on the width (the fix
+ * adds if (WFSIZE == 32) { if (wid < 16) ... }), or the divisor is a
+ * literal (a fixed logical width: the count is the block's own). */
+static void check_warp_tree(WcFile *f)
+{
+	for (int k = 0; k < f->nfns; k++) {
+		const WcFunc *fn = &f->fns[k];
+		int best = -1, bw = -1;
+		uint64_t bk = 0, gk = 0;  /* the largest step, and the largest in a branch on the width */
+		for (int i = fn->open; i < fn->close; i++) {
+			if (!wc_kw(f, i, WK_if) || !wc_op(f, i + 1, WP_LPAREN) || !wc_ident(f, i + 2) ||
+			    !wc_op(f, i + 3, WP_LT) || f->t[i + 4].kind != WT_NUMBER || !f->t[i + 4].num_ok ||
+			    !wc_op(f, i + 5, WP_RPAREN))
+				continue;
+			uint64_t kv = f->t[i + 4].num;
+			if (kv < 2 || kv > 512 || (kv & (kv - 1)))
+				continue;
+			int stop = wc_stmt_end(f, i + 6);
+			bool pair = false;
+			for (int j = i + 6; j + 2 <= stop && !pair; j++)
+				pair = wc_same_ident(f, j, i + 2) && wc_op(f, j + 1, WP_PLUS) && wc_value_is(f, j + 2, kv);
+			if (!pair)
+				continue;
+			int w = warp_id_width(f, fn, i + 2, i);
+			if (w < 0)
+				continue;
+			if (under_width_if(f, fn, w, i)) {
+				gk = kv > gk ? kv : gk;
+			} else if (kv > bk) {
+				bk = kv, best = i + 2, bw = w;
+			}
+		}
+		if (best < 0 || gk >= bk || f->t[best].cuda_only)
+			continue;
+		wc_find(f, best, "H3", "warp-tree", "start the tree at the block's warp count (BLOCKSIZE / width / 2), "
+			"or add the wider step in a branch on the width",
+			"a tree over warp ids that starts at %d sums %d warps of %.*s lanes: the block's count of them "
+			"changes with the width",
+			(int)bk, (int)(2 * bk), (int)f->t[bw].len, f->src.text + f->t[bw].off);
+	}
+}
+
 void wc_rule_lanes(WcFile *f)
 {
+	check_warp_tree(f);
 	for (int i = 1; i + 1 < f->n; i++) {
 		const WcTok *t = &f->t[i];
 		if (t->kind == WT_PUNCT) {

@@ -171,9 +171,12 @@ void wc_param_bounds(WcFile *f)
 	}
 }
 
+static void runtime_width_guard(WcFile *f);
+
 void wc_rule_params(WcFile *f)
 {
 	wc_param_bounds(f);
+	runtime_width_guard(f);
 	for (int k = 0; k < f->nfns; k++) {
 		const WcFunc *fn = &f->fns[k];
 		for (int i = fn->open; i < fn->close; i++) {
@@ -213,6 +216,92 @@ void wc_rule_params(WcFile *f)
 				"%.*s<..., %d, ...>: the most its static_assert allows with 32 lanes; a 64-lane wavefront's "
 				"widest step is never taken",
 				(int)f->t[i].len, f->src.text + f->t[i].off, (int)nm->pbound_max);
+		}
+	}
+}
+
+/* The device's width as device code reads it: warpSize (or a macro of it),
+ * __AMDGCN_WAVEFRONT_SIZE, or a call of a function named for the warp size
+ * (::rocprim::warp_size(), get_warp_size()). *end: its last token. */
+static bool device_width_at(const WcFile *f, int i, int *end)
+{
+	if (wc_kw(f, i, WK_warpSize) || wc_kw(f, i, WK___AMDGCN_WAVEFRONT_SIZE) ||
+	    (wc_ident(f, i) && f->names->v[f->t[i].id].wsize_stamp == f->stamp)) {
+		*end = i;
+		return true;
+	}
+	while (wc_op(f, i, WP_SCOPE) || (wc_ident(f, i) && wc_op(f, i + 1, WP_SCOPE)))
+		i++;
+	if ((wc_flags(f, i) & WN_WARP_SIZE) && wc_op(f, i + 1, WP_LPAREN) && wc_op(f, i + 2, WP_RPAREN)) {
+		*end = i + 2;
+		return true;
+	}
+	return false;
+}
+
+static bool in_ids(const uint32_t *ids, int n, uint32_t id)
+{
+	for (int k = 0; k < n; k++)
+		if (ids[k] == id)
+			return true;
+	return false;
+}
+
+/* A template's width parameter refused at run time when it exceeds the
+ * device's width:
+ *
+ *   template <unsigned int WarpSize> ... reduce(...) {
+ *       if (WarpSize > ::rocprim::warp_size()) return;
+ *       ...   // still compiled for a logical warp wider than the chip's
+ *
+ * The return keeps the code after it from running, not from being
+ * instantiated: on a 32-lane chip a logical warp of 64 is still built (its
+ * shuffles, its storage), which a compile-time choice (if constexpr,
+ * enable_if) avoids. Not an if constexpr, a comparison with a literal, a
+ * name that is no template parameter of the file, or a test that does not
+ * return. */
+static void runtime_width_guard(WcFile *f)
+{
+	uint32_t ids[256];
+	int nids = 0;
+	for (int i = 0; i + 1 < f->n && nids < 240; i++)
+		if (wc_kw(f, i, WK_template) && wc_op(f, i + 1, WP_LT)) {
+			uint32_t p[16];
+			int np = template_params(f, i + 1, p, 16);
+			for (int k = 0; k < np && nids < 256; k++)
+				if (p[k] && !in_ids(ids, nids, p[k]))
+					ids[nids++] = p[k];
+		}
+	if (!nids)
+		return;
+	for (int k = 0; k < f->nfns; k++) {
+		const WcFunc *fn = &f->fns[k];
+		if (fn->kind == WF_HOST)
+			continue;
+		for (int i = fn->open; i < fn->close; i++) {
+			if (!wc_kw(f, i, WK_if) || !wc_op(f, i + 1, WP_LPAREN) || f->t[i].cuda_only)
+				continue;
+			int close = wc_match(f, i + 1), end = -1, p = -1;
+			if (close < 0)
+				continue;
+			if (wc_ident(f, i + 2) && wc_op(f, i + 3, WP_GT) && device_width_at(f, i + 4, &end) && end + 1 == close)
+				p = i + 2;
+			else if (device_width_at(f, i + 2, &end) && wc_op(f, end + 1, WP_LT) && wc_ident(f, end + 2) &&
+			         end + 3 == close)
+				p = end + 2;
+			if (p < 0 || !in_ids(ids, nids, f->t[p].id) || device_width_at(f, p, &end))
+				continue;
+			int stop = wc_stmt_end(f, close + 1);
+			bool ret = false;
+			for (int j = close + 1; j <= stop && j < fn->close && !ret; j++)
+				ret = wc_kw(f, j, WK_return);
+			if (!ret)
+				continue;
+			wc_find(f, p, "H14", "runtime-width-guard", "choose at compile time: if constexpr, or enable_if on "
+				"the parameter against the wavefront's width",
+				"%.*s is refused at run time only: the code after the return is still compiled for a logical "
+				"warp wider than the chip's",
+				(int)f->t[p].len, f->src.text + f->t[p].off);
 		}
 	}
 }

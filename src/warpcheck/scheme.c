@@ -45,9 +45,11 @@ enum {
 static bool piece(const WcFinding *fd)
 {
 	if (strcmp(fd->name, "lane-storage") == 0 || strcmp(fd->name, "lane-fraction") == 0 ||
-	    strcmp(fd->name, "warp-stride") == 0 || strcmp(fd->name, "doubling-cap") == 0)
+	    strcmp(fd->name, "warp-stride") == 0 || strcmp(fd->name, "doubling-cap") == 0 ||
+	    strcmp(fd->name, "warp-tree") == 0)
 		return false;  /* a write past an array, a limit the shuffles cross, a 32s id in wavefront strides,
-		                  a power of two capped below the width: wrong in any scheme */
+		                  a power of two capped below the width, a tree sized for one count of warps:
+		                  wrong in any scheme */
 	return strcmp(fd->id, "H1") == 0 || strcmp(fd->id, "H3") == 0 || strcmp(fd->id, "H5") == 0;
 }
 
