@@ -438,29 +438,16 @@ static int warp_id_width(const WcFile *f, const WcFunc *fn, int var, int before)
 	return -1;
 }
 
+static bool names_width(const WcFile *f, int c, const void *w)
+{
+	return wc_same_ident(f, c, *(const int *)w) || wc_kw(f, c, WK_warpSize);
+}
+
 /* Token i lies in a statement of fn governed by an if whose condition names
  * the width at w (if (WFSIZE == 32) { ... }). */
 static bool under_width_if(const WcFile *f, const WcFunc *fn, int w, int i)
 {
-	for (int k = fn->open; k < i; k++) {
-		if (!wc_kw(f, k, WK_if))
-			continue;
-		int open = wc_op(f, k + 1, WP_LPAREN) ? k + 1 : k + 2;
-		int close = wc_match(f, open);
-		if (!wc_op(f, open, WP_LPAREN) || close < 0 || close > i)
-			continue;
-		bool names = false;
-		for (int c = open + 1; c < close && !names; c++)
-			names = wc_same_ident(f, c, w) || wc_kw(f, c, WK_warpSize);
-		if (!names)
-			continue;
-		int end = wc_stmt_end(f, close + 1);
-		if (wc_kw(f, end + 1, WK_else))
-			end = wc_stmt_end(f, end + 2);
-		if (i <= end)
-			return true;
-	}
-	return false;
+	return wc_in_if_naming(f, fn, i, names_width, &w);
 }
 
 /* An unrolled tree over warp ids whose steps are literals:

@@ -108,31 +108,17 @@ static uint64_t bound32(const WcFile *f, int lo, int hi, uint32_t id, int *at)
 	return 0;
 }
 
+static bool names_device_width(const WcFile *f, int c, const void *ctx)
+{
+	(void)ctx;
+	return device_width(f, c);
+}
+
 /* Token i sits in the body of an if whose condition names the device's
  * width (if constexpr (kWarpSize == 32) { ... } else { ... }). */
 static bool in_width_branch(const WcFile *f, const WcFunc *fn, int i)
 {
-	for (int k = fn->open; k < i; k++) {
-		if (!wc_kw(f, k, WK_if))
-			continue;
-		int open = k + 1;
-		if (!wc_op(f, open, WP_LPAREN))
-			open++;  /* if constexpr ( */
-		int close = wc_match(f, open);
-		if (!wc_op(f, open, WP_LPAREN) || close < 0 || close > i)
-			continue;
-		bool names = false;
-		for (int c = open + 1; c < close && !names; c++)
-			names = device_width(f, c);
-		if (!names)
-			continue;
-		int end = wc_stmt_end(f, close + 1);
-		if (wc_kw(f, end + 1, WK_else))
-			end = wc_stmt_end(f, end + 2);
-		if (i <= end)
-			return true;
-	}
-	return false;
+	return wc_in_if_naming(f, fn, i, names_device_width, NULL);
 }
 
 /* The function also calls the helper named at i in a branch on the warp

@@ -245,6 +245,30 @@ int wc_stmt_end(const WcFile *f, int start)
 	}
 }
 
+bool wc_in_if_naming(const WcFile *f, const WcFunc *fn, int i, bool (*names)(const WcFile *, int, const void *),
+		     const void *ctx)
+{
+	for (int k = fn->open; k < i; k++) {
+		if (!wc_kw(f, k, WK_if))
+			continue;
+		int open = wc_op(f, k + 1, WP_LPAREN) ? k + 1 : k + 2;   /* if constexpr ( */
+		int close = wc_match(f, open);
+		if (!wc_op(f, open, WP_LPAREN) || close < 0 || close > i)
+			continue;
+		bool named = false;
+		for (int c = open + 1; c < close && !named; c++)
+			named = names(f, c, ctx);
+		if (!named)
+			continue;
+		int end = wc_stmt_end(f, close + 1);
+		if (wc_kw(f, end + 1, WK_else))
+			end = wc_stmt_end(f, end + 2);
+		if (i <= end)
+			return true;
+	}
+	return false;
+}
+
 /* The binary operator of a compound assignment (+= gives +), or WP_NONE. */
 WcPunct wc_compound_op(const WcFile *f, int i)
 {

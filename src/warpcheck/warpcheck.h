@@ -604,6 +604,10 @@ static inline bool wc_warp_size_expr(const WcFile *f, int i)
 bool wc_full_mask(const WcFile *f, int s, int e, bool *only32); /* all-ones lane mask */
 bool wc_mask_dropped(const WcFile *f, int i);       /* call through a shim that ignores the mask */
 int wc_stmt_end(const WcFile *f, int start);        /* end of the statement or block at start */
+/* Token i of fn lies in an if (or its else) whose condition holds a token
+ * for which names(f, token, ctx) is true. */
+bool wc_in_if_naming(const WcFile *f, const WcFunc *fn, int i, bool (*names)(const WcFile *, int, const void *),
+		     const void *ctx);
 WcPunct wc_compound_op(const WcFile *f, int i);     /* "+=" at i gives "+"; WP_NONE if not one */
 /* The parts of "for (init; cond; step)" whose "(" is at open, each
  * [x0, x1), and the variable the init assigns (-1 when none); false for a
