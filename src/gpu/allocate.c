@@ -47,11 +47,6 @@ typedef struct Flat {
 	int *closer;            /* of each SS_FOR, SS_WHILE and SS_IF: its SS_END */
 } Flat;
 
-static bool opens(SStmtKind k)
-{
-	return k == SS_FOR || k == SS_WHILE || k == SS_IF;
-}
-
 static void flatten(Arena *a, const SKernel *k, Flat *f)
 {
 	int n = 0;
@@ -74,7 +69,7 @@ static void flatten(Arena *a, const SKernel *k, Flat *f)
 		f->depth[i] = depth;
 		f->opener[i] = depth > 0 ? open[depth - 1] : -1;
 		f->closer[i] = -1;
-		if (opens(s->kind))
+		if (simt_opens(s->kind))
 			open[depth++] = i;
 		else if (s->kind == SS_END && depth > 0)
 			f->closer[open[--depth]] = i;
@@ -141,7 +136,7 @@ static int top_last(const Flat *f, const Life *l)
 static int end_of(const Flat *f, int t)
 {
 	int i = t;
-	if (!opens(f->at[t]->kind))
+	if (!simt_opens(f->at[t]->kind))
 		return t;
 	while (i + 1 < f->n && f->depth[i + 1] > 0)
 		i++;

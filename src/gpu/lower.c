@@ -706,8 +706,8 @@ static void next_tile_copies(Lower *L, const TValue *v, const Pipeline *pp, SReg
  * consumer of iteration i - (stages - 1) (from the iteration stages - 1 on)
  * computes while the new copies land. One barrier an iteration. With one
  * stage the copies of iteration i are waited for before its dots. */
-static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt *f, SReg *iv, SReg **state,
-			    const TValue **like)
+static SExpr *lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt *f, SReg *iv, SReg **state,
+			      const TValue **like)
 {
 	const TBlock *body = v->body;
 	SKernel *k = L->k;
@@ -719,7 +719,7 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 	bool single = pp->stages == 1;   /* copy, wait, compute: two barriers, no overlap */
 	if (pp->wgmma && pp->stages == 2) {
 		producer_first(L, v, pp, f, iv, hi, ahead, state, like);
-		return;
+		return ahead;
 	}
 	/* bulk tensor copies: the consumer waits on its slot's mbarrier; the
 	 * barrier after it still tells the producer that the slot is read */
@@ -743,6 +743,7 @@ static void lower_pipelined(Lower *L, const TValue *v, const Pipeline *pp, SStmt
 	}
 	if (!pp->wgmma || single)
 		consumer_part(L, v, pp, f, ivr, ahead, state, like);
+	return ahead;
 }
 
 /* ---- loads issued an iteration ahead (plan.c, plan_ahead) ---- */
@@ -907,10 +908,11 @@ static void lower_for(Lower *L, const TValue *v)
 	L->loop_depth++;
 	if (A)
 		ahead_in_body(L, v, A, iv, hi, st);
+	SExpr *ahead = NULL;   /* a pipeline's iterations ahead, times the step */
 	if (pp) {
 		SReg **outer = L->cstate;
 		L->cstate = cstate;
-		lower_pipelined(L, v, pp, f, iv, state, like);
+		ahead = lower_pipelined(L, v, pp, f, iv, state, like);
 		L->cstate = outer;
 		if (pp->tiles)   /* the tile before may have issued the first stages - 1 iterations */
 			f->lo = simt_binary(L->k, TOP_ADD, ivv->type.dtype, lo, simt_ref(L->k, L->pipe_regs[pp->id].start, NULL));
@@ -924,11 +926,8 @@ static void lower_for(Lower *L, const TValue *v)
 	/* fill, steady and drain loops without guards (peel.c), where an
 	 * operand comes by cp.async: measured there (bench/merge/2026-12-04c.md);
 	 * pipelines of bulk tensor copies alone keep the one loop */
-	if (pp && pp->stages > 1 && (!pp->tma || pp->cp_async)) {
-		DType dt = ivv->type.dtype;
-		SExpr *ahead = simt_binary(L->k, TOP_MUL, dt, st, simt_int(L->k, dt, pp->stages - 1));
-		simt_peel_pipeline(L->k, f, simt_binary(L->k, TOP_ADD, dt, lo, ahead), hi);
-	}
+	if (pp && pp->stages > 1 && (!pp->tma || pp->cp_async))
+		simt_peel_pipeline(L->k, f, simt_binary(L->k, TOP_ADD, ivv->type.dtype, lo, ahead), hi);
 	for (int i = 0; pp && i < pp->nacc; i++)     /* the last wgmma groups in flight */
 		lower_mma_group_stmt(L, SS_MMA_WAIT, v->line, L->place[pp->acc[i]->id].reg, 0);
 	if (pp && pp->tiles) {   /* the next tile's K loop: past the iterations this one's drain issued */

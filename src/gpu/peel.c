@@ -25,11 +25,6 @@
 
 #include <string.h>
 
-static bool opens(SStmtKind k)
-{
-	return k == SS_FOR || k == SS_WHILE || k == SS_IF;
-}
-
 /* The statement that closes the construct `s` opens (its SS_END), and its
  * SS_ELSE at the same depth, if any. */
 static SStmt *closer(SStmt *s, SStmt **els)
@@ -38,7 +33,7 @@ static SStmt *closer(SStmt *s, SStmt **els)
 	if (els)
 		*els = NULL;
 	for (SStmt *t = s->next; t; t = t->next) {
-		if (opens(t->kind))
+		if (simt_opens(t->kind))
 			depth++;
 		else if (t->kind == SS_ELSE && depth == 0 && els)
 			*els = t;
@@ -68,7 +63,7 @@ enum { FILL, STEADY, DRAIN };
 static void clone_body(SKernel *k, SStmt *first, SStmt *end, int which)
 {
 	for (SStmt *s = first; s && s != end;) {
-		if (!opens(s->kind)) {
+		if (!simt_opens(s->kind)) {
 			clone(k, s);
 			s = s->next;
 			continue;

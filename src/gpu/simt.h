@@ -328,6 +328,11 @@ SStmt *simt_stmt(SKernel *k, SStmtKind kind, int line);
 SStmt *simt_also(SKernel *k, SStmt *head);
 /* A statement put right after `after` (first of all where NULL), not at the end. */
 SStmt *simt_stmt_after(SKernel *k, SStmt *after, SStmtKind kind, int line);
+/* The statement opens a construct that an SS_END closes. */
+static inline bool simt_opens(SStmtKind k)
+{
+	return k == SS_FOR || k == SS_WHILE || k == SS_IF;
+}
 /* The pipelined loop f (SS_FOR .. its SS_END, the kernel's last statement)
  * as three (peel.c): iterations below fill_end without the consumer's
  * part, those below hi with both parts and no guards, and the rest with
